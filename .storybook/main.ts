@@ -1,0 +1,34 @@
+/**
+ * Storybook 10 catalogue (`npm start`, `npm run storybook`).
+ *
+ * The local service is mounted on Storybook's own dev server (same origin, so stories use
+ * `hosts = location.origin` and no CORS is involved). It is created once, lazily, by a Vite plugin's
+ * `configureServer` hook, with the demo catalogue loaded into the `products` index and its data in
+ * `SVC_DATA_DIR` (default `.data/`). The static build (`npm run build-storybook`) has no service.
+ */
+import type { StorybookConfig } from '@storybook/web-components-vite';
+import type { Plugin, UserConfig } from 'vite';
+import { localServicePlugin } from './local-service.js';
+
+const config: StorybookConfig = {
+  stories: ['../stories/**/*.stories.ts'],
+  addons: ['@storybook/addon-docs'],
+  framework: { name: '@storybook/web-components-vite', options: {} },
+  core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  docs: { defaultName: 'Docs' },
+  async viteFinal(viteConfig: UserConfig, { configType }) {
+    // vite.config.ts describes the library bundle (dist/svc-search.js); Storybook builds an app.
+    if (viteConfig.build) {
+      delete viteConfig.build.lib;
+      delete viteConfig.build.rollupOptions;
+      delete viteConfig.build.outDir;
+      delete viteConfig.build.emptyOutDir;
+    }
+    const plugins: Plugin[] = [];
+    if (configType === 'DEVELOPMENT') plugins.push(localServicePlugin());
+    viteConfig.plugins = [...(viteConfig.plugins ?? []), ...plugins];
+    return viteConfig;
+  },
+};
+
+export default config;
