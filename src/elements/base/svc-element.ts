@@ -1,0 +1,145 @@
+import { LitElement, type PropertyDeclarations } from 'lit';
+import { ContextConsumer, ContextRoot } from '@lit/context';
+import { searchContext, type SearchContextValue } from '../../controllers/context.js';
+import type { SearchStore } from '../../store/types.js';
+import type { InsightsLike } from '../../insights/types.js';
+import { translate, type Translations } from './translate.js';
+
+/** Name of the internal event `<svc-search>` fires on `document` when its context value changes. */
+export const SEARCH_CONTEXT_EVENT = 'svc-search-context';
+
+/** The shape of an element that can be named by `search="id"` (`<svc-search>` implements it). */
+export interface SearchContextSource extends Element {
+  readonly context?: SearchContextValue;
+}
+
+let contextRootAttached = false;
+
+/**
+ * Base class of every svc element: finds the `SearchContextValue` of its `<svc-search>` and translates its
+ * strings.
+ *
+ * The context is found through `@lit/context` (it crosses shadow roots; a `ContextRoot` on the document
+ * answers elements that connect before their `<svc-search>` is defined), or, when the element has a
+ * `search="id"` attribute, from `document.getElementById(id).context` — so an element placed anywhere on the
+ * page can name its search. Subclasses read `this.store` / `this.insights` and pass `() => this.store` to
+ * their controllers; a context change triggers an update.
+ *
+ * Strings: each subclass declares `static defaultTranslations` (English); `this.t(key, params)` looks a key
+ * up in the element's own `translations`, then the root's `translations`, then the defaults, and replaces
+ * `{placeholders}`. With a numeric `count` parameter, a `key.one`/`key.other`… plural form (by
+ * `Intl.PluralRules` of the element's language) is used when present.
+ *
+ * @example
+ * ```ts
+ * class MyElement extends SvcElement {
+ *   static override defaultTranslations = { hello: 'Hello {name}' };
+ *   private results = new HitsController(this, { store: () => this.store });
+ *   override render() { return html`${this.t('hello', { name: 'you' })}`; }
+ * }
+ * ```
+ */
+export class SvcElement extends LitElement {
+  static override properties: PropertyDeclarations = {
+    search: { reflect: true },
+    translations: { attribute: false },
+    searchContext: { state: true },
+  };
+
+  /** English defaults of the element's strings (documented on each element). */
+  static defaultTranslations: Translations = {};
+
+  /** Whether the element looks for a `<svc-search>` context (`<svc-search>` itself does not). */
+  protected static consumesContext = true;
+
+  /** `id` of the `<svc-search>` this element belongs to, when it is not inside it. */
+  declare search: string | undefined;
+  /** Partial map of this element's strings; overlays the `<svc-search>`'s `translations` and the defaults. */
+  declare translations: Translations | undefined;
+  /** The context of the `<svc-search>` this element belongs to (undefined until found). */
+  protected declare searchContext: SearchContextValue | undefined;
+
+  private contextFromProvider: SearchContextValue | undefined;
+  private readonly onSearchContextEvent = (event: Event) => {
+    if (this.search && (event.target as Element | null)?.id === this.search) this.resolveNamedSearch();
+  };
+
+  constructor() {
+    super();
+    if ((this.constructor as typeof SvcElement).consumesContext) {
+      new ContextConsumer(this, {
+        context: searchContext,
+        subscribe: true,
+        callback: (value) => {
+          this.contextFromProvider = value;
+          if (!this.search) this.searchContext = value;
+        },
+      });
+    }
+  }
+
+  override connectedCallback(): void {
+    // One ContextRoot per document: buffers context requests of elements upgraded before their provider.
+    if (!contextRootAttached && (this.constructor as typeof SvcElement).consumesContext) {
+      contextRootAttached = true;
+      new ContextRoot().attach(document.documentElement);
+    }
+    super.connectedCallback();
+    if ((this.constructor as typeof SvcElement).consumesContext) {
+      document.addEventListener(SEARCH_CONTEXT_EVENT, this.onSearchContextEvent);
+      if (this.search) this.resolveNamedSearch();
+    }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener(SEARCH_CONTEXT_EVENT, this.onSearchContextEvent);
+  }
+
+  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    super.willUpdate(changed as never);
+    if (changed.has('search') && this.isConnected) {
+      if (this.search) this.resolveNamedSearch();
+      else this.searchContext = this.contextFromProvider;
+    }
+  }
+
+  /** The store of the search this element belongs to. */
+  get store(): SearchStore | undefined {
+    return this.searchContext?.store;
+  }
+
+  /** The insights module of the search (undefined when insights is off). */
+  get insights(): InsightsLike | undefined {
+    return this.searchContext?.insights;
+  }
+
+  /** The element's language: the nearest `lang` (crossing shadow roots), else the document's, else `en`. */
+  get language(): string {
+    let node: Node | null = this;
+    while (node) {
+      if (node instanceof Element && node.getAttribute('lang')) return node.getAttribute('lang')!;
+      node = node.parentNode ?? (node instanceof ShadowRoot ? node.host : null);
+    }
+    return document.documentElement.lang || navigator.language || 'en';
+  }
+
+  /**
+   * The translated string of `key` with `{placeholders}` replaced (numbers formatted for the language).
+   * @example this.t('noResults', { query: 'phone' }) // "No results for “phone”"
+   */
+  t(key: string, params?: Record<string, string | number>): string {
+    return translate(
+      [this.translations, this.searchContext?.translations, (this.constructor as typeof SvcElement).defaultTranslations],
+      key,
+      params,
+      this.language,
+    );
+  }
+
+  private resolveNamedSearch(): void {
+    const source = document.getElementById(this.search!) as SearchContextSource | null;
+    // Not there yet (or not upgraded): its `svc-search-context` event will call us again.
+    this.searchContext = source?.context;
+  }
+}

@@ -1,0 +1,196 @@
+import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { ContextProvider } from '@lit/context';
+import { searchContext, type SearchContextValue } from '../../controllers/context.js';
+import { createClient } from '../../client/index.js';
+import { createStore } from '../../store/index.js';
+import type { SearchClient } from '../../client/types.js';
+import type { IndexState, SearchStore } from '../../store/types.js';
+import { SEARCH_CONTEXT_EVENT, SvcElement } from '../base/svc-element.js';
+import type { Translations } from '../base/translate.js';
+import { styles } from './styles.js';
+
+/** Delay before the URL follows the state (typing does not fill the history), as InstantSearch routing. */
+const ROUTING_WRITE_DELAY_MS = 400;
+
+/**
+ * @summary The root of a search UI: creates the client, the store and the insights module and provides them to
+ * every `svc-*` element inside it (across shadow roots) or naming it with `search="id"`.
+ *
+ * @slot - The search UI: any markup with `svc-*` elements.
+ *
+ * The client comes from `app-id`, `api-key` and `hosts`, or the `client` property; the store from the client and
+ * `index-name`, or the `store` property (then it is used as is and not disposed). Insights (click and view
+ * events) is on unless `insights="false"`. With `routing`, the state is read from and written to the page URL
+ * (`?q=…&page=…`), and the browser's back button restores it.
+ *
+ * `translations` (property) overlays the English strings of every element inside; each element documents its keys.
+ *
+ * @example
+ * ```html
+ * <svc-search app-id="SVCLOCAL" api-key="local-search-key" index-name="products" hosts="http://127.0.0.1:8787">
+ *   <svc-search-box></svc-search-box>
+ *   <svc-hits></svc-hits>
+ * </svc-search>
+ * ```
+ */
+export class SvcSearch extends SvcElement {
+  static override styles = styles;
+  static override properties: PropertyDeclarations = {
+    appId: { attribute: 'app-id' },
+    apiKey: { attribute: 'api-key' },
+    indexName: { attribute: 'index-name', reflect: true },
+    hosts: {},
+    insightsEnabled: { attribute: 'insights', converter: (value: string | null) => value !== 'false' },
+    routing: { type: Boolean },
+    client: { attribute: false },
+    initialState: { attribute: false },
+  };
+  protected static override consumesContext = false;
+
+  /** Application ID of the service. */
+  declare appId: string | undefined;
+  /** Search-only API key. */
+  declare apiKey: string | undefined;
+  /** The index searched. */
+  declare indexName: string | undefined;
+  /** Comma-separated host URLs (e.g. `http://127.0.0.1:8787`); replaces the computed hosts. */
+  declare hosts: string | undefined;
+  /** Insights (automatic click and view events); attribute `insights="false"` turns it off. */
+  declare insightsEnabled: boolean;
+  /** Keep the search state in the page URL (read on start, written as it changes, restored on back). */
+  declare routing: boolean;
+  /** A search client to use instead of one built from the attributes. */
+  declare client: SearchClient | undefined;
+  /** Initial state of the store: a partial `IndexState` or a query string produced by `store.toQueryString`. */
+  declare initialState: Partial<IndexState> | string | undefined;
+
+  private readonly provider = new ContextProvider(this, { context: searchContext });
+  private providedStore: SearchStore | undefined;
+  private ownStore: SearchStore | undefined;
+  private ownInsights: (SearchContextValue['insights'] & { dispose?(): void }) | undefined;
+  private current: SearchContextValue | undefined;
+  private builtFrom: unknown[] = [];
+  private stopRouting: (() => void) | undefined;
+
+  constructor() {
+    super();
+    this.insightsEnabled = true;
+    this.routing = false;
+  }
+
+  /** The store every element inside uses; set it to share a store you created. */
+  override get store(): SearchStore | undefined {
+    return this.current?.store;
+  }
+  override set store(store: SearchStore | undefined) {
+    const old = this.providedStore;
+    this.providedStore = store;
+    this.requestUpdate('store', old);
+    if (this.isConnected) this.build();
+  }
+
+  /** The value provided to the elements: `{ store, insights, translations }`. */
+  get context(): SearchContextValue | undefined {
+    return this.current;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    clearTimeout(this.teardownTimer);
+    this.build();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // Moving the element (disconnect + connect in one task) keeps its store; removing it disposes.
+    this.teardownTimer = setTimeout(() => {
+      if (!this.isConnected) this.teardown();
+    });
+  }
+  private teardownTimer: ReturnType<typeof setTimeout> | undefined;
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    if (!this.isConnected) return;
+    if (changed.has('translations') && this.current) this.publish({ ...this.current, translations: this.translations });
+    this.build();
+  }
+
+  /** (Re)creates what the configuration asks for; a no-op when it has not changed. */
+  private build(): void {
+    const config = [
+      this.appId, this.apiKey, this.indexName, this.hosts, this.insightsEnabled, this.routing, this.client, this.providedStore,
+    ];
+    if (this.current && config.every((value, i) => value === this.builtFrom[i])) return;
+    this.teardown();
+    this.builtFrom = config;
+    let store = this.providedStore;
+    if (!store) {
+      const client = this.client ?? this.createClientFromAttributes();
+      if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
+      const initialState =
+        this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
+      const created: SearchStore = createStore({ client, indexName: this.indexName, initialState });
+      this.ownStore = created;
+      store = created;
+    }
+    this.publish({ store, insights: undefined, translations: this.translations });
+    if (this.routing) this.stopRouting = this.startRouting(store);
+  }
+
+  private createClientFromAttributes(): SearchClient | undefined {
+    if (!this.appId || !this.apiKey) return undefined;
+    const hosts = this.hosts?.split(',').map((host) => host.trim()).filter(Boolean);
+    return createClient({ appId: this.appId, apiKey: this.apiKey, ...(hosts?.length ? { hosts } : {}) });
+  }
+
+  private publish(value: SearchContextValue | undefined): void {
+    this.current = value;
+    this.searchContext = value;
+    this.provider.setValue(value);
+    this.dispatchEvent(new Event(SEARCH_CONTEXT_EVENT, { bubbles: true }));
+  }
+
+  private teardown(): void {
+    this.stopRouting?.();
+    this.stopRouting = undefined;
+    this.ownInsights?.dispose?.();
+    this.ownInsights = undefined;
+    this.ownStore?.dispose();
+    this.ownStore = undefined;
+    this.builtFrom = [];
+    if (this.current) this.publish(undefined);
+  }
+
+  /** Keeps `location.search` in step with the store (pushState after a pause) and restores it on popstate. */
+  private startRouting(store: SearchStore): () => void {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let written = store.toQueryString(store.getSnapshot().state);
+    const unsubscribe = store.subscribe(({ state }) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const query = store.toQueryString(state);
+        if (query === written) return;
+        written = query;
+        history.pushState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
+      }, ROUTING_WRITE_DELAY_MS);
+    });
+    const onPopState = () => {
+      const state = store.fromQueryString(location.search.replace(/^\?/, ''));
+      written = store.toQueryString(state);
+      store.setState(state);
+    };
+    window.addEventListener('popstate', onPopState);
+    return () => {
+      clearTimeout(timer);
+      unsubscribe();
+      window.removeEventListener('popstate', onPopState);
+    };
+  }
+
+  override render() {
+    return html`<slot></slot>`;
+  }
+}
+
+export type { Translations };
