@@ -5,14 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+// Embedding tests (React/Vue/Angular, issue 7) are served as esbuild bundles; see the plugin file.
+import { embeddingBundlePlugin } from './test/embedding/bundle-plugin.mjs';
 
 const { createService } = await import('./src/service/index.ts');
 const service = await createService({ dataDir: mkdtempSync(join(tmpdir(), 'svc-wtr-')) });
 
 export default {
-  files: ['test/**/*.browser.test.ts'],
+  files: ['test/**/*.browser.test.ts', 'test/**/*.browser.test.tsx'],
   nodeResolve: { exportConditions: ['browser', 'development'] },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
+  plugins: [embeddingBundlePlugin(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
   middleware: [
     function localService(context, next) {
       const { req, res } = context;

@@ -1,0 +1,37 @@
+// Web-test-runner plugin for the embedding tests (test/embedding/*.browser.test.ts[x]): serves each test
+// file as one esbuild bundle, the way an application's bundler would build it. Needed because React 19 ships
+// only CommonJS (the dev server's node-resolve serves ES modules as they are), and because JSX/TSX, Vue's
+// full build and Angular's JIT compiler are then handled exactly as in an app. The bundle imports nothing
+// but the test runner's own web socket module (kept external so server commands such as sendKeys work).
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const EMBEDDING_TEST = /^\/test\/embedding\/[^/]+\.browser\.test\.tsx?$/;
+
+/** @returns {import('@web/dev-server-core').Plugin} */
+export function embeddingBundlePlugin() {
+  return {
+    name: 'svc-embedding-bundle',
+    async serve(context) {
+      if (!EMBEDDING_TEST.test(context.path)) return undefined;
+      const result = await build({
+        entryPoints: [join(root, context.path)],
+        bundle: true,
+        format: 'esm',
+        target: 'es2022',
+        platform: 'browser',
+        write: false,
+        sourcemap: 'inline',
+        tsconfig: join(root, 'tsconfig.json'),
+        jsx: 'automatic',
+        // React and Vue read NODE_ENV; development keeps their warnings visible in the test output.
+        define: { 'process.env.NODE_ENV': '"development"', __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
+        external: ['/__web-dev-server__web-socket.js'],
+        logLevel: 'silent',
+      });
+      return { body: result.outputFiles[0].text, type: 'js' };
+    },
+  };
+}
