@@ -3,6 +3,7 @@ import { ContextProvider } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import { createClient } from '../../client/index.js';
 import { createStore } from '../../store/index.js';
+import { createInsights, type Insights } from '../../insights/index.js';
 import type { SearchClient } from '../../client/types.js';
 import type { IndexState, SearchStore } from '../../store/types.js';
 import { SEARCH_CONTEXT_EVENT, SvcElement } from '../base/svc-element.js';
@@ -67,7 +68,7 @@ export class SvcSearch extends SvcElement {
   private readonly provider = new ContextProvider(this, { context: searchContext });
   private providedStore: SearchStore | undefined;
   private ownStore: SearchStore | undefined;
-  private ownInsights: (SearchContextValue['insights'] & { dispose?(): void }) | undefined;
+  private ownInsights: Insights | undefined;
   private current: SearchContextValue | undefined;
   private builtFrom: unknown[] = [];
   private stopRouting: (() => void) | undefined;
@@ -87,6 +88,11 @@ export class SvcSearch extends SvcElement {
     this.providedStore = store;
     this.requestUpdate('store', old);
     if (this.isConnected) this.build();
+  }
+
+  /** The insights module (user token, consent, `convert`), undefined when `insights="false"`. */
+  override get insights(): Insights | undefined {
+    return this.ownInsights;
   }
 
   /** The value provided to the elements: `{ store, insights, translations }`. */
@@ -134,7 +140,8 @@ export class SvcSearch extends SvcElement {
       this.ownStore = created;
       store = created;
     }
-    this.publish({ store, insights: undefined, translations: this.translations });
+    if (this.insightsEnabled) this.ownInsights = createInsights({ client: store.client, store, root: this });
+    this.publish({ store, insights: this.ownInsights, translations: this.translations });
     if (this.routing) this.stopRouting = this.startRouting(store);
   }
 
@@ -154,7 +161,7 @@ export class SvcSearch extends SvcElement {
   private teardown(): void {
     this.stopRouting?.();
     this.stopRouting = undefined;
-    this.ownInsights?.dispose?.();
+    this.ownInsights?.dispose();
     this.ownInsights = undefined;
     this.ownStore?.dispose();
     this.ownStore = undefined;

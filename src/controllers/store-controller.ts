@@ -1,0 +1,122 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { Needs, SearchStore, StoreSnapshot } from '../store/types.js';
+import type { InsightsLike } from '../insights/types.js';
+
+/** A value, or a function returning it (an element passes `() => this.store` so a later context is picked up). */
+export type Source<T> = T | (() => T | undefined);
+
+export interface StoreControllerOptions {
+  /** The store, or a function returning the current store (undefined while there is none). */
+  store?: Source<SearchStore>;
+  /** The insights module (optional): controllers report user actions to it. */
+  insights?: Source<InsightsLike>;
+}
+
+let sequence = 0;
+
+function resolve<T extends object>(source: Source<T> | undefined): T | undefined {
+  return typeof source === 'function' ? (source as () => T | undefined)() : source;
+}
+
+/**
+ * Base of the headless controllers: subscribes to a store while its host is connected, keeps the latest
+ * snapshot in `snapshot`, registers the controller's `needs()` with the store (again whenever they change),
+ * and asks the host to update on every change. The store may arrive later (an element's context): it is
+ * looked up again before each host update.
+ *
+ * @example
+ * ```ts
+ * class QueryController extends StoreController {
+ *   get query() { return this.snapshot?.state.query ?? ''; }
+ * }
+ * const query = new QueryController(host, { store });
+ * ```
+ */
+export class StoreController implements ReactiveController {
+  /** The latest snapshot of the store (undefined until subscribed). */
+  snapshot: StoreSnapshot | undefined;
+  /** Unique id under which the needs are registered. */
+  readonly id = `svc-controller-${++sequence}`;
+
+  private bound: SearchStore | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private removeNeeds: (() => void) | undefined;
+  private registeredNeeds = '';
+  private connected = false;
+
+  constructor(
+    protected readonly host: ReactiveControllerHost,
+    protected readonly options: StoreControllerOptions = {},
+  ) {
+    host.addController(this);
+  }
+
+  /** The store currently used. */
+  get store(): SearchStore | undefined {
+    return resolve(this.options.store);
+  }
+
+  /** The insights module, when there is one. */
+  get insights(): InsightsLike | undefined {
+    return resolve(this.options.insights);
+  }
+
+  hostConnected(): void {
+    this.connected = true;
+    this.sync();
+  }
+
+  hostUpdate(): void {
+    this.sync();
+  }
+
+  hostDisconnected(): void {
+    this.connected = false;
+    this.unbind();
+  }
+
+  /**
+   * What the controller asks of the search requests (facets, hitsPerPage, …); override in subclasses.
+   * Called before each host update; a change re-registers them (and so triggers a search).
+   */
+  protected needs(): Needs | undefined {
+    return undefined;
+  }
+
+  /** Called with each new snapshot before the host is asked to update. */
+  protected onSnapshot(_snapshot: StoreSnapshot): void {}
+
+  /** Binds to the current store (or rebinds after a change) and re-registers changed needs. */
+  sync(): void {
+    const store = this.connected ? this.store : undefined;
+    if (store !== this.bound) {
+      this.unbind();
+      if (!store) return;
+      this.bound = store;
+      this.registerNeeds(store);
+      this.unsubscribe = store.subscribe((snapshot) => {
+        this.snapshot = snapshot;
+        this.onSnapshot(snapshot);
+        this.host.requestUpdate();
+      });
+    } else if (store) {
+      this.registerNeeds(store);
+    }
+  }
+
+  private registerNeeds(store: SearchStore): void {
+    const needs = this.needs();
+    const key = needs ? JSON.stringify(needs) : '';
+    if (key === this.registeredNeeds && (this.removeNeeds || !needs)) return;
+    this.removeNeeds?.();
+    this.removeNeeds = needs ? store.registerNeeds(this.id, needs) : undefined;
+    this.registeredNeeds = key;
+  }
+
+  private unbind(): void {
+    this.unsubscribe?.();
+    this.removeNeeds?.();
+    this.unsubscribe = this.removeNeeds = this.bound = this.snapshot = undefined;
+    this.registeredNeeds = '';
+  }
+}

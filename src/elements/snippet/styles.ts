@@ -1,0 +1,1 @@
+export { styles } from '../highlight/styles.js';
