@@ -67,6 +67,8 @@ export interface StoreOptions {
   initialState?: Partial<IndexState> | string;
   /** Delay before `loading` becomes `stalled`, ms (default 200). */
   stalledDelayMs?: number;
+  /** Answers cached per request (search, facet values, Recommend): default 2 minutes, 100 entries; `false` turns it off. */
+  cache?: false | { ttlMs?: number; maxEntries?: number };
 }
 
 export type Listener<T = Record<string, unknown>> = (snapshot: StoreSnapshot<T>) => void;
