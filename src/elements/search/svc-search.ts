@@ -2,7 +2,7 @@ import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { ContextProvider } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import { createClient } from '../../client/index.js';
-import { createStore } from '../../store/index.js';
+import { createSearchStore } from '../../store/index.js';
 import { createInsights, type Insights } from '../../insights/index.js';
 import type { SearchClient } from '../../client/types.js';
 import type { IndexState, SearchStore } from '../../store/types.js';
@@ -136,7 +136,7 @@ export class SvcSearch extends SvcElement {
       if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
       const initialState =
         this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
-      const created: SearchStore = createStore({ client, indexName: this.indexName, initialState });
+      const created: SearchStore = createSearchStore({ client, indexName: this.indexName, initialState });
       this.ownStore = created;
       store = created;
     }
