@@ -29,7 +29,7 @@ import 'svc/elements/refinement-list/define.js';
 import 'svc/elements/pagination/define.js';
 import 'svc/elements/recommendations/define.js';
 import 'svc/elements/trending/define.js';
-export { createStore } from 'svc/store/index.js';
+export { createSearchStore } from 'svc/store/index.js';
 export { createClient } from 'svc/client/index.js';
 export { createInsights } from 'svc/insights/index.js';
 `;
@@ -148,6 +148,25 @@ export function bytesByGroup(inputs: BundleSize['inputs']): Array<{ group: strin
   return [...groups].map(([group, bytes]) => ({ group, bytes })).sort((a, b) => b.bytes - a.bytes);
 }
 
+/**
+ * What each part costs on its own (min+gzip of a bundle of just that part; parts share Lit and the store, so
+ * the figures overlap and do not add up) — to find the offenders when the budget is at risk.
+ */
+export const SVC_PARTS: Record<string, string> = {
+  'Lit + @lit/context (baseline)': `export { LitElement, html, css, nothing } from 'lit'; export { repeat } from 'lit/directives/repeat.js'; export { ContextConsumer, ContextProvider, ContextRoot } from '@lit/context';`,
+  'client (createClient)': `export { createClient } from 'svc/client/index.js';`,
+  'store (createSearchStore)': `export { createSearchStore } from 'svc/store/index.js';`,
+  'insights (createInsights)': `export { createInsights } from 'svc/insights/index.js';`,
+  'client + store + insights': `export { createClient } from 'svc/client/index.js'; export { createSearchStore } from 'svc/store/index.js'; export { createInsights } from 'svc/insights/index.js';`,
+  '<svc-search> (root: creates client, store, insights)': `import 'svc/elements/search/define.js';`,
+  '<svc-search-box>': `import 'svc/elements/search-box/define.js';`,
+  '<svc-hits> (+ highlight, snippet)': `import 'svc/elements/hits/define.js';`,
+  '<svc-refinement-list>': `import 'svc/elements/refinement-list/define.js';`,
+  '<svc-pagination>': `import 'svc/elements/pagination/define.js';`,
+  '<svc-recommendations>': `import 'svc/elements/recommendations/define.js';`,
+  '<svc-trending>': `import 'svc/elements/trending/define.js';`,
+};
+
 const fmt = (n: number) => n.toLocaleString('en-US').padStart(9);
 
 export async function run(): Promise<void> {
@@ -167,6 +186,11 @@ export async function run(): Promise<void> {
     console.log(`budget: ${ours.gzip.toLocaleString('en-US')} of ${SIZE_BUDGET_BYTES.toLocaleString('en-US')} bytes (${((100 * ours.gzip) / SIZE_BUDGET_BYTES).toFixed(1)} %)`);
     console.log('\nsvc-search minified bytes by group (before gzip):');
     for (const { group, bytes } of bytesByGroup(ours.inputs).slice(0, 14)) console.log(`  ${group.padEnd(48)} ${fmt(bytes)}`);
+  }
+  console.log('\nsvc-search parts alone (each bundled on its own, Lit included where used; overlapping):');
+  for (const [label, entry] of Object.entries(SVC_PARTS)) {
+    const part = await bundleSize(entry).catch(() => undefined);
+    console.log(`  ${label.padEnd(56)} ${part ? `${fmt(part.minified)} ${fmt(part.gzip)}` : '  (not there yet)'}`);
   }
 }
 
