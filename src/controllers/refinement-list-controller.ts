@@ -1,0 +1,179 @@
+import type { Needs } from '../store/types.js';
+import { StoreController } from './store-controller.js';
+
+/** One value of a refinement list. */
+export interface RefinementItem {
+  value: string;
+  /** Text to show (the value). */
+  label: string;
+  /** Hits with this value under the other refinements (0 for a refined value absent from the counts). */
+  count: number;
+  isRefined: boolean;
+  /** While searching for facet values: the value with the matched part between highlight tags. */
+  highlighted?: string;
+}
+
+/** Sort criteria of the values, applied in order: `isRefined` (refined first), `count[:asc|:desc]`, `name[:asc|:desc]`. */
+export type RefinementSortCriterion = 'isRefined' | 'count' | 'count:asc' | 'count:desc' | 'name' | 'name:asc' | 'name:desc';
+
+const SORT_CRITERIA = new Set(['isRefined', 'count', 'count:asc', 'count:desc', 'name', 'name:asc', 'name:desc']);
+
+/** InstantSearch's default order: refined values first, then by count, then by name. */
+export const DEFAULT_REFINEMENT_SORT: RefinementSortCriterion[] = ['isRefined', 'count:desc', 'name:asc'];
+
+/**
+ * Headless logic of `<svc-refinement-list>`: the values of one facet with counts (disjunctive with
+ * `operator: 'or'`, conjunctive with `'and'`), sorted and limited, show more/less, search for facet values,
+ * and `refine` (which reports `Filter Applied` to Insights when it turns a value on).
+ *
+ * @example
+ * ```ts
+ * class BrandFilter extends LitElement {
+ *   private brands = new RefinementListController(this, { store, insights });
+ *   constructor() { super(); this.brands.attribute = 'brand'; }
+ *   render() {
+ *     return this.brands.items.map((item) => html`<label>
+ *       <input type="checkbox" .checked=${item.isRefined} @change=${() => this.brands.refine(item.value)}>
+ *       ${item.label} (${item.count})</label>`);
+ *   }
+ * }
+ * ```
+ */
+export class RefinementListController extends StoreController {
+  /** The facet attribute (must be in the index's `attributesForFaceting`). */
+  attribute = '';
+  /** `or`: any of the refined values (disjunctive, counts ignore this facet's refinements); `and`: all of them. */
+  operator: 'or' | 'and' = 'or';
+  /** Values shown (default 10). */
+  limit = 10;
+  /** Whether `toggleShowMore` may show up to `showMoreLimit` values. */
+  showMore = false;
+  showMoreLimit = 20;
+  sortBy: RefinementSortCriterion[] = DEFAULT_REFINEMENT_SORT;
+  /** True after `toggleShowMore` showed more values. */
+  isShowingMore = false;
+  /** The current search for facet values ('' when not searching). */
+  facetQuery = '';
+  /** The values matching `facetQuery` (undefined while not searching or waiting for the first answer). */
+  private searchResults: RefinementItem[] | undefined;
+  private searchSequence = 0;
+
+  protected override needs(): Needs | undefined {
+    if (!this.attribute) return undefined;
+    const max = this.showMore ? Math.max(this.limit, this.showMoreLimit) : this.limit;
+    return this.operator === 'and'
+      ? { facets: [this.attribute], maxValuesPerFacet: max }
+      : { disjunctiveFacets: [this.attribute], maxValuesPerFacet: max };
+  }
+
+  private get currentLimit(): number {
+    return this.isShowingMore ? Math.max(this.limit, this.showMoreLimit) : this.limit;
+  }
+
+  private isRefined(value: string): boolean {
+    return this.store?.isRefined(this.attribute, value) ?? false;
+  }
+
+  /** Every value the results have for the attribute (refined values included), sorted. */
+  get allItems(): RefinementItem[] {
+    const counts = this.snapshot?.results?.facets?.[this.attribute] ?? {};
+    const state = this.snapshot?.state;
+    const refined = [
+      ...(state?.disjunctiveFacetRefinements[this.attribute] ?? []),
+      ...(state?.facetRefinements[this.attribute] ?? []),
+    ];
+    const values = new Set([...Object.keys(counts), ...refined]);
+    return [...values]
+      .map((value) => ({ value, label: value, count: counts[value] ?? 0, isRefined: refined.includes(value) }))
+      .sort(compareBy(this.sortBy));
+  }
+
+  /** The values to show: the facet search's matches while searching, else the sorted values up to the limit. */
+  get items(): RefinementItem[] {
+    if (this.facetQuery && this.searchResults) {
+      return this.searchResults.map((item) => ({ ...item, isRefined: this.isRefined(item.value) }));
+    }
+    return this.allItems.slice(0, this.currentLimit);
+  }
+
+  /** True while the list is showing facet search results. */
+  get isFromSearch(): boolean {
+    return !!this.facetQuery;
+  }
+
+  /** Whether a show more/less button makes sense. */
+  get canToggleShowMore(): boolean {
+    return this.showMore && !this.facetQuery && (this.isShowingMore || this.allItems.length > this.limit);
+  }
+
+  /** Turns a value on or off; returns whether it is now refined. */
+  refine(value: string): boolean {
+    const store = this.store;
+    if (!store || !this.attribute) return false;
+    const turnOn = !store.isRefined(this.attribute, value);
+    const results = this.snapshot?.results;
+    store.toggleRefinement(this.attribute, value, this.operator);
+    if (turnOn) {
+      this.insights?.filterApplied(results?.index ?? store.getSnapshot().state.indexName, this.attribute, value, results?.queryID);
+    }
+    // As InstantSearch: choosing a value found by the facet search ends the search.
+    if (this.facetQuery) this.searchForItems('');
+    this.host.requestUpdate();
+    return turnOn;
+  }
+
+  /** Shows more (up to `showMoreLimit`) or back `limit` values. */
+  toggleShowMore(): void {
+    this.isShowingMore = !this.isShowingMore;
+    this.host.requestUpdate();
+  }
+
+  /** Searches the attribute's values for `facetQuery` (the facet must be `searchable(…)` in the index). */
+  async searchForItems(facetQuery: string): Promise<void> {
+    const sequence = ++this.searchSequence;
+    this.facetQuery = facetQuery;
+    this.searchResults = undefined;
+    this.host.requestUpdate();
+    const store = this.store;
+    if (!facetQuery || !store) return;
+    let items: RefinementItem[] = [];
+    try {
+      const hits = await store.searchForFacetValues(this.attribute, facetQuery, this.currentLimit);
+      items = hits.map((hit) => ({
+        value: hit.value,
+        label: hit.value,
+        highlighted: hit.highlighted,
+        count: hit.count,
+        isRefined: false,
+      }));
+    } catch (error) {
+      console.error(`svc-search: search for facet values of "${this.attribute}" failed:`, error);
+    }
+    if (sequence !== this.searchSequence) return; // an older answer arriving late
+    this.searchResults = items;
+    this.host.requestUpdate();
+  }
+}
+
+/**
+ * A comparator of refinement items for sort criteria (invalid criteria throw a clear error).
+ * @example [...items].sort(compareBy(['count:desc', 'name:asc']))
+ */
+export function compareBy(criteria: readonly string[]): (a: RefinementItem, b: RefinementItem) => number {
+  for (const criterion of criteria) {
+    if (!SORT_CRITERIA.has(criterion)) {
+      throw new TypeError(`svc-search: unknown sort criterion "${criterion}" (use ${[...SORT_CRITERIA].join(', ')})`);
+    }
+  }
+  return (a, b) => {
+    for (const criterion of criteria) {
+      const [key, direction] = criterion.split(':');
+      let order = 0;
+      if (key === 'isRefined') order = Number(b.isRefined) - Number(a.isRefined);
+      else if (key === 'count') order = direction === 'asc' ? a.count - b.count : b.count - a.count;
+      else order = (direction === 'desc' ? -1 : 1) * a.label.localeCompare(b.label);
+      if (order) return order;
+    }
+    return 0;
+  };
+}

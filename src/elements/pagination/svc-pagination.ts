@@ -1,0 +1,171 @@
+import { html, nothing, type PropertyDeclarations } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import { PaginationController } from '../../controllers/pagination-controller.js';
+import { SvcElement } from '../base/svc-element.js';
+import { formatNumber } from '../base/translate.js';
+import { styles } from './styles.js';
+
+/** `detail` of `svc-page-change`. */
+export interface SvcPageChangeEventDetail {
+  /** The new page, 0-based. */
+  page: number;
+}
+
+/** `show-*` attributes: present (any value but `"false"`) turns on, `"false"` turns off, absent keeps the default. */
+const optionalBoolean = { converter: (value: string | null) => (value === null ? undefined : value !== 'false') };
+
+/**
+ * @summary Page links in a labelled `nav`: real links (`href` of each page's URL state, so middle-click and
+ * "open in new tab" work), `aria-current="page"`, first/previous/next/last.
+ *
+ * A plain click changes the page without loading a new document; a click with a modifier key or the middle
+ * button follows the link. Pages are 0-based in code (`goto(0)` is the first page), 1-based on screen and in
+ * URLs. Nothing is rendered while there is at most one page.
+ *
+ * @csspart nav - The `nav` landmark.
+ * @csspart list - The `ul` of links.
+ * @csspart item - Each `li`.
+ * @csspart link - Each link (also `first`, `previous`, `page`, `next`, `last`, and `disabled` when it leads nowhere).
+ *
+ * @cssproperty --svc-pagination-size - Size of each link (default `2.25rem`).
+ * @cssproperty --svc-pagination-gap - Gap between links.
+ * @cssproperty --svc-pagination-justify - `justify-content` of the list (default `center`).
+ * @cssproperty --svc-pagination-current-color - Text colour of the current page (on the accent).
+ * @cssproperty --svc-accent - Background of the current page.
+ * @cssproperty --svc-border-color - Border of the links.
+ *
+ * @event svc-page-change - The user chose a page (plain click). `detail.page` is 0-based.
+ *
+ * Translations: `label` ("Pagination"), `first` ("First page"), `previous` ("Previous page"), `next`
+ * ("Next page"), `last` ("Last page"), `page` ("Page {page}").
+ */
+export class SvcPagination extends SvcElement {
+  static override styles = styles;
+  static override properties: PropertyDeclarations = {
+    padding: { type: Number },
+    totalPages: { type: Number, attribute: 'total-pages' },
+    showFirst: { ...optionalBoolean, attribute: 'show-first' },
+    showPrevious: { ...optionalBoolean, attribute: 'show-previous' },
+    showNext: { ...optionalBoolean, attribute: 'show-next' },
+    showLast: { ...optionalBoolean, attribute: 'show-last' },
+  };
+  static override defaultTranslations = {
+    label: 'Pagination',
+    first: 'First page',
+    previous: 'Previous page',
+    next: 'Next page',
+    last: 'Last page',
+    page: 'Page {page}',
+  };
+
+  /** Pages shown on each side of the current one (default 3). */
+  declare padding: number;
+  /** Largest number of pages reachable (default: all). */
+  declare totalPages: number | undefined;
+  /** Link to the first page (default shown). */
+  declare showFirst: boolean | undefined;
+  /** Link to the previous page (default shown). */
+  declare showPrevious: boolean | undefined;
+  /** Link to the next page (default shown). */
+  declare showNext: boolean | undefined;
+  /** Link to the last page (default hidden: the last page of a large result set is rarely useful). */
+  declare showLast: boolean | undefined;
+
+  private readonly pager = new PaginationController(this, { store: () => this.store });
+
+  constructor() {
+    super();
+    this.padding = 3;
+  }
+
+  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    super.willUpdate(changed);
+    this.pager.padding = Number.isFinite(this.padding) ? this.padding : 3;
+    this.pager.totalPages = Number.isFinite(this.totalPages) ? this.totalPages : undefined;
+  }
+
+  /** The current page (0-based). */
+  get currentPage(): number {
+    return this.pager.currentPage;
+  }
+
+  /** The number of pages. */
+  get nbPages(): number {
+    return this.pager.nbPages;
+  }
+
+  /** Goes to the next page. */
+  next(): void {
+    this.pager.setPage(this.pager.currentPage + 1);
+  }
+
+  /** Goes to the previous page. */
+  previous(): void {
+    this.pager.setPage(this.pager.currentPage - 1);
+  }
+
+  /** Goes to a page (0-based, clamped). */
+  goto(page: number): void {
+    this.pager.setPage(page);
+  }
+
+  private onClick(event: MouseEvent, page: number): void {
+    // Let the browser follow the link for a new tab/window (modifier keys, middle button).
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    if (page === this.pager.currentPage) return;
+    this.pager.setPage(page);
+    this.dispatchEvent(
+      new CustomEvent<SvcPageChangeEventDetail>('svc-page-change', { detail: { page }, bubbles: true, composed: true }),
+    );
+  }
+
+  private link(kind: string, page: number, disabled: boolean, label: string, content: unknown) {
+    if (disabled) {
+      return html`<li part="item"><a part="link ${kind} disabled" role="link" aria-disabled="true" aria-label=${label}>${content}</a></li>`;
+    }
+    return html`<li part="item">
+      <a part="link ${kind}" href=${this.pager.createURL(page)} aria-label=${label} @click=${(e: MouseEvent) => this.onClick(e, page)}
+        >${content}</a
+      >
+    </li>`;
+  }
+
+  override render() {
+    const { currentPage: current, isFirstPage, isLastPage, nbPages } = this.pager;
+    if (nbPages <= 1) return nothing;
+    const lang = this.language;
+    const arrow = (text: string) => html`<span class="arrow" aria-hidden="true">${text}</span>`;
+    return html`<nav part="nav" aria-label=${this.t('label')}>
+      <ul part="list">
+        ${this.showFirst ?? true ? this.link('first', 0, isFirstPage, this.t('first'), arrow('«')) : nothing}
+        ${this.showPrevious ?? true ? this.link('previous', current - 1, isFirstPage, this.t('previous'), arrow('‹')) : nothing}
+        ${repeat(
+          this.pager.pages,
+          (page) => page,
+          (page) =>
+            page === current
+              ? html`<li part="item">
+                  <a
+                    part="link page current"
+                    href=${this.pager.createURL(page)}
+                    aria-current="page"
+                    aria-label=${this.t('page', { page: page + 1 })}
+                    @click=${(e: MouseEvent) => this.onClick(e, page)}
+                    >${formatNumber(page + 1, lang)}</a
+                  >
+                </li>`
+              : this.link('page', page, false, this.t('page', { page: page + 1 }), formatNumber(page + 1, lang)),
+        )}
+        ${this.showNext ?? true ? this.link('next', current + 1, isLastPage, this.t('next'), arrow('›')) : nothing}
+        ${this.showLast ?? false ? this.link('last', nbPages - 1, isLastPage, this.t('last'), arrow('»')) : nothing}
+      </ul>
+    </nav>`;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'svc-page-change': CustomEvent<SvcPageChangeEventDetail>;
+  }
+}
