@@ -1,0 +1,111 @@
+/**
+ * The service context every router module receives (`register(app, ctx)`). Owned by the service layer;
+ * other areas (Insights, Recommend) use it to reach the database, the indices, authentication and the
+ * search log. See `docs/CONTRACTS.md` (Service).
+ */
+import type Database from 'better-sqlite3';
+import type { Context } from 'hono';
+import type { Index } from './engine/index.js';
+
+/** Rights (acl values) of the document's API key table, plus `recommendation` (document 2). */
+export type Right =
+  | 'search'
+  | 'browse'
+  | 'addObject'
+  | 'deleteObject'
+  | 'deleteIndex'
+  | 'settings'
+  | 'editSettings'
+  | 'analytics'
+  | 'listIndexes'
+  | 'logs'
+  | 'seeUnretrievableAttributes'
+  | 'recommendation';
+
+/** Every right; the admin key holds them all. */
+export const ALL_RIGHTS: readonly Right[] = [
+  'search',
+  'browse',
+  'addObject',
+  'deleteObject',
+  'deleteIndex',
+  'settings',
+  'editSettings',
+  'analytics',
+  'listIndexes',
+  'logs',
+  'seeUnretrievableAttributes',
+  'recommendation',
+];
+
+/**
+ * What `authorize` asks for: a right of the table, `'admin'` (endpoints marked "Admin") or `'any'`
+ * (any valid key, e.g. task status).
+ */
+export type Requirement = Right | 'admin' | 'any';
+
+/** The key a request was authorised with. */
+export interface KeyInfo {
+  acl: Right[];
+  isAdmin: boolean;
+  /** Restrictions of a secured API key (decoded URL parameters); `{}` for a plain key. */
+  restrictions: Record<string, string>;
+  /** The key value as sent (for a secured key: the secured key itself). */
+  value: string;
+  /** For a secured key: the parent key it was derived from. */
+  parent?: string;
+  /** Index name patterns the key is restricted to (key `indexes` and secured `restrictIndices`); undefined = all. */
+  indexes?: string[];
+  /** 0 = unlimited. */
+  maxHitsPerQuery: number;
+  /** Search parameters forced on every query: the key's `queryParameters` then the secured restrictions. */
+  forcedParams: Record<string, string>;
+  /** `userToken` fixed by a secured key. */
+  userToken?: string;
+}
+
+export interface AuthorizeOptions {
+  /** Also accept `x-service-application-id` / `x-service-api-key` as URL parameters (Insights only). */
+  allowQueryCredentials?: boolean;
+}
+
+/** One search answered with `clickAnalytics`, kept so that Insights events can refer to its queryID. */
+export interface SearchLogEntry {
+  queryID: string;
+  indexName: string;
+  query: string;
+  page: number;
+  hitsPerPage: number;
+  objectIDs: string[];
+  userToken?: string;
+  /** Unix ms. */
+  createdAt: number;
+}
+
+export interface SearchLog {
+  record(entry: SearchLogEntry): void;
+  get(queryID: string): SearchLogEntry | undefined;
+}
+
+export interface IndexRegistry {
+  get(name: string): Index | undefined;
+  /** The index, or `HttpError(404)`. */
+  require(name: string): Index;
+  names(): string[];
+}
+
+export interface ServiceContext {
+  appId: string;
+  adminKey: string;
+  searchKey: string;
+  /** better-sqlite3, WAL, synchronous FULL. Each area creates its own tables `<area>_…`. */
+  db: Database.Database;
+  indices: IndexRegistry;
+  /** Throws `HttpError(403)` unless the request's credentials hold `right` (and may use `indexName`). */
+  authorize(c: Context, right: Requirement, indexName?: string, options?: AuthorizeOptions): KeyInfo;
+  /** The parsed JSON body; `HttpError(400)` when malformed, `HttpError(413)` above `maxBytes` (default 10 MB). */
+  readJson<T = unknown>(c: Context, maxBytes?: number): Promise<T>;
+  searchLog: SearchLog;
+  emit(type: string, payload?: unknown): void;
+  on(type: string, listener: (payload: unknown) => void): () => void;
+}

@@ -1,0 +1,57 @@
+/** Request bodies: size limit (413), UTF-8 and JSON checks (400) with messages that say what is wrong. */
+import type { Context } from 'hono';
+import { HttpError } from './errors.js';
+
+/** Default body limit of the service (writes and searches). */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads and parses the JSON body. An empty body reads as `{}`.
+ *
+ * @example
+ * const body = await readJson<{ requests: unknown[] }>(c);
+ */
+export async function readJson<T = unknown>(c: Context, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<T> {
+  const declared = Number(c.req.header('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new HttpError(413, `Request body too large: ${declared} bytes, the limit is ${maxBytes} bytes`);
+  }
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await c.req.arrayBuffer();
+  } catch {
+    throw new HttpError(400, 'The request body could not be read');
+  }
+  if (bytes.byteLength > maxBytes) {
+    throw new HttpError(413, `Request body too large: ${bytes.byteLength} bytes, the limit is ${maxBytes} bytes`);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, 'Invalid JSON: the body is not valid UTF-8');
+  }
+  if (text.trim() === '') return {} as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw new HttpError(400, `Invalid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** The body must be a JSON object (not an array, not a scalar). */
+export function asObject(value: unknown, what = 'The body'): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new HttpError(400, `${what} must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A `requests` list of a batch or multi-query body. */
+export function requestsOf(body: unknown): unknown[] {
+  const object = asObject(body);
+  if (!Array.isArray(object.requests)) throw new HttpError(400, '`requests` must be an array');
+  return object.requests;
+}

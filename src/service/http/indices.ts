@@ -1,0 +1,118 @@
+/**
+ * Index-level endpoints the document refers to: list indices, delete an index, copy/move
+ * (`POST /1/indexes/{indexName}/operation`), settings (GET/PUT, with `replicas` and
+ * `forwardToReplicas`) and task status.
+ */
+import type { Hono } from 'hono';
+import type { ServiceContext } from '../context.js';
+import { type Catalog, type CopyScope, validateIndexName } from '../storage/catalog.js';
+import { indexAllowed } from './auth.js';
+import { asObject } from './body.js';
+import { HttpError } from './errors.js';
+import { internalsOf } from './internals.js';
+import { flag } from './params.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const SCOPES: CopyScope[] = ['settings', 'synonyms', 'rules', 'records'];
+
+export function register(app: Hono, ctx: ServiceContext): void {
+  const { catalog } = internalsOf(ctx);
+  app.get('/1/indexes', (c) => {
+    const key = ctx.authorize(c, 'listIndexes');
+    const pageParam = c.req.query('page');
+    const hitsPerPageParam = c.req.query('hitsPerPage');
+    const names = catalog.names().filter((name) => indexAllowed(key, name));
+    const items = names.map((name) => {
+      const meta = catalog.meta(name)!;
+      const index = catalog.get(name)!;
+      let dataSize = 0;
+      for (const record of index.objects()) dataSize += Buffer.byteLength(JSON.stringify(record));
+      const item: Record<string, unknown> = {
+        name,
+        createdAt: iso(meta.createdAt),
+        updatedAt: iso(meta.updatedAt),
+        entries: index.size,
+        dataSize,
+        fileSize: dataSize,
+        lastBuildTimeS: 0,
+        numberOfPendingTasks: 0,
+        pendingTask: false,
+      };
+      if (meta.primary) item.primary = meta.primary;
+      if (meta.replicas.length > 0) item.replicas = [...meta.replicas];
+      return item;
+    });
+    if (pageParam === undefined) return c.json({ items, nbPages: 1 });
+    const page = Number(pageParam);
+    const hitsPerPage = hitsPerPageParam === undefined ? 100 : Number(hitsPerPageParam);
+    if (!Number.isInteger(page) || page < 0) throw new HttpError(400, 'page must be a non-negative integer');
+    if (!Number.isInteger(hitsPerPage) || hitsPerPage < 1) throw new HttpError(400, 'hitsPerPage must be a positive integer');
+    return c.json({
+      items: items.slice(page * hitsPerPage, (page + 1) * hitsPerPage),
+      nbPages: Math.max(1, Math.ceil(items.length / hitsPerPage)),
+    });
+  });
+
+  app.delete('/1/indexes/:indexName', (c) => {
+    const indexName = c.req.param('indexName');
+    ctx.authorize(c, 'deleteIndex', indexName);
+    validateIndexName(indexName);
+    const { taskID } = catalog.write(indexName, 'deleteIndex', () => catalog.deleteIndex(indexName));
+    return c.json({ deletedAt: new Date().toISOString(), taskID });
+  });
+
+  app.post('/1/indexes/:indexName/operation', async (c) => {
+    const indexName = c.req.param('indexName');
+    const body = asObject(await ctx.readJson(c));
+    const { operation, destination, scope } = body;
+    if (operation !== 'copy' && operation !== 'move') throw new HttpError(400, '`operation` must be "copy" or "move"');
+    if (typeof destination !== 'string') throw new HttpError(400, '`destination` must be an index name');
+    validateIndexName(destination);
+    // addObject also allows copy/move; the key must be allowed on both indices.
+    ctx.authorize(c, 'addObject', indexName);
+    ctx.authorize(c, 'addObject', destination);
+    let scopes: CopyScope[] | undefined;
+    if (scope !== undefined) {
+      if (operation === 'move') throw new HttpError(400, '`scope` is only allowed with operation "copy"');
+      if (!Array.isArray(scope) || scope.some((item) => !SCOPES.includes(item as CopyScope))) {
+        throw new HttpError(400, `\`scope\` must be an array of ${SCOPES.join(', ')}`);
+      }
+      scopes = scope as CopyScope[];
+    }
+    catalog.require(indexName);
+    if (destination === indexName) throw new HttpError(400, 'The destination must differ from the source index');
+    const { taskID } = catalog.write(destination, operation, () =>
+      operation === 'copy' ? catalog.copy(indexName, destination, scopes) : catalog.move(indexName, destination),
+    );
+    return c.json({ updatedAt: new Date().toISOString(), taskID });
+  });
+
+  app.get('/1/indexes/:indexName/settings', (c) => {
+    const indexName = c.req.param('indexName');
+    ctx.authorize(c, 'settings', indexName);
+    return c.json(catalog.settingsOf(indexName));
+  });
+
+  app.put('/1/indexes/:indexName/settings', async (c) => {
+    const indexName = c.req.param('indexName');
+    ctx.authorize(c, 'editSettings', indexName);
+    validateIndexName(indexName);
+    const settings = asObject(await ctx.readJson(c), 'The settings');
+    const forward = c.req.query('forwardToReplicas');
+    if (forward !== undefined && forward !== 'true' && forward !== 'false') {
+      throw new HttpError(400, 'forwardToReplicas must be true or false');
+    }
+    const { taskID } = catalog.write(indexName, 'settings', () => catalog.setSettings(indexName, settings, flag(forward)));
+    return c.json({ updatedAt: new Date().toISOString(), taskID });
+  });
+
+  app.get('/1/indexes/:indexName/task/:taskID', (c) => {
+    const indexName = c.req.param('indexName');
+    ctx.authorize(c, 'any', indexName);
+    const taskID = Number(c.req.param('taskID'));
+    if (!Number.isSafeInteger(taskID) || taskID < 0) throw new HttpError(400, 'taskID must be a non-negative integer');
+    const task = catalog.taskStatus(taskID);
+    if (!task) throw new HttpError(404, `Task ${taskID} does not exist`);
+    return c.json({ status: task.published ? 'published' : 'notPublished' });
+  });
+}

@@ -1,0 +1,24 @@
+/**
+ * The router modules of the service, one per section of the API documents. Each exports
+ * `register(app, ctx)`. Add one line per module; `GET /1/indexes/{indexName}/{objectID}` is registered
+ * after all of them by `createService` because its path is the most generic.
+ */
+import type { Hono } from 'hono';
+import type { ServiceContext } from '../context.js';
+import * as indices from './indices.js';
+import * as insights from './insights.js';
+import * as keys from './keys.js';
+import * as records from './records.js';
+import * as search from './search.js';
+
+export interface RouterModule {
+  register(app: Hono, ctx: ServiceContext): void;
+}
+
+export const routers: RouterModule[] = [
+  indices,
+  search,
+  records,
+  keys,
+  insights,
+];

@@ -1,0 +1,161 @@
+/**
+ * Search section of document 1: search one index (POST and GET), multi-index search with strategies,
+ * search for facet values, browse with a cursor. Searches asked with `clickAnalytics` get a `queryID`
+ * and are written to the search log so Insights events can refer to them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import type { KeyInfo, ServiceContext } from '../context.js';
+import type { Index } from '../engine/index.js';
+import { asObject, requestsOf } from './body.js';
+import { HttpError } from './errors.js';
+import { applyKeyParams, decodeParams, flag, rawParams, toSearchParams, type RawParams } from './params.js';
+
+/** A new queryID: 32 hexadecimal characters. */
+export function newQueryID(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** Parameters of a GET query string (credentials removed), parsed like a `params` string. */
+function queryParams(c: Context): RawParams {
+  const search = new URL(c.req.url).searchParams;
+  search.delete('x-service-application-id');
+  search.delete('x-service-api-key');
+  return decodeParams(search.toString());
+}
+
+/**
+ * Runs one search with the key's forced parameters and logs it when `clickAnalytics` is on.
+ * Exported for the other routers (Recommend) that search on behalf of a request.
+ */
+export function runSearch(ctx: ServiceContext, indexName: string, index: Index, input: RawParams, key: KeyInfo) {
+  const raw = applyKeyParams(input, key, index);
+  const params = toSearchParams(raw);
+  const response = index.search(params) as unknown as Record<string, unknown> & {
+    hits: Array<{ objectID: string }>;
+    page: number;
+    hitsPerPage: number;
+    query: string;
+  };
+  if (flag(raw.clickAnalytics)) {
+    const queryID = newQueryID();
+    response.queryID = queryID;
+    const entry = {
+      queryID,
+      indexName,
+      query: response.query ?? '',
+      page: response.page ?? 0,
+      hitsPerPage: response.hitsPerPage ?? response.hits.length,
+      objectIDs: response.hits.map((hit) => hit.objectID),
+      createdAt: Date.now(),
+    } as Parameters<ServiceContext['searchLog']['record']>[0];
+    if (typeof raw.userToken === 'string' && raw.userToken) entry.userToken = raw.userToken;
+    ctx.searchLog.record(entry);
+  }
+  return response;
+}
+
+function facetSearch(index: Index, facetName: string, input: RawParams, key: KeyInfo) {
+  const raw = applyKeyParams(input, key, index);
+  const facetQuery = raw.facetQuery ?? '';
+  if (typeof facetQuery !== 'string') throw new HttpError(400, '`facetQuery` must be a string');
+  let maxFacetHits = 10;
+  if (raw.maxFacetHits !== undefined) {
+    maxFacetHits = Number(raw.maxFacetHits);
+    if (!Number.isInteger(maxFacetHits) || maxFacetHits < 1 || maxFacetHits > 100) {
+      throw new HttpError(400, '`maxFacetHits` must be an integer from 1 to 100');
+    }
+  }
+  // page and hitsPerPage are ignored by facet value search.
+  const { facetQuery: _q, maxFacetHits: _m, page: _p, hitsPerPage: _h, facet: _f, type: _t, ...rest } = raw;
+  return index.searchForFacetValues(facetName, facetQuery, toSearchParams(rest), maxFacetHits);
+}
+
+function skipped(indexName: string, raw: RawParams) {
+  const hitsPerPage = Number(raw.hitsPerPage ?? 20);
+  return {
+    hits: [],
+    page: 0,
+    nbHits: 0,
+    nbPages: 0,
+    hitsPerPage: Number.isFinite(hitsPerPage) ? hitsPerPage : 20,
+    processingTimeMS: 0,
+    query: typeof raw.query === 'string' ? raw.query : '',
+    params: new URLSearchParams(
+      Object.entries(raw).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+    ).toString(),
+    index: indexName,
+    processed: false,
+  };
+}
+
+export function register(app: Hono, ctx: ServiceContext): void {
+  app.post('/1/indexes/:all{\\*}/queries', async (c) => {
+    const body = asObject(await ctx.readJson(c));
+    const requests = requestsOf(body);
+    const strategy = body.strategy ?? 'none';
+    if (strategy !== 'none' && strategy !== 'stopIfEnoughMatches') {
+      throw new HttpError(400, '`strategy` must be "none" or "stopIfEnoughMatches"');
+    }
+    // Check every request (auth, index, parameters) before running any.
+    const prepared = requests.map((request, position) => {
+      const item = asObject(request, `requests[${position}]`);
+      const { indexName, type, facet, ...rest } = item;
+      if (typeof indexName !== 'string' || !indexName) throw new HttpError(400, `requests[${position}].indexName must be a non-empty string`);
+      const key = ctx.authorize(c, 'search', indexName);
+      const index = ctx.indices.require(indexName);
+      if (type !== undefined && type !== 'default' && type !== 'facet') {
+        throw new HttpError(400, `requests[${position}].type must be "default" or "facet"`);
+      }
+      if (type === 'facet' && (typeof facet !== 'string' || !facet)) {
+        throw new HttpError(400, `requests[${position}].facet must name the facet to search`);
+      }
+      return { indexName, index, key, raw: rawParams(rest), facet: type === 'facet' ? (facet as string) : undefined };
+    });
+    let enough = false;
+    const results = prepared.map(({ indexName, index, key, raw, facet }) => {
+      if (enough) return skipped(indexName, raw);
+      if (facet !== undefined) return { ...facetSearch(index, facet, raw, key), index: indexName };
+      const response = runSearch(ctx, indexName, index, raw, key);
+      // stopIfEnoughMatches: a query runs only while every earlier one returned fewer hits than its hitsPerPage.
+      if (strategy === 'stopIfEnoughMatches' && (response.nbHits as number) >= response.hitsPerPage) enough = true;
+      return { ...response, index: indexName };
+    });
+    return c.json({ results });
+  });
+
+  app.post('/1/indexes/:indexName/query', async (c) => {
+    const indexName = c.req.param('indexName');
+    const key = ctx.authorize(c, 'search', indexName);
+    const body = asObject(await ctx.readJson(c));
+    const index = ctx.indices.require(indexName);
+    return c.json(runSearch(ctx, indexName, index, rawParams(body), key));
+  });
+
+  app.post('/1/indexes/:indexName/facets/:facetName/query', async (c) => {
+    const indexName = c.req.param('indexName');
+    const key = ctx.authorize(c, 'search', indexName);
+    const body = asObject(await ctx.readJson(c));
+    const index = ctx.indices.require(indexName);
+    return c.json(facetSearch(index, c.req.param('facetName'), rawParams(body), key));
+  });
+
+  const browse = (c: Context, input: RawParams) => {
+    const indexName = c.req.param('indexName')!;
+    const key = ctx.authorize(c, 'browse', indexName);
+    const index = ctx.indices.require(indexName);
+    const { cursor, ...rest } = input;
+    if (cursor !== undefined && typeof cursor !== 'string') throw new HttpError(400, '`cursor` must be a string');
+    const raw = applyKeyParams(rawParams(rest), key, index);
+    return c.json(index.browse(toSearchParams(raw), cursor || undefined));
+  };
+  app.post('/1/indexes/:indexName/browse', async (c) => browse(c, asObject(await ctx.readJson(c))));
+  app.get('/1/indexes/:indexName/browse', (c) => browse(c, queryParams(c)));
+
+  app.get('/1/indexes/:indexName', (c) => {
+    const indexName = c.req.param('indexName');
+    const key = ctx.authorize(c, 'search', indexName);
+    const index = ctx.indices.require(indexName);
+    return c.json(runSearch(ctx, indexName, index, rawParams(queryParams(c)), key));
+  });
+}

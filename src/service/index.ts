@@ -1,0 +1,183 @@
+/**
+ * The local service: an offline twin of the search and indexing API (document 1), with a real engine
+ * (`./engine/`), real HTTP (Hono) and real storage (better-sqlite3). Other areas add their router
+ * modules to `./http/routes.ts`.
+ *
+ * @example
+ * const service = await createService({ dataDir: ':memory:' });
+ * const { url } = await service.listen(0, '127.0.0.1');
+ * // … fetch(`${url}/1/indexes/products/query`, …)
+ * await service.close();
+ */
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import type { ServiceContext } from './context.js';
+import { installDemo } from './datasets/demo.js';
+import { createAuthorizer } from './http/auth.js';
+import { readJson } from './http/body.js';
+import { HttpError } from './http/errors.js';
+import { attachInternals } from './http/internals.js';
+import { registerGetObject } from './http/records.js';
+import { routers } from './http/routes.js';
+import { Catalog } from './storage/catalog.js';
+import { openDatabase } from './storage/db.js';
+import { KeyStore } from './storage/keys.js';
+import { createSearchLog } from './storage/search-log.js';
+
+export type { KeyInfo, Right, SearchLogEntry, ServiceContext } from './context.js';
+export { HttpError } from './http/errors.js';
+
+/** Credentials used everywhere in development: tests, Storybook, `npm start`. */
+export const DEV_CREDENTIALS = {
+  appId: 'SVCLOCAL',
+  adminKey: 'local-admin-key',
+  searchKey: 'local-search-key',
+} as const;
+
+export interface ServiceOptions {
+  /** Directory of the database (default `.data/`); `':memory:'` keeps nothing on disk. */
+  dataDir?: string;
+  appId?: string;
+  adminKey?: string;
+  searchKey?: string;
+  /** Loads the demo catalogue into the index `products` when it is empty. */
+  demo?: boolean;
+}
+
+export interface Service {
+  /** Node request handler; answers `/1/…` and `/2/…`, calls `next()` for every other path. */
+  handler(req: IncomingMessage, res: ServerResponse, next?: () => void): void;
+  listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
+  close(): Promise<void>;
+  ctx: ServiceContext;
+}
+
+/** Headers a browser may send cross-origin (preflight answer). */
+const ALLOWED_HEADERS = [
+  'Content-Type',
+  'X-Service-Application-Id',
+  'X-Service-API-Key',
+  'X-Service-UserToken',
+  'X-Service-User-ID',
+  'X-Service-Agent',
+];
+
+function isServicePath(url: string | undefined): boolean {
+  return /^\/(1|2)\//.test(url ?? '');
+}
+
+/**
+ * Creates the service (opens or creates the database, rebuilds the indices from it).
+ *
+ * @example
+ * const service = await createService({ ...DEV_CREDENTIALS, dataDir: '.data', demo: true });
+ */
+export async function createService(options: ServiceOptions = {}): Promise<Service> {
+  const appId = options.appId ?? DEV_CREDENTIALS.appId;
+  const adminKey = options.adminKey ?? DEV_CREDENTIALS.adminKey;
+  const searchKey = options.searchKey ?? DEV_CREDENTIALS.searchKey;
+  if (adminKey === searchKey) throw new Error('The admin key and the search key must differ');
+
+  const db = openDatabase(options.dataDir ?? '.data');
+  const catalog = new Catalog(db);
+  catalog.load();
+  const keys = new KeyStore(db);
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+
+  const ctx: ServiceContext = {
+    appId,
+    adminKey,
+    searchKey,
+    db,
+    indices: {
+      get: (name) => catalog.get(name),
+      require: (name) => catalog.require(name),
+      names: () => catalog.names(),
+    },
+    authorize: createAuthorizer({ appId, adminKey, searchKey, keys }),
+    readJson,
+    searchLog: createSearchLog(db),
+    emit(type, payload) {
+      events.emit(type, payload);
+    },
+    on(type, listener) {
+      events.on(type, listener);
+      return () => events.off(type, listener);
+    },
+  };
+  attachInternals(ctx, { catalog, keys });
+
+  const app = new Hono();
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowHeaders: ALLOWED_HEADERS,
+      maxAge: 86400,
+    }),
+  );
+  app.onError((error, c) => {
+    const status = error instanceof HttpError ? error.status : (error as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const body: Record<string, unknown> = { message: error.message };
+      // Insights answers carry `status` too (document 2, Errors).
+      if (c.req.path.startsWith('/1/events')) body.status = status;
+      return c.json(body, status as 400);
+    }
+    console.error('[svc-search]', c.req.method, c.req.path, error);
+    return c.json({ message: 'Internal error of the local service' }, 500);
+  });
+  app.notFound((c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}` }, 404));
+  for (const router of routers) router.register(app, ctx);
+  registerGetObject(app, ctx);
+
+  if (options.demo) installDemo(catalog);
+
+  const listener = getRequestListener(app.fetch, { overrideGlobalObjects: false });
+  let server: Server | undefined;
+
+  const service: Service = {
+    ctx,
+    handler(req, res, next) {
+      if (!isServicePath(req.url)) {
+        if (next) next();
+        else {
+          res.statusCode = 404;
+          res.setHeader('content-type', 'application/json; charset=UTF-8');
+          res.end(JSON.stringify({ message: `Not found: ${req.method} ${req.url}` }));
+        }
+        return;
+      }
+      void listener(req, res);
+    },
+    listen(port = 8787, host = '127.0.0.1') {
+      return new Promise((resolve, reject) => {
+        server = createServer((req, res) => service.handler(req, res));
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          const address = server!.address() as AddressInfo;
+          const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          resolve({ url: `http://${shownHost}:${address.port}`, port: address.port });
+        });
+      });
+    },
+    async close() {
+      if (server) {
+        const closing = server;
+        server = undefined;
+        await new Promise<void>((resolve) => {
+          closing.close(() => resolve());
+          closing.closeAllConnections();
+        });
+      }
+      if (db.open) db.close();
+    },
+  };
+  return service;
+}
