@@ -11,11 +11,45 @@ import { embeddingBundlePlugin } from './test/embedding/bundle-plugin.mjs';
 const { createService } = await import('./src/service/index.ts');
 const service = await createService({ dataDir: mkdtempSync(join(tmpdir(), 'svc-wtr-')) });
 
+// Insights tests (issue 5): `/__flaky/<key>/…` answers 503 to the first request of each key, then hands the
+// requests to the service with the prefix removed; `GET /__flaky/<key>/_stats` tells what it did. Tests point
+// the client's `insightsHost` at it to prove that a transient failure loses and duplicates nothing.
+const flakyKeys = new Map();
+function flakyInsightsHost(context, next) {
+  const { req, res } = context;
+  const match = /^\/__flaky\/([A-Za-z0-9_-]+)(\/.*)$/.exec(req.url ?? '');
+  if (!match) return next();
+  const [, key, rest] = match;
+  const stats = flakyKeys.get(key) ?? { requests: 0, failed: 0, proxied: 0 };
+  flakyKeys.set(key, stats);
+  if (rest === '/_stats') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(stats));
+    return undefined;
+  }
+  stats.requests++;
+  if (stats.failed === 0) {
+    stats.failed++;
+    req.resume();
+    res.writeHead(503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: 503, message: 'Service Unavailable (test host: the first request of each key fails)' }));
+    return undefined;
+  }
+  stats.proxied++;
+  req.url = rest;
+  return new Promise((resolve) => {
+    res.on('finish', resolve);
+    res.on('close', resolve);
+    service.handler(req, res, () => resolve(next()));
+  });
+}
+
 export default {
   files: ['test/**/*.browser.test.ts', 'test/**/*.browser.test.tsx'],
   nodeResolve: { exportConditions: ['browser', 'development'] },
   plugins: [embeddingBundlePlugin(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
   middleware: [
+    flakyInsightsHost,
     function localService(context, next) {
       const { req, res } = context;
       if (!/^\/(1|2)\//.test(req.url ?? '')) return next();
