@@ -1,0 +1,351 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ApiError, RetryError, computeHosts, createClient } from '../../src/client/index.js';
+import { generateSecuredApiKey, securedApiKeyRemainingValidity } from '../../src/client/secured-key.js';
+import {
+  catalogue,
+  closedPort,
+  indexProducts,
+  startHangingServer,
+  startProxy,
+  startService,
+  startStatusServer,
+  type RunningService,
+} from './fixture.js';
+
+const INDEX = 'client_products';
+const records = catalogue();
+let svc: RunningService;
+
+before(async () => {
+  svc = await startService();
+  await indexProducts(svc.admin, INDEX, records);
+  await indexProducts(svc.admin, 'client_other', records.slice(0, 10));
+});
+after(async () => {
+  await svc?.close();
+});
+
+const searchClient = (hosts: string[], extra: Partial<Parameters<typeof createClient>[0]> = {}) =>
+  createClient({ appId: svc.appId, apiKey: svc.searchKey, hosts, ...extra });
+
+describe('hosts', () => {
+  test('computed hosts: DSN for reads, main host for writes, the three fallbacks shuffled', () => {
+    const hosts = computeHosts({ appId: 'APP1', apiKey: 'k' }, () => 0);
+    assert.deepEqual(hosts.slice(0, 2), [
+      { url: 'https://APP1-dsn.service-search.net', accept: 'read' },
+      { url: 'https://APP1.service-search.net', accept: 'write' },
+    ]);
+    const fallbacks = hosts.slice(2).map((h) => h.url).sort();
+    assert.deepEqual(fallbacks, [1, 2, 3].map((n) => `https://APP1-${n}.service-search-net.com`));
+    assert.ok(hosts.slice(2).every((h) => h.accept === 'readWrite'));
+    // Different random sources give different orders (Fisher–Yates over 3 items).
+    const orders = new Set([0, 0.4, 0.99].map((r) => computeHosts({ appId: 'APP1', apiKey: 'k' }, () => r).slice(2).map((h) => h.url).join()));
+    assert.ok(orders.size > 1);
+  });
+
+  test('explicit hosts replace the computed ones; a missing scheme means https', () => {
+    const hosts = computeHosts({ appId: 'A', apiKey: 'k', hosts: ['http://127.0.0.1:1/', 'example.org', { url: 'http://x', accept: 'write' }] });
+    assert.deepEqual(hosts, [
+      { url: 'http://127.0.0.1:1', accept: 'readWrite' },
+      { url: 'https://example.org', accept: 'readWrite' },
+      { url: 'http://x', accept: 'write' },
+    ]);
+  });
+
+  test('bad options are refused with a clear error', () => {
+    assert.throws(() => createClient({ appId: '', apiKey: 'k' }), /appId/);
+    assert.throws(() => createClient({ appId: 'A', apiKey: 'k', hosts: [] }), /hosts/);
+    assert.throws(() => createClient({ appId: 'A', apiKey: 'k', timeouts: { read: -1 } }), /timeouts.read/);
+  });
+});
+
+describe('endpoints against the local service', () => {
+  test('search sends the credentials headers and URL-encoded params', async () => {
+    const proxy = await startProxy(svc.url);
+    try {
+      const client = searchClient([proxy.url]);
+      const answer = await client.search<{ kind: string }>(INDEX, { query: 'laptop', hitsPerPage: 5, facets: ['brand'] });
+      assert.equal(answer.hits.length, 5);
+      assert.ok(answer.hits.every((h) => h.kind === 'laptop'));
+      assert.equal(answer.nbHits, records.filter((r) => r.kind === 'laptop').length);
+      const sent = proxy.requests[0]!;
+      assert.equal(sent.url, `/1/indexes/${INDEX}/query`);
+      assert.deepEqual(sent.json, { params: 'query=laptop&hitsPerPage=5&facets=%5B%22brand%22%5D' });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('a wrong key is a 403 ApiError with the server message, and a 4xx is not retried', async () => {
+    const second = await startStatusServer(200);
+    try {
+      const client = createClient({ appId: svc.appId, apiKey: 'wrong-key', hosts: [svc.url, second.url] });
+      await assert.rejects(client.search(INDEX, { query: 'x' }), (error: unknown) => {
+        assert.ok(error instanceof ApiError);
+        assert.equal(error.status, 403);
+        assert.equal(error.message, 'Invalid Application-Id or API-Key');
+        return true;
+      });
+      await assert.rejects(searchClient([svc.url, second.url]).search('no_such_index'), (error: unknown) => {
+        assert.ok(error instanceof ApiError && !(error instanceof RetryError));
+        assert.equal(error.status, 404);
+        return true;
+      });
+      assert.equal(second.hits, 0, 'the next host is never asked after a 4xx');
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('multiSearch keeps the order and honours stopIfEnoughMatches', async () => {
+    const client = searchClient([svc.url]);
+    const requests = [
+      { indexName: INDEX, params: { query: 'phone', hitsPerPage: 1000 } },
+      { indexName: INDEX, params: { query: 'camera' } },
+    ];
+    const all = await client.multiSearch<{ kind: string }>(requests);
+    assert.equal(all.results.length, 2);
+    assert.equal(all.results[0]!.index, INDEX);
+    assert.ok(all.results[1]!.hits.every((h) => h.kind === 'camera'));
+    const stopped = await client.multiSearch([{ indexName: INDEX, params: { query: 'phone', hitsPerPage: 2 } }, requests[1]!], { strategy: 'stopIfEnoughMatches' });
+    assert.equal(stopped.results[1]!.processed, false);
+    assert.equal(stopped.results[1]!.hits.length, 0);
+  });
+
+  test('searchForFacetValues counts honour the other parameters', async () => {
+    const client = searchClient([svc.url]);
+    const answer = await client.searchForFacetValues(INDEX, 'category', 'comp', { facetFilters: ['brand:Acme'] });
+    const expected = records.filter((r) => r.brand === 'Acme' && r.category === 'computing').length;
+    assert.deepEqual(answer.facetHits.map((h) => [h.value, h.count]), [['computing', expected]]);
+    assert.match(answer.facetHits[0]!.highlighted, /comp/);
+  });
+
+  test('browse follows the cursor to the end', async () => {
+    const client = createClient({ appId: svc.appId, apiKey: svc.adminKey, hosts: [svc.url] });
+    const proxy = await startProxy(svc.url);
+    try {
+      const viaProxy = createClient({ appId: svc.appId, apiKey: svc.adminKey, hosts: [proxy.url] });
+      const seen: string[] = [];
+      for await (const page of viaProxy.browse(INDEX, { hitsPerPage: 50 })) seen.push(...page.map((h) => h.objectID));
+      assert.deepEqual([...seen].sort(), records.map((r) => r.objectID).sort());
+      assert.ok(proxy.requests.length >= 3, `several pages (${proxy.requests.length})`);
+      assert.ok(proxy.requests.slice(1).every((r) => typeof (r.json as { cursor?: string }).cursor === 'string'));
+      assert.ok(client);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('getObjects returns records in order and null for a missing one', async () => {
+    const client = searchClient([svc.url]);
+    const { results } = await client.getObjects<{ name: string }>([
+      { indexName: INDEX, objectID: 'p3', attributesToRetrieve: ['name'] },
+      { indexName: INDEX, objectID: 'nope' },
+    ]);
+    assert.equal(results[0]!.objectID, 'p3');
+    assert.equal(results[0]!.name, records[3]!.name);
+    assert.equal(results[1], null);
+  });
+
+  test('request is the generic call (admin settings read)', async () => {
+    const settings = await svc.admin.request<{ attributesForFaceting: string[] }>('GET', `/1/indexes/${INDEX}/settings`);
+    assert.ok(settings.attributesForFaceting.includes('brand'));
+    assert.throws(() => svc.admin.request('GET', 'no-slash'), /path/);
+  });
+
+  test('sendEvents posts to the insights host; keepalive puts the credentials in the URL', async () => {
+    const proxy = await startProxy(svc.url);
+    try {
+      const client = createClient({ appId: svc.appId, apiKey: svc.searchKey, hosts: ['http://127.0.0.1:9'], insightsHost: proxy.url });
+      const event = { eventType: 'view' as const, eventName: 'Hits Viewed', index: INDEX, userToken: 'user-1', objectIDs: ['p1'] };
+      const plain = await client.sendEvents([event]);
+      assert.equal(plain.status, 200);
+      const beacon = await client.sendEvents([{ ...event, userToken: 'user-2' }], { keepalive: true });
+      assert.equal(beacon.status, 200);
+      assert.equal(proxy.requests[0]!.url, '/1/events');
+      assert.equal(proxy.requests[1]!.url, `/1/events?x-service-application-id=${svc.appId}&x-service-api-key=${svc.searchKey}`);
+      assert.equal(client.eventsBeaconUrl(), `${proxy.url}/1/events?x-service-application-id=${svc.appId}&x-service-api-key=${svc.searchKey}`);
+      const stored = await svc.admin.request<{ events: Array<{ userToken: string }> }>('GET', `/1/_local/events?index=${INDEX}`);
+      assert.deepEqual(stored.events.map((e) => e.userToken).sort(), ['user-1', 'user-2']);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('cache and in-flight sharing', () => {
+  test('the same search twice makes one network call; cache false and clearCache call again', async () => {
+    const proxy = await startProxy(svc.url);
+    try {
+      const client = searchClient([proxy.url]);
+      const first = await client.search(INDEX, { query: 'phone' });
+      first.hits.length = 0; // a caller mutating its copy must not corrupt the cache
+      const second = await client.search(INDEX, { query: 'phone' });
+      assert.equal(proxy.requests.length, 1);
+      assert.ok(second.hits.length > 0);
+      await client.search(INDEX, { query: 'phone' }, { cache: false });
+      assert.equal(proxy.requests.length, 2);
+      client.clearCache();
+      await client.search(INDEX, { query: 'phone' });
+      assert.equal(proxy.requests.length, 3);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('entries expire after ttlMs and the LRU keeps maxEntries', async () => {
+    const proxy = await startProxy(svc.url);
+    try {
+      const client = searchClient([proxy.url], { cache: { ttlMs: 80, maxEntries: 2 } });
+      await client.search(INDEX, { query: 'a' });
+      await client.search(INDEX, { query: 'b' });
+      await client.search(INDEX, { query: 'c' }); // evicts 'a'
+      await client.search(INDEX, { query: 'b' });
+      await client.search(INDEX, { query: 'a' });
+      assert.equal(proxy.requests.length, 4);
+      await new Promise((r) => setTimeout(r, 120));
+      await client.search(INDEX, { query: 'a' });
+      assert.equal(proxy.requests.length, 5);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('identical requests in flight share one call, even with the cache off', async () => {
+    const proxy = await startProxy(svc.url, () => 60);
+    try {
+      const client = searchClient([proxy.url], { cache: false });
+      const [a, b] = await Promise.all([client.search(INDEX, { query: 'speaker' }), client.search(INDEX, { query: 'speaker' })]);
+      assert.deepEqual(a.hits, b.hits);
+      assert.notEqual(a, b, 'each caller gets its own copy');
+      assert.equal(proxy.requests.length, 1);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('abort', () => {
+  test('an aborted call rejects with AbortError; a shared call keeps running for the other caller', async () => {
+    const proxy = await startProxy(svc.url, () => 150);
+    try {
+      const client = searchClient([proxy.url]);
+      const pre = new AbortController();
+      pre.abort();
+      await assert.rejects(client.search(INDEX, { query: 'x' }, { signal: pre.signal }), { name: 'AbortError' });
+      assert.equal(proxy.requests.length, 0, 'an already aborted signal sends nothing');
+
+      const controller = new AbortController();
+      const aborted = client.search(INDEX, { query: 'camera' }, { signal: controller.signal });
+      const other = client.search(INDEX, { query: 'camera' });
+      setTimeout(() => controller.abort(), 30);
+      await assert.rejects(aborted, { name: 'AbortError' });
+      const answer = await other;
+      assert.ok(answer.hits.length > 0);
+
+      const alone = new AbortController();
+      const lone = client.request('GET', `/1/indexes/${INDEX}/settings`, undefined, { signal: alone.signal });
+      setTimeout(() => alone.abort(), 30);
+      await assert.rejects(lone, { name: 'AbortError' });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('retries and host failover', () => {
+  test('refused, hanging and 500 hosts are skipped, then remembered down', async () => {
+    const refused = await closedPort();
+    const hanging = await startHangingServer();
+    const failing = await startStatusServer(500);
+    try {
+      const client = searchClient([refused, hanging.url, failing.url, svc.url], { timeouts: { connect: 100, read: 150 } });
+      const started = Date.now();
+      const answer = await client.search(INDEX, { query: 'laptop' });
+      assert.ok(answer.nbHits > 0);
+      assert.equal(hanging.connections.length, 1);
+      assert.equal(failing.hits, 1);
+      // attempt 2 (the hanging host) waits (connect + read) × 2 = 500 ms before moving on.
+      assert.ok(Date.now() - started >= 480, `waited ${Date.now() - started} ms`);
+
+      const again = Date.now();
+      await client.search(INDEX, { query: 'phone' });
+      assert.equal(hanging.connections.length, 1, 'the hanging host is not tried again while down');
+      assert.equal(failing.hits, 1, 'the 500 host is not tried again while down');
+      assert.ok(Date.now() - again < 400);
+    } finally {
+      await hanging.close();
+      await failing.close();
+    }
+  });
+
+  test('timeouts grow with each retry', async () => {
+    const first = await startHangingServer();
+    const second = await startHangingServer();
+    try {
+      const client = searchClient([first.url, second.url, svc.url], { timeouts: { connect: 50, read: 100 } });
+      await client.search(INDEX, { query: 'camera' });
+      await new Promise((r) => setTimeout(r, 50));
+      const [a] = first.closedAfter;
+      const [b] = second.closedAfter;
+      assert.ok(a! >= 140 && a! < 290, `attempt 1 gave up after ${a} ms (150 expected)`);
+      assert.ok(b! >= 290, `attempt 2 gave up after ${b} ms (300 expected)`);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  test('every host failing is a RetryError listing each attempt', async () => {
+    const refused = await closedPort();
+    const failing = await startStatusServer(503);
+    try {
+      const client = searchClient([refused, failing.url], { timeouts: { connect: 100, read: 100 } });
+      await assert.rejects(client.search(INDEX, { query: 'x' }), (error: unknown) => {
+        assert.ok(error instanceof RetryError);
+        assert.equal(error.status, 503);
+        assert.deepEqual(error.attempts.map((a) => a.reason), ['network', 'status']);
+        assert.match(error.message, /answering 503 on purpose/);
+        return true;
+      });
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
+describe('secured API keys', () => {
+  test('a key restricted to one index is refused (403) on another', async () => {
+    const key = generateSecuredApiKey(svc.searchKey, { restrictIndices: [INDEX], validUntil: Math.floor(Date.now() / 1000) + 3600 });
+    assert.ok(securedApiKeyRemainingValidity(key) > 3500);
+    const client = createClient({ appId: svc.appId, apiKey: key, hosts: [svc.url] });
+    const allowed = await client.search(INDEX, { query: 'phone' });
+    assert.ok(allowed.nbHits > 0);
+    await assert.rejects(client.search('client_other', { query: 'phone' }), (error: unknown) => {
+      assert.ok(error instanceof ApiError);
+      assert.equal(error.status, 403);
+      return true;
+    });
+  });
+
+  test('filters are forced, an expired key and a tampered key are refused', async () => {
+    const filtered = createClient({ appId: svc.appId, apiKey: generateSecuredApiKey(svc.searchKey, { filters: 'brand:Bolt' }), hosts: [svc.url] });
+    const answer = await filtered.search<{ brand: string }>(INDEX, { query: '', hitsPerPage: 100 });
+    assert.equal(answer.nbHits, records.filter((r) => r.brand === 'Bolt').length);
+    assert.ok(answer.hits.every((h) => h.brand === 'Bolt'));
+
+    const expired = generateSecuredApiKey(svc.searchKey, { validUntil: Math.floor(Date.now() / 1000) - 10 });
+    await assert.rejects(createClient({ appId: svc.appId, apiKey: expired, hosts: [svc.url] }).search(INDEX), { status: 403 });
+
+    const decoded = Buffer.from(generateSecuredApiKey(svc.searchKey, { restrictIndices: 'client_other' }), 'base64').toString('utf8');
+    const tampered = Buffer.from(decoded.replace('client_other', INDEX)).toString('base64');
+    await assert.rejects(createClient({ appId: svc.appId, apiKey: tampered, hosts: [svc.url] }).search(INDEX), { status: 403 });
+  });
+
+  test('the restrictions are serialised as the official clients do', () => {
+    const key = generateSecuredApiKey('parent', { validUntil: 100, restrictIndices: ['a', 'b'], searchParams: { filters: 'x y' } });
+    assert.equal(Buffer.from(key, 'base64').toString('utf8').slice(64), 'filters=x%20y&restrictIndices=a%2Cb&validUntil=100');
+    assert.throws(() => generateSecuredApiKey('', {}), /parentKey/);
+  });
+});
