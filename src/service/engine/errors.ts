@@ -1,0 +1,13 @@
+/**
+ * Error of the engine for bad input (a wrong setting, parameter or filter string). The HTTP layer
+ * answers it with `status` and `{ "message": message }`.
+ * @example throw new EngineError('filters: Unexpected token ")" at col 7')
+ */
+export class EngineError extends Error {
+  readonly status: number;
+  constructor(message: string, status = 400) {
+    super(message);
+    this.name = 'EngineError';
+    this.status = status;
+  }
+}

@@ -1,0 +1,1443 @@
+/**
+ * One index: records, the inverted index, facet columns, and search with tie-breaking ranking.
+ *
+ * Layout (see `/work/shared/ENGINE-NOTES.md`):
+ * - internal record ids are dense integers in insertion order; a replaced or deleted record leaves a
+ *   dead id behind (skipped through `alive`) until a lazy compaction re-indexes the live records;
+ * - postings per term are `[id, attributeKey, id, attributeKey, …]` (ids ascending), where the
+ *   attribute key is `rank × 1000 + position` of the term's best occurrence in the record;
+ * - the tokens of every record (term id and field/position) sit in two shared typed arrays, read only
+ *   for the proximity of records whose bucket is being refined;
+ * - facet/numeric columns per attribute are built on first use and then kept up to date on writes;
+ * - the custom ranking is one precomputed rank per record, recomputed lazily after writes.
+ */
+import type { FacetStats, Hit, RankingInfo, SearchForFacetValuesResponse, SearchResponse } from '../../client/types.js';
+import { EngineError } from './errors.js';
+import { buildFilterTree, type FilterNode } from './filters.js';
+import { highlightFacetValue, highlightValue, snippetValue, type HighlightOptions, type TokenMatch } from './highlight.js';
+import { isNumericToken, normalizeText, pluralForms, tokenize } from './normalize.js';
+import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
+import {
+  defaultSettings,
+  parseFacets,
+  parseSearchable,
+  parseSort,
+  validateSettings,
+  validateSettingValue,
+  type FacetSpec,
+  type IndexSettings,
+  type SearchableSpec,
+  type SortSpec,
+  type TypoTolerance,
+} from './settings.js';
+import { Vocabulary } from './vocabulary.js';
+
+export type IndexRecord = Record<string, unknown> & { objectID: string };
+
+/** A facet/numeric column of one attribute. */
+interface Column {
+  values: string[];
+  ids: Map<string, number>;
+  /** lower-cased value → value ids (filters are case-insensitive). */
+  lower: Map<string, number[]>;
+  /** Per record: value id, -1 none, -2 several (in `multi`). */
+  single: Int32Array;
+  multi: Map<number, number[]>;
+  /** Per record: numeric value or NaN; several in `numMulti`. */
+  num: Float64Array;
+  numMulti: Map<number, number[]>;
+  hasNum: boolean;
+  /** Normalised tokens per value id, for search for facet values (filled lazily). */
+  tokens?: string[][];
+}
+
+/** How a query word matched a term. */
+const enum Kind {
+  Exact = 0,
+  Prefix = 1,
+  Plural = 2,
+  Fuzzy = 3,
+  FuzzyPrefix = 4,
+}
+
+interface Derived {
+  word: string;
+  prefix: boolean;
+  /** Terms to union, sorted by typos then exactness. */
+  terms: Uint32Array;
+  typos: Uint8Array;
+  exact: Uint8Array;
+  plurals: Set<string>;
+  fuzzy: Map<number, Kind>;
+}
+
+interface Effective {
+  query: string;
+  hitsPerPage: number;
+  typoTolerance: TypoTolerance;
+  min1: number;
+  min2: number;
+  plurals: boolean;
+  distinct: number;
+  queryType: IndexSettings['queryType'];
+  removeWords: IndexSettings['removeWordsIfNoResults'];
+  optionalWords: Set<string>;
+  preTag: string;
+  postTag: string;
+  ellipsis: string;
+  attributesToRetrieve: string[];
+  attributesToHighlight: string[] | null;
+  attributesToSnippet: string[];
+  getRankingInfo: boolean;
+}
+
+interface Execution {
+  eff: Effective;
+  words: string[];
+  derived: Derived[];
+  candidates: Uint32Array;
+  /** Mask of words a record must match. */
+  required: number;
+}
+
+interface Criterion {
+  /** Smaller is better. */
+  key?: (doc: number) => number;
+  /** A total order over all records (custom ranking, asc/desc): rank array and the ordered live ids. */
+  order?: { rank: Uint32Array; order: Uint32Array };
+}
+
+const MAX_WORDS = 31;
+const GROUP_SORT_SHIFT = 2 ** 23;
+
+function getValues(value: unknown, path: string[], i: number, out: unknown[]): void {
+  if (value === undefined || value === null) return;
+  if (i === path.length) {
+    if (Array.isArray(value)) for (const v of value) getValues(v, path, i, out);
+    else out.push(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const v of value) getValues(v, path, i, out);
+    return;
+  }
+  if (typeof value === 'object') getValues((value as Record<string, unknown>)[path[i]!], path, i + 1, out);
+}
+
+function getPath(record: Record<string, unknown>, path: string[]): unknown {
+  let v: unknown = record;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let t = target;
+  for (let i = 0; i < path.length - 1; i++) {
+    const k = path[i]!;
+    if (t[k] === undefined || typeof t[k] !== 'object' || t[k] === null) t[k] = {};
+    t = t[k] as Record<string, unknown>;
+  }
+  t[path[path.length - 1]!] = value;
+}
+
+function deletePath(target: Record<string, unknown>, path: string[]): void {
+  let t: unknown = target;
+  for (let i = 0; i < path.length - 1; i++) {
+    if (t === null || typeof t !== 'object') return;
+    t = (t as Record<string, unknown>)[path[i]!];
+  }
+  if (t !== null && typeof t === 'object') delete (t as Record<string, unknown>)[path[path.length - 1]!];
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  const ua = a === undefined || a === null;
+  const ub = b === undefined || b === null;
+  if (ua || ub) return ua === ub ? 0 : ua ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) - Number(b);
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+function sortKeyOf(record: IndexRecord | undefined, spec: SortSpec): unknown {
+  if (!record) return undefined;
+  const v = getPath(record, spec.path);
+  if (Array.isArray(v)) return v.length ? v[0] : undefined;
+  if (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))) return Number(v);
+  return v;
+}
+
+/**
+ * A search index: holds records and answers searches like the hosted API does.
+ * @example
+ * const index = new Index('products');
+ * index.setSettings({ searchableAttributes: ['name', 'brand'], customRanking: ['desc(popularity)'] });
+ * index.saveObjects([{ objectID: '1', name: 'Wooden chair', brand: 'Acme', popularity: 3 }]);
+ * index.search({ query: 'chai' }).hits[0]._highlightResult.name.value // '<em>Chai</em>r' inside 'Wooden …'
+ */
+export class Index {
+  readonly name: string;
+  private settings: IndexSettings = defaultSettings();
+  private searchable: SearchableSpec[] | null = null;
+  private dynamicRanks = new Map<string, number>();
+  private facetSpecs = new Map<string, FacetSpec>();
+  private customSpecs: SortSpec[] = [];
+
+  private records: Array<IndexRecord | undefined> = [];
+  private byObjectID = new Map<string, number>();
+  private alive = new Uint8Array(1024);
+  private liveCount = 0;
+  private deadCount = 0;
+  private capacity = 1024;
+
+  private vocab = new Vocabulary();
+  private postings: number[][] = [];
+  private tokTerms = new Uint32Array(4096);
+  private tokPos = new Uint32Array(4096);
+  private tokUsed = 0;
+  private docTokStart = new Uint32Array(1024);
+  private docTokCount = new Uint32Array(1024);
+
+  private columns = new Map<string, Column>();
+  private orders = new Map<string, { rank: Uint32Array; order: Uint32Array }>();
+  private aliveBits: Uint32Array | null = null;
+  private needsReindex = false;
+  private version = 0;
+  private filterCache = new Map<string, { version: number; bits: Uint32Array | null; tree: FilterNode | null }>();
+  private deriveCache = new Map<string, { version: number; derived: Derived }>();
+
+  // scratch of one query (search is synchronous, so one set per index is enough)
+  private mMask = new Uint32Array(1024);
+  private mTypo = new Uint8Array(1024);
+  private mExact = new Uint8Array(1024);
+  private mAttr = new Uint32Array(1024);
+  private touched = new Uint32Array(1024);
+  private touchedCount = 0;
+  private termBits = new Uint32Array(1024);
+  private stamp = new Uint32Array(1024);
+  private stampGen = 0;
+
+  constructor(name: string) {
+    this.name = name;
+  }
+
+  /** Number of records. */
+  get size(): number {
+    return this.liveCount;
+  }
+
+  // ---------------------------------------------------------------- settings
+
+  /** The full settings, defaults included (a copy). */
+  getSettings(): IndexSettings {
+    return structuredClone(this.settings);
+  }
+
+  /** Validates (400 naming the setting) and applies a partial settings object; `null` resets a setting. */
+  setSettings(partial: Partial<IndexSettings> | Record<string, unknown>): void {
+    const valid = validateSettings(partial);
+    const defaults = defaultSettings();
+    const before = this.settings;
+    const next: IndexSettings = { ...before };
+    for (const [key, value] of Object.entries(valid)) {
+      if (value === null && key !== 'attributesToHighlight' && key !== 'attributeForDistinct') {
+        if (key in defaults) next[key] = structuredClone(defaults[key]);
+        else delete next[key];
+      } else next[key] = structuredClone(value);
+    }
+    this.settings = next;
+    if (JSON.stringify(before.searchableAttributes) !== JSON.stringify(next.searchableAttributes)) this.needsReindex = true;
+    this.applyDerivedSettings();
+    this.columns.clear();
+    this.orders.clear();
+    this.filterCache.clear();
+    this.version++;
+  }
+
+  private applyDerivedSettings(): void {
+    const s = this.settings;
+    this.searchable = s.searchableAttributes.length ? parseSearchable(s.searchableAttributes) : null;
+    this.facetSpecs = parseFacets(s.attributesForFaceting);
+    this.customSpecs = s.customRanking.map((c) => parseSort(c)!).filter(Boolean);
+  }
+
+  // ---------------------------------------------------------------- records
+
+  /** Adds or replaces whole records (validated: an object with a string objectID each). */
+  saveObjects(records: Array<Record<string, unknown> & { objectID: string }>): void {
+    if (!Array.isArray(records)) throw new EngineError('Invalid records: expected an array');
+    for (const r of records) {
+      if (r === null || typeof r !== 'object' || Array.isArray(r)) throw new EngineError('Invalid record: expected a JSON object');
+      if (typeof r.objectID !== 'string' || r.objectID === '') throw new EngineError('Invalid record: objectID must be a non-empty string');
+    }
+    for (const r of records) {
+      const old = this.byObjectID.get(r.objectID);
+      if (old !== undefined) this.removeId(old);
+      this.addRecord(r as IndexRecord);
+    }
+    this.version++;
+  }
+
+  deleteObjects(objectIDs: string[]): void {
+    for (const id of objectIDs) {
+      const internal = this.byObjectID.get(String(id));
+      if (internal !== undefined) this.removeId(internal);
+    }
+    this.version++;
+  }
+
+  /** Removes every record; settings stay. */
+  clear(): void {
+    this.resetData();
+    this.version++;
+  }
+
+  getObject(objectID: string): IndexRecord | undefined {
+    const id = this.byObjectID.get(objectID);
+    return id === undefined ? undefined : this.records[id];
+  }
+
+  *objects(): IterableIterator<IndexRecord> {
+    for (const r of this.records) if (r) yield r;
+  }
+
+  private resetData(): void {
+    this.records = [];
+    this.byObjectID.clear();
+    this.capacity = 1024;
+    this.alive = new Uint8Array(this.capacity);
+    this.liveCount = 0;
+    this.deadCount = 0;
+    this.vocab = new Vocabulary();
+    this.postings = [];
+    this.tokTerms = new Uint32Array(4096);
+    this.tokPos = new Uint32Array(4096);
+    this.tokUsed = 0;
+    this.docTokStart = new Uint32Array(this.capacity);
+    this.docTokCount = new Uint32Array(this.capacity);
+    this.dynamicRanks.clear();
+    this.columns.clear();
+    this.orders.clear();
+    this.aliveBits = null;
+    this.filterCache.clear();
+    this.deriveCache.clear();
+    this.needsReindex = false;
+    this.allocScratch();
+  }
+
+  private allocScratch(): void {
+    const c = this.capacity;
+    this.mMask = new Uint32Array(c);
+    this.mTypo = new Uint8Array(c);
+    this.mExact = new Uint8Array(c);
+    this.mAttr = new Uint32Array(c);
+    this.touched = new Uint32Array(c);
+    this.stamp = new Uint32Array(c);
+    this.stampGen = 0;
+  }
+
+  private grow(min: number): void {
+    let cap = this.capacity;
+    while (cap < min) cap *= 2;
+    if (cap === this.capacity) return;
+    const grow32 = (a: Uint32Array) => {
+      const b = new Uint32Array(cap);
+      b.set(a);
+      return b;
+    };
+    const a8 = new Uint8Array(cap);
+    a8.set(this.alive);
+    this.alive = a8;
+    this.docTokStart = grow32(this.docTokStart);
+    this.docTokCount = grow32(this.docTokCount);
+    for (const col of this.columns.values()) {
+      const s = new Int32Array(cap).fill(-1);
+      s.set(col.single);
+      col.single = s;
+      const n = new Float64Array(cap).fill(NaN);
+      n.set(col.num);
+      col.num = n;
+    }
+    this.capacity = cap;
+    this.allocScratch();
+  }
+
+  private addRecord(record: IndexRecord): void {
+    const id = this.records.length;
+    if (id >= this.capacity) this.grow(id + 1);
+    this.records.push(record);
+    this.byObjectID.set(record.objectID, id);
+    this.alive[id] = 1;
+    this.liveCount++;
+    if (!this.needsReindex) this.indexTokens(id, record);
+    for (const [attr, col] of this.columns) this.fillColumn(col, attr, id, record);
+    this.orders.clear();
+    this.aliveBits = null;
+  }
+
+  private removeId(id: number): void {
+    const r = this.records[id];
+    if (!r) return;
+    this.records[id] = undefined;
+    this.byObjectID.delete(r.objectID);
+    this.alive[id] = 0;
+    this.liveCount--;
+    this.deadCount++;
+    this.orders.clear();
+    this.aliveBits = null;
+  }
+
+  /** The searchable attributes of a record (all its attributes when none are set). */
+  private specsFor(record: IndexRecord): SearchableSpec[] {
+    if (this.searchable) return this.searchable;
+    const specs: SearchableSpec[] = [];
+    for (const key of Object.keys(record)) {
+      if (key === 'objectID' || key.startsWith('_')) continue;
+      let rank = this.dynamicRanks.get(key);
+      if (rank === undefined) {
+        rank = this.dynamicRanks.size;
+        this.dynamicRanks.set(key, rank);
+      }
+      specs.push({ path: [key], name: key, rank, unordered: false });
+    }
+    return specs;
+  }
+
+  private indexTokens(id: number, record: IndexRecord): void {
+    const specs = this.specsFor(record);
+    const best = new Map<number, number>();
+    const start = this.tokUsed;
+    let field = 0;
+    const strings: unknown[] = [];
+    for (const spec of specs) {
+      strings.length = 0;
+      getValues(getPath(record, spec.path), [], 0, strings);
+      if (strings.length === 0) {
+        field++;
+        continue;
+      }
+      let pos = 0;
+      for (const v of strings) {
+        if (typeof v !== 'string' && typeof v !== 'number') continue;
+        const toks = tokenize(String(v));
+        for (const tok of toks) {
+          const term = this.vocab.add(tok.length > 64 ? tok.slice(0, 64) : tok);
+          if (term === this.postings.length) this.postings.push([]);
+          const key = spec.rank * 1000 + (spec.unordered ? 0 : Math.min(pos, 999));
+          const prev = best.get(term);
+          if (prev === undefined || key < prev) best.set(term, key);
+          if (this.tokUsed >= this.tokTerms.length) {
+            const t = new Uint32Array(this.tokTerms.length * 2);
+            t.set(this.tokTerms);
+            this.tokTerms = t;
+            const p = new Uint32Array(this.tokPos.length * 2);
+            p.set(this.tokPos);
+            this.tokPos = p;
+          }
+          this.tokTerms[this.tokUsed] = term;
+          this.tokPos[this.tokUsed] = (field << 16) | Math.min(pos, 0xffff);
+          this.tokUsed++;
+          pos++;
+        }
+        pos += 8; // array elements are not adjacent for proximity
+      }
+      field++;
+    }
+    this.docTokStart[id] = start;
+    this.docTokCount[id] = this.tokUsed - start;
+    for (const [term, key] of best) this.postings[term]!.push(id, key);
+  }
+
+  /** Re-indexes the live records from scratch (settings change, or too many dead ids). */
+  private rebuild(): void {
+    const live = this.records.filter((r): r is IndexRecord => r !== undefined);
+    this.resetData();
+    if (live.length > this.capacity) this.grow(live.length);
+    for (const r of live) this.addRecord(r);
+    this.version++;
+  }
+
+  /** Lazy maintenance before a read. */
+  private refresh(): void {
+    if (this.needsReindex || (this.deadCount > 5000 && this.deadCount > this.liveCount / 4)) this.rebuild();
+    if (this.termBits.length < this.vocab.size) this.termBits = new Uint32Array(Math.max(this.vocab.size * 2, 1024));
+  }
+
+  // ---------------------------------------------------------------- columns and orders
+
+  private column(attr: string): Column {
+    let col = this.columns.get(attr);
+    if (col) return col;
+    col = {
+      values: [],
+      ids: new Map(),
+      lower: new Map(),
+      single: new Int32Array(this.capacity).fill(-1),
+      multi: new Map(),
+      num: new Float64Array(this.capacity).fill(NaN),
+      numMulti: new Map(),
+      hasNum: false,
+    };
+    for (let id = 0; id < this.records.length; id++) {
+      const r = this.records[id];
+      if (r) this.fillColumn(col, attr, id, r);
+    }
+    this.columns.set(attr, col);
+    return col;
+  }
+
+  private fillColumn(col: Column, attr: string, id: number, record: IndexRecord): void {
+    const raw: unknown[] = [];
+    getValues(record, attr.split('.'), 0, raw);
+    col.single[id] = -1;
+    col.num[id] = NaN;
+    col.multi.delete(id);
+    col.numMulti.delete(id);
+    if (raw.length === 0) return;
+    const vids: number[] = [];
+    const nums: number[] = [];
+    for (const v of raw) {
+      let text: string;
+      if (typeof v === 'string') text = v;
+      else if (typeof v === 'number' && Number.isFinite(v)) {
+        text = String(v);
+        nums.push(v);
+      } else if (typeof v === 'boolean') {
+        text = String(v);
+        nums.push(v ? 1 : 0);
+      } else continue;
+      let vid = col.ids.get(text);
+      if (vid === undefined) {
+        vid = col.values.length;
+        col.values.push(text);
+        col.ids.set(text, vid);
+        const low = text.toLowerCase();
+        const list = col.lower.get(low);
+        if (list) list.push(vid);
+        else col.lower.set(low, [vid]);
+        if (col.tokens) col.tokens.push(tokenize(text));
+      }
+      if (!vids.includes(vid)) vids.push(vid);
+    }
+    if (vids.length === 1) col.single[id] = vids[0]!;
+    else if (vids.length > 1) {
+      col.single[id] = -2;
+      col.multi.set(id, vids);
+    }
+    if (nums.length) {
+      col.hasNum = true;
+      col.num[id] = nums[0]!;
+      if (nums.length > 1) col.numMulti.set(id, nums);
+    }
+  }
+
+  /** A total order over live records by sort specs (then by insertion), as rank per id + ordered ids. */
+  private orderFor(key: string, specs: SortSpec[]): { rank: Uint32Array; order: Uint32Array } {
+    const cached = this.orders.get(key);
+    if (cached) return cached;
+    const ids: number[] = [];
+    for (let id = 0; id < this.records.length; id++) if (this.alive[id]) ids.push(id);
+    if (specs.length) {
+      const keys = specs.map((spec) => {
+        const numeric = new Float64Array(this.records.length);
+        const other: unknown[] = [];
+        let allNumeric = true;
+        for (const id of ids) {
+          const v = sortKeyOf(this.records[id], spec);
+          if (typeof v === 'number') numeric[id] = spec.desc ? -v : v;
+          else if (typeof v === 'boolean') numeric[id] = spec.desc ? -Number(v) : Number(v);
+          else if (v === undefined || v === null) numeric[id] = Infinity;
+          else {
+            allNumeric = false;
+            other[id] = v;
+          }
+        }
+        return { numeric, other: allNumeric ? null : other, desc: spec.desc };
+      });
+      ids.sort((a, b) => {
+        for (const k of keys) {
+          if (k.other) {
+            const va = k.other[a] !== undefined ? k.other[a] : k.numeric[a] === Infinity ? undefined : k.numeric[a];
+            const vb = k.other[b] !== undefined ? k.other[b] : k.numeric[b] === Infinity ? undefined : k.numeric[b];
+            const c = compareValues(va, vb);
+            if (c !== 0) return k.desc && va !== undefined && vb !== undefined ? -c : c;
+          } else {
+            const c = k.numeric[a]! - k.numeric[b]!;
+            if (c !== 0 && !Number.isNaN(c)) return c;
+          }
+        }
+        return a - b;
+      });
+    }
+    const rank = new Uint32Array(this.capacity);
+    rank.fill(0xffffffff);
+    const order = Uint32Array.from(ids);
+    for (let i = 0; i < order.length; i++) rank[order[i]!] = i;
+    const result = { rank, order };
+    this.orders.set(key, result);
+    return result;
+  }
+
+  private customOrder(): { rank: Uint32Array; order: Uint32Array } {
+    return this.orderFor('custom', this.customSpecs);
+  }
+
+  // ---------------------------------------------------------------- filters
+
+  private bitWords(): number {
+    return (this.records.length + 31) >>> 5;
+  }
+
+  private alivebits(): Uint32Array {
+    if (this.aliveBits) return this.aliveBits;
+    const bits = new Uint32Array(this.bitWords());
+    for (let id = 0; id < this.records.length; id++) if (this.alive[id]) bits[id >>> 5]! |= 1 << (id & 31);
+    this.aliveBits = bits;
+    return bits;
+  }
+
+  /** The records passing every filter parameter, as a bit set (null: no filter). Cached per filter. */
+  private filterBits(params: SearchParams): Uint32Array | null {
+    const key = JSON.stringify([params.filters ?? null, params.facetFilters ?? null, params.numericFilters ?? null, params.tagFilters ?? null]);
+    if (key === '[null,null,null,null]') return null;
+    const cached = this.filterCache.get(key);
+    if (cached && cached.version === this.version) return cached.bits;
+    const tree = cached ? cached.tree : buildFilterTree(params);
+    const bits = tree ? this.evaluate(tree) : null;
+    if (bits) {
+      const alive = this.alivebits();
+      for (let i = 0; i < bits.length; i++) bits[i]! &= alive[i]!;
+    }
+    if (this.filterCache.size > 64) this.filterCache.delete(this.filterCache.keys().next().value!);
+    this.filterCache.set(key, { version: this.version, bits, tree });
+    return bits;
+  }
+
+  private evaluate(node: FilterNode): Uint32Array {
+    const words = this.bitWords();
+    const n = this.records.length;
+    switch (node.type) {
+      case 'and': {
+        const acc = this.evaluate(node.children[0]!);
+        for (let c = 1; c < node.children.length; c++) {
+          const b = this.evaluate(node.children[c]!);
+          for (let i = 0; i < words; i++) acc[i]! &= b[i]!;
+        }
+        return acc;
+      }
+      case 'or': {
+        const acc = this.evaluate(node.children[0]!);
+        for (let c = 1; c < node.children.length; c++) {
+          const b = this.evaluate(node.children[c]!);
+          for (let i = 0; i < words; i++) acc[i]! |= b[i]!;
+        }
+        return acc;
+      }
+      case 'not': {
+        const b = this.evaluate(node.child);
+        const alive = this.alivebits();
+        for (let i = 0; i < words; i++) b[i] = ~b[i]! & alive[i]!;
+        return b;
+      }
+      case 'facet': {
+        const col = this.column(node.attribute);
+        const bits = new Uint32Array(words);
+        const flags = new Uint8Array(col.values.length);
+        let any = false;
+        for (const vid of col.lower.get(node.value.toLowerCase()) ?? []) {
+          flags[vid] = 1;
+          any = true;
+        }
+        const asNumber = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(node.value.trim()) ? Number(node.value) : NaN;
+        const numeric = col.hasNum && !Number.isNaN(asNumber);
+        if (!any && !numeric) return bits;
+        for (let id = 0; id < n; id++) {
+          let hit = false;
+          const s = col.single[id]!;
+          if (s >= 0) hit = flags[s] === 1;
+          else if (s === -2) hit = col.multi.get(id)!.some((v) => flags[v] === 1);
+          if (!hit && numeric) {
+            const v = col.num[id]!;
+            hit = v === asNumber || (col.numMulti.get(id)?.includes(asNumber) ?? false);
+          }
+          if (hit) bits[id >>> 5]! |= 1 << (id & 31);
+        }
+        return bits;
+      }
+      case 'numeric':
+      case 'range': {
+        const col = this.column(node.attribute);
+        const bits = new Uint32Array(words);
+        if (!col.hasNum) return bits;
+        let test: (v: number) => boolean;
+        if (node.type === 'range') {
+          const { from, to } = node;
+          test = (v) => v >= from && v <= to;
+        } else {
+          const x = node.value;
+          test = { '<': (v: number) => v < x, '<=': (v: number) => v <= x, '=': (v: number) => v === x, '!=': (v: number) => v !== x, '>=': (v: number) => v >= x, '>': (v: number) => v > x }[node.op];
+        }
+        for (let id = 0; id < n; id++) {
+          const v = col.num[id]!;
+          if (Number.isNaN(v)) continue;
+          const many = col.numMulti.get(id);
+          if (many ? many.some(test) : test(v)) bits[id >>> 5]! |= 1 << (id & 31);
+        }
+        return bits;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- query preparation
+
+  private effective(params: SearchParams): Effective {
+    const s = this.settings;
+    const pick = <T>(name: string, fallback: T): T => {
+      const v = params[name];
+      return v === undefined || v === null ? fallback : (validateSettingValue(name, v) as T);
+    };
+    const plurals = pick<boolean | string[]>('ignorePlurals', s.ignorePlurals);
+    const distinct = pick<boolean | number>('distinct', s.distinct);
+    const optional = pick<string[]>('optionalWords', s.optionalWords);
+    return {
+      query: typeof params.query === 'string' ? params.query : '',
+      hitsPerPage: pick('hitsPerPage', s.hitsPerPage),
+      typoTolerance: pick('typoTolerance', s.typoTolerance),
+      min1: pick('minWordSizefor1Typo', s.minWordSizefor1Typo),
+      min2: pick('minWordSizefor2Typos', s.minWordSizefor2Typos),
+      plurals: plurals === true || (Array.isArray(plurals) && (plurals.length === 0 || plurals.includes('en'))),
+      distinct: distinct === true ? 1 : distinct === false ? 0 : distinct,
+      queryType: pick('queryType', s.queryType),
+      removeWords: pick('removeWordsIfNoResults', s.removeWordsIfNoResults),
+      optionalWords: new Set(optional.flatMap((w) => tokenize(w))),
+      preTag: pick('highlightPreTag', s.highlightPreTag),
+      postTag: pick('highlightPostTag', s.highlightPostTag),
+      ellipsis: pick('snippetEllipsisText', s.snippetEllipsisText),
+      attributesToRetrieve: pick('attributesToRetrieve', s.attributesToRetrieve),
+      attributesToHighlight: pick('attributesToHighlight', s.attributesToHighlight),
+      attributesToSnippet: pick('attributesToSnippet', s.attributesToSnippet),
+      getRankingInfo: params.getRankingInfo === true,
+    };
+  }
+
+  private derive(word: string, prefix: boolean, eff: Effective): Derived {
+    let maxTypos = 0;
+    if (eff.typoTolerance !== false && !isNumericToken(word)) {
+      if (word.length >= eff.min2) maxTypos = 2;
+      else if (word.length >= eff.min1) maxTypos = 1;
+    }
+    const cacheKey = `${word}\u0000${prefix ? 1 : 0}${maxTypos}${eff.plurals ? 1 : 0}`;
+    const cached = this.deriveCache.get(cacheKey);
+    if (cached && cached.version === this.vocab.version) {
+      this.deriveCache.delete(cacheKey);
+      this.deriveCache.set(cacheKey, cached);
+      return cached.derived;
+    }
+    const best = new Map<number, { typos: number; kind: Kind }>();
+    const exactId = this.vocab.id(word);
+    if (exactId !== undefined) best.set(exactId, { typos: 0, kind: Kind.Exact });
+    const plurals = new Set<string>();
+    if (eff.plurals) {
+      for (const form of pluralForms(word)) {
+        plurals.add(form);
+        const id = this.vocab.id(form);
+        if (id !== undefined && !best.has(id)) best.set(id, { typos: 0, kind: Kind.Plural });
+      }
+    }
+    const fuzzy = new Map<number, Kind>();
+    if (maxTypos > 0) {
+      for (const { term, typos } of this.vocab.fuzzy(word, maxTypos, prefix)) {
+        if (best.has(term)) continue;
+        if (typos === 0) best.set(term, { typos: 0, kind: Kind.Prefix });
+        else {
+          const kind = prefix && this.vocab.terms[term]!.length > word.length ? Kind.FuzzyPrefix : Kind.Fuzzy;
+          best.set(term, { typos, kind });
+          fuzzy.set(term, kind);
+        }
+      }
+    } else if (prefix) {
+      for (const term of this.vocab.prefix(word)) if (!best.has(term)) best.set(term, { typos: 0, kind: Kind.Prefix });
+    }
+    const entries = [...best.entries()].sort((a, b) => a[1].typos - b[1].typos || (a[1].kind === Kind.Exact || a[1].kind === Kind.Plural ? 0 : 1) - (b[1].kind === Kind.Exact || b[1].kind === Kind.Plural ? 0 : 1));
+    const derived: Derived = {
+      word,
+      prefix,
+      terms: Uint32Array.from(entries, (e) => e[0]),
+      typos: Uint8Array.from(entries, (e) => e[1].typos),
+      exact: Uint8Array.from(entries, (e) => (e[1].kind === Kind.Exact || e[1].kind === Kind.Plural ? 1 : 0)),
+      plurals,
+      fuzzy,
+    };
+    if (this.deriveCache.size >= 256) this.deriveCache.delete(this.deriveCache.keys().next().value!);
+    this.deriveCache.set(cacheKey, { version: this.vocab.version, derived });
+    return derived;
+  }
+
+  /**
+   * Matches the query and filters: fills the per-record scratch (matched words mask, typos, exact
+   * words, best attribute) and returns the candidate records. The caller must call `release()`.
+   */
+  private execute(params: SearchParams, eff: Effective): Execution {
+    this.refresh();
+    const filter = this.filterBits(params);
+    const words = tokenize(eff.query).slice(0, MAX_WORDS);
+    if (words.length === 0) {
+      const ids: number[] = [];
+      const n = this.records.length;
+      if (filter) {
+        for (let w = 0; w < filter.length; w++) {
+          let bits = filter[w]!;
+          while (bits) {
+            const low = bits & -bits;
+            ids.push((w << 5) + 31 - Math.clz32(low));
+            bits ^= low;
+          }
+        }
+      } else for (let id = 0; id < n; id++) if (this.alive[id]) ids.push(id);
+      return { eff, words, derived: [], candidates: Uint32Array.from(ids), required: 0 };
+    }
+    const derived = words.map((w, i) => {
+      const prefix = eff.queryType === 'prefixAll' || (eff.queryType === 'prefixLast' && i === words.length - 1);
+      return this.derive(w, prefix, eff);
+    });
+    const mask = this.mMask;
+    const typo = this.mTypo;
+    const exact = this.mExact;
+    const attr = this.mAttr;
+    const touched = this.touched;
+    let tc = 0;
+    const postings = this.postings;
+    for (let i = 0; i < derived.length; i++) {
+      const bit = 1 << i;
+      const d = derived[i]!;
+      for (let t = 0; t < d.terms.length; t++) {
+        const list = postings[d.terms[t]!]!;
+        const ty = d.typos[t]!;
+        const ex = d.exact[t]!;
+        for (let j = 0; j < list.length; j += 2) {
+          const doc = list[j]!;
+          const m = mask[doc]!;
+          if (m === 0) {
+            touched[tc++] = doc;
+            attr[doc] = 0xffffffff;
+          }
+          if ((m & bit) === 0) {
+            mask[doc] = m | bit;
+            typo[doc]! += ty;
+            exact[doc]! += ex;
+          }
+          const a = list[j + 1]!;
+          if (a < attr[doc]!) attr[doc] = a;
+        }
+      }
+    }
+    this.touchedCount = tc;
+    const all = words.length >= 31 ? 0x7fffffff : (1 << words.length) - 1;
+    let optionalMask = 0;
+    words.forEach((w, i) => {
+      if (eff.optionalWords.has(w)) optionalMask |= 1 << i;
+    });
+    const collect = (required: number) => {
+      const out: number[] = [];
+      for (let j = 0; j < tc; j++) {
+        const doc = touched[j]!;
+        const m = mask[doc]!;
+        if ((m & required) !== required || !this.alive[doc]) continue;
+        if (filter && (filter[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+        out.push(doc);
+      }
+      return out;
+    };
+    let required = all & ~optionalMask;
+    let cands = collect(required);
+    if (cands.length === 0 && words.length > 1 && eff.removeWords !== 'none') {
+      if (eff.removeWords === 'allOptional') {
+        required = 0;
+        cands = collect(0);
+      } else {
+        for (let drop = 1; drop < words.length && cands.length === 0; drop++) {
+          let keep = 0;
+          for (let i = 0; i < words.length; i++) {
+            const dropped = eff.removeWords === 'lastWords' ? i >= words.length - drop : i < drop;
+            if (!dropped) keep |= 1 << i;
+          }
+          required = keep & ~optionalMask;
+          cands = collect(required);
+        }
+      }
+    }
+    if (cands.length && (eff.typoTolerance === 'min' || eff.typoTolerance === 'strict')) {
+      const distinctTypos = [...new Set(cands.map((d) => typo[d]!))].sort((a, b) => a - b);
+      const limit = eff.typoTolerance === 'min' ? distinctTypos[0]! : distinctTypos[Math.min(1, distinctTypos.length - 1)]!;
+      cands = cands.filter((d) => typo[d]! <= limit);
+    }
+    // term → query words bit mask, for proximity and highlighting of the returned records
+    const bits = this.termBits;
+    for (let i = 0; i < derived.length; i++) {
+      const terms = derived[i]!.terms;
+      for (let t = 0; t < terms.length; t++) bits[terms[t]!]! |= 1 << i;
+    }
+    return { eff, words, derived, candidates: Uint32Array.from(cands), required };
+  }
+
+  private release(exec: Execution): void {
+    const touched = this.touched;
+    for (let j = 0; j < this.touchedCount; j++) {
+      const doc = touched[j]!;
+      this.mMask[doc] = 0;
+      this.mTypo[doc] = 0;
+      this.mExact[doc] = 0;
+    }
+    this.touchedCount = 0;
+    for (const d of exec.derived) for (let t = 0; t < d.terms.length; t++) this.termBits[d.terms[t]!] = 0;
+  }
+
+  // ---------------------------------------------------------------- ranking
+
+  private proximity(doc: number, nWords: number): number {
+    const start = this.docTokStart[doc]!;
+    const end = start + this.docTokCount[doc]!;
+    const terms = this.tokTerms;
+    const pos = this.tokPos;
+    const bits = this.termBits;
+    const mask = this.mMask[doc]!;
+    let total = 0;
+    let prevWord = -1;
+    for (let w = 0; w < nWords; w++) {
+      if ((mask & (1 << w)) === 0) continue;
+      if (prevWord >= 0) {
+        const ba = 1 << prevWord;
+        const bb = 1 << w;
+        let best = 8;
+        for (let a = start; a < end && best > 1; a++) {
+          if ((bits[terms[a]!]! & ba) === 0) continue;
+          const pa = pos[a]!;
+          for (let b = start; b < end; b++) {
+            if (b === a || (bits[terms[b]!]! & bb) === 0) continue;
+            const pb = pos[b]!;
+            if (pa >>> 16 !== pb >>> 16) continue;
+            const dist = pb > pa ? pb - pa : pa - pb + 1;
+            if (dist < best) best = dist;
+          }
+        }
+        total += best;
+      }
+      prevWord = w;
+    }
+    return total;
+  }
+
+  private criteria(exec: Execution, forBrowse: boolean): Criterion[] {
+    const out: Criterion[] = [];
+    const n = exec.words.length;
+    const mask = this.mMask;
+    const typo = this.mTypo;
+    const exact = this.mExact;
+    const attr = this.mAttr;
+    const ranking = forBrowse ? ['custom'] : this.settings.ranking;
+    for (const c of ranking) {
+      if (c === 'custom') {
+        out.push({ order: this.customOrder() });
+        break; // a total order: nothing after it can reorder
+      }
+      const sort = parseSort(c);
+      if (sort) {
+        out.push({ order: this.orderFor(c, [sort]) });
+        continue;
+      }
+      if (n === 0) continue;
+      if (c === 'typo') out.push({ key: (d) => typo[d]! });
+      else if (c === 'words' && exec.required !== (1 << n) - 1) out.push({ key: (d) => n - popcount(mask[d]!) });
+      else if (c === 'proximity' && n > 1) out.push({ key: (d) => this.proximity(d, n) });
+      else if (c === 'attribute') out.push({ key: (d) => attr[d]! });
+      else if (c === 'exact') out.push({ key: (d) => n - exact[d]! });
+    }
+    return out;
+  }
+
+  /** Tie-breaking bucket sort: refines only the buckets that the first `need` results come from. */
+  private rank(cands: Uint32Array, crits: Criterion[], need: number): number[] {
+    const out: number[] = [];
+    if (need > 0 && cands.length) this.bucket(cands, 0, need, out, crits);
+    return out;
+  }
+
+  private bucket(ids: Uint32Array, level: number, need: number, out: number[], crits: Criterion[]): void {
+    for (;;) {
+      if (out.length >= need) return;
+      if (ids.length === 1) {
+        out.push(ids[0]!);
+        return;
+      }
+      if (level >= crits.length) {
+        const sorted = ids.slice().sort();
+        for (let i = 0; i < sorted.length && out.length < need; i++) out.push(sorted[i]!);
+        return;
+      }
+      const crit = crits[level]!;
+      if (crit.order) {
+        const { rank, order } = crit.order;
+        if (ids.length > order.length >>> 4) {
+          const gen = ++this.stampGen;
+          const stamp = this.stamp;
+          for (let i = 0; i < ids.length; i++) stamp[ids[i]!] = gen;
+          for (let i = 0; i < order.length && out.length < need; i++) if (stamp[order[i]!] === gen) out.push(order[i]!);
+        } else {
+          const keyed = new Float64Array(ids.length);
+          for (let i = 0; i < ids.length; i++) keyed[i] = rank[ids[i]!]! * GROUP_SORT_SHIFT + i;
+          keyed.sort();
+          for (let i = 0; i < keyed.length && out.length < need; i++) out.push(ids[keyed[i]! % GROUP_SORT_SHIFT]!);
+        }
+        return;
+      }
+      const keyOf = crit.key!;
+      const keys = new Uint32Array(ids.length);
+      let min = Infinity;
+      let max = -Infinity;
+      for (let i = 0; i < ids.length; i++) {
+        const k = keyOf(ids[i]!);
+        keys[i] = k;
+        if (k < min) min = k;
+        if (k > max) max = k;
+      }
+      if (min === max) {
+        level++;
+        continue;
+      }
+      let sorted: Uint32Array;
+      let sortedKeys: Uint32Array;
+      if (max - min <= 65536) {
+        const counts = new Uint32Array(max - min + 2);
+        for (let i = 0; i < keys.length; i++) counts[keys[i]! - min + 1]!++;
+        for (let i = 1; i < counts.length; i++) counts[i]! += counts[i - 1]!;
+        sorted = new Uint32Array(ids.length);
+        sortedKeys = new Uint32Array(ids.length);
+        for (let i = 0; i < ids.length; i++) {
+          const slot = counts[keys[i]! - min]!++;
+          sorted[slot] = ids[i]!;
+          sortedKeys[slot] = keys[i]!;
+        }
+      } else {
+        const keyed = new Float64Array(ids.length);
+        for (let i = 0; i < ids.length; i++) keyed[i] = keys[i]! * GROUP_SORT_SHIFT + i;
+        keyed.sort();
+        sorted = new Uint32Array(ids.length);
+        sortedKeys = new Uint32Array(ids.length);
+        for (let i = 0; i < keyed.length; i++) {
+          const at = keyed[i]! % GROUP_SORT_SHIFT;
+          sorted[i] = ids[at]!;
+          sortedKeys[i] = keys[at]!;
+        }
+      }
+      let from = 0;
+      while (from < sorted.length && out.length < need) {
+        let to = from + 1;
+        while (to < sorted.length && sortedKeys[to] === sortedKeys[from]) to++;
+        this.bucket(sorted.subarray(from, to), level + 1, need, out, crits);
+        from = to;
+      }
+      return;
+    }
+  }
+
+  /** Ranks with `distinct`: keeps the best `distinct` records per value of attributeForDistinct. */
+  private rankDistinct(exec: Execution, crits: Criterion[], need: number): { ordered: number[]; nbHits: number } {
+    const cands = exec.candidates;
+    const attr = this.settings.attributeForDistinct;
+    const per = exec.eff.distinct;
+    if (!per || !attr) return { ordered: this.rank(cands, crits, need), nbHits: cands.length };
+    const col = this.column(attr);
+    const groupOf = (d: number) => {
+      const s = col.single[d]!;
+      return s >= 0 ? s : s === -2 ? col.multi.get(d)![0]! : -1 - d;
+    };
+    const seen = new Map<number, number>();
+    let nbHits = 0;
+    for (let i = 0; i < cands.length; i++) {
+      const g = groupOf(cands[i]!);
+      const c = seen.get(g) ?? 0;
+      if (c < per) nbHits++;
+      seen.set(g, c + 1);
+    }
+    let raw = Math.max(need * 2, need + 10);
+    for (;;) {
+      const ordered = this.rank(cands, crits, raw);
+      const kept: number[] = [];
+      const counts = new Map<number, number>();
+      for (const d of ordered) {
+        const g = groupOf(d);
+        const c = counts.get(g) ?? 0;
+        if (c < per) {
+          kept.push(d);
+          counts.set(g, c + 1);
+          if (kept.length >= need) break;
+        }
+      }
+      if (kept.length >= need || ordered.length >= cands.length) return { ordered: kept, nbHits };
+      raw *= 4;
+    }
+  }
+
+  // ---------------------------------------------------------------- hits
+
+  private highlightOptions(exec: Execution): HighlightOptions {
+    const { words, derived, eff } = exec;
+    const vocab = this.vocab;
+    return {
+      words,
+      preTag: eff.preTag,
+      postTag: eff.postTag,
+      matcher: (tok: string): TokenMatch | null => {
+        let mask = 0;
+        let chars = 0;
+        let tid: number | undefined | null = null;
+        for (let i = 0; i < derived.length; i++) {
+          const d = derived[i]!;
+          let c = 0;
+          if (tok === d.word || d.plurals.has(tok)) c = tok.length;
+          else if (d.prefix && tok.startsWith(d.word)) c = d.word.length;
+          else if (d.fuzzy.size) {
+            if (tid === null) tid = vocab.id(tok);
+            const kind = tid === undefined ? undefined : d.fuzzy.get(tid);
+            if (kind === Kind.Fuzzy) c = tok.length;
+            else if (kind === Kind.FuzzyPrefix) c = Math.min(tok.length, d.word.length);
+          }
+          if (c > 0) {
+            mask |= 1 << i;
+            if (c > chars) chars = c;
+          }
+        }
+        return mask ? { mask, chars } : null;
+      },
+    };
+  }
+
+  private highlightAttributes(eff: Effective, record: IndexRecord): string[][] {
+    const list = eff.attributesToHighlight;
+    if (list === null) {
+      if (this.searchable) {
+        const seen = new Set<string>();
+        return this.searchable.filter((s) => !seen.has(s.name) && seen.add(s.name)).map((s) => s.path);
+      }
+      return Object.keys(record)
+        .filter((k) => k !== 'objectID' && !k.startsWith('_'))
+        .map((k) => [k]);
+    }
+    if (list.includes('*')) return Object.keys(record).filter((k) => k !== 'objectID').map((k) => [k]);
+    return list.map((a) => a.split('.'));
+  }
+
+  private retrieve(record: IndexRecord, eff: Effective): Record<string, unknown> {
+    const list = eff.attributesToRetrieve;
+    const unretrievable = this.settings.unretrievableAttributes;
+    let out: Record<string, unknown>;
+    if (list.includes('*')) {
+      out = structuredClone(record) as Record<string, unknown>;
+      for (const a of list) if (a.startsWith('-')) deletePath(out, a.slice(1).split('.'));
+    } else {
+      out = {};
+      for (const a of list) {
+        const path = a.split('.');
+        const v = getPath(record, path);
+        if (v !== undefined) setPath(out, path, structuredClone(v));
+      }
+    }
+    for (const a of unretrievable) deletePath(out, a.split('.'));
+    out.objectID = record.objectID;
+    return out;
+  }
+
+  private isUnretrievable(path: string[]): boolean {
+    const name = path.join('.');
+    return this.settings.unretrievableAttributes.some((u) => name === u || name.startsWith(u + '.'));
+  }
+
+  private hit(doc: number, exec: Execution, hl: HighlightOptions | null, withRanking: boolean): Hit {
+    const record = this.records[doc]!;
+    const eff = exec.eff;
+    const hit = this.retrieve(record, eff) as Hit;
+    const opts = hl ?? this.highlightOptions(exec);
+    const hlAttrs = this.highlightAttributes(eff, record);
+    if (hlAttrs.length) {
+      const result: Record<string, unknown> = {};
+      for (const path of hlAttrs) {
+        if (this.isUnretrievable(path)) continue;
+        const v = highlightValue(getPath(record, path), opts);
+        if (v !== undefined) setPath(result, path, v);
+      }
+      hit._highlightResult = result as Hit['_highlightResult'];
+    }
+    if (eff.attributesToSnippet.length) {
+      const result: Record<string, unknown> = {};
+      for (const entry of eff.attributesToSnippet) {
+        const [name, n] = entry.split(':');
+        const path = name!.split('.');
+        if (name === '*' || this.isUnretrievable(path)) continue;
+        const v = snippetValue(getPath(record, path), n ? Number(n) : 10, eff.ellipsis, opts);
+        if (v !== undefined) setPath(result, path, v);
+      }
+      hit._snippetResult = result as Hit['_snippetResult'];
+    }
+    if (withRanking) hit._rankingInfo = this.rankingInfo(doc, exec);
+    return hit;
+  }
+
+  private rankingInfo(doc: number, exec: Execution): RankingInfo {
+    const n = exec.words.length;
+    const order = this.customOrder();
+    return {
+      nbTypos: n ? this.mTypo[doc]! : 0,
+      firstMatchedWord: n ? this.mAttr[doc]! : 0,
+      proximityDistance: n > 1 ? this.proximity(doc, n) : 0,
+      userScore: order.order.length - order.rank[doc]!,
+      geoDistance: 0,
+      geoPrecision: 1,
+      nbExactWords: n ? this.mExact[doc]! : 0,
+    };
+  }
+
+  // ---------------------------------------------------------------- facets
+
+  private requestedFacets(facets: unknown): string[] {
+    if (facets === undefined || facets === null) return [];
+    const list = typeof facets === 'string' ? [facets] : (facets as string[]);
+    const out: string[] = [];
+    for (const f of list) {
+      if (f === '*') {
+        for (const spec of this.facetSpecs.values()) if (!spec.filterOnly && !out.includes(spec.name)) out.push(spec.name);
+      } else {
+        const spec = this.facetSpecs.get(f);
+        if (spec && !spec.filterOnly && !out.includes(f)) out.push(f);
+      }
+    }
+    return out;
+  }
+
+  private countFacet(col: Column, cands: Uint32Array): Uint32Array {
+    const counts = new Uint32Array(col.values.length);
+    const single = col.single;
+    for (let i = 0; i < cands.length; i++) {
+      const d = cands[i]!;
+      const s = single[d]!;
+      if (s >= 0) counts[s]!++;
+      else if (s === -2) for (const v of col.multi.get(d)!) counts[v]!++;
+    }
+    return counts;
+  }
+
+  private facets(names: string[], cands: Uint32Array, maxValues: number): { facets: Record<string, Record<string, number>>; stats: Record<string, FacetStats> } {
+    const facets: Record<string, Record<string, number>> = {};
+    const stats: Record<string, FacetStats> = {};
+    for (const name of names) {
+      const col = this.column(name);
+      const counts = this.countFacet(col, cands);
+      const nonzero: number[] = [];
+      for (let v = 0; v < counts.length; v++) if (counts[v]) nonzero.push(v);
+      nonzero.sort((a, b) => counts[b]! - counts[a]! || (col.values[a]! < col.values[b]! ? -1 : 1));
+      const out: Record<string, number> = {};
+      for (let i = 0; i < nonzero.length && i < maxValues; i++) out[col.values[nonzero[i]!]!] = counts[nonzero[i]!]!;
+      facets[name] = out;
+      if (col.hasNum) {
+        let min = Infinity;
+        let max = -Infinity;
+        let sum = 0;
+        let count = 0;
+        for (let i = 0; i < cands.length; i++) {
+          const d = cands[i]!;
+          const v = col.num[d]!;
+          if (Number.isNaN(v)) continue;
+          const many = col.numMulti.get(d);
+          for (const x of many ?? [v]) {
+            if (x < min) min = x;
+            if (x > max) max = x;
+            sum += x;
+            count++;
+          }
+        }
+        if (count) stats[name] = { min, max, avg: Math.round((sum / count) * 1e6) / 1e6, sum: Math.round(sum * 1e6) / 1e6 };
+      }
+    }
+    return { facets, stats };
+  }
+
+  // ---------------------------------------------------------------- public reads
+
+  /**
+   * Searches: the response of the search endpoint (without `queryID`, which the HTTP layer adds).
+   * @example index.search({ query: 'chair', facets: ['brand'], filters: 'price < 100' })
+   */
+  search(input: SearchParams): SearchResponse {
+    const t0 = performance.now();
+    const params = parseSearchParams(input as Record<string, unknown>);
+    const eff = this.effective(params);
+    const exec = this.execute(params, eff);
+    try {
+      const limit = this.settings.paginationLimitedTo;
+      const hitsPerPage = eff.hitsPerPage;
+      const useOffset = typeof params.offset === 'number';
+      const offset = useOffset ? (params.offset as number) : ((params.page as number | undefined) ?? 0) * hitsPerPage;
+      const length = useOffset ? ((params.length as number | undefined) ?? hitsPerPage) : hitsPerPage;
+      const end = Math.min(offset + length, limit);
+      const crits = this.criteria(exec, false);
+      const { ordered, nbHits } = this.rankDistinct(exec, crits, end);
+      const hl = exec.words.length ? this.highlightOptions(exec) : null;
+      const hits: Hit[] = [];
+      for (let i = offset; i < end && i < ordered.length; i++) hits.push(this.hit(ordered[i]!, exec, hl, eff.getRankingInfo));
+      const maxValues = (params.maxValuesPerFacet as number | undefined) ?? this.settings.maxValuesPerFacet;
+      const facetNames = this.requestedFacets(params.facets);
+      const response: SearchResponse & { exhaustiveFacetsCount?: boolean; exhaustive?: Record<string, boolean> } = {
+        hits,
+        nbHits,
+        page: useOffset ? (length > 0 ? Math.floor(offset / length) : 0) : ((params.page as number | undefined) ?? 0),
+        nbPages: hitsPerPage > 0 ? Math.ceil(Math.min(nbHits, limit) / hitsPerPage) : 0,
+        hitsPerPage,
+        exhaustiveNbHits: true,
+        query: eff.query,
+        parsed_query: exec.words.join(' '),
+        params: encodeSearchParams(params),
+        processingTimeMS: 0,
+      };
+      if (useOffset) {
+        response.offset = offset;
+        response.length = length;
+      }
+      if (facetNames.length) {
+        const { facets, stats } = this.facets(facetNames, exec.candidates, maxValues);
+        response.facets = facets;
+        if (Object.keys(stats).length) response.facets_stats = stats;
+        response.exhaustiveFacetsCount = true;
+      }
+      response.exhaustive = { nbHits: true, facetsCount: true, typo: true };
+      response.processingTimeMS = Math.round(performance.now() - t0);
+      return response;
+    } finally {
+      this.release(exec);
+    }
+  }
+
+  /**
+   * Searches the values of a facet declared `searchable(...)`: values whose words start with the facet
+   * query's words, counted over the records matching the other parameters.
+   * @example index.searchForFacetValues('brand', 'ac', { filters: 'price < 50' })
+   */
+  searchForFacetValues(facetName: string, facetQuery: string, input: SearchParams = {}, maxFacetHits = 10): SearchForFacetValuesResponse {
+    const t0 = performance.now();
+    const spec = this.facetSpecs.get(facetName);
+    if (!spec || !spec.searchable) {
+      throw new EngineError(`Cannot search in facet "${facetName}": it must be declared as searchable(${facetName}) in attributesForFaceting`);
+    }
+    if (!Number.isInteger(maxFacetHits) || maxFacetHits < 1 || maxFacetHits > 100) {
+      throw new EngineError('Invalid value for parameter "maxFacetHits": expected an integer between 1 and 100');
+    }
+    const params = parseSearchParams(input as Record<string, unknown>);
+    const eff = this.effective(params);
+    const exec = this.execute(params, eff);
+    try {
+      const col = this.column(facetName);
+      const counts = this.countFacet(col, exec.candidates);
+      if (!col.tokens) col.tokens = col.values.map((v) => tokenize(v));
+      const qWords = tokenize(String(facetQuery ?? ''));
+      const found: number[] = [];
+      for (let v = 0; v < counts.length; v++) {
+        if (!counts[v]) continue;
+        const toks = col.tokens[v]!;
+        if (qWords.every((w, i) => toks.some((t) => (i === qWords.length - 1 ? t.startsWith(w) : t === w || t.startsWith(w))))) found.push(v);
+      }
+      found.sort((a, b) => counts[b]! - counts[a]! || (col.values[a]! < col.values[b]! ? -1 : 1));
+      const facetHits = found.slice(0, maxFacetHits).map((v) => ({
+        value: col.values[v]!,
+        highlighted: highlightFacetValue(col.values[v]!, qWords, eff.preTag, eff.postTag),
+        count: counts[v]!,
+      }));
+      return { facetHits, exhaustiveFacetsCount: true, processingTimeMS: Math.round(performance.now() - t0) };
+    } finally {
+      this.release(exec);
+    }
+  }
+
+  /**
+   * Browses every record matching the parameters in custom-ranking order, up to 1,000 a call; the
+   * answer carries an opaque `cursor` while records remain.
+   * @example let r = index.browse({ filters: 'brand:Acme' }); while (r.cursor) r = index.browse({}, r.cursor);
+   */
+  browse(input: SearchParams = {}, cursor?: string): SearchResponse & { cursor?: string } {
+    const t0 = performance.now();
+    let params: SearchParams;
+    let position = 0;
+    if (cursor !== undefined && cursor !== null && cursor !== '') {
+      let state: { p?: unknown; o?: unknown };
+      try {
+        state = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8')) as { p?: unknown; o?: unknown };
+      } catch {
+        throw new EngineError('Invalid cursor');
+      }
+      if (typeof state.p !== 'string' || typeof state.o !== 'number' || !Number.isInteger(state.o) || state.o < 0) throw new EngineError('Invalid cursor');
+      params = parseSearchParams(state.p);
+      position = state.o;
+    } else {
+      params = parseSearchParams(input as Record<string, unknown>);
+    }
+    const eff = this.effective(params);
+    const hitsPerPage = typeof params.hitsPerPage === 'number' ? params.hitsPerPage : 1000;
+    if (hitsPerPage < 1) throw new EngineError('Invalid value for parameter "hitsPerPage": expected an integer between 1 and 1000 for browse');
+    eff.hitsPerPage = hitsPerPage;
+    eff.distinct = 0;
+    const exec = this.execute(params, eff);
+    try {
+      const crits = this.criteria(exec, true);
+      const total = exec.candidates.length;
+      const end = Math.min(position + hitsPerPage, total);
+      const ordered = this.rank(exec.candidates, crits, end);
+      const hl = exec.words.length ? this.highlightOptions(exec) : null;
+      const hits: Hit[] = [];
+      for (let i = position; i < end; i++) hits.push(this.hit(ordered[i]!, exec, hl, eff.getRankingInfo));
+      const response: SearchResponse & { cursor?: string } = {
+        hits,
+        nbHits: total,
+        page: Math.floor(position / hitsPerPage),
+        nbPages: Math.ceil(total / hitsPerPage),
+        hitsPerPage,
+        query: eff.query,
+        params: encodeSearchParams(params),
+        processingTimeMS: Math.round(performance.now() - t0),
+        exhaustiveNbHits: true,
+      };
+      if (end < total) response.cursor = Buffer.from(JSON.stringify({ p: encodeSearchParams(params), o: end }), 'utf8').toString('base64url');
+      return response;
+    } finally {
+      this.release(exec);
+    }
+  }
+
+  /**
+   * The objectIDs of the records matching the filter parameters (for delete by query and secured-key
+   * restrictions). Throws 400 when no filter is given.
+   * @example index.matchingObjectIDs({ filters: 'category:Books' })
+   */
+  matchingObjectIDs(input: SearchParams): string[] {
+    const params = parseSearchParams(input as Record<string, unknown>);
+    this.refresh();
+    const bits = this.filterBits(params);
+    if (!bits) throw new EngineError('No filter given: filters, facetFilters, numericFilters or tagFilters is required');
+    const out: string[] = [];
+    for (let w = 0; w < bits.length; w++) {
+      let b = bits[w]!;
+      while (b) {
+        const low = b & -b;
+        const id = (w << 5) + 31 - Math.clz32(low);
+        b ^= low;
+        const r = this.records[id];
+        if (r) out.push(r.objectID);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The vocabulary of indexed terms: term ↔ id, and a sorted view for prefix ranges and typo search.
+ *
+ * The sorted array acts as an implicit trie: typo search walks it in order, reusing the edit-distance
+ * rows of the prefix it shares with the previous term, and skips a whole prefix range (binary search)
+ * as soon as a row's minimum exceeds the typo budget — the bounded-edit-distance DFS of ENGINE-NOTES
+ * without the memory of a node per character. New terms are merged into the sorted view lazily.
+ */
+
+export interface DerivedTerm {
+  term: number;
+  typos: number;
+}
+
+export class Vocabulary {
+  private readonly ids = new Map<string, number>();
+  readonly terms: string[] = [];
+  private sorted: string[] = [];
+  private sortedIds: Uint32Array = new Uint32Array(0);
+  private pending: number[] = [];
+  /** Bumped whenever a term is added (derivation caches depend on it). */
+  version = 0;
+
+  get size(): number {
+    return this.terms.length;
+  }
+
+  id(term: string): number | undefined {
+    return this.ids.get(term);
+  }
+
+  add(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.terms.push(term);
+      this.ids.set(term, id);
+      this.pending.push(id);
+      this.version++;
+    }
+    return id;
+  }
+
+  /** Merges terms added since the last call into the sorted view. */
+  private ensureSorted(): void {
+    if (this.pending.length === 0) return;
+    const terms = this.terms;
+    const add = this.pending.map((id) => terms[id]!);
+    this.pending = [];
+    add.sort();
+    if (this.sorted.length === 0) {
+      this.sorted = add;
+    } else {
+      const merged: string[] = new Array(this.sorted.length + add.length);
+      let i = 0;
+      let j = 0;
+      let k = 0;
+      const a = this.sorted;
+      while (i < a.length && j < add.length) merged[k++] = a[i]! < add[j]! ? a[i++]! : add[j++]!;
+      while (i < a.length) merged[k++] = a[i++]!;
+      while (j < add.length) merged[k++] = add[j++]!;
+      this.sorted = merged;
+    }
+    const ids = new Uint32Array(this.sorted.length);
+    for (let i = 0; i < ids.length; i++) ids[i] = this.ids.get(this.sorted[i]!)!;
+    this.sortedIds = ids;
+  }
+
+  private lowerBound(s: string, from = 0): number {
+    let lo = from;
+    let hi = this.sorted.length;
+    const a = this.sorted;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (a[mid]! < s) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Ids of every term starting with `prefix` (the term itself included when present). */
+  prefix(prefix: string, limit = Infinity): number[] {
+    this.ensureSorted();
+    const lo = this.lowerBound(prefix);
+    const hi = this.lowerBound(prefix + '\uffff', lo);
+    const out: number[] = [];
+    for (let i = lo; i < hi && out.length < limit; i++) out.push(this.sortedIds[i]!);
+    return out;
+  }
+
+  /**
+   * Terms within `maxTypos` edits (insertion, deletion, substitution, transposition) of `word`; with
+   * `prefix`, terms that have a prefix within `maxTypos` of `word`. Each with its smallest typo count.
+   */
+  fuzzy(word: string, maxTypos: number, prefix: boolean): DerivedTerm[] {
+    this.ensureSorted();
+    const out: DerivedTerm[] = [];
+    const a = this.sorted;
+    const n = a.length;
+    const m = word.length;
+    const q = new Uint16Array(m);
+    for (let j = 0; j < m; j++) q[j] = word.charCodeAt(j);
+    const width = m + 1;
+    // rows[d] = DP row for the first d characters of the current term; 64 is the longest term handled
+    const maxDepth = 64;
+    const rows = new Int32Array((maxDepth + 1) * width);
+    const prefMin = new Int32Array(maxDepth + 1);
+    for (let j = 0; j <= m; j++) rows[j] = j;
+    prefMin[0] = m;
+    let prev = '';
+    let valid = 0;
+    let i = 0;
+    const k = maxTypos;
+    while (i < n) {
+      const t = a[i]!;
+      const tl = Math.min(t.length, maxDepth);
+      let d = 0;
+      const lim = Math.min(valid, tl);
+      while (d < lim && t.charCodeAt(d) === prev.charCodeAt(d)) d++;
+      let skipTo = -1;
+      let rangeTypos = -1;
+      for (let depth = d + 1; depth <= tl; depth++) {
+        const c = t.charCodeAt(depth - 1);
+        const base = depth * width;
+        const up = base - width;
+        rows[base] = depth;
+        let rowMin = depth;
+        for (let j = 1; j <= m; j++) {
+          const cost = q[j - 1] === c ? 0 : 1;
+          let v = rows[up + j - 1]! + cost;
+          const del = rows[up + j]! + 1;
+          if (del < v) v = del;
+          const ins = rows[base + j - 1]! + 1;
+          if (ins < v) v = ins;
+          if (depth > 1 && j > 1 && cost === 1 && q[j - 1] === t.charCodeAt(depth - 2) && q[j - 2] === c) {
+            const tr = rows[up - width + j - 2]! + 1;
+            if (tr < v) v = tr;
+          }
+          rows[base + j] = v;
+          if (v < rowMin) rowMin = v;
+        }
+        const last = rows[base + m]!;
+        prefMin[depth] = last < prefMin[depth - 1]! ? last : prefMin[depth - 1]!;
+        if (prefix && prefMin[depth] === 0) {
+          // the word itself is a prefix of t[0..depth]: every term in that range matches with 0 typos
+          rangeTypos = 0;
+          skipTo = depth;
+          break;
+        }
+        if (rowMin > k) {
+          if (prefix && prefMin[depth]! <= k) rangeTypos = prefMin[depth]!;
+          skipTo = depth;
+          break;
+        }
+      }
+      if (skipTo >= 0) {
+        const p = t.slice(0, skipTo);
+        const end = this.lowerBound(p + '\uffff', i + 1);
+        if (rangeTypos >= 0) for (let x = i; x < end; x++) out.push({ term: this.sortedIds[x]!, typos: rangeTypos });
+        i = end;
+        prev = t;
+        valid = skipTo - 1;
+        continue;
+      }
+      const dist = prefix ? prefMin[tl]! : rows[tl * width + m]!;
+      if (dist <= k) out.push({ term: this.sortedIds[i]!, typos: dist });
+      prev = t;
+      valid = tl;
+      i++;
+    }
+    return out;
+  }
+}
