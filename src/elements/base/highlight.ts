@@ -8,12 +8,32 @@ export interface HighlightPart {
   highlighted: boolean;
 }
 
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
 /**
- * Splits a highlighted value into text parts. Uses the svc tags when present, else the service's default
- * `<em>…</em>`. Everything else stays text: `<script>` in a record is a text part, not an element.
+ * Decodes the HTML escapes of a highlighted value (`&lt;` → `<`, `&#39;` → `'`, numeric references) so the
+ * text can be rendered as a text node — where it is safe again.
+ */
+export function unescapeHtml(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, entity: string) => {
+    if (entity[0] !== '#') return ENTITIES[entity.toLowerCase()] ?? match;
+    const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
+  });
+}
+
+/** Escapes text for HTML (a raw attribute value used where a highlighted value is expected). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Splits a highlighted value — HTML-escaped text with highlight tags, as the service answers — into text
+ * parts with the escapes decoded. Uses the svc tags when present, else the service's default `<em>…</em>`.
+ * Only the tags become marks; `&lt;script&gt;` in a record is the text `<script>`, never an element.
  *
  * @example
- * parseHighlight('__svc-highlight__iPh__/svc-highlight__one') // [{value:'iPh',highlighted:true},{value:'one',highlighted:false}]
+ * parseHighlight('__svc-highlight__iPh__/svc-highlight__one &amp; co') // [{value:'iPh',highlighted:true},{value:'one & co',highlighted:false}]
  */
 export function parseHighlight(value: string): HighlightPart[] {
   const [pre, post] = value.includes(HIGHLIGHT_PRE_TAG) ? [HIGHLIGHT_PRE_TAG, HIGHLIGHT_POST_TAG] : ['<em>', '</em>'];
@@ -23,11 +43,11 @@ export function parseHighlight(value: string): HighlightPart[] {
     const start = rest.indexOf(pre);
     const end = start < 0 ? -1 : rest.indexOf(post, start + pre.length);
     if (end < 0) {
-      parts.push({ value: rest, highlighted: false });
+      parts.push({ value: unescapeHtml(rest), highlighted: false });
       break;
     }
-    if (start > 0) parts.push({ value: rest.slice(0, start), highlighted: false });
-    if (end > start + pre.length) parts.push({ value: rest.slice(start + pre.length, end), highlighted: true });
+    if (start > 0) parts.push({ value: unescapeHtml(rest.slice(0, start)), highlighted: false });
+    if (end > start + pre.length) parts.push({ value: unescapeHtml(rest.slice(start + pre.length, end)), highlighted: true });
     rest = rest.slice(end + post.length);
   }
   return parts;
@@ -44,8 +64,8 @@ export function getPath(object: unknown, path: string): unknown {
 }
 
 /**
- * The highlighted (or snippeted) value of `attribute` in a hit, arrays joined by `separator`; falls back to the
- * raw attribute value as plain text when the hit has no highlight result for it.
+ * The highlighted (or snippeted) value of `attribute` in a hit (escaped HTML with highlight tags), arrays
+ * joined by `separator`; falls back to the raw attribute value, escaped, when the hit has no highlight result.
  */
 export function highlightedValue(
   hit: Record<string, unknown> | undefined,
@@ -65,10 +85,9 @@ export function highlightedValue(
   const highlighted = read(getPath(hit[kind], attribute));
   if (highlighted !== undefined) return highlighted;
   const raw = getPath(hit, attribute);
-  if (raw == null || typeof raw === 'object' && !Array.isArray(raw)) return '';
-  // Raw text must not be read as highlighted: neutralise tags by returning it with no tag to find.
+  if (raw == null || (typeof raw === 'object' && !Array.isArray(raw))) return '';
   const text = Array.isArray(raw) ? raw.filter((v) => v == null || typeof v !== 'object').join(separator) : String(raw);
-  return text.includes(HIGHLIGHT_PRE_TAG) || text.includes('<em>') ? `${HIGHLIGHT_PRE_TAG}${HIGHLIGHT_POST_TAG}${text}` : text;
+  return escapeHtml(text);
 }
 
 /**

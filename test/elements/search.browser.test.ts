@@ -1,0 +1,160 @@
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { LitElement } from 'lit';
+import { createClient } from '../../src/client/index.js';
+import { createSearchStore } from '../../src/store/index.js';
+import { SvcSearch } from '../../src/elements/search/svc-search.js';
+import type { SvcHits } from '../../src/elements/hits/svc-hits.js';
+import '../../src/elements/search/define.js';
+import '../../src/elements/hits/define.js';
+import '../../src/elements/search-box/define.js';
+import { APP_ID, SEARCH_KEY, createIndex, searchFixture, settled, shadow } from './search-fixture.js';
+
+/** A third-party component that puts svc elements in its own shadow root. */
+class ShadowWrapper extends LitElement {
+  override render() {
+    return html`<div><svc-hits></svc-hits></div>`;
+  }
+}
+customElements.define('test-shadow-wrapper', ShadowWrapper);
+
+const names = (hits: SvcHits) =>
+  [...shadow(hits).querySelectorAll('li')].map((li) => li.textContent!.trim());
+
+describe('<svc-search>', () => {
+  let indexName: string;
+  before(async () => {
+    indexName = await createIndex('svc_search_el');
+  });
+
+  it('is accessible', async () => {
+    const root = await searchFixture(indexName, html`<svc-search-box></svc-search-box><svc-hits></svc-hits>`);
+    await expect(root).to.be.accessible();
+  });
+
+  it('creates client and store from its attributes and exposes store and context', async () => {
+    const root = await searchFixture(indexName, html`<svc-hits></svc-hits>`);
+    expect(root.store).to.exist;
+    expect(root.store!.baseIndex).to.equal(indexName);
+    expect(root.context!.store).to.equal(root.store);
+    expect(root.store!.client.appId).to.equal(APP_ID);
+    expect(root.store!.getSnapshot().results!.nbHits).to.equal(36);
+  });
+
+  it('provides the store to elements inside other shadow roots', async () => {
+    const root = await searchFixture(indexName, html`<test-shadow-wrapper></test-shadow-wrapper>`);
+    const wrapper = root.querySelector('test-shadow-wrapper')!;
+    await wrapper.updateComplete;
+    const hits = wrapper.shadowRoot!.querySelector('svc-hits')!;
+    await waitUntil(() => names(hits).length === 20, 'hits in the shadow root did not render');
+    expect(names(hits)[0]).to.contain('model 0');
+  });
+
+  it('is found by id with search="…" from anywhere on the page, even when it comes later', async () => {
+    const container = await fixture<HTMLDivElement>(html`<div>
+      <svc-hits search="named-root"></svc-hits>
+    </div>`);
+    const hits = container.querySelector('svc-hits')!;
+    expect(names(hits)).to.deep.equal([]);
+    const root = document.createElement('svc-search');
+    Object.assign(root, { id: 'named-root' });
+    root.setAttribute('app-id', APP_ID);
+    root.setAttribute('api-key', SEARCH_KEY);
+    root.setAttribute('index-name', indexName);
+    root.setAttribute('hosts', location.origin);
+    root.setAttribute('insights', 'false');
+    container.append(root);
+    await settled(root.store!);
+    await waitUntil(() => names(hits).length === 20, 'the named search was not found');
+    root.remove();
+  });
+
+  it('answers elements that were upgraded before the root was defined', async () => {
+    const container = await fixture<HTMLDivElement>(html`<div>
+      <svc-late-search app-id=${APP_ID} api-key=${SEARCH_KEY} index-name=${indexName} hosts=${location.origin} insights="false">
+        <svc-hits></svc-hits>
+      </svc-late-search>
+    </div>`);
+    const hits = container.querySelector('svc-hits')!;
+    await hits.updateComplete;
+    customElements.define('svc-late-search', class extends SvcSearch {});
+    const root = container.querySelector('svc-late-search') as SvcSearch;
+    await settled(root.store!);
+    await waitUntil(() => names(hits).length === 20, 'a late provider did not reach the early consumer');
+  });
+
+  it('takes a client or a store as properties (a given store is not disposed on removal)', async () => {
+    const client = createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin] });
+    const store = createSearchStore({ client, indexName, initialState: { query: 'notebook' } });
+    const root = await fixture<SvcSearch>(html`<svc-search insights="false" .store=${store}><svc-hits></svc-hits></svc-search>`);
+    expect(root.store).to.equal(store);
+    await settled(store);
+    const hits = root.querySelector('svc-hits')!;
+    await waitUntil(() => names(hits).length > 0);
+    expect(names(hits).every((name) => name.includes('notebook'))).to.be.true;
+    root.remove();
+    await new Promise((r) => setTimeout(r, 10));
+    store.setQuery('headset'); // would throw after dispose()
+    await settled(store);
+    expect(store.getSnapshot().results!.query).to.equal('headset');
+    store.dispose();
+
+    const fromClient = await fixture<SvcSearch>(
+      html`<svc-search insights="false" index-name=${indexName} .client=${client}><svc-hits></svc-hits></svc-search>`,
+    );
+    expect(fromClient.store!.client).to.equal(client);
+  });
+
+  it('rebuilds its store when index-name changes', async () => {
+    const other = await createIndex('svc_search_other', [{ objectID: 'x1', name: 'lonely record', rank: 0 }]);
+    const root = await searchFixture(indexName, html`<svc-hits></svc-hits>`);
+    const first = root.store!;
+    root.setAttribute('index-name', other);
+    await root.updateComplete;
+    expect(root.store).to.not.equal(first);
+    await settled(root.store!);
+    const hits = root.querySelector('svc-hits')!;
+    await waitUntil(() => names(hits).join() === 'lonely record');
+  });
+
+  it('creates insights by default, none with insights="false"', async () => {
+    const withInsights = await searchFixture(indexName, html`<svc-hits></svc-hits>`, { insights: true });
+    expect(withInsights.insights).to.exist;
+    expect(withInsights.context!.insights).to.equal(withInsights.insights);
+    // Insights asks every search for a queryID; the hits carry it.
+    await waitUntil(() => !!withInsights.store!.getSnapshot().results?.queryID);
+    const hits = withInsights.querySelector('svc-hits')!;
+    await waitUntil(() => !!shadow(hits).querySelector('li')?.getAttribute('data-svc-query-id'));
+    const withoutInsights = await searchFixture(indexName, html`<svc-hits></svc-hits>`);
+    expect(withoutInsights.insights).to.be.undefined;
+    expect(withoutInsights.context!.insights).to.be.undefined;
+  });
+
+  it('passes its translations to every element; an element’s own translations win', async () => {
+    const root = await searchFixture(indexName, html`<svc-search-box></svc-search-box><svc-search-box id="own"></svc-search-box>`);
+    root.translations = { placeholder: 'Rechercher…' };
+    const own = root.querySelector<HTMLElement & { translations?: Record<string, string> }>('#own')!;
+    own.translations = { placeholder: 'Suchen…' };
+    const [first] = root.querySelectorAll('svc-search-box');
+    await waitUntil(() => shadow(first).querySelector('input')!.placeholder === 'Rechercher…');
+    await waitUntil(() => shadow(own).querySelector('input')!.placeholder === 'Suchen…');
+  });
+
+  it('with routing, reads the state from the URL and writes it back', async () => {
+    const original = location.href;
+    history.replaceState(null, '', `${location.pathname}?q=notebook`);
+    try {
+      const root = await fixture<SvcSearch>(html`<svc-search routing insights="false" app-id=${APP_ID} api-key=${SEARCH_KEY}
+        index-name=${indexName} hosts=${location.origin}><svc-hits></svc-hits></svc-search>`);
+      await settled(root.store!);
+      expect(root.store!.getSnapshot().state.query).to.equal('notebook');
+      root.store!.setPage(1);
+      await waitUntil(() => new URLSearchParams(location.search).get('page') === '2', 'page not written', { timeout: 3000 });
+      expect(new URLSearchParams(location.search).get('q')).to.equal('notebook');
+      // Back restores the previous state.
+      history.back();
+      await waitUntil(() => root.store!.getSnapshot().state.page === 0, 'popstate not restored', { timeout: 3000 });
+    } finally {
+      history.replaceState(null, '', original);
+    }
+  });
+});
