@@ -1,0 +1,167 @@
+/**
+ * React 19 embedding (examples/react): the elements in JSX with properties (a `renderHit` function, a store
+ * object), typed `on<event>` listeners, and a component that mounts and unmounts them repeatedly without
+ * leaving store subscriptions, store needs or document/window listeners behind. Real local service.
+ */
+import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { useState } from 'react';
+import { flushSync } from 'react-dom';
+import { createRoot, type Root } from 'react-dom/client';
+import '../../src/elements/search/define.js';
+import '../../src/elements/search-box/define.js';
+import '../../src/elements/hits/define.js';
+import '../../src/elements/refinement-list/define.js';
+import '../../src/elements/pagination/define.js';
+import type {} from '../../src/types/react.js';
+import type { Hit } from '../../src/client/types.js';
+import type { SearchStore } from '../../src/store/types.js';
+import type { SvcRefineEventDetail } from '../../src/elements/refinement-list/svc-refinement-list.js';
+import { countListeners, countedStore, hitTexts, indexProducts, until, type Product } from './fixture.js';
+
+interface ShopProps {
+  store: SearchStore;
+  insights?: boolean;
+  onQuery?: (query: string) => void;
+  onRefine?: (detail: SvcRefineEventDetail) => void;
+  onPage?: (page: number) => void;
+}
+
+/** What a React app writes: tags, properties and typed listeners. */
+function Shop({ store, insights = true, onQuery, onRefine, onPage }: ShopProps) {
+  return (
+    <svc-search store={store} insightsEnabled={insights}>
+      <svc-search-box placeholder="Search products" onsvc-search-input={(event) => onQuery?.(event.detail.query)} />
+      <svc-refinement-list attribute="brand" onsvc-refine={(event) => onRefine?.(event.detail)} />
+      <svc-hits renderHit={(hit: Hit<Product>) => `${hit.name} · ${hit.price.toFixed(2)}`} />
+      <svc-pagination onsvc-page-change={(event) => onPage?.(event.detail.page)} />
+    </svc-search>
+  );
+}
+
+/** Mounts and unmounts the shop from React state, as a route or a tab would. */
+function Toggle({ store }: { store: SearchStore }) {
+  const [shown, setShown] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setShown((value) => !value)}>
+        toggle
+      </button>
+      {shown ? <Shop store={store} /> : null}
+    </>
+  );
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('React 19', () => {
+  let indexName: string;
+  let host: HTMLElement;
+  let root: Root;
+
+  before(async () => {
+    indexName = await indexProducts('embed_react');
+  });
+
+  beforeEach(() => {
+    host = document.createElement('div');
+    document.body.append(host);
+    root = createRoot(host);
+  });
+
+  afterEach(() => {
+    root.unmount();
+    host.remove();
+  });
+
+  it('passes a store object and a renderHit function as properties, and the hits render through it', async () => {
+    const { store } = countedStore(indexName);
+    flushSync(() => root.render(<Shop store={store} insights={false} />));
+    const search = host.querySelector('svc-search')!;
+    const hits = host.querySelector('svc-hits')!;
+    expect(search.store).to.equal(store);
+    expect(typeof hits.renderHit).to.equal('function');
+    expect(hits.hasAttribute('renderhit')).to.equal(false);
+    await until(() => hitTexts(hits).length > 0, 'hits rendered');
+    expect(hitTexts(hits)[0]).to.equal('Acme Phone 1 · 101.00');
+    expect(store.requestLog.some((entry) => entry.kind === 'search')).to.equal(true);
+    store.dispose();
+  });
+
+  it('delivers typed svc-* events to on<event> props on user action', async () => {
+    const { store } = countedStore(indexName);
+    const queries: string[] = [];
+    const refinements: SvcRefineEventDetail[] = [];
+    const pages: number[] = [];
+    flushSync(() =>
+      root.render(
+        <Shop store={store} insights={false} onQuery={(q) => queries.push(q)} onRefine={(d) => refinements.push(d)} onPage={(p) => pages.push(p)} />,
+      ),
+    );
+    const hits = host.querySelector('svc-hits')!;
+    await until(() => hitTexts(hits).length > 0, 'first hits');
+
+    const input = host.querySelector('svc-search-box')!.shadowRoot!.querySelector('input')!;
+    input.focus();
+    await sendKeys({ type: 'globex' });
+    await until(() => queries.at(-1) === 'globex', 'svc-search-input with the query');
+    await until(() => hitTexts(hits).length === 6 && hitTexts(hits).every((text) => text.startsWith('Globex')), 'Globex hits');
+
+    const list = host.querySelector('svc-refinement-list')!;
+    await until(() => Boolean(list.shadowRoot?.querySelector('input[type="checkbox"]')), 'brand values');
+    const checkbox = list.shadowRoot!.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
+    checkbox.click();
+    await until(() => refinements.length === 1, 'svc-refine');
+    expect(refinements[0]).to.deep.equal({ attribute: 'brand', value: 'Globex', refined: true });
+    expect(store.isRefined('brand', 'Globex')).to.equal(true);
+
+    // Back to all products: two pages at the default hits per page (20) → a page change event.
+    input.select();
+    await sendKeys({ press: 'Backspace' });
+    checkbox.click();
+    await until(() => store.getSnapshot().results?.nbPages === 2 && !store.isRefined('brand', 'Globex'), 'two pages');
+    const pager = host.querySelector('svc-pagination')!;
+    await until(() => Boolean(pager.shadowRoot?.querySelector('a[part~="page"]:not([part~="current"])')), 'page links');
+    pager.shadowRoot!.querySelector<HTMLAnchorElement>('a[part~="page"]:not([part~="current"])')!.click();
+    await until(() => pages.length === 1, 'svc-page-change');
+    expect(pages).to.deep.equal([1]);
+    store.dispose();
+  });
+
+  it('mounts and unmounts the elements 15 times without leaking subscriptions, needs or listeners', async () => {
+    const counted = countedStore(indexName);
+    const listeners = countListeners();
+    try {
+      const baseline = { subscribers: counted.subscribers(), needs: counted.needs(), listeners: listeners.active() };
+      flushSync(() => root.render(<Toggle store={counted.store} />));
+      const button = host.querySelector('button')!;
+      let mountedSubscribers = 0;
+      for (let round = 0; round < 15; round++) {
+        await until(() => hitTexts(host.querySelector('svc-hits')).length > 0, `hits shown (round ${round})`);
+        if (round === 0) mountedSubscribers = counted.subscribers();
+        // Each mount takes the same number of subscriptions as the first: nothing accumulates.
+        expect(counted.subscribers(), `subscribers while mounted, round ${round}`).to.equal(mountedSubscribers);
+        flushSync(() => button.click()); // unmount
+        expect(host.querySelector('svc-search')).to.equal(null);
+        await settle(); // <svc-search> tears down after the task in which it was removed
+        await settle();
+        expect(counted.subscribers(), `subscribers after unmount, round ${round}`).to.equal(baseline.subscribers);
+        expect(counted.needs(), `needs after unmount, round ${round}`).to.equal(baseline.needs);
+        expect(listeners.active(), `document/window listeners after unmount, round ${round}`).to.equal(baseline.listeners);
+        flushSync(() => button.click()); // mount again
+      }
+      expect(mountedSubscribers).to.be.greaterThan(3);
+      // A search after everything is gone reaches no element (and throws nothing).
+      flushSync(() => button.click());
+      await settle();
+      await settle();
+      const before = counted.store.requestLog.length;
+      counted.store.setQuery('acme');
+      await until(() => counted.store.requestLog.length > before, 'the store still searches on its own');
+      expect(counted.subscribers()).to.equal(baseline.subscribers);
+    } finally {
+      listeners.restore();
+      counted.store.dispose();
+    }
+  });
+});
