@@ -16,7 +16,7 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { ServiceContext } from './context.js';
-import { installDemo } from './datasets/demo.js';
+import { DEMO_INDEX, installDemo } from './datasets/demo.js';
 import { createAuthorizer } from './http/auth.js';
 import { readJson } from './http/body.js';
 import { HttpError } from './http/errors.js';
@@ -137,7 +137,11 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   for (const router of routers) router.register(app, ctx);
   registerGetObject(app, ctx);
 
-  if (options.demo) installDemo(catalog);
+  if (options.demo) {
+    installDemo(catalog);
+    // Areas that add to the demo (Recommend seeds the order history as events, once) listen for this.
+    ctx.emit('demo', { indexName: DEMO_INDEX });
+  }
 
   const listener = getRequestListener(app.fetch, { overrideGlobalObjects: false });
   let server: Server | undefined;
