@@ -264,14 +264,14 @@ describe('retries and host failover', () => {
       const started = Date.now();
       const answer = await client.search(INDEX, { query: 'laptop' });
       assert.ok(answer.nbHits > 0);
-      assert.equal(hanging.connections.length, 1);
+      assert.equal(hanging.requests.length, 1);
       assert.equal(failing.hits, 1);
       // attempt 2 (the hanging host) waits (connect + read) × 2 = 500 ms before moving on.
       assert.ok(Date.now() - started >= 480, `waited ${Date.now() - started} ms`);
 
       const again = Date.now();
       await client.search(INDEX, { query: 'phone' });
-      assert.equal(hanging.connections.length, 1, 'the hanging host is not tried again while down');
+      assert.equal(hanging.requests.length, 1, 'the hanging host is not tried again while down');
       assert.equal(failing.hits, 1, 'the 500 host is not tried again while down');
       assert.ok(Date.now() - again < 400);
     } finally {

@@ -160,26 +160,28 @@ export async function closedPort(): Promise<string> {
   return url;
 }
 
-/** Accepts connections and never answers. `connections` counts them. */
 export interface HangingServer {
   url: string;
-  /** Opening times of the connections received. */
-  connections: number[];
-  /** How long each connection stayed open before the client gave up, ms. */
+  /** Arrival times of the requests received (first bytes of each connection). */
+  requests: number[];
+  /** How long each request waited before the client gave up and closed the connection, ms. */
   closedAfter: number[];
   close(): Promise<void>;
 }
 
+/** Accepts connections, reads the requests and never answers. */
 export async function startHangingServer(): Promise<HangingServer> {
   const sockets = new Set<net.Socket>();
-  const connections: number[] = [];
+  const requests: number[] = [];
   const closedAfter: number[] = [];
   const server = net.createServer((socket) => {
-    const opened = Date.now();
-    connections.push(opened);
+    let received: number | undefined;
     sockets.add(socket);
+    socket.on('data', () => {
+      if (received === undefined) requests.push((received = Date.now()));
+    });
     socket.on('close', () => {
-      closedAfter.push(Date.now() - opened);
+      if (received !== undefined) closedAfter.push(Date.now() - received);
       sockets.delete(socket);
     });
     socket.on('error', () => undefined);
@@ -187,7 +189,7 @@ export async function startHangingServer(): Promise<HangingServer> {
   const url = await listen(server);
   return {
     url,
-    connections,
+    requests,
     closedAfter,
     async close() {
       for (const socket of sockets) socket.destroy();
