@@ -9,6 +9,7 @@ import * as indices from './indices.js';
 import * as insights from './insights.js';
 import * as keys from './keys.js';
 import * as records from './records.js';
+import * as recommend from './recommend.js';
 import * as search from './search.js';
 
 export interface RouterModule {
@@ -21,4 +22,5 @@ export const routers: RouterModule[] = [
   records,
   keys,
   insights,
+  recommend,
 ];

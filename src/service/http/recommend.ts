@@ -1,0 +1,49 @@
+/**
+ * Recommend (document 2): `POST /1/indexes/{*}/recommendations` on the read host, key with the search right.
+ * Every request of `requests` is checked (credentials, index, parameters) before any is answered; the
+ * models are those of `src/service/recommend/` (see `docs/notes/recommend.md`).
+ */
+import type { Context, Hono } from 'hono';
+import type { ServiceContext } from '../context.js';
+import { getRecommender } from '../recommend/recommender.js';
+import { answerRequest, MAX_REQUESTS, validateRequest } from '../recommend/request.js';
+import { seedDemoFromCatalogue } from '../recommend/demo-hook.js';
+import { asObject } from './body.js';
+import { HttpError, INVALID_CREDENTIALS } from './errors.js';
+
+export function register(app: Hono, ctx: ServiceContext): void {
+  const recommender = getRecommender(ctx);
+  seedDemoFromCatalogue(ctx);
+
+  // Document 2 (Recommend): 401 for missing or wrong credentials; a valid key without the search right, or
+  // restricted to other indices, stays 403.
+  const authorize = (c: Context, indexName: string | undefined) => {
+    try {
+      return ctx.authorize(c, 'search', indexName);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 403 && error.message === INVALID_CREDENTIALS) throw new HttpError(401, error.message);
+      throw error;
+    }
+  };
+
+  app.post('/1/indexes/:all{\\*}/recommendations', async (c) => {
+    const body = asObject(await ctx.readJson(c));
+    if (body.requests === undefined) throw new HttpError(400, '`requests` is required: a list of Recommend requests');
+    if (!Array.isArray(body.requests)) throw new HttpError(400, '`requests` must be an array');
+    if (body.requests.length === 0) throw new HttpError(400, '`requests` must hold at least one request');
+    if (body.requests.length > MAX_REQUESTS) throw new HttpError(400, `\`requests\` holds ${body.requests.length} requests; the limit is ${MAX_REQUESTS}`);
+    for (const name of Object.keys(body)) {
+      if (name !== 'requests') throw new HttpError(400, `\`${name}\` is not a parameter of the Recommend endpoint`);
+    }
+    const prepared = body.requests.map((input, i) => {
+      // Credentials first: a request without a valid key learns nothing about the parameters.
+      const indexName = (input as { indexName?: unknown } | null)?.indexName;
+      const key = authorize(c, typeof indexName === 'string' ? indexName : undefined);
+      const request = validateRequest(input, i);
+      ctx.indices.require(request.indexName);
+      return { key, request };
+    });
+    const results = prepared.map(({ key, request }) => answerRequest(ctx, recommender, key, request));
+    return c.json({ results });
+  });
+}
