@@ -90,7 +90,7 @@ export async function settled(store: SearchStore): Promise<void> {
   await new Promise((r) => setTimeout(r));
   await waitUntil(() => {
     const { status, results } = store.getSnapshot();
-    return results !== null && (status === 'idle' || status === 'error');
+    return (results !== null && status === 'idle') || status === 'error';
   }, 'the store did not settle', { timeout: 8000 });
   await new Promise((r) => requestAnimationFrame(r));
 }
