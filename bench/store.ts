@@ -16,7 +16,7 @@ import { liteClient } from 'algoliasearch/lite';
 import { createClient } from '../src/client/index.js';
 import { createSearchStore } from '../src/store/index.js';
 import type { SearchStore } from '../src/store/types.js';
-import { catalogue, indexProducts, startProxy, startService } from '../test/client/fixture.js';
+import { catalogue, indexProducts, startProxy, startService, type Proxy } from '../test/client/fixture.js';
 
 const INDEX = 'bench_products';
 
@@ -65,73 +65,95 @@ function helperAnswered(helper: algoliasearchHelper.AlgoliaSearchHelper): Promis
   });
 }
 
+/** A lite client on `proxyUrl` whose requester renames the credentials to our header names. */
+function helperClient(appId: string, apiKey: string, proxyUrl: string, browserCaches: boolean) {
+  const host = new URL(proxyUrl);
+  return liteClient(appId, apiKey, {
+    hosts: [{ url: host.host, protocol: 'http', accept: 'readWrite' }],
+    ...(browserCaches ? { responsesCache: createMemoryCache(), requestsCache: createMemoryCache({ serializable: false }) } : {}),
+    requester: {
+      async send(request) {
+        const url = new URL(request.url);
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(request.headers)) headers[renameCredential(name)] = value;
+        for (const name of ['x-algolia-application-id', 'x-algolia-api-key']) {
+          const value = url.searchParams.get(name);
+          if (value !== null) {
+            headers[renameCredential(name)] = value;
+            url.searchParams.delete(name);
+          }
+        }
+        const body = typeof request.data === 'string' || request.data === undefined ? request.data : Buffer.from(request.data);
+        const response = await fetch(url, { method: request.method, headers, body });
+        return { status: response.status, content: await response.text(), isTimedOut: false };
+      },
+    },
+  });
+}
+
+type Results = { nbHits: number; page: number; brands: string };
+const sorted = (counts: Record<string, number>) => JSON.stringify(Object.fromEntries(Object.entries(counts).sort()));
+
 export async function run(): Promise<void> {
   const svc = await startService();
-  const oursProxy = await startProxy(svc.url);
-  const helperProxy = await startProxy(svc.url);
+  const proxies: Proxy[] = [];
   try {
-    await indexProducts(svc.admin, INDEX, catalogue(500));
+    await indexProducts(svc.admin, INDEX, catalogue(2000));
+    const counts: Record<'ours' | 'helperCached' | 'helperNode', number[]> = { ours: [], helperCached: [], helperNode: [] };
+    const finals: Results[] = [];
 
+    // Our store.
+    const oursProxy = await startProxy(svc.url);
+    proxies.push(oursProxy);
     const store = createSearchStore({ client: createClient({ appId: svc.appId, apiKey: svc.searchKey, hosts: [oursProxy.url] }), indexName: INDEX });
     store.registerNeeds('bench', { disjunctiveFacets: ['brand', 'color'], hitsPerPage: 10 });
-
-    const helperHost = new URL(helperProxy.url);
-    const lite = liteClient(svc.appId, svc.searchKey, {
-      hosts: [{ url: helperHost.host, protocol: 'http', accept: 'readWrite' }],
-      responsesCache: createMemoryCache(),
-      requestsCache: createMemoryCache({ serializable: false }),
-      requester: {
-        async send(request) {
-          const url = new URL(request.url);
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(request.headers)) headers[renameCredential(name)] = value;
-          for (const name of ['x-algolia-application-id', 'x-algolia-api-key']) {
-            const value = url.searchParams.get(name);
-            if (value !== null) {
-              headers[renameCredential(name)] = value;
-              url.searchParams.delete(name);
-            }
-          }
-          const response = await fetch(url, { method: request.method, headers, body: typeof request.data === 'string' || request.data === undefined ? request.data : Buffer.from(request.data) });
-          return { status: response.status, content: await response.text(), isTimedOut: false };
-        },
-      },
-    });
-    const helper = algoliasearchHelper(lite as unknown as Parameters<typeof algoliasearchHelper>[0], INDEX, { disjunctiveFacets: ['brand', 'color'], hitsPerPage: 10 });
-
-    const rows: Array<{ step: string; ours: number; helper: number }> = [];
     for (const step of SESSION) {
-      const before = { ours: oursProxy.requests.length, helper: helperProxy.requests.length };
+      const before = oursProxy.requests.length;
       step.ours(store);
       await settled(store);
-      const answered = helperAnswered(helper);
-      step.helper(helper);
-      await answered;
-      rows.push({ step: step.name, ours: oursProxy.requests.length - before.ours, helper: helperProxy.requests.length - before.helper });
+      counts.ours.push(oursProxy.requests.length - before);
     }
-    // Same results on both sides for the final state (the comparison is of the same work).
     const ours = store.getSnapshot().results!;
-    const theirs = helper.lastResults!;
-    if (ours.nbHits !== theirs.nbHits || ours.page !== theirs.page) throw new Error(`sessions diverged: ${ours.nbHits}/${ours.page} vs ${theirs.nbHits}/${theirs.page}`);
-    const brandsOurs = JSON.stringify(ours.facets.brand);
-    const brandsTheirs = JSON.stringify(Object.fromEntries((theirs.getFacetValues('brand', {}) as Array<{ name: string; count: number }>).map((v) => [v.name, v.count]).sort()));
-    const sortedOurs = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(brandsOurs) as Record<string, number>).sort()));
-    if (sortedOurs !== brandsTheirs) throw new Error(`disjunctive brand counts differ: ${sortedOurs} vs ${brandsTheirs}`);
-
-    const total = (key: 'ours' | 'helper') => rows.reduce((sum, row) => sum + row[key], 0);
-    console.log('| step | svc-search store | algoliasearch-helper + lite |');
-    console.log('|---|---:|---:|');
-    for (const row of rows) console.log(`| ${row.step} | ${row.ours} | ${row.helper} |`);
-    console.log(`| **requests per session** | **${total('ours')}** | **${total('helper')}** |`);
-    console.log(`\nratio store / helper: ${(total('ours') / total('helper')).toFixed(2)}`);
-    console.log(`store requestLog: ${store.requestLog.length} entries, ${store.requestLog.filter((e) => e.cached).length} answered from the cache`);
-    const seen = rows.at(-1)!;
-    if (seen.ours !== 0) throw new Error(`the store sent ${seen.ours} request(s) for a state already seen`);
-    if (total('ours') > total('helper')) throw new Error(`the store sent more requests (${total('ours')}) than the helper (${total('helper')})`);
+    finals.push({ nbHits: ours.nbHits, page: ours.page, brands: sorted(ours.facets.brand ?? {}) });
+    const cachedEntries = store.requestLog.filter((e) => e.cached).length;
+    const logEntries = store.requestLog.length;
     store.dispose();
+
+    // The helper, with the browser build's in-memory caches and with the Node build's defaults (none).
+    for (const [key, browserCaches] of [['helperCached', true], ['helperNode', false]] as const) {
+      const proxy = await startProxy(svc.url);
+      proxies.push(proxy);
+      const client = helperClient(svc.appId, svc.searchKey, proxy.url, browserCaches);
+      const helper = algoliasearchHelper(client as unknown as Parameters<typeof algoliasearchHelper>[0], INDEX, { disjunctiveFacets: ['brand', 'color'], hitsPerPage: 10 });
+      for (const step of SESSION) {
+        const before = proxy.requests.length;
+        const answered = helperAnswered(helper);
+        step.helper(helper);
+        await answered;
+        counts[key].push(proxy.requests.length - before);
+      }
+      const last = helper.lastResults!;
+      const brands = Object.fromEntries((last.getFacetValues('brand', {}) as Array<{ name: string; count: number }>).map((v) => [v.name, v.count]));
+      finals.push({ nbHits: last.nbHits, page: last.page, brands: sorted(brands) });
+    }
+    // The comparison is of the same work: same final hits, page and disjunctive counts on every side.
+    for (const other of finals.slice(1)) {
+      if (JSON.stringify(other) !== JSON.stringify(finals[0])) throw new Error(`sessions diverged: ${JSON.stringify(finals)}`);
+    }
+
+    const total = (list: number[]) => list.reduce((sum, n) => sum + n, 0);
+    console.log('| step | svc-search store | helper + lite (browser caches) | helper + lite (Node defaults) |');
+    console.log('|---|---:|---:|---:|');
+    SESSION.forEach((step, i) => console.log(`| ${step.name} | ${counts.ours[i]} | ${counts.helperCached[i]} | ${counts.helperNode[i]} |`));
+    console.log(`| **requests per session** | **${total(counts.ours)}** | **${total(counts.helperCached)}** | **${total(counts.helperNode)}** |`);
+    console.log(
+      `\nratio store / helper: ${(total(counts.ours) / total(counts.helperCached)).toFixed(2)} (browser caches), ${(total(counts.ours) / total(counts.helperNode)).toFixed(2)} (Node defaults)`,
+    );
+    console.log(`store requestLog: ${logEntries} entries, ${cachedEntries} answered from the cache; final state: ${finals[0]!.nbHits} hits, page ${finals[0]!.page + 1} of ${ours.nbPages}`);
+    if (counts.ours.at(-1) !== 0) throw new Error(`the store sent ${counts.ours.at(-1)} request(s) for a state already seen`);
+    if (total(counts.ours) > total(counts.helperCached)) throw new Error(`the store sent more requests than the helper`);
   } finally {
-    await oursProxy.close();
-    await helperProxy.close();
+    for (const proxy of proxies) await proxy.close();
     await svc.close();
   }
 }
