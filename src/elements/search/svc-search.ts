@@ -94,6 +94,14 @@ export class SvcSearch extends SvcElement {
   override get insights(): Insights | undefined {
     return this.ownInsights;
   }
+  /**
+   * Frameworks that set a property when the element has one (React 19, Vue 3) turn `insights="false"` into
+   * `el.insights = "false"`: `false` / `"false"` turns insights off and anything else on, as the attribute does
+   * (without this setter React throws on the getter-only property and Vue ignores it, leaving insights on).
+   */
+  override set insights(value: unknown) {
+    this.insightsEnabled = value !== false && value !== 'false';
+  }
 
   /** The value provided to the elements: `{ store, insights, translations }`. */
   get context(): SearchContextValue | undefined {
