@@ -88,6 +88,19 @@ describe('React 19', () => {
     store.dispose();
   });
 
+  it('insights="false" as written in HTML turns insights off (React sets it as the property)', async () => {
+    const { store } = countedStore(indexName);
+    flushSync(() => root.render(<svc-search store={store} insights="false" />));
+    const search = host.querySelector('svc-search')!;
+    expect(search.insightsEnabled).to.equal(false);
+    expect(search.insights).to.equal(undefined);
+    flushSync(() => root.render(<svc-search store={store} insights={true} />));
+    expect(search.insightsEnabled).to.equal(true);
+    await search.updateComplete;
+    expect(search.insights).to.not.equal(undefined);
+    store.dispose();
+  });
+
   it('delivers typed svc-* events to on<event> props on user action', async () => {
     const { store } = countedStore(indexName);
     const queries: string[] = [];
