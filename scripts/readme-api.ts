@@ -1,0 +1,149 @@
+/**
+ * Writes the per-element API reference into README.md between `<!-- api:start -->` and
+ * `<!-- api:end -->`, from `custom-elements.json` (run `npm run analyze` first; `npm run readme-api`
+ * does both). Sections per element: properties/attributes, events, slots, CSS parts, CSS custom properties.
+ *
+ * @example
+ * ```sh
+ * npm run readme-api            # rewrite README.md
+ * node --import tsx scripts/readme-api.ts --check   # exit 1 when README.md is out of date
+ * ```
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface Described {
+  name: string;
+  description?: string;
+  summary?: string;
+}
+interface TypeText {
+  text?: string;
+}
+interface Attribute extends Described {
+  type?: TypeText;
+  default?: string;
+  fieldName?: string;
+}
+interface Member extends Described {
+  kind: 'field' | 'method';
+  type?: TypeText;
+  default?: string;
+  privacy?: 'public' | 'private' | 'protected';
+  static?: boolean;
+  readonly?: boolean;
+  attribute?: string;
+}
+interface Declaration extends Described {
+  kind: string;
+  customElement?: boolean;
+  tagName?: string;
+  attributes?: Attribute[];
+  members?: Member[];
+  events?: Array<Described & { type?: TypeText }>;
+  slots?: Described[];
+  cssParts?: Described[];
+  cssProperties?: Array<Described & { default?: string; syntax?: string }>;
+}
+interface Manifest {
+  modules: Array<{ path: string; declarations?: Declaration[] }>;
+}
+
+export const START = '<!-- api:start -->';
+export const END = '<!-- api:end -->';
+
+/** One table cell: a single line, pipes escaped. */
+function cell(text: string | undefined): string {
+  return (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+}
+function code(text: string | undefined): string {
+  return text ? `\`${text.replace(/`/g, "'")}\`` : '';
+}
+function table(header: string[], rows: string[][]): string {
+  if (rows.length === 0) return '';
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The markdown for one element declaration. */
+export function elementSection(decl: Declaration, modulePath: string): string {
+  const out: string[] = [];
+  out.push(`### \`<${decl.tagName}>\``);
+  if (decl.summary) out.push(cell(decl.summary));
+  if (decl.description) out.push(decl.description.trim());
+  out.push(`Class \`${decl.name}\`, module \`${modulePath.replace(/^src\//, '').replace(/\.ts$/, '.js')}\`.`);
+
+  const attributes = decl.attributes ?? [];
+  const byField = new Map(attributes.filter((a) => a.fieldName).map((a) => [a.fieldName!, a]));
+  const props = (decl.members ?? []).filter(
+    (m) => m.kind === 'field' && !m.static && (m.privacy ?? 'public') === 'public' && !m.name.startsWith('_'),
+  );
+  const rows = props.map((m) => {
+    const attr = byField.get(m.name)?.name ?? m.attribute;
+    return [code(m.name), attr ? code(attr) : '', code(m.type?.text), code(m.default), cell(m.description)];
+  });
+  // Attributes without a property (rare) still belong in the table.
+  for (const a of attributes) {
+    if (!a.fieldName || !props.some((p) => p.name === a.fieldName)) {
+      rows.push(['', code(a.name), code(a.type?.text), code(a.default), cell(a.description)]);
+    }
+  }
+  const sections: Array<[string, string]> = [
+    ['Properties and attributes', table(['Property', 'Attribute', 'Type', 'Default', 'Description'], rows)],
+    ['Events', table(['Event', 'Detail', 'Description'], (decl.events ?? []).filter((e) => e.name).map((e) => [code(e.name), code(e.type?.text), cell(e.description)]))],
+    ['Slots', table(['Slot', 'Description'], (decl.slots ?? []).map((s) => [s.name ? code(s.name) : '(default)', cell(s.description)]))],
+    ['CSS parts', table(['Part', 'Description'], (decl.cssParts ?? []).map((p) => [code(p.name), cell(p.description)]))],
+    ['CSS custom properties', table(['Property', 'Default', 'Description'], (decl.cssProperties ?? []).map((p) => [code(p.name), code(p.default), cell(p.description)]))],
+  ];
+  for (const [title, body] of sections) if (body) out.push(`**${title}**\n\n${body}`);
+  return out.join('\n\n');
+}
+
+/** The whole generated block (without markers), elements in tag order. */
+export function apiMarkdown(manifest: Manifest): string {
+  const elements = manifest.modules
+    .flatMap((m) => (m.declarations ?? []).map((d) => ({ d, path: m.path })))
+    .filter(({ d }) => d.customElement && d.tagName)
+    .sort((a, b) => a.d.tagName!.localeCompare(b.d.tagName!));
+  const index = elements.map(({ d }) => `- [\`<${d.tagName}>\`](#${d.tagName})${d.summary ? ` — ${cell(d.summary)}` : ''}`);
+  return [
+    '## Elements API',
+    '',
+    '_Generated from the elements’ JSDoc (`custom-elements.json`) by `npm run readme-api`; do not edit by hand._',
+    '',
+    index.join('\n'),
+    '',
+    elements.map(({ d, path }) => elementSection(d, path)).join('\n\n'),
+  ].join('\n');
+}
+
+/** Replaces the text between the markers; throws when they are missing. */
+export function replaceBetweenMarkers(readme: string, block: string): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README.md lacks the markers ${START} … ${END}`);
+  return `${readme.slice(0, start + START.length)}\n${block}\n${readme.slice(end)}`;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const manifest = JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8')) as Manifest;
+  const readmePath = join(root, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const next = replaceBetweenMarkers(readme, apiMarkdown(manifest));
+  if (process.argv.includes('--check')) {
+    if (next !== readme) {
+      console.error('README.md API section is out of date: run `npm run readme-api`');
+      process.exit(1);
+    }
+  } else if (next !== readme) {
+    writeFileSync(readmePath, next);
+    console.log('README.md: API section updated');
+  } else {
+    console.log('README.md: API section already up to date');
+  }
+}

@@ -1,0 +1,38 @@
+import { css } from 'lit';
+import { baseStyles } from '../base/styles.js';
+
+export const styles = [
+  baseStyles,
+  css`
+    :host {
+      display: inline-block;
+    }
+    [part~='base'] {
+      display: inline-flex;
+      align-items: center;
+      gap: var(--_gap);
+    }
+    [part~='label'] {
+      color: var(--_muted);
+      font-size: 0.875em;
+    }
+    [part~='select'] {
+      block-size: var(--svc-select-height, 2.25rem);
+      padding-inline: 0.625rem 0.375rem;
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+      background: var(--svc-select-background, transparent);
+      color: inherit;
+      font: inherit;
+      cursor: pointer;
+    }
+    [part~='select']:focus-visible {
+      outline-offset: 0;
+    }
+    /* Options are drawn by the platform: give them the page's colours (dark pages included). */
+    option {
+      background: Canvas;
+      color: CanvasText;
+    }
+  `,
+];

@@ -1,0 +1,48 @@
+/**
+ * svc-search: every class, controller, function and type, with no side effects (no element is
+ * registered; import `svc-search/define` or an element's `define` file for that).
+ *
+ * @example
+ * ```ts
+ * import { SvcHits, HitsController, createClient, createSearchStore } from 'svc-search';
+ * customElements.define('my-hits', class extends SvcHits {});
+ * ```
+ */
+
+// The wire, the reactive store, insights.
+export * from './client/index.js';
+export * from './store/index.js';
+export * from './insights/index.js';
+
+// Headless controllers (one per element) and the context the root provides.
+export * from './controllers/context.js';
+export * from './controllers/store-controller.js';
+export * from './controllers/highlight-tags.js';
+export * from './controllers/search-box-controller.js';
+export * from './controllers/hits-controller.js';
+export * from './controllers/refinement-list-controller.js';
+export * from './controllers/pagination-controller.js';
+export * from './controllers/stats-controller.js';
+export * from './controllers/current-refinements-controller.js';
+export * from './controllers/clear-refinements-controller.js';
+export * from './controllers/sort-by-controller.js';
+export * from './controllers/hits-per-page-controller.js';
+export * from './controllers/configure-controller.js';
+
+// Element classes (and their event detail types); the base class and its helpers for custom elements.
+export * from './elements/base/svc-element.js';
+export { translate, formatNumber, type Translations } from './elements/base/translate.js';
+export { escapeHtml, unescapeHtml, parseHighlight, highlightedValue } from './elements/base/highlight.js';
+export * from './elements/search/svc-search.js';
+export * from './elements/search-box/svc-search-box.js';
+export * from './elements/hits/svc-hits.js';
+export * from './elements/highlight/svc-highlight.js';
+export * from './elements/snippet/svc-snippet.js';
+export * from './elements/refinement-list/svc-refinement-list.js';
+export * from './elements/pagination/svc-pagination.js';
+export * from './elements/stats/svc-stats.js';
+export * from './elements/current-refinements/svc-current-refinements.js';
+export * from './elements/clear-refinements/svc-clear-refinements.js';
+export * from './elements/sort-by/svc-sort-by.js';
+export * from './elements/hits-per-page/svc-hits-per-page.js';
+export * from './elements/configure/svc-configure.js';
