@@ -70,6 +70,8 @@ describe('durability', () => {
   test('everything written survives a clean restart', async () => {
     const dir = dataDir();
     let svc = await startService({ dataDir: dir });
+    assert.equal(svc.service.ctx.db.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(svc.service.ctx.db.pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
     await svc.ok('PUT', '/1/indexes/keep/settings', { attributesForFaceting: ['kind'], customRanking: ['desc(n)'], replicas: ['keep_asc'] });
     await svc.ok('PUT', '/1/indexes/keep_asc/settings', { ranking: ['asc(n)', 'typo', 'words', 'proximity', 'attribute', 'exact', 'custom'] });
     await svc.ok('POST', '/1/indexes/keep/batch', {

@@ -49,7 +49,7 @@ export function caller(url: string) {
     if (options.raw !== undefined) payload = options.raw;
     else if (body !== undefined) payload = JSON.stringify(body);
     if (payload !== undefined) headers['Content-Type'] ??= 'application/json; charset=UTF-8';
-    const response = await fetch(`${url}${path}`, { method, headers, body: payload });
+    const response = await fetch(`${url}${path}`, { method, headers, body: typeof payload === 'string' || payload === undefined ? payload : new Uint8Array(payload) });
     const text = await response.text();
     let parsed: unknown = text;
     try {
