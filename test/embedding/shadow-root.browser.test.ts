@@ -1,0 +1,116 @@
+/**
+ * Inside another web component's shadow root (examples/shadow-root): the elements find their `<svc-search>`
+ * — through the context across shadow roots, or by `search="id"` — and clicks on hits rendered two shadow
+ * roots deep still reach insights (composed paths). The click events are read back from the service's
+ * insights admin listing (`GET /1/_local/events`). Real local service.
+ */
+import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../src/elements/search/define.js';
+import '../../src/elements/search-box/define.js';
+import '../../src/elements/hits/define.js';
+import '../../src/elements/refinement-list/define.js';
+import type { SvcSearch } from '../../src/elements/search/svc-search.js';
+import { APP_ID, SEARCH_KEY, hitTexts, indexProducts, storedEvents, until } from './fixture.js';
+
+/** An application's own component that renders the search UI in its shadow root. */
+class ShopPanel extends HTMLElement {
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.innerHTML = `
+      <style>:host { display: block }</style>
+      <h2>Shop</h2>
+      <svc-search-box placeholder="Search products"></svc-search-box>
+      <svc-refinement-list attribute="brand"></svc-refinement-list>
+      <svc-hits></svc-hits>`;
+  }
+}
+customElements.define('shop-panel', ShopPanel);
+
+/** A component whose shadow root holds a hits list that names its search by id. */
+class SideResults extends HTMLElement {
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' }).innerHTML = `<svc-hits search="main-search"></svc-hits>`;
+  }
+}
+customElements.define('side-results', SideResults);
+
+describe('inside a shadow root of another web component', () => {
+  let indexName: string;
+  const cleanup: Element[] = [];
+
+  before(async () => {
+    indexName = await indexProducts('embed_shadow');
+  });
+
+  afterEach(() => {
+    for (const el of cleanup.splice(0)) el.remove();
+  });
+
+  function searchRoot(id: string, inner: string): SvcSearch {
+    const search = document.createElement('svc-search');
+    search.id = id;
+    search.setAttribute('app-id', APP_ID);
+    search.setAttribute('api-key', SEARCH_KEY);
+    search.setAttribute('index-name', indexName);
+    search.setAttribute('hosts', location.origin);
+    search.innerHTML = inner;
+    document.body.append(search);
+    cleanup.push(search);
+    return search;
+  }
+
+  it('elements in the shadow root find the <svc-search> around their host and search together', async () => {
+    const search = searchRoot('outer-search', '<shop-panel></shop-panel>');
+    const panel = search.querySelector('shop-panel')!.shadowRoot!;
+    const hits = panel.querySelector('svc-hits')!;
+    await until(() => hitTexts(hits).length > 0, 'hits in the shadow root');
+    expect(hitTexts(hits)).to.have.length(20);
+    panel.querySelector('svc-search-box')!.shadowRoot!.querySelector('input')!.focus();
+    await sendKeys({ type: 'initech' });
+    await until(() => hitTexts(hits).length === 4, 'the 4 Initech laptops');
+    const list = panel.querySelector('svc-refinement-list')!;
+    await until(() => list.shadowRoot?.querySelectorAll('input[type="checkbox"]').length === 1, 'one brand value');
+    expect(search.store!.getSnapshot().state.query).to.equal('initech');
+  });
+
+  it('an element in a shadow root finds <svc-search id> in the document by search="id"', async () => {
+    searchRoot('main-search', '<svc-search-box></svc-search-box>');
+    const side = document.createElement('side-results');
+    document.body.append(side);
+    cleanup.push(side);
+    const hits = side.shadowRoot!.querySelector('svc-hits')!;
+    await until(() => hitTexts(hits).length > 0, 'hits of the named search');
+    expect(hitTexts(hits)[0]).to.equal('Acme Phone 1');
+  });
+
+  it('a click on a hit two shadow roots deep is sent as a click event with its queryID and position', async () => {
+    const userToken = `embed-shadow-${Date.now().toString(36)}`;
+    const search = searchRoot('clicks-search', '<shop-panel></shop-panel>');
+    await search.updateComplete;
+    await until(() => Boolean(search.insights), 'insights on');
+    search.insights!.setUserToken(userToken);
+    const hits = search.querySelector('shop-panel')!.shadowRoot!.querySelector('svc-hits')!;
+    await until(() => hitTexts(hits).length > 0, 'hits');
+    // A search with the token: the answer's queryID is what the click refers to.
+    search.store!.setQuery('globex');
+    await until(() => hitTexts(hits).length === 6 && Boolean(search.store!.getSnapshot().results?.queryID), 'Globex hits with a queryID');
+    const queryID = search.store!.getSnapshot().results!.queryID!;
+    const third = hits.shadowRoot!.querySelectorAll<HTMLElement>('li[part~="item"]')[2]!;
+    expect(third.dataset.svcQueryId).to.equal(queryID);
+    const objectID = third.dataset.svcObjectId!;
+    third.click();
+    await search.insights!.flush();
+
+    let clicks: Array<Record<string, any>> = [];
+    await until(async () => (clicks = await storedEvents({ index: indexName, eventType: 'click', userToken })).length > 0, 'stored click');
+    expect(clicks).to.have.length(1);
+    const [click] = clicks;
+    expect(click!.objectIDs).to.deep.equal([objectID]);
+    expect(click!.positions).to.deep.equal([3]);
+    expect(click!.queryID).to.equal(queryID);
+    expect(click!.userToken).to.equal(userToken);
+  });
+});
