@@ -76,6 +76,7 @@ export class EventQueue {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly leaseTimer: ReturnType<typeof setInterval>;
   private attempt = 0;
+  private persistQueued = false;
   private sending: Promise<void> | null = null;
   private disposed = false;
   private readonly flushDelayMs: number;
@@ -105,7 +106,7 @@ export class EventQueue {
   enqueue(events: InsightsEvent[]): void {
     if (this.disposed || events.length === 0) return;
     for (const event of events) this.entries.push({ id: randomId(), event });
-    this.persist();
+    this.persistSoon();
     if (this.entries.length - this.inFlight.size >= INSIGHTS_LIMITS.eventsPerRequest) void this.flush();
     else this.schedule(this.flushDelayMs);
   }
@@ -212,7 +213,7 @@ export class EventQueue {
         this.remove(batch);
         this.stats.eventsSent += batch.length;
         this.attempt = 0;
-        this.persist();
+        this.persistSoon();
       } catch (error) {
         const status = statusOf(error);
         if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
@@ -281,6 +282,16 @@ export class EventQueue {
       /* corrupted: start over */
     }
     return { owners: {} };
+  }
+
+  /** One storage write per task, however many events a task queues. */
+  private persistSoon(): void {
+    if (this.persistQueued) return;
+    this.persistQueued = true;
+    queueMicrotask(() => {
+      this.persistQueued = false;
+      this.persist();
+    });
   }
 
   /** Writes this page's part of the stored queue; `release` lets the next page load adopt it at once. */

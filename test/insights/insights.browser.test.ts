@@ -263,6 +263,55 @@ describe('insights: delivery', () => {
     expect(stored.filter((e) => e.eventType === 'click')).to.have.length(2);
   });
 
+  it('events a page left queued are sent by the next page load (the queue lives in local storage)', async () => {
+    const client = searchClient();
+    const store = createSearchStore({ client, indexName: INDEX });
+    const first = createInsights({ client, store, flushDelayMs: 60_000 });
+    const userToken = first.userToken!;
+    first.convert(['p5'], 'Left behind');
+    first.convert(['p6'], 'Left behind');
+    await sleep(0);
+    expect(JSON.parse(localStorage.getItem('svc-insights-queue:SVCLOCAL')!).owners).to.be.an('object');
+    first.dispose(); // the page goes away without sending
+    expect(await storedEvents(userToken)).to.have.length(0);
+    const second = createInsights({ client, store, flushDelayMs: 10 });
+    try {
+      expect(second.queueSize).to.equal(2, 'adopted from storage');
+      await eventually(async () => (await storedEvents(userToken)).length === 2);
+      await sleep(200);
+      expect((await storedEvents(userToken)).map((e) => e.objectIDs)).to.deep.equal([['p5'], ['p6']]);
+      expect(localStorage.getItem('svc-insights-queue:SVCLOCAL')).to.equal(null);
+    } finally {
+      second.dispose();
+      store.dispose();
+    }
+  });
+
+  it('splits the queue into requests of at most 1000 events and under 2 MB', async () => {
+    const client = searchClient();
+    const store = createSearchStore({ client, indexName: INDEX });
+    const insights = createInsights({ client, store, flushDelayMs: 60_000, storage: sessionStorage });
+    const userToken = `bulk-${Date.now().toString(36)}`;
+    insights.setUserToken(userToken);
+    try {
+      for (let i = 0; i < 1500; i++) insights.convert([`bulk-${i}`], 'Bulk'); // distinct events (identical ones in one ms are one event to the service)
+      await insights.flush();
+      expect(insights.stats.requests).to.equal(2, '1500 events: 1000 + 500');
+      expect(await storedEvents(userToken, 'conversion')).to.have.length(1500);
+      // 600 events of ≈ 4 KB (2.4 MB in all): fewer than 1000 events, but over 2 MB in one body.
+      const long = 'x'.repeat(4000);
+      for (let i = 0; i < 600; i++) insights.convert([`${long}-${i}`], 'Big');
+      await insights.flush();
+      expect(insights.stats.requests).to.equal(4);
+      expect(insights.stats.eventsDropped).to.equal(0);
+      expect((await storedEvents(userToken, 'conversion')).filter((e) => e.eventName === 'Big')).to.have.length(600);
+    } finally {
+      insights.dispose();
+      store.dispose();
+      sessionStorage.clear();
+    }
+  });
+
   it('a 4xx answer drops the events with a console warning (no retry)', async () => {
     const client = searchClient();
     const store = createSearchStore({ client, indexName: INDEX });
