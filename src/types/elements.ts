@@ -7,15 +7,7 @@ import type { LitElement } from 'lit';
 
 // Loads every element's `HTMLElementTagNameMap` / `GlobalEventHandlersEventMap` augmentation into the
 // program of whoever imports these typings (type-only: nothing runs, no tag is registered).
-export type SvcDefinitions = [
-  typeof import('../elements/search/define.js'),
-  typeof import('../elements/search-box/define.js'),
-  typeof import('../elements/hits/define.js'),
-  typeof import('../elements/highlight/define.js'),
-  typeof import('../elements/snippet/define.js'),
-  typeof import('../elements/refinement-list/define.js'),
-  typeof import('../elements/pagination/define.js'),
-];
+export type SvcDefinitions = typeof import('../define.js');
 
 /** Every `svc-*` tag name. */
 export type SvcTagName = Extract<keyof HTMLElementTagNameMap, `svc-${string}`>;
