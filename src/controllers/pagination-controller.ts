@@ -24,7 +24,7 @@ export class PaginationController extends StoreController {
 
   /** The current page, 0-based (the state's page: it moves at once, before the results arrive). */
   get currentPage(): number {
-    return this.snapshot?.state.page ?? 0;
+    return (this.store ?? undefined)?.getSnapshot().state.page ?? this.snapshot?.state.page ?? 0;
   }
 
   /** Number of pages (capped by `totalPages`). */
