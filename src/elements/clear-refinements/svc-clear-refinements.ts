@@ -49,7 +49,7 @@ export class SvcClearRefinements extends SvcElement {
 
   /** Comma-separated attributes to clear (default: all). */
   declare includedAttributes: string[] | undefined;
-  /** Comma-separated attributes to keep (default `query`). */
+  /** Comma-separated attributes to keep (default `query`; a list replaces the default, so name `query` to keep it). */
   declare excludedAttributes: string[] | undefined;
 
   private readonly clearing = new ClearRefinementsController(this, { store: () => this.store });

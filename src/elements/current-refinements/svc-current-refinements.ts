@@ -74,7 +74,7 @@ export class SvcCurrentRefinements extends SvcElement {
 
   /** Comma-separated attributes to list (default: all). */
   declare includedAttributes: string[] | undefined;
-  /** Comma-separated attributes not to list (default `query`). */
+  /** Comma-separated attributes not to list (default `query`; a list replaces the default, so name `query` to keep hiding it). */
   declare excludedAttributes: string[] | undefined;
   /** Labels of the attributes, e.g. `{"brand": "Brand"}` (JSON in the attribute); default: the attribute name. */
   declare labels: Record<string, string> | undefined;
