@@ -281,6 +281,14 @@ describe('API keys endpoints', () => {
     assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, { key })).status, 429);
   });
 
+  test('behind a proxy: admin key + X-Forwarded-API-Key rate-limits per X-Forwarded-For', async () => {
+    const { key } = await svc.ok('POST', '/1/keys', { acl: ['search'], maxQueriesPerIPPerHour: 1 });
+    const as = (ip: string) => ({ headers: { 'X-Forwarded-API-Key': key, 'X-Forwarded-For': ip } });
+    assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, as('10.0.0.1'))).status, 200);
+    assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, as('10.0.0.1'))).status, 429);
+    assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, as('10.0.0.2'))).status, 200);
+  });
+
   test('bad key bodies answer 400', async () => {
     assert.equal((await svc.call('POST', '/1/keys', { acl: ['fly'] })).status, 400);
     assert.equal((await svc.call('POST', '/1/keys', { validity: -1 })).status, 400);

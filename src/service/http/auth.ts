@@ -230,6 +230,16 @@ export function createAuthorizer(config: AuthConfig) {
       throw new HttpError(403, `Index ${indexName} is not allowed with this API key`);
     }
     if (stored) rateLimit(stored, c, info.userToken ?? c.req.header('x-service-usertoken'));
+    if (info.isAdmin) {
+      // A server proxying for its users: admin key, the user's IP in X-Forwarded-For and the
+      // rate-limited key in X-Forwarded-API-Key (document 1, Limits).
+      const forwardedKey = c.req.header('x-forwarded-api-key');
+      const forwarded = forwardedKey ? config.keys.get(forwardedKey) : undefined;
+      if (forwarded) {
+        const forwardedFor = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+        rateLimit(forwarded, c, forwardedFor);
+      }
+    }
     return info;
   };
 }

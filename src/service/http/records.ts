@@ -304,6 +304,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/indexes/:all{\\*}/objects', async (c) => {
     const requests = requestsOf(await ctx.readJson(c));
+    // One visibility set per index and key (secured-key filters), not one per requested object.
+    const visibility = new Map<string, ((objectID: string) => boolean) | undefined>();
     const results = requests.map((request, position) => {
       const where = `requests[${position}]`;
       const item = asObject(request, where);
@@ -313,7 +315,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
       const index = ctx.indices.get(item.indexName);
       const record = index?.getObject(objectID);
       if (!index || !record) return null;
-      const visible = keyVisibility(index, key);
+      const cacheKey = `${item.indexName}\u0000${key.value}`;
+      if (!visibility.has(cacheKey)) visibility.set(cacheKey, keyVisibility(index, key));
+      const visible = visibility.get(cacheKey);
       if (visible && !visible(objectID)) return null;
       return retrieve(record, index, key, listParam(item.attributesToRetrieve, `${where}.attributesToRetrieve`));
     });
