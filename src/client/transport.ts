@@ -51,6 +51,8 @@ export interface TransportOptions {
 }
 
 const TIMEOUT = Symbol('timeout');
+/** Browsers cap the bodies of in-flight keepalive requests at 64 KiB in total. */
+const KEEPALIVE_MAX_BYTES = 64 * 1024;
 
 /**
  * Sends calls with retries across hosts. One per client; remembers which hosts are down.
@@ -139,7 +141,9 @@ export class Transport {
       arm(headersTimeout);
       let response: Response;
       try {
-        response = await fetch(url, { method: call.method, headers, body, signal: controller.signal, keepalive: call.keepalive });
+        // Browsers refuse keepalive bodies over 64 KiB; such a batch goes as an ordinary request.
+        const keepalive = call.keepalive === true && (body === undefined || new TextEncoder().encode(body).length <= KEEPALIVE_MAX_BYTES);
+        response = await fetch(url, { method: call.method, headers, body, signal: controller.signal, keepalive });
       } catch (error) {
         if (call.signal?.aborted) throw abortError(call.signal);
         if (controller.signal.reason === TIMEOUT) return failed('timeout', `no answer within ${headersTimeout} ms`);

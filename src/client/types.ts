@@ -20,9 +20,9 @@ export interface ClientOptions {
   fallbackDomain?: string;
   /** Host for `/1/events`; default `https://insights.{domain}`, or the first explicit host. */
   insightsHost?: string;
-  /** Base timeouts in ms; each retry multiplies them by the attempt number. */
+  /** Base timeouts in ms (defaults connect 2000, read 5000, write 30000); each retry multiplies them by the attempt number. */
   timeouts?: { connect?: number; read?: number; write?: number };
-  /** Response cache for searches and Recommend; `false` turns it off. */
+  /** Response cache for searches and Recommend (default 2 minutes TTL, 100 entries, LRU); `false` turns it off. */
   cache?: false | { ttlMs?: number; maxEntries?: number };
   /** How long a failed host is skipped, ms (default 2 minutes). */
   hostDownMs?: number;
