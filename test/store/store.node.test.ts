@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { ApiError, createClient } from '../../src/client/index.js';
 import { createSearchStore } from '../../src/store/index.js';
 import type { SearchStatus, SearchStore, StoreSnapshot } from '../../src/store/types.js';
-import { catalogue, indexProducts, startProxy, startService, type Product, type Proxy, type RunningService } from '../client/fixture.js';
+import { catalogue, indexProducts, startProxy, startService, waitTask, type Product, type Proxy, type RunningService } from '../client/fixture.js';
 
 const INDEX = 'store_products';
 const records = catalogue();
@@ -364,6 +364,44 @@ describe('Recommend', () => {
     } finally {
       store.dispose();
       await proxy.close();
+    }
+  });
+});
+
+describe('other refinements', () => {
+  test('numeric and tag refinements, configure params and a sort replica reach the service', async () => {
+    const replica = `${INDEX}_price_desc`;
+    const primary = await svc.admin.request<{ taskID: number }>('PUT', `/1/indexes/${INDEX}/settings`, { replicas: [replica] });
+    await waitTask(svc.admin, INDEX, primary.taskID);
+    const replicaSettings = await svc.admin.request<{ taskID: number }>('PUT', `/1/indexes/${replica}/settings`, {
+      searchableAttributes: ['name', 'brand', 'kind'],
+      attributesForFaceting: ['brand', 'color', 'kind', 'price'],
+      customRanking: ['desc(price)'],
+    });
+    await waitTask(svc.admin, replica, replicaSettings.taskID);
+
+    const store = makeStore(svc.url);
+    try {
+      store.registerNeeds('configure', { params: { filters: 'kind:phone' }, hitsPerPage: 100 });
+      store.addNumericRefinement('price', '>=', 500);
+      store.toggleTag('sale');
+      const expected = records.filter((r) => r.kind === 'phone' && r.price >= 500 && r._tags.includes('sale'));
+      assert.ok(expected.length > 2);
+      const { results } = await settle(store);
+      assert.deepEqual(results?.hits.map((h) => h.objectID).sort(), expected.map((r) => r.objectID).sort());
+
+      store.setIndex(replica);
+      const sorted = (await settle(store)).results!;
+      assert.equal(sorted.index ?? replica, replica);
+      assert.deepEqual(sorted.hits.map((h) => h.price), expected.map((r) => r.price).sort((a, b) => b - a));
+      assert.equal(store.toQueryString(), `sortBy=${replica}&numeric[price]=%3E%3D500&tags=sale`);
+
+      store.removeNumericRefinement('price');
+      store.toggleTag('sale');
+      const phones = (await settle(store)).results!;
+      assert.equal(phones.nbHits, records.filter((r) => r.kind === 'phone').length);
+    } finally {
+      store.dispose();
     }
   });
 });
