@@ -56,6 +56,8 @@ export interface KeyInfo {
   parent?: string;
   /** Index name patterns the key is restricted to (key `indexes` and secured `restrictIndices`); undefined = all. */
   indexes?: string[];
+  /** For a secured key with `restrictIndices` whose parent is itself restricted: the parent's patterns (both apply). */
+  parentIndexes?: string[];
   /** 0 = unlimited. */
   maxHitsPerQuery: number;
   /** Search parameters forced on every query: the key's `queryParameters` then the secured restrictions. */

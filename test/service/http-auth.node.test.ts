@@ -248,6 +248,10 @@ describe('API keys endpoints', () => {
     const secured = securedKey(key, { filters: 'owner:alice' });
     const restricted = await svc.ok('POST', '/1/indexes/books/query', { query: '' }, { key: secured });
     assert.equal(restricted.nbHits, 1);
+    // Its restrictIndices cannot widen the parent's indexes; both apply.
+    const wide = securedKey(key, { restrictIndices: 'boo*,music' });
+    assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, { key: wide })).status, 200);
+    assert.equal((await svc.call('POST', '/1/indexes/music/query', {}, { key: wide })).status, 403);
 
     const deleted = await svc.ok('DELETE', `/1/keys/${key}`);
     assert.match(deleted.deletedAt, /T/);

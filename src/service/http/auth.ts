@@ -44,9 +44,10 @@ function wildcard(pattern: string): RegExp {
 }
 
 /** True when `indexName` is allowed by the key's index patterns (undefined = every index). */
-export function indexAllowed(key: Pick<KeyInfo, 'indexes'>, indexName: string): boolean {
-  if (!key.indexes) return true;
-  return key.indexes.some((pattern) => (pattern.includes('*') ? wildcard(pattern).test(indexName) : pattern === indexName));
+export function indexAllowed(key: Pick<KeyInfo, 'indexes' | 'parentIndexes'>, indexName: string): boolean {
+  const matches = (patterns: string[] | undefined) =>
+    !patterns || patterns.some((pattern) => (pattern.includes('*') ? wildcard(pattern).test(indexName) : pattern === indexName));
+  return matches(key.indexes) && matches(key.parentIndexes);
 }
 
 function refererAllowed(patterns: string[], referer: string | undefined): boolean {
@@ -202,12 +203,9 @@ export function createAuthorizer(config: AuthConfig) {
         }
       }
       if (restrictions.restrictIndices !== undefined) {
-        const allowed = parseList(restrictions.restrictIndices);
         // Both the parent's indexes and restrictIndices must allow the index.
-        const parentIndexes = info.indexes;
-        info.indexes = parentIndexes
-          ? allowed.filter((name) => indexAllowed({ indexes: parentIndexes }, name))
-          : allowed;
+        if (info.indexes) info.parentIndexes = info.indexes;
+        info.indexes = parseList(restrictions.restrictIndices);
       }
       if (restrictions.referers !== undefined && !refererAllowed(parseList(restrictions.referers), referer)) {
         throw new HttpError(403, 'Referer not allowed with this secured API key');
