@@ -1,0 +1,57 @@
+import type { Meta, StoryObj } from '@storybook/web-components-vite';
+import { html } from 'lit';
+import { SERVICE } from './shared.js';
+
+interface Args {
+  attribute: string;
+  query: string;
+}
+
+/** `<svc-highlight>` and `<svc-snippet>` inside a `<svc-hits>` template: each gets its hit automatically. */
+const meta: Meta<Args> = {
+  title: 'Elements/Highlight and snippet',
+  component: 'svc-highlight',
+  tags: ['autodocs'],
+  args: { attribute: 'name', query: 'office chair' },
+  render: (args) => html`<svc-search
+    app-id=${SERVICE.appId}
+    api-key=${SERVICE.searchKey}
+    index-name=${SERVICE.indexName}
+    hosts=${SERVICE.hosts}
+    .initialState=${{ query: args.query }}
+  >
+    <svc-search-box></svc-search-box>
+    <svc-hits style="margin-block-start: 1rem">
+      <template><svc-highlight attribute=${args.attribute}></svc-highlight></template>
+    </svc-hits>
+  </svc-search>`,
+};
+export default meta;
+
+type Story = StoryObj<Args>;
+
+export const Highlight: Story = {};
+
+/** Styling the matches with custom properties. */
+export const StyledMarks: Story = {
+  render: (args) => html`<style>
+      .marks svc-highlight {
+        --svc-highlight-background: transparent;
+        --svc-highlight-color: #b45309;
+        --svc-highlight-font-weight: 700;
+      }
+    </style>
+    <svc-search class="marks" app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName}
+      hosts=${SERVICE.hosts} .initialState=${{ query: args.query }}>
+      <svc-hits><template><svc-highlight attribute=${args.attribute}></svc-highlight></template></svc-hits>
+    </svc-search>`,
+};
+
+/** `<svc-snippet>`: the part of a long attribute around the matches (`words` long). */
+export const Snippet: Story = {
+  args: { query: 'binder' },
+  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName}
+    hosts=${SERVICE.hosts} .initialState=${{ query: args.query }}>
+    <svc-hits><template><svc-snippet attribute="name" words="4"></svc-snippet></template></svc-hits>
+  </svc-search>`,
+};
