@@ -1,0 +1,176 @@
+import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import type { TrendingFacetHit } from '../../client/types.js';
+import { TrendingController } from '../../controllers/trending-controller.js';
+import { SvcRecommendList } from '../recommendations/recommend-list.js';
+import { styles } from '../recommendations/styles.js';
+
+/** Detail of `svc-trending-facet-select`. */
+export interface TrendingFacetSelectDetail {
+  facetName: string;
+  facetValue: string;
+  position: number;
+  queryID?: string;
+}
+
+/**
+ * @summary What is trending: the hottest records (`model="trending-items"`, globally or within one facet value)
+ * or the hottest facet values (`model="trending-facets"`, e.g. categories), from recent Insights events.
+ *
+ * @slot heading - The heading (default: an `h2` with "Trending now", "Trending in {facetValue}" or "Popular right now").
+ * @slot empty - Shown when nothing is trending (default: "Nothing is trending yet.").
+ * @slot - A `<template>` rendered for each item, exactly as in `<svc-hits>` (`data-text`, `data-src`,
+ * `data-href`, `data-attr-<name>`; never parsed as HTML). For trending facets its fields are `facetName`,
+ * `facetValue` and `_score`.
+ *
+ * @csspart base - The `section` around everything.
+ * @csspart heading - The container of the heading slot.
+ * @csspart title - The default `h2`.
+ * @csspart list - The `ol` of items.
+ * @csspart item - Each item's `li` (trending items carry `data-svc-object-id`, `data-svc-position` (1..n),
+ * `data-svc-query-id`, `data-svc-index`).
+ * @csspart facet - The default button of a trending facet value (`aria-pressed` when it refines the search).
+ * @csspart loading - The message shown until the first answer.
+ * @csspart empty - The container of the empty slot.
+ * @csspart error - The message shown when Recommend failed.
+ *
+ * @cssproperty --svc-recommendations-columns - `grid-template-columns` of the list.
+ * @cssproperty --svc-recommendations-gap - Gap between items.
+ * @cssproperty --svc-hit-padding-block - Block padding of each item.
+ * @cssproperty --svc-hit-padding-inline - Inline padding of each item.
+ * @cssproperty --svc-border-color - Border of each item.
+ * @cssproperty --svc-radius - Corner radius.
+ * @cssproperty --svc-accent - Colour of a trending facet value that refines the search.
+ *
+ * @event svc-trending-select - The user clicked a trending item; `detail: { hit, position, queryID }`.
+ * @event svc-trending-facet-select - The user clicked a trending facet value; `detail: { facetName, facetValue,
+ * position, queryID }`. Cancelable: by default the value is toggled as a refinement of the search (and
+ * `Filter Applied` goes to Insights); `preventDefault()` to navigate instead.
+ *
+ * Trending items are observed by the `<svc-search>`'s Insights like hits: views when visible, clicks with
+ * positions 1..n and the answer's queryID, conversions through `data-svc-conversion`.
+ *
+ * Translations: `headingItems` ("Trending now"), `headingItemsIn` ("Trending in {facetValue}"), `headingFacets`
+ * ("Popular right now"), `loading` ("Loading trends…"), `empty` ("Nothing is trending yet."), `error`
+ * ("Trends are unavailable right now.").
+ *
+ * @example
+ * ```html
+ * <svc-trending model="trending-facets" facet-name="category" max-recommendations="5">
+ *   <h2 slot="heading">Trending categories</h2>
+ * </svc-trending>
+ * <svc-trending facet-name="category" facet-value="Furniture" max-recommendations="4"></svc-trending>
+ * ```
+ */
+export class SvcTrending<T extends Record<string, unknown> = Record<string, unknown>> extends SvcRecommendList<T> {
+  static override styles = styles;
+  static override properties: PropertyDeclarations = {
+    model: { reflect: true },
+    facetName: { attribute: 'facet-name' },
+    facetValue: { attribute: 'facet-value' },
+  };
+  static override defaultTranslations = {
+    headingItems: 'Trending now',
+    headingItemsIn: 'Trending in {facetValue}',
+    headingFacets: 'Popular right now',
+    loading: 'Loading trends…',
+    empty: 'Nothing is trending yet.',
+    error: 'Trends are unavailable right now.',
+  };
+
+  /** `trending-items` (default) or `trending-facets`. */
+  declare model: 'trending-items' | 'trending-facets';
+  /** trending-facets: the facet (required); trending-items: with `facet-value`, trending within that value. */
+  declare facetName: string | undefined;
+  /** trending-items only: the facet value to trend within. */
+  declare facetValue: string | undefined;
+
+  protected readonly controller = new TrendingController<T>(this, { store: () => this.store });
+  private storeUnsubscribe: (() => void) | undefined;
+  private subscribedStore: unknown;
+
+  constructor() {
+    super();
+    this.model = 'trending-items';
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.storeUnsubscribe?.();
+    this.storeUnsubscribe = this.subscribedStore = undefined;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    const c = this.controller;
+    c.model = this.model === 'trending-facets' ? 'trending-facets' : 'trending-items';
+    c.facetName = this.facetName || undefined;
+    c.facetValue = this.facetValue ?? undefined;
+    c.threshold = Number.isFinite(this.threshold) ? this.threshold : 0;
+    c.maxRecommendations = Number.isFinite(this.maxRecommendations) ? this.maxRecommendations : 0;
+    c.index = this.indexName || undefined;
+    c.queryParameters = this.queryParameters;
+    c.fallbackParameters = this.fallbackParameters;
+    // Trending facet values show whether they refine the search: follow the store's state.
+    const store = c.model === 'trending-facets' ? this.store : undefined;
+    if (store !== this.subscribedStore) {
+      this.storeUnsubscribe?.();
+      this.subscribedStore = store;
+      this.storeUnsubscribe = store?.subscribe(() => this.requestUpdate());
+    }
+  }
+
+  protected override get selectEventName(): string {
+    return 'svc-trending-select';
+  }
+
+  protected override defaultHeading(): string {
+    if (this.model === 'trending-facets') return this.t('headingFacets');
+    if (this.facetName && this.facetValue) return this.t('headingItemsIn', { facetValue: this.facetValue });
+    return this.t('headingItems');
+  }
+
+  /** trending-facets: the facet values shown, hottest first. */
+  get facets(): TrendingFacetHit[] {
+    return this.controller.facets;
+  }
+
+  protected override get isEmpty(): boolean {
+    return this.controller.isEmpty;
+  }
+
+  private selectFacet(facet: TrendingFacetHit, position: number): void {
+    const event = new CustomEvent<TrendingFacetSelectDetail>('svc-trending-facet-select', {
+      detail: { facetName: facet.facetName, facetValue: facet.facetValue, position, queryID: this.controller.queryID },
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+    });
+    if (this.dispatchEvent(event)) this.controller.refine(facet.facetValue, this.insights);
+  }
+
+  protected override renderList(template: HTMLTemplateElement | null): TemplateResult {
+    if (this.model !== 'trending-facets') return this.renderRecords(template);
+    const facets = this.facets;
+    return html`<ol part="list" aria-labelledby="heading" aria-busy=${this.controller.isLoading} ?hidden=${!facets.length}>
+      ${repeat(
+        facets,
+        (facet) => facet.facetValue,
+        (facet, i) =>
+          html`<li part="item" data-svc-facet-value=${facet.facetValue}>${this.renderFacet(facet, i + 1, template)}</li>`,
+      )}
+    </ol>`;
+  }
+
+  private renderFacet(facet: TrendingFacetHit, position: number, template: HTMLTemplateElement | null): unknown {
+    if (this.renderItem) {
+      return this.renderItem(facet as never, { index: position - 1, position, queryID: this.controller.queryID });
+    }
+    if (template) {
+      return html`<div @click=${() => this.selectFacet(facet, position)}>${this.renderTemplateFor(template, facet as unknown as Record<string, unknown>)}</div>`;
+    }
+    return html`<button part="facet" type="button" aria-pressed=${this.controller.isRefined(facet.facetValue)} @click=${() => this.selectFacet(facet, position)}>
+      ${facet.facetValue}
+    </button>`;
+  }
+}
