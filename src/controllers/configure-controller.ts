@@ -21,14 +21,37 @@ import { StoreController } from './store-controller.js';
 export class ConfigureController extends StoreController {
   /** The parameters added to every search. */
   params: SearchParams = {};
+  /** The parameters last registered (JSON; '' when none). */
+  private applied = '';
 
   protected override needs(): Needs | undefined {
     return Object.keys(this.params).length > 0 ? { params: { ...this.params } } : undefined;
   }
 
-  /** Re-registers the parameters now (the element calls this after changing `params`). */
+  override hostUpdate(): void {
+    super.hostUpdate();
+    this.searchAgainIfDropped();
+  }
+
+  override hostDisconnected(): void {
+    const store = this.store;
+    super.hostDisconnected();
+    // The store does not search again when needs go (other widgets' results stay valid), but dropped
+    // parameters such as `filters` change the results: ask for them.
+    if (this.applied && store) store.refresh();
+    this.applied = '';
+  }
+
+  /** Re-registers the parameters now (for use without an element; an element updates on its own). */
   apply(): void {
     this.sync();
+    this.searchAgainIfDropped();
+  }
+
+  private searchAgainIfDropped(): void {
+    const key = Object.keys(this.params).length > 0 ? JSON.stringify(this.params) : '';
+    if (this.applied && !key) this.store?.refresh();
+    this.applied = this.store ? key : '';
   }
 }
 
