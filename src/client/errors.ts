@@ -52,7 +52,12 @@ export class RetryError extends ApiError {
   }
 }
 
-/** The error thrown when a caller's `AbortSignal` fires (a `DOMException` named `AbortError`). */
+/**
+ * The error thrown when a caller's `AbortSignal` fires: its reason, or a `DOMException` named `AbortError`.
+ *
+ * @example
+ * if (signal.aborted) throw abortError(signal);
+ */
 export function abortError(signal?: AbortSignal): unknown {
   if (signal?.reason !== undefined) return signal.reason;
   return new DOMException('The operation was aborted.', 'AbortError');

@@ -52,7 +52,12 @@ export function mergeNeeds(needs: Iterable<Needs>): MergedNeeds {
   return merged;
 }
 
-/** `attr:value`, a leading `-` escaped so the engine does not read it as a negation. */
+/**
+ * `attr:value`, a leading `-` escaped so the engine does not read it as a negation.
+ *
+ * @example
+ * facetFilter('size', '-1') // 'size:\\-1'
+ */
 export function facetFilter(attribute: string, value: string): string {
   return `${attribute}:${value.startsWith('-') ? `\\${value}` : value}`;
 }
@@ -63,7 +68,13 @@ function asFilterList(value: unknown): Array<string | string[]> {
   return [String(value)];
 }
 
-/** The filters of `state`, leaving out the refinements of `exclude` (a disjunctive facet's own). */
+/**
+ * The filters of `state` (plus `extra`'s own filter lists), leaving out the refinements of `exclude`
+ * (a disjunctive facet's own).
+ *
+ * @example
+ * refinementParams(state, {}, 'brand').facetFilters // every facet filter but brand's
+ */
 export function refinementParams(state: IndexState, extra: SearchParams, exclude?: string): SearchParams {
   const facetFilters: Array<string | string[]> = [...asFilterList(extra.facetFilters)];
   for (const [attribute, values] of Object.entries(state.facetRefinements)) {

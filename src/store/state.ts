@@ -32,7 +32,12 @@ function record<V>(entries: Array<[string, V]>): Record<string, V> {
   return Object.fromEntries(entries);
 }
 
-/** Sets or removes (`value === undefined`) one key without mutating `source`. */
+/**
+ * Sets or removes (`value === undefined`) one key without mutating `source`.
+ *
+ * @example
+ * withKey({ a: 1 }, 'b', 2) // { a: 1, b: 2 }
+ */
 export function withKey<V>(source: Record<string, V>, key: string, value: V | undefined): Record<string, V> {
   const entries = Object.entries(source).filter(([k]) => k !== key);
   if (value !== undefined) entries.push([key, value]);
@@ -102,12 +107,23 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/**
+ * Throws a `RangeError` unless `operator` is a numeric operator and `value` a finite number.
+ *
+ * @example
+ * assertNumeric('>=', 10) // ok
+ */
 export function assertNumeric(operator: unknown, value: unknown): asserts operator is NumericOperator {
   if (!NUMERIC_OPERATORS.includes(operator as NumericOperator)) throw new RangeError(`numeric operator must be one of ${NUMERIC_OPERATORS.join(' ')}, got ${String(operator)}`);
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`numeric refinement value must be a finite number, got ${String(value)}`);
 }
 
-/** True when `attribute` has any refinement (facet, disjunctive or numeric). */
+/**
+ * True when `attribute` has any refinement (facet, disjunctive or numeric).
+ *
+ * @example
+ * hasRefinements(state, 'brand') // false on an empty state
+ */
 export function hasRefinements(state: IndexState, attribute: string): boolean {
   return (
     Object.hasOwn(state.facetRefinements, attribute) ||
@@ -132,11 +148,23 @@ export function toggleRefinement(state: IndexState, attribute: string, value: st
   return { ...state, page: 0, [field]: withKey(state[field], attribute, next.length ? next : undefined) };
 }
 
+/**
+ * True when `value` of `attribute` is refined (AND or OR).
+ *
+ * @example
+ * isRefined(toggleRefinement(state, 'brand', 'LG'), 'brand', 'LG') // true
+ */
 export function isRefined(state: IndexState, attribute: string, value: string): boolean {
   const inList = (map: Record<string, string[]>) => Object.hasOwn(map, attribute) && map[attribute]!.includes(value);
   return inList(state.facetRefinements) || inList(state.disjunctiveFacetRefinements);
 }
 
+/**
+ * Adds `attribute operator value` (no duplicate); the page goes back to 0.
+ *
+ * @example
+ * addNumericRefinement(state, 'price', '>=', 10).numericRefinements // { price: [{ operator: '>=', value: 10 }] }
+ */
 export function addNumericRefinement(state: IndexState, attribute: string, operator: NumericOperator, value: number): IndexState {
   assertString('attribute', attribute);
   assertNumeric(operator, value);
@@ -145,6 +173,12 @@ export function addNumericRefinement(state: IndexState, attribute: string, opera
   return { ...state, page: 0, numericRefinements: withKey(state.numericRefinements, attribute, [...current, { operator, value }]) };
 }
 
+/**
+ * Removes the numeric refinements of `attribute` matching `operator` and `value` (all when omitted).
+ *
+ * @example
+ * removeNumericRefinement(state, 'price') // every price refinement gone
+ */
 export function removeNumericRefinement(state: IndexState, attribute: string, operator?: string, value?: number): IndexState {
   if (!Object.hasOwn(state.numericRefinements, attribute)) return state;
   const current = state.numericRefinements[attribute]!;
@@ -153,13 +187,25 @@ export function removeNumericRefinement(state: IndexState, attribute: string, op
   return { ...state, page: 0, numericRefinements: withKey(state.numericRefinements, attribute, next.length ? next : undefined) };
 }
 
+/**
+ * Toggles a tag refinement; the page goes back to 0.
+ *
+ * @example
+ * toggleTag(state, 'sale').tagRefinements // ['sale']
+ */
 export function toggleTag(state: IndexState, tag: string): IndexState {
   assertString('tag', tag);
   const next = state.tagRefinements.includes(tag) ? state.tagRefinements.filter((t) => t !== tag) : [...state.tagRefinements, tag];
   return { ...state, page: 0, tagRefinements: next };
 }
 
-/** Removes the refinements of `attributes` (all, tags included, when omitted; `_tags` names the tags); keeps the query. */
+/**
+ * Removes the refinements of `attributes` (all, tags included, when omitted; `_tags` names the tags);
+ * keeps the query.
+ *
+ * @example
+ * clearRefinements(state, ['brand'])
+ */
 export function clearRefinements(state: IndexState, attributes?: string[]): IndexState {
   if (attributes === undefined) {
     return { ...state, page: 0, facetRefinements: {}, disjunctiveFacetRefinements: {}, numericRefinements: {}, tagRefinements: [] };

@@ -158,7 +158,7 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
         shownSeq = seq;
         const status = newerPending() ? snapshot.status : 'error';
         settleStatus();
-        setSnapshot({ status, error: error instanceof Error ? error : new Error(String(error)) });
+        setSnapshot({ status, error: error instanceof Error ? error : new Error(String(error)), initialising: false });
         notify();
       },
     );
