@@ -1,0 +1,84 @@
+/**
+ * The browser checks events before queueing them (`src/insights/rules.ts`) so that nothing the service
+ * would refuse is ever sent. This holds the two rule sets to the same verdicts — and the same field — on a
+ * corpus of valid events and of one-rule violations of each.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { validateEvent as browserValidate } from '../../src/insights/rules.js';
+import { EventValidationError, validateEvent as serviceValidate } from '../../src/service/insights/validate.js';
+import type { InsightsEvent } from '../../src/client/types.js';
+
+const now = Date.now();
+const base: InsightsEvent = { eventType: 'view', eventName: 'Hits Viewed', index: 'products', userToken: 'anonymous-1', objectIDs: ['1'] };
+const click: InsightsEvent = { ...base, eventType: 'click', eventName: 'Hit Clicked', queryID: 'q1', positions: [13] };
+const { objectIDs: _o, ...noObjects } = base;
+const filterEvent = { ...noObjects, eventType: 'click' as const, eventName: 'Filter Applied', filters: ['brand:Acme'] };
+
+const valid: InsightsEvent[] = [
+  base,
+  click,
+  filterEvent,
+  { ...filterEvent, queryID: 'q1' },
+  { ...base, eventType: 'conversion', eventName: 'Added to cart', queryID: 'q1' },
+  { ...base, eventName: 'x'.repeat(64), userToken: 'aZ09_-=/+'.repeat(14).slice(0, 128) },
+  { ...base, timestamp: now - 3 * 86_400_000 },
+  { ...click, queryID: undefined, positions: undefined },
+  { ...filterEvent, filters: Array.from({ length: 10 }, (_, i) => `a:${i}`) },
+  { ...click, objectIDs: ['1', '2'], positions: [1, 2] },
+];
+
+const invalid: Array<[string, Record<string, unknown>]> = [
+  ['eventType', { ...base, eventType: 'purchase' }],
+  ['eventName', { ...base, eventName: '' }],
+  ['eventName', { ...base, eventName: 'x'.repeat(65) }],
+  ['eventName', { ...base, eventName: 'tab\there' }],
+  ['eventName', { ...base, eventName: 'café' }],
+  ['index', { ...base, index: '' }],
+  ['userToken', { ...base, userToken: 'a b' }],
+  ['userToken', { ...base, userToken: 'a'.repeat(129) }],
+  ['userToken', { ...base, userToken: '' }],
+  ['timestamp', { ...base, timestamp: now - 5 * 86_400_000 }],
+  ['timestamp', { ...base, timestamp: 1.5 }],
+  ['queryID', { ...base, queryID: '' }],
+  ['objectIDs', { ...base, filters: ['a:b'] }],
+  ['objectIDs', noObjects],
+  ['objectIDs', { ...base, objectIDs: [] }],
+  ['objectIDs', { ...base, objectIDs: [''] }],
+  ['filters', { ...filterEvent, filters: Array.from({ length: 11 }, (_, i) => `a:${i}`) }],
+  ['filters', { ...filterEvent, filters: ['noColon'] }],
+  ['filters', { ...filterEvent, filters: [] }],
+  ['positions', { ...click, positions: undefined }],
+  ['positions', { ...click, positions: [1, 2] }],
+  ['positions', { ...click, positions: [0] }],
+  ['positions', { ...base, positions: [1] }],
+  ['positions', { ...filterEvent, positions: [1] }],
+];
+
+function serviceField(event: unknown): string | null {
+  try {
+    serviceValidate(event, 0, { now });
+    return null;
+  } catch (error) {
+    assert.ok(error instanceof EventValidationError);
+    return error.field?.replace(/\[\d+\]$/, '') ?? 'event';
+  }
+}
+
+describe('browser and service agree on the Insights event rules', () => {
+  it('accept the same valid events', () => {
+    for (const event of valid) {
+      assert.equal(browserValidate(event, now), null, JSON.stringify(event));
+      assert.equal(serviceField(event), null, JSON.stringify(event));
+    }
+  });
+
+  it('refuse each one-rule violation, naming the same field', () => {
+    for (const [field, event] of invalid) {
+      const browser = browserValidate(event as unknown as InsightsEvent, now);
+      assert.ok(browser, `browser accepted ${JSON.stringify(event)}`);
+      assert.equal(browser.split(':')[0], field, `browser: ${browser}`);
+      assert.equal(serviceField(event), field, JSON.stringify(event));
+    }
+  });
+});
