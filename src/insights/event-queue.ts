@@ -189,7 +189,8 @@ export class EventQueue {
     clearTimeout(this.flushTimer);
     clearTimeout(this.retryTimer);
     clearInterval(this.leaseTimer);
-    this.persist(true);
+    // A request in flight finishes on its own: its events are handed back only if it fails (see drain).
+    this.persist(true, this.entries.filter((e) => !this.inFlight.has(e.id)));
     this.disposed = true;
   }
 
@@ -219,6 +220,10 @@ export class EventQueue {
         if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
           this.drop(batch, status, error);
           continue;
+        }
+        if (this.disposed) {
+          this.handBack(batch);
+          return;
         }
         this.attempt++;
         this.stats.retries++;
@@ -295,11 +300,26 @@ export class EventQueue {
   }
 
   /** Writes this page's part of the stored queue; `release` lets the next page load adopt it at once. */
-  private persist(release = false): void {
+  private persist(release = false, entries = this.entries): void {
     if (this.disposed) return;
     const stored = this.read();
-    if (this.entries.length) stored.owners[this.instanceId] = { lease: release ? 0 : Date.now() + this.leaseMs, entries: this.entries };
+    if (entries.length) stored.owners[this.instanceId] = { lease: release ? 0 : Date.now() + this.leaseMs, entries };
     else delete stored.owners[this.instanceId];
+    this.write(stored);
+  }
+
+  /** After `dispose`, a request that failed gives its events back to storage for the next instance. */
+  private handBack(batch: QueueEntry[]): void {
+    const stored = this.read();
+    const part = stored.owners[this.instanceId] ?? { lease: 0, entries: [] };
+    const known = new Set(part.entries.map((e) => e.id));
+    part.entries.push(...batch.filter((e) => !known.has(e.id)));
+    part.lease = 0;
+    stored.owners[this.instanceId] = part;
+    this.write(stored);
+  }
+
+  private write(stored: StoredQueue): void {
     if (Object.keys(stored.owners).length) this.options.storage.setItem(this.options.storageKey, JSON.stringify(stored));
     else this.options.storage.removeItem(this.options.storageKey);
   }

@@ -287,6 +287,35 @@ describe('insights: delivery', () => {
     }
   });
 
+  it('a request in flight at dispose is handed to the next instance only if it fails', async () => {
+    const key = `d${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    const store = createSearchStore({ client: searchClient(), indexName: INDEX });
+    const flakyClient = searchClient(`${location.origin}/__flaky/${key}`);
+    const goodClient = searchClient();
+    const userToken = `dispose-${key}`;
+    const attempt = async (client: SearchClient) => {
+      const insights = createInsights({ client, store, userToken, flushDelayMs: 60_000 });
+      insights.convert(['p7'], `Attempt ${key}`);
+      const sending = insights.flush();
+      insights.dispose(); // e.g. <svc-search> rebuilt while the request is out
+      await sending;
+    };
+    try {
+      await attempt(goodClient); // succeeds: nothing handed back
+      let next = createInsights({ client: goodClient, store, userToken });
+      expect(next.queueSize).to.equal(0);
+      next.dispose();
+      await attempt(flakyClient); // answered 503: handed back to storage
+      next = createInsights({ client: goodClient, store, userToken, flushDelayMs: 10 });
+      expect(next.queueSize).to.equal(1);
+      await next.flush();
+      next.dispose();
+      expect((await storedEvents(userToken)).map((e) => e.objectIDs)).to.deep.equal([['p7'], ['p7']]);
+    } finally {
+      store.dispose();
+    }
+  });
+
   it('splits the queue into requests of at most 1000 events and under 2 MB', async () => {
     const client = searchClient();
     const store = createSearchStore({ client, indexName: INDEX });
