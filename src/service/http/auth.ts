@@ -20,7 +20,12 @@ export interface AuthConfig {
 /** Restriction parameters of a secured key that are checked rather than forced on the query. */
 const CHECKED_RESTRICTIONS = new Set(['validUntil', 'restrictIndices', 'referers', 'restrictSources', 'userToken']);
 
-/** Parses a list given as a JSON array or a comma-separated string. */
+/**
+ * Parses a list given as a JSON array or a comma-separated string.
+ *
+ * @example
+ * parseList('a,b') // ['a', 'b']; parseList('["a","b"]') // ['a', 'b']
+ */
 export function parseList(value: string): string[] {
   const trimmed = value.trim();
   if (trimmed.startsWith('[')) {
@@ -43,7 +48,12 @@ function wildcard(pattern: string): RegExp {
   return new RegExp(`^${escaped}$`, 'i');
 }
 
-/** True when `indexName` is allowed by the key's index patterns (undefined = every index). */
+/**
+ * True when `indexName` is allowed by the key's index patterns (undefined = every index).
+ *
+ * @example
+ * indexAllowed({ indexes: ['dev_*'] }, 'dev_products') // true
+ */
 export function indexAllowed(key: Pick<KeyInfo, 'indexes' | 'parentIndexes'>, indexName: string): boolean {
   const matches = (patterns: string[] | undefined) =>
     !patterns || patterns.some((pattern) => (pattern.includes('*') ? wildcard(pattern).test(indexName) : pattern === indexName));
@@ -101,7 +111,12 @@ function sourceAllowed(networks: string, ip: string | undefined): boolean {
     });
 }
 
-/** The peer address of the request (Node server or middleware mount). */
+/**
+ * The peer address of the request (Node server or middleware mount).
+ *
+ * @example
+ * clientIp(c) // '127.0.0.1' or '::ffff:127.0.0.1'
+ */
 export function clientIp(c: Context): string | undefined {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
   return env?.incoming?.socket?.remoteAddress;

@@ -41,7 +41,12 @@ export async function readJson<T = unknown>(c: Context, maxBytes = DEFAULT_MAX_B
   }
 }
 
-/** The body must be a JSON object (not an array, not a scalar). */
+/**
+ * The body must be a JSON object (not an array, not a scalar).
+ *
+ * @example
+ * const record = asObject(await readJson(c), 'The record'); // 400 "The record must be a JSON object" for `[1]`
+ */
 export function asObject(value: unknown, what = 'The body'): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new HttpError(400, `${what} must be a JSON object`);
@@ -49,7 +54,12 @@ export function asObject(value: unknown, what = 'The body'): Record<string, unkn
   return value as Record<string, unknown>;
 }
 
-/** A `requests` list of a batch or multi-query body. */
+/**
+ * A `requests` list of a batch or multi-query body.
+ *
+ * @example
+ * requestsOf({ requests: [{ action: 'clear' }] }) // [{ action: 'clear' }]
+ */
 export function requestsOf(body: unknown): unknown[] {
   const object = asObject(body);
   if (!Array.isArray(object.requests)) throw new HttpError(400, '`requests` must be an array');

@@ -22,7 +22,12 @@ function stringList(value: unknown, name: string): string[] {
   return value as string[];
 }
 
-/** Validates the body of a key create/update (every field optional). */
+/**
+ * Validates the body of a key create/update (every field optional).
+ *
+ * @example
+ * keyFields({ acl: ['search'], validity: 3600 }) // { acl: ['search'], validity: 3600 }
+ */
 export function keyFields(body: unknown): KeyFields {
   const input = asObject(body, 'The key');
   const fields: KeyFields = {};
@@ -68,7 +73,12 @@ export function keyFields(body: unknown): KeyFields {
   return fields;
 }
 
-/** The key as lists and reads show it (createdAt in Unix seconds). */
+/**
+ * The key as lists and reads show it (createdAt in Unix seconds).
+ *
+ * @example
+ * keyView(stored) // { value, acl, description, validity, …, createdAt: 1763771000 }
+ */
 export function keyView(key: StoredKey, withIndex = false): Record<string, unknown> {
   const view: Record<string, unknown> = {
     value: key.value,

@@ -47,6 +47,9 @@ const FILTER_LISTS = ['facetFilters', 'numericFilters', 'tagFilters'] as const;
  * Applies what the key forces: its filters are ANDed with the query's own filters (a user cannot
  * widen them), other forced parameters replace the query's, a secured `userToken` replaces the
  * query's, and `maxHitsPerQuery` caps `hitsPerPage`/`length`.
+ *
+ * @example
+ * applyKeyParams({ filters: 'brand:Hon' }, securedKeyWithFilters) // { filters: '(owner:bob) AND (brand:Hon)' }
  */
 export function applyKeyParams(raw: RawParams, key: KeyInfo, index?: Index): RawParams {
   const out: RawParams = { ...raw };
@@ -77,12 +80,22 @@ export function applyKeyParams(raw: RawParams, key: KeyInfo, index?: Index): Raw
   return out;
 }
 
-/** Validated engine parameters (400 with the engine's message on bad input). */
+/**
+ * Validated engine parameters (400 with the engine's message on bad input).
+ *
+ * @example
+ * toSearchParams({ query: 'chair', hitsPerPage: '5' }) // { query: 'chair', hitsPerPage: 5 }
+ */
 export function toSearchParams(raw: RawParams): SearchParams {
   return parseSearchParams(raw);
 }
 
-/** A boolean parameter that may arrive as `true` or `'true'`. */
+/**
+ * A boolean parameter that may arrive as `true` or `'true'`.
+ *
+ * @example
+ * flag('true') // true
+ */
 export function flag(value: unknown): boolean {
   return value === true || value === 'true' || value === 1 || value === '1';
 }

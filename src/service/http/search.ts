@@ -11,7 +11,12 @@ import { asObject, requestsOf } from './body.js';
 import { HttpError } from './errors.js';
 import { applyKeyParams, decodeParams, flag, rawParams, toSearchParams, type RawParams } from './params.js';
 
-/** A new queryID: 32 hexadecimal characters. */
+/**
+ * A new queryID: 32 hexadecimal characters.
+ *
+ * @example
+ * newQueryID() // 'c0ffee…' (32 chars)
+ */
 export function newQueryID(): string {
   return randomBytes(16).toString('hex');
 }
@@ -27,6 +32,9 @@ function queryParams(c: Context): RawParams {
 /**
  * Runs one search with the key's forced parameters and logs it when `clickAnalytics` is on.
  * Exported for the other routers (Recommend) that search on behalf of a request.
+ *
+ * @example
+ * const response = runSearch(ctx, 'products', ctx.indices.require('products'), { query: 'chair', clickAnalytics: true }, key);
  */
 export function runSearch(ctx: ServiceContext, indexName: string, index: Index, input: RawParams, key: KeyInfo) {
   const raw = applyKeyParams(input, key, index);

@@ -435,7 +435,12 @@ function parseReplicas(value: unknown, primary: string): string[] {
   return [...new Set(names)];
 }
 
-/** Index names: non-empty, at most 512 bytes, no `*` (reserved for multi-index paths), no control characters. */
+/**
+ * Index names: non-empty, at most 512 bytes, no `*` (reserved for multi-index paths), no control characters.
+ *
+ * @example
+ * validateIndexName('products') // ok; validateIndexName('a*') // HttpError 400
+ */
 export function validateIndexName(name: string): void {
   if (typeof name !== 'string' || name.length === 0) throw new HttpError(400, 'Invalid indexName: it must be a non-empty string');
   if (Buffer.byteLength(name) > 512) throw new HttpError(400, 'Invalid indexName: longer than 512 bytes');
