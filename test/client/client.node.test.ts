@@ -53,6 +53,20 @@ describe('hosts', () => {
     ]);
   });
 
+  test('events go to insights.{domain} by default, to the first explicit host otherwise', () => {
+    assert.equal(createClient({ appId: 'A', apiKey: 'k' }).eventsBeaconUrl(), 'https://insights.service-search.net/1/events?x-service-application-id=A&x-service-api-key=k');
+    assert.match(createClient({ appId: 'A', apiKey: 'k', hosts: ['http://127.0.0.1:7'] }).eventsBeaconUrl(), /^http:\/\/127\.0\.0\.1:7\/1\/events\?/);
+  });
+
+  test('the browser path (client + store) bundles for browsers without Node built-ins; the secured-key module does not', async () => {
+    const { build } = await import('esbuild');
+    const bundle = (entry: string) =>
+      build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+    const browser = await bundle('src/store/index.ts');
+    assert.doesNotMatch(browser.outputFiles[0]!.text, /node:/);
+    await assert.rejects(bundle('src/client/secured-key.ts'), /node:crypto/);
+  });
+
   test('bad options are refused with a clear error', () => {
     assert.throws(() => createClient({ appId: '', apiKey: 'k' }), /appId/);
     assert.throws(() => createClient({ appId: 'A', apiKey: 'k', hosts: [] }), /hosts/);
