@@ -56,6 +56,18 @@ declare global {
   }
 }
 
+/** How many viewed (queryID, objectID) pairs and queryID times a long session keeps in memory. */
+const MAX_REMEMBERED = 5000;
+
+/** Drops the oldest tenth of a Set or Map (both iterate in insertion order). */
+function forgetOldest(collection: Set<string> | Map<string, unknown>): void {
+  let n = Math.ceil(collection.size / 10);
+  for (const key of collection.keys()) {
+    if (n-- <= 0) break;
+    collection.delete(key);
+  }
+}
+
 /** Storage key of the queue (one per application). */
 export const QUEUE_KEY_PREFIX = 'svc-insights-queue:';
 
@@ -71,6 +83,7 @@ export class Insights implements InsightsLike {
   private readonly conversionWindow: ConversionWindow;
   private readonly hits = new Map<Element, HitRef>();
   private readonly viewed = new Set<string>();
+  private readonly handledClicks = new WeakSet<Event>();
   private pendingViews = new Map<string, { indexName: string; queryID?: string; objectIDs: string[] }>();
   private viewTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly queryIDSeenAt = new Map<string, number>();
@@ -105,12 +118,15 @@ export class Insights implements InsightsLike {
     // When each queryID was answered: the conversion window runs one hour from the search.
     this.unsubscribeStore = options.store.subscribe((snapshot) => {
       const queryID = snapshot.results?.queryID;
-      if (queryID && !this.queryIDSeenAt.has(queryID)) this.queryIDSeenAt.set(queryID, Date.now());
+      if (queryID && !this.queryIDSeenAt.has(queryID)) this.rememberQueryID(queryID);
     });
     if (typeof window !== 'undefined') {
       window.addEventListener('pagehide', this.onPageHide);
       window.addEventListener('pageshow', this.onPageShow);
       document.addEventListener('visibilitychange', this.onVisibilityChange);
+      // Elements joined with `search="id"` may sit outside the root: the document sees their clicks too.
+      document.addEventListener('click', this.onClick);
+      document.addEventListener('auxclick', this.onClick);
     }
     if (options.root) this.attach(options.root);
   }
@@ -181,7 +197,7 @@ export class Insights implements InsightsLike {
     const previous = this.hits.get(element);
     this.hits.set(element, { ...hit });
     if (previous && previous.objectID === hit.objectID && previous.queryID === hit.queryID) return;
-    if (hit.queryID && !this.queryIDSeenAt.has(hit.queryID)) this.queryIDSeenAt.set(hit.queryID, Date.now());
+    if (hit.queryID && !this.queryIDSeenAt.has(hit.queryID)) this.rememberQueryID(hit.queryID);
     // Re-observing makes the observer report the element's current visibility for the new hit.
     this.observer?.unobserve(element);
     this.observer?.observe(element);
@@ -240,8 +256,15 @@ export class Insights implements InsightsLike {
       window.removeEventListener('pagehide', this.onPageHide);
       window.removeEventListener('pageshow', this.onPageShow);
       document.removeEventListener('visibilitychange', this.onVisibilityChange);
+      document.removeEventListener('click', this.onClick);
+      document.removeEventListener('auxclick', this.onClick);
     }
     this.queue.dispose();
+  }
+
+  private rememberQueryID(queryID: string): void {
+    this.queryIDSeenAt.set(queryID, Date.now());
+    if (this.queryIDSeenAt.size > MAX_REMEMBERED) forgetOldest(this.queryIDSeenAt);
   }
 
   private registerNeeds(): void {
@@ -279,6 +302,7 @@ export class Insights implements InsightsLike {
       const key = `${hit.indexName}\u0000${hit.queryID ?? ''}\u0000${hit.objectID}`;
       if (this.viewed.has(key)) continue;
       this.viewed.add(key);
+      if (this.viewed.size > MAX_REMEMBERED) forgetOldest(this.viewed);
       const groupKey = `${hit.indexName}\u0000${hit.queryID ?? ''}`;
       const group = this.pendingViews.get(groupKey) ?? { indexName: hit.indexName, queryID: hit.queryID, objectIDs: [] };
       group.objectIDs.push(hit.objectID);
@@ -310,6 +334,9 @@ export class Insights implements InsightsLike {
 
   private readonly onClick = (event: MouseEvent): void => {
     if (event.type === 'auxclick' && event.button !== 1) return; // middle-click only
+    // Seen by the root and then by the document: handled once.
+    if (this.handledClicks.has(event)) return;
+    this.handledClicks.add(event);
     let conversionName: string | undefined;
     for (const node of event.composedPath()) {
       if (!(node instanceof Element)) continue;

@@ -177,6 +177,25 @@ describe('insights: clicks and conversions', () => {
     expect(mirrored.filter((e) => e.eventType === 'click')).to.have.length(2);
   });
 
+  it('clicks on hits placed outside the root (search="id") are sent once', async () => {
+    const id = `root-${Date.now().toString(36)}`;
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <svc-search id=${id} .client=${searchClient()} index-name=${INDEX} .initialState=${{ hitsPerPage: 10 }}></svc-search>
+      <section><svc-hits search=${id}></svc-hits></section>
+    </div>`);
+    const search = wrapper.querySelector('svc-search')!;
+    const hits = wrapper.querySelector('svc-hits')!;
+    let items: HTMLElement[] = [];
+    await eventually(() => {
+      items = [...(hits.shadowRoot?.querySelectorAll<HTMLElement>('li[data-svc-object-id]') ?? [])];
+      return items.length === 10 && items.every((li) => li.dataset.svcQueryId);
+    });
+    await click(items[5]!);
+    await search.insights!.flush();
+    const clicks = await storedEvents(search.insights!.userToken!, 'click');
+    expect(clicks.map((e) => [e.objectIDs, e.positions, e.queryID])).to.deep.equal([[['p5'], [6], items[5]!.dataset.svcQueryId]]);
+  });
+
   it('data-svc-conversion inside a hit sends a conversion for that hit (not a click)', async () => {
     const { search, items, queryID, userToken } = await renderSearch({ withConversionButton: true });
     await click(items[3]!.querySelector('button')!);
