@@ -159,6 +159,24 @@ describe('secured API keys', () => {
     assert.equal(objects.results[1].objectID, '2');
   });
 
+  test('browse: a forged cursor, or one made with another key, cannot lift the filters', async () => {
+    const key = securedKey(SEARCH_KEY, { filters: 'owner:bob', hitsPerPage: 1 });
+    const first = await svc.ok('POST', '/1/indexes/books/browse', {}, { key });
+    assert.equal(first.hits.length, 1);
+    const second = await svc.ok('POST', '/1/indexes/books/browse', { cursor: first.cursor }, { key });
+    assert.deepEqual([first.hits[0].objectID, second.hits[0].objectID].sort(), ['2', '3']);
+    assert.equal(second.cursor, undefined);
+    const forged = Buffer.from(JSON.stringify({ p: 'hitsPerPage=1000', o: 0 })).toString('base64url');
+    for (const cursor of [forged, `${forged}.AAAAAAAAAAAAAAAAAAAAAA`]) {
+      const answer = await svc.call('POST', '/1/indexes/books/browse', { cursor }, { key });
+      assert.equal(answer.status, 400);
+      assert.match(answer.body.message, /cursor/);
+    }
+    const adminFirst = await svc.ok('POST', '/1/indexes/books/browse', { hitsPerPage: 1 });
+    assert.equal((await svc.call('POST', '/1/indexes/books/browse', { cursor: adminFirst.cursor }, { key })).status, 400);
+    assert.equal((await svc.call('POST', '/1/indexes/music/browse', { cursor: first.cursor })).status, 400);
+  });
+
   test('other forced parameters replace the query’s (hitsPerPage)', async () => {
     const key = securedKey(SEARCH_KEY, { hitsPerPage: 1 });
     const answer = await svc.ok('POST', '/1/indexes/books/query', { query: '', hitsPerPage: 50 }, { key });

@@ -3,7 +3,7 @@
  * search for facet values, browse with a cursor. Searches asked with `clickAnalytics` get a `queryID`
  * and are written to the search log so Insights events can refer to them.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
@@ -148,14 +148,35 @@ export function register(app: Hono, ctx: ServiceContext): void {
     return c.json(facetSearch(index, c.req.param('facetName'), rawParams(body), key));
   });
 
+  // The engine's cursor carries the browse parameters; the service signs it (bound to the index and to
+  // the parameters the key forces) so that a forged or borrowed cursor cannot lift a secured key's filters.
+  const cursorSecret = createHmac('sha256', ctx.adminKey).update('svc-search browse cursor').digest();
+  const cursorMac = (engineCursor: string, indexName: string, key: KeyInfo) =>
+    createHmac('sha256', cursorSecret)
+      .update(`${indexName}\u0000${JSON.stringify(key.forcedParams)}\u0000${key.userToken ?? ''}\u0000${engineCursor}`)
+      .digest('base64url')
+      .slice(0, 22);
+
   const browse = (c: Context, input: RawParams) => {
     const indexName = c.req.param('indexName')!;
     const key = ctx.authorize(c, 'browse', indexName);
     const index = ctx.indices.require(indexName);
     const { cursor, ...rest } = input;
     if (cursor !== undefined && typeof cursor !== 'string') throw new HttpError(400, '`cursor` must be a string');
+    let engineCursor: string | undefined;
+    if (cursor) {
+      const dot = cursor.lastIndexOf('.');
+      engineCursor = cursor.slice(0, dot);
+      const mac = Buffer.from(cursor.slice(dot + 1));
+      const expected = Buffer.from(cursorMac(engineCursor, indexName, key));
+      if (dot < 0 || mac.length !== expected.length || !timingSafeEqual(mac, expected)) {
+        throw new HttpError(400, 'Invalid cursor: pass the cursor of the previous browse answer unchanged');
+      }
+    }
     const raw = applyKeyParams(rawParams(rest), key, index);
-    return c.json(index.browse(toSearchParams(raw), cursor || undefined));
+    const response = index.browse(toSearchParams(raw), engineCursor);
+    if (response.cursor) response.cursor = `${response.cursor}.${cursorMac(response.cursor, indexName, key)}`;
+    return c.json(response);
   };
   app.post('/1/indexes/:indexName/browse', async (c) => browse(c, asObject(await ctx.readJson(c))));
   app.get('/1/indexes/:indexName/browse', (c) => browse(c, queryParams(c)));
