@@ -12,7 +12,7 @@ export default defineConfig({
     target: 'es2022',
     outDir: 'dist',
     emptyOutDir: false,
-    minify: true,
+    minify: 'oxc',
     sourcemap: true,
     copyPublicDir: false,
     lib: {
@@ -21,8 +21,9 @@ export default defineConfig({
       fileName: () => 'svc-search.js',
     },
     rolldownOptions: {
-      // Everything in one file: no chunks for a page that loads a single script.
-      output: { codeSplitting: false },
+      // Everything in one file: no chunks for a page that loads a single script. Full minification (Vite
+      // keeps whitespace in ES library builds by default, for downstream bundlers; this file is final).
+      output: { codeSplitting: false, minify: true },
     },
   },
 });
