@@ -162,41 +162,57 @@ export function attributeValues(record: Record<string, unknown> | undefined, pat
   return list.filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map(String);
 }
 
+/** What the content similarity compares of a record: the values of each weighted attribute, and the name terms. */
+export interface ContentFeatures {
+  values: Map<string, string[]>;
+  terms: Set<string>;
+}
+
+/** The content features of a record for the given attribute weights. */
+export function contentFeatures(record: Record<string, unknown>, weights: Record<string, number>): ContentFeatures {
+  const values = new Map<string, string[]>();
+  for (const attribute of Object.keys(weights)) if (attribute !== 'name') values.set(attribute, [...new Set(attributeValues(record, attribute))]);
+  return { values, terms: 'name' in weights ? nameTerms(record.name) : new Set() };
+}
+
 /**
- * Content similarity of two records, 0 to 1: the weighted share of the compared attributes they have in
- * common (`name` by the Jaccard index of its terms, the others by equal value). Attributes the source record
- * lacks are left out and the remaining weights rescaled, so a catalogue without brands still reaches 1.
+ * Content similarity of two records' features, 0 to 1: the weighted share of the compared attributes they
+ * have in common (`name` by the Jaccard index of its terms, the others by a shared value). Attributes the
+ * source record lacks are left out and the remaining weights rescaled, so a catalogue without brands still
+ * reaches 1.
+ */
+export function featureSimilarity(a: ContentFeatures, b: ContentFeatures, weights: Record<string, number>): number {
+  let total = 0;
+  let got = 0;
+  for (const attribute in weights) {
+    const weight = weights[attribute]!;
+    if (attribute === 'name') {
+      if (a.terms.size === 0) continue;
+      total += weight;
+      let shared = 0;
+      for (const t of a.terms) if (b.terms.has(t)) shared++;
+      const union = a.terms.size + b.terms.size - shared;
+      if (union > 0) got += (weight * shared) / union;
+      continue;
+    }
+    const va = a.values.get(attribute)!;
+    if (va.length === 0) continue;
+    total += weight;
+    const vb = b.values.get(attribute)!;
+    if (va.some((v) => vb.includes(v))) got += weight;
+  }
+  return total > 0 ? got / total : 0;
+}
+
+/**
+ * Content similarity of two records, 0 to 1 (see {@link featureSimilarity}).
  *
  * @example
  * contentSimilarity({ category: 'A', name: 'red pen' }, { category: 'A', name: 'blue pen' }, { category: 0.5, name: 0.5 })
  * // 0.5·1 + 0.5·(1/3) = 0.6667
  */
-export function contentSimilarity(
-  a: Record<string, unknown>,
-  b: Record<string, unknown>,
-  weights: Record<string, number>,
-  termsA: Set<string> = nameTerms(a.name),
-  termsB: Set<string> = nameTerms(b.name),
-): number {
-  let total = 0;
-  let got = 0;
-  for (const [attribute, weight] of Object.entries(weights)) {
-    if (attribute === 'name') {
-      if (termsA.size === 0) continue;
-      total += weight;
-      let shared = 0;
-      for (const t of termsA) if (termsB.has(t)) shared++;
-      const union = termsA.size + termsB.size - shared;
-      if (union > 0) got += (weight * shared) / union;
-      continue;
-    }
-    const va = attributeValues(a, attribute);
-    if (va.length === 0) continue;
-    total += weight;
-    const vb = new Set(attributeValues(b, attribute));
-    if (va.some((v) => vb.has(v))) got += weight;
-  }
-  return total > 0 ? got / total : 0;
+export function contentSimilarity(a: Record<string, unknown>, b: Record<string, unknown>, weights: Record<string, number>): number {
+  return featureSimilarity(contentFeatures(a, weights), contentFeatures(b, weights), weights);
 }
 
 /** Looks records up by objectID; the models only need the records, not the engine. */
@@ -209,7 +225,7 @@ export interface RecordSource {
 
 interface ContentIndex {
   version: string | number;
-  terms: Map<string, Set<string>>;
+  features: Map<string, ContentFeatures>;
   /** feature (`attr\u0000value` or `\u0001term`) → objectIDs */
   postings: Map<string, string[]>;
 }
@@ -325,21 +341,18 @@ export class IndexModels {
   private contentNeighbours(objectID: string, source: Record<string, unknown>, records: RecordSource): Map<string, number> {
     const index = this.contentIndex(records);
     const weights = this.options.contentAttributes;
+    const features = index.features.get(objectID) ?? contentFeatures(source, weights);
     const candidates = new Set<string>();
-    for (const attribute of Object.keys(weights)) {
-      if (attribute === 'name') {
-        for (const t of nameTerms(source.name)) for (const id of index.postings.get('\u0001' + t) ?? []) candidates.add(id);
-      } else {
-        for (const v of attributeValues(source, attribute)) for (const id of index.postings.get(attribute + '\u0000' + v) ?? []) candidates.add(id);
-      }
+    for (const t of features.terms) for (const id of index.postings.get('\u0001' + t) ?? []) candidates.add(id);
+    for (const [attribute, values] of features.values) {
+      for (const v of values) for (const id of index.postings.get(attribute + '\u0000' + v) ?? []) candidates.add(id);
     }
     candidates.delete(objectID);
-    const termsA = nameTerms(source.name);
     const out = new Map<string, number>();
     for (const id of candidates) {
-      const record = records.get(id);
-      if (!record) continue;
-      const sim = contentSimilarity(source, record, weights, termsA, index.terms.get(id) ?? nameTerms(record.name));
+      const other = index.features.get(id);
+      if (!other) continue;
+      const sim = featureSimilarity(features, other, weights);
       if (sim > 0) out.set(id, sim);
     }
     return out;
@@ -348,7 +361,8 @@ export class IndexModels {
   private contentIndex(records: RecordSource): ContentIndex {
     const version = records.version();
     if (this.content && this.content.version === version) return this.content;
-    const terms = new Map<string, Set<string>>();
+    const weights = this.options.contentAttributes;
+    const features = new Map<string, ContentFeatures>();
     const postings = new Map<string, string[]>();
     const push = (key: string, id: string) => {
       const list = postings.get(key);
@@ -357,17 +371,12 @@ export class IndexModels {
     };
     for (const record of records.objects()) {
       const id = record.objectID;
-      for (const attribute of Object.keys(this.options.contentAttributes)) {
-        if (attribute === 'name') {
-          const t = nameTerms(record.name);
-          terms.set(id, t);
-          for (const term of t) push('\u0001' + term, id);
-        } else {
-          for (const v of new Set(attributeValues(record, attribute))) push(attribute + '\u0000' + v, id);
-        }
-      }
+      const f = contentFeatures(record, weights);
+      features.set(id, f);
+      for (const term of f.terms) push('\u0001' + term, id);
+      for (const [attribute, values] of f.values) for (const v of values) push(attribute + '\u0000' + v, id);
     }
-    this.content = { version, terms, postings };
+    this.content = { version, features, postings };
     return this.content;
   }
 

@@ -1,0 +1,126 @@
+/**
+ * Recommend: the models built from the full demo history (the superstore order lines seeded as 5,009
+ * conversion events) and the latency of `POST /1/indexes/*\/recommendations` per model over loopback HTTP,
+ * on the real service with its database on disk (every answer writes its queryID to the search log).
+ *
+ * `npm run bench recommend` prints the tables.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createService, DEV_CREDENTIALS } from '../src/service/index.js';
+import { loadSuperstore } from '../src/service/datasets/superstore.js';
+import { getEventStore } from '../src/service/insights/event-store.js';
+import { IndexModels } from '../src/service/recommend/models.js';
+import { Recommender } from '../src/service/recommend/recommender.js';
+
+const INDEX = 'products';
+const BUILDS = 7;
+const REQUESTS = 400;
+const WARMUP = 30;
+
+function quantile(sorted: number[], q: number): number {
+  if (!sorted.length) return NaN;
+  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[at]!;
+}
+
+const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+
+/** A small deterministic generator (mulberry32) so every run asks for the same objectIDs. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function run(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-recommend-'));
+  const seedStarted = performance.now();
+  const service = await createService({ dataDir, demo: true });
+  const startMs = performance.now() - seedStarted;
+  try {
+    const ctx = service.ctx;
+    const store = getEventStore(ctx);
+    const events = store.count({ index: INDEX });
+    console.log(`demo history: ${events} conversion events (${loadSuperstore().orderLines.length} order lines), service start with catalogue + seeding ${ms(startMs)}`);
+
+    // Model build: read every stored event and train all models, as the first Recommend request does.
+    const builds: number[] = [];
+    const reads: number[] = [];
+    const trains: number[] = [];
+    for (let i = 0; i < BUILDS; i++) {
+      builds.push(new Recommender(ctx).rebuild().ms);
+      const t0 = performance.now();
+      const stored = store.query({ index: INDEX });
+      const t1 = performance.now();
+      new IndexModels().add(stored);
+      trains.push(performance.now() - t1);
+      reads.push(t1 - t0);
+    }
+    const med = (list: number[]) => quantile([...list].sort((a, b) => a - b), 0.5);
+    console.log('\n| model build (full demo history) | median of ' + BUILDS + ' |');
+    console.log('|---|---:|');
+    console.log(`| read events from SQLite | ${ms(med(reads))} |`);
+    console.log(`| train (sessions, co-occurrence, trending events) | ${ms(med(trains))} |`);
+    console.log(`| total (Recommender.rebuild) | ${ms(med(builds))} |`);
+
+    // Latency over HTTP.
+    const { url } = await service.listen(0, '127.0.0.1');
+    const headers = {
+      'content-type': 'application/json',
+      'x-service-application-id': DEV_CREDENTIALS.appId,
+      'x-service-api-key': DEV_CREDENTIALS.searchKey,
+    };
+    const converted = [...new Set(store.query({ index: INDEX }).flatMap((e) => e.objectIDs ?? []))].sort();
+    const categories = ['Furniture', 'Office Supplies', 'Technology'];
+    const next = random(42);
+    const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
+    const cases: Array<[string, () => Record<string, unknown>]> = [
+      ['bought-together', () => ({ model: 'bought-together', objectID: pick(converted), maxRecommendations: 4 })],
+      ['related-products', () => ({ model: 'related-products', objectID: pick(converted), maxRecommendations: 6 })],
+      ['trending-items (global)', () => ({ model: 'trending-items', maxRecommendations: 8 })],
+      ['trending-items (facet value)', () => ({ model: 'trending-items', facetName: 'category', facetValue: pick(categories), maxRecommendations: 8 })],
+      ['trending-facets', () => ({ model: 'trending-facets', facetName: 'subCategory', maxRecommendations: 5 })],
+      ['related-products + queryParameters filter', () => ({ model: 'related-products', objectID: pick(converted), maxRecommendations: 6, queryParameters: { filters: 'price < 100' } })],
+    ];
+    const call = async (request: Record<string, unknown>) => {
+      const response = await fetch(`${url}/1/indexes/*/recommendations`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ requests: [{ indexName: INDEX, threshold: 0, ...request }] }),
+      });
+      if (response.status !== 200) throw new Error(`recommend answered ${response.status}: ${await response.text()}`);
+      return (await response.json()) as { results: Array<{ nbHits: number }> };
+    };
+    // The first request of a fresh service builds the models (and related-products its content index).
+    const fresh = new Recommender(ctx);
+    const coldStarted = performance.now();
+    fresh.rebuild();
+    fresh.modelsOf(INDEX).relatedProducts(converted[0]!, fresh.recordsOf(INDEX)!);
+    console.log(`\ncold start: models + content index of ${service.ctx.indices.get(INDEX)!.size} records ${ms(performance.now() - coldStarted)}`);
+
+    console.log(`\n| Recommend request (HTTP, ${REQUESTS} per model) | median | p99 | mean hits |`);
+    console.log('|---|---:|---:|---:|');
+    for (const [name, make] of cases) {
+      for (let i = 0; i < WARMUP; i++) await call(make());
+      const times: number[] = [];
+      let hits = 0;
+      for (let i = 0; i < REQUESTS; i++) {
+        const request = make();
+        const t0 = performance.now();
+        const answer = await call(request);
+        times.push(performance.now() - t0);
+        hits += answer.results[0]!.nbHits;
+      }
+      times.sort((a, b) => a - b);
+      console.log(`| ${name} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.99))} | ${(hits / REQUESTS).toFixed(1)} |`);
+    }
+  } finally {
+    await service.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
