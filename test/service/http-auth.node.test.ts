@@ -147,6 +147,10 @@ describe('secured API keys', () => {
     assert.deepEqual(all.hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['2', '3']);
     const widened = await svc.ok('POST', '/1/indexes/books/query', { query: '', filters: 'owner:alice OR owner:bob' }, { key });
     assert.deepEqual(widened.hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['2', '3']);
+    const escape = await svc.call('POST', '/1/indexes/books/query', { query: '', filters: 'year > 0) OR (owner:alice' }, { key });
+    assert.equal(escape.status, 400, 'unbalanced parentheses cannot escape the key filters');
+    const both = await svc.ok('POST', '/1/indexes/books/query', { query: '', filters: 'year > 1950 AND NOT owner:alice' }, { key });
+    assert.deepEqual(both.hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['2', '3']);
     const narrowed = await svc.ok('POST', '/1/indexes/books/query', { query: '', filters: 'year > 2000' }, { key });
     assert.deepEqual(narrowed.hits.map((hit: { objectID: string }) => hit.objectID), ['3']);
     const aliceOnly = await svc.ok('POST', '/1/indexes/books/query', { query: '', facetFilters: ['owner:alice'] }, { key });

@@ -4,7 +4,7 @@
  * secured-key restrictions). The engine's `parseSearchParams` validates the merged result.
  */
 import type { KeyInfo } from '../context.js';
-import { parseSearchParams, type Index } from '../engine/index.js';
+import { parseFilters, parseSearchParams, type Index } from '../engine/index.js';
 import { HttpError } from './errors.js';
 
 export type RawParams = Record<string, unknown>;
@@ -60,6 +60,9 @@ export function applyKeyParams(raw: RawParams, key: KeyInfo, index?: Index): Raw
         throw new HttpError(400, 'Invalid value for parameter "filters": expected a string');
       }
       const own = typeof out.filters === 'string' ? out.filters.trim() : '';
+      // The query's filters must parse on their own, so that `(key) AND (query)` cannot be escaped
+      // with unbalanced parentheses (`x) OR (owner:alice`).
+      if (own) parseFilters(own);
       out.filters = own ? `(${value as string}) AND (${own})` : value;
     } else if ((FILTER_LISTS as readonly string[]).includes(name)) {
       out[name] = [...toFilterList(out[name], name), ...toFilterList(value, name)];
