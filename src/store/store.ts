@@ -69,7 +69,11 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
 
   const log = (entry: Omit<RequestLogEntry, 'at'>) => requestLog.push({ ...entry, at: Date.now() });
 
+  let notified: StoreSnapshot<T> | undefined;
   function notify() {
+    // Nothing new since the last notification (e.g. needs re-registered unchanged): no re-render.
+    if (snapshot === notified) return;
+    notified = snapshot;
     for (const listener of [...listeners]) {
       if (!listeners.has(listener)) continue;
       try {
@@ -132,8 +136,9 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     const controller = new AbortController();
     controllers.add(controller);
     if (snapshot.status !== 'loading' && snapshot.status !== 'stalled') setSnapshot({ status: 'loading' });
-    clearTimeout(stalledTimer);
-    stalledTimer = setTimeout(() => {
+    // Counted from the first search of a busy spell: a user typing on does not keep postponing `stalled`.
+    stalledTimer ??= setTimeout(() => {
+      stalledTimer = undefined;
       if (!disposed && newerPending()) {
         setSnapshot({ status: 'stalled' });
         notify();
