@@ -248,6 +248,35 @@ describe('answers and status', () => {
     }
   });
 
+  test('typing on does not postpone stalled; unchanged needs do not notify', async () => {
+    const proxy = await startProxy(svc.url, () => 300);
+    const store = makeStore(proxy.url, { stalledDelayMs: 100 });
+    try {
+      const needs = { facets: ['brand'] };
+      store.registerNeeds('list', needs);
+      await settle(store);
+      let stalledAt = 0;
+      const started = Date.now();
+      store.subscribe((s) => {
+        if (s.status === 'stalled' && !stalledAt) stalledAt = Date.now() - started;
+      });
+      for (const query of ['c', 'ca', 'cam', 'came', 'camer']) {
+        store.setQuery(query);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(stalledAt > 0 && stalledAt < 240, `stalled after ${stalledAt} ms while typing every 50 ms`);
+      await settle(store);
+      let calls = 0;
+      store.subscribe(() => calls++);
+      store.registerNeeds('list', { ...needs });
+      await tick();
+      assert.equal(calls, 1, 'only the immediate call of subscribe');
+    } finally {
+      store.dispose();
+      await proxy.close();
+    }
+  });
+
   test('a failed search sets status error and keeps the last results', async () => {
     const store = makeStore(svc.url);
     try {
