@@ -189,6 +189,36 @@ export async function run(): Promise<void> {
       `click positions ${clicks.map((e) => e.positions?.join(',')).join(' and ')} with the search's queryID: ${clicks.every((e) => e.queryID === lampQueryID && !!e.queryID)}.`,
   );
 
+  // The service side: how fast POST /1/events validates and stores full requests (1000 events each).
+  const headers = { 'x-service-application-id': DEV_CREDENTIALS.appId, 'x-service-api-key': DEV_CREDENTIALS.searchKey, 'content-type': 'application/json' };
+  const requests = 20;
+  const times: number[] = [];
+  const ingestStart = performance.now();
+  for (let r = 0; r < requests; r++) {
+    const body = JSON.stringify({
+      events: Array.from({ length: 1000 }, (_, i) => ({
+        eventType: i % 10 === 0 ? 'click' : 'view',
+        eventName: i % 10 === 0 ? 'Hit Clicked' : 'Hits Viewed',
+        index: INDEX,
+        userToken: `bench-ingest-${i % 50}`,
+        timestamp: Date.now() - r * 1000 - i,
+        objectIDs: i % 10 === 0 ? [`p${i % 60}`] : Array.from({ length: 5 }, (_, k) => `p${(i + k) % 60}`),
+        ...(i % 10 === 0 ? { positions: [1 + (i % 40)] } : {}),
+      })),
+    });
+    const t = performance.now();
+    const res = await fetch(`${origin}/1/events`, { method: 'POST', headers, body });
+    await res.text();
+    if (res.status !== 200) throw new Error(`ingest answered ${res.status}`);
+    times.push(performance.now() - t);
+  }
+  const ingestMs = performance.now() - ingestStart;
+  times.sort((a, b) => a - b);
+  console.log(
+    `\nService ingest: ${requests} requests × 1000 events (validated, stored in one transaction each, synchronous FULL): ` +
+      `${Math.round((requests * 1000) / (ingestMs / 1000)).toLocaleString('en')} events/s; per request median ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms.`,
+  );
+
   server.close();
   await service.close();
   rmSync(dataDir, { recursive: true, force: true });

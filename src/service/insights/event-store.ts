@@ -149,10 +149,16 @@ export class EventStore {
     const receivedAt = options.receivedAt ?? Date.now();
     const valid = options.validate === false ? events : events.map((e, i) => validateEvent(e, i, { checkAge: false }));
     const stored: StoredEvent[] = [];
+    // The events of one request mostly share a few queryIDs: look each search up once.
+    const searches = new Map<string, ReturnType<ServiceContext['searchLog']['get']>>();
+    const searchOf = (queryID: string) => {
+      if (!searches.has(queryID)) searches.set(queryID, this.ctx.searchLog.get(queryID));
+      return searches.get(queryID);
+    };
     this.ctx.db.transaction(() => {
       for (const event of valid) {
         const timestamp = event.timestamp ?? receivedAt;
-        const search = event.queryID ? this.ctx.searchLog.get(event.queryID) : undefined;
+        const search = event.queryID ? searchOf(event.queryID) : undefined;
         let searchPositions: Array<number | null> | null = null;
         if (search && event.objectIDs) {
           searchPositions = event.objectIDs.map((id) => {
