@@ -43,7 +43,6 @@ export class SvcElement extends LitElement {
   static override properties: PropertyDeclarations = {
     search: { reflect: true },
     translations: { attribute: false },
-    searchContext: { state: true },
   };
 
   /** English defaults of the element's strings (documented on each element). */
@@ -56,8 +55,7 @@ export class SvcElement extends LitElement {
   declare search: string | undefined;
   /** Partial map of this element's strings; overlays the `<svc-search>`'s `translations` and the defaults. */
   declare translations: Translations | undefined;
-  /** The context of the `<svc-search>` this element belongs to (undefined until found). */
-  protected declare searchContext: SearchContextValue | undefined;
+  private currentContext: SearchContextValue | undefined;
 
   private contextFromProvider: SearchContextValue | undefined;
   private readonly onSearchContextEvent = (event: Event) => {
@@ -102,6 +100,16 @@ export class SvcElement extends LitElement {
       if (this.search) this.resolveNamedSearch();
       else this.searchContext = this.contextFromProvider;
     }
+  }
+
+  /** The context of the `<svc-search>` this element belongs to (undefined until found); a change updates. */
+  protected get searchContext(): SearchContextValue | undefined {
+    return this.currentContext;
+  }
+  protected set searchContext(value: SearchContextValue | undefined) {
+    if (value === this.currentContext) return;
+    this.currentContext = value;
+    this.requestUpdate();
   }
 
   /** The store of the search this element belongs to. */

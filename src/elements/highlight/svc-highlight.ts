@@ -5,6 +5,7 @@ import { highlightedValue, renderHighlight } from '../base/highlight.js';
 import { styles } from './styles.js';
 
 /**
+ * @tagname svc-highlight
  * @summary One attribute of a hit with the matched words marked: `_highlightResult` rendered as text with
  * `<mark part="highlighted">` — never as HTML.
  *

@@ -18,6 +18,7 @@ export interface HitRenderInfo {
 }
 
 /**
+ * @tagname svc-hits
  * @summary The hits of the current page, one list item per hit: the highlighted name by default, your markup
  * through a `<template>` child, or your code through `renderHit`.
  *

@@ -12,9 +12,10 @@ export interface SvcPageChangeEventDetail {
 }
 
 /** `show-*` attributes: present (any value but `"false"`) turns on, `"false"` turns off, absent keeps the default. */
-const optionalBoolean = { converter: (value: string | null) => (value === null ? undefined : value !== 'false') };
+const optionalBoolean = (value: string | null) => (value === null ? undefined : value !== 'false');
 
 /**
+ * @tagname svc-pagination
  * @summary Page links in a labelled `nav`: real links (`href` of each page's URL state, so middle-click and
  * "open in new tab" work), `aria-current="page"`, first/previous/next/last.
  *
@@ -44,10 +45,10 @@ export class SvcPagination extends SvcElement {
   static override properties: PropertyDeclarations = {
     padding: { type: Number },
     totalPages: { type: Number, attribute: 'total-pages' },
-    showFirst: { ...optionalBoolean, attribute: 'show-first' },
-    showPrevious: { ...optionalBoolean, attribute: 'show-previous' },
-    showNext: { ...optionalBoolean, attribute: 'show-next' },
-    showLast: { ...optionalBoolean, attribute: 'show-last' },
+    showFirst: { attribute: 'show-first', converter: optionalBoolean },
+    showPrevious: { attribute: 'show-previous', converter: optionalBoolean },
+    showNext: { attribute: 'show-next', converter: optionalBoolean },
+    showLast: { attribute: 'show-last', converter: optionalBoolean },
   };
   static override defaultTranslations = {
     label: 'Pagination',

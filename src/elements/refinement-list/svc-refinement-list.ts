@@ -21,6 +21,7 @@ export interface SvcRefineEventDetail {
 }
 
 /**
+ * @tagname svc-refinement-list
  * @summary Checkboxes for the values of one facet with their counts: refine by any (`operator="or"`, the
  * default) or all (`and`) of them, show more/less, and an optional search among the values.
  *

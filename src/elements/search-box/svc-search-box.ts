@@ -14,6 +14,7 @@ const resetIcon = svg`<path d="M6 6l12 12M18 6 6 18"/>`;
 const loadingIcon = svg`<path d="M12 3a9 9 0 1 0 9 9"/>`;
 
 /**
+ * @tagname svc-search-box
  * @summary A search landmark with a labelled search field: searches as you type (or on submit), a reset
  * button, Escape to clear, and a loading indicator with `aria-busy` while the search is stalled.
  *
@@ -46,7 +47,6 @@ export class SvcSearchBox extends SvcElement {
       converter: (value: string | null) => value !== 'false',
     },
     autofocus: { type: Boolean },
-    value: { state: true },
   };
   static override defaultTranslations = {
     label: 'Search',
@@ -64,7 +64,14 @@ export class SvcSearchBox extends SvcElement {
   /** Focus the field when the element connects. */
   declare autofocus: boolean;
   /** What the field shows (follows the store's query unless the user is editing it without searching). */
-  protected declare value: string;
+  private text = '';
+  private get value(): string {
+    return this.text;
+  }
+  private set value(value: string) {
+    this.text = value;
+    this.requestUpdate();
+  }
 
   private readonly box = new SearchBoxController(this, { store: () => this.store });
   private lastStoreQuery: string | undefined;
@@ -73,7 +80,6 @@ export class SvcSearchBox extends SvcElement {
     super();
     this.searchAsYouType = true;
     this.autofocus = false;
-    this.value = '';
   }
 
   protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
@@ -105,24 +111,18 @@ export class SvcSearchBox extends SvcElement {
     return this.value;
   }
 
-  private emit(type: keyof SvcSearchBoxEventMap, query: string): void {
-    this.dispatchEvent(
-      new CustomEvent<SvcSearchBoxEventDetail>(type, { detail: { query }, bubbles: true, composed: true }),
-    );
-  }
-
   private onInput(event: InputEvent): void {
     this.value = (event.target as HTMLInputElement).value;
     if (this.searchAsYouType) {
       this.box.refine(this.value);
-      this.emit('svc-search-input', this.value);
+      emit(this, 'svc-search-input', this.value);
     }
   }
 
   private onSubmit(event: SubmitEvent): void {
     event.preventDefault();
     this.box.refine(this.value);
-    this.emit('svc-search-submit', this.value);
+    emit(this, 'svc-search-submit', this.value);
   }
 
   private onReset(event: Event): void {
@@ -142,7 +142,7 @@ export class SvcSearchBox extends SvcElement {
   private clear(): void {
     this.value = '';
     this.box.clear();
-    this.emit('svc-search-reset', '');
+    emit(this, 'svc-search-reset', '');
   }
 
   override render() {
@@ -183,6 +183,10 @@ export class SvcSearchBox extends SvcElement {
       </button>
     </form>`;
   }
+}
+
+function emit(box: SvcSearchBox, type: keyof SvcSearchBoxEventMap, query: string): void {
+  box.dispatchEvent(new CustomEvent<SvcSearchBoxEventDetail>(type, { detail: { query }, bubbles: true, composed: true }));
 }
 
 /** The events of `<svc-search-box>`. */

@@ -14,6 +14,7 @@ import { styles } from './styles.js';
 const ROUTING_WRITE_DELAY_MS = 400;
 
 /**
+ * @tagname svc-search
  * @summary The root of a search UI: creates the client, the store and the insights module and provides them to
  * every `svc-*` element inside it (across shadow roots) or naming it with `search="id"`.
  *
@@ -163,7 +164,7 @@ export class SvcSearch extends SvcElement {
     this.current = value;
     this.searchContext = value;
     this.provider.setValue(value);
-    this.dispatchEvent(new Event(SEARCH_CONTEXT_EVENT, { bubbles: true }));
+    announce(this);
   }
 
   private teardown(): void {
@@ -209,3 +210,8 @@ export class SvcSearch extends SvcElement {
 }
 
 export type { Translations };
+
+/** Tells elements naming this root with `search="id"` that its context changed (internal, not public API). */
+function announce(root: SvcSearch): void {
+  root.dispatchEvent(new Event(SEARCH_CONTEXT_EVENT, { bubbles: true }));
+}

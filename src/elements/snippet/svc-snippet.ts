@@ -1,6 +1,8 @@
+import type { PropertyDeclarations } from 'lit';
 import { SvcHighlight } from '../highlight/svc-highlight.js';
 
 /**
+ * @tagname svc-snippet
  * @summary The snippet of one attribute of a hit (the part around the matches) with the matched words marked:
  * `_snippetResult` rendered as text with `<mark part="highlighted">` — never as HTML.
  *
@@ -15,7 +17,12 @@ import { SvcHighlight } from '../highlight/svc-highlight.js';
  * @cssproperty --svc-highlight-font-weight - Weight of matches (default 600).
  */
 export class SvcSnippet extends SvcHighlight {
-  static override properties = { ...SvcHighlight.properties, words: { type: Number } };
+  static override properties: PropertyDeclarations = {
+    attribute: { reflect: true },
+    separator: {},
+    hit: { attribute: false },
+    words: { type: Number },
+  };
   protected override readonly resultKey = '_snippetResult' as const;
 
   /** Length of the snippet in words, asked for by the enclosing `<svc-hits>` template (default 10). */
