@@ -177,6 +177,14 @@ describe('partial updates', () => {
     assert.deepEqual(await record('is-4'), { version: 4, objectID: 'is-4' });
   });
 
+  test('an attribute named __proto__ is kept as data', async () => {
+    const answer = await svc.call('POST', '/1/indexes/ops/proto/partial', undefined, { raw: '{"__proto__":{"polluted":true},"a":1}' });
+    assert.equal(answer.status, 200);
+    const stored = await record('proto');
+    assert.deepEqual(stored.__proto__, { polluted: true });
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
   test('unknown _operation answers 400 and changes nothing', async () => {
     await svc.ok('PUT', '/1/indexes/ops/u', { a: 1 });
     const answer = await partial('u', { a: { _operation: 'Multiply', value: 2 } });

@@ -94,11 +94,14 @@ export function applyPartial(
     }
   }
   const record: Record<string, unknown> = current ? structuredClone(current) : {};
+  // Own data properties only: an attribute named `__proto__` is stored as data, never as a prototype.
+  const set = (attribute: string, value: unknown) =>
+    Object.defineProperty(record, attribute, { value, enumerable: true, writable: true, configurable: true });
   for (const [attribute, value, builtIn] of operations) {
     if (attribute === 'objectID') continue;
     if (!builtIn) {
       // A nested attribute replaces its whole first-level ancestor.
-      record[attribute] = structuredClone(value);
+      set(attribute, structuredClone(value));
       continue;
     }
     const present = record[attribute];
@@ -106,35 +109,35 @@ export function applyPartial(
     const array = Array.isArray(present) ? (present as unknown[]) : undefined;
     switch (builtIn.operation) {
       case 'Increment':
-        record[attribute] = number + (builtIn.value as number);
+        set(attribute, number + (builtIn.value as number));
         break;
       case 'Decrement':
-        record[attribute] = number - (builtIn.value as number);
+        set(attribute, number - (builtIn.value as number));
         break;
       case 'Add':
-        record[attribute] = array ? [...array, builtIn.value] : present === undefined ? [builtIn.value] : [present, builtIn.value];
+        set(attribute, array ? [...array, builtIn.value] : present === undefined ? [builtIn.value] : [present, builtIn.value]);
         break;
       case 'Remove':
         if (array?.some(isNested)) break; // silently ignored with nested objects or arrays
-        if (array) record[attribute] = array.filter((item) => item !== builtIn.value);
+        if (array) set(attribute, array.filter((item) => item !== builtIn.value));
         break;
       case 'AddUnique':
         if (array?.some(isNested)) break; // silently ignored with nested objects or arrays
         if (array) {
-          if (!array.includes(builtIn.value)) record[attribute] = [...array, builtIn.value];
+          if (!array.includes(builtIn.value)) set(attribute, [...array, builtIn.value]);
         } else {
-          record[attribute] = present === undefined ? [builtIn.value] : present === builtIn.value ? [present] : [present, builtIn.value];
+          set(attribute, present === undefined ? [builtIn.value] : present === builtIn.value ? [present] : [present, builtIn.value]);
         }
         break;
       case 'IncrementFrom':
         // Applied only when the value equals the current one; otherwise the whole update is ignored.
         if ((present === undefined ? 0 : present) !== builtIn.value) return null;
-        record[attribute] = number + 1;
+        set(attribute, number + 1);
         break;
       case 'IncrementSet':
         // Applied only when the value is greater than the current one; otherwise the whole update is ignored.
         if (typeof present === 'number' && (builtIn.value as number) <= present) return null;
-        record[attribute] = builtIn.value;
+        set(attribute, builtIn.value);
         break;
     }
   }
@@ -234,6 +237,11 @@ function listParam(value: unknown, name: string): string[] | undefined {
   throw new HttpError(400, `${name} must be an array of attribute names`);
 }
 
+/** Sets an own data property (an attribute named `__proto__` stays data). */
+function assign(target: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Picks the retrievable attributes of a record (`attributesToRetrieve`, `unretrievableAttributes`). */
 function retrieve(record: Record<string, unknown>, index: Index, key: KeyInfo, attributesToRetrieve?: string[]) {
   const settings = index.getSettings() as { attributesToRetrieve?: string[] | null; unretrievableAttributes?: string[] | null };
@@ -245,7 +253,7 @@ function retrieve(record: Record<string, unknown>, index: Index, key: KeyInfo, a
   for (const [name, value] of Object.entries(record)) {
     if (name === 'objectID') continue;
     if (hidden.includes(name) || excluded.has(name)) continue;
-    if (all || wanted.includes(name)) out[name] = value;
+    if (all || wanted.includes(name)) assign(out, name, value);
     else {
       // `a.b` retrieves the nested attribute b of a.
       const nested = wanted.filter((path) => path.startsWith(`${name}.`));
@@ -253,9 +261,9 @@ function retrieve(record: Record<string, unknown>, index: Index, key: KeyInfo, a
         const picked: Record<string, unknown> = {};
         for (const path of nested) {
           const child = path.slice(name.length + 1);
-          if (child in (value as Record<string, unknown>)) picked[child] = (value as Record<string, unknown>)[child];
+          if (Object.hasOwn(value as object, child)) assign(picked, child, (value as Record<string, unknown>)[child]);
         }
-        out[name] = picked;
+        assign(out, name, picked);
       }
     }
   }
