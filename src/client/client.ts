@@ -6,7 +6,7 @@
  */
 import { LruCache, DEFAULT_CACHE_MAX_ENTRIES, DEFAULT_CACHE_TTL_MS } from './cache.js';
 import { abortError } from './errors.js';
-import { serializeParams } from './params.js';
+import { serializeParams, toQueryString } from './params.js';
 import { DEFAULT_HOST_DOWN_MS, DEFAULT_TIMEOUTS, Transport, type CallKind, type TransportCall } from './transport.js';
 import type {
   ClientOptions,
@@ -277,6 +277,12 @@ export function createClient(options: ClientOptions): SearchClient {
       if (!['GET', 'POST', 'PUT', 'DELETE'].includes(method)) throw new TypeError(`request: unsupported method ${String(method)}`);
       if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError(`request: path must start with "/", got ${JSON.stringify(path)}`);
       const kind: CallKind = requestOptions?.kind ?? (method === 'GET' ? 'read' : 'write');
+      // GET and DELETE carry their parameters in the query string (wire rule 3).
+      if ((method === 'GET' || method === 'DELETE') && body !== undefined && body !== null) {
+        if (typeof body !== 'object' || Array.isArray(body)) throw new TypeError(`request: ${method} parameters must be an object`);
+        const query = toQueryString(body as Record<string, unknown>);
+        return transport.send<R>({ method, path: query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path, kind, signal: requestOptions?.signal });
+      }
       return transport.send<R>({ method, path, body, kind, signal: requestOptions?.signal });
     },
 

@@ -210,7 +210,7 @@ export interface SearchClient {
   sendEvents(events: InsightsEvent[], options?: SendEventsOptions): Promise<{ status: number; message: string }>;
   /** URL for `navigator.sendBeacon` of `/1/events` with credentials as URL parameters. */
   eventsBeaconUrl(): string;
-  /** Generic call for admin/indexing use in tests and scripts. */
+  /** Generic call for admin/indexing use in tests and scripts; for GET and DELETE an object `body` becomes the query string. */
   request<R = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, options?: RequestOptions & { kind?: 'read' | 'write' }): Promise<R>;
   clearCache(): void;
 }

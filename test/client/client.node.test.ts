@@ -166,6 +166,8 @@ describe('endpoints against the local service', () => {
     const settings = await svc.admin.request<{ attributesForFaceting: string[] }>('GET', `/1/indexes/${INDEX}/settings`);
     assert.ok(settings.attributesForFaceting.includes('brand'));
     assert.throws(() => svc.admin.request('GET', 'no-slash'), /path/);
+    const events = await svc.admin.request<{ events: unknown[] }>('GET', '/1/_local/events', { index: INDEX, userToken: 'nobody-here' });
+    assert.deepEqual(events.events, []);
   });
 
   test('sendEvents posts to the insights host; keepalive puts the credentials in the URL', async () => {
