@@ -55,6 +55,13 @@ describe('client in the browser', () => {
     expect(callsTo(`/1/indexes/${INDEX}/query`, since)).to.equal(1);
   });
 
+  it('fails over from an unreachable host to the service', async () => {
+    // Port 9 on loopback: nothing listens (and Chromium refuses it as unsafe) — a network error either way.
+    const client = createClient({ appId: APP_ID, apiKey: 'local-search-key', hosts: ['http://127.0.0.1:9', location.origin] });
+    const answer = await client.search(INDEX, { query: 'camera' });
+    expect(answer.nbHits).to.equal(10);
+  });
+
   it('a 404 is an ApiError with the server message', async () => {
     const client = createClient({ appId: APP_ID, apiKey: 'local-search-key', hosts: [location.origin] });
     let caught: unknown;
