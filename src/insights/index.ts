@@ -230,8 +230,11 @@ export class Insights implements InsightsLike {
       group.objectIDs.push(objectID);
       groups.set(key, group);
     }
-    for (const group of groups.values()) {
-      this.send({ eventType: 'conversion', eventName, ...group });
+    // At most 20 objectIDs an event, as for views (the hosted service's own per-event limit).
+    for (const { objectIDs: ids, ...group } of groups.values()) {
+      for (let i = 0; i < ids.length; i += INSIGHTS_LIMITS.objectIDsPerEvent) {
+        this.send({ eventType: 'conversion', eventName, ...group, objectIDs: ids.slice(i, i + INSIGHTS_LIMITS.objectIDsPerEvent) });
+      }
     }
   }
 
@@ -320,13 +323,13 @@ export class Insights implements InsightsLike {
     const groups = [...this.pendingViews.values()];
     this.pendingViews = new Map();
     for (const group of groups) {
-      for (let i = 0; i < group.objectIDs.length; i += INSIGHTS_LIMITS.objectIDsPerView) {
+      for (let i = 0; i < group.objectIDs.length; i += INSIGHTS_LIMITS.objectIDsPerEvent) {
         this.send({
           eventType: 'view',
           eventName: 'Hits Viewed',
           index: group.indexName,
           ...(group.queryID ? { queryID: group.queryID } : {}),
-          objectIDs: group.objectIDs.slice(i, i + INSIGHTS_LIMITS.objectIDsPerView),
+          objectIDs: group.objectIDs.slice(i, i + INSIGHTS_LIMITS.objectIDsPerEvent),
         });
       }
     }

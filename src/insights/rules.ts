@@ -12,8 +12,8 @@ export const INSIGHTS_LIMITS = {
   bodyBytes: 2 * 1024 * 1024,
   /** Insights filters per event. */
   filtersPerEvent: 10,
-  /** objectIDs per `Hits Viewed` event (the browser's own batching rule, as InstantSearch does). */
-  objectIDsPerView: 20,
+  /** objectIDs per `Hits Viewed` or conversion event (the browser's own batching rule, as InstantSearch does). */
+  objectIDsPerEvent: 20,
   /** Only events up to four days old are accepted (Events). */
   maxAgeMs: 4 * 24 * 60 * 60 * 1000,
   /** A click or conversion must fall within one hour of its search event (conversion window). */

@@ -234,6 +234,21 @@ describe('insights: clicks and conversions', () => {
     }
   });
 
+  it('convert() sends one event per originating search, at most 20 objectIDs each', async () => {
+    const { search, items, queryID, userToken } = await renderSearch();
+    await click(items[0]!); // p0 now carries the search's queryID in the conversion window
+    const cart = ['p0', ...Array.from({ length: 24 }, (_, i) => `other-${i}`)];
+    search.insights!.convert(cart, 'Checkout');
+    await search.insights!.flush();
+    const conversions = await storedEvents(userToken, 'conversion');
+    expect(conversions.map((e) => [e.queryID, e.objectIDs!.length])).to.deep.equal([
+      [queryID, 1],
+      [undefined, 20],
+      [undefined, 4],
+    ]);
+    expect(objectIDsOf(conversions)).to.deep.equal(cart);
+  });
+
   it('Filter Applied carries filters ["attr:value"]', async () => {
     const { search, queryID, userToken } = await renderSearch();
     search.insights!.filterApplied(INDEX, 'brand', 'Acme', queryID);
