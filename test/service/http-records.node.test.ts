@@ -185,6 +185,15 @@ describe('partial updates', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
+  test('concurrent increments are applied one after the other, none lost; task ids grow', async () => {
+    await svc.ok('PUT', '/1/indexes/ops/counter', { hits: 0 });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => svc.ok('POST', '/1/indexes/ops/counter/partial', { hits: { _operation: 'Increment', value: 1 } })),
+    );
+    assert.equal((await record('counter')).hits, 40);
+    assert.equal(new Set(answers.map((answer) => answer.taskID)).size, 40);
+  });
+
   test('unknown _operation answers 400 and changes nothing', async () => {
     await svc.ok('PUT', '/1/indexes/ops/u', { a: 1 });
     const answer = await partial('u', { a: { _operation: 'Multiply', value: 2 } });
