@@ -1,6 +1,6 @@
 /**
- * React 19 embedding (examples/react): the elements in JSX with properties (a `renderHit` function, a store
- * object), typed `on<event>` listeners, and a component that mounts and unmounts them repeatedly without
+ * React 19 embedding, with the example users copy (examples/react/Shop.tsx): the elements in JSX with
+ * properties (a `renderHit` function, a store object), typed `on<event>` listeners, and a component that mounts and unmounts them repeatedly without
  * leaving store subscriptions, store needs or document/window listeners behind. Real local service.
  */
 import { expect } from '@open-wc/testing';
@@ -8,36 +8,11 @@ import { sendKeys } from '@web/test-runner-commands';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
-import '../../src/elements/search/define.js';
-import '../../src/elements/search-box/define.js';
-import '../../src/elements/hits/define.js';
-import '../../src/elements/refinement-list/define.js';
-import '../../src/elements/pagination/define.js';
 import type {} from '../../src/types/react.js';
-import type { Hit } from '../../src/client/types.js';
 import type { SearchStore } from '../../src/store/types.js';
 import type { SvcRefineEventDetail } from '../../src/elements/refinement-list/svc-refinement-list.js';
-import { countListeners, countedStore, hitTexts, indexProducts, until, type Product } from './fixture.js';
-
-interface ShopProps {
-  store: SearchStore;
-  insights?: boolean;
-  onQuery?: (query: string) => void;
-  onRefine?: (detail: SvcRefineEventDetail) => void;
-  onPage?: (page: number) => void;
-}
-
-/** What a React app writes: tags, properties and typed listeners. */
-function Shop({ store, insights = true, onQuery, onRefine, onPage }: ShopProps) {
-  return (
-    <svc-search store={store} insightsEnabled={insights}>
-      <svc-search-box placeholder="Search products" onsvc-search-input={(event) => onQuery?.(event.detail.query)} />
-      <svc-refinement-list attribute="brand" onsvc-refine={(event) => onRefine?.(event.detail)} />
-      <svc-hits renderHit={(hit: Hit<Product>) => `${hit.name} · ${hit.price.toFixed(2)}`} />
-      <svc-pagination onsvc-page-change={(event) => onPage?.(event.detail.page)} />
-    </svc-search>
-  );
-}
+import { Shop } from '../../examples/react/Shop.js';
+import { countListeners, countedStore, hitTexts, indexProducts, until } from './fixture.js';
 
 /** Mounts and unmounts the shop from React state, as a route or a tab would. */
 function Toggle({ store }: { store: SearchStore }) {
@@ -79,7 +54,7 @@ describe('React 19', () => {
     flushSync(() => root.render(<Shop store={store} insights={false} />));
     const search = host.querySelector('svc-search')!;
     const hits = host.querySelector('svc-hits')!;
-    expect(search.store).to.equal(store);
+    expect(search.store === store, 'the store property is the object bound').to.equal(true);
     expect(typeof hits.renderHit).to.equal('function');
     expect(hits.hasAttribute('renderhit')).to.equal(false);
     await until(() => hitTexts(hits).length > 0, 'hits rendered');
@@ -93,11 +68,11 @@ describe('React 19', () => {
     flushSync(() => root.render(<svc-search store={store} insights="false" />));
     const search = host.querySelector('svc-search')!;
     expect(search.insightsEnabled).to.equal(false);
-    expect(search.insights).to.equal(undefined);
+    expect(search.insights === undefined, 'insights off').to.equal(true);
     flushSync(() => root.render(<svc-search store={store} insights={true} />));
     expect(search.insightsEnabled).to.equal(true);
     await search.updateComplete;
-    expect(search.insights).to.not.equal(undefined);
+    expect(search.insights !== undefined, 'insights on').to.equal(true);
     store.dispose();
   });
 
@@ -155,7 +130,7 @@ describe('React 19', () => {
         // Each mount takes the same number of subscriptions as the first: nothing accumulates.
         expect(counted.subscribers(), `subscribers while mounted, round ${round}`).to.equal(mountedSubscribers);
         flushSync(() => button.click()); // unmount
-        expect(host.querySelector('svc-search')).to.equal(null);
+        expect(host.querySelector('svc-search') === null, 'unmounted').to.equal(true);
         await settle(); // <svc-search> tears down after the task in which it was removed
         await settle();
         expect(counted.subscribers(), `subscribers after unmount, round ${round}`).to.equal(baseline.subscribers);

@@ -1,41 +1,14 @@
 /**
- * Inside another web component's shadow root (examples/shadow-root): the elements find their `<svc-search>`
- * — through the context across shadow roots, or by `search="id"` — and clicks on hits rendered two shadow
+ * Inside another web component's shadow root, with the example users copy (examples/shadow-root/
+ * shop-panel.ts): the elements find their `<svc-search>` — through the context across shadow roots, or by `search="id"` — and clicks on hits rendered two shadow
  * roots deep still reach insights (composed paths). The click events are read back from the service's
  * insights admin listing (`GET /1/_local/events`). Real local service.
  */
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import '../../src/elements/search/define.js';
-import '../../src/elements/search-box/define.js';
-import '../../src/elements/hits/define.js';
-import '../../src/elements/refinement-list/define.js';
 import type { SvcSearch } from '../../src/elements/search/svc-search.js';
+import { ShopPanel, SideResults } from '../../examples/shadow-root/shop-panel.js';
 import { APP_ID, SEARCH_KEY, hitTexts, indexProducts, storedEvents, until } from './fixture.js';
-
-/** An application's own component that renders the search UI in its shadow root. */
-class ShopPanel extends HTMLElement {
-  constructor() {
-    super();
-    const root = this.attachShadow({ mode: 'open' });
-    root.innerHTML = `
-      <style>:host { display: block }</style>
-      <h2>Shop</h2>
-      <svc-search-box placeholder="Search products"></svc-search-box>
-      <svc-refinement-list attribute="brand"></svc-refinement-list>
-      <svc-hits></svc-hits>`;
-  }
-}
-customElements.define('shop-panel', ShopPanel);
-
-/** A component whose shadow root holds a hits list that names its search by id. */
-class SideResults extends HTMLElement {
-  constructor() {
-    super();
-    this.attachShadow({ mode: 'open' }).innerHTML = `<svc-hits search="main-search"></svc-hits>`;
-  }
-}
-customElements.define('side-results', SideResults);
 
 describe('inside a shadow root of another web component', () => {
   let indexName: string;
@@ -43,6 +16,9 @@ describe('inside a shadow root of another web component', () => {
 
   before(async () => {
     indexName = await indexProducts('embed_shadow');
+    // The example registers its components when imported (package.json sideEffects would drop a bare import).
+    expect(customElements.get('shop-panel') === ShopPanel, 'shop-panel registered by the example').to.equal(true);
+    expect(customElements.get('side-results') === SideResults, 'side-results registered by the example').to.equal(true);
   });
 
   afterEach(() => {

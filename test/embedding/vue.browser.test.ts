@@ -1,31 +1,19 @@
 /**
- * Vue 3 embedding (examples/vue): `isCustomElement` so Vue leaves the `svc-*` tags to the browser, `v-bind`
+ * Vue 3 embedding, with the example users copy (examples/vue/shop-search.ts): `isCustomElement` so Vue leaves the `svc-*` tags to the browser, `v-bind`
  * of properties (`.prop` / Vue's own `key in el` check), `@svc-…` listeners, and `v-if` mounting and
  * unmounting without leaks. A `template` string compiled at runtime by the full Vue build. Real local service.
  */
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createApp, nextTick, ref, shallowRef, type App } from 'vue';
-import '../../src/elements/search/define.js';
-import '../../src/elements/search-box/define.js';
-import '../../src/elements/hits/define.js';
-import '../../src/elements/refinement-list/define.js';
-import '../../src/elements/pagination/define.js';
 import type {} from '../../src/types/vue.js';
-import type { Hit } from '../../src/client/types.js';
+import type { SearchStore } from '../../src/store/types.js';
 import type { SvcRefineEventDetail } from '../../src/elements/refinement-list/svc-refinement-list.js';
-import { countListeners, countedStore, hitTexts, indexProducts, until, type Product } from './fixture.js';
+import { ShopSearch, isCustomElement } from '../../examples/vue/shop-search.js';
+import { countListeners, countedStore, hitTexts, indexProducts, until } from './fixture.js';
 
-// Properties are bound in camelCase: `:store.prop`, `.renderHit` (shorthand of `:renderHit.prop`) or plain
-// `:insightsEnabled` (Vue sets a property when the element has it). Vue does not camelize kebab-case keys for
-// custom elements it did not define, so `:render-hit.prop` would set a property named "render-hit".
-const template = `
-  <svc-search v-if="shown" :store.prop="store" :insightsEnabled="insights">
-    <svc-search-box placeholder="Search products" @svc-search-input="queries.push($event.detail.query)"></svc-search-box>
-    <svc-refinement-list attribute="brand" @svc-refine="refinements.push($event.detail)"></svc-refinement-list>
-    <svc-hits .renderHit="renderHit"></svc-hits>
-    <svc-pagination :padding="1"></svc-pagination>
-  </svc-search>`;
+/** The app around the example component: its props from refs, its emits collected. */
+const appTemplate = `<shop-search :store="store" :insights="insights" :shown="shown" @query="queries.push($event)" @refine="refinements.push($event)"></shop-search>`;
 
 describe('Vue 3', () => {
   let indexName: string;
@@ -49,16 +37,15 @@ describe('Vue 3', () => {
     host.remove();
   });
 
-  function mount(store: unknown, insights = false, isCustomElement = (tag: string) => tag.startsWith('svc-')) {
+  function mount(store: SearchStore, insights = false) {
     const state = {
       shown: ref(true),
       store: shallowRef(store),
       insights: ref(insights),
       queries: ref<string[]>([]),
       refinements: ref<SvcRefineEventDetail[]>([]),
-      renderHit: (hit: Hit<Product>) => `${hit.name} (${hit.brand})`,
     };
-    app = createApp({ template, setup: () => state });
+    app = createApp({ components: { ShopSearch }, template: appTemplate, setup: () => state });
     app.config.compilerOptions.isCustomElement = isCustomElement;
     app.config.warnHandler = (message) => warnings.push(message);
     app.mount(host);
@@ -66,7 +53,11 @@ describe('Vue 3', () => {
   }
 
   it('needs isCustomElement: without it Vue tries to resolve svc-* as components', () => {
-    mount(countedStore(indexName).store, false, () => false);
+    // A template of its own: Vue compiles a component's template once and keeps the result on the component.
+    app = createApp({ template: '<svc-search index-name="x"><svc-hits></svc-hits></svc-search>' });
+    app.config.compilerOptions.isCustomElement = () => false;
+    app.config.warnHandler = (message) => warnings.push(message);
+    app.mount(host);
     expect(warnings.some((w) => w.includes('Failed to resolve component: svc-search'))).to.equal(true);
   });
 
@@ -75,9 +66,9 @@ describe('Vue 3', () => {
     mount(store);
     const search = host.querySelector('svc-search')!;
     const hits = host.querySelector('svc-hits')!;
-    expect(search.store).to.equal(store);
+    expect(search.store === store, 'the store property is the object bound').to.equal(true);
     expect(search.insightsEnabled).to.equal(false);
-    expect(search.insights).to.equal(undefined);
+    expect(search.insights === undefined, 'insights off').to.equal(true);
     expect(typeof hits.renderHit).to.equal('function');
     expect(host.querySelector('svc-pagination')!.padding).to.equal(1);
     await until(() => hitTexts(hits).length > 0, 'hits');
@@ -89,13 +80,13 @@ describe('Vue 3', () => {
   it('insights="false" as written in HTML turns insights off (Vue sets it as the property)', async () => {
     const { store } = countedStore(indexName);
     app = createApp({ template: '<svc-search :store.prop="store" insights="false"></svc-search>', setup: () => ({ store }) });
-    app.config.compilerOptions.isCustomElement = (tag) => tag.startsWith('svc-');
+    app.config.compilerOptions.isCustomElement = isCustomElement;
     app.config.warnHandler = (message) => warnings.push(message);
     app.mount(host);
     const search = host.querySelector('svc-search')!;
     await search.updateComplete;
     expect(search.insightsEnabled).to.equal(false);
-    expect(search.insights).to.equal(undefined);
+    expect(search.insights === undefined, 'insights off').to.equal(true);
     expect(warnings).to.deep.equal([]);
     store.dispose();
   });
@@ -128,7 +119,7 @@ describe('Vue 3', () => {
         expect(counted.subscribers()).to.be.greaterThan(baseline.subscribers);
         state.shown.value = false;
         await nextTick();
-        expect(host.querySelector('svc-search')).to.equal(null);
+        expect(host.querySelector('svc-search') === null, 'unmounted').to.equal(true);
         await new Promise((resolve) => setTimeout(resolve, 0));
         await new Promise((resolve) => setTimeout(resolve, 0));
         expect(counted.subscribers(), `subscribers, round ${round}`).to.equal(baseline.subscribers);
