@@ -1,5 +1,4 @@
 import { html, nothing, type PropertyDeclarations } from 'lit';
-import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
 import {
   DEFAULT_REFINEMENT_SORT,
@@ -128,8 +127,10 @@ export class SvcRefinementList extends SvcElement {
     return this.list.refine(value);
   }
 
-  private onChange(item: RefinementItem): void {
+  private onChange(item: RefinementItem, event?: Event): void {
     const refined = this.list.refine(item.value);
+    // The box shows the store's state even if the refinement did not happen (no store yet).
+    if (event) (event.target as HTMLInputElement).checked = refined;
     this.dispatchEvent(
       new CustomEvent<SvcRefineEventDetail>('svc-refine', {
         detail: { attribute: this.attribute, value: item.value, refined },
@@ -157,7 +158,7 @@ export class SvcRefinementList extends SvcElement {
   private renderItem(item: RefinementItem) {
     return html`<li part="item${item.isRefined ? ' selected-item' : ''}">
       <label part="label">
-        <input part="checkbox" type="checkbox" .checked=${live(item.isRefined)} @change=${() => this.onChange(item)} />
+        <input part="checkbox" type="checkbox" .checked=${item.isRefined} @change=${(event: Event) => this.onChange(item, event)} />
         <span part="label-text">${item.highlighted ? renderHighlight(item.highlighted) : item.label}</span>
         <span part="count">${this.t('count', { count: formatNumber(item.count, this.language) })}</span>
       </label>
@@ -177,7 +178,7 @@ export class SvcRefinementList extends SvcElement {
             maxlength="512"
             aria-label=${this.t('searchLabel', { attribute })}
             placeholder=${this.t('searchPlaceholder', { attribute })}
-            .value=${live(this.list.facetQuery)}
+            .value=${this.list.facetQuery}
             @input=${(event: InputEvent) => this.list.searchForItems((event.target as HTMLInputElement).value)}
             @keydown=${this.onSearchKeyDown}
           />`

@@ -34,8 +34,7 @@ export const styles = [
     [part~='input']::placeholder {
       color: var(--_muted);
     }
-    [part~='input']::-webkit-search-cancel-button,
-    [part~='input']::-webkit-search-decoration {
+    [part~='input']::-webkit-search-cancel-button {
       appearance: none;
     }
     svg {
@@ -82,8 +81,8 @@ export const styles = [
       }
     }
     @media (prefers-reduced-motion: reduce) {
-      [part~='loading-indicator'] svg {
-        animation-duration: 2.4s;
+      svg {
+        animation-duration: 3s;
       }
     }
   `,

@@ -1,5 +1,4 @@
 import { html, svg, type PropertyDeclarations } from 'lit';
-import { live } from 'lit/directives/live.js';
 import { SearchBoxController } from '../../controllers/search-box-controller.js';
 import { SvcElement } from '../base/svc-element.js';
 import { styles } from './styles.js';
@@ -96,6 +95,12 @@ export class SvcSearchBox extends SvcElement {
     if (this.autofocus) this.focus();
   }
 
+  protected override updated(): void {
+    // The field is the user's while they type; it is set only when the value differs (as Lit's `live`).
+    const input = this.input;
+    if (input && input.value !== this.value) input.value = this.value;
+  }
+
   /** The search field. */
   get input(): HTMLInputElement | null {
     return this.renderRoot.querySelector('input');
@@ -168,7 +173,6 @@ export class SvcSearchBox extends SvcElement {
         enterkeyhint="search"
         maxlength="512"
         placeholder=${this.placeholder ?? this.t('placeholder')}
-        .value=${live(this.value)}
         @input=${this.onInput}
         @keydown=${this.onKeyDown}
       />
