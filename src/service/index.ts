@@ -122,6 +122,13 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       maxAge: 86400,
     }),
   );
+  // Document 1, wire rule 2: answers are JSON objects with `application/json; charset=UTF-8`.
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.res.headers.get('content-type')?.startsWith('application/json')) {
+      c.res.headers.set('content-type', 'application/json; charset=UTF-8');
+    }
+  });
   app.onError((error, c) => {
     const status = error instanceof HttpError ? error.status : (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {

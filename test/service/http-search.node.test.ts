@@ -50,6 +50,13 @@ describe('search one index', () => {
     assert.equal(answer.queryID, undefined);
   });
 
+  test('answers are JSON with charset UTF-8, also errors', async () => {
+    const ok = await svc.call('POST', '/1/indexes/furniture/query', { query: 'chair' }, asSearch);
+    assert.equal(ok.headers.get('content-type'), 'application/json; charset=UTF-8');
+    const notFound = await svc.call('POST', '/1/indexes/nope/query', {}, asSearch);
+    assert.equal(notFound.headers.get('content-type'), 'application/json; charset=UTF-8');
+  });
+
   test('POST with a params string, and GET with the query string, give the same hits', async () => {
     const viaParams = await svc.ok('POST', '/1/indexes/furniture/query', { params: 'query=chair&filters=brand%3AHon' }, asSearch);
     const viaGet = await svc.ok('GET', '/1/indexes/furniture?query=chair&filters=brand%3AHon', undefined, asSearch);
