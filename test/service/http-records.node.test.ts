@@ -236,6 +236,7 @@ describe('batches', () => {
     await svc.ok('PUT', '/1/indexes/atomic/x', { n: 1 });
     for (const requests of [
       [{ action: 'addObject', body: { objectID: 'y' } }, { action: 'fly', body: {} }],
+      [{ action: 'addObject', body: { objectID: 'y' } }, { action: 'toString', body: { objectID: 'x' } }],
       [{ action: 'addObject', body: { objectID: 'y' } }, { action: 'updateObject', body: { n: 1 } }],
       [{ action: 'addObject', body: { objectID: 'y' } }, { action: 'deleteObject', body: 'x' }],
     ]) {

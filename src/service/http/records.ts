@@ -167,7 +167,7 @@ interface BatchOperation {
 function prepareOperation(request: unknown, where: string, indexName: string | undefined): BatchOperation {
   const item = asObject(request, where);
   const action = item.action;
-  if (typeof action !== 'string' || !(action in ACTION_RIGHTS)) {
+  if (typeof action !== 'string' || !Object.hasOwn(ACTION_RIGHTS, action)) {
     throw new HttpError(400, `${where}.action must be one of ${Object.keys(ACTION_RIGHTS).join(', ')}`);
   }
   const target = indexName ?? item.indexName;
