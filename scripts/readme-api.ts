@@ -28,6 +28,7 @@ interface Attribute extends Described {
 }
 interface Member extends Described {
   kind: 'field' | 'method';
+  inheritedFrom?: { name: string; module?: string };
   type?: TypeText;
   default?: string;
   privacy?: 'public' | 'private' | 'protected';
@@ -58,7 +59,8 @@ function cell(text: string | undefined): string {
   return (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
 }
 function code(text: string | undefined): string {
-  return text ? `\`${text.replace(/`/g, "'")}\`` : '';
+  // Pipes are escaped inside code spans too: GitHub splits table cells before parsing them.
+  return text ? `\`${text.replace(/`/g, "'").replace(/\|/g, '\\|')}\`` : '';
 }
 function table(header: string[], rows: string[][]): string {
   if (rows.length === 0) return '';
@@ -69,25 +71,58 @@ function table(header: string[], rows: string[][]): string {
   ].join('\n');
 }
 
+/** First sentence of a summary, for the index. */
+function firstSentence(text: string): string {
+  const line = cell(text);
+  const end = line.search(/\.(\s+[A-Z(`"“]|$)/);
+  return end < 0 ? line : line.slice(0, end + 1);
+}
+
+/**
+ * A "Translations: …" paragraph written after the last JSDoc tag ends up in that tag's description:
+ * take it out so it gets its own line.
+ */
+function splitTranslations(decl: Declaration): string | undefined {
+  let found: string | undefined;
+  for (const list of [decl.events, decl.slots, decl.cssParts, decl.cssProperties]) {
+    for (const item of list ?? []) {
+      const at = item.description?.search(/\s*Translations:/) ?? -1;
+      if (item.description && at >= 0) {
+        found = item.description.slice(at).trim();
+        item.description = item.description.slice(0, at).trim();
+      }
+    }
+  }
+  return found;
+}
+
 /** The markdown for one element declaration. */
 export function elementSection(decl: Declaration, modulePath: string): string {
   const out: string[] = [];
+  const translations = splitTranslations(decl);
   out.push(`### \`<${decl.tagName}>\``);
-  if (decl.summary) out.push(cell(decl.summary));
-  if (decl.description) out.push(decl.description.trim());
+  // Descriptions usually open with the summary; print it once.
+  const description = decl.description?.trim() ?? '';
+  if (decl.summary && !description.startsWith(firstSentence(decl.summary).slice(0, -1))) out.push(decl.summary.trim());
+  if (description) out.push(description);
+  if (translations && !description.includes('Translations:')) out.push(translations);
   out.push(`Class \`${decl.name}\`, module \`${modulePath.replace(/^src\//, '').replace(/\.ts$/, '.js')}\`.`);
 
   const attributes = decl.attributes ?? [];
   const byField = new Map(attributes.filter((a) => a.fieldName).map((a) => [a.fieldName!, a]));
+  // Members every element inherits from SvcElement are described once, in the introduction.
   const props = (decl.members ?? []).filter(
-    (m) => m.kind === 'field' && !m.static && (m.privacy ?? 'public') === 'public' && !m.name.startsWith('_'),
+    (m) =>
+      m.kind === 'field' && !m.static && (m.privacy ?? 'public') === 'public' && !m.name.startsWith('_') && !m.inheritedFrom,
   );
   const rows = props.map((m) => {
     const attr = byField.get(m.name)?.name ?? m.attribute;
     return [code(m.name), attr ? code(attr) : '', code(m.type?.text), code(m.default), cell(m.description)];
   });
   // Attributes without a property (rare) still belong in the table.
+  const inherited = new Set((decl.members ?? []).filter((m) => m.inheritedFrom).map((m) => m.name));
   for (const a of attributes) {
+    if (a.fieldName && inherited.has(a.fieldName)) continue;
     if (!a.fieldName || !props.some((p) => p.name === a.fieldName)) {
       rows.push(['', code(a.name), code(a.type?.text), code(a.default), cell(a.description)]);
     }
@@ -109,13 +144,18 @@ export function apiMarkdown(manifest: Manifest): string {
     .flatMap((m) => (m.declarations ?? []).map((d) => ({ d, path: m.path })))
     .filter(({ d }) => d.customElement && d.tagName)
     .sort((a, b) => a.d.tagName!.localeCompare(b.d.tagName!));
-  const index = elements.map(({ d }) => `- [\`<${d.tagName}>\`](#${d.tagName})${d.summary ? ` — ${cell(d.summary)}` : ''}`);
+  const index = elements.map(({ d }) => `- [\`<${d.tagName}>\`](#${d.tagName})${d.summary ? ` — ${firstSentence(d.summary)}` : ''}`);
   return [
     '## Elements API',
     '',
     '_Generated from the elements’ JSDoc (`custom-elements.json`) by `npm run readme-api`; do not edit by hand._',
     '',
     index.join('\n'),
+    '',
+    'Every element also has these members (from `SvcElement`): the `search` attribute/property (the `id` of its',
+    '`<svc-search>` when it is not inside it), the `translations` property (a partial map of its strings, over the',
+    '`<svc-search>`’s `translations` and the English defaults), and the read-only `store`, `insights` and',
+    '`language` (the nearest `lang`).',
     '',
     elements.map(({ d, path }) => elementSection(d, path)).join('\n\n'),
   ].join('\n');

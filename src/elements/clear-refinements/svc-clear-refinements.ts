@@ -16,12 +16,17 @@ const list = {
 };
 
 /**
- * @summary A button that removes every refinement at once (the query is kept unless asked), disabled
+ * A button that removes every refinement at once (the query is kept unless asked), disabled
  * (`aria-disabled="true"`) while there is nothing to clear.
  *
  * The button stays focusable when disabled so that keyboard focus is not lost by the click that clears.
  * `included-attributes` limits it to some attributes; `excluded-attributes` keeps some (default `query`;
  * set `excluded-attributes=""` to clear the query too).
+ *
+ * Translations: `clear` ("Clear refinements").
+ *
+ * @tagname svc-clear-refinements
+ * @summary A button that removes every refinement at once, disabled while there is nothing to clear.
  *
  * @slot - The button's text (default: the `clear` translation, "Clear refinements").
  *
@@ -34,8 +39,6 @@ const list = {
  * @cssproperty --svc-radius - Corner radius.
  *
  * @event svc-refinements-clear - The user cleared the refinements. `detail: { attributes }`.
- *
- * Translations: `clear` ("Clear refinements").
  */
 export class SvcClearRefinements extends SvcElement {
   static override styles = styles;

@@ -11,7 +11,7 @@ const OWN_ATTRIBUTES = new Set([
 ]);
 
 /**
- * @summary Adds search parameters to every search of its `<svc-search>`, from attributes or the `params`
+ * Adds search parameters to every search of its `<svc-search>`, from attributes or the `params`
  * property. Shows nothing.
  *
  * Every attribute but the element's own (`search`, `id`, `class`, global HTML attributes, `aria-*`,
@@ -22,16 +22,20 @@ const OWN_ATTRIBUTES = new Set([
  * type is reported in the console (naming the attribute) and left out. Removing the element removes its
  * parameters.
  *
+ * @tagname svc-configure
+ * @summary Adds search parameters to every search, from its attributes or the `params` property.
+ *
  * @example
  * ```html
  * <svc-configure filters="price < 100" hits-per-page="12" distinct="true" rule-contexts="shop,mobile"></svc-configure>
  * ```
+
  */
 export class SvcConfigure extends SvcElement {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     params: { attribute: false },
-    attributeParams: { state: true },
+    attributeParams: { state: true, attribute: false },
   };
 
   /** Search parameters added to every search (merged over those of the attributes). */

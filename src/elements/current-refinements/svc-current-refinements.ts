@@ -28,12 +28,18 @@ const list = {
 const OPERATOR_SIGNS: Record<string, string> = { '=': '=', '!=': '≠', '<': '<', '<=': '≤', '>': '>', '>=': '≥' };
 
 /**
- * @summary The refinements in effect as removable chips, grouped by attribute ("Brand: Acme ×").
+ * The refinements in effect as removable chips, grouped by attribute ("Brand: Acme ×").
  *
  * Lists facet values, numeric conditions and tags; the query only when `excluded-attributes` does not
  * name it (it is excluded by default). Each chip has a remove button labelled for screen readers
  * ("Remove Brand: Acme"); after a removal, focus moves to the next chip's button. Nothing is shown while
  * there is no refinement.
+ *
+ * Translations: `listLabel` ("Current refinements"), `attribute` ("{label}:"), `remove` ("Remove {label}:
+ * {value}"), `removeSymbol` ("×"), `numeric` ("{operator} {value}"), `query` ("Query"), `tags` ("Tags").
+ *
+ * @tagname svc-current-refinements
+ * @summary The refinements in effect as removable chips, grouped by attribute ("Brand: Acme ×").
  *
  * @csspart list - The `ul` of attributes (absent from view when there is no refinement).
  * @csspart item - The `li` of one attribute: its label and chips.
@@ -51,9 +57,6 @@ const OPERATOR_SIGNS: Record<string, string> = { '=': '=', '!=': '≠', '<': '<'
  * @cssproperty --svc-gap - Space between chips.
  *
  * @event svc-refinement-remove - The user removed a refinement. `detail: { attribute, type, value, operator? }`.
- *
- * Translations: `listLabel` ("Current refinements"), `attribute` ("{label}:"), `remove` ("Remove {label}:
- * {value}"), `removeSymbol` ("×"), `numeric` ("{operator} {value}"), `query` ("Query"), `tags` ("Tags").
  */
 export class SvcCurrentRefinements extends SvcElement {
   static override styles = styles;

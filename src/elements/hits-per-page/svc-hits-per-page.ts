@@ -12,12 +12,18 @@ export interface SvcHitsPerPageChangeEventDetail {
 let sequence = 0;
 
 /**
- * @summary A labelled select of page sizes ("20 per page", "40 per page"…).
+ * A labelled select of page sizes ("20 per page", "40 per page"…).
  *
  * The sizes come from the `items` property (`[{ value: 20, label: '20 per page', default: true }]`) or,
  * without JavaScript, from `<option value="20" selected>20 per page</option>` children (`selected` marks
  * the default; the first option when none is). The default size is used from the first search on;
  * choosing a size goes back to the first page. A size that is not a positive integer is a clear error.
+ *
+ * Translations: `label` ("Results per page"), `item` ("{count} per page", the label of an item given
+ * without one).
+ *
+ * @tagname svc-hits-per-page
+ * @summary A labelled select of page sizes ("20 per page", "40 per page"…).
  *
  * @example
  * ```html
@@ -39,16 +45,13 @@ let sequence = 0;
  * @cssproperty --svc-accent - Focus ring.
  *
  * @event svc-hits-per-page-change - The user chose a page size. `detail: { value }`.
- *
- * Translations: `label` ("Results per page"), `item` ("{count} per page", the label of an item given
- * without one).
  */
 export class SvcHitsPerPage extends SvcElement {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     items: { attribute: false },
     hideLabel: { type: Boolean, attribute: 'hide-label' },
-    optionItems: { state: true },
+    optionItems: { state: true, attribute: false },
   };
   static override defaultTranslations = {
     label: 'Results per page',

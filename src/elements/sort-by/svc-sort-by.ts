@@ -12,11 +12,16 @@ export interface SvcSortChangeEventDetail {
 let sequence = 0;
 
 /**
- * @summary A labelled select of sort orders, each an index replica ("Most popular", "Lowest price"…).
+ * A labelled select of sort orders, each an index replica ("Most popular", "Lowest price"…).
  *
  * The orders come from the `items` property (`[{ value: 'products_price_asc', label: 'Lowest price' }]`)
  * or, without JavaScript, from `<option value="replica">Label</option>` children (read again when they
  * change). Choosing one searches that replica with the same query and refinements, from the first page.
+ *
+ * Translations: `label` ("Sort by").
+ *
+ * @tagname svc-sort-by
+ * @summary A labelled select of sort orders, each an index replica ("Most popular", "Lowest price"…).
  *
  * @example
  * ```html
@@ -38,15 +43,13 @@ let sequence = 0;
  * @cssproperty --svc-accent - Focus ring.
  *
  * @event svc-sort-change - The user chose a sort order. `detail: { value }` (the index name).
- *
- * Translations: `label` ("Sort by").
  */
 export class SvcSortBy extends SvcElement {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     items: { attribute: false },
     hideLabel: { type: Boolean, attribute: 'hide-label' },
-    optionItems: { state: true },
+    optionItems: { state: true, attribute: false },
   };
   static override defaultTranslations = {
     label: 'Sort by',

@@ -4,21 +4,24 @@ import { SvcElement } from '../base/svc-element.js';
 import { styles } from './styles.js';
 
 /**
- * @summary The number of hits and the search time ("1,234 results found in 3 ms"), in a polite live region
+ * The number of hits and the search time ("1,234 results found in 3 ms"), in a polite live region
  * so screen readers hear the new count after each search.
  *
  * The live region is rendered from the start (empty until the first results) because assistive technology
  * only announces changes of a region that already exists. The text follows the latest answered search, not
  * every keystroke.
  *
+ * Translations: `stats` ("{count} results found in {time} ms"), `stats.one` ("1 result found in {time} ms"),
+ * `noResults` ("No results found in {time} ms"). `{count}` and `{time}` are formatted for the language;
+ * plural forms follow `Intl.PluralRules` (`stats.few`, `stats.many`… for languages that have them).
+ *
+ * @tagname svc-stats
+ * @summary The number of hits and the search time ("1,234 results found in 3 ms"), in a polite live region.
+ *
  * @csspart base - The live region (`role="status"`) holding the text.
  *
  * @cssproperty --svc-muted-color - Colour of the text.
  * @cssproperty --svc-stats-font-size - Font size of the text (default `0.875rem`).
- *
- * Translations: `stats` ("{count} results found in {time} ms"), `stats.one` ("1 result found in {time} ms"),
- * `noResults` ("No results found in {time} ms"). `{count}` and `{time}` are formatted for the language;
- * plural forms follow `Intl.PluralRules` (`stats.few`, `stats.many`… for languages that have them).
  */
 export class SvcStats extends SvcElement {
   static override styles = styles;
