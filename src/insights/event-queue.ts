@@ -77,6 +77,7 @@ export class EventQueue {
   private readonly leaseTimer: ReturnType<typeof setInterval>;
   private attempt = 0;
   private persistQueued = false;
+  private paused = false;
   private sending: Promise<void> | null = null;
   private disposed = false;
   private readonly flushDelayMs: number;
@@ -103,8 +104,14 @@ export class EventQueue {
     return this.entries.map((e) => e.event);
   }
 
+  /** While paused (no consent) nothing is sent, not even events an earlier page left in storage. */
+  setPaused(paused: boolean): void {
+    this.paused = paused;
+    if (!paused && this.entries.length) this.schedule(this.flushDelayMs);
+  }
+
   enqueue(events: InsightsEvent[]): void {
-    if (this.disposed || events.length === 0) return;
+    if (this.disposed || this.paused || events.length === 0) return;
     for (const event of events) this.entries.push({ id: randomId(), event });
     this.persistSoon();
     if (this.entries.length - this.inFlight.size >= INSIGHTS_LIMITS.eventsPerRequest) void this.flush();
@@ -122,6 +129,7 @@ export class EventQueue {
       clearTimeout(this.retryTimer);
       this.retryTimer = undefined;
     }
+    if (this.paused) return Promise.resolve();
     if (!this.sending) this.sending = this.drain().finally(() => (this.sending = null));
     return this.sending;
   }
@@ -132,6 +140,7 @@ export class EventQueue {
    * and is released to the next page load.
    */
   flushOnUnload(): void {
+    if (this.paused) return;
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const ready = this.entries.filter((e) => !this.inFlight.has(e.id));
@@ -173,14 +182,14 @@ export class EventQueue {
     if (this.entries.length) this.schedule(this.flushDelayMs);
   }
 
-  /** Drops every queued event (consent withdrawn). */
+  /** Drops every queued event, this page's and those stored by earlier pages (consent withdrawn). */
   clear(): void {
     this.entries = [];
     this.inFlight.clear();
     clearTimeout(this.flushTimer);
     clearTimeout(this.retryTimer);
     this.flushTimer = this.retryTimer = undefined;
-    this.persist();
+    this.options.storage.removeItem(this.options.storageKey);
   }
 
   /** Stops timers; queued events stay stored, released to the next instance. */
@@ -195,7 +204,7 @@ export class EventQueue {
   }
 
   private schedule(delay: number): void {
-    if (this.disposed || this.flushTimer !== undefined || this.retryTimer !== undefined) return;
+    if (this.disposed || this.paused || this.flushTimer !== undefined || this.retryTimer !== undefined) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       void this.flush();

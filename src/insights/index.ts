@@ -108,6 +108,7 @@ export class Insights implements InsightsLike {
       retryMaxMs: options.retryMaxMs,
     });
     this.consent = options.consent ?? true;
+    this.queue.setPaused(!this.consent);
     if (options.userToken !== undefined) this.setUserToken(options.userToken);
     if (this.consent) this.anonymousToken = anonymousUserToken(this.storage, options.useCookie);
     this.registerNeeds();
@@ -189,6 +190,7 @@ export class Insights implements InsightsLike {
       this.pendingViews.clear();
       this.queue.clear();
     }
+    this.queue.setPaused(!consent);
     this.registerNeeds();
   }
 

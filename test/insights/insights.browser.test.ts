@@ -446,11 +446,32 @@ describe('insights: user token and consent', () => {
     expect(insights.userToken).to.equal(undefined);
     expect(insights.queueSize).to.equal(0);
     expect(localStorage.getItem('svc-insights-user-token')).to.equal(null);
+    expect(localStorage.getItem('svc-insights-queue:SVCLOCAL')).to.equal(null);
     await click(items[0]!);
     insights.convert(['p0'], 'Purchased');
     await insights.flush();
     expect(await storedEvents(userToken)).to.have.length(0);
     insights.setConsent(true);
     expect(insights.userToken).to.match(/^anonymous-/).and.not.equal(userToken);
+  });
+
+  it('a page without consent sends nothing, not even what an earlier page left queued', async () => {
+    const client = searchClient();
+    const store = createSearchStore({ client, indexName: INDEX });
+    const earlier = createInsights({ client, store, flushDelayMs: 60_000 });
+    const userToken = earlier.userToken!;
+    earlier.convert(['p9'], 'Left behind');
+    earlier.dispose();
+    const later = createInsights({ client, store, consent: false, flushDelayMs: 10 });
+    try {
+      expect(later.userToken).to.equal(undefined);
+      await later.flush();
+      await sleep(300);
+      expect(await storedEvents(userToken)).to.have.length(0);
+      expect(later.stats.requests).to.equal(0);
+    } finally {
+      later.dispose();
+      store.dispose();
+    }
   });
 });
