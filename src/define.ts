@@ -21,5 +21,7 @@ import './elements/clear-refinements/define.js';
 import './elements/sort-by/define.js';
 import './elements/hits-per-page/define.js';
 import './elements/configure/define.js';
+import './elements/recommendations/define.js';
+import './elements/trending/define.js';
 
 export * from './index.js';

@@ -28,6 +28,8 @@ export * from './controllers/clear-refinements-controller.js';
 export * from './controllers/sort-by-controller.js';
 export * from './controllers/hits-per-page-controller.js';
 export * from './controllers/configure-controller.js';
+export * from './controllers/recommendations-controller.js';
+export * from './controllers/trending-controller.js';
 
 // Element classes (and their event detail types); the base class and its helpers for custom elements.
 export * from './elements/base/svc-element.js';
@@ -46,3 +48,6 @@ export * from './elements/clear-refinements/svc-clear-refinements.js';
 export * from './elements/sort-by/svc-sort-by.js';
 export * from './elements/hits-per-page/svc-hits-per-page.js';
 export * from './elements/configure/svc-configure.js';
+export { SvcRecommendList, type RecommendRenderInfo, type RecommendSelectDetail } from './elements/recommendations/recommend-list.js';
+export * from './elements/recommendations/svc-recommendations.js';
+export * from './elements/trending/svc-trending.js';
