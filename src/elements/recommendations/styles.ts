@@ -40,10 +40,15 @@ export const styles = [
       opacity: 0.6;
       transition: opacity 0.2s 0.2s;
     }
+    [part~='facet-item']:has(> [part~='facet']) {
+      padding: 0;
+    }
     [part~='facet'] {
       inline-size: 100%;
       text-align: start;
-      padding: 0;
+      padding-block: var(--svc-hit-padding-block, 0.75rem);
+      padding-inline: var(--svc-hit-padding-inline, 1rem);
+      border-radius: inherit;
       border: 0;
       background: none;
       cursor: pointer;

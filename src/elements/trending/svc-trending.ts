@@ -29,6 +29,7 @@ export interface TrendingFacetSelectDetail {
  * @csspart list - The `ol` of items.
  * @csspart item - Each item's `li` (trending items carry `data-svc-object-id`, `data-svc-position` (1..n),
  * `data-svc-query-id`, `data-svc-index`).
+ * @csspart facet-item - Each trending facet value's `li` (also `item`).
  * @csspart facet - The default button of a trending facet value (`aria-pressed` when it refines the search).
  * @csspart loading - The message shown until the first answer.
  * @csspart empty - The container of the empty slot.
@@ -135,10 +136,6 @@ export class SvcTrending<T extends Record<string, unknown> = Record<string, unkn
     return this.controller.facets;
   }
 
-  protected override get isEmpty(): boolean {
-    return this.controller.isEmpty;
-  }
-
   private selectFacet(facet: TrendingFacetHit, position: number): void {
     const event = new CustomEvent<TrendingFacetSelectDetail>('svc-trending-facet-select', {
       detail: { facetName: facet.facetName, facetValue: facet.facetValue, position, queryID: this.controller.queryID },
@@ -157,7 +154,7 @@ export class SvcTrending<T extends Record<string, unknown> = Record<string, unkn
         facets,
         (facet) => facet.facetValue,
         (facet, i) =>
-          html`<li part="item" data-svc-facet-value=${facet.facetValue}>${this.renderFacet(facet, i + 1, template)}</li>`,
+          html`<li part="item facet-item" data-svc-facet-value=${facet.facetValue}>${this.renderFacet(facet, i + 1, template)}</li>`,
       )}
     </ol>`;
   }
