@@ -375,6 +375,28 @@ describe('settings', () => {
     assert.equal((await svc.call('GET', '/1/indexes/unknown-index/settings')).status, 404);
   });
 
+  test('a refused settings change on a new index leaves no index behind (rolled back in memory too)', async () => {
+    assert.equal((await svc.call('PUT', '/1/indexes/born-bad/settings', { ranking: ['magic'] })).status, 400);
+    assert.equal((await svc.call('POST', '/1/indexes/born-bad/query', {})).status, 404);
+    assert.ok(!(await svc.ok('GET', '/1/indexes')).items.some((item: { name: string }) => item.name === 'born-bad'));
+    // A refused change on an existing index keeps its previous settings.
+    await svc.ok('PUT', '/1/indexes/born-good/settings', { hitsPerPage: 3 });
+    assert.equal((await svc.call('PUT', '/1/indexes/born-good/settings', { hitsPerPage: 4, ranking: ['magic'] })).status, 400);
+    assert.equal((await svc.ok('GET', '/1/indexes/born-good/settings')).hitsPerPage, 3);
+  });
+
+  test('deleting a primary detaches its replicas; virtual(...) replicas are accepted', async () => {
+    await svc.ok('PUT', '/1/indexes/prim/settings', { replicas: ['virtual(prim_virtual)', 'prim_std'] });
+    await svc.ok('PUT', '/1/indexes/prim/1', { name: 'x', price: 1 });
+    assert.equal((await svc.ok('GET', '/1/indexes/prim_virtual/settings')).primary, 'prim');
+    assert.deepEqual((await svc.ok('GET', '/1/indexes/prim/settings')).replicas, ['prim_virtual', 'prim_std']);
+    await svc.ok('DELETE', '/1/indexes/prim');
+    const replica = await svc.ok('GET', '/1/indexes/prim_std/settings');
+    assert.equal(replica.primary, undefined);
+    assert.equal((await svc.ok('POST', '/1/indexes/prim_std/query', {})).nbHits, 1);
+    assert.equal((await svc.call('PUT', '/1/indexes/prim_std/2', { name: 'now writable' })).status, 200);
+  });
+
   test('replicas mirror the primary’s records and sort on their own ranking; forwardToReplicas', async () => {
     await svc.ok('PUT', '/1/indexes/shop/settings', {
       attributesForFaceting: ['brand'],

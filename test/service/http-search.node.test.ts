@@ -270,6 +270,15 @@ describe('browse', () => {
     assert.ok(rest.hits.every((hit: { even: boolean }) => hit.even));
   });
 
+  test('GET browse takes parameters in the query string (direct or as params)', async () => {
+    const direct = await svc.ok('GET', '/1/indexes/furniture/browse?filters=brand%3ABush&attributesToRetrieve=name', undefined, asSearch);
+    assert.deepEqual(sorted(direct), ['f3', 'f4']);
+    assert.deepEqual(Object.keys(direct.hits[0]).filter((key) => !key.startsWith('_')).sort(), ['name', 'objectID']);
+    const viaParams = await svc.ok('GET', `/1/indexes/furniture/browse?params=${encodeURIComponent('filters=brand:Hon')}`, undefined, asSearch);
+    assert.deepEqual(sorted(viaParams), ['f1', 'f2']);
+    assert.equal('cursor' in viaParams, false);
+  });
+
   test('bad cursor 400, unknown index 404', async () => {
     assert.equal((await svc.call('POST', '/1/indexes/big/browse', { cursor: 'garbage!' }, asSearch)).status, 400);
     assert.equal((await svc.call('POST', '/1/indexes/big/browse', { cursor: 42 }, asSearch)).status, 400);
