@@ -16,7 +16,7 @@ import { INSIGHTS_LIMITS, isValidUserToken, validateEvent } from './rules.js';
 import { anonymousUserToken, forgetAnonymousUserToken, safeStorage } from './user-token.js';
 
 export type { HitRef, InsightsLike } from './types.js';
-export { INSIGHTS_LIMITS, USER_TOKEN_PATTERN, isValidUserToken, validateEvent } from './rules.js';
+export { INSIGHTS_LIMITS, USER_TOKEN_PATTERN, isValidUserToken, validateEvent as validateInsightsEvent } from './rules.js';
 export type { QueueStats } from './event-queue.js';
 
 export interface InsightsOptions {
