@@ -213,14 +213,14 @@ describe('cache and in-flight sharing', () => {
   test('entries expire after ttlMs and the LRU keeps maxEntries', async () => {
     const proxy = await startProxy(svc.url);
     try {
-      const client = searchClient([proxy.url], { cache: { ttlMs: 80, maxEntries: 2 } });
+      const client = searchClient([proxy.url], { cache: { ttlMs: 500, maxEntries: 2 } });
       await client.search(INDEX, { query: 'a' });
       await client.search(INDEX, { query: 'b' });
       await client.search(INDEX, { query: 'c' }); // evicts 'a'
       await client.search(INDEX, { query: 'b' });
       await client.search(INDEX, { query: 'a' });
       assert.equal(proxy.requests.length, 4);
-      await new Promise((r) => setTimeout(r, 120));
+      await new Promise((r) => setTimeout(r, 550));
       await client.search(INDEX, { query: 'a' });
       assert.equal(proxy.requests.length, 5);
     } finally {
