@@ -99,11 +99,6 @@ export class EventQueue {
     return this.entries.length;
   }
 
-  /** The queued events, oldest first. */
-  pending(): InsightsEvent[] {
-    return this.entries.map((e) => e.event);
-  }
-
   /** While paused (no consent) nothing is sent, not even events an earlier page left in storage. */
   setPaused(paused: boolean): void {
     this.paused = paused;

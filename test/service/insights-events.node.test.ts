@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createService, DEV_CREDENTIALS } from '../../src/service/index.js';
 import { getEventStore } from '../../src/service/insights/event-store.js';
+import { generateSecuredApiKey } from '../../src/client/secured-key.js';
 
 type Service = Awaited<ReturnType<typeof createService>>;
 
@@ -111,6 +112,17 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
     assert.equal(refusedRes.body.status, 401);
     const userToken = token();
     assert.equal((await post({ events: [view(userToken)] }, { ...SEARCH, 'x-service-api-key': searcher })).status, 200);
+    assert.equal((await stored(userToken)).length, 1);
+  });
+
+  it('a secured key restricted to some indices sends events of those indices only (401 otherwise)', async () => {
+    const secured = generateSecuredApiKey(DEV_CREDENTIALS.searchKey, { restrictIndices: ['allowed_*'] });
+    const headers = { ...SEARCH, 'x-service-api-key': secured };
+    const userToken = token();
+    assert.equal((await post({ events: [view(userToken, { index: 'allowed_products' })] }, headers)).status, 200);
+    const res = await post({ events: [view(userToken, { index: 'allowed_products' }), view(userToken, { index: 'secret' })] }, headers);
+    assert.equal(res.status, 401);
+    assert.equal(res.body.status, 401);
     assert.equal((await stored(userToken)).length, 1);
   });
 });
