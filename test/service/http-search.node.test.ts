@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { index, SEARCH_KEY, startService, type Running } from './service-helpers.js';
 
 let svc: Running;
@@ -323,6 +324,21 @@ describe('errors for bad input', () => {
     assert.equal(answer.status, 404);
     assert.match(answer.body.message, /nope/);
     assert.equal((await svc.call('GET', '/1/nothing/here')).status, 404);
+  });
+
+  test('gzip bodies are accepted; a bomb above the limit → 413, corrupt → 400, unknown encoding → 415', async () => {
+    const zipped = gzipSync(JSON.stringify({ query: 'chair', hitsPerPage: 1 }));
+    const answer = await svc.call('POST', '/1/indexes/furniture/query', undefined, { ...asSearch, raw: zipped, headers: { 'Content-Encoding': 'gzip' } });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.nbHits, 3);
+    const bomb = gzipSync(JSON.stringify({ query: ' '.repeat(11 * 1024 * 1024) }));
+    assert.ok(bomb.length < 100_000);
+    const exploded = await svc.call('POST', '/1/indexes/furniture/query', undefined, { ...asSearch, raw: bomb, headers: { 'Content-Encoding': 'gzip' } });
+    assert.equal(exploded.status, 413);
+    const corrupt = await svc.call('POST', '/1/indexes/furniture/query', undefined, { ...asSearch, raw: '{"query":"x"}', headers: { 'Content-Encoding': 'gzip' } });
+    assert.equal(corrupt.status, 400);
+    const unknown = await svc.call('POST', '/1/indexes/furniture/query', undefined, { ...asSearch, raw: '{}', headers: { 'Content-Encoding': 'zstd-ish' } });
+    assert.equal(unknown.status, 415);
   });
 
   test('a body above 10 MB → 413', async () => {

@@ -1,4 +1,5 @@
 /** Request bodies: size limit (413), UTF-8 and JSON checks (400) with messages that say what is wrong. */
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { HttpError } from './errors.js';
 
@@ -27,9 +28,25 @@ export async function readJson<T = unknown>(c: Context, maxBytes = DEFAULT_MAX_B
   if (bytes.byteLength > maxBytes) {
     throw new HttpError(413, `Request body too large: ${bytes.byteLength} bytes, the limit is ${maxBytes} bytes`);
   }
+  let body: Uint8Array = new Uint8Array(bytes);
+  const encoding = (c.req.header('content-encoding') ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && bytes.byteLength > 0) {
+    const inflate = { gzip: gunzipSync, deflate: inflateSync, br: brotliDecompressSync }[encoding];
+    if (!inflate) throw new HttpError(415, `Unsupported Content-Encoding ${encoding} (gzip, deflate or br)`);
+    try {
+      // The limit applies to the decompressed body too.
+      body = inflate(body, { maxOutputLength: maxBytes + 1 });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new HttpError(413, `Request body too large once decompressed: the limit is ${maxBytes} bytes`);
+      }
+      throw new HttpError(400, `The body is not valid ${encoding} data`);
+    }
+    if (body.byteLength > maxBytes) throw new HttpError(413, `Request body too large once decompressed: the limit is ${maxBytes} bytes`);
+  }
   let text: string;
   try {
-    text = utf8.decode(bytes);
+    text = utf8.decode(body);
   } catch {
     throw new HttpError(400, 'Invalid JSON: the body is not valid UTF-8');
   }
