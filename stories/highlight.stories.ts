@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
+import type { Hit } from '../src/client/types.js';
 import { SERVICE } from './shared.js';
 
 interface Args {
@@ -7,12 +8,16 @@ interface Args {
   query: string;
 }
 
-/** `<svc-highlight>` and `<svc-snippet>` inside a `<svc-hits>` template: each gets its hit automatically. */
+/**
+ * `<svc-highlight>` and `<svc-snippet>` render one attribute of a hit. Inside a `<svc-hits>` `<template>` each
+ * gets its hit automatically; elsewhere (here, from `renderHit`) set the `hit` property.
+ */
 const meta: Meta<Args> = {
   title: 'Elements/Highlight and snippet',
   component: 'svc-highlight',
   tags: ['autodocs'],
   args: { attribute: 'name', query: 'office chair' },
+  argTypes: { attribute: { control: 'select', options: ['name', 'brand', 'category', 'subCategory'] } },
   render: (args) => html`<svc-search
     app-id=${SERVICE.appId}
     api-key=${SERVICE.searchKey}
@@ -21,9 +26,10 @@ const meta: Meta<Args> = {
     .initialState=${{ query: args.query }}
   >
     <svc-search-box></svc-search-box>
-    <svc-hits style="margin-block-start: 1rem">
-      <template><svc-highlight attribute=${args.attribute}></svc-highlight></template>
-    </svc-hits>
+    <svc-hits
+      style="margin-block-start: 1rem"
+      .renderHit=${(hit: Hit) => html`<svc-highlight .hit=${hit} attribute=${args.attribute}></svc-highlight>`}
+    ></svc-hits>
   </svc-search>`,
 };
 export default meta;
@@ -43,7 +49,7 @@ export const StyledMarks: Story = {
     </style>
     <svc-search class="marks" app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName}
       hosts=${SERVICE.hosts} .initialState=${{ query: args.query }}>
-      <svc-hits><template><svc-highlight attribute=${args.attribute}></svc-highlight></template></svc-hits>
+      <svc-hits><template><svc-highlight attribute="name"></svc-highlight></template></svc-hits>
     </svc-search>`,
 };
 

@@ -38,11 +38,5 @@ export const styles = [
       opacity: 0.4;
       cursor: not-allowed;
     }
-    .arrow {
-      display: inline-block;
-    }
-    :host(:dir(rtl)) .arrow {
-      transform: scaleX(-1);
-    }
   `,
 ];

@@ -136,7 +136,8 @@ export class SvcPagination extends SvcElement {
     const { currentPage: current, isFirstPage, isLastPage, nbPages } = this.pager;
     if (nbPages <= 1) return nothing;
     const lang = this.language;
-    const arrow = (text: string) => html`<span class="arrow" aria-hidden="true">${text}</span>`;
+    // ‹ › « » are Unicode bidi-mirrored characters: under dir="rtl" the text engine flips them itself.
+    const arrow = (text: string) => html`<span aria-hidden="true">${text}</span>`;
     return html`<nav part="nav" aria-label=${this.t('label')}>
       <ul part="list">
         ${this.showFirst ?? true ? this.link('first', 0, isFirstPage, this.t('first'), arrow('«')) : nothing}
