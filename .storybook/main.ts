@@ -24,6 +24,20 @@ const config: StorybookConfig = {
       delete viteConfig.build.outDir;
       delete viteConfig.build.emptyOutDir;
     }
+    // One copy of Lit: pre-bundle every Lit entry used by the elements, the stories and Storybook's renderer
+    // (`lit/directive-helpers.js`), else a late-discovered entry loads lit-html a second time from source.
+    viteConfig.optimizeDeps = {
+      ...viteConfig.optimizeDeps,
+      include: [
+        ...(viteConfig.optimizeDeps?.include ?? []),
+        'lit',
+        'lit/directive-helpers.js',
+        'lit/directives/repeat.js',
+        'lit/directives/if-defined.js',
+        'lit/directives/live.js',
+        '@lit/context',
+      ],
+    };
     const plugins: Plugin[] = [];
     if (configType === 'DEVELOPMENT') plugins.push(localServicePlugin());
     viteConfig.plugins = [...(viteConfig.plugins ?? []), ...plugins];

@@ -12,11 +12,21 @@ const meta: Meta = {
   tags: ['!autodocs'],
   parameters: { layout: 'fullscreen' },
   render: () => html`<style>
+      /* Follows the reader's light or dark preference: the elements take their colours from the page. */
+      :root {
+        color-scheme: light dark;
+      }
+      body {
+        margin: 0;
+        background: Canvas;
+        color: CanvasText;
+      }
       .shop {
         font-family: system-ui, sans-serif;
         max-inline-size: 72rem;
         margin: 0 auto;
         padding: 1.5rem;
+        box-sizing: border-box;
         display: grid;
         grid-template-columns: 15rem 1fr;
         grid-template-areas: 'header header' 'aside main';
