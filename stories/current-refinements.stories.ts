@@ -15,6 +15,7 @@ const meta: Meta<Args> = {
   args: {},
   render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}
     .initialState=${{ disjunctiveFacetRefinements: { brand: ['Avery', 'Xerox'] }, facetRefinements: { category: ['Office Supplies'] } }}>
+    <svc-configure hits-per-page="6"></svc-configure>
     <svc-current-refinements
       included-attributes=${ifDefined(args['included-attributes'])}
       excluded-attributes=${ifDefined(args['excluded-attributes'])}
