@@ -133,6 +133,22 @@ describe('<svc-hits>', () => {
     expect(texts(hits).slice(0, 2)).to.deep.equal(['1: p0', '2: p1']);
   });
 
+  it('works without <svc-search> when given a store property', async () => {
+    const { createClient } = await import('../../src/client/index.js');
+    const { createSearchStore } = await import('../../src/store/index.js');
+    const store = createSearchStore({
+      client: createClient({ appId: APP_ID, apiKey: 'local-search-key', hosts: [location.origin] }),
+      indexName,
+      initialState: { query: 'dell' },
+    });
+    const hits = await fixture<SvcHits>(html`<svc-hits attribute="brand" .store=${store}></svc-hits>`);
+    await settled(store);
+    await hits.updateComplete;
+    expect(texts(hits)).to.deep.equal(Array(6).fill('Dell'));
+    hits.remove();
+    store.dispose();
+  });
+
   it('shows the empty state in a live region', async () => {
     const root = await searchFixture(indexName, html`<svc-hits></svc-hits>`);
     const hits = root.querySelector('svc-hits')!;

@@ -112,15 +112,28 @@ export class SvcElement extends LitElement {
     this.requestUpdate();
   }
 
-  /** The store of the search this element belongs to. */
+  /**
+   * The store of the search this element belongs to. Setting it uses that store instead of the context's
+   * (an element can then work without `<svc-search>`).
+   */
   get store(): SearchStore | undefined {
-    return this.searchContext?.store;
+    return this.explicitStore ?? this.searchContext?.store;
   }
+  set store(store: SearchStore | undefined) {
+    this.explicitStore = store;
+    this.requestUpdate();
+  }
+  private explicitStore: SearchStore | undefined;
 
-  /** The insights module of the search (undefined when insights is off). */
+  /** The insights module of the search (undefined when insights is off); settable like `store`. */
   get insights(): InsightsLike | undefined {
-    return this.searchContext?.insights;
+    return this.explicitInsights ?? this.searchContext?.insights;
   }
+  set insights(insights: InsightsLike | undefined) {
+    this.explicitInsights = insights;
+    this.requestUpdate();
+  }
+  private explicitInsights: InsightsLike | undefined;
 
   /** The element's language: the nearest `lang` (crossing shadow roots), else the document's, else `en`. */
   get language(): string {
