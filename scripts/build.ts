@@ -1,5 +1,6 @@
 /**
  * `npm run build`:
+ *  0. `cem analyze` → `custom-elements.json` (the manifest named by package.json `customElements`);
  *  1. `tsc -p tsconfig.build.json` → `dist/**` ES modules with `.d.ts` (one entry per element, its define
  *     file, the controllers, store, client, insights, and the Node-only service under `dist/service/`);
  *  2. `vite build` (vite.config.ts, library mode) → `dist/svc-search.js`, one minified self-contained
@@ -24,6 +25,13 @@ function run(command: string, args: string[]): void {
 }
 
 rmSync(dist, { recursive: true, force: true });
+run(process.execPath, [
+  join(root, 'node_modules/@custom-elements-manifest/analyzer/cli.js'),
+  'analyze',
+  '--quiet',
+  '--config',
+  'custom-elements-manifest.config.mjs',
+]);
 run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
 run(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn']);
 
