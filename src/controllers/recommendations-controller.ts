@@ -38,6 +38,7 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> im
   error: Error | undefined;
 
   private lastKey = '';
+  private lastStore: SearchStore | undefined;
   private sequence = 0;
   private connected = false;
 
@@ -69,6 +70,7 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> im
     this.connected = false;
     // A reconnected host asks again (the store's cache answers at once).
     this.lastKey = '';
+    this.lastStore = undefined;
     this.sequence++;
   }
 
@@ -76,9 +78,11 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> im
   sync(): void {
     const store = this.connected ? this.store : undefined;
     const request = store ? this.request() : undefined;
-    const key = request && store ? JSON.stringify([store.baseIndex, request]) : '';
-    if (key === this.lastKey) return;
+    const key = request && store ? JSON.stringify(request) : '';
+    // A new store (the root was rebuilt) asks again even for the same request.
+    if (key === this.lastKey && store === this.lastStore) return;
     this.lastKey = key;
+    this.lastStore = store;
     const sequence = ++this.sequence;
     if (!request || !store) {
       this.status = 'idle';

@@ -105,6 +105,16 @@ describe('<svc-recommendations>', () => {
     expect(empty.textContent!.trim()).to.equal('Rien pour le moment.');
   });
 
+  it('shows the error state when Recommend fails (an index that does not exist)', async () => {
+    const root = await searchFixture(indexName, html`<svc-recommendations index-name="svc_rec_no_such_index" object-id="p0"></svc-recommendations>`);
+    const el = root.querySelector('svc-recommendations')!;
+    const error = () => shadow(el).querySelector<HTMLElement>('[part~="error"]')!;
+    await waitUntil(() => !error().hidden, 'no error state', { timeout: 8000 });
+    expect(error().textContent).to.equal('Recommendations are unavailable right now.');
+    expect(items(el)).to.have.length(0);
+    expect(shadow(el).querySelector<HTMLElement>('[part~="empty"]')!.hidden).to.be.true;
+  });
+
   it('sends the requests of one tick in one call, and answers a repeated request from the cache', async () => {
     const root = await searchFixture(indexName, html`<div></div>`);
     const store = root.store!;
