@@ -86,9 +86,15 @@ export function templateStyles(template: HTMLTemplateElement | null): string {
  */
 export class TemplateCache {
   private nodes = new WeakMap<object, { template: HTMLTemplateElement; html: string; nodes: Node[] }>();
+  /** The template's markup, read once per synchronous render (serialising it per hit would be wasteful). */
+  private markup: { template: HTMLTemplateElement; html: string } | undefined;
 
   render(template: HTMLTemplateElement, hit: Record<string, unknown>): Node[] {
-    const html = template.innerHTML;
+    if (this.markup?.template !== template) {
+      this.markup = { template, html: template.innerHTML };
+      queueMicrotask(() => (this.markup = undefined));
+    }
+    const { html } = this.markup;
     const cached = this.nodes.get(hit);
     if (cached && cached.template === template && cached.html === html) return cached.nodes;
     const nodes = renderTemplate(template, hit);
