@@ -1,0 +1,60 @@
+// Type test (compiled by types.node.test.ts, never run): HTMLElementTagNameMap for every tag, typed events in
+// GlobalEventHandlersEventMap / HTMLElementEventMap, and the generic hit type of SvcHits / SvcRecommendations.
+import 'svc-search/define';
+import type { SvcHits, SvcRecommendations, SvcSearch, SvcTrending } from 'svc-search';
+import type { SvcTagName } from 'svc-search/react';
+
+type Product = { name: string; brand: string; price: number };
+
+// Every tag is in the map — no more, no fewer (a missing or an extra key is an error).
+export const everyTag: Record<SvcTagName, true> = {
+  'svc-search': true,
+  'svc-search-box': true,
+  'svc-hits': true,
+  'svc-highlight': true,
+  'svc-snippet': true,
+  'svc-refinement-list': true,
+  'svc-pagination': true,
+  'svc-stats': true,
+  'svc-current-refinements': true,
+  'svc-clear-refinements': true,
+  'svc-sort-by': true,
+  'svc-hits-per-page': true,
+  'svc-configure': true,
+  'svc-recommendations': true,
+  'svc-trending': true,
+};
+
+export const search: SvcSearch = document.createElement('svc-search');
+search.indexName = 'products';
+search.insightsEnabled = false;
+// @ts-expect-error indexName is a string
+search.indexName = 42;
+
+// Generic hits: renderHit gets the record type. Ask querySelector for the typed element (a plain `as` cast from
+// the tag map's SvcHits<Record<string, unknown>> is refused: the element's controller is invariant in T).
+const hits = document.querySelector<SvcHits<Product>>('svc-hits')!;
+hits.renderHit = (hit, info) => `${hit.name} ${hit.price.toFixed(2)} #${info.position} ${hit.objectID}`;
+// @ts-expect-error Product has no `weight`
+hits.renderHit = (hit) => hit.weight;
+export const plainHits: SvcHits = document.createElement('svc-hits');
+plainHits.renderHit = (hit) => String(hit.name); // Record<string, unknown> by default
+
+const related = document.querySelector<SvcRecommendations<Product>>('svc-recommendations')!;
+related.renderItem = (item) => item.brand.toUpperCase();
+// @ts-expect-error brand is a string
+related.renderItem = (item) => item.brand.toFixed();
+export const trending = document.querySelector<SvcTrending<Product>>('#trending')!;
+trending.renderItem = (item) => item.name;
+
+// Typed events, on any element (they bubble and are composed).
+search.addEventListener('svc-search-input', (event) => event.detail.query.toLowerCase());
+search.addEventListener('svc-refine', (event) => {
+  const refined: boolean = event.detail.refined;
+  return `${event.detail.attribute}:${event.detail.value}:${refined}`;
+});
+search.addEventListener('svc-page-change', (event) => event.detail.page + 1);
+search.addEventListener('svc-insights', (event) => event.detail.event.eventType);
+document.addEventListener('svc-sort-change', (event) => event.detail);
+// @ts-expect-error the search box event has no `page`
+search.addEventListener('svc-search-input', (event) => event.detail.page);
