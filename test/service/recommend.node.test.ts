@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { getEventStore } from '../../src/service/insights/event-store.js';
 import type { ValidEvent } from '../../src/service/insights/validate.js';
-import { index, SEARCH_KEY, startService, type Running } from './service-helpers.js';
+import { index, SEARCH_KEY, securedKey, startService, type Running } from './service-helpers.js';
 
 const DAY = 24 * 3600 * 1000;
 const MIN = 60 * 1000;
@@ -210,6 +210,14 @@ describe('request parameters change the answer', () => {
     assert.equal(without.nbHits, 2);
     const trending = await one({ indexName: 'trend', model: 'trending-items', threshold: 0, maxRecommendations: 3, facetName: 'category', facetValue: 'Music', fallbackParameters: { facetFilters: ['category:Games'] } });
     assert.deepEqual(scores(trending.hits), [['P3', 100], ['P4', 100], ['P5', 0]]);
+  });
+
+  test("a secured key's filters restrict the recommended records too", async () => {
+    const acmeOnly = securedKey(SEARCH_KEY, { filters: 'brand:Acme' });
+    const answer = await recommend([{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0 }], acmeOnly);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    // C (Zeta) and D (Lumo) are filtered out; B (Acme) keeps its 50.
+    assert.deepEqual(scores(answer.body.results[0].hits), [['B', 50]]);
   });
 
   test('several requests answer in order', async () => {
