@@ -3,6 +3,7 @@ import type { SvcHits } from '../../src/elements/hits/svc-hits.js';
 import '../../src/elements/hits/define.js';
 import { APP_ID, HOSTILE, createIndex, deepQueryAll, searchFixture, settled, shadow } from './search-fixture.js';
 import { fixture } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { SvcSearch } from '../../src/elements/search/svc-search.js';
 
 const items = (hits: Element) => [...shadow(hits).querySelectorAll<HTMLLIElement>('li[part~="item"]')];
@@ -123,6 +124,30 @@ describe('<svc-hits>', () => {
     // The template's <style> applies inside the shadow root, once.
     expect(getComputedStyle(first.querySelector('.price')!).fontWeight).to.equal('700');
     expect(shadow(hits).querySelectorAll('style').length).to.equal(1);
+  });
+
+  it('lets the keyboard reach a link in a hit; Enter on it is a Hit Clicked with its position', async () => {
+    const root = await searchFixture(
+      indexName,
+      html`<svc-hits><template><a data-href="url"><svc-highlight attribute="name"></svc-highlight></a></template></svc-hits>`,
+      { insights: true },
+    );
+    const hits = root.querySelector('svc-hits')!;
+    await waitUntil(() => !!shadow(hits).querySelector('li a')?.getAttribute('href'));
+    const clicks: Array<{ positions?: number[]; objectIDs?: string[] }> = [];
+    root.addEventListener('svc-insights', (e) => {
+      if (e.detail.event.eventType === 'click') clicks.push(e.detail.event);
+    });
+    // Cancel the navigation the test page would otherwise do (after insights saw the click).
+    shadow(hits).addEventListener('click', (e) => e.preventDefault());
+    const links = shadow(hits).querySelectorAll('a');
+    links[0].focus();
+    await sendKeys({ press: 'Tab' });
+    expect(shadow(hits).activeElement).to.equal(links[1]);
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => clicks.length === 1, 'no click from the keyboard');
+    expect(clicks[0].objectIDs).to.deep.equal(['p1']);
+    expect(clicks[0].positions).to.deep.equal([2]);
   });
 
   it('renders with a renderHit function', async () => {

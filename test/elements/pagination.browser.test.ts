@@ -144,6 +144,22 @@ describe('<svc-pagination>', () => {
     await expect(pagination).to.be.accessible();
   });
 
+  it('goes back to page 1 and recounts the pages after a refinement or a typo query', async () => {
+    const { pagination, store } = await setup();
+    pagination.goto(5);
+    await settled(store);
+    store.toggleRefinement('category', 'Phones', 'and'); // 12 hits: 3 pages of 4
+    await settled(store);
+    await pagination.updateComplete;
+    expect(pagination.currentPage).to.equal(0);
+    expect(pageLinks(pagination).map((a) => a.textContent!.trim())).to.deep.equal(['1', '2', '3']);
+    store.setQuery('smartphnoe');
+    await settled(store);
+    await pagination.updateComplete;
+    expect(store.getSnapshot().results!.nbHits).to.equal(12);
+    expect(pagination.nbPages).to.equal(3);
+  });
+
   it('renders nothing for a single page', async () => {
     const { pagination, store } = await setup();
     store.setQuery('model 35');

@@ -75,6 +75,14 @@ describe('<svc-refinement-list>', () => {
     expect((await off).detail.refined).to.be.false;
   });
 
+  it('follows a typo query: only the matching brand is left', async () => {
+    const { list, store } = await setup();
+    store.setQuery('samsng'); // typo of Samsung
+    await settled(store);
+    await list.updateComplete;
+    expect(rows(list)).to.deep.equal([{ label: 'Samsung', count: '6', checked: false }]);
+  });
+
   it('with operator="and", requires all values and counts within the results', async () => {
     const { list, store } = await setup(html`<svc-refinement-list attribute="category" operator="and"></svc-refinement-list>`);
     shadow(list).querySelector<HTMLInputElement>('input[type="checkbox"]')!.click(); // Headphones (12, first by name)
