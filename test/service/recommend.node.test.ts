@@ -40,7 +40,7 @@ function ev(eventType: ValidEvent['eventType'], indexName: string, userToken: st
   return { eventType, eventName, index: indexName, userToken, timestamp, objectIDs };
 }
 
-async function recommend(requests: unknown[], key = SEARCH_KEY) {
+async function recommend(requests: unknown[], key: string = SEARCH_KEY) {
   return svc.call('POST', '/1/indexes/*/recommendations', { requests }, { key });
 }
 
