@@ -10,7 +10,8 @@ setCustomElementsManifest(manifest);
 const preview: Preview = {
   tags: ['autodocs'],
   parameters: {
-    controls: { expanded: true, matchers: { color: /(background|color)$/i } },
+    // No colour matcher: the manifest's CSS custom properties (`--svc-border-color`…) have no value to pick from.
+    controls: { expanded: true },
     docs: { toc: true },
     layout: 'padded',
   },
