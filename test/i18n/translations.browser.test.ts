@@ -1,0 +1,252 @@
+/**
+ * Translations, language and direction across every element (issue 7): each visible string — text,
+ * `aria-label`, `title`, `placeholder`… in the elements' shadow roots — comes from a translation key, so it
+ * is replaceable per element (`el.translations`) and per `<svc-search>` (its `translations`); `lang` picks
+ * number formats and plural forms; `dir="rtl"` mirrors the layout. Real local service, real searches.
+ *
+ * How "every visible string" is checked: the UI is driven through the states that show the conditional
+ * strings (typing, refining, show more, facet search without match, no results, one result, an error,
+ * recommendations) with every key of every element replaced by a marker `⟪key⟫`; what remains of the
+ * collected strings once markers and record values are taken out must be empty — anything left is a string
+ * the elements hard-code. The same run in English must leave English words (so the check can fail), and
+ * every key must have been seen as a marker at least once.
+ */
+import { expect } from '@open-wc/testing';
+import '../../src/define.js';
+import type { SvcElement } from '../../src/elements/base/svc-element.js';
+import type { SvcSearch } from '../../src/elements/search/svc-search.js';
+import { admin, indexProducts, products, until } from '../embedding/fixture.js';
+
+type Mode = 'english' | 'element' | 'root';
+
+/** Keys no scenario here can show, with the reason. Every other key must be seen. */
+const NOT_EXERCISED: Record<string, string> = {
+  'svc-search-box/loadingLabel': 'only while a search is stalled (> 200 ms); the local service answers faster',
+};
+
+/** Record values and user-given labels: data, not UI strings. */
+const DATA_WORDS = new Set(['acme', 'globex', 'initech', 'zyxwv', 'phone', 'laptop', 'tablet', 'brand', 'price', 'new', 'most', 'popular', 'lowest']);
+
+const marker = (key: string) => `⟪${key}⟫`;
+
+function elementsIn(root: ParentNode): SvcElement[] {
+  const out: SvcElement[] = [];
+  const walk = (node: ParentNode) => {
+    for (const el of node.querySelectorAll('*')) {
+      if (el.localName.startsWith('svc-')) out.push(el as SvcElement);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const defaultsOf = (el: Element) => (el.constructor as typeof SvcElement).defaultTranslations ?? {};
+
+/** Every key of every element class → its marker (root mode: one map for all). */
+function markerMap(elements: Element[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const el of elements) for (const key of Object.keys(defaultsOf(el))) map[key] = marker(key);
+  return map;
+}
+
+/** The strings an element shows: its shadow root's text and labelling attributes (not slotted content). */
+function uiStrings(el: Element): string[] {
+  const out: string[] = [];
+  const root = el.shadowRoot;
+  if (!root) return out;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (node.parentElement?.closest('style, template')) continue;
+      if (node.nodeValue!.trim()) out.push(node.nodeValue!.trim());
+      continue;
+    }
+    const element = node as Element;
+    // Values inside svc-highlight / svc-snippet and other svc elements are checked as their own elements.
+    for (const name of ['aria-label', 'title', 'placeholder', 'alt', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'label']) {
+      const value = element.getAttribute(name);
+      if (value?.trim()) out.push(value.trim());
+    }
+  }
+  return out;
+}
+
+/** What is left of a string once markers, record values, numbers and punctuation are removed. */
+function leftover(text: string): string {
+  return text
+    .replace(/⟪[^⟫]*⟫/g, ' ')
+    .split(/[^\p{L}]+/u)
+    .filter((word) => word && !DATA_WORDS.has(word.toLowerCase()))
+    .join(' ');
+}
+
+interface Run {
+  leftovers: Map<string, Set<string>>; // tag → words left
+  seen: Set<string>; // `tag/key` markers seen
+}
+
+function collect(run: Run, root: ParentNode): void {
+  for (const el of elementsIn(root)) {
+    for (const text of uiStrings(el)) {
+      for (const match of text.matchAll(/⟪([^⟫]*)⟫/g)) run.seen.add(`${el.localName}/${match[1]}`);
+      const rest = leftover(text);
+      if (rest) {
+        const set = run.leftovers.get(el.localName) ?? new Set<string>();
+        set.add(`${rest}  ←  "${text}"`);
+        run.leftovers.set(el.localName, set);
+      }
+    }
+  }
+}
+
+function applyTranslations(mode: Mode, search: SvcSearch): void {
+  const elements = elementsIn(search);
+  if (mode === 'root') search.translations = markerMap(elements);
+  if (mode === 'element') for (const el of elements) el.translations = markerMap([el]);
+}
+
+describe('translations: every visible string of every element is replaceable', () => {
+  let indexName: string;
+  let emptyIndex: string;
+  const mounted: Element[] = [];
+
+  before(async () => {
+    const records = products().map((p, i) => ({ ...p, _tags: i % 3 === 0 ? ['new'] : [] }));
+    records.push({ objectID: 'zyxwv', name: 'Zyxwv Tablet', brand: 'Initech', price: 300, popularity: 1, _tags: [] });
+    indexName = await indexProducts('i18n', records);
+    emptyIndex = `i18n_empty_${Date.now().toString(36)}`;
+    await admin('PUT', `/1/indexes/${emptyIndex}/settings`, { searchableAttributes: ['name'], attributesForFaceting: ['brand'] });
+  });
+
+  afterEach(() => {
+    for (const el of mounted.splice(0)) el.remove();
+  });
+
+  function mount(html: string, index = indexName): SvcSearch {
+    const host = document.createElement('div');
+    host.innerHTML = `<svc-search app-id="SVCLOCAL" api-key="local-search-key" hosts="${location.origin}" index-name="${index}" insights="false">${html}</svc-search>`;
+    document.body.append(host);
+    mounted.push(host);
+    return host.querySelector('svc-search')!;
+  }
+
+  const settled = async (search: SvcSearch) => {
+    await until(() => search.store?.getSnapshot().status === 'idle' || search.store?.getSnapshot().status === 'error', 'search answered');
+    for (const el of elementsIn(search)) await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+  };
+
+  /** Drives the states that show conditional strings, collecting after each. */
+  async function scenarios(mode: Mode): Promise<Run> {
+    const run: Run = { leftovers: new Map(), seen: new Set() };
+
+    // 1. A full page: typed query, refinements of every kind, a second page, show more, facet search without match.
+    const page = mount(`
+      <svc-search-box></svc-search-box>
+      <svc-stats></svc-stats>
+      <svc-refinement-list attribute="brand" searchable limit="1" show-more></svc-refinement-list>
+      <svc-current-refinements></svc-current-refinements>
+      <svc-clear-refinements></svc-clear-refinements>
+      <svc-sort-by><option value="${indexName}">Most popular</option></svc-sort-by>
+      <svc-hits-per-page></svc-hits-per-page>
+      <svc-hits></svc-hits>
+      <svc-pagination show-first show-last padding="1"></svc-pagination>`);
+    const perPage = page.querySelector('svc-hits-per-page')!;
+    perPage.items = [{ value: 5, default: true }, { value: 10 }];
+    page.querySelector('svc-current-refinements')!.excludedAttributes = [];
+    await until(() => Boolean(page.store), 'store');
+    applyTranslations(mode, page);
+    await settled(page);
+    collect(run, page);
+    const store = page.store!;
+    const box = page.querySelector('svc-search-box')!;
+    const input = box.shadowRoot!.querySelector('input')!;
+    input.value = 'phone';
+    input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    store.toggleRefinement('brand', 'Acme', 'or');
+    store.addNumericRefinement('price', '>=', 100);
+    store.toggleTag('new');
+    await settled(page);
+    store.setPage(1);
+    await settled(page);
+    collect(run, page);
+    const list = page.querySelector('svc-refinement-list')!;
+    list.shadowRoot!.querySelector<HTMLButtonElement>('[part~="show-more"]')?.click();
+    await settled(page);
+    collect(run, page); // "show less"
+    const facetSearch = list.shadowRoot!.querySelector<HTMLInputElement>('[part~="search-input"]')!;
+    facetSearch.value = 'qqqq';
+    facetSearch.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    await until(() => /⟪noValues⟫|No values/.test(list.shadowRoot!.textContent ?? ''), 'facet search without match');
+    collect(run, page);
+    page.parentElement!.remove();
+
+    // 2. No results for a query; 3. exactly one result; 4. an empty index and no query.
+    for (const [query, index] of [['qqqqzzzz', indexName], ['zyxwv', indexName], ['', emptyIndex]] as const) {
+      const search = mount('<svc-stats></svc-stats><svc-hits></svc-hits>', index);
+      await until(() => Boolean(search.store), 'store');
+      applyTranslations(mode, search);
+      search.store!.setQuery(query);
+      await settled(search);
+      collect(run, search);
+      search.parentElement!.remove();
+    }
+
+    // 5. The search fails (the index does not exist).
+    const failing = mount('<svc-hits></svc-hits>', 'i18n_missing_index');
+    await until(() => Boolean(failing.store), 'store');
+    applyTranslations(mode, failing);
+    failing.store!.refresh();
+    await until(() => failing.store!.getSnapshot().status === 'error', 'error');
+    await settled(failing);
+    collect(run, failing);
+    failing.parentElement!.remove();
+
+    // 6. Recommendations and trends: while loading, then empty (no events yet) or failing (missing index).
+    for (const index of [indexName, 'i18n_missing_index']) {
+      const recommend = mount(
+        `<svc-recommendations model="related-products" object-id="acme-1"></svc-recommendations>
+         <svc-recommendations model="bought-together" object-id="acme-1"></svc-recommendations>
+         <svc-trending model="trending-items"></svc-trending>
+         <svc-trending model="trending-items" facet-name="brand" facet-value="Acme"></svc-trending>
+         <svc-trending model="trending-facets" facet-name="brand"></svc-trending>`,
+        index,
+      );
+      await until(() => Boolean(recommend.store), 'store');
+      applyTranslations(mode, recommend);
+      for (const el of elementsIn(recommend)) await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+      collect(run, recommend); // loading
+      await until(
+        () => elementsIn(recommend).every((el) => !/⟪loading⟫|Loading/.test(el.shadowRoot?.textContent ?? '')),
+        'recommendations answered',
+      );
+      collect(run, recommend);
+      recommend.parentElement!.remove();
+    }
+    return run;
+  }
+
+  const allKeys = () => {
+    const out: string[] = [];
+    for (const tag of ['svc-search-box', 'svc-stats', 'svc-refinement-list', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-hits', 'svc-pagination', 'svc-recommendations', 'svc-trending']) {
+      for (const key of Object.keys((customElements.get(tag) as unknown as typeof SvcElement).defaultTranslations)) out.push(`${tag}/${key}`);
+    }
+    return out;
+  };
+
+  const report = (run: Run) => [...run.leftovers].map(([tag, words]) => `${tag}: ${[...words].join(' | ')}`).join('\n');
+
+  it('in English the check finds the default strings (it can fail)', async () => {
+    const run = await scenarios('english');
+    expect(run.leftovers.size).to.be.greaterThan(5);
+  });
+
+  for (const mode of ['element', 'root'] as const) {
+    it(`with translations on ${mode === 'element' ? 'each element' : '<svc-search>'}, no hard-coded string remains and every key is shown`, async () => {
+      const run = await scenarios(mode);
+      expect(report(run), 'strings not coming from translations').to.equal('');
+      const missing = allKeys().filter((key) => !run.seen.has(key) && !(key in NOT_EXERCISED) && !/\.(one|other|few|many|two|zero)$/.test(key));
+      expect(missing, 'keys never shown').to.deep.equal([]);
+    });
+  }
+});
