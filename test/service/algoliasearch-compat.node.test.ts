@@ -92,7 +92,7 @@ test('indexing, settings, search and reads through the official client', async (
   assert.equal(((await admin.getObject({ indexName: 'compat', objectID: 'b', attributesToRetrieve: ['price'] })) as { price: number }).price, 300);
 
   const partial = await admin.partialUpdateObject({ indexName: 'compat', objectID: 'c', attributesToUpdate: { sold: { _operation: 'Increment', value: 10 } } });
-  await admin.waitForTask({ indexName: 'compat', taskID: partial.taskID });
+  await admin.waitForTask({ indexName: 'compat', taskID: partial.taskID! });
   const reordered = await search.searchSingleIndex({ indexName: 'compat', searchParams: { query: '' } });
   assert.deepEqual(reordered.hits.map((hit) => hit.objectID), ['c', 'b', 'a']);
 

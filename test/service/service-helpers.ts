@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createService, DEV_CREDENTIALS, type Service, type ServiceOptions } from '../../src/service/index.js';
 
-export const { appId: APP_ID, adminKey: ADMIN_KEY, searchKey: SEARCH_KEY } = DEV_CREDENTIALS;
+export const APP_ID: string = DEV_CREDENTIALS.appId;
+export const ADMIN_KEY: string = DEV_CREDENTIALS.adminKey;
+export const SEARCH_KEY: string = DEV_CREDENTIALS.searchKey;
 
 export interface Answer<T = any> {
   status: number;

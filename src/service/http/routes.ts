@@ -9,6 +9,7 @@ import * as indices from './indices.js';
 import * as insights from './insights.js';
 import * as keys from './keys.js';
 import * as records from './records.js';
+import * as rules from './rules.js';
 import * as recommend from './recommend.js';
 import * as search from './search.js';
 
@@ -21,6 +22,7 @@ export const routers: RouterModule[] = [
   search,
   records,
   keys,
+  rules,
   insights,
   recommend,
 ];

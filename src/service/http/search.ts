@@ -9,7 +9,9 @@ import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
 import { asObject, requestsOf } from './body.js';
 import { HttpError } from './errors.js';
+import { internalsOf } from './internals.js';
 import { applyKeyParams, decodeParams, flag, rawParams, toSearchParams, type RawParams } from './params.js';
+import { applyRules, searchWithPins, type PinnedSearchResponse } from './rules.js';
 
 /**
  * A new queryID: 32 hexadecimal characters.
@@ -37,14 +39,23 @@ function queryParams(c: Context): RawParams {
  * const response = runSearch(ctx, 'products', ctx.indices.require('products'), { query: 'chair', clickAnalytics: true }, key);
  */
 export function runSearch(ctx: ServiceContext, indexName: string, index: Index, input: RawParams, key: KeyInfo) {
-  const raw = applyKeyParams(input, key, index);
-  const params = toSearchParams(raw);
-  const response = index.search(params) as unknown as Record<string, unknown> & {
+  // Rules first (they read the user's query and ruleContexts), the key's forced parameters last (a rule
+  // cannot widen what the key allows).
+  const rules = applyRules(internalsOf(ctx).catalog.rules(indexName), input);
+  const raw = applyKeyParams(rules.raw, key, index);
+  const engineSearch = (params: RawParams) => index.search(toSearchParams(applyKeyParams(params, key, index))) as unknown as PinnedSearchResponse;
+  const response = (
+    rules.pins.length > 0
+      ? searchWithPins(index, raw, rules.pins, engineSearch, { filterPromotes: rules.filterPromotes, filters: rules.filters })
+      : index.search(toSearchParams(raw))
+  ) as unknown as Record<string, unknown> & {
     hits: Array<{ objectID: string }>;
     page: number;
     hitsPerPage: number;
     query: string;
   };
+  if (rules.userData.length > 0) response.userData = rules.userData;
+  if (rules.appliedRules.length > 0) response.appliedRules = rules.appliedRules;
   if (flag(raw.clickAnalytics)) {
     const queryID = newQueryID();
     response.queryID = queryID;

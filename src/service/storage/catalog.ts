@@ -36,10 +36,29 @@ const SERVICE_SETTINGS = new Set(['replicas', 'primary']);
 
 export type CopyScope = 'settings' | 'synonyms' | 'rules' | 'records';
 
+/** A rule (document 1, Rules): validated by the rules router, stored as given. */
+export interface Rule {
+  objectID: string;
+  conditions?: Array<{ pattern?: string; anchoring?: 'is' | 'startsWith' | 'endsWith' | 'contains'; context?: string; alternatives?: boolean }>;
+  consequence: {
+    params?: Record<string, unknown>;
+    promote?: Array<{ objectID?: string; objectIDs?: string[]; position: number }>;
+    hide?: Array<{ objectID: string }>;
+    userData?: unknown;
+    filterPromotes?: boolean;
+  };
+  description?: string;
+  enabled?: boolean;
+  validity?: Array<{ from: number; until: number }>;
+  [field: string]: unknown;
+}
+
 export class Catalog {
   readonly #db: Database.Database;
   readonly #indices = new Map<string, Index>();
   readonly #meta = new Map<string, IndexMeta>();
+  /** Rules of each index (document 1, Rules), in the order they were first saved. */
+  readonly #rules = new Map<string, Map<string, Rule>>();
   #touched: Set<string> | null = null;
   readonly #stmt;
 
@@ -61,6 +80,13 @@ export class Catalog {
       ),
       deleteRecord: db.prepare('DELETE FROM service_records WHERE index_name = ? AND object_id = ?'),
       clearRecords: db.prepare('DELETE FROM service_records WHERE index_name = ?'),
+      rules: db.prepare('SELECT body FROM service_rules WHERE index_name = ? ORDER BY seq'),
+      upsertRule: db.prepare(
+        `INSERT INTO service_rules (index_name, object_id, body) VALUES (?, ?, ?)
+         ON CONFLICT (index_name, object_id) DO UPDATE SET body = excluded.body`,
+      ),
+      deleteRule: db.prepare('DELETE FROM service_rules WHERE index_name = ? AND object_id = ?'),
+      clearRules: db.prepare('DELETE FROM service_rules WHERE index_name = ?'),
       insertTask: db.prepare(
         'INSERT INTO service_tasks (index_name, kind, created_at, published_at) VALUES (?, ?, ?, ?)',
       ),
@@ -73,6 +99,7 @@ export class Catalog {
   load(): void {
     this.#indices.clear();
     this.#meta.clear();
+    this.#rules.clear();
     for (const row of this.#stmt.allIndices.all() as IndexRow[]) this.#loadIndex(row);
   }
 
@@ -225,9 +252,61 @@ export class Catalog {
       }
     }
     this.#stmt.clearRecords.run(name);
+    this.#stmt.clearRules.run(name);
     this.#stmt.deleteIndex.run(name);
     this.#indices.delete(name);
     this.#meta.delete(name);
+    this.#rules.delete(name);
+  }
+
+  /** The rules of an index (empty when none). */
+  rules(name: string): Rule[] {
+    return [...(this.#rules.get(name)?.values() ?? [])];
+  }
+
+  getRule(name: string, objectID: string): Rule | undefined {
+    return this.#rules.get(name)?.get(objectID);
+  }
+
+  /** Adds or replaces rules; `clearExisting` replaces every rule of the index atomically. */
+  saveRules(name: string, rules: Rule[], clearExisting = false, forwardToReplicas = false): void {
+    for (const target of forwardToReplicas ? this.#withReplicas(name) : [name]) {
+      this.ensure(target);
+      this.#touch(target);
+      if (clearExisting) this.clearRules(target);
+      let map = this.#rules.get(target);
+      if (!map) this.#rules.set(target, (map = new Map()));
+      for (const rule of rules) {
+        this.#stmt.upsertRule.run(target, rule.objectID, JSON.stringify(rule));
+        map.set(rule.objectID, structuredClone(rule));
+      }
+      this.#bump(target);
+    }
+  }
+
+  /** Deletes one rule; false when the index has no such rule. */
+  deleteRule(name: string, objectID: string, forwardToReplicas = false): boolean {
+    let found = false;
+    for (const target of forwardToReplicas ? this.#withReplicas(name) : [name]) {
+      const map = this.#rules.get(target);
+      if (!map?.has(objectID)) continue;
+      this.#touch(target);
+      if (target === name) found = true;
+      this.#stmt.deleteRule.run(target, objectID);
+      map.delete(objectID);
+      this.#bump(target);
+    }
+    return found;
+  }
+
+  clearRules(name: string, forwardToReplicas = false): void {
+    for (const target of forwardToReplicas ? this.#withReplicas(name) : [name]) {
+      if (!this.#meta.has(target)) continue;
+      this.#touch(target);
+      this.#stmt.clearRules.run(target);
+      this.#rules.delete(target);
+      this.#bump(target);
+    }
   }
 
   /**
@@ -334,6 +413,7 @@ export class Catalog {
       destinationIndex.setSettings(structuredClone(sourceMeta.settings) as never);
       meta.settings = { ...meta.settings, ...structuredClone(sourceMeta.settings) };
     }
+    if (parts.has('rules')) this.saveRules(destination, this.rules(source), true);
     this.#saveMeta(meta);
     if (records) {
       this.clearObjects(destination);
@@ -406,6 +486,12 @@ export class Catalog {
     if (records.length > 0) index.saveObjects(records);
     this.#indices.set(row.name, index);
     this.#meta.set(row.name, meta);
+    const rules = new Map<string, Rule>();
+    for (const { body } of this.#stmt.rules.all(row.name) as Array<{ body: string }>) {
+      const rule = JSON.parse(body) as Rule;
+      rules.set(rule.objectID, rule);
+    }
+    if (rules.size > 0) this.#rules.set(row.name, rules);
   }
 
   /** After a rolled-back transaction: rebuild the touched indices from the database. */
@@ -413,6 +499,7 @@ export class Catalog {
     for (const name of names) {
       this.#indices.delete(name);
       this.#meta.delete(name);
+      this.#rules.delete(name);
       const row = this.#db.prepare('SELECT * FROM service_indices WHERE name = ?').get(name) as IndexRow | undefined;
       if (row) this.#loadIndex(row);
     }

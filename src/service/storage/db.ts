@@ -55,6 +55,13 @@ export function openDatabase(dataDir: string): Database.Database {
       user_token TEXT,
       created_at INTEGER NOT NULL
     );
+    CREATE TABLE IF NOT EXISTS service_rules (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      index_name TEXT NOT NULL,
+      object_id TEXT NOT NULL,
+      body TEXT NOT NULL,
+      UNIQUE (index_name, object_id)
+    );
     CREATE TABLE IF NOT EXISTS service_keys (
       value TEXT PRIMARY KEY,
       acl TEXT NOT NULL,
