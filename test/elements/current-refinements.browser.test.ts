@@ -146,6 +146,22 @@ describe('<svc-current-refinements>', () => {
     expect(store.getSnapshot().state.query).to.equal('');
   });
 
+  it('reports labels that are not a JSON object', async () => {
+    const original = console.error;
+    const messages: string[] = [];
+    console.error = (...args: unknown[]) => void messages.push(args.map(String).join(' '));
+    try {
+      const { element, store } = await setup(html`<svc-current-refinements labels="brand: Brand"></svc-current-refinements>`);
+      store.toggleRefinement('brand', 'Sony', 'or');
+      await settled(store);
+      await element.updateComplete;
+      expect(groups(element)).to.deep.equal([{ label: 'brand:', chips: ['Sony'] }]);
+    } finally {
+      console.error = original;
+    }
+    expect(messages).to.deep.equal(['<svc-current-refinements>: labels must be a JSON object such as {"brand":"Brand"}, got brand: Brand']);
+  });
+
   it('shows hostile refined values as text only', async () => {
     const hostile = await createIndex('svc_current_hostile', HOSTILE);
     const root = await searchFixture(hostile, html`<svc-current-refinements excluded-attributes=""></svc-current-refinements>`);

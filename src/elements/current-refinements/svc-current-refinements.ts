@@ -63,7 +63,19 @@ export class SvcCurrentRefinements extends SvcElement {
   static override properties: PropertyDeclarations = {
     includedAttributes: { ...list, attribute: 'included-attributes' },
     excludedAttributes: { ...list, attribute: 'excluded-attributes' },
-    labels: { type: Object },
+    labels: {
+      converter: (value: string | null) => {
+        if (value === null) return undefined;
+        try {
+          const labels = JSON.parse(value) as unknown;
+          if (labels && typeof labels === 'object' && !Array.isArray(labels)) return labels as Record<string, string>;
+        } catch {
+          // reported below
+        }
+        console.error(`<svc-current-refinements>: labels must be a JSON object such as {"brand":"Brand"}, got ${value}`);
+        return undefined;
+      },
+    },
   };
   static override defaultTranslations = {
     listLabel: 'Current refinements',
