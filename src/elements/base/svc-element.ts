@@ -15,6 +15,26 @@ export interface SearchContextSource extends Element {
 
 let contextRootAttached = false;
 
+const scopedCache = new WeakMap<Translations, Map<string, Translations>>();
+
+/**
+ * The keys of a root `translations` map written for one tag — `'svc-pagination.label'` — without the prefix,
+ * so a `<svc-search>` can translate a key that several elements share (`label`, `listLabel`, `error`…) for
+ * one of them only. Cached per map object (a new map replaces the old one; it is not watched for edits).
+ */
+function scopedTranslations(root: Translations | undefined, tag: string): Translations | undefined {
+  if (!root) return undefined;
+  let byTag = scopedCache.get(root);
+  if (!byTag) scopedCache.set(root, (byTag = new Map()));
+  let scoped = byTag.get(tag);
+  if (!scoped) {
+    scoped = {};
+    for (const [key, value] of Object.entries(root)) if (key.startsWith(`${tag}.`)) scoped[key.slice(tag.length + 1)] = value;
+    byTag.set(tag, scoped);
+  }
+  return scoped;
+}
+
 /**
  * Base class of every svc element: finds the `SearchContextValue` of its `<svc-search>` and translates its
  * strings.
@@ -26,7 +46,8 @@ let contextRootAttached = false;
  * their controllers; a context change triggers an update.
  *
  * Strings: each subclass declares `static defaultTranslations` (English); `this.t(key, params)` looks a key
- * up in the element's own `translations`, then the root's `translations`, then the defaults, and replaces
+ * up in the element's own `translations`, then the root's `translations` — first as `'<tag>.<key>'`
+ * (e.g. `'svc-pagination.label'`, for a key several elements share), then as `key` — then the defaults, and replaces
  * `{placeholders}`. With a numeric `count` parameter, a `key.one`/`key.other`… plural form (by
  * `Intl.PluralRules` of the element's language) is used when present.
  *
@@ -150,8 +171,9 @@ export class SvcElement extends LitElement {
    * @example this.t('noResults', { query: 'phone' }) // "No results for “phone”"
    */
   t(key: string, params?: Record<string, string | number>): string {
+    const root = this.searchContext?.translations;
     return translate(
-      [this.translations, this.searchContext?.translations, (this.constructor as typeof SvcElement).defaultTranslations],
+      [this.translations, scopedTranslations(root, this.localName), root, (this.constructor as typeof SvcElement).defaultTranslations],
       key,
       params,
       this.language,
