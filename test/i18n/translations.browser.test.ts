@@ -241,6 +241,23 @@ describe('translations: every visible string of every element is replaceable', (
     expect(run.leftovers.size).to.be.greaterThan(5);
   });
 
+  it('a <svc-search> key shared by several elements can be translated for one tag: "svc-pagination.label"', async () => {
+    const search = mount('<svc-search-box></svc-search-box><svc-sort-by><option value="x">Most popular</option></svc-sort-by><svc-pagination></svc-pagination>');
+    search.translations = { label: 'Suche', 'svc-pagination.label': 'Seiten', 'svc-sort-by.label': 'Sortieren nach' };
+    await settled(search);
+    const pager = search.querySelector('svc-pagination')!;
+    const sortBy = search.querySelector('svc-sort-by')!;
+    const box = search.querySelector('svc-search-box')!;
+    await until(() => Boolean(pager.shadowRoot?.querySelector('nav')), 'pagination rendered');
+    expect(pager.shadowRoot!.querySelector('nav')!.getAttribute('aria-label')).to.equal('Seiten');
+    expect(uiStrings(sortBy)).to.include('Sortieren nach');
+    expect(uiStrings(box)).to.include('Suche');
+    // The element's own translations still win over the root's scoped key.
+    pager.translations = { label: 'Blättern' };
+    await pager.updateComplete;
+    expect(pager.shadowRoot!.querySelector('nav')!.getAttribute('aria-label')).to.equal('Blättern');
+  });
+
   for (const mode of ['element', 'root'] as const) {
     it(`with translations on ${mode === 'element' ? 'each element' : '<svc-search>'}, no hard-coded string remains and every key is shown`, async () => {
       const run = await scenarios(mode);
