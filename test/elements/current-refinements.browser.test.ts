@@ -28,7 +28,7 @@ describe('<svc-current-refinements>', () => {
     return { root, element, store: root.store! };
   }
 
-  async function refineSome(store: ReturnType<typeof setup> extends Promise<infer R> ? R['store'] : never, element: SvcCurrentRefinements) {
+  async function refineSome(store: Awaited<ReturnType<typeof setup>>['store'], element: SvcCurrentRefinements) {
     store.toggleRefinement('brand', 'Sony', 'or');
     store.toggleRefinement('brand', 'Apple', 'or');
     store.toggleRefinement('category', 'Phones', 'and');
