@@ -17,6 +17,8 @@ export class Vocabulary {
   readonly terms: string[] = [];
   private sorted: string[] = [];
   private sortedIds: Uint32Array = new Uint32Array(0);
+  /** lcp[i]: length of the common prefix of sorted[i-1] and sorted[i] (capped at 255). */
+  private lcp: Uint8Array = new Uint8Array(0);
   private pending: number[] = [];
   /** Bumped whenever a term is added (derivation caches depend on it). */
   version = 0;
@@ -62,8 +64,21 @@ export class Vocabulary {
       this.sorted = merged;
     }
     const ids = new Uint32Array(this.sorted.length);
-    for (let i = 0; i < ids.length; i++) ids[i] = this.ids.get(this.sorted[i]!)!;
+    const lcp = new Uint8Array(this.sorted.length);
+    const a = this.sorted;
+    for (let i = 0; i < ids.length; i++) {
+      ids[i] = this.ids.get(a[i]!)!;
+      if (i > 0) {
+        const x = a[i - 1]!;
+        const y = a[i]!;
+        const lim = Math.min(x.length, y.length, 255);
+        let l = 0;
+        while (l < lim && x.charCodeAt(l) === y.charCodeAt(l)) l++;
+        lcp[i] = l;
+      }
+    }
     this.sortedIds = ids;
+    this.lcp = lcp;
   }
 
   private lowerBound(s: string, from = 0): number {
@@ -98,49 +113,58 @@ export class Vocabulary {
     const a = this.sorted;
     const n = a.length;
     const m = word.length;
-    const q = new Uint16Array(m);
+    const k = maxTypos;
+    const K1 = k + 1;
+    const q = new Uint16Array(m + 1);
     for (let j = 0; j < m; j++) q[j] = word.charCodeAt(j);
-    const width = m + 1;
-    // rows[d] = DP row for the first d characters of the current term; 64 is the longest term handled
+    const width = m + 2;
+    // rows[d] = DP row for the first d characters of the current term, computed only in the band
+    // |d − j| ≤ k (cells outside hold k+1: too many typos either way); 64 is the longest term handled
     const maxDepth = 64;
-    const rows = new Int32Array((maxDepth + 1) * width);
+    const rows = new Int32Array((maxDepth + 1) * width).fill(K1);
     const prefMin = new Int32Array(maxDepth + 1);
-    for (let j = 0; j <= m; j++) rows[j] = j;
-    prefMin[0] = m;
-    let prev = '';
+    for (let j = 0; j <= Math.min(m, k); j++) rows[j] = j;
+    prefMin[0] = m <= k ? m : K1;
+    const lcp = this.lcp;
+    // shared = common prefix length of the current term and the previous one handled
+    let shared = 0;
     let valid = 0;
     let i = 0;
-    const k = maxTypos;
     while (i < n) {
       const t = a[i]!;
       const tl = Math.min(t.length, maxDepth);
-      let d = 0;
-      const lim = Math.min(valid, tl);
-      while (d < lim && t.charCodeAt(d) === prev.charCodeAt(d)) d++;
+      const d = Math.min(valid, shared, tl);
       let skipTo = -1;
       let rangeTypos = -1;
       for (let depth = d + 1; depth <= tl; depth++) {
         const c = t.charCodeAt(depth - 1);
+        const pc = depth > 1 ? t.charCodeAt(depth - 2) : -1;
         const base = depth * width;
         const up = base - width;
-        rows[base] = depth;
-        let rowMin = depth;
-        for (let j = 1; j <= m; j++) {
-          const cost = q[j - 1] === c ? 0 : 1;
-          let v = rows[up + j - 1]! + cost;
+        const up2 = up - width;
+        const lo = depth - k > 1 ? depth - k : 1;
+        const hi = depth + k < m ? depth + k : m;
+        rows[base] = depth <= k ? depth : K1;
+        if (lo > 1) rows[base + lo - 1] = K1;
+        let rowMin = rows[base]!;
+        for (let j = lo; j <= hi; j++) {
+          const qc = q[j - 1]!;
+          let v = rows[up + j - 1]! + (qc === c ? 0 : 1);
           const del = rows[up + j]! + 1;
           if (del < v) v = del;
           const ins = rows[base + j - 1]! + 1;
           if (ins < v) v = ins;
-          if (depth > 1 && j > 1 && cost === 1 && q[j - 1] === t.charCodeAt(depth - 2) && q[j - 2] === c) {
-            const tr = rows[up - width + j - 2]! + 1;
+          if (qc !== c && j > 1 && qc === pc && q[j - 2] === c) {
+            const tr = rows[up2 + j - 2]! + 1;
             if (tr < v) v = tr;
           }
           rows[base + j] = v;
           if (v < rowMin) rowMin = v;
         }
-        const last = rows[base + m]!;
-        prefMin[depth] = last < prefMin[depth - 1]! ? last : prefMin[depth - 1]!;
+        if (hi + 1 <= m) rows[base + hi + 1] = K1;
+        const last = m >= lo && m <= hi ? rows[base + m]! : m === 0 ? rows[base]! : K1;
+        const pm = prefMin[depth - 1]!;
+        prefMin[depth] = last < pm ? last : pm;
         if (prefix && prefMin[depth] === 0) {
           // the word itself is a prefix of t[0..depth]: every term in that range matches with 0 typos
           rangeTypos = 0;
@@ -154,19 +178,24 @@ export class Vocabulary {
         }
       }
       if (skipTo >= 0) {
-        const p = t.slice(0, skipTo);
-        const end = this.lowerBound(p + '\uffff', i + 1);
+        // skip every following term that shares t[0..skipTo]; track the common prefix with the next one
+        let end = i + 1;
+        let run = 255;
+        while (end < n && lcp[end]! >= skipTo) {
+          if (lcp[end]! < run) run = lcp[end]!;
+          end++;
+        }
         if (rangeTypos >= 0) for (let x = i; x < end; x++) out.push({ term: this.sortedIds[x]!, typos: rangeTypos });
+        shared = end < n ? Math.min(run, lcp[end]!) : 0;
         i = end;
-        prev = t;
         valid = skipTo - 1;
         continue;
       }
-      const dist = prefix ? prefMin[tl]! : rows[tl * width + m]!;
+      const dist = prefix ? prefMin[tl]! : tl - m > k || m - tl > k ? K1 : rows[tl * width + m]!;
       if (dist <= k) out.push({ term: this.sortedIds[i]!, typos: dist });
-      prev = t;
       valid = tl;
       i++;
+      shared = i < n ? lcp[i]! : 0;
     }
     return out;
   }
