@@ -61,9 +61,20 @@ const files = readdirSync(here)
   .filter((name) => /\.tsx?$/.test(name) && !name.endsWith('.node.test.ts'))
   .map((name) => join(here, name));
 
+/** The examples users copy (examples/<framework>/*.ts[x]) must type-check as they are. */
+const examples = readdirSync(join(root, 'examples'), { recursive: true, encoding: 'utf8' })
+  .filter((name) => /\.tsx?$/.test(name))
+  .map((name) => join(root, 'examples', name));
+
 test('tag map, events, generic hits, React JSX and Vue GlobalComponents type-check (and the invalid uses do not)', () => {
   assert.ok(files.length >= 3, `type test files: ${files}`);
   const { status, output } = typecheck(files);
+  assert.equal(status, 0, output);
+});
+
+test('the examples (React, Vue, Angular, shadow root) type-check with the published subpaths', () => {
+  assert.ok(examples.length >= 6, `examples: ${examples}`);
+  const { status, output } = typecheck(examples);
   assert.equal(status, 0, output);
 });
 
