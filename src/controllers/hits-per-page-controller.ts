@@ -4,7 +4,8 @@ import { StoreController } from './store-controller.js';
 /** One choice of page size. */
 export interface HitsPerPageItem {
   value: number;
-  label: string;
+  /** Text of the choice (default: the element's `item` translation, "{count} per page"). */
+  label?: string;
   /** The size used until the user chooses (at most one item; the first when none is marked). */
   default?: boolean;
 }
