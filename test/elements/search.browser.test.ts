@@ -116,6 +116,33 @@ describe('<svc-search>', () => {
     await waitUntil(() => names(hits).join() === 'lonely record');
   });
 
+  it('reports a bad configuration clearly, once, and recovers when it is fixed', async () => {
+    const errors: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      const root = await fixture<SvcSearch>(html`<svc-search insights="false" app-id=${APP_ID} api-key=${SEARCH_KEY}
+        index-name=${indexName} hosts=${location.origin} .initialState=${{ page: -3 }}><svc-hits></svc-hits></svc-search>`);
+      root.requestUpdate();
+      await root.updateComplete;
+      expect(root.store).to.be.undefined;
+      expect(errors).to.have.length(1);
+      expect(String(errors[0][0])).to.match(/^<svc-search>: .*page/);
+      root.initialState = { query: 'dell' };
+      root.setAttribute('index-name', `${indexName}`); // unchanged: no new attempt
+      await root.updateComplete;
+      expect(root.store).to.be.undefined;
+      root.routing = true; // a configuration change: built again, with the fixed initial state
+      await root.updateComplete;
+      await settled(root.store!);
+      expect(root.store!.getSnapshot().results!.nbHits).to.equal(6);
+      expect(errors).to.have.length(1);
+      root.remove();
+    } finally {
+      console.error = original;
+    }
+  });
+
   it('creates insights by default, none with insights="false"', async () => {
     const withInsights = await searchFixture(indexName, html`<svc-hits></svc-hits>`, { insights: true });
     expect(withInsights.insights).to.exist;

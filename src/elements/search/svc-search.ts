@@ -136,22 +136,29 @@ export class SvcSearch extends SvcElement {
     const config = [
       this.appId, this.apiKey, this.indexName, this.hosts, this.insightsEnabled, this.routing, this.client, this.providedStore,
     ];
-    if (this.current && config.every((value, i) => value === this.builtFrom[i])) return;
+    if (this.builtFrom.length && config.every((value, i) => value === this.builtFrom[i])) return;
     this.teardown();
     this.builtFrom = config;
-    let store = this.providedStore;
-    if (!store) {
-      const client = this.client ?? this.createClientFromAttributes();
-      if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
-      const initialState =
-        this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
-      const created: SearchStore = createSearchStore({ client, indexName: this.indexName, initialState });
-      this.ownStore = created;
-      store = created;
+    try {
+      let store = this.providedStore;
+      if (!store) {
+        const client = this.client ?? this.createClientFromAttributes();
+        if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
+        const initialState =
+          this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
+        const created: SearchStore = createSearchStore({ client, indexName: this.indexName, initialState });
+        this.ownStore = created;
+        store = created;
+      }
+      if (this.insightsEnabled) this.ownInsights = createInsights({ client: store.client, store, root: this });
+      this.publish({ store, insights: this.ownInsights, translations: this.translations });
+      if (this.routing) this.stopRouting = this.startRouting(store);
+    } catch (error) {
+      // Bad configuration (an invalid host, initial state…): say so clearly rather than fail half-built.
+      this.teardown();
+      this.builtFrom = config; // not again until the configuration changes
+      console.error(`<svc-search>: ${(error as Error).message}`);
     }
-    if (this.insightsEnabled) this.ownInsights = createInsights({ client: store.client, store, root: this });
-    this.publish({ store, insights: this.ownInsights, translations: this.translations });
-    if (this.routing) this.stopRouting = this.startRouting(store);
   }
 
   private createClientFromAttributes(): SearchClient | undefined {
