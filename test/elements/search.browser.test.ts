@@ -7,7 +7,7 @@ import type { SvcHits } from '../../src/elements/hits/svc-hits.js';
 import '../../src/elements/search/define.js';
 import '../../src/elements/hits/define.js';
 import '../../src/elements/search-box/define.js';
-import { APP_ID, SEARCH_KEY, createIndex, searchFixture, settled, shadow } from './search-fixture.js';
+import { APP_ID, SEARCH_KEY, createIndex, deepQueryAll, searchFixture, settled, shadow } from './search-fixture.js';
 
 /** A third-party component that puts svc elements in its own shadow root. */
 class ShadowWrapper extends LitElement {
@@ -164,6 +164,29 @@ describe('<svc-search>', () => {
     const [first] = root.querySelectorAll('svc-search-box');
     await waitUntil(() => shadow(first).querySelector('input')!.placeholder === 'Rechercher…');
     await waitUntil(() => shadow(own).querySelector('input')!.placeholder === 'Suchen…');
+  });
+
+  it('with routing, treats a hostile URL state as text', async () => {
+    const original = location.href;
+    delete (window as { __svcPwned?: unknown }).__svcPwned;
+    const hostile = '"><img src=x onerror="window.__svcPwned=1"><script>window.__svcPwned=2</script>';
+    history.replaceState(null, '', `${location.pathname}?q=${encodeURIComponent(hostile)}&page=abc`);
+    try {
+      const root = await fixture<SvcSearch>(html`<svc-search routing insights="false" app-id=${APP_ID} api-key=${SEARCH_KEY}
+        index-name=${indexName} hosts=${location.origin}><svc-search-box></svc-search-box><svc-hits></svc-hits></svc-search>`);
+      await settled(root.store!);
+      const [box, hits] = [root.querySelector('svc-search-box')!, root.querySelector('svc-hits')!];
+      await box.updateComplete;
+      await hits.updateComplete;
+      await new Promise((r) => setTimeout(r, 100));
+      expect(shadow(box).querySelector('input')!.value).to.equal(hostile);
+      expect(shadow(hits).querySelector('[part="empty"]')!.textContent).to.contain(hostile);
+      expect((window as { __svcPwned?: unknown }).__svcPwned).to.be.undefined;
+      expect(deepQueryAll(root, 'img, script, [onerror]')).to.deep.equal([]);
+      root.remove();
+    } finally {
+      history.replaceState(null, '', original);
+    }
   });
 
   it('with routing, reads the state from the URL and writes it back', async () => {
