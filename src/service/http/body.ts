@@ -8,6 +8,9 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The decoded body text of each request read through `readJson` (for the call log, without a second read). */
+export const bodyTexts = new WeakMap<Request, string>();
+
 /**
  * Reads and parses the JSON body. An empty body reads as `{}`.
  *
@@ -50,6 +53,7 @@ export async function readJson<T = unknown>(c: Context, maxBytes = DEFAULT_MAX_B
   } catch {
     throw new HttpError(400, 'Invalid JSON: the body is not valid UTF-8');
   }
+  bodyTexts.set(c.req.raw, text);
   if (text.trim() === '') return {} as T;
   try {
     return JSON.parse(text) as T;

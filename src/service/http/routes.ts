@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context.js';
 import * as indices from './indices.js';
 import * as insights from './insights.js';
 import * as keys from './keys.js';
+import * as logs from './logs.js';
 import * as records from './records.js';
 import * as rules from './rules.js';
 import * as recommend from './recommend.js';
@@ -18,6 +19,7 @@ export interface RouterModule {
 }
 
 export const routers: RouterModule[] = [
+  logs, // first: its middleware records every call below
   indices,
   search,
   records,
