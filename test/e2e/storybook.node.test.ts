@@ -1,12 +1,13 @@
 /**
  * `npm start` really serves the catalogue: `scripts/start.ts` on a free port with a fresh data directory,
  * then the full-page shop story in real Chromium shows real hits of the demo catalogue from the local
- * service mounted on the same origin, and answers a query with a typo. Stopped at the end (process group).
+ * service mounted on the same origin, answers a query with a typo, and passes axe in light and dark.
+ * Stopped at the end (process group).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -113,4 +114,20 @@ describe('npm start (Storybook with the local service)', { timeout: 240_000 }, (
     assert.ok(categories.some((text) => /Chairs/.test(text)), categories.join(' | '));
     assert.deepEqual(errors, []);
   });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`the shop page has no axe violations (${colorScheme} preference)`, async () => {
+      const page = await browser.newPage({ colorScheme });
+      await page.goto(`${base}/iframe.html?id=pages-shop--shop&viewMode=story`);
+      await page.locator('svc-hits li').first().waitFor({ timeout: 90_000 });
+      await page.addScriptTag({ content: readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8') });
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(context: Element): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+        const result = await axe.run(document.querySelector('svc-search')!);
+        return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+      });
+      assert.deepEqual(violations, []);
+      await page.close();
+    });
+  }
 });
