@@ -102,7 +102,7 @@ export function snippetText(text: string, size: number, ellipsis: string, opts: 
   }
   let first = marked.matches.findIndex((m) => m !== null);
   if (first < 0) first = 0;
-  let start = Math.max(0, first - Math.floor((size - 1) / 3));
+  let start = Math.max(0, first - Math.floor((size - 1) / 2));
   let end = Math.min(total, start + size);
   if (end - start < size) start = Math.max(0, end - size);
   const startOffset = start === 0 ? 0 : spans[start]!.start;

@@ -1,0 +1,124 @@
+// Engine ranking: one order case per tie-breaking criterion (typo, words, proximity, attribute, exact,
+// custom), each with a custom ranking that would put the records the other way round, so that only
+// the criterion under test can produce the expected order. Also the `ranking` setting's order.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Index } from '../../../src/service/engine/index.js';
+
+/** Records in the order given get increasing popularity, so desc(popularity) prefers the LAST one. */
+function indexOf(records: Array<Record<string, unknown>>, settings: Record<string, unknown> = {}): Index {
+  const index = new Index('ranking');
+  index.setSettings({ searchableAttributes: ['name', 'description'], customRanking: ['desc(popularity)'], ...settings });
+  index.saveObjects(records.map((r, i) => ({ objectID: String(i + 1), popularity: i, ...r })));
+  return index;
+}
+
+function order(index: Index, query: string, extra: Record<string, unknown> = {}): string[] {
+  return index.search({ query, ...extra }).hits.map((h) => h.objectID);
+}
+
+describe('ranking criteria', () => {
+  it('typo: fewer typos first', () => {
+    const index = indexOf([{ name: 'oak chair' }, { name: 'oak chiar' }, { name: 'oak chaiorr' }]);
+    assert.deepEqual(order(index, 'chair oak'), ['1', '2']);
+    const info = index.search({ query: 'chair oak', getRankingInfo: true }).hits.map((h) => h._rankingInfo!.nbTypos);
+    assert.deepEqual(info, [0, 1]);
+  });
+
+  it('words: more matched query words first (optional words)', () => {
+    const index = indexOf([{ name: 'red wooden chair' }, { name: 'wooden chair' }, { name: 'chair' }]);
+    assert.deepEqual(order(index, 'red wooden chair', { optionalWords: ['red', 'wooden'] }), ['1', '2', '3']);
+    const words = new Index('w');
+    words.setSettings({ ranking: ['typo', 'proximity', 'attribute', 'exact', 'custom'], customRanking: ['desc(popularity)'] });
+    words.saveObjects([{ objectID: '1', name: 'red wooden chair', popularity: 0 }, { objectID: '2', name: 'chair', popularity: 1 }]);
+    // without the words criterion the custom ranking decides
+    assert.deepEqual(order(words, 'red wooden chair', { optionalWords: ['red', 'wooden'] }), ['2', '1']);
+  });
+
+  it('words: removeWordsIfNoResults relaxes the query when nothing matches all words', () => {
+    const index = indexOf([{ name: 'wooden chair' }, { name: 'chair' }]);
+    assert.deepEqual(order(index, 'red wooden chair'), []);
+    assert.deepEqual(order(index, 'red wooden chair', { removeWordsIfNoResults: 'firstWords' }), ['1']);
+    assert.deepEqual(order(index, 'wooden chair red', { removeWordsIfNoResults: 'lastWords' }), ['1']);
+    assert.deepEqual(order(index, 'red wooden chair', { removeWordsIfNoResults: 'allOptional' }), ['1', '2']);
+  });
+
+  it('proximity: query words closer together first', () => {
+    const index = indexOf([{ name: 'wooden chair' }, { name: 'wooden big old chair' }, { name: 'chair made of old wooden planks' }]);
+    assert.deepEqual(order(index, 'wooden chair'), ['1', '2', '3']);
+    const distances = index.search({ query: 'wooden chair', getRankingInfo: true }).hits.map((h) => h._rankingInfo!.proximityDistance);
+    assert.deepEqual(distances, [1, 3, 5]);
+  });
+
+  it('attribute: a match in a more important attribute first', () => {
+    const index = indexOf([{ name: 'oak table', description: 'solid' }, { name: 'table', description: 'solid oak' }]);
+    assert.deepEqual(order(index, 'oak'), ['1', '2']);
+  });
+
+  it('attribute: earlier position within an ordered attribute first; unordered(...) ignores it', () => {
+    const records = [{ name: 'oak table' }, { name: 'big oak table' }];
+    assert.deepEqual(order(indexOf(records), 'oak'), ['1', '2']);
+    assert.deepEqual(order(indexOf(records, { searchableAttributes: ['unordered(name)'] }), 'oak'), ['2', '1']);
+    const info = indexOf(records).search({ query: 'oak', getRankingInfo: true }).hits.map((h) => h._rankingInfo!.firstMatchedWord);
+    assert.deepEqual(info, [0, 1]);
+  });
+
+  it('attribute: comma-grouped attributes share one rank', () => {
+    const records = [{ name: 'table', description: 'oak' }, { name: 'oak table', description: 'solid' }];
+    // same rank and position 0 in both: custom ranking (record 2 more popular) decides
+    assert.deepEqual(order(indexOf(records, { searchableAttributes: ['name,description'] }), 'oak'), ['2', '1']);
+    // ordered as separate attributes the name match wins
+    assert.deepEqual(order(indexOf(records, { searchableAttributes: ['description', 'name'] }), 'oak'), ['1', '2']);
+  });
+
+  it('exact: whole-word matches before prefix matches', () => {
+    const index = indexOf([{ name: 'chair' }, { name: 'chairman' }]);
+    assert.deepEqual(order(index, 'chair'), ['1', '2']);
+    const info = index.search({ query: 'chair', getRankingInfo: true }).hits.map((h) => h._rankingInfo!.nbExactWords);
+    assert.deepEqual(info, [1, 0]);
+  });
+
+  it('custom: customRanking desc/asc breaks the remaining ties', () => {
+    const records = [{ name: 'lamp', popularity: 5 }, { name: 'lamp', popularity: 9 }, { name: 'lamp', popularity: 1 }];
+    const desc = new Index('c');
+    desc.setSettings({ customRanking: ['desc(popularity)'] });
+    desc.saveObjects(records.map((r, i) => ({ objectID: String(i + 1), ...r })));
+    assert.deepEqual(order(desc, 'lamp'), ['2', '1', '3']);
+    desc.setSettings({ customRanking: ['asc(popularity)'] });
+    assert.deepEqual(order(desc, 'lamp'), ['3', '1', '2']);
+    assert.deepEqual(order(desc, ''), ['3', '1', '2']);
+    const scores = desc.search({ query: 'lamp', getRankingInfo: true }).hits.map((h) => h._rankingInfo!.userScore);
+    assert.ok(scores[0]! > scores[1]! && scores[1]! > scores[2]!);
+  });
+
+  it('custom: several customRanking entries, missing values last', () => {
+    const index = new Index('c2');
+    index.setSettings({ customRanking: ['desc(stars)', 'asc(price)'] });
+    index.saveObjects([
+      { objectID: 'a', name: 'x', stars: 4, price: 30 },
+      { objectID: 'b', name: 'x', stars: 5, price: 50 },
+      { objectID: 'c', name: 'x', stars: 4, price: 10 },
+      { objectID: 'd', name: 'x' },
+    ]);
+    assert.deepEqual(order(index, 'x'), ['b', 'c', 'a', 'd']);
+  });
+
+  it('the ranking setting orders the criteria', () => {
+    const index = indexOf([{ name: 'oak chair' }, { name: 'oak chiar' }]);
+    assert.deepEqual(order(index, 'chair oak'), ['1', '2']);
+    index.setSettings({ ranking: ['custom', 'typo', 'words', 'proximity', 'attribute', 'exact'] });
+    assert.deepEqual(order(index, 'chair oak'), ['2', '1']);
+    index.setSettings({ ranking: ['desc(popularity)', 'typo'] });
+    assert.deepEqual(order(index, 'chair oak'), ['2', '1']);
+  });
+
+  it('returns the right page of a large bucket (cost follows the page)', () => {
+    const index = new Index('big');
+    index.setSettings({ customRanking: ['desc(popularity)'] });
+    index.saveObjects(Array.from({ length: 5000 }, (_, i) => ({ objectID: String(i), name: i % 2 ? 'blue lamp' : 'blue lamps', popularity: i })));
+    const page = index.search({ query: 'blue lamp', page: 3, hitsPerPage: 10 });
+    // exact "lamp" (odd ids) first, by popularity desc
+    assert.deepEqual(page.hits.map((h) => h.objectID), ['4939', '4937', '4935', '4933', '4931', '4929', '4927', '4925', '4923', '4921']);
+    assert.equal(page.nbHits, 5000);
+  });
+});
