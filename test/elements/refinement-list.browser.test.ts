@@ -162,6 +162,19 @@ describe('<svc-refinement-list>', () => {
     expect(events).to.have.length(1);
   });
 
+  it('says clearly when attribute is missing', async () => {
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (message: string) => void errors.push(message);
+    try {
+      const { list } = await setup(html`<svc-refinement-list></svc-refinement-list>`);
+      expect(list.items).to.deep.equal([]);
+      expect(errors).to.deep.equal(['<svc-refinement-list>: the `attribute` attribute is required (the facet to list).']);
+    } finally {
+      console.error = original;
+    }
+  });
+
   it('never executes nor injects hostile facet values', async () => {
     delete (window as { __svcPwned?: unknown }).__svcPwned;
     const root = await searchFixture(

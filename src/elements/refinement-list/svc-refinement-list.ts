@@ -117,6 +117,10 @@ export class SvcRefinementList extends SvcElement {
     });
   }
 
+  protected override firstUpdated(): void {
+    if (!this.attribute) console.error('<svc-refinement-list>: the `attribute` attribute is required (the facet to list).');
+  }
+
   /** The values shown. */
   get items(): RefinementItem[] {
     return this.list.items;
