@@ -122,15 +122,17 @@ export class SvcHitsPerPage extends SvcElement {
   }
 
   private readOptions(): void {
-    this.optionItems = [...this.querySelectorAll(':scope > option')].map((node) => {
+    const items = [...this.querySelectorAll(':scope > option')].map((node) => {
       const option = node as HTMLOptionElement;
       const value = Number(option.getAttribute('value') ?? option.textContent);
       return {
         value,
-        label: option.textContent?.trim() || this.t('item', { count: value }),
+        label: option.textContent?.trim() ?? '', // empty: the `item` translation at render time
         ...(option.hasAttribute('selected') ? { default: true } : {}),
       };
     });
+    // The observer also sees the host's own attributes: only a real change of the options re-renders.
+    if (JSON.stringify(items) !== JSON.stringify(this.optionItems)) this.optionItems = items;
   }
 
   private onChange(event: Event): void {

@@ -106,10 +106,12 @@ export class SvcSortBy extends SvcElement {
   }
 
   private readOptions(): void {
-    this.optionItems = [...this.querySelectorAll(':scope > option')].map((option) => ({
+    const items = [...this.querySelectorAll(':scope > option')].map((option) => ({
       value: (option as HTMLOptionElement).value,
       label: option.textContent?.trim() || (option as HTMLOptionElement).value,
     }));
+    // The observer also sees the host's own attributes: only a real change of the options re-renders.
+    if (JSON.stringify(items) !== JSON.stringify(this.optionItems)) this.optionItems = items;
   }
 
   private onChange(event: Event): void {
