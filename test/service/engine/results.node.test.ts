@@ -139,7 +139,7 @@ describe('pagination', () => {
   it('hitsPerPage above 1000 or negative page is a 400', () => {
     assert.throws(() => index.search({ hitsPerPage: 1001 }), (e: unknown) => e instanceof EngineError && e.status === 400 && /hitsPerPage/.test(e.message));
     assert.throws(() => index.search({ page: -1 }), /page/);
-    assert.throws(() => index.search({ hitsPerPage: 'many' }), /hitsPerPage/);
+    assert.throws(() => index.search({ hitsPerPage: 'many' as unknown as number }), /hitsPerPage/);
   });
 });
 
