@@ -114,21 +114,22 @@ describe('bought-together', () => {
 });
 
 describe('related-products', () => {
-  test('behaviour blended with content: 100 × (λ·cosine + (1 − λ)·content)', async () => {
+  test('behaviour or content: 100 × (1 − (1 − content)·(1 − λ·cosine))', async () => {
     // Interaction weights per session (conversion 1, click 0.5):
     //   S1 A1 B1 C1 · S2 A1 D1 · S3 A1 B1 · S4 A.5 C.5 B1
     // n(A) = 3.5, n(B) = 3, n(C) = 1.5, n(D) = 1; pairs count their weaker side:
     //   co(A,B) = 1 + 1 + .5 = 2.5, co(A,C) = 1 + .5 = 1.5, co(A,D) = 1
     // cosine: B 2.5/√(3.5·3) = .771517, C 1.5/√(3.5·1.5) = .654654, D 1/√(3.5·1) = .534522
-    // λ = n(A) / (n(A) + 2) = 3.5 / 5.5 = 7/11
+    // λ = co / (co + 2): B 2.5/4.5 = .555556, C 1.5/3.5 = .428571, D 1/3
+    // λ·cosine: B .428620, C .280566, D .178174
     // content of A (Red Pen, Acme, Office, Pens; name terms {red, pen}):
     //   B .35 + .15 + .2 + .3·(1/3) = .8;  C .15 (category);  D 0;  E .35 + .15 + .2 + .3·(2/3) = .9;  F 0
-    // B: 100·(7/11·.771517 + 4/11·.8)  = 78.19
-    // C: 100·(7/11·.654654 + 4/11·.15) = 47.11
-    // D: 100·(7/11·.534522)            = 34.02
-    // E: 100·(4/11·.9)                 = 32.73
+    // E: 100·(1 − .1·1)             = 90     (no behaviour: content alone)
+    // B: 100·(1 − .2·(1 − .428620))  = 88.57
+    // C: 100·(1 − .85·(1 − .280566)) = 38.85
+    // D: 100·(1 − 1·(1 − .178174))   = 17.82
     const result = await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 0 });
-    assert.deepEqual(scores(result.hits), [['B', 78.19], ['C', 47.11], ['D', 34.02], ['E', 32.73]]);
+    assert.deepEqual(scores(result.hits), [['E', 90], ['B', 88.57], ['C', 38.85], ['D', 17.82]]);
   });
 
   test('a new item (no events, λ = 0) gets recommendations from content alone', async () => {
@@ -171,8 +172,8 @@ describe('request parameters change the answer', () => {
   test('threshold keeps only scores at or above it', async () => {
     const bt = await one({ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 30 });
     assert.deepEqual(scores(bt.hits), [['B', 50]]);
-    const rp = await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 40 });
-    assert.deepEqual(scores(rp.hits), [['B', 78.19], ['C', 47.11]]);
+    const rp = await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 38.85 });
+    assert.deepEqual(scores(rp.hits), [['E', 90], ['B', 88.57], ['C', 38.85]]);
     const tf = await one({ indexName: 'trend', model: 'trending-facets', threshold: 50, facetName: 'category' });
     assert.deepEqual(scores(tf.hits), [['Books', 100]]);
     const none = await one({ indexName: 'trend', model: 'trending-items', threshold: 100 });
@@ -180,7 +181,7 @@ describe('request parameters change the answer', () => {
   });
 
   test('maxRecommendations caps the hits (0 = all)', async () => {
-    assert.deepEqual(scores((await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 0, maxRecommendations: 2 })).hits), [['B', 78.19], ['C', 47.11]]);
+    assert.deepEqual(scores((await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 0, maxRecommendations: 2 })).hits), [['E', 90], ['B', 88.57]]);
     assert.equal((await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 0, maxRecommendations: 0 })).nbHits, 4);
     assert.equal((await one({ indexName: 'trend', model: 'trending-facets', threshold: 0, facetName: 'category', maxRecommendations: 1 })).nbHits, 1);
   });
@@ -190,8 +191,8 @@ describe('request parameters change the answer', () => {
     assert.deepEqual(scores(lumo.hits), [['D', 25]]);
     const office = await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 0, queryParameters: { filters: 'category:Office AND NOT subCategory:Paper', attributesToRetrieve: ['name'] } });
     assert.deepEqual(office.hits, [
-      { objectID: 'B', name: 'Blue Pen', _score: 78.19 },
-      { objectID: 'E', name: 'Red Pen Refill', _score: 32.73 },
+      { objectID: 'E', name: 'Red Pen Refill', _score: 90 },
+      { objectID: 'B', name: 'Blue Pen', _score: 88.57 },
     ]);
     const music = await one({ indexName: 'trend', model: 'trending-items', threshold: 0, queryParameters: { filters: 'category:Music' } });
     assert.deepEqual(scores(music.hits), [['P3', 20], ['P4', 20]]);

@@ -7,12 +7,13 @@
  * - **bought-together** — the shrunk confidence that B is converted in a session where A is converted:
  *   `100 × sessions(A and B converted) / (sessions(A converted) + prior)`. The prior (default 1) keeps a pair
  *   seen once from scoring as high as a pair seen in every one of many sessions.
- * - **related-products** — a blend of behaviour and content:
- *   `100 × (λ·cosine + (1 − λ)·content)`, where `cosine = co(A,B) / √(n(A)·n(B))` counts sessions in which
- *   the same user clicked or converted both (weights: conversion 1, click 0.5), `content` is the similarity of
- *   the two records (same subCategory, category, brand, shared name terms; see {@link contentSimilarity}) and
- *   `λ = n(A) / (n(A) + evidence)` trusts behaviour more the more sessions A has; an item nobody has
- *   touched yet (`λ = 0`) is recommended on content alone.
+ * - **related-products** — behaviour and content, each able to make two records related:
+ *   `100 × (1 − (1 − content)·(1 − λ·cosine))` (a "noisy or": either signal raises the score, neither lowers
+ *   it), where `cosine = co(A,B) / √(n(A)·n(B))` counts sessions in which the same user clicked or converted
+ *   both (weights: conversion 1, click 0.5; a pair counts its weaker side), `λ = co(A,B) / (co(A,B) + evidence)`
+ *   discounts pairs seen only once or twice, and `content` is the similarity of the two records (same
+ *   subCategory, category, brand, shared name terms; see {@link contentSimilarity}). An item nobody has
+ *   touched yet is recommended on content alone.
  * - **trending-items** — time-decayed popularity in the trending window: each click (0.5) or conversion (1)
  *   counts `2^(−age / halfLife)`; the score is `100 × decayed(item) / decayed(hottest item)` within the scope
  *   (the whole index, or the records whose `facetName` has `facetValue`).
@@ -50,7 +51,7 @@ export interface ModelOptions {
   clickWeight: number;
   /** Added to the number of sessions of A in the bought-together confidence. Default 1. */
   boughtTogetherPrior: number;
-  /** Sessions of A at which behaviour and content weigh the same in related-products. Default 2. */
+  /** Co-interactions of a pair at which its cosine counts half (λ = ½) in related-products. Default 2. */
   relatedEvidence: number;
   /** Record attributes compared by the content similarity, with their weights; `name` is compared by terms. */
   contentAttributes: Record<string, number>;
@@ -319,20 +320,21 @@ export class IndexModels {
   relatedProducts(objectID: string, records: RecordSource): Scored[] {
     const source = records.get(objectID);
     const nA = this.interactions.single.get(objectID) ?? 0;
-    const lambda = nA / (nA + this.options.relatedEvidence);
+    const evidence = this.options.relatedEvidence;
+    // λ·cosine per co-interacted record.
     const behaviour = new Map<string, number>();
     const row = this.interactions.pairs.get(objectID);
     if (row) {
       for (const [id, co] of row) {
         const nB = this.interactions.single.get(id) ?? 0;
-        if (nA > 0 && nB > 0) behaviour.set(id, Math.min(1, co / Math.sqrt(nA * nB)));
+        if (nA > 0 && nB > 0) behaviour.set(id, (co / (co + evidence)) * Math.min(1, co / Math.sqrt(nA * nB)));
       }
     }
     const content = source ? this.contentNeighbours(objectID, source, records) : new Map<string, number>();
     const out: Scored[] = [];
     for (const id of new Set([...behaviour.keys(), ...content.keys()])) {
       if (id === objectID) continue;
-      const score = 100 * (lambda * (behaviour.get(id) ?? 0) + (1 - lambda) * (content.get(id) ?? 0));
+      const score = 100 * (1 - (1 - (content.get(id) ?? 0)) * (1 - (behaviour.get(id) ?? 0)));
       if (score > 0) out.push({ objectID: id, score });
     }
     return sortScored(out);
