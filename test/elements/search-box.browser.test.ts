@@ -93,6 +93,14 @@ describe('<svc-search-box>', () => {
     expect(store.getSnapshot().results!.nbHits).to.equal(6);
   });
 
+  it('takes the focus with autofocus', async () => {
+    const { box } = await setup(html`<svc-search-box autofocus></svc-search-box>`);
+    expect(document.activeElement).to.equal(box);
+    expect(shadow(box).activeElement).to.equal(input(box));
+    await sendKeys({ type: 'sony' });
+    expect(input(box).value).to.equal('sony');
+  });
+
   it('follows the store’s query when it changes elsewhere', async () => {
     const { box, store } = await setup();
     store.setQuery('sony');
