@@ -12,7 +12,7 @@ import { ApplicationRef, Component, enableProdMode, provideZonelessChangeDetecti
 import { bootstrapApplication } from '@angular/platform-browser';
 import type { SvcRefineEventDetail } from '../../src/elements/refinement-list/svc-refinement-list.js';
 import { ShopSearchComponent } from '../../examples/angular/shop-search.component.js';
-import { countListeners, countedStore, hitTexts, indexProducts, until, type CountedStore } from './fixture.js';
+import { countListeners, countedStore, hitTexts, indexProducts, until, type CountedStore, clearInsightsStorage } from './fixture.js';
 
 enableProdMode(); // no "running in development mode" line in the test output
 
@@ -41,6 +41,8 @@ describe('Angular (standalone, CUSTOM_ELEMENTS_SCHEMA, zoneless)', () => {
   before(async () => {
     indexName = await indexProducts('embed_angular');
   });
+
+  after(() => clearInsightsStorage());
 
   afterEach(() => {
     appRef?.destroy();

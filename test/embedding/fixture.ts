@@ -158,3 +158,11 @@ export function countListeners(): { active(): number; restore(): void } {
 export function hitTexts(hits: Element | null | undefined): string[] {
   return [...(hits?.shadowRoot?.querySelectorAll('li[part~="item"]') ?? [])].map((li) => li.textContent?.trim() ?? '');
 }
+
+/**
+ * Removes what insights keeps in `localStorage` (queue, anonymous token, conversion window): the test files
+ * share one origin, so events a file left queued would otherwise be sent by the next file's insights.
+ */
+export function clearInsightsStorage(): void {
+  for (const key of Object.keys(localStorage)) if (key.startsWith('svc-insights')) localStorage.removeItem(key);
+}

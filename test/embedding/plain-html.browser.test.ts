@@ -6,7 +6,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { hitTexts, indexProducts, until } from './fixture.js';
+import { hitTexts, indexProducts, until, clearInsightsStorage } from './fixture.js';
 
 describe('plain HTML page (only the module script and the tags)', () => {
   let indexName: string;
@@ -17,6 +17,8 @@ describe('plain HTML page (only the module script and the tags)', () => {
     const bundle = await fetch('/dist/svc-search.js', { method: 'HEAD' });
     expect(bundle.ok, 'dist/svc-search.js is missing: run `npm run build` (npm test builds it in the Node tests)').to.equal(true);
   });
+
+  after(() => clearInsightsStorage());
 
   afterEach(() => frame?.remove());
 

@@ -12,7 +12,7 @@ import type {} from '../../src/types/react.js';
 import type { SearchStore } from '../../src/store/types.js';
 import type { SvcRefineEventDetail } from '../../src/elements/refinement-list/svc-refinement-list.js';
 import { Shop } from '../../examples/react/Shop.js';
-import { countListeners, countedStore, hitTexts, indexProducts, until } from './fixture.js';
+import { countListeners, countedStore, hitTexts, indexProducts, until, clearInsightsStorage } from './fixture.js';
 
 /** Mounts and unmounts the shop from React state, as a route or a tab would. */
 function Toggle({ store }: { store: SearchStore }) {
@@ -37,6 +37,8 @@ describe('React 19', () => {
   before(async () => {
     indexName = await indexProducts('embed_react');
   });
+
+  after(() => clearInsightsStorage());
 
   beforeEach(() => {
     host = document.createElement('div');

@@ -8,7 +8,7 @@ import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { SvcSearch } from '../../src/elements/search/svc-search.js';
 import { ShopPanel, SideResults } from '../../examples/shadow-root/shop-panel.js';
-import { APP_ID, SEARCH_KEY, hitTexts, indexProducts, storedEvents, until } from './fixture.js';
+import { APP_ID, SEARCH_KEY, hitTexts, indexProducts, storedEvents, until, clearInsightsStorage } from './fixture.js';
 
 describe('inside a shadow root of another web component', () => {
   let indexName: string;
@@ -20,6 +20,8 @@ describe('inside a shadow root of another web component', () => {
     expect(customElements.get('shop-panel') === ShopPanel, 'shop-panel registered by the example').to.equal(true);
     expect(customElements.get('side-results') === SideResults, 'side-results registered by the example').to.equal(true);
   });
+
+  after(() => clearInsightsStorage());
 
   afterEach(() => {
     for (const el of cleanup.splice(0)) el.remove();

@@ -10,7 +10,7 @@ import type {} from '../../src/types/vue.js';
 import type { SearchStore } from '../../src/store/types.js';
 import type { SvcRefineEventDetail } from '../../src/elements/refinement-list/svc-refinement-list.js';
 import { ShopSearch, isCustomElement } from '../../examples/vue/shop-search.js';
-import { countListeners, countedStore, hitTexts, indexProducts, until } from './fixture.js';
+import { countListeners, countedStore, hitTexts, indexProducts, until, clearInsightsStorage } from './fixture.js';
 
 /** The app around the example component: its props from refs, its emits collected. */
 const appTemplate = `<shop-search :store="store" :insights="insights" :shown="shown" @query="queries.push($event)" @refine="refinements.push($event)"></shop-search>`;
@@ -24,6 +24,8 @@ describe('Vue 3', () => {
   before(async () => {
     indexName = await indexProducts('embed_vue');
   });
+
+  after(() => clearInsightsStorage());
 
   beforeEach(() => {
     host = document.createElement('div');
