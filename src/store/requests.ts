@@ -172,7 +172,9 @@ export function mergeResults<T>(state: IndexState, built: BuiltQueries, answers:
   const refined = [...Object.entries(state.facetRefinements), ...Object.entries(state.disjunctiveFacetRefinements)];
   for (const [attribute, values] of refined) {
     const counts = { ...(facets[attribute] ?? {}) };
-    for (const value of values) if (!Object.hasOwn(counts, value)) counts[value] = 0;
+    // A refined value outside the top maxValuesPerFacet of its own query: the main query (where this facet's
+    // refinements apply) counts it exactly the same way; 0 only when nothing matches it any more.
+    for (const value of values) if (!Object.hasOwn(counts, value)) counts[value] = main.facets?.[attribute]?.[value] ?? 0;
     facets[attribute] = counts;
   }
   const results: SearchResults<T> = { ...main, facets, disjunctiveFacets: built.disjunctiveFacets };
