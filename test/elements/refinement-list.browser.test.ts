@@ -83,6 +83,15 @@ describe('<svc-refinement-list>', () => {
     expect(rows(list)).to.deep.equal([{ label: 'Samsung', count: '6', checked: false }]);
   });
 
+  it('counts a refined value that is not among the top values of its facet', async () => {
+    const { list, store } = await setup(html`<svc-refinement-list attribute="brand" limit="2"></svc-refinement-list>`);
+    expect(labels(list)).to.deep.equal(['Apple', 'Dell']);
+    store.toggleRefinement('brand', 'Sony', 'or');
+    await settled(store);
+    await list.updateComplete;
+    expect(rows(list)[0]).to.deep.equal({ label: 'Sony', count: '6', checked: true });
+  });
+
   it('with operator="and", requires all values and counts within the results', async () => {
     const { list, store } = await setup(html`<svc-refinement-list attribute="category" operator="and"></svc-refinement-list>`);
     shadow(list).querySelector<HTMLInputElement>('input[type="checkbox"]')!.click(); // Headphones (12, first by name)
