@@ -64,12 +64,20 @@ describe('single records', () => {
     assert.equal((await svc.call('GET', '/1/indexes/rec/full', undefined, { key: SEARCH_KEY })).status, 200);
   });
 
-  test('unretrievableAttributes are hidden from the search key, shown to the admin key', async () => {
+  test('unretrievableAttributes are hidden from the search key, shown to the admin key (get, search, browse)', async () => {
     await svc.ok('PUT', '/1/indexes/secret/s1', { name: 'thing', cost: 12 });
     await svc.ok('PUT', '/1/indexes/secret/settings', { unretrievableAttributes: ['cost'] });
     const asSearch = await svc.call('GET', '/1/indexes/secret/s1', undefined, { key: SEARCH_KEY });
     assert.deepEqual(asSearch.body, { name: 'thing', objectID: 's1' });
     assert.equal((await svc.ok('GET', '/1/indexes/secret/s1')).cost, 12);
+    // Search and browse too: hidden from the search key, shown to the admin key unless not asked for.
+    const searched = await svc.ok('POST', '/1/indexes/secret/query', { query: 'thing' }, { key: SEARCH_KEY });
+    assert.equal(searched.hits[0].cost, undefined);
+    assert.equal((await svc.ok('POST', '/1/indexes/secret/query', { query: 'thing' })).hits[0].cost, 12);
+    assert.equal((await svc.ok('POST', '/1/indexes/secret/browse', {})).hits[0].cost, 12);
+    assert.equal((await svc.ok('POST', '/1/indexes/secret/query', { query: 'thing', attributesToRetrieve: ['name'] })).hits[0].cost, undefined);
+    const { key } = await svc.ok('POST', '/1/keys', { acl: ['search', 'seeUnretrievableAttributes'] });
+    assert.equal((await svc.ok('POST', '/1/indexes/secret/query', { query: 'thing' }, { key })).hits[0].cost, 12);
   });
 
   test('get several objects: results in order, null for missing', async () => {

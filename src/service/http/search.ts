@@ -32,6 +32,28 @@ function queryParams(c: Context): RawParams {
 }
 
 /**
+ * `unretrievableAttributes` is bypassed for the admin key and keys with `seeUnretrievableAttributes`
+ * (document 1, rights): the engine always leaves them out, so they are put back from the stored record
+ * when the query's `attributesToRetrieve` asks for them.
+ */
+function revealUnretrievable(index: Index, key: KeyInfo, raw: RawParams, hits: Array<Record<string, unknown> & { objectID: string }>): void {
+  if (!key.isAdmin && !key.acl.includes('seeUnretrievableAttributes')) return;
+  const settings = index.getSettings() as { unretrievableAttributes?: string[]; attributesToRetrieve?: string[] };
+  const hidden = settings.unretrievableAttributes ?? [];
+  if (hidden.length === 0 || hits.length === 0) return;
+  const wanted = (toSearchParams({ attributesToRetrieve: raw.attributesToRetrieve }).attributesToRetrieve as string[] | undefined) ??
+    settings.attributesToRetrieve ?? ['*'];
+  const shown = hidden.filter((name) => (wanted.includes('*') && !wanted.includes(`-${name}`)) || wanted.includes(name));
+  for (const hit of hits) {
+    const record = index.getObject(hit.objectID);
+    if (!record) continue;
+    for (const name of shown) {
+      if (Object.hasOwn(record, name)) Object.defineProperty(hit, name, { value: structuredClone(record[name]), enumerable: true, writable: true, configurable: true });
+    }
+  }
+}
+
+/**
  * Runs one search with the key's forced parameters and logs it when `clickAnalytics` is on.
  * Exported for the other routers (Recommend) that search on behalf of a request.
  *
@@ -54,6 +76,7 @@ export function runSearch(ctx: ServiceContext, indexName: string, index: Index, 
     hitsPerPage: number;
     query: string;
   };
+  revealUnretrievable(index, key, raw, response.hits as Array<Record<string, unknown> & { objectID: string }>);
   if (rules.userData.length > 0) response.userData = rules.userData;
   if (rules.appliedRules.length > 0) response.appliedRules = rules.appliedRules;
   if (flag(raw.clickAnalytics)) {
@@ -186,6 +209,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     }
     const raw = applyKeyParams(rawParams(rest), key, index);
     const response = index.browse(toSearchParams(raw), engineCursor);
+    revealUnretrievable(index, key, raw, response.hits as unknown as Array<Record<string, unknown> & { objectID: string }>);
     if (response.cursor) response.cursor = `${response.cursor}.${cursorMac(response.cursor, indexName, key)}`;
     return c.json(response);
   };
