@@ -127,6 +127,34 @@ test('gzip-compressed writes from the official client (compression: gzip)', asyn
   assert.equal(answer.nbHits, 50);
 });
 
+test('replaceAllObjects (copy with scope to a temporary index, batch, move back) keeps settings, rules and replicas', async () => {
+  const admin = client(ADMIN_KEY);
+  const settings = await admin.setSettings({ indexName: 'compat_replace', indexSettings: { customRanking: ['desc(n)'], replicas: ['compat_replace_asc'] } });
+  await admin.waitForTask({ indexName: 'compat_replace', taskID: settings.taskID });
+  await admin.saveObjects({ indexName: 'compat_replace', objects: [{ objectID: 'old', n: 1 }], waitForTasks: true });
+  await admin.saveRule({ indexName: 'compat_replace', objectID: 'r', rule: { objectID: 'r', consequence: { userData: { kept: true } } } });
+  await admin.replaceAllObjects({ indexName: 'compat_replace', objects: [{ objectID: 'new1', n: 1 }, { objectID: 'new2', n: 2 }], batchSize: 1 });
+  const answer = await client(SEARCH_KEY).searchSingleIndex({ indexName: 'compat_replace', searchParams: { query: '' } });
+  assert.deepEqual(answer.hits.map((hit) => hit.objectID), ['new2', 'new1']);
+  assert.deepEqual((answer as { userData?: unknown[] }).userData, [{ kept: true }]);
+  const replica = await client(SEARCH_KEY).searchSingleIndex({ indexName: 'compat_replace_asc', searchParams: { query: '' } });
+  assert.deepEqual(replica.hits.map((hit) => hit.objectID).sort(), ['new1', 'new2']);
+  assert.ok(!(await admin.listIndices()).items.some((item) => item.name.includes('tmp')), 'the temporary index is gone');
+});
+
+test('API keys through the official client: addApiKey + waitForApiKey, then the key works', async () => {
+  const admin = client(ADMIN_KEY);
+  const { key } = await admin.addApiKey({ acl: ['search'], indexes: ['compat'], description: 'from algoliasearch' });
+  await admin.waitForApiKey({ operation: 'add', key });
+  const got = await admin.getApiKey({ key });
+  assert.equal(got.description, 'from algoliasearch');
+  const answer = await client(key).searchSingleIndex({ indexName: 'compat', searchParams: { query: 'chair' } });
+  assert.equal(answer.nbHits, 2);
+  await admin.deleteApiKey({ key });
+  await admin.waitForApiKey({ operation: 'delete', key });
+  await assert.rejects(client(key).searchSingleIndex({ indexName: 'compat' }), (error: Error & { status?: number }) => error.status === 403);
+});
+
 test('a secured key made by the official client is enforced', async () => {
   const admin = client(ADMIN_KEY);
   const securedKey = admin.generateSecuredApiKey({
