@@ -358,6 +358,8 @@ describe('indices', () => {
     assert.equal((await svc.call('GET', '/1/indexes/tasks/task/abc')).status, 400);
     // Any valid key may read a task.
     assert.equal((await svc.call('GET', `/1/indexes/tasks/task/${taskID}`, undefined, { key: SEARCH_KEY })).status, 200);
+    assert.deepEqual(await svc.ok('GET', `/1/task/${taskID}`), { status: 'published' });
+    assert.equal((await svc.call('GET', '/1/task/999999')).status, 404);
   });
 });
 

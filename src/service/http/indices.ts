@@ -106,6 +106,16 @@ export function register(app: Hono, ctx: ServiceContext): void {
     return c.json({ updatedAt: new Date().toISOString(), taskID });
   });
 
+  // Application-level task status (used by clients for non-index tasks); same ids as index tasks.
+  app.get('/1/task/:taskID', (c) => {
+    ctx.authorize(c, 'any');
+    const taskID = Number(c.req.param('taskID'));
+    if (!Number.isSafeInteger(taskID) || taskID < 0) throw new HttpError(400, 'taskID must be a non-negative integer');
+    const task = catalog.taskStatus(taskID);
+    if (!task) throw new HttpError(404, `Task ${taskID} does not exist`);
+    return c.json({ status: task.published ? 'published' : 'notPublished' });
+  });
+
   app.get('/1/indexes/:indexName/task/:taskID', (c) => {
     const indexName = c.req.param('indexName');
     ctx.authorize(c, 'any', indexName);
