@@ -70,6 +70,25 @@ describe('<svc-pagination>', () => {
     expect(link(pagination, 'previous')!.hasAttribute('href')).to.be.true;
   });
 
+  it('scrolls the results back into view after a page change (unless scroll-to="false")', async () => {
+    for (const scrollTo of [undefined, 'false']) {
+      const { pagination, store, root } = await setup(
+        html`<div style="block-size: 3000px"></div><svc-pagination scroll-to=${scrollTo ?? ''}></svc-pagination>`,
+      );
+      if (scrollTo === undefined) pagination.removeAttribute('scroll-to');
+      await pagination.updateComplete;
+      pagination.scrollIntoView();
+      expect(root.getBoundingClientRect().top).to.be.below(0);
+      pageLinks(pagination)[1].click();
+      await settled(store);
+      const top = root.getBoundingClientRect().top;
+      if (scrollTo === 'false') expect(top).to.be.below(0);
+      else expect(Math.abs(top)).to.be.below(2);
+      root.remove();
+      window.scrollTo(0, 0);
+    }
+  });
+
   it('lets a modified or middle click follow the link', async () => {
     const { pagination, store } = await setup();
     const second = pageLinks(pagination)[1];

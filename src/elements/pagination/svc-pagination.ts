@@ -49,6 +49,7 @@ export class SvcPagination extends SvcElement {
     showPrevious: { attribute: 'show-previous', converter: optionalBoolean },
     showNext: { attribute: 'show-next', converter: optionalBoolean },
     showLast: { attribute: 'show-last', converter: optionalBoolean },
+    scrollTarget: { attribute: 'scroll-to' },
   };
   static override defaultTranslations = {
     label: 'Pagination',
@@ -71,6 +72,12 @@ export class SvcPagination extends SvcElement {
   declare showNext: boolean | undefined;
   /** Link to the last page (default hidden: the last page of a large result set is rarely useful). */
   declare showLast: boolean | undefined;
+
+  /**
+   * Where to scroll after the user changes the page, when it is above the viewport (as InstantSearch): a CSS
+   * selector, by default the enclosing `<svc-search>` (else the page top); `"false"` does not scroll.
+   */
+  declare scrollTarget: string | undefined;
 
   private readonly pager = new PaginationController(this, { store: () => this.store });
 
@@ -116,9 +123,16 @@ export class SvcPagination extends SvcElement {
     event.preventDefault();
     if (page === this.pager.currentPage) return;
     this.pager.setPage(page);
+    this.scrollToResults();
     this.dispatchEvent(
       new CustomEvent<SvcPageChangeEventDetail>('svc-page-change', { detail: { page }, bubbles: true, composed: true }),
     );
+  }
+
+  private scrollToResults(): void {
+    if (this.scrollTarget === 'false') return;
+    const target = this.scrollTarget ? document.querySelector(this.scrollTarget) : (this.closest('svc-search') ?? document.body);
+    if (target && target.getBoundingClientRect().top < 0) target.scrollIntoView({ block: 'start' });
   }
 
   private link(kind: string, page: number, disabled: boolean, label: string, content: unknown) {
