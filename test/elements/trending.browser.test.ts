@@ -4,6 +4,7 @@
  * search; Insights views and clicks carry the answer's queryID (read back through `GET /1/_local/events`).
  */
 import { expect, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { SvcTrending } from '../../src/elements/trending/svc-trending.js';
 import '../../src/elements/trending/define.js';
 import '../../src/elements/hits/define.js';
@@ -87,6 +88,26 @@ describe('<svc-trending>', () => {
     await hits.updateComplete;
     expect(hits.hits.length).to.equal(6);
     expect(hits.hits.every((h) => h.brand === 'Samsung')).to.be.true;
+  });
+
+  it('trending facet values are buttons: Tab reaches them, Enter and Space toggle the refinement', async () => {
+    const root = await searchFixture(indexName, html`<button id="before">before</button><svc-trending model="trending-facets" facet-name="brand"></svc-trending>`);
+    const el = root.querySelector('svc-trending')!;
+    await ready(el);
+    root.querySelector<HTMLButtonElement>('#before')!.focus();
+    await sendKeys({ press: 'Tab' });
+    const first = shadow(el).querySelector<HTMLButtonElement>('button[part~="facet"]')!;
+    expect(shadow(el).activeElement).to.equal(first);
+    await sendKeys({ press: 'Enter' });
+    await settled(root.store!);
+    await el.updateComplete;
+    expect(root.store!.isRefined('brand', 'Dell')).to.be.true;
+    expect(first.getAttribute('aria-pressed')).to.equal('true');
+    await sendKeys({ press: 'Space' });
+    await settled(root.store!);
+    await el.updateComplete;
+    expect(root.store!.isRefined('brand', 'Dell')).to.be.false;
+    expect(first.getAttribute('aria-pressed')).to.equal('false');
   });
 
   it('a cancelled facet selection does not refine', async () => {
