@@ -191,7 +191,8 @@ export function createAuthorizer(config: AuthConfig) {
     if (!appId || !apiKey || appId !== config.appId) throw new HttpError(403, INVALID_CREDENTIALS);
 
     const referer = c.req.header('referer') ?? c.req.header('origin');
-    let stored = config.keys.get(apiKey);
+    const builtIn = apiKey === config.adminKey || apiKey === config.searchKey;
+    let stored = builtIn ? undefined : config.keys.get(apiKey);
     let info = plainKeyInfo(apiKey, stored, config);
 
     if (!info) {

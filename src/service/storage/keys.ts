@@ -61,9 +61,15 @@ function fromRow(row: KeyRow): StoredKey {
 
 export class KeyStore {
   readonly #db: Database.Database;
+  readonly #live;
+  readonly #liveValues;
 
   constructor(db: Database.Database) {
     this.#db = db;
+    this.#live = db.prepare('SELECT * FROM service_keys WHERE value = ? AND deleted_at IS NULL');
+    this.#liveValues = db.prepare(
+      'SELECT value FROM service_keys WHERE deleted_at IS NULL AND (validity = 0 OR created_at + validity * 1000 > ?)',
+    );
   }
 
   #expired(row: KeyRow, now = Date.now()): boolean {
@@ -78,9 +84,7 @@ export class KeyStore {
   }
 
   get(value: string): StoredKey | undefined {
-    const row = this.#db.prepare('SELECT * FROM service_keys WHERE value = ? AND deleted_at IS NULL').get(value) as
-      | KeyRow
-      | undefined;
+    const row = this.#live.get(value) as KeyRow | undefined;
     if (!row || this.#expired(row)) return undefined;
     return fromRow(row);
   }
@@ -180,9 +184,6 @@ export class KeyStore {
 
   /** Every live non-admin key value: candidate parents of a secured API key. */
   values(): string[] {
-    this.#purge();
-    return (this.#db.prepare('SELECT value FROM service_keys WHERE deleted_at IS NULL').all() as Array<{ value: string }>).map(
-      (row) => row.value,
-    );
+    return (this.#liveValues.all(Date.now()) as Array<{ value: string }>).map((row) => row.value);
   }
 }
