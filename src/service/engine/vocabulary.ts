@@ -19,6 +19,9 @@ export class Vocabulary {
   private sortedIds: Uint32Array = new Uint32Array(0);
   /** lcp[i]: length of the common prefix of sorted[i-1] and sorted[i] (capped at 255). */
   private lcp: Uint8Array = new Uint8Array(0);
+  /** The sorted terms' characters back to back, and where each starts (typo search reads these). */
+  private chars: Uint16Array = new Uint16Array(0);
+  private offs: Uint32Array = new Uint32Array(1);
   private pending: number[] = [];
   /** Bumped whenever a term is added (derivation caches depend on it). */
   version = 0;
@@ -53,21 +56,28 @@ export class Vocabulary {
     if (this.sorted.length === 0) {
       this.sorted = add;
     } else {
-      const merged: string[] = new Array(this.sorted.length + add.length);
+      const merged: string[] = [];
       let i = 0;
       let j = 0;
-      let k = 0;
       const a = this.sorted;
-      while (i < a.length && j < add.length) merged[k++] = a[i]! < add[j]! ? a[i++]! : add[j++]!;
-      while (i < a.length) merged[k++] = a[i++]!;
-      while (j < add.length) merged[k++] = add[j++]!;
+      while (i < a.length && j < add.length) merged.push(a[i]! < add[j]! ? a[i++]! : add[j++]!);
+      while (i < a.length) merged.push(a[i++]!);
+      while (j < add.length) merged.push(add[j++]!);
       this.sorted = merged;
     }
     const ids = new Uint32Array(this.sorted.length);
     const lcp = new Uint8Array(this.sorted.length);
     const a = this.sorted;
+    let total = 0;
+    for (const t of a) total += t.length;
+    const chars = new Uint16Array(total);
+    const offs = new Uint32Array(a.length + 1);
+    let at = 0;
     for (let i = 0; i < ids.length; i++) {
-      ids[i] = this.ids.get(a[i]!)!;
+      const t = a[i]!;
+      offs[i] = at;
+      for (let c = 0; c < t.length; c++) chars[at++] = t.charCodeAt(c);
+      ids[i] = this.ids.get(t)!;
       if (i > 0) {
         const x = a[i - 1]!;
         const y = a[i]!;
@@ -77,8 +87,11 @@ export class Vocabulary {
         lcp[i] = l;
       }
     }
+    offs[a.length] = at;
     this.sortedIds = ids;
     this.lcp = lcp;
+    this.chars = chars;
+    this.offs = offs;
   }
 
   private lowerBound(s: string, from = 0): number {
@@ -126,19 +139,22 @@ export class Vocabulary {
     for (let j = 0; j <= Math.min(m, k); j++) rows[j] = j;
     prefMin[0] = m <= k ? m : K1;
     const lcp = this.lcp;
+    const chars = this.chars;
+    const offs = this.offs;
     // shared = common prefix length of the current term and the previous one handled
     let shared = 0;
     let valid = 0;
     let i = 0;
     while (i < n) {
-      const t = a[i]!;
-      const tl = Math.min(t.length, maxDepth);
+      const off = offs[i]!;
+      const len = offs[i + 1]! - off;
+      const tl = len < maxDepth ? len : maxDepth;
       const d = Math.min(valid, shared, tl);
       let skipTo = -1;
       let rangeTypos = -1;
       for (let depth = d + 1; depth <= tl; depth++) {
-        const c = t.charCodeAt(depth - 1);
-        const pc = depth > 1 ? t.charCodeAt(depth - 2) : -1;
+        const c = chars[off + depth - 1]!;
+        const pc = depth > 1 ? chars[off + depth - 2]! : -1;
         const base = depth * width;
         const up = base - width;
         const up2 = up - width;
