@@ -101,6 +101,11 @@ export class RefinementListController extends StoreController {
     return !!this.facetQuery;
   }
 
+  /** True while the answer to the current facet search is awaited (the list still shows the plain values). */
+  get isSearching(): boolean {
+    return !!this.facetQuery && !this.searchResults;
+  }
+
   /** Whether a show more/less button makes sense. */
   get canToggleShowMore(): boolean {
     return this.showMore && !this.facetQuery && (this.isShowingMore || this.allItems.length > this.limit);

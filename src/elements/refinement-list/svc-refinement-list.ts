@@ -154,7 +154,7 @@ export class SvcRefinementList extends SvcElement {
     } else if (event.key === 'Enter') {
       // Enter picks the first match, as in InstantSearch.
       event.preventDefault();
-      const first = this.list.isFromSearch ? this.list.items[0] : undefined;
+      const first = this.list.isFromSearch && !this.list.isSearching ? this.list.items[0] : undefined;
       if (first) this.onChange(first);
     }
   }
@@ -172,7 +172,7 @@ export class SvcRefinementList extends SvcElement {
   override render() {
     const attribute = this.attribute;
     const items = this.list.items;
-    const noMatch = this.list.isFromSearch && items.length === 0;
+    const noMatch = this.list.isFromSearch && !this.list.isSearching && items.length === 0;
     return html`${this.searchable
         ? html`<input
             part="search-input"
