@@ -157,7 +157,9 @@ describe('<svc-refinement-list>', () => {
     await waitUntil(() => !!store.getSnapshot().results?.queryID);
     const queryID = store.getSnapshot().results!.queryID;
     const events: Array<{ eventName: string; filters?: string[]; queryID?: string }> = [];
-    root.addEventListener('svc-insights', (e) => events.push(e.detail.event));
+    root.addEventListener('svc-insights', (e) => {
+      if (e.detail.event.eventName === 'Filter Applied') events.push(e.detail.event); // not the hits' views
+    });
     const sony = () => [...shadow(list).querySelectorAll('li')].find((li) => li.textContent!.includes('Sony'))!.querySelector('input')!;
     sony().click();
     await settled(store);
