@@ -39,24 +39,31 @@ export function embeddingBundlePlugin() {
     name: 'svc-embedding-bundle',
     async serve(context) {
       if (!EMBEDDING_TEST.test(context.path)) return undefined;
-      const result = await build({
-        entryPoints: [join(root, context.path)],
-        bundle: true,
-        format: 'esm',
-        target: 'es2022',
-        platform: 'browser',
-        write: false,
-        sourcemap: 'inline',
-        tsconfig: join(root, 'tsconfig.json'),
-        jsx: 'automatic',
-        // React and Vue read NODE_ENV; development keeps their warnings visible in the test output.
-        define: { 'process.env.NODE_ENV': '"development"', __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
-        // The full Vue build (runtime template compiler), as an app aliases it to use `template` strings.
-        alias: { vue: 'vue/dist/vue.esm-bundler.js' },
-        external: ['/__web-dev-server__web-socket.js'],
-        plugins: [packageSelfReference()],
-        logLevel: 'silent',
-      });
+      let result;
+      try {
+        result = await build({
+          entryPoints: [join(root, context.path)],
+          bundle: true,
+          format: 'esm',
+          target: 'es2022',
+          platform: 'browser',
+          write: false,
+          sourcemap: 'inline',
+          tsconfig: join(root, 'tsconfig.json'),
+          jsx: 'automatic',
+          // React and Vue read NODE_ENV; development keeps their warnings visible in the test output.
+          define: { 'process.env.NODE_ENV': '"development"', __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
+          // The full Vue build (runtime template compiler), as an app aliases it to use `template` strings.
+          alias: { vue: 'vue/dist/vue.esm-bundler.js' },
+          external: ['/__web-dev-server__web-socket.js'],
+          plugins: [packageSelfReference()],
+          logLevel: 'silent',
+        });
+      } catch (error) {
+        // Show the bundler's own messages in the browser log instead of "Failed to fetch dynamically imported module".
+        const messages = (error.errors ?? [error]).map((e) => `${e.text ?? e.message}${e.location ? ` (${e.location.file}:${e.location.line})` : ''}`);
+        return { body: `throw new Error(${JSON.stringify(`esbuild could not bundle ${context.path}:\n${messages.join('\n')}`)});`, type: 'js' };
+      }
       return { body: result.outputFiles[0].text, type: 'js' };
     },
   };
