@@ -67,13 +67,11 @@ describe('<svc-hits>', () => {
     expect(lis[2].dataset.svcIndex).to.equal(indexName);
 
     // The li was passed to insights.observe: a click inside it is a `Hit Clicked` with its position.
-    const sent = new Promise<CustomEvent>((resolve) => root.addEventListener('svc-insights', (e) => resolve(e), { once: true }));
     const clicks: CustomEvent[] = [];
     root.addEventListener('svc-insights', (e) => {
       if (e.detail.event.eventType === 'click') clicks.push(e);
     });
     lis[2].click();
-    await sent;
     await waitUntil(() => clicks.length === 1, 'no click event for the observed hit');
     expect(clicks[0].detail.event).to.include({ eventName: 'Hit Clicked', queryID, index: indexName });
     expect(clicks[0].detail.event.objectIDs).to.deep.equal(['p12']);
