@@ -100,6 +100,15 @@ interface Execution {
   required: number;
 }
 
+interface OrderEntry {
+  keys: Array<{ spec: SortSpec; numeric: Float64Array; other: string[] | null }>;
+  rank: Uint32Array;
+  buffer: Uint32Array;
+  length: number;
+  /** `buffer` up to `length`. */
+  order: Uint32Array;
+}
+
 interface Criterion {
   /** Smaller is better. */
   key?: (doc: number) => number;
@@ -158,15 +167,6 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-function compareValues(a: unknown, b: unknown): number {
-  const ua = a === undefined || a === null;
-  const ub = b === undefined || b === null;
-  if (ua || ub) return ua === ub ? 0 : ua ? 1 : -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) - Number(b);
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
-}
-
 function sortKeyOf(record: IndexRecord | undefined, spec: SortSpec): unknown {
   if (!record) return undefined;
   const v = getPath(record, spec.path);
@@ -207,7 +207,7 @@ export class Index {
   private docTokCount = new Uint32Array(1024);
 
   private columns = new Map<string, Column>();
-  private orders = new Map<string, { rank: Uint32Array; order: Uint32Array }>();
+  private orders = new Map<string, OrderEntry>();
   private aliveBits: Uint32Array | null = null;
   private needsReindex = false;
   private version = 0;
@@ -379,7 +379,7 @@ export class Index {
     this.liveCount++;
     if (!this.needsReindex) this.indexTokens(id, record);
     for (const [attr, col] of this.columns) this.fillColumn(col, attr, id, record);
-    this.orders.clear();
+    if (this.orders.size) this.insertIntoOrders(id);
     this.aliveBits = null;
   }
 
@@ -391,7 +391,6 @@ export class Index {
     this.alive[id] = 0;
     this.liveCount--;
     this.deadCount++;
-    this.orders.clear();
     this.aliveBits = null;
   }
 
@@ -539,51 +538,105 @@ export class Index {
     }
   }
 
-  /** A total order over live records by sort specs (then by insertion), as rank per id + ordered ids. */
+  /** The sort key of one record under one spec: oriented number, other value, or missing. */
+  private setSortKey(entry: OrderEntry, id: number): void {
+    const record = this.records[id];
+    for (const k of entry.keys) {
+      const v = sortKeyOf(record, k.spec);
+      k.numeric[id] = NaN;
+      if (typeof v === 'number' && Number.isFinite(v)) k.numeric[id] = k.spec.desc ? -v : v;
+      else if (typeof v === 'boolean') k.numeric[id] = k.spec.desc ? -Number(v) : Number(v);
+      else if (v !== undefined && v !== null && typeof v !== 'object') {
+        k.other ??= [];
+        k.other[id] = String(v);
+      }
+    }
+  }
+
+  private compareIds(entry: OrderEntry, a: number, b: number): number {
+    for (const k of entry.keys) {
+      const na = k.numeric[a]!;
+      const nb = k.numeric[b]!;
+      const aNum = na === na;
+      const bNum = nb === nb;
+      if (aNum && bNum) {
+        if (na !== nb) return na - nb;
+        continue;
+      }
+      const sa = aNum ? undefined : k.other?.[a];
+      const sb = bNum ? undefined : k.other?.[b];
+      const aHas = aNum || sa !== undefined;
+      const bHas = bNum || sb !== undefined;
+      if (!aHas || !bHas) {
+        if (aHas !== bHas) return aHas ? -1 : 1; // missing values last
+        continue;
+      }
+      if (aNum !== bNum) return aNum ? -1 : 1; // numbers before strings
+      if (sa !== sb) return (sa! < sb! ? -1 : 1) * (k.spec.desc ? -1 : 1);
+    }
+    return a - b;
+  }
+
+  /**
+   * A total order over the records by sort specs (then by insertion): rank per id and the ordered
+   * ids. Built once, then kept up to date by binary insertion on writes (deleted ids stay in it and
+   * are skipped by the readers, which only ever look at live candidates).
+   */
   private orderFor(key: string, specs: SortSpec[]): { rank: Uint32Array; order: Uint32Array } {
     const cached = this.orders.get(key);
     if (cached) return cached;
     const ids: number[] = [];
     for (let id = 0; id < this.records.length; id++) if (this.alive[id]) ids.push(id);
+    const entry: OrderEntry = {
+      keys: specs.map((spec) => ({ spec, numeric: new Float64Array(this.capacity), other: null })),
+      rank: new Uint32Array(this.capacity).fill(0xffffffff),
+      buffer: new Uint32Array(Math.max(16, ids.length * 2)),
+      length: ids.length,
+      order: new Uint32Array(0),
+    };
     if (specs.length) {
-      const keys = specs.map((spec) => {
-        const numeric = new Float64Array(this.records.length);
-        const other: unknown[] = [];
-        let allNumeric = true;
-        for (const id of ids) {
-          const v = sortKeyOf(this.records[id], spec);
-          if (typeof v === 'number') numeric[id] = spec.desc ? -v : v;
-          else if (typeof v === 'boolean') numeric[id] = spec.desc ? -Number(v) : Number(v);
-          else if (v === undefined || v === null) numeric[id] = Infinity;
-          else {
-            allNumeric = false;
-            other[id] = v;
-          }
-        }
-        return { numeric, other: allNumeric ? null : other, desc: spec.desc };
-      });
-      ids.sort((a, b) => {
-        for (const k of keys) {
-          if (k.other) {
-            const va = k.other[a] !== undefined ? k.other[a] : k.numeric[a] === Infinity ? undefined : k.numeric[a];
-            const vb = k.other[b] !== undefined ? k.other[b] : k.numeric[b] === Infinity ? undefined : k.numeric[b];
-            const c = compareValues(va, vb);
-            if (c !== 0) return k.desc && va !== undefined && vb !== undefined ? -c : c;
-          } else {
-            const c = k.numeric[a]! - k.numeric[b]!;
-            if (c !== 0 && !Number.isNaN(c)) return c;
-          }
-        }
-        return a - b;
-      });
+      for (const id of ids) this.setSortKey(entry, id);
+      ids.sort((a, b) => this.compareIds(entry, a, b));
     }
-    const rank = new Uint32Array(this.capacity);
-    rank.fill(0xffffffff);
-    const order = Uint32Array.from(ids);
-    for (let i = 0; i < order.length; i++) rank[order[i]!] = i;
-    const result = { rank, order };
-    this.orders.set(key, result);
-    return result;
+    entry.buffer.set(ids);
+    entry.order = entry.buffer.subarray(0, entry.length);
+    for (let i = 0; i < ids.length; i++) entry.rank[ids[i]!] = i;
+    this.orders.set(key, entry);
+    return entry;
+  }
+
+  /** Inserts a new record into every built order (binary search, then a typed-array shift). */
+  private insertIntoOrders(id: number): void {
+    for (const [key, entry] of this.orders) {
+      if (id >= entry.rank.length) {
+        this.orders.delete(key);
+        continue;
+      }
+      let pos = entry.length;
+      if (entry.keys.length) {
+        this.setSortKey(entry, id);
+        let lo = 0;
+        let hi = entry.length;
+        const order = entry.buffer;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (this.compareIds(entry, order[mid]!, id) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        pos = lo;
+      }
+      if (entry.length === entry.buffer.length) {
+        const bigger = new Uint32Array(entry.buffer.length * 2);
+        bigger.set(entry.buffer);
+        entry.buffer = bigger;
+      }
+      const buf = entry.buffer;
+      buf.copyWithin(pos + 1, pos, entry.length);
+      buf[pos] = id;
+      entry.length++;
+      for (let i = pos; i < entry.length; i++) entry.rank[buf[i]!] = i;
+      entry.order = buf.subarray(0, entry.length);
+    }
   }
 
   private customOrder(): { rank: Uint32Array; order: Uint32Array } {

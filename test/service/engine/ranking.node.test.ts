@@ -121,4 +121,26 @@ describe('ranking criteria', () => {
     assert.deepEqual(page.hits.map((h) => h.objectID), ['4939', '4937', '4935', '4933', '4931', '4929', '4927', '4925', '4923', '4921']);
     assert.equal(page.nbHits, 5000);
   });
+
+  it('custom ranking stays right through incremental writes (order maintained, not rebuilt)', () => {
+    const index = new Index('inc');
+    index.setSettings({ customRanking: ['desc(popularity)', 'asc(name)'] });
+    index.saveObjects([
+      { objectID: 'a', name: 'lamp a', popularity: 5 },
+      { objectID: 'b', name: 'lamp b', popularity: 1 },
+    ]);
+    assert.deepEqual(order(index, 'lamp'), ['a', 'b']);
+    index.saveObjects([{ objectID: 'c', name: 'lamp c', popularity: 3 }]);
+    assert.deepEqual(order(index, 'lamp'), ['a', 'c', 'b']);
+    index.saveObjects([{ objectID: 'b', name: 'lamp b', popularity: 9 }]);
+    assert.deepEqual(order(index, 'lamp'), ['b', 'a', 'c']);
+    index.saveObjects([{ objectID: 'd', name: 'lamp d' }, { objectID: 'e', name: 'lamp aa', popularity: 5 }]);
+    assert.deepEqual(order(index, 'lamp'), ['b', 'a', 'e', 'c', 'd']);
+    index.deleteObjects(['a']);
+    assert.deepEqual(order(index, ''), ['b', 'e', 'c', 'd']);
+    for (let i = 0; i < 3000; i++) index.saveObjects([{ objectID: `n${i}`, name: 'lamp n', popularity: (i * 7919) % 1000 }]);
+    const hits = index.search({ query: 'lamp', hitsPerPage: 1000, getRankingInfo: true }).hits;
+    const pops = hits.map((h) => (h.popularity as number | undefined) ?? -1);
+    for (let i = 1; i < pops.length; i++) assert.ok(pops[i - 1]! >= pops[i]!, `sorted at ${i}`);
+  });
 });
