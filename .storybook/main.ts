@@ -18,12 +18,18 @@ const config: StorybookConfig = {
   docs: { defaultName: 'Docs' },
   async viteFinal(viteConfig: UserConfig, { configType }) {
     // vite.config.ts describes the library bundle (dist/svc-search.js); Storybook builds an app.
-    if (viteConfig.build) {
-      delete viteConfig.build.lib;
-      delete viteConfig.build.rollupOptions;
-      delete viteConfig.build.outDir;
-      delete viteConfig.build.emptyOutDir;
+    // Only what vite.config.ts sets is taken out; Storybook's own build options stay.
+    viteConfig.build = { ...viteConfig.build };
+    delete viteConfig.build.lib;
+    delete viteConfig.build.outDir;
+    const output = viteConfig.build.rolldownOptions?.output;
+    if (output && !Array.isArray(output)) {
+      const { codeSplitting: _codeSplitting, minify: _minify, ...rest } = output as Record<string, unknown>;
+      viteConfig.build.rolldownOptions = { ...viteConfig.build.rolldownOptions, output: rest };
     }
+    // Storybook writes its manager into the output directory before Vite builds the preview there:
+    // Vite must not empty it (its default for a directory inside the project).
+    viteConfig.build.emptyOutDir = false;
     // One copy of Lit: pre-bundle every Lit entry used by the elements, the stories and Storybook's renderer
     // (`lit/directive-helpers.js`), else a late-discovered entry loads lit-html a second time from source.
     viteConfig.optimizeDeps = {
