@@ -22,11 +22,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const pageParam = c.req.query('page');
     const hitsPerPageParam = c.req.query('hitsPerPage');
     const names = catalog.names().filter((name) => indexAllowed(key, name));
+    const sizes = catalog.dataSizes();
     const items = names.map((name) => {
       const meta = catalog.meta(name)!;
       const index = catalog.get(name)!;
-      let dataSize = 0;
-      for (const record of index.objects()) dataSize += Buffer.byteLength(JSON.stringify(record));
+      const dataSize = sizes.get(name) ?? 0;
       const item: Record<string, unknown> = {
         name,
         createdAt: iso(meta.createdAt),

@@ -174,6 +174,15 @@ export class Catalog {
     }
   }
 
+  /** Stored bytes of each index's records (JSON), from the database in one query. */
+  dataSizes(): Map<string, number> {
+    const rows = this.#db.prepare('SELECT index_name, SUM(LENGTH(body)) AS size FROM service_records GROUP BY index_name').all() as Array<{
+      index_name: string;
+      size: number;
+    }>;
+    return new Map(rows.map((row) => [row.index_name, row.size]));
+  }
+
   taskStatus(taskID: number): { indexName: string; published: boolean } | undefined {
     const row = this.#stmt.task.get(taskID) as { index_name: string; published_at: number | null } | undefined;
     if (!row) return undefined;
