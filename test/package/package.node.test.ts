@@ -221,6 +221,33 @@ export { typed, root, store, client, insights };
     }
   });
 
+  it('the packaged CLI (bin svc-search) starts the service and answers', async () => {
+    const { spawn } = await import('node:child_process');
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-pack-cli-'));
+    const child = spawn(process.execPath, [join(pkgDir(), 'bin/svc-search.js'), 'serve', '--port', '0', '--data-dir', dataDir], { cwd: work });
+    try {
+      const url = await new Promise<string>((resolveUrl, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no "listening on" within 20 s:\n${out}`)), 20_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk;
+          const match = /listening on (http:\/\/\S+)/.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolveUrl(match[1]!);
+          }
+        });
+        child.stderr.on('data', (chunk: Buffer) => (out += chunk));
+        child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+      });
+      const response = await fetch(`${url}/1/indexes`, { headers: { 'x-service-application-id': 'SVCLOCAL', 'x-service-api-key': 'local-admin-key' } });
+      assert.equal(response.status, 200);
+    } finally {
+      child.kill();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('Node imports svc-search/service from the package (a separate process in the consumer project) and the service answers', () => {
     const script = `
       const { createService, DEV_CREDENTIALS } = await import('svc-search/service');
