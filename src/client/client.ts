@@ -1,33 +1,34 @@
 /**
- * `createClient`: one method per endpoint the library calls, over the retry strategy of `transport.ts`,
- * with a response cache and in-flight sharing for searches and Recommend.
+ * `createClient`: one method per endpoint the library calls, over one retry strategy, with a response
+ * cache and in-flight sharing for searches and Recommend.
+ *
+ * Retry strategy:
+ * - Reads try the read hosts, writes the write hosts, in the order given (computed hosts: DSN or main
+ *   host first, then the three fallback hosts shuffled once per client).
+ * - A network error, a timeout or a 5xx moves the call to the next host and marks the failed host down
+ *   for `hostDownMs`; down hosts are skipped until then (when every host is down, all are tried again).
+ * - A 4xx ends the call with an {@link ApiError} (never retried); an aborted signal ends it with the
+ *   signal's reason (an `AbortError`), and does not mark the host down.
+ * - Timeouts grow with each retry: attempt n waits n × (connect + read|write) for the answer's headers,
+ *   then n × read|write for its body.
  *
  * Runs in browsers and in Node ≥ 18 (global `fetch`); no Node-only import on this path.
  */
-import { LruCache, DEFAULT_CACHE_MAX_ENTRIES, DEFAULT_CACHE_TTL_MS } from './cache.js';
-import { abortError } from './errors.js';
+import { LruCache } from './cache.js';
+import { ApiError, RetryError, fail, need, type HostAttempt } from './errors.js';
 import { serializeParams, toQueryString } from './params.js';
-import { DEFAULT_HOST_DOWN_MS, DEFAULT_TIMEOUTS, Transport, type CallKind, type TransportCall } from './transport.js';
-import type {
-  ClientOptions,
-  HostDescriptor,
-  Hit,
-  InsightsEvent,
-  MultiSearchRequest,
-  RecommendRequest,
-  RecommendResult,
-  RequestOptions,
-  SearchClient,
-  SearchForFacetValuesResponse,
-  SearchParams,
-  SearchResponse,
-  SendEventsOptions,
-} from './types.js';
+import type { ClientOptions, HostDescriptor, RequestOptions, SearchClient } from './types.js';
 
 /** Default domain of the computed hosts. */
 export const DEFAULT_DOMAIN = 'service-search.net';
 /** Default domain of the three fallback hosts. */
 export const DEFAULT_FALLBACK_DOMAIN = 'service-search-net.com';
+/** Default base timeouts, ms (the values of the hosted API's official clients). */
+export const DEFAULT_TIMEOUTS = { connect: 2_000, read: 5_000, write: 30_000 };
+/** Default time a failed host is skipped, ms. */
+export const DEFAULT_HOST_DOWN_MS = 120_000;
+
+const hostUrl = (url: string) => (/^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url : 'https://' + url).replace(/\/+$/, '');
 
 /**
  * The hosts of a client: explicit `hosts` when given, else `{appId}-dsn.{domain}` (reads),
@@ -36,47 +37,24 @@ export const DEFAULT_FALLBACK_DOMAIN = 'service-search-net.com';
  * @example
  * computeHosts({ appId: 'APP', apiKey: 'k' })[0] // { url: 'https://APP-dsn.service-search.net', accept: 'read' }
  */
-export function computeHosts(options: ClientOptions, random: () => number = Math.random): HostDescriptor[] {
-  if (options.hosts) {
-    if (!Array.isArray(options.hosts) || options.hosts.length === 0) throw new TypeError('createClient: `hosts` must be a non-empty array');
-    return options.hosts.map((host) => {
-      const descriptor = typeof host === 'string' ? { url: host } : host;
-      if (!descriptor || typeof descriptor.url !== 'string' || !descriptor.url) throw new TypeError(`createClient: invalid host ${JSON.stringify(host)}`);
-      return { url: normaliseHostUrl(descriptor.url), accept: descriptor.accept ?? 'readWrite' };
+export function computeHosts(options: ClientOptions, random = Math.random): Array<Required<HostDescriptor>> {
+  const { appId, hosts, domain = DEFAULT_DOMAIN } = options;
+  if (hosts) {
+    return (Array.isArray(hosts) && hosts.length ? hosts : fail('createClient: hosts must be a non-empty array')).map((host) => {
+      const { url, accept = 'readWrite' } = (typeof host == 'string' ? { url: host } : host) ?? {};
+      return { url: hostUrl(need(url, `createClient: host ${JSON.stringify(host)} url`)), accept };
     });
   }
-  const domain = options.domain ?? DEFAULT_DOMAIN;
-  const fallbackDomain = options.fallbackDomain ?? DEFAULT_FALLBACK_DOMAIN;
-  const fallbacks: HostDescriptor[] = [1, 2, 3].map((n) => ({ url: `https://${options.appId}-${n}.${fallbackDomain}`, accept: 'readWrite' }));
-  // Fisher–Yates, once per client: spreads the retry load over the fallback hosts (Hosts rule: "shuffle the list at start").
-  for (let i = fallbacks.length - 1; i > 0; i--) {
+  const fallbacks = [1, 2, 3].map((n) => ({ url: `https://${appId}-${n}.${options.fallbackDomain ?? DEFAULT_FALLBACK_DOMAIN}`, accept: 'readWrite' as const }));
+  // Fisher–Yates, once per client: spreads the retry load over the fallback hosts ("shuffle the list at start").
+  for (let i = 2; i; i--) {
     const j = Math.floor(random() * (i + 1));
     [fallbacks[i], fallbacks[j]] = [fallbacks[j]!, fallbacks[i]!];
   }
-  return [
-    { url: `https://${options.appId}-dsn.${domain}`, accept: 'read' },
-    { url: `https://${options.appId}.${domain}`, accept: 'write' },
-    ...fallbacks,
-  ];
+  return [{ url: `https://${appId}-dsn.${domain}`, accept: 'read' }, { url: `https://${appId}.${domain}`, accept: 'write' }, ...fallbacks];
 }
 
-function normaliseHostUrl(url: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `https://${url}`;
-  return withScheme.replace(/\/+$/, '');
-}
-
-function requireName(what: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') throw new TypeError(`${what} must be a non-empty string, got ${JSON.stringify(value)}`);
-  return value;
-}
-
-const segment = (name: string) => encodeURIComponent(name);
-
-interface InFlight {
-  promise: Promise<unknown>;
-  controller: AbortController;
-  waiters: number;
-}
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * Creates a search client.
@@ -96,199 +74,173 @@ interface InFlight {
  * const { hits } = await client.search('products', { query: 'phone', hitsPerPage: 5 });
  */
 export function createClient(options: ClientOptions): SearchClient {
-  requireName('createClient: appId', options?.appId);
-  requireName('createClient: apiKey', options.apiKey);
+  const appId = need(options?.appId, 'createClient: appId');
+  const apiKey = need(options.apiKey, 'createClient: apiKey');
   const hosts = computeHosts(options);
-  const explicitFirst = options.hosts ? hosts[0]!.url : undefined;
-  const insightsHost: HostDescriptor = {
-    url: normaliseHostUrl(options.insightsHost ?? explicitFirst ?? `https://insights.${options.domain ?? DEFAULT_DOMAIN}`),
-    accept: 'readWrite',
-  };
+  const insightsHost = [{ url: hostUrl(options.insightsHost ?? (options.hosts ? hosts[0]!.url : 'https://insights.' + (options.domain ?? DEFAULT_DOMAIN))), accept: 'readWrite' as const }];
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  for (const [name, value] of Object.entries(timeouts)) {
-    if (!(typeof value === 'number' && value > 0)) throw new RangeError(`createClient: timeouts.${name} must be a positive number of ms`);
+  for (const [name, ms] of Object.entries(timeouts)) if (!(ms > 0)) fail(`createClient: timeouts.${name} must be a positive number of ms`, RangeError);
+  const hostDownMs = options.hostDownMs ?? DEFAULT_HOST_DOWN_MS;
+  const credentials = `x-service-application-id=${encodeURIComponent(appId)}&x-service-api-key=${encodeURIComponent(apiKey)}`;
+  const cache = options.cache !== false && new LruCache<unknown>(options.cache);
+  /** host url → time until which it is skipped. */
+  const downUntil = new Map<string, number>();
+  const inFlight = new Map<string, { promise: Promise<unknown>; controller: AbortController; waiters: number }>();
+
+  /** One call with retries across hosts. `keepalive` (Insights on unload) also puts the credentials in the URL. */
+  async function send(method: Method, path: string, body: unknown, kind: 'read' | 'write', signal?: AbortSignal, keepalive?: boolean, list = hosts): Promise<any> {
+    signal?.throwIfAborted();
+    const eligible = list.filter((host) => host.accept != (kind == 'read' ? 'write' : 'read'));
+    const up = eligible.filter((host) => !(downUntil.get(host.url)! > Date.now()));
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const attempts: HostAttempt[] = [];
+    for (const [i, { url }] of (up.length ? up : eligible).entries()) {
+      const controller = new AbortController();
+      const onAbort = () => controller.abort();
+      signal?.addEventListener('abort', onAbort);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let timedOut = 0;
+      const arm = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => controller.abort((timedOut = ms)), ms);
+      };
+      const attempt: HostAttempt = { host: url, reason: 'network', message: '' };
+      try {
+        arm((timeouts.connect + timeouts[kind]) * (i + 1));
+        const response = await fetch(url + path + (keepalive ? (path.includes('?') ? '&' : '?') + credentials : ''), {
+          method,
+          body: text,
+          signal: controller.signal,
+          // keepalive calls avoid a CORS preflight (like sendBeacon): a safelisted content type, no custom headers.
+          // Browsers refuse keepalive bodies over 64 KiB; such a batch goes as an ordinary request.
+          keepalive: keepalive && new Blob([text ?? '']).size <= 65_536,
+          headers: keepalive
+            ? { 'Content-Type': 'text/plain; charset=UTF-8' }
+            : { 'X-Service-Application-Id': appId, 'X-Service-API-Key': apiKey, ...(text && { 'Content-Type': 'application/json; charset=UTF-8' }) },
+        });
+        arm(timeouts[kind] * (i + 1));
+        const raw = await response.text();
+        let json: any;
+        try {
+          json = raw ? JSON.parse(raw) : {};
+        } catch {}
+        const { status } = response;
+        attempt.message = typeof json?.message == 'string' ? json.message : raw.slice(0, 200) || response.statusText;
+        if (status < 300 && status > 199) {
+          if (json) return json;
+          attempt.message = 'answer is not JSON: ' + attempt.message;
+        } else if (status < 500 && status > 399) throw new ApiError(attempt.message, status);
+        else Object.assign(attempt, { reason: 'status', status });
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        signal?.throwIfAborted();
+        attempt.reason = timedOut ? 'timeout' : 'network';
+        const { message, cause } = error as Error & { cause?: { code?: string } };
+        attempt.message = timedOut ? `no answer within ${timedOut} ms` : message + (cause?.code ? ` (${cause.code})` : '');
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      }
+      attempts.push(attempt);
+      downUntil.set(url, Date.now() + hostDownMs);
+    }
+    throw new RetryError(attempts);
   }
-  const transport = new Transport({
-    appId: options.appId,
-    apiKey: options.apiKey,
-    hosts,
-    timeouts,
-    hostDownMs: options.hostDownMs ?? DEFAULT_HOST_DOWN_MS,
-  });
-  const cache =
-    options.cache === false
-      ? undefined
-      : new LruCache<unknown>({ ttlMs: options.cache?.ttlMs ?? DEFAULT_CACHE_TTL_MS, maxEntries: options.cache?.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES });
-  const inFlight = new Map<string, InFlight>();
 
   /** A read whose answer may come from the cache or be shared with an identical call in flight. */
-  function sharedRead<R>(call: Omit<TransportCall, 'signal' | 'kind'>, requestOptions: RequestOptions | undefined): Promise<R> {
-    const key = `${call.method} ${call.path} ${JSON.stringify(call.body ?? null)}`;
-    const useCache = cache !== undefined && requestOptions?.cache !== false;
-    if (useCache) {
-      const hit = cache.get(key);
-      if (hit !== undefined) return Promise.resolve(structuredClone(hit) as R);
-    }
-    let entry = inFlight.get(key);
-    if (!entry) {
+  async function read(path: string, body: unknown, requestOptions?: RequestOptions): Promise<any> {
+    const signal = requestOptions?.signal;
+    signal?.throwIfAborted();
+    const key = path + JSON.stringify(body);
+    const useCache = cache && requestOptions?.cache !== false;
+    const hit = useCache && cache.get(key);
+    if (hit) return structuredClone(hit);
+    let shared = inFlight.get(key)!;
+    if (!shared) {
       const controller = new AbortController();
-      const promise = transport.send<unknown>({ ...call, kind: 'read', signal: controller.signal }).then(
-        (value) => {
-          if (useCache) cache.set(key, value);
-          return value;
-        },
-      );
-      const created: InFlight = { promise, controller, waiters: 0 };
-      entry = created;
+      const promise = send('POST', path, body, 'read', controller.signal);
+      const created = (shared = { promise, controller, waiters: 0 });
       inFlight.set(key, created);
       // Settled either way: later identical calls start afresh (or read the cache).
-      promise.then(
-        () => inFlight.get(key) === created && inFlight.delete(key),
-        () => inFlight.get(key) === created && inFlight.delete(key),
-      );
+      const forget = () => inFlight.get(key) == created && inFlight.delete(key);
+      promise.then((value) => {
+        if (useCache) cache.set(key, value);
+        forget();
+      }, forget);
     }
-    const shared = entry;
     shared.waiters++;
-    const signal = requestOptions?.signal;
-    return new Promise<R>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       let done = false;
-      const onAbort = () => {
+      const settle = (then: (value: any) => void, value: unknown) => {
         if (done) return;
         done = true;
         shared.waiters--;
-        // The last interested caller gone: stop the network call too.
-        if (shared.waiters === 0) {
-          shared.controller.abort(signal?.reason);
-          if (inFlight.get(key) === shared) inFlight.delete(key);
-        }
-        reject(abortError(signal));
+        signal?.removeEventListener('abort', onAbort);
+        then(value);
       };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      shared.promise.then(
-        (value) => {
-          if (done) return;
-          done = true;
-          shared.waiters--;
-          signal?.removeEventListener('abort', onAbort);
-          resolve(structuredClone(value) as R);
-        },
-        (error: unknown) => {
-          if (done) return;
-          done = true;
-          shared.waiters--;
-          signal?.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
+      const onAbort = () => {
+        settle(reject, signal!.reason);
+        // The last interested caller gone: stop the network call too.
+        if (!shared.waiters) {
+          shared.controller.abort();
+          if (inFlight.get(key) == shared) inFlight.delete(key);
+        }
+      };
+      signal?.addEventListener('abort', onAbort);
+      shared.promise.then((value) => settle(resolve, structuredClone(value)), (error) => settle(reject, error));
     });
   }
 
-  const client: SearchClient = {
-    appId: options.appId,
-    apiKey: options.apiKey,
+  const index = (name: string, rest: string) => `/1/indexes/${encodeURIComponent(need(name, 'indexName'))}/${rest}`;
+  const list = <T>(value: T[], what: string) => (Array.isArray(value) && value.length ? value : fail(what + ' must be a non-empty array'));
 
-    search<T>(indexName: string, params?: SearchParams, requestOptions?: RequestOptions) {
-      requireName('search: indexName', indexName);
-      return sharedRead<SearchResponse<T>>(
-        { method: 'POST', path: `/1/indexes/${segment(indexName)}/query`, body: { params: serializeParams(params) } },
-        requestOptions,
-      );
-    },
-
-    multiSearch<T>(requests: MultiSearchRequest[], requestOptions?: RequestOptions & { strategy?: 'none' | 'stopIfEnoughMatches' }) {
-      if (!Array.isArray(requests) || requests.length === 0) throw new TypeError('multiSearch: requests must be a non-empty array');
-      const body: Record<string, unknown> = {
-        requests: requests.map((r) => ({ indexName: requireName('multiSearch: indexName', r?.indexName), params: serializeParams(r.params) })),
-      };
-      if (requestOptions?.strategy) body.strategy = requestOptions.strategy;
-      return sharedRead<{ results: Array<SearchResponse<T>> }>({ method: 'POST', path: '/1/indexes/*/queries', body }, requestOptions);
-    },
-
-    searchForFacetValues(indexName, facetName, facetQuery, params, requestOptions) {
-      requireName('searchForFacetValues: indexName', indexName);
-      requireName('searchForFacetValues: facetName', facetName);
-      const { maxFacetHits, ...rest } = params ?? {};
-      const body: Record<string, unknown> = { params: serializeParams(rest), facetQuery: facetQuery ?? '' };
-      if (maxFacetHits !== undefined) body.maxFacetHits = maxFacetHits;
-      return sharedRead<SearchForFacetValuesResponse>(
-        { method: 'POST', path: `/1/indexes/${segment(indexName)}/facets/${segment(facetName)}/query`, body },
-        requestOptions,
-      );
-    },
-
-    browse<T>(indexName: string, params?: SearchParams, requestOptions?: RequestOptions): AsyncIterable<Array<Hit<T>>> {
-      requireName('browse: indexName', indexName);
-      const path = `/1/indexes/${segment(indexName)}/browse`;
-      return {
-        async *[Symbol.asyncIterator]() {
-          // The first call carries the params, each later one only the cursor of the previous answer.
-          let body: Record<string, unknown> = { params: serializeParams(params) };
-          for (;;) {
-            const page = await transport.send<SearchResponse<T>>({ method: 'POST', path, body, kind: 'read', signal: requestOptions?.signal });
-            yield page.hits;
-            if (!page.cursor) return;
-            body = { cursor: page.cursor };
-          }
+  return {
+    appId,
+    apiKey,
+    search: (indexName, params, requestOptions) => read(index(indexName, 'query'), { params: serializeParams(params) }, requestOptions),
+    multiSearch: (requests, requestOptions) =>
+      read(
+        '/1/indexes/*/queries',
+        {
+          requests: list(requests, 'multiSearch: requests').map((r) => ({ indexName: need(r?.indexName, 'multiSearch: indexName'), params: serializeParams(r.params) })),
+          strategy: requestOptions?.strategy,
         },
-      };
+        requestOptions,
+      ),
+    searchForFacetValues(indexName, facetName, facetQuery, { maxFacetHits, ...params } = {}, requestOptions) {
+      const path = index(indexName, `facets/${encodeURIComponent(need(facetName, 'facetName'))}/query`);
+      return read(path, { params: serializeParams(params), facetQuery: facetQuery ?? '', maxFacetHits }, requestOptions);
     },
-
-    getObjects<T>(requests: Array<{ indexName: string; objectID: string; attributesToRetrieve?: string[] }>, requestOptions?: RequestOptions) {
-      if (!Array.isArray(requests)) throw new TypeError('getObjects: requests must be an array');
-      for (const r of requests) {
-        requireName('getObjects: indexName', r?.indexName);
-        requireName('getObjects: objectID', r.objectID);
+    async *browse(indexName, params, requestOptions) {
+      // The first call carries the params, each later one only the cursor of the previous answer.
+      let body: object = { params: serializeParams(params) };
+      for (;;) {
+        const page = await send('POST', index(indexName, 'browse'), body, 'read', requestOptions?.signal);
+        yield page.hits;
+        if (!page.cursor) return;
+        body = { cursor: page.cursor };
       }
-      return transport.send<{ results: Array<(T & { objectID: string }) | null> }>({
-        method: 'POST',
-        path: '/1/indexes/*/objects',
-        body: { requests },
-        kind: 'read',
-        signal: requestOptions?.signal,
-      });
     },
-
-    recommend<T>(requests: RecommendRequest[], requestOptions?: RequestOptions) {
-      if (!Array.isArray(requests) || requests.length === 0) throw new TypeError('recommend: requests must be a non-empty array');
-      for (const r of requests) requireName('recommend: indexName', r?.indexName);
-      return sharedRead<{ results: Array<RecommendResult<T>> }>({ method: 'POST', path: '/1/indexes/*/recommendations', body: { requests } }, requestOptions);
-    },
-
-    sendEvents(events: InsightsEvent[], sendOptions?: SendEventsOptions) {
-      if (!Array.isArray(events) || events.length === 0) throw new TypeError('sendEvents: events must be a non-empty array');
-      return transport.send<{ status: number; message: string }>({
-        method: 'POST',
-        path: '/1/events',
-        body: { events },
-        kind: 'write',
-        signal: sendOptions?.signal,
-        hosts: [insightsHost],
-        keepalive: sendOptions?.keepalive,
-        credentialsInUrl: sendOptions?.keepalive === true,
-      });
-    },
-
-    eventsBeaconUrl() {
-      return `${insightsHost.url}/1/events?x-service-application-id=${encodeURIComponent(options.appId)}&x-service-api-key=${encodeURIComponent(options.apiKey)}`;
-    },
-
-    request<R>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, requestOptions?: RequestOptions & { kind?: 'read' | 'write' }) {
-      if (!['GET', 'POST', 'PUT', 'DELETE'].includes(method)) throw new TypeError(`request: unsupported method ${String(method)}`);
-      if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError(`request: path must start with "/", got ${JSON.stringify(path)}`);
-      const kind: CallKind = requestOptions?.kind ?? (method === 'GET' ? 'read' : 'write');
+    getObjects: (requests, requestOptions) => send('POST', '/1/indexes/*/objects', { requests: list(requests, 'getObjects: requests') }, 'read', requestOptions?.signal),
+    recommend: (requests, requestOptions) =>
+      read('/1/indexes/*/recommendations', { requests: list(requests, 'recommend: requests').map((r) => (need(r?.indexName, 'recommend: indexName'), r)) }, requestOptions),
+    sendEvents: (events, sendOptions) =>
+      send('POST', '/1/events', { events: list(events, 'sendEvents: events') }, 'write', sendOptions?.signal, sendOptions?.keepalive, insightsHost),
+    eventsBeaconUrl: () => insightsHost[0]!.url + '/1/events?' + credentials,
+    request(method, path, body, requestOptions) {
+      if (!/^(GET|POST|PUT|DELETE)$/.test(method)) fail('request: unsupported method ' + method);
+      if (!/^\//.test(path)) fail(`request: path must start with "/", got ${JSON.stringify(path)}`);
       // GET and DELETE carry their parameters in the query string (wire rule 3).
-      if ((method === 'GET' || method === 'DELETE') && body !== undefined && body !== null) {
-        if (typeof body !== 'object' || Array.isArray(body)) throw new TypeError(`request: ${method} parameters must be an object`);
-        const query = toQueryString(body as Record<string, unknown>);
-        return transport.send<R>({ method, path: query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path, kind, signal: requestOptions?.signal });
-      }
-      return transport.send<R>({ method, path, body, kind, signal: requestOptions?.signal });
+      const inQuery = method == 'GET' || method == 'DELETE';
+      const query = inQuery && body != null ? toQueryString(body, true) : '';
+      return send(
+        method,
+        query ? path + (path.includes('?') ? '&' : '?') + query : path,
+        inQuery ? undefined : body,
+        requestOptions?.kind ?? (method == 'GET' ? 'read' : 'write'),
+        requestOptions?.signal,
+      );
     },
-
-    clearCache() {
-      cache?.clear();
-    },
+    clearCache: () => cache && cache.clear(),
   };
-  return client;
 }

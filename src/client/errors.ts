@@ -1,5 +1,5 @@
 /**
- * Typed errors of the search client.
+ * Typed errors of the search client, and the one helper every browser layer throws bad input with.
  *
  * A 4xx answer becomes an {@link ApiError} at once (it is never retried: the same request would fail on
  * every host). When every host failed with a network error, a timeout or a 5xx, the call ends with a
@@ -14,10 +14,11 @@
  */
 export class ApiError extends Error {
   override name = 'ApiError';
-  readonly status: number;
-  constructor(message: string, status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
-    this.status = status;
   }
 }
 
@@ -39,26 +40,24 @@ export interface HostAttempt {
  */
 export class RetryError extends ApiError {
   override name = 'RetryError';
-  readonly attempts: HostAttempt[];
-  constructor(attempts: HostAttempt[]) {
-    const last = attempts[attempts.length - 1];
-    const status = [...attempts].reverse().find((a) => a.status !== undefined)?.status ?? 0;
+  constructor(readonly attempts: HostAttempt[]) {
     super(
-      `Unreachable hosts: ${attempts.map((a) => `${a.host} (${a.reason}${a.status ? ` ${a.status}` : ''}: ${a.message})`).join(', ')}` ||
-        (last?.message ?? 'no host available'),
-      status,
+      'Unreachable hosts: ' + (attempts.map((a) => `${a.host} (${a.reason}${a.status ? ' ' + a.status : ''}: ${a.message})`).join(', ') || 'none accepts the call'),
+      attempts.findLast((a) => a.status)?.status ?? 0,
     );
-    this.attempts = attempts;
   }
 }
 
 /**
- * The error thrown when a caller's `AbortSignal` fires: its reason, or a `DOMException` named `AbortError`.
+ * Throws `new type('svc-search: ' + message)` — the bad-input error of the client, store and insights.
  *
  * @example
- * if (signal.aborted) throw abortError(signal);
+ * if (!name) fail('search: indexName must be a non-empty string');
  */
-export function abortError(signal?: AbortSignal): unknown {
-  if (signal?.reason !== undefined) return signal.reason;
-  return new DOMException('The operation was aborted.', 'AbortError');
+export function fail(message: string, type: new (message: string) => Error = TypeError): never {
+  throw new type('svc-search: ' + message);
 }
+
+/** `value` when it is a non-empty string, else a `TypeError` naming `what`. */
+export const need = (value: unknown, what: string): string =>
+  typeof value == 'string' && value ? value : fail(`${what} must be a non-empty string, got ${JSON.stringify(value)}`);

@@ -5,6 +5,21 @@
 import type { SearchParams } from './types.js';
 
 /**
+ * URL-encoded `key=value` pairs of `record`, in key order, `undefined` skipped; objects as JSON, or arrays
+ * comma-joined with `commas` (GET/DELETE parameters).
+ *
+ * @example
+ * toQueryString({ index: 'products', limit: 10 }) // 'index=products&limit=10'
+ */
+export const toQueryString = (record: object | undefined, commas?: boolean): string =>
+  Object.entries(record ?? {})
+    .filter((entry) => entry[1] !== undefined)
+    .map(([key, value]) =>
+      encodeURIComponent(key) + '=' + encodeURIComponent(commas && Array.isArray(value) ? value.join() : value && typeof value == 'object' ? JSON.stringify(value) : value),
+    )
+    .join('&');
+
+/**
  * Serialises search parameters into the `params` string of a search body. Keys keep their order, so the
  * same parameters always give the same string (the response cache relies on it); `undefined` is skipped.
  *
@@ -12,29 +27,4 @@ import type { SearchParams } from './types.js';
  * serializeParams({ query: 'tv', facetFilters: [['brand:LG']] })
  * // 'query=tv&facetFilters=%5B%5B%22brand%3ALG%22%5D%5D'
  */
-export function serializeParams(params: SearchParams | undefined): string {
-  if (!params) return '';
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined) continue;
-    const text = typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
-    parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
-  }
-  return parts.join('&');
-}
-
-/**
- * Query-string form of a flat record (GET and DELETE parameters); arrays are comma-joined.
- *
- * @example
- * toQueryString({ index: 'products', limit: 10 }) // 'index=products&limit=10'
- */
-export function toQueryString(record: Record<string, unknown>): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(record)) {
-    if (value === undefined) continue;
-    const text = Array.isArray(value) ? value.join(',') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
-    parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
-  }
-  return parts.join('&');
-}
+export const serializeParams = (params: SearchParams | undefined): string => toQueryString(params);

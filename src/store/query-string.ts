@@ -17,10 +17,15 @@
  * `fromQueryString(toQueryString(s))` equals `s` for every normalised state; unknown keys and invalid
  * values in a hand-edited URL are ignored rather than thrown on (a bad link still opens the page).
  */
-import { NUMERIC_OPERATORS, emptyState, normalizeState, type NumericOperator } from './state.js';
+import { emptyState, normalizeState, str, type NumericOperator } from './state.js';
 import type { IndexState } from './types.js';
 
 const enc = (text: string) => encodeURIComponent(text).replace(/%20/g, '+');
+const BRACKETED: Record<string, 'disjunctiveFacetRefinements' | 'facetRefinements' | 'numericRefinements'> = {
+  refinementList: 'disjunctiveFacetRefinements',
+  facets: 'facetRefinements',
+  numeric: 'numericRefinements',
+};
 
 /**
  * Serialises `state`; `baseIndex` is the index whose name is left out of the URL.
@@ -30,29 +35,21 @@ const enc = (text: string) => encodeURIComponent(text).replace(/%20/g, '+');
  */
 export function stateToQueryString(state: IndexState, baseIndex: string): string {
   const parts: string[] = [];
-  const add = (key: string, value: string) => parts.push(`${key}=${enc(value)}`);
-  const bracket = (prefix: string, attribute: string) => `${prefix}[${enc(attribute)}]`;
-  if (state.query !== '') add('q', state.query);
-  if (state.page > 0) add('page', String(state.page + 1));
-  if (state.hitsPerPage !== undefined) add('hitsPerPage', String(state.hitsPerPage));
-  if (state.indexName !== baseIndex) add('sortBy', state.indexName);
-  for (const [attribute, values] of Object.entries(state.disjunctiveFacetRefinements)) {
-    for (const value of values) add(bracket('refinementList', attribute), value);
+  const add = (key: string, values: unknown[]) => values.forEach((value) => parts.push(key + '=' + enc(String(value))));
+  add('q', state.query ? [state.query] : []);
+  add('page', state.page ? [state.page + 1] : []);
+  add('hitsPerPage', state.hitsPerPage === undefined ? [] : [state.hitsPerPage]);
+  add('sortBy', state.indexName != baseIndex ? [state.indexName] : []);
+  for (const [key, field] of Object.entries(BRACKETED)) {
+    for (const [attribute, values] of Object.entries(state[field])) {
+      // `-0` would print as `0`; kept so the round trip is exact.
+      add(`${key}[${enc(attribute)}]`, (values as any[]).map((v) => (typeof v == 'object' ? v.operator + (Object.is(v.value, -0) ? '-0' : v.value) : v)));
+    }
   }
-  for (const [attribute, values] of Object.entries(state.facetRefinements)) {
-    for (const value of values) add(bracket('facets', attribute), value);
-  }
-  for (const [attribute, list] of Object.entries(state.numericRefinements)) {
-    // `-0` would print as `0`; keep it so the round trip is exact.
-    for (const { operator, value } of list) add(bracket('numeric', attribute), operator + (Object.is(value, -0) ? '-0' : String(value)));
-  }
-  for (const tag of state.tagRefinements) add('tags', tag);
-  for (const context of state.ruleContexts) add('ruleContexts', context);
+  add('tags', state.tagRefinements);
+  add('ruleContexts', state.ruleContexts);
   return parts.join('&');
 }
-
-const BRACKETED = /^(refinementList|facets|numeric)\[([\s\S]*)\]$/;
-const NUMERIC = /^(<=|>=|!=|<|>|=)(.+)$/;
 
 /**
  * Parses a query string (with or without the leading `?`) into a normalised state of `baseIndex`.
@@ -61,56 +58,25 @@ const NUMERIC = /^(<=|>=|!=|<|>|=)(.+)$/;
  * queryStringToState('?q=tv&refinementList[brand]=LG', 'products').disjunctiveFacetRefinements // { brand: ['LG'] }
  */
 export function queryStringToState(query: string, baseIndex: string): IndexState {
-  if (typeof query !== 'string') throw new TypeError('fromQueryString: query must be a string');
   const state = emptyState(baseIndex);
-  const fR: Array<[string, string[]]> = [];
-  const dfR: Array<[string, string[]]> = [];
-  const nR: Array<[string, IndexState['numericRefinements'][string]]> = [];
-  const push = <V>(list: Array<[string, V[]]>, attribute: string, value: V) => {
-    const entry = list.find(([a]) => a === attribute);
-    if (entry) entry[1].push(value);
-    else list.push([attribute, [value]]);
-  };
-  for (const [key, value] of new URLSearchParams(query)) {
-    switch (key) {
-      case 'q':
-        state.query = value;
-        continue;
-      case 'page': {
-        const page = Number(value);
-        if (Number.isInteger(page) && page >= 1 && /^\d+$/.test(value)) state.page = page - 1;
-        continue;
-      }
-      case 'hitsPerPage': {
-        const hitsPerPage = Number(value);
-        if (Number.isInteger(hitsPerPage) && hitsPerPage >= 0 && /^\d+$/.test(value)) state.hitsPerPage = hitsPerPage;
-        continue;
-      }
-      case 'sortBy':
-        if (value) state.indexName = value;
-        continue;
-      case 'tags':
-        state.tagRefinements.push(value);
-        continue;
-      case 'ruleContexts':
-        state.ruleContexts.push(value);
-        continue;
-    }
-    const match = BRACKETED.exec(key);
-    if (!match) continue;
-    const [, kind, attribute] = match as unknown as [string, string, string];
-    if (kind === 'refinementList') push(dfR, attribute, value);
-    else if (kind === 'facets') push(fR, attribute, value);
-    else {
-      const numeric = NUMERIC.exec(value);
-      const number = numeric ? Number(numeric[2]) : NaN;
-      if (numeric && Number.isFinite(number) && NUMERIC_OPERATORS.includes(numeric[1] as NumericOperator)) {
-        push(nR, attribute, { operator: numeric[1] as NumericOperator, value: number });
-      }
+  const lists: Record<string, Array<[string, unknown[]]>> = {};
+  for (const [key, value] of new URLSearchParams(str(query, 'fromQueryString: query'))) {
+    const digits = /^\d+$/.test(value) && Number.isInteger(+value) ? +value : -1;
+    const bracketed = /^(\w+)\[([^]*)\]$/.exec(key);
+    const field = bracketed && Object.hasOwn(BRACKETED, bracketed[1]!) && BRACKETED[bracketed[1]!];
+    const numeric = /^(<=|>=|!=|<|>|=)(.+)$/.exec(value);
+    if (key == 'q') state.query = value;
+    else if (key == 'page' && digits > 0) state.page = digits - 1;
+    else if (key == 'hitsPerPage' && digits >= 0) state.hitsPerPage = digits;
+    else if (key == 'sortBy' && value) state.indexName = value;
+    else if (key == 'tags') state.tagRefinements.push(value);
+    else if (key == 'ruleContexts') state.ruleContexts.push(value);
+    else if (field && (field != 'numericRefinements' || (numeric && Number.isFinite(+numeric[2]!)))) {
+      const list = (lists[field] ??= []);
+      const entry = list.find(([attribute]) => attribute == bracketed![2]) ?? list[list.push([bracketed![2]!, []]) - 1]!;
+      entry[1].push(field == 'numericRefinements' ? { operator: numeric![1] as NumericOperator, value: +numeric![2]! } : value);
     }
   }
-  state.facetRefinements = Object.fromEntries(fR);
-  state.disjunctiveFacetRefinements = Object.fromEntries(dfR);
-  state.numericRefinements = Object.fromEntries(nR);
+  for (const [field, list] of Object.entries(lists)) Object.assign(state, { [field]: Object.fromEntries(list) });
   return normalizeState(state, baseIndex);
 }

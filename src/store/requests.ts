@@ -7,6 +7,7 @@
  * facet lists the counts of its values as if none of them were selected yet.
  */
 import type { MultiSearchRequest, SearchParams, SearchResponse } from '../client/types.js';
+import { own } from './state.js';
 import type { IndexState, Needs, SearchResults } from './types.js';
 
 export interface MergedNeeds {
@@ -19,7 +20,9 @@ export interface MergedNeeds {
   params: SearchParams;
 }
 
-const union = (lists: Array<string[] | undefined>) => [...new Set(lists.flatMap((l) => l ?? []))].sort();
+const union = (lists: unknown[]) => [...new Set(lists.flat().filter((v) => v !== undefined) as string[])].sort();
+const defined = <T extends object>(value: T) => Object.fromEntries(Object.entries(value).filter((entry) => entry[1] !== undefined)) as T;
+const asList = (value: unknown) => (value == null || value === '' ? [] : Array.isArray(value) ? value : [String(value)]);
 
 /**
  * Merges the needs of all controllers: facet lists and attribute lists are unions, `hitsPerPage` and
@@ -31,25 +34,16 @@ const union = (lists: Array<string[] | undefined>) => [...new Set(lists.flatMap(
  */
 export function mergeNeeds(needs: Iterable<Needs>): MergedNeeds {
   const all = [...needs];
-  const max = (pick: (n: Needs) => number | undefined) => {
-    const values = all.map(pick).filter((v): v is number => typeof v === 'number');
-    return values.length ? Math.max(...values) : undefined;
-  };
-  const lists = (pick: (n: Needs) => string[] | undefined) => (all.some((n) => pick(n) !== undefined) ? union(all.map(pick)) : undefined);
-  const merged: MergedNeeds = {
-    facets: union(all.map((n) => n.facets)),
-    disjunctiveFacets: union(all.map((n) => n.disjunctiveFacets)),
-    params: Object.assign({}, ...all.map((n) => n.params ?? {})),
-  };
-  const hitsPerPage = max((n) => n.hitsPerPage);
-  const maxValuesPerFacet = max((n) => n.maxValuesPerFacet);
-  const attributesToHighlight = lists((n) => n.attributesToHighlight);
-  const attributesToSnippet = lists((n) => n.attributesToSnippet);
-  if (hitsPerPage !== undefined) merged.hitsPerPage = hitsPerPage;
-  if (maxValuesPerFacet !== undefined) merged.maxValuesPerFacet = maxValuesPerFacet;
-  if (attributesToHighlight) merged.attributesToHighlight = attributesToHighlight;
-  if (attributesToSnippet) merged.attributesToSnippet = attributesToSnippet;
-  return merged;
+  const merged = { facets: [], disjunctiveFacets: [], params: Object.assign({}, ...all.map((n) => n.params)) } as unknown as Record<string, unknown>;
+  for (const key of ['facets', 'disjunctiveFacets', 'attributesToHighlight', 'attributesToSnippet'] as const) {
+    const lists = all.map((n) => n[key]).filter(Boolean);
+    if (lists.length) merged[key] = union(lists);
+  }
+  for (const key of ['hitsPerPage', 'maxValuesPerFacet'] as const) {
+    const values = all.map((n) => n[key]).filter((v) => typeof v == 'number');
+    if (values.length) merged[key] = Math.max(...(values as number[]));
+  }
+  return merged as unknown as MergedNeeds;
 }
 
 /**
@@ -58,15 +52,7 @@ export function mergeNeeds(needs: Iterable<Needs>): MergedNeeds {
  * @example
  * facetFilter('size', '-1') // 'size:\\-1'
  */
-export function facetFilter(attribute: string, value: string): string {
-  return `${attribute}:${value.startsWith('-') ? `\\${value}` : value}`;
-}
-
-function asFilterList(value: unknown): Array<string | string[]> {
-  if (value === undefined || value === null || value === '') return [];
-  if (Array.isArray(value)) return value as Array<string | string[]>;
-  return [String(value)];
-}
+export const facetFilter = (attribute: string, value: string): string => `${attribute}:${value[0] == '-' ? '\\' : ''}${value}`;
 
 /**
  * The filters of `state` (plus `extra`'s own filter lists), leaving out the refinements of `exclude`
@@ -76,25 +62,20 @@ function asFilterList(value: unknown): Array<string | string[]> {
  * refinementParams(state, {}, 'brand').facetFilters // every facet filter but brand's
  */
 export function refinementParams(state: IndexState, extra: SearchParams, exclude?: string): SearchParams {
-  const facetFilters: Array<string | string[]> = [...asFilterList(extra.facetFilters)];
-  for (const [attribute, values] of Object.entries(state.facetRefinements)) {
-    for (const value of values) facetFilters.push(facetFilter(attribute, value));
-  }
-  for (const [attribute, values] of Object.entries(state.disjunctiveFacetRefinements)) {
-    if (attribute === exclude) continue;
-    facetFilters.push(values.map((value) => facetFilter(attribute, value)));
-  }
-  const numericFilters: Array<string | string[]> = [...asFilterList(extra.numericFilters)];
-  for (const [attribute, list] of Object.entries(state.numericRefinements)) {
-    if (attribute === exclude) continue;
-    for (const { operator, value } of list) numericFilters.push(`${attribute}${operator}${value}`);
-  }
-  const tagFilters: Array<string | string[]> = [...asFilterList(extra.tagFilters), ...state.tagRefinements];
-  const out: SearchParams = {};
-  if (facetFilters.length) out.facetFilters = facetFilters;
-  if (numericFilters.length) out.numericFilters = numericFilters;
-  if (tagFilters.length) out.tagFilters = tagFilters;
-  return out;
+  const entries = <V>(map: Record<string, V>) => Object.entries(map).filter(([attribute]) => attribute != exclude);
+  const nonEmpty = (list: unknown[]) => (list.length ? list : undefined);
+  return defined({
+    facetFilters: nonEmpty([
+      ...asList(extra.facetFilters),
+      ...Object.entries(state.facetRefinements).flatMap(([attribute, values]) => values.map((value) => facetFilter(attribute, value))),
+      ...entries(state.disjunctiveFacetRefinements).map(([attribute, values]) => values.map((value) => facetFilter(attribute, value))),
+    ]),
+    numericFilters: nonEmpty([
+      ...asList(extra.numericFilters),
+      ...entries(state.numericRefinements).flatMap(([attribute, list]) => list.map((r) => attribute + r.operator + r.value)),
+    ]),
+    tagFilters: nonEmpty([...asList(extra.tagFilters), ...state.tagRefinements]),
+  }) as SearchParams;
 }
 
 export interface BuiltQueries {
@@ -112,43 +93,30 @@ export interface BuiltQueries {
  * buildQueries(state, mergeNeeds([{ disjunctiveFacets: ['brand'] }])).requests.length // 1 + refined OR facets
  */
 export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQueries {
-  const refinedDisjunctive = Object.keys(state.disjunctiveFacetRefinements).sort();
-  const disjunctiveFacets = union([needs.disjunctiveFacets, refinedDisjunctive]);
+  const refined = Object.keys(state.disjunctiveFacetRefinements).sort();
+  const disjunctiveFacets = union([needs.disjunctiveFacets, refined]);
   const facets = union([needs.facets, disjunctiveFacets, Object.keys(state.facetRefinements)]);
-  const { facetFilters: _f, numericFilters: _n, tagFilters: _t, ...extra } = needs.params;
-  const base: SearchParams = { ...extra };
-  if (state.ruleContexts.length) base.ruleContexts = union([asFilterList(extra.ruleContexts) as string[], state.ruleContexts]);
-  if (needs.maxValuesPerFacet !== undefined) base.maxValuesPerFacet = needs.maxValuesPerFacet;
-
-  const main: SearchParams = { ...base, query: state.query, page: state.page };
-  const hitsPerPage = state.hitsPerPage ?? needs.hitsPerPage ?? (extra.hitsPerPage as number | undefined);
-  if (hitsPerPage !== undefined) main.hitsPerPage = hitsPerPage;
-  if (facets.length) main.facets = facets;
-  if (needs.attributesToHighlight) main.attributesToHighlight = needs.attributesToHighlight;
-  if (needs.attributesToSnippet) main.attributesToSnippet = needs.attributesToSnippet;
-  Object.assign(main, refinementParams(state, needs.params));
-
-  const requests: MultiSearchRequest[] = [{ indexName: state.indexName, params: main }];
-  for (const facet of refinedDisjunctive) {
-    requests.push({
-      indexName: state.indexName,
-      params: {
-        ...base,
-        query: state.query,
-        page: 0,
-        hitsPerPage: 0,
-        facets: [facet],
-        attributesToRetrieve: [],
-        attributesToHighlight: [],
-        attributesToSnippet: [],
-        // Facet counts only: these queries must not count as searches nor produce a queryID.
-        analytics: false,
-        clickAnalytics: false,
-        ...refinementParams(state, needs.params, facet),
-      },
-    });
+  const { facetFilters: _f, numericFilters: _n, tagFilters: _t, ...base } = needs.params;
+  if (state.ruleContexts.length) base.ruleContexts = union([asList(base.ruleContexts), state.ruleContexts]);
+  const query = (params: SearchParams, exclude?: string): MultiSearchRequest => ({
+    indexName: state.indexName,
+    params: defined({ ...base, maxValuesPerFacet: needs.maxValuesPerFacet ?? base.maxValuesPerFacet, query: state.query, ...defined(params), ...refinementParams(state, needs.params, exclude) }),
+  });
+  const requests = [
+    query({
+      page: state.page,
+      hitsPerPage: state.hitsPerPage ?? needs.hitsPerPage ?? base.hitsPerPage,
+      facets: facets.length ? facets : undefined,
+      attributesToHighlight: needs.attributesToHighlight,
+      attributesToSnippet: needs.attributesToSnippet,
+    }),
+  ];
+  for (const facet of refined) {
+    // Facet counts only: these queries must not count as searches nor produce a queryID.
+    const countsOnly = { page: 0, hitsPerPage: 0, facets: [facet], attributesToRetrieve: [], attributesToHighlight: [], attributesToSnippet: [], analytics: false, clickAnalytics: false };
+    requests.push(query(countsOnly, facet));
   }
-  return { requests, disjunctiveFacets, queriedDisjunctiveFacets: refinedDisjunctive };
+  return { requests, disjunctiveFacets, queriedDisjunctiveFacets: refined };
 }
 
 /**
@@ -158,26 +126,20 @@ export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQuerie
  * @example
  * const results = mergeResults(state, built, answer.results); results.facets.brand // { LG: 12, … }
  */
-export function mergeResults<T>(state: IndexState, built: BuiltQueries, answers: Array<SearchResponse<T>>): SearchResults<T> {
-  const main = answers[0];
-  if (!main) throw new Error('mergeResults: no answer for the main query');
-  const facets: Record<string, Record<string, number>> = { ...(main.facets ?? {}) };
-  const facetsStats = main.facets_stats ? { ...main.facets_stats } : undefined;
+export function mergeResults<T>(state: IndexState, built: BuiltQueries, [main, ...others]: Array<SearchResponse<T>>): SearchResults<T> {
+  const facets = { ...main!.facets };
+  const stats = main!.facets_stats && { ...main!.facets_stats };
   built.queriedDisjunctiveFacets.forEach((facet, i) => {
-    const answer = answers[i + 1];
-    facets[facet] = { ...(answer?.facets?.[facet] ?? {}) };
-    const stats = answer?.facets_stats?.[facet];
-    if (facetsStats && stats) facetsStats[facet] = stats;
+    facets[facet] = { ...others[i]?.facets?.[facet] };
+    const facetStats = others[i]?.facets_stats?.[facet];
+    if (stats && facetStats) stats[facet] = facetStats;
   });
-  const refined = [...Object.entries(state.facetRefinements), ...Object.entries(state.disjunctiveFacetRefinements)];
-  for (const [attribute, values] of refined) {
-    const counts = { ...(facets[attribute] ?? {}) };
+  for (const [attribute, values] of [...Object.entries(state.facetRefinements), ...Object.entries(state.disjunctiveFacetRefinements)]) {
+    const counts = { ...own(facets, attribute) };
     // A refined value outside the top maxValuesPerFacet of its own query: the main query (where this facet's
     // refinements apply) counts it exactly the same way; 0 only when nothing matches it any more.
-    for (const value of values) if (!Object.hasOwn(counts, value)) counts[value] = main.facets?.[attribute]?.[value] ?? 0;
+    for (const value of values) if (!Object.hasOwn(counts, value)) counts[value] = own(own(main!.facets, attribute), value) ?? 0;
     facets[attribute] = counts;
   }
-  const results: SearchResults<T> = { ...main, facets, disjunctiveFacets: built.disjunctiveFacets };
-  if (facetsStats) results.facets_stats = facetsStats;
-  return results;
+  return { ...main!, facets, disjunctiveFacets: built.disjunctiveFacets, ...(stats && { facets_stats: stats }) };
 }

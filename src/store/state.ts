@@ -1,111 +1,27 @@
 /**
- * The search state of one index as an immutable value, and the pure transitions the store's named
- * actions apply. Every transition returns a *normalised* state: no empty refinement lists, no
- * `hitsPerPage: undefined` key, so two states that search the same thing compare equal.
+ * The search state of one index as an immutable value: the empty state, validation, and the small helpers
+ * the store's named actions use. Every state the store holds is *normalised*: no empty refinement lists,
+ * no `hitsPerPage: undefined` key, so two states that search the same thing compare equal.
  */
+import { fail, need } from '../client/errors.js';
 import type { IndexState } from './types.js';
 
 export type NumericOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 export const NUMERIC_OPERATORS: readonly NumericOperator[] = ['=', '!=', '<', '<=', '>', '>='];
 
-/**
- * An empty state of `indexName`.
- *
- * @example
- * emptyState('products') // { indexName: 'products', query: '', page: 0, facetRefinements: {}, … }
- */
-export function emptyState(indexName: string): IndexState {
-  return {
-    indexName,
-    query: '',
-    page: 0,
-    facetRefinements: {},
-    disjunctiveFacetRefinements: {},
-    numericRefinements: {},
-    tagRefinements: [],
-    ruleContexts: [],
-  };
-}
+/** `value` if it is a string, else a `TypeError` naming `what`. */
+export const str = (value: unknown, what: string): string => (typeof value == 'string' ? value : fail(`${what} must be a string, got ${typeof value}`));
 
-/** Object with own keys only (`Object.fromEntries` defines even `__proto__` as a plain key). */
-function record<V>(entries: Array<[string, V]>): Record<string, V> {
-  return Object.fromEntries(entries);
-}
+/** `value` if it is an integer ≥ 0, else a `RangeError` naming `what`. */
+export const int = (value: unknown, what: string): number =>
+  Number.isInteger(value) && (value as number) >= 0 ? (value as number) : fail(`${what} must be an integer ≥ 0, got ${String(value)}`, RangeError);
 
-/**
- * Sets or removes (`value === undefined`) one key without mutating `source`.
- *
- * @example
- * withKey({ a: 1 }, 'b', 2) // { a: 1, b: 2 }
- */
-export function withKey<V>(source: Record<string, V>, key: string, value: V | undefined): Record<string, V> {
-  const entries = Object.entries(source).filter(([k]) => k !== key);
-  if (value !== undefined) entries.push([key, value]);
-  return record(entries);
-}
+/** `value` if it is an array of strings, else a `TypeError` naming `what`. */
+export const strings = (value: unknown, what: string): string[] =>
+  Array.isArray(value) && value.every((v) => typeof v == 'string') ? value : fail(what + ' must be an array of strings');
 
-function assertInteger(what: string, value: unknown, min: number): asserts value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw new RangeError(`${what} must be an integer ≥ ${min}, got ${String(value)}`);
-}
-
-function assertString(what: string, value: unknown): asserts value is string {
-  if (typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${typeof value}`);
-}
-
-function assertStringList(what: string, value: unknown): asserts value is string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new TypeError(`${what} must be an array of strings`);
-}
-
-/**
- * Validates a partial state and merges it over an empty state of `indexName`; drops empty lists.
- * Throws a `TypeError`/`RangeError` naming the bad field.
- *
- * @example
- * normalizeState({ query: 'tv', facetRefinements: { brand: [] } }, 'products') // brand dropped
- */
-export function normalizeState(partial: Partial<IndexState>, indexName: string): IndexState {
-  if (partial === null || typeof partial !== 'object') throw new TypeError('state must be an object');
-  const state = { ...emptyState(indexName), ...stripUndefined(partial) };
-  assertString('state.indexName', state.indexName);
-  if (state.indexName === '') throw new TypeError('state.indexName must not be empty');
-  assertString('state.query', state.query);
-  assertInteger('state.page', state.page, 0);
-  if (state.hitsPerPage !== undefined) assertInteger('state.hitsPerPage', state.hitsPerPage, 0);
-  const lists = (what: string, value: Record<string, string[]>) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${what} must be an object of attribute → values`);
-    const out: Array<[string, string[]]> = [];
-    for (const [attribute, values] of Object.entries(value)) {
-      assertStringList(`${what}.${attribute}`, values);
-      if (values.length) out.push([attribute, [...new Set(values)]]);
-    }
-    return record(out);
-  };
-  const numeric: Array<[string, IndexState['numericRefinements'][string]]> = [];
-  if (state.numericRefinements === null || typeof state.numericRefinements !== 'object') throw new TypeError('state.numericRefinements must be an object');
-  for (const [attribute, list] of Object.entries(state.numericRefinements)) {
-    if (!Array.isArray(list)) throw new TypeError(`state.numericRefinements.${attribute} must be an array`);
-    for (const item of list) assertNumeric(item?.operator, item?.value);
-    if (list.length) numeric.push([attribute, list.map(({ operator, value }) => ({ operator, value }))]);
-  }
-  assertStringList('state.tagRefinements', state.tagRefinements);
-  assertStringList('state.ruleContexts', state.ruleContexts);
-  const normalised: IndexState = {
-    indexName: state.indexName,
-    query: state.query,
-    page: state.page,
-    facetRefinements: lists('state.facetRefinements', state.facetRefinements),
-    disjunctiveFacetRefinements: lists('state.disjunctiveFacetRefinements', state.disjunctiveFacetRefinements),
-    numericRefinements: record(numeric),
-    tagRefinements: [...new Set(state.tagRefinements)],
-    ruleContexts: [...state.ruleContexts],
-  };
-  if (state.hitsPerPage !== undefined) normalised.hitsPerPage = state.hitsPerPage;
-  return normalised;
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
+const object = <V>(value: Record<string, V>, what: string): Array<[string, V]> =>
+  value && typeof value == 'object' && !Array.isArray(value) ? Object.entries(value) : fail(what + ' must be an object of attribute → values');
 
 /**
  * Throws a `RangeError` unless `operator` is a numeric operator and `value` a finite number.
@@ -114,111 +30,64 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
  * assertNumeric('>=', 10) // ok
  */
 export function assertNumeric(operator: unknown, value: unknown): asserts operator is NumericOperator {
-  if (!NUMERIC_OPERATORS.includes(operator as NumericOperator)) throw new RangeError(`numeric operator must be one of ${NUMERIC_OPERATORS.join(' ')}, got ${String(operator)}`);
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`numeric refinement value must be a finite number, got ${String(value)}`);
+  if (!NUMERIC_OPERATORS.includes(operator as NumericOperator)) fail(`numeric operator must be one of ${NUMERIC_OPERATORS.join(' ')}, got ${String(operator)}`, RangeError);
+  if (!Number.isFinite(value)) fail(`numeric refinement value must be a finite number, got ${String(value)}`, RangeError);
+}
+
+/** The own value of `key` in `map` (never an inherited one such as `constructor`). */
+export const own = <V>(map: Record<string, V> | undefined, key: string): V | undefined => (map && Object.hasOwn(map, key) ? map[key] : undefined);
+
+/**
+ * Sets (a non-empty list) or removes `key` without mutating `source`; `__proto__` stays a plain key.
+ *
+ * @example
+ * withKey({ a: [1] }, 'b', [2]) // { a: [1], b: [2] }
+ */
+export function withKey<V>(source: Record<string, V[]>, key: string, value?: V[]): Record<string, V[]> {
+  const { [key]: _removed, ...rest } = source;
+  return value?.length ? { ...rest, [key]: value } : rest;
 }
 
 /**
- * True when `attribute` has any refinement (facet, disjunctive or numeric).
+ * An empty state of `indexName`.
  *
  * @example
- * hasRefinements(state, 'brand') // false on an empty state
+ * emptyState('products') // { indexName: 'products', query: '', page: 0, facetRefinements: {}, … }
  */
-export function hasRefinements(state: IndexState, attribute: string): boolean {
-  return (
-    Object.hasOwn(state.facetRefinements, attribute) ||
-    Object.hasOwn(state.disjunctiveFacetRefinements, attribute) ||
-    Object.hasOwn(state.numericRefinements, attribute)
-  );
+export function emptyState(indexName: string): IndexState {
+  return { indexName, query: '', page: 0, facetRefinements: {}, disjunctiveFacetRefinements: {}, numericRefinements: {}, tagRefinements: [], ruleContexts: [] };
 }
 
 /**
- * Toggles `value` of `attribute` (OR when `operator` is `or`); the page goes back to 0.
+ * Validates a partial state and merges it over an empty state of `indexName`; drops empty lists and
+ * repeated values. Throws a `TypeError`/`RangeError` naming the bad field.
  *
  * @example
- * toggleRefinement(state, 'brand', 'LG', 'or').disjunctiveFacetRefinements // { brand: ['LG'] }
+ * normalizeState({ query: 'tv', facetRefinements: { brand: [] } }, 'products') // brand dropped
  */
-export function toggleRefinement(state: IndexState, attribute: string, value: string, operator: 'and' | 'or' = 'and'): IndexState {
-  assertString('attribute', attribute);
-  assertString('value', value);
-  if (operator !== 'and' && operator !== 'or') throw new RangeError(`operator must be 'and' or 'or', got ${String(operator)}`);
-  const field = operator === 'or' ? 'disjunctiveFacetRefinements' : 'facetRefinements';
-  const current = Object.hasOwn(state[field], attribute) ? state[field][attribute]! : [];
-  const next = current.includes(value) ? current.filter((v) => v !== value) : [...current, value];
-  return { ...state, page: 0, [field]: withKey(state[field], attribute, next.length ? next : undefined) };
-}
-
-/**
- * True when `value` of `attribute` is refined (AND or OR).
- *
- * @example
- * isRefined(toggleRefinement(state, 'brand', 'LG'), 'brand', 'LG') // true
- */
-export function isRefined(state: IndexState, attribute: string, value: string): boolean {
-  const inList = (map: Record<string, string[]>) => Object.hasOwn(map, attribute) && map[attribute]!.includes(value);
-  return inList(state.facetRefinements) || inList(state.disjunctiveFacetRefinements);
-}
-
-/**
- * Adds `attribute operator value` (no duplicate); the page goes back to 0.
- *
- * @example
- * addNumericRefinement(state, 'price', '>=', 10).numericRefinements // { price: [{ operator: '>=', value: 10 }] }
- */
-export function addNumericRefinement(state: IndexState, attribute: string, operator: NumericOperator, value: number): IndexState {
-  assertString('attribute', attribute);
-  assertNumeric(operator, value);
-  const current = Object.hasOwn(state.numericRefinements, attribute) ? state.numericRefinements[attribute]! : [];
-  if (current.some((r) => r.operator === operator && Object.is(r.value, value))) return state;
-  return { ...state, page: 0, numericRefinements: withKey(state.numericRefinements, attribute, [...current, { operator, value }]) };
-}
-
-/**
- * Removes the numeric refinements of `attribute` matching `operator` and `value` (all when omitted).
- *
- * @example
- * removeNumericRefinement(state, 'price') // every price refinement gone
- */
-export function removeNumericRefinement(state: IndexState, attribute: string, operator?: string, value?: number): IndexState {
-  if (!Object.hasOwn(state.numericRefinements, attribute)) return state;
-  const current = state.numericRefinements[attribute]!;
-  const next = current.filter((r) => !((operator === undefined || r.operator === operator) && (value === undefined || r.value === value)));
-  if (next.length === current.length) return state;
-  return { ...state, page: 0, numericRefinements: withKey(state.numericRefinements, attribute, next.length ? next : undefined) };
-}
-
-/**
- * Toggles a tag refinement; the page goes back to 0.
- *
- * @example
- * toggleTag(state, 'sale').tagRefinements // ['sale']
- */
-export function toggleTag(state: IndexState, tag: string): IndexState {
-  assertString('tag', tag);
-  const next = state.tagRefinements.includes(tag) ? state.tagRefinements.filter((t) => t !== tag) : [...state.tagRefinements, tag];
-  return { ...state, page: 0, tagRefinements: next };
-}
-
-/**
- * Removes the refinements of `attributes` (all, tags included, when omitted; `_tags` names the tags);
- * keeps the query.
- *
- * @example
- * clearRefinements(state, ['brand'])
- */
-export function clearRefinements(state: IndexState, attributes?: string[]): IndexState {
-  if (attributes === undefined) {
-    return { ...state, page: 0, facetRefinements: {}, disjunctiveFacetRefinements: {}, numericRefinements: {}, tagRefinements: [] };
-  }
-  assertStringList('attributes', attributes);
-  const keep = <V>(map: Record<string, V>) => record(Object.entries(map).filter(([k]) => !attributes.includes(k)));
-  return {
-    ...state,
-    page: 0,
-    facetRefinements: keep(state.facetRefinements),
-    disjunctiveFacetRefinements: keep(state.disjunctiveFacetRefinements),
-    numericRefinements: keep(state.numericRefinements),
-    // Tags are the `_tags` attribute of the records.
-    tagRefinements: attributes.includes('_tags') ? [] : state.tagRefinements,
+export function normalizeState(partial: Partial<IndexState>, indexName: string): IndexState {
+  if (!partial || typeof partial != 'object') fail('state must be an object');
+  const state: IndexState = { ...emptyState(indexName), ...Object.fromEntries(Object.entries(partial).filter((entry) => entry[1] !== undefined)) };
+  const lists = (field: 'facetRefinements' | 'disjunctiveFacetRefinements') =>
+    Object.fromEntries(
+      object(state[field], 'state.' + field)
+        .filter(([attribute, values]) => strings(values, `state.${field}.${attribute}`).length)
+        .map(([attribute, values]) => [attribute, [...new Set(values)]]),
+    );
+  const normalised: IndexState = {
+    indexName: need(state.indexName, 'state.indexName'),
+    query: str(state.query, 'state.query'),
+    page: int(state.page, 'state.page'),
+    facetRefinements: lists('facetRefinements'),
+    disjunctiveFacetRefinements: lists('disjunctiveFacetRefinements'),
+    numericRefinements: Object.fromEntries(
+      object(state.numericRefinements, 'state.numericRefinements')
+        .filter(([attribute, list]) => (Array.isArray(list) ? list : fail(`state.numericRefinements.${attribute} must be an array`)).length)
+        .map(([attribute, list]) => [attribute, list.map((r) => (assertNumeric(r?.operator, r?.value), { operator: r.operator, value: r.value }))]),
+    ),
+    tagRefinements: [...new Set(strings(state.tagRefinements, 'state.tagRefinements'))],
+    ruleContexts: [...strings(state.ruleContexts, 'state.ruleContexts')],
   };
+  if (state.hitsPerPage !== undefined) normalised.hitsPerPage = int(state.hitsPerPage, 'state.hitsPerPage');
+  return normalised;
 }

@@ -7,23 +7,23 @@
  * - Every request carries a sequence number; an answer older than the one on screen is dropped, so
  *   responses arriving out of order never overwrite newer ones.
  * - Answers are cached per request (default 2 minutes, 100 entries): a state already seen answers from
- *   the cache at once, without a request (flagged `cached: true` in `requestLog`).
+ *   the cache at once, without a request (flagged `cached: true` in `requestLog`). The store asks its
+ *   client with `cache: false`, so an answer is kept once, here.
  * - Status: `loading` while the newest search is pending, `stalled` once it has been pending for
  *   `stalledDelayMs` (default 200), `error` when it failed (the last results stay), else `idle`.
  */
 import { LruCache } from '../client/cache.js';
-import type { FacetHit, RecommendRequest, RecommendResult, SearchParams, SearchResponse } from '../client/types.js';
+import { fail, need } from '../client/errors.js';
+import type { RecommendRequest, SearchParams, SearchResponse } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
 import { buildQueries, mergeNeeds, mergeResults } from './requests.js';
-import * as transitions from './state.js';
+import { assertNumeric, int, normalizeState, own, str, strings, withKey } from './state.js';
 import type { IndexState, Listener, Needs, RequestLogEntry, SearchResults, SearchStore, StoreOptions, StoreSnapshot } from './types.js';
 
 /** Default delay before a pending search is reported `stalled`, ms. */
 export const DEFAULT_STALLED_DELAY_MS = 200;
 
-function isAbort(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { name?: string }).name === 'AbortError';
-}
+const toggled = <V>(list: V[] = [], value: V) => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
 
 /**
  * Creates a store searching `indexName` through `client`. The first search is scheduled at once (in a
@@ -39,185 +39,149 @@ function isAbort(error: unknown): boolean {
  */
 export function createSearchStore<T = Record<string, unknown>>(options: StoreOptions): SearchStore<T> {
   const client = options?.client;
-  if (!client || typeof client.multiSearch !== 'function') throw new TypeError('createSearchStore: `client` must be a SearchClient');
-  if (typeof options.indexName !== 'string' || options.indexName === '') throw new TypeError('createSearchStore: `indexName` must be a non-empty string');
+  if (typeof client?.multiSearch != 'function') fail('createSearchStore: client must be a SearchClient');
+  const baseIndex = need(options.indexName, 'createSearchStore: indexName');
   const stalledDelayMs = options.stalledDelayMs ?? DEFAULT_STALLED_DELAY_MS;
-  if (!(stalledDelayMs >= 0)) throw new RangeError('createSearchStore: `stalledDelayMs` must be ≥ 0');
-  const baseIndex = options.indexName;
-  const cache = options.cache === false ? undefined : new LruCache<unknown>(options.cache ?? {});
-
-  let state =
-    typeof options.initialState === 'string'
-      ? queryStringToState(options.initialState, baseIndex)
-      : transitions.normalizeState(options.initialState ?? {}, baseIndex);
+  if (!(stalledDelayMs >= 0)) fail('createSearchStore: stalledDelayMs must be ≥ 0', RangeError);
+  const cache = options.cache !== false && new LruCache<any>(options.cache);
+  const normalize = (partial: Partial<IndexState>) => normalizeState(partial, baseIndex);
+  let state = typeof options.initialState == 'string' ? queryStringToState(options.initialState, baseIndex) : normalize(options.initialState ?? {});
   let snapshot: StoreSnapshot<T> = { state, results: null, status: 'idle', error: null, initialising: true };
+  let notified: StoreSnapshot<T> | undefined;
   const listeners = new Set<Listener<T>>();
   const needs = new Map<string, Needs>();
   const requestLog: RequestLogEntry[] = [];
   const controllers = new Set<AbortController>();
-
+  /** Sequence numbers of the searches pending. */
+  const pending = new Set<number>();
   let disposed = false;
   let scheduled = false;
   let force = false;
   /** Key of the requests of the last search started (an unchanged state makes no new one). */
   let lastKey: string | undefined;
   /** Sequence number of the last search started, and of the one whose answer is on screen. */
-  let sentSeq = 0;
-  let shownSeq = 0;
-  const pendingSeqs = new Set<number>();
+  let sent = 0;
+  let shown = 0;
   let stalledTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Recommend requests of this tick, and identical requests in flight (shared). */
+  let recommendQueue: Array<[key: string, request: RecommendRequest, resolve: (value: any) => void, reject: (error: unknown) => void]> = [];
+  const recommendShared = new Map<string, Promise<any>>();
 
-  const log = (entry: Omit<RequestLogEntry, 'at'>) => requestLog.push({ ...entry, at: Date.now() });
+  const log = (kind: RequestLogEntry['kind'], body: unknown, cached = false) => requestLog.push({ kind, at: Date.now(), body: structuredClone(body), cached });
+  /** A cached answer (a copy), logged as such. */
+  const fromCache = (kind: RequestLogEntry['kind'], key: string, body: unknown) => {
+    const hit = cache && cache.get(kind + key);
+    if (hit) log(kind, body, true);
+    return hit && structuredClone(hit);
+  };
+  /** Runs `call` with an abort controller that `dispose` fires. */
+  const abortable = <R>(call: (signal: AbortSignal) => Promise<R>) => {
+    const controller = new AbortController();
+    controllers.add(controller);
+    return call(controller.signal).finally(() => controllers.delete(controller));
+  };
+  /** True while a search newer than the one on screen is pending. */
+  const newerPending = () => [...pending].some((seq) => seq > shown);
 
-  let notified: StoreSnapshot<T> | undefined;
   function notify() {
     // Nothing new since the last notification (e.g. needs re-registered unchanged): no re-render.
-    if (snapshot === notified) return;
+    if (snapshot == notified) return;
     notified = snapshot;
     for (const listener of [...listeners]) {
-      if (!listeners.has(listener)) continue;
       try {
-        listener(snapshot);
+        if (listeners.has(listener)) listener(snapshot);
       } catch (error) {
         console.error('svc-search store listener failed:', error);
       }
     }
   }
 
-  function setSnapshot(patch: Partial<StoreSnapshot<T>>) {
-    snapshot = { ...snapshot, ...patch };
-  }
+  const update = (patch: Partial<StoreSnapshot<T>>) => (snapshot = { ...snapshot, ...patch });
 
-  /** True while a search newer than the one on screen is pending. */
-  const newerPending = () => [...pendingSeqs].some((seq) => seq > shownSeq);
-
-  function settleStatus(): void {
-    if (newerPending()) return;
-    clearTimeout(stalledTimer);
-    stalledTimer = undefined;
+  function alive() {
+    if (disposed) fail('store used after dispose()', Error);
   }
 
   function commit(next: IndexState) {
-    if (disposed) throw new Error('svc-search store: used after dispose()');
-    if (next === state) return;
-    state = next;
-    setSnapshot({ state });
+    alive();
+    if (next == state) return;
+    update({ state: (state = next) });
     schedule();
   }
+
+  /** The state with `patch` applied and the page back to 0 (every refinement change resets the page). */
+  const change = (patch: Partial<IndexState>) => commit({ ...state, ...patch, page: 0 });
 
   function schedule() {
     if (scheduled || disposed) return;
     scheduled = true;
-    queueMicrotask(flush);
+    queueMicrotask(search);
   }
 
-  function flush() {
+  function search() {
     scheduled = false;
     if (disposed) return;
     const sentState = state;
     const built = buildQueries(sentState, mergeNeeds(needs.values()));
     const body = { requests: built.requests };
     const key = JSON.stringify(body);
-    if (!force && key === lastKey) {
-      notify();
-      return;
-    }
+    if (!force && key == lastKey) return notify();
     force = false;
     lastKey = key;
-    const seq = ++sentSeq;
-    const cached = cache?.get(`search ${key}`) as SearchResponse<T>[] | undefined;
-    if (cached) {
-      log({ kind: 'search', body: structuredClone(body), cached: true });
-      show(seq, mergeResults(sentState, built, cached));
-      return;
-    }
-    log({ kind: 'search', body: structuredClone(body), cached: false });
-    pendingSeqs.add(seq);
-    const controller = new AbortController();
-    controllers.add(controller);
-    if (snapshot.status !== 'loading' && snapshot.status !== 'stalled') setSnapshot({ status: 'loading' });
+    const seq = ++sent;
+    const hit = fromCache('search', key, body);
+    if (hit) return show(seq, mergeResults(sentState, built, hit));
+    log('search', body);
+    pending.add(seq);
+    if (snapshot.status != 'stalled') update({ status: 'loading' });
     // Counted from the first search of a busy spell: a user typing on does not keep postponing `stalled`.
     stalledTimer ??= setTimeout(() => {
       stalledTimer = undefined;
-      if (!disposed && newerPending()) {
-        setSnapshot({ status: 'stalled' });
-        notify();
-      }
+      if (!disposed && newerPending()) update({ status: 'stalled' }), notify();
     }, stalledDelayMs);
     notify();
-    client.multiSearch<T>(built.requests, { signal: controller.signal, cache: false }).then(
-      (answer) => {
-        controllers.delete(controller);
-        pendingSeqs.delete(seq);
+    abortable((signal) => client.multiSearch<T>(built.requests, { signal, cache: false })).then(
+      ({ results }) => {
+        pending.delete(seq);
         if (disposed) return;
-        cache?.set(`search ${key}`, answer.results);
-        show(seq, mergeResults(sentState, built, answer.results));
+        if (cache) cache.set('search' + key, results);
+        show(seq, mergeResults(sentState, built, results));
       },
       (error: unknown) => {
-        controllers.delete(controller);
-        pendingSeqs.delete(seq);
-        if (disposed || isAbort(error)) return;
+        pending.delete(seq);
+        if (disposed || (error as Error)?.name == 'AbortError') return;
         // The same state may be searched again (retry by repeating the action or `refresh()`).
-        if (seq === sentSeq) lastKey = undefined;
-        if (seq <= shownSeq) return;
-        shownSeq = seq;
-        const status = newerPending() ? snapshot.status : 'error';
-        settleStatus();
-        setSnapshot({ status, error: error instanceof Error ? error : new Error(String(error)), initialising: false });
-        notify();
+        if (seq == sent) lastKey = undefined;
+        show(seq, undefined, error instanceof Error ? error : new Error(String(error)));
       },
     );
   }
 
-  function show(seq: number, results: SearchResults<T>) {
+  function show(seq: number, results?: SearchResults<T>, error?: Error) {
     // Out of order: an older answer never replaces a newer one already shown.
-    if (seq <= shownSeq) return;
-    shownSeq = seq;
-    settleStatus();
-    setSnapshot({ results, error: null, initialising: false, status: newerPending() ? snapshot.status : 'idle' });
+    if (seq <= shown) return;
+    shown = seq;
+    const busy = newerPending();
+    if (!busy) stalledTimer = void clearTimeout(stalledTimer);
+    update({ ...(error ? { error } : { results, error: null }), initialising: false, status: busy ? snapshot.status : error ? 'error' : 'idle' });
     notify();
   }
-
-  function sharedCacheable<R>(kind: RequestLogEntry['kind'], key: string, body: unknown, run: () => Promise<R>): Promise<R> {
-    const hit = cache?.get(`${kind} ${key}`);
-    if (hit !== undefined) {
-      log({ kind, body, cached: true });
-      return Promise.resolve(structuredClone(hit) as R);
-    }
-    log({ kind, body, cached: false });
-    return run().then((value) => {
-      cache?.set(`${kind} ${key}`, value);
-      return value;
-    });
-  }
-
-  // Recommend: requests of one tick go in one call; identical ones share it.
-  let recommendQueue: Array<{ key: string; request: RecommendRequest; resolve: (r: RecommendResult<never>) => void; reject: (e: unknown) => void }> = [];
-  const recommendInFlight = new Map<string, Promise<RecommendResult<never>>>();
 
   function flushRecommend() {
     const batch = recommendQueue;
     recommendQueue = [];
-    if (disposed || !batch.length) return;
-    const requests = batch.map((item) => item.request);
-    log({ kind: 'recommend', body: structuredClone({ requests }), cached: false });
-    const controller = new AbortController();
-    controllers.add(controller);
-    client.recommend<never>(requests, { signal: controller.signal, cache: false }).then(
-      ({ results }) => {
-        controllers.delete(controller);
-        batch.forEach((item, i) => {
+    if (disposed) return;
+    const requests = batch.map((item) => item[1]);
+    log('recommend', { requests });
+    abortable((signal) => client.recommend(requests, { signal, cache: false })).then(
+      ({ results }) =>
+        batch.forEach(([key, , resolve, reject], i) => {
           const result = results[i];
-          if (result) {
-            cache?.set(`recommend ${item.key}`, result);
-            item.resolve(structuredClone(result));
-          } else item.reject(new Error(`recommend: no result for request ${i}`));
-        });
-      },
-      (error: unknown) => {
-        controllers.delete(controller);
-        for (const item of batch) item.reject(error);
-      },
+          if (!result) return reject(new Error('svc-search: no recommend result for request ' + i));
+          if (cache) cache.set('recommend' + key, result);
+          resolve(result);
+        }),
+      (error) => batch.forEach((item) => item[3](error)),
     );
   }
 
@@ -225,123 +189,130 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     client,
     baseIndex,
     requestLog,
-
     getSnapshot: () => snapshot,
 
     subscribe(listener) {
-      if (typeof listener !== 'function') throw new TypeError('subscribe: listener must be a function');
+      if (typeof listener != 'function') fail('subscribe: listener must be a function');
       listeners.add(listener);
       listener(snapshot);
-      return () => {
-        listeners.delete(listener);
-      };
+      return () => void listeners.delete(listener);
     },
 
     registerNeeds(id, controllerNeeds) {
-      if (typeof id !== 'string' || !id) throw new TypeError('registerNeeds: id must be a non-empty string');
-      if (!controllerNeeds || typeof controllerNeeds !== 'object') throw new TypeError('registerNeeds: needs must be an object');
+      need(id, 'registerNeeds: id');
+      if (!controllerNeeds || typeof controllerNeeds != 'object') fail('registerNeeds: needs must be an object');
       needs.set(id, controllerNeeds);
       schedule();
-      return () => {
-        // Removing needs makes no request by itself: the results on screen are a superset of what is left.
-        if (needs.get(id) === controllerNeeds) needs.delete(id);
-      };
+      // Removing needs makes no request by itself: the results on screen are a superset of what is left.
+      return () => void (needs.get(id) == controllerNeeds && needs.delete(id));
     },
 
     setQuery(query) {
-      if (typeof query !== 'string') throw new TypeError(`setQuery: query must be a string, got ${typeof query}`);
-      if (query !== state.query || state.page !== 0) commit({ ...state, query, page: 0 });
+      if (str(query, 'setQuery: query') != state.query || state.page) change({ query });
     },
     setPage(page) {
-      if (!Number.isInteger(page) || page < 0) throw new RangeError(`setPage: page must be an integer ≥ 0, got ${String(page)}`);
-      if (page !== state.page) commit({ ...state, page });
+      if (int(page, 'setPage: page') != state.page) commit({ ...state, page });
     },
     setHitsPerPage(hitsPerPage) {
-      if (hitsPerPage !== undefined && (!Number.isInteger(hitsPerPage) || hitsPerPage < 0)) {
-        throw new RangeError(`setHitsPerPage: hitsPerPage must be an integer ≥ 0 or undefined, got ${String(hitsPerPage)}`);
-      }
       if (hitsPerPage === state.hitsPerPage) return;
       const { hitsPerPage: _previous, ...rest } = state;
-      commit(hitsPerPage === undefined ? { ...rest, page: 0 } : { ...rest, hitsPerPage, page: 0 });
+      commit({ ...rest, page: 0, ...(hitsPerPage !== undefined && { hitsPerPage: int(hitsPerPage, 'setHitsPerPage: hitsPerPage') }) });
     },
     toggleRefinement(attribute, value, operator = 'and') {
-      commit(transitions.toggleRefinement(state, attribute, value, operator));
+      str(attribute, 'attribute');
+      str(value, 'value');
+      if (operator != 'and' && operator != 'or') fail(`operator must be 'and' or 'or', got ${String(operator)}`, RangeError);
+      const field = operator == 'or' ? 'disjunctiveFacetRefinements' : 'facetRefinements';
+      change({ [field]: withKey(state[field], attribute, toggled(own(state[field], attribute), value)) });
     },
-    isRefined: (attribute, value) => transitions.isRefined(state, attribute, value),
+    isRefined: (attribute, value) => !!(own(state.facetRefinements, attribute)?.includes(value) || own(state.disjunctiveFacetRefinements, attribute)?.includes(value)),
     addNumericRefinement(attribute, operator, value) {
-      commit(transitions.addNumericRefinement(state, attribute, operator, value));
+      str(attribute, 'attribute');
+      assertNumeric(operator, value);
+      const current = own(state.numericRefinements, attribute) ?? [];
+      if (!current.some((r) => r.operator == operator && Object.is(r.value, value))) {
+        change({ numericRefinements: withKey(state.numericRefinements, attribute, [...current, { operator, value }]) });
+      }
     },
     removeNumericRefinement(attribute, operator, value) {
-      commit(transitions.removeNumericRefinement(state, attribute, operator, value));
+      const current = own(state.numericRefinements, attribute) ?? [];
+      const next = current.filter((r) => !((operator === undefined || r.operator == operator) && (value === undefined || r.value == value)));
+      if (next.length < current.length) change({ numericRefinements: withKey(state.numericRefinements, attribute, next) });
     },
     toggleTag(tag) {
-      commit(transitions.toggleTag(state, tag));
+      change({ tagRefinements: toggled(state.tagRefinements, str(tag, 'tag')) });
     },
     clearRefinements(attributes) {
-      commit(transitions.clearRefinements(state, attributes));
+      // Tags are the `_tags` attribute of the records.
+      const drop = attributes ? strings(attributes, 'attributes') : undefined;
+      const keep = <V>(map: Record<string, V>) => (drop ? Object.fromEntries(Object.entries(map).filter(([k]) => !drop.includes(k))) : {});
+      change({
+        facetRefinements: keep(state.facetRefinements),
+        disjunctiveFacetRefinements: keep(state.disjunctiveFacetRefinements),
+        numericRefinements: keep(state.numericRefinements),
+        tagRefinements: drop && !drop.includes('_tags') ? state.tagRefinements : [],
+      });
     },
     setIndex(indexName) {
-      if (typeof indexName !== 'string' || !indexName) throw new TypeError('setIndex: indexName must be a non-empty string');
-      if (indexName !== state.indexName) commit({ ...state, indexName, page: 0 });
+      if (need(indexName, 'setIndex: indexName') != state.indexName) change({ indexName });
     },
     setRuleContexts(ruleContexts) {
-      if (!Array.isArray(ruleContexts) || ruleContexts.some((c) => typeof c !== 'string')) throw new TypeError('setRuleContexts: expected an array of strings');
-      commit({ ...state, ruleContexts: [...ruleContexts], page: 0 });
+      change({ ruleContexts: [...strings(ruleContexts, 'setRuleContexts: ruleContexts')] });
     },
-    setState(partial) {
-      commit(transitions.normalizeState(partial, baseIndex));
-    },
+    setState: (partial) => commit(normalize(partial)),
     refresh() {
-      if (disposed) throw new Error('svc-search store: used after dispose()');
-      cache?.clear();
+      alive();
+      if (cache) cache.clear();
       client.clearCache();
       force = true;
       schedule();
     },
 
     searchForFacetValues(attribute, facetQuery, maxFacetHits = 10) {
-      if (typeof attribute !== 'string' || !attribute) throw new TypeError('searchForFacetValues: attribute must be a non-empty string');
-      if (typeof facetQuery !== 'string') throw new TypeError('searchForFacetValues: facetQuery must be a string');
+      need(attribute, 'searchForFacetValues: attribute');
+      str(facetQuery, 'searchForFacetValues: facetQuery');
       // An OR facet searches its values without its own refinements (the other refinements apply).
-      const withoutOwn: IndexState = Object.hasOwn(state.disjunctiveFacetRefinements, attribute)
-        ? { ...state, disjunctiveFacetRefinements: transitions.withKey(state.disjunctiveFacetRefinements, attribute, undefined) }
-        : state;
-      const main = buildQueries(withoutOwn, mergeNeeds(needs.values())).requests[0]!.params!;
-      const { page: _p, hitsPerPage: _h, facets: _f, maxValuesPerFacet: _m, attributesToRetrieve: _r, attributesToHighlight: _ah, attributesToSnippet: _as, ...params } = main;
+      const withoutOwn = { ...state, disjunctiveFacetRefinements: withKey(state.disjunctiveFacetRefinements, attribute) };
+      const { page: _p, hitsPerPage: _h, facets: _f, maxValuesPerFacet: _m, attributesToRetrieve: _r, attributesToHighlight: _ah, attributesToSnippet: _as, ...params } = buildQueries(
+        withoutOwn,
+        mergeNeeds(needs.values()),
+      ).requests[0]!.params as SearchParams;
       const body = { indexName: state.indexName, facetName: attribute, facetQuery, maxFacetHits, params };
-      return sharedCacheable('searchForFacetValues', JSON.stringify(body), structuredClone(body), () =>
-        client.searchForFacetValues(state.indexName, attribute, facetQuery, { ...(params as SearchParams), maxFacetHits }, { cache: false }),
-      ).then((answer) => answer.facetHits as FacetHit[]);
+      const key = JSON.stringify(body);
+      const hit = fromCache('searchForFacetValues', key, body);
+      if (hit) return Promise.resolve(hit.facetHits);
+      log('searchForFacetValues', body);
+      return client.searchForFacetValues(state.indexName, attribute, facetQuery, { ...params, maxFacetHits }, { cache: false }).then((answer) => {
+        if (cache) cache.set('searchForFacetValues' + key, answer);
+        return answer.facetHits;
+      });
     },
 
-    recommend<R>(request: RecommendRequest): Promise<RecommendResult<R>> {
-      if (!request || typeof request !== 'object' || typeof request.indexName !== 'string' || typeof request.model !== 'string') {
-        return Promise.reject(new TypeError('recommend: request needs at least indexName, model and threshold'));
+    recommend(request) {
+      if (typeof request?.indexName != 'string' || typeof request.model != 'string') {
+        return Promise.reject(new TypeError('svc-search: recommend: request needs at least indexName, model and threshold'));
       }
       const key = JSON.stringify(request);
-      const hit = cache?.get(`recommend ${key}`);
-      if (hit !== undefined) {
-        log({ kind: 'recommend', body: { requests: [structuredClone(request)] }, cached: true });
-        return Promise.resolve(structuredClone(hit) as RecommendResult<R>);
+      const hit = fromCache('recommend', key, { requests: [request] });
+      if (hit) return Promise.resolve(hit);
+      // Requests of one tick go in one call; identical ones share it.
+      let shared = recommendShared.get(key);
+      if (!shared) {
+        const created = (shared = new Promise((resolve, reject) => {
+          if (recommendQueue.push([key, structuredClone(request), resolve, reject]) == 1) queueMicrotask(flushRecommend);
+        }));
+        const forget = () => void (recommendShared.get(key) == created && recommendShared.delete(key));
+        created.then(forget, forget);
+        recommendShared.set(key, created);
       }
-      const shared = recommendInFlight.get(key);
-      if (shared) return shared.then((r) => structuredClone(r) as RecommendResult<R>);
-      const promise = new Promise<RecommendResult<never>>((resolve, reject) => {
-        if (!recommendQueue.length) queueMicrotask(flushRecommend);
-        recommendQueue.push({ key, request: structuredClone(request), resolve, reject });
-      });
-      recommendInFlight.set(key, promise);
-      const forget = () => recommendInFlight.get(key) === promise && recommendInFlight.delete(key);
-      promise.then(forget, forget);
-      return promise.then((r) => r as RecommendResult<R>);
+      return shared.then(structuredClone);
     },
 
     toQueryString: (indexState = state) => stateToQueryString(indexState, baseIndex),
     fromQueryString: (query) => queryStringToState(query, baseIndex),
-    createURL(change) {
-      if (typeof change !== 'function') throw new TypeError('createURL: change must be a function of the state');
-      const next = transitions.normalizeState(change(structuredClone(state)), baseIndex);
-      return `?${stateToQueryString(next, baseIndex)}`;
+    createURL(update) {
+      if (typeof update != 'function') fail('createURL: change must be a function of the state');
+      return '?' + stateToQueryString(normalize(update(structuredClone(state))), baseIndex);
     },
 
     dispose() {
@@ -349,10 +320,9 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
       disposed = true;
       clearTimeout(stalledTimer);
       for (const controller of controllers) controller.abort();
-      controllers.clear();
       listeners.clear();
       needs.clear();
-      for (const item of recommendQueue) item.reject(new DOMException('The store was disposed.', 'AbortError'));
+      for (const item of recommendQueue) item[3](new DOMException('The store was disposed.', 'AbortError'));
       recommendQueue = [];
     },
   };
