@@ -4,79 +4,62 @@
  */
 import type { InsightsEvent } from '../client/types.js';
 
+/** Insights events per request, and body bytes (under 2 MB). */
+export const EVENTS_PER_REQUEST = 1000;
+export const BODY_BYTES = 2 * 1024 * 1024;
+/** objectIDs per `Hits Viewed` or conversion event (the browser's own batching rule, as InstantSearch does). */
+export const OBJECT_IDS_PER_EVENT = 20;
+/** A click or conversion must fall within one hour of its search event (conversion window). */
+export const CONVERSION_WINDOW_MS = 3_600_000;
+const MAX_AGE_MS = 4 * 86_400_000;
+
 /** Limits of the API document (Limits table) and of the browser module. */
 export const INSIGHTS_LIMITS = {
-  /** Insights events per request. */
-  eventsPerRequest: 1000,
-  /** Insights body: under 2 MB. */
-  bodyBytes: 2 * 1024 * 1024,
-  /** Insights filters per event. */
+  eventsPerRequest: EVENTS_PER_REQUEST,
+  bodyBytes: BODY_BYTES,
   filtersPerEvent: 10,
-  /** objectIDs per `Hits Viewed` or conversion event (the browser's own batching rule, as InstantSearch does). */
-  objectIDsPerEvent: 20,
+  objectIDsPerEvent: OBJECT_IDS_PER_EVENT,
   /** Only events up to four days old are accepted (Events). */
-  maxAgeMs: 4 * 24 * 60 * 60 * 1000,
-  /** A click or conversion must fall within one hour of its search event (conversion window). */
-  conversionWindowMs: 60 * 60 * 1000,
+  maxAgeMs: MAX_AGE_MS,
+  conversionWindowMs: CONVERSION_WINDOW_MS,
 } as const;
 
 /** userToken format of the event table: `[a-zA-Z0-9_-=/+]{1,128}`. */
-export const USER_TOKEN_PATTERN = /^[a-zA-Z0-9_\-=/+]{1,128}$/;
-/** eventName: 1 to 64 ASCII characters, no control characters. */
-export const EVENT_NAME_PATTERN = /^[\x20-\x7e]{1,64}$/;
-/** A filter has the form `attribute:value`. */
-export const FILTER_PATTERN = /^[^:]+:[\s\S]+$/;
+export const USER_TOKEN_PATTERN = /^[\w\-=/+]{1,128}$/;
+
+const matches = (pattern: RegExp, value: unknown) => typeof value == 'string' && pattern.test(value);
+const nonEmptyList = (value: unknown, each: (item: any) => boolean) => Array.isArray(value) && value.length > 0 && value.every(each);
 
 /**
  * Whether `token` is a valid userToken.
  * @example isValidUserToken('anonymous-1b2c') // true
  */
-export function isValidUserToken(token: unknown): token is string {
-  return typeof token === 'string' && USER_TOKEN_PATTERN.test(token);
-}
+export const isValidUserToken = (token: unknown): token is string => matches(USER_TOKEN_PATTERN, token);
 
 /**
  * The first rule `event` breaks, as `field: reason`, or `null` when the service would accept it.
  * @example validateEvent({ eventType: 'view', eventName: 'Hits Viewed', index: 'products', userToken: 'u1', objectIDs: ['1'] }) // null
  */
 export function validateEvent(event: InsightsEvent, now = Date.now()): string | null {
-  if (event.eventType !== 'click' && event.eventType !== 'view' && event.eventType !== 'conversion') {
-    return `eventType: must be one of click, view, conversion`;
-  }
-  if (typeof event.eventName !== 'string' || !EVENT_NAME_PATTERN.test(event.eventName)) {
-    return 'eventName: must be 1 to 64 ASCII characters without control characters';
-  }
-  if (typeof event.index !== 'string' || event.index.length === 0) return 'index: required';
-  if (!isValidUserToken(event.userToken)) return 'userToken: must match [a-zA-Z0-9_-=/+]{1,128}';
-  if (event.timestamp !== undefined) {
-    if (!Number.isInteger(event.timestamp)) return 'timestamp: must be an integer (ms since the epoch)';
-    if (event.timestamp < now - INSIGHTS_LIMITS.maxAgeMs) return 'timestamp: more than four days old';
-  }
-  if (event.queryID !== undefined && (typeof event.queryID !== 'string' || event.queryID.length === 0)) {
-    return 'queryID: must be a non-empty string';
-  }
-  const hasObjects = event.objectIDs !== undefined;
-  const hasFilters = event.filters !== undefined;
-  if (hasObjects && hasFilters) return 'objectIDs: cannot be combined with filters';
-  if (!hasObjects && !hasFilters) return 'objectIDs: an event needs objectIDs or filters';
-  if (hasObjects) {
-    if (!Array.isArray(event.objectIDs) || event.objectIDs.length === 0) return 'objectIDs: must be a non-empty array';
-    if (event.objectIDs.some((id) => typeof id !== 'string' || id.length === 0)) return 'objectIDs: must be non-empty strings';
-  }
-  if (hasFilters) {
-    if (!Array.isArray(event.filters) || event.filters.length === 0) return 'filters: must be a non-empty array';
-    if (event.filters.length > INSIGHTS_LIMITS.filtersPerEvent) return `filters: at most ${INSIGHTS_LIMITS.filtersPerEvent}`;
-    if (event.filters.some((f) => typeof f !== 'string' || !FILTER_PATTERN.test(f))) return 'filters: must have the form attribute:value';
-  }
-  if (event.positions !== undefined) {
-    if (event.eventType !== 'click') return 'positions: only for click events';
-    if (!hasObjects) return 'positions: only with objectIDs';
-    if (!Array.isArray(event.positions) || event.positions.length !== event.objectIDs!.length) {
-      return 'positions: one per objectID';
-    }
-    if (event.positions.some((p) => !Number.isInteger(p) || p < 1)) return 'positions: must be integers ≥ 1';
-  } else if (event.eventType === 'click' && event.queryID !== undefined && hasObjects) {
-    return 'positions: required for click events tied to a search';
-  }
-  return null;
+  const { eventType, timestamp, queryID, objectIDs, filters, positions } = event;
+  const hasObjects = objectIDs !== undefined;
+  // In the order the service checks them: the first broken rule is reported.
+  const rules: Array<[broken: unknown, problem: string]> = [
+    [!matches(/^(click|view|conversion)$/, eventType), 'eventType: must be click, view or conversion'],
+    [!matches(/^[ -~]{1,64}$/, event.eventName), 'eventName: must be 1 to 64 ASCII characters without control characters'],
+    [!matches(/[^]/, event.index), 'index: required'],
+    [!isValidUserToken(event.userToken), 'userToken: must match [a-zA-Z0-9_-=/+]{1,128}'],
+    [timestamp !== undefined && !(Number.isInteger(timestamp) && timestamp >= now - MAX_AGE_MS), 'timestamp: must be an integer (ms), at most four days old'],
+    [queryID !== undefined && !matches(/[^]/, queryID), 'queryID: must be a non-empty string'],
+    [hasObjects == (filters !== undefined), 'objectIDs: an event needs objectIDs or filters, not both'],
+    [hasObjects && !nonEmptyList(objectIDs, (id) => matches(/[^]/, id)), 'objectIDs: must be non-empty strings'],
+    [filters && !(nonEmptyList(filters, (f) => matches(/^[^:]+:[^]/, f)) && filters.length <= 10), 'filters: 1 to 10 of the form attribute:value'],
+    [
+      positions !== undefined
+        ? !(eventType == 'click' && hasObjects && nonEmptyList(positions, (p) => Number.isInteger(p) && p > 0) && positions.length == objectIDs!.length)
+        : eventType == 'click' && queryID !== undefined && hasObjects,
+      'positions: one integer ≥ 1 per objectID, on click events only (required with a queryID)',
+    ],
+  ];
+  return rules.find((rule) => rule[0])?.[1] ?? null;
 }
