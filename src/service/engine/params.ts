@@ -19,6 +19,7 @@ const KINDS: Record<string, Kind> = {
   facetQuery: 'string',
   queryType: 'string',
   removeWordsIfNoResults: 'string',
+  sortFacetValuesBy: 'string',
   page: 'int',
   hitsPerPage: 'int',
   offset: 'int',

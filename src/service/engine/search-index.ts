@@ -1286,7 +1286,7 @@ export class Index {
     return counts;
   }
 
-  private facets(names: string[], cands: Uint32Array, maxValues: number): { facets: Record<string, Record<string, number>>; stats: Record<string, FacetStats> } {
+  private facets(names: string[], cands: Uint32Array, maxValues: number, alpha: boolean): { facets: Record<string, Record<string, number>>; stats: Record<string, FacetStats> } {
     const facets: Record<string, Record<string, number>> = {};
     const stats: Record<string, FacetStats> = {};
     for (const name of names) {
@@ -1295,6 +1295,11 @@ export class Index {
       const nonzero: number[] = [];
       for (let v = 0; v < counts.length; v++) if (counts[v]) nonzero.push(v);
       nonzero.sort((a, b) => counts[b]! - counts[a]! || (col.values[a]! < col.values[b]! ? -1 : 1));
+      if (alpha) {
+        // sortFacetValuesBy 'alpha': the most frequent values, shown in alphabetical order
+        nonzero.length = Math.min(nonzero.length, maxValues);
+        nonzero.sort((a, b) => (col.values[a]! < col.values[b]! ? -1 : col.values[a]! > col.values[b]! ? 1 : 0));
+      }
       const out: Record<string, number> = {};
       for (let i = 0; i < nonzero.length && i < maxValues; i++) out[col.values[nonzero[i]!]!] = counts[nonzero[i]!]!;
       facets[name] = out;
@@ -1363,7 +1368,9 @@ export class Index {
         response.length = length;
       }
       if (facetNames.length) {
-        const { facets, stats } = this.facets(facetNames, exec.candidates, maxValues);
+        const sortBy = params.sortFacetValuesBy;
+        if (sortBy !== undefined && sortBy !== 'count' && sortBy !== 'alpha') throw new EngineError(`Invalid value for parameter "sortFacetValuesBy": expected 'count' or 'alpha'`);
+        const { facets, stats } = this.facets(facetNames, exec.candidates, maxValues, sortBy === 'alpha');
         response.facets = facets;
         if (Object.keys(stats).length) response.facets_stats = stats;
         response.exhaustiveFacetsCount = true;

@@ -57,6 +57,12 @@ describe('facets', () => {
     assert.deepEqual(s.facets, { brand: { Acme: 2 } });
   });
 
+  it("sortFacetValuesBy 'alpha' orders the kept values by name", () => {
+    const r = index.search({ facets: ['brand'], sortFacetValuesBy: 'alpha', filters: 'price <= 4' });
+    assert.deepEqual(Object.entries(r.facets!.brand!), [['Acme', 2], ['Bolt', 1], ['Core', 1]]);
+    assert.throws(() => index.search({ facets: ['brand'], sortFacetValuesBy: 'random' }), /sortFacetValuesBy/);
+  });
+
   it('facets_stats for numeric facets over the result set', () => {
     const r = index.search({ facets: ['price', 'brand'], filters: 'price:1 TO 4' });
     assert.deepEqual(r.facets_stats, { price: { min: 1, max: 4, avg: 2.5, sum: 10 } });
