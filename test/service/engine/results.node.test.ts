@@ -178,6 +178,16 @@ describe('highlighting and snippets', () => {
     assert.equal((h._highlightResult!.meta as Record<string, HighlightResult>).title.value, 'Comfy <em>cha</em>ir');
   });
 
+  it('keeps the original characters when highlighting across diacritics and case', () => {
+    const local = new Index('diacritics');
+    local.saveObjects([{ objectID: '1', name: 'Crème BRÛLÉE à la Straße' }]);
+    const hl = (query: string) => (local.search({ query }).hits[0]!._highlightResult!.name as HighlightResult).value;
+    assert.equal(hl('creme'), '<em>Crème</em> BRÛLÉE à la Straße');
+    assert.equal(hl('creme bru'), '<em>Crème</em> <em>BRÛ</em>LÉE à la Straße');
+    assert.equal(hl('strasse'), 'Crème BRÛLÉE à la <em>Straße</em>');
+    assert.equal(hl('stras'), 'Crème BRÛLÉE à la <em>Straß</em>e');
+  });
+
   it('arrays and nested objects, match levels none/partial/full, fullyHighlighted', () => {
     const h = index.search({ query: 'wooden chair' }).hits[0]!;
     const tags = h._highlightResult!.tags as HighlightResult[];
