@@ -21,7 +21,7 @@ export class LruCache<V> {
   #max: number;
 
   constructor({ ttlMs = DEFAULT_CACHE_TTL_MS, maxEntries = DEFAULT_CACHE_MAX_ENTRIES }: { ttlMs?: number; maxEntries?: number } = {}) {
-    if (!(ttlMs > 0 && maxEntries >= 1)) fail(`cache: ttlMs must be > 0 and maxEntries ≥ 1, got ${ttlMs}, ${maxEntries}`, RangeError);
+    if (!(ttlMs > 0 && maxEntries >= 1)) fail('cache: ttlMs and maxEntries must be > 0', RangeError);
     this.#ttl = ttlMs;
     this.#max = maxEntries;
   }

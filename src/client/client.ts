@@ -9,13 +9,12 @@
  *   for `hostDownMs`; down hosts are skipped until then (when every host is down, all are tried again).
  * - A 4xx ends the call with an {@link ApiError} (never retried); an aborted signal ends it with the
  *   signal's reason (an `AbortError`), and does not mark the host down.
- * - Timeouts grow with each retry: attempt n waits n × (connect + read|write) for the answer's headers,
- *   then n × read|write for its body.
+ * - Timeouts grow with each retry: attempt n waits n × (connect + read|write) for the whole answer.
  *
  * Runs in browsers and in Node ≥ 18 (global `fetch`); no Node-only import on this path.
  */
 import { LruCache } from './cache.js';
-import { ApiError, RetryError, fail, need, type HostAttempt } from './errors.js';
+import { ApiError, RetryError, fail, list, need, type HostAttempt } from './errors.js';
 import { serializeParams, toQueryString } from './params.js';
 import type { ClientOptions, HostDescriptor, RequestOptions, SearchClient } from './types.js';
 
@@ -40,9 +39,9 @@ const hostUrl = (url: string) => (/^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url : 'h
 export function computeHosts(options: ClientOptions, random = Math.random): Array<Required<HostDescriptor>> {
   const { appId, hosts, domain = DEFAULT_DOMAIN } = options;
   if (hosts) {
-    return (Array.isArray(hosts) && hosts.length ? hosts : fail('createClient: hosts must be a non-empty array')).map((host) => {
+    return list(hosts, 'createClient: hosts').map((host) => {
       const { url, accept = 'readWrite' } = (typeof host == 'string' ? { url: host } : host) ?? {};
-      return { url: hostUrl(need(url, `createClient: host ${JSON.stringify(host)} url`)), accept };
+      return { url: hostUrl(need(url, 'createClient: host url')), accept };
     });
   }
   const fallbacks = [1, 2, 3].map((n) => ({ url: `https://${appId}-${n}.${options.fallbackDomain ?? DEFAULT_FALLBACK_DOMAIN}`, accept: 'readWrite' as const }));
@@ -79,7 +78,7 @@ export function createClient(options: ClientOptions): SearchClient {
   const hosts = computeHosts(options);
   const insightsHost = [{ url: hostUrl(options.insightsHost ?? (options.hosts ? hosts[0]!.url : 'https://insights.' + (options.domain ?? DEFAULT_DOMAIN))), accept: 'readWrite' as const }];
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  for (const [name, ms] of Object.entries(timeouts)) if (!(ms > 0)) fail(`createClient: timeouts.${name} must be a positive number of ms`, RangeError);
+  for (const [name, ms] of Object.entries(timeouts)) if (!(ms > 0)) fail(`createClient: timeouts.${name} must be > 0`, RangeError);
   const hostDownMs = options.hostDownMs ?? DEFAULT_HOST_DOWN_MS;
   const credentials = `x-service-application-id=${encodeURIComponent(appId)}&x-service-api-key=${encodeURIComponent(apiKey)}`;
   const cache = options.cache !== false && new LruCache<unknown>(options.cache);
@@ -92,25 +91,17 @@ export function createClient(options: ClientOptions): SearchClient {
     signal?.throwIfAborted();
     const eligible = list.filter((host) => host.accept != (kind == 'read' ? 'write' : 'read'));
     const up = eligible.filter((host) => !(downUntil.get(host.url)! > Date.now()));
-    const text = body === undefined ? undefined : JSON.stringify(body);
+    const text = body ? JSON.stringify(body) : undefined;
     const attempts: HostAttempt[] = [];
     for (const [i, { url }] of (up.length ? up : eligible).entries()) {
-      const controller = new AbortController();
-      const onAbort = () => controller.abort();
-      signal?.addEventListener('abort', onAbort);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let timedOut = 0;
-      const arm = (ms: number) => {
-        clearTimeout(timer);
-        timer = setTimeout(() => controller.abort((timedOut = ms)), ms);
-      };
+      const ms = (timeouts.connect + timeouts[kind]) * (i + 1);
+      const timeout = AbortSignal.timeout(ms);
       const attempt: HostAttempt = { host: url, reason: 'network', message: '' };
       try {
-        arm((timeouts.connect + timeouts[kind]) * (i + 1));
         const response = await fetch(url + path + (keepalive ? (path.includes('?') ? '&' : '?') + credentials : ''), {
           method,
           body: text,
-          signal: controller.signal,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
           // keepalive calls avoid a CORS preflight (like sendBeacon): a safelisted content type, no custom headers.
           // Browsers refuse keepalive bodies over 64 KiB; such a batch goes as an ordinary request.
           keepalive: keepalive && new Blob([text ?? '']).size <= 65_536,
@@ -118,7 +109,6 @@ export function createClient(options: ClientOptions): SearchClient {
             ? { 'Content-Type': 'text/plain; charset=UTF-8' }
             : { 'X-Service-Application-Id': appId, 'X-Service-API-Key': apiKey, ...(text && { 'Content-Type': 'application/json; charset=UTF-8' }) },
         });
-        arm(timeouts[kind] * (i + 1));
         const raw = await response.text();
         let json: any;
         try {
@@ -134,12 +124,8 @@ export function createClient(options: ClientOptions): SearchClient {
       } catch (error) {
         if (error instanceof ApiError) throw error;
         signal?.throwIfAborted();
-        attempt.reason = timedOut ? 'timeout' : 'network';
         const { message, cause } = error as Error & { cause?: { code?: string } };
-        attempt.message = timedOut ? `no answer within ${timedOut} ms` : message + (cause?.code ? ` (${cause.code})` : '');
-      } finally {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        Object.assign(attempt, timeout.aborted ? { reason: 'timeout', message: `no answer within ${ms} ms` } : { message: message + (cause?.code ? ` (${cause.code})` : '') });
       }
       attempts.push(attempt);
       downUntil.set(url, Date.now() + hostDownMs);
@@ -156,13 +142,12 @@ export function createClient(options: ClientOptions): SearchClient {
     const hit = useCache && cache.get(key);
     if (hit) return structuredClone(hit);
     let shared = inFlight.get(key)!;
+    const forget = () => inFlight.get(key) == shared && inFlight.delete(key);
     if (!shared) {
       const controller = new AbortController();
       const promise = send('POST', path, body, 'read', controller.signal);
-      const created = (shared = { promise, controller, waiters: 0 });
-      inFlight.set(key, created);
+      inFlight.set(key, (shared = { promise, controller, waiters: 0 }));
       // Settled either way: later identical calls start afresh (or read the cache).
-      const forget = () => inFlight.get(key) == created && inFlight.delete(key);
       promise.then((value) => {
         if (useCache) cache.set(key, value);
         forget();
@@ -170,29 +155,17 @@ export function createClient(options: ClientOptions): SearchClient {
     }
     shared.waiters++;
     return new Promise((resolve, reject) => {
-      let done = false;
-      const settle = (then: (value: any) => void, value: unknown) => {
-        if (done) return;
-        done = true;
-        shared.waiters--;
-        signal?.removeEventListener('abort', onAbort);
-        then(value);
-      };
       const onAbort = () => {
-        settle(reject, signal!.reason);
+        reject(signal!.reason);
         // The last interested caller gone: stop the network call too.
-        if (!shared.waiters) {
-          shared.controller.abort();
-          if (inFlight.get(key) == shared) inFlight.delete(key);
-        }
+        if (!--shared.waiters) shared.controller.abort(), forget();
       };
       signal?.addEventListener('abort', onAbort);
-      shared.promise.then((value) => settle(resolve, structuredClone(value)), (error) => settle(reject, error));
+      shared.promise.finally(() => signal?.removeEventListener('abort', onAbort)).then((value) => resolve(structuredClone(value)), reject);
     });
   }
 
   const index = (name: string, rest: string) => `/1/indexes/${encodeURIComponent(need(name, 'indexName'))}/${rest}`;
-  const list = <T>(value: T[], what: string) => (Array.isArray(value) && value.length ? value : fail(what + ' must be a non-empty array'));
 
   return {
     appId,
@@ -228,8 +201,7 @@ export function createClient(options: ClientOptions): SearchClient {
       send('POST', '/1/events', { events: list(events, 'sendEvents: events') }, 'write', sendOptions?.signal, sendOptions?.keepalive, insightsHost),
     eventsBeaconUrl: () => insightsHost[0]!.url + '/1/events?' + credentials,
     request(method, path, body, requestOptions) {
-      if (!/^(GET|POST|PUT|DELETE)$/.test(method)) fail('request: unsupported method ' + method);
-      if (!/^\//.test(path)) fail(`request: path must start with "/", got ${JSON.stringify(path)}`);
+      if (!/^(GET|POST|PUT|DELETE) \//.test(method + ' ' + path)) fail(`request: needs GET, POST, PUT or DELETE and a path starting with "/", got ${method} ${path}`);
       // GET and DELETE carry their parameters in the query string (wire rule 3).
       const inQuery = method == 'GET' || method == 'DELETE';
       const query = inQuery && body != null ? toQueryString(body, true) : '';

@@ -58,6 +58,9 @@ export function fail(message: string, type: new (message: string) => Error = Typ
   throw new type('svc-search: ' + message);
 }
 
+/** `value` when it is a non-empty array, else a `TypeError` naming `what`. */
+export const list = <T>(value: T[], what: string): T[] => (Array.isArray(value) && value.length ? value : fail(what + ' must be a non-empty array'));
+
 /** `value` when it is a non-empty string, else a `TypeError` naming `what`. */
 export const need = (value: unknown, what: string): string =>
   typeof value == 'string' && value ? value : fail(`${what} must be a non-empty string, got ${JSON.stringify(value)}`);

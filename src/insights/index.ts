@@ -474,7 +474,7 @@ export function createInsights(options: InsightsOptions): Insights {
       root = undefined;
     },
     setUserToken(token) {
-      if (token !== undefined && !isValidUserToken(token)) fail(`insights: invalid userToken ${JSON.stringify(token)}: expected [a-zA-Z0-9_-=/+]{1,128}`);
+      if (token !== undefined && !isValidUserToken(token)) fail(`insights: invalid userToken ${JSON.stringify(token)}, expected [a-zA-Z0-9_-=/+]{1,128}`);
       authenticatedToken = token;
       if (removeNeeds) registerNeeds();
     },

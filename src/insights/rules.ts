@@ -45,20 +45,20 @@ export function validateEvent(event: InsightsEvent, now = Date.now()): string | 
   const hasObjects = objectIDs !== undefined;
   // In the order the service checks them: the first broken rule is reported.
   const rules: Array<[broken: unknown, problem: string]> = [
-    [!matches(/^(click|view|conversion)$/, eventType), 'eventType: must be click, view or conversion'],
-    [!matches(/^[ -~]{1,64}$/, event.eventName), 'eventName: must be 1 to 64 ASCII characters without control characters'],
+    [!matches(/^(click|view|conversion)$/, eventType), 'eventType: click, view or conversion'],
+    [!matches(/^[ -~]{1,64}$/, event.eventName), 'eventName: 1 to 64 printable ASCII characters'],
     [!matches(/[^]/, event.index), 'index: required'],
-    [!isValidUserToken(event.userToken), 'userToken: must match [a-zA-Z0-9_-=/+]{1,128}'],
-    [timestamp !== undefined && !(Number.isInteger(timestamp) && timestamp >= now - MAX_AGE_MS), 'timestamp: must be an integer (ms), at most four days old'],
-    [queryID !== undefined && !matches(/[^]/, queryID), 'queryID: must be a non-empty string'],
-    [hasObjects == (filters !== undefined), 'objectIDs: an event needs objectIDs or filters, not both'],
-    [hasObjects && !nonEmptyList(objectIDs, (id) => matches(/[^]/, id)), 'objectIDs: must be non-empty strings'],
-    [filters && !(nonEmptyList(filters, (f) => matches(/^[^:]+:[^]/, f)) && filters.length <= 10), 'filters: 1 to 10 of the form attribute:value'],
+    [!isValidUserToken(event.userToken), 'userToken: [a-zA-Z0-9_-=/+]{1,128}'],
+    [timestamp !== undefined && !(Number.isInteger(timestamp) && timestamp >= now - MAX_AGE_MS), 'timestamp: integer ms, at most four days old'],
+    [queryID !== undefined && !matches(/[^]/, queryID), 'queryID: non-empty string'],
+    [hasObjects == (filters !== undefined), 'objectIDs: objectIDs or filters, not both'],
+    [hasObjects && !nonEmptyList(objectIDs, (id) => matches(/[^]/, id)), 'objectIDs: non-empty strings'],
+    [filters && !(nonEmptyList(filters, (f) => matches(/^[^:]+:[^]/, f)) && filters.length <= 10), 'filters: 1 to 10 attribute:value'],
     [
       positions !== undefined
         ? !(eventType == 'click' && hasObjects && nonEmptyList(positions, (p) => Number.isInteger(p) && p > 0) && positions.length == objectIDs!.length)
         : eventType == 'click' && queryID !== undefined && hasObjects,
-      'positions: one integer ≥ 1 per objectID, on click events only (required with a queryID)',
+      'positions: one integer ≥ 1 per objectID, clicks only (required with queryID)',
     ],
   ];
   return rules.find((rule) => rule[0])?.[1] ?? null;

@@ -14,14 +14,14 @@ export const str = (value: unknown, what: string): string => (typeof value == 's
 
 /** `value` if it is an integer ≥ 0, else a `RangeError` naming `what`. */
 export const int = (value: unknown, what: string): number =>
-  Number.isInteger(value) && (value as number) >= 0 ? (value as number) : fail(`${what} must be an integer ≥ 0, got ${String(value)}`, RangeError);
+  Number.isInteger(value) && (value as number) >= 0 ? (value as number) : fail(`${what} must be an integer ≥ 0, got ${value}`, RangeError);
 
 /** `value` if it is an array of strings, else a `TypeError` naming `what`. */
 export const strings = (value: unknown, what: string): string[] =>
   Array.isArray(value) && value.every((v) => typeof v == 'string') ? value : fail(what + ' must be an array of strings');
 
 const object = <V>(value: Record<string, V>, what: string): Array<[string, V]> =>
-  value && typeof value == 'object' && !Array.isArray(value) ? Object.entries(value) : fail(what + ' must be an object of attribute → values');
+  value && typeof value == 'object' && !Array.isArray(value) ? Object.entries(value) : fail(what + ' must be an object');
 
 /**
  * Throws a `RangeError` unless `operator` is a numeric operator and `value` a finite number.
@@ -30,23 +30,13 @@ const object = <V>(value: Record<string, V>, what: string): Array<[string, V]> =
  * assertNumeric('>=', 10) // ok
  */
 export function assertNumeric(operator: unknown, value: unknown): asserts operator is NumericOperator {
-  if (!NUMERIC_OPERATORS.includes(operator as NumericOperator)) fail(`numeric operator must be one of ${NUMERIC_OPERATORS.join(' ')}, got ${String(operator)}`, RangeError);
-  if (!Number.isFinite(value)) fail(`numeric refinement value must be a finite number, got ${String(value)}`, RangeError);
+  if (!(NUMERIC_OPERATORS.includes(operator as NumericOperator) && Number.isFinite(value))) {
+    fail(`numeric refinement needs an operator (= != < <= > >=) and a finite number, got ${operator} ${value}`, RangeError);
+  }
 }
 
 /** The own value of `key` in `map` (never an inherited one such as `constructor`). */
 export const own = <V>(map: Record<string, V> | undefined, key: string): V | undefined => (map && Object.hasOwn(map, key) ? map[key] : undefined);
-
-/**
- * Sets (a non-empty list) or removes `key` without mutating `source`; `__proto__` stays a plain key.
- *
- * @example
- * withKey({ a: [1] }, 'b', [2]) // { a: [1], b: [2] }
- */
-export function withKey<V>(source: Record<string, V[]>, key: string, value?: V[]): Record<string, V[]> {
-  const { [key]: _removed, ...rest } = source;
-  return value?.length ? { ...rest, [key]: value } : rest;
-}
 
 /**
  * An empty state of `indexName`.

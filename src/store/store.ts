@@ -17,7 +17,7 @@ import { fail, need } from '../client/errors.js';
 import type { RecommendRequest, SearchParams, SearchResponse } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
 import { buildQueries, mergeNeeds, mergeResults } from './requests.js';
-import { assertNumeric, int, normalizeState, own, str, strings, withKey } from './state.js';
+import { normalizeState, own, str, strings } from './state.js';
 import type { IndexState, Listener, Needs, RequestLogEntry, SearchResults, SearchStore, StoreOptions, StoreSnapshot } from './types.js';
 
 /** Default delay before a pending search is reported `stalled`, ms. */
@@ -102,15 +102,18 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     if (disposed) fail('store used after dispose()', Error);
   }
 
+  /** Makes `next` the state; a state equal to the current one changes nothing. */
   function commit(next: IndexState) {
     alive();
-    if (next == state) return;
+    if (JSON.stringify(next) == JSON.stringify(state)) return;
     update({ state: (state = next) });
     schedule();
   }
 
-  /** The state with `patch` applied and the page back to 0 (every refinement change resets the page). */
-  const change = (patch: Partial<IndexState>) => commit({ ...state, ...patch, page: 0 });
+  /** The state with `patch` applied and the page back to 0 (every refinement change resets the page), validated. */
+  const change = (patch: Partial<IndexState>) => commit(normalize({ ...state, page: 0, ...patch }));
+  const numeric = (attribute: string, list: IndexState['numericRefinements'][string]) =>
+    change({ numericRefinements: { ...state.numericRefinements, [attribute]: list } });
 
   function schedule() {
     if (scheduled || disposed) return;
@@ -207,44 +210,28 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
       return () => void (needs.get(id) == controllerNeeds && needs.delete(id));
     },
 
-    setQuery(query) {
-      if (str(query, 'setQuery: query') != state.query || state.page) change({ query });
-    },
-    setPage(page) {
-      if (int(page, 'setPage: page') != state.page) commit({ ...state, page });
-    },
-    setHitsPerPage(hitsPerPage) {
-      if (hitsPerPage === state.hitsPerPage) return;
-      const { hitsPerPage: _previous, ...rest } = state;
-      commit({ ...rest, page: 0, ...(hitsPerPage !== undefined && { hitsPerPage: int(hitsPerPage, 'setHitsPerPage: hitsPerPage') }) });
-    },
+    // Every action builds the next state and `normalizeState` validates it (one pass, naming the bad field).
+    setQuery: (query) => change({ query }),
+    setPage: (page) => commit(normalize({ ...state, page })),
+    setHitsPerPage: (hitsPerPage) => change({ hitsPerPage }),
     toggleRefinement(attribute, value, operator = 'and') {
-      str(attribute, 'attribute');
-      str(value, 'value');
-      if (operator != 'and' && operator != 'or') fail(`operator must be 'and' or 'or', got ${String(operator)}`, RangeError);
-      const field = operator == 'or' ? 'disjunctiveFacetRefinements' : 'facetRefinements';
-      change({ [field]: withKey(state[field], attribute, toggled(own(state[field], attribute), value)) });
+      const field = own({ and: 'facetRefinements', or: 'disjunctiveFacetRefinements' } as const, operator) ?? fail(`operator must be and or or, got ${operator}`, RangeError);
+      change({ [field]: { ...state[field], [str(attribute, 'attribute')]: toggled(own(state[field], attribute), value) } });
     },
     isRefined: (attribute, value) => !!(own(state.facetRefinements, attribute)?.includes(value) || own(state.disjunctiveFacetRefinements, attribute)?.includes(value)),
     addNumericRefinement(attribute, operator, value) {
-      str(attribute, 'attribute');
-      assertNumeric(operator, value);
-      const current = own(state.numericRefinements, attribute) ?? [];
-      if (!current.some((r) => r.operator == operator && Object.is(r.value, value))) {
-        change({ numericRefinements: withKey(state.numericRefinements, attribute, [...current, { operator, value }]) });
-      }
+      const current = own(state.numericRefinements, str(attribute, 'attribute')) ?? [];
+      if (!current.some((r) => r.operator == operator && Object.is(r.value, value))) numeric(attribute, [...current, { operator, value }]);
     },
     removeNumericRefinement(attribute, operator, value) {
       const current = own(state.numericRefinements, attribute) ?? [];
       const next = current.filter((r) => !((operator === undefined || r.operator == operator) && (value === undefined || r.value == value)));
-      if (next.length < current.length) change({ numericRefinements: withKey(state.numericRefinements, attribute, next) });
+      if (next.length < current.length) numeric(attribute, next);
     },
-    toggleTag(tag) {
-      change({ tagRefinements: toggled(state.tagRefinements, str(tag, 'tag')) });
-    },
+    toggleTag: (tag) => change({ tagRefinements: toggled(state.tagRefinements, tag) }),
     clearRefinements(attributes) {
       // Tags are the `_tags` attribute of the records.
-      const drop = attributes ? strings(attributes, 'attributes') : undefined;
+      const drop = attributes && strings(attributes, 'attributes');
       const keep = <V>(map: Record<string, V>) => (drop ? Object.fromEntries(Object.entries(map).filter(([k]) => !drop.includes(k))) : {});
       change({
         facetRefinements: keep(state.facetRefinements),
@@ -253,12 +240,8 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
         tagRefinements: drop && !drop.includes('_tags') ? state.tagRefinements : [],
       });
     },
-    setIndex(indexName) {
-      if (need(indexName, 'setIndex: indexName') != state.indexName) change({ indexName });
-    },
-    setRuleContexts(ruleContexts) {
-      change({ ruleContexts: [...strings(ruleContexts, 'setRuleContexts: ruleContexts')] });
-    },
+    setIndex: (indexName) => change({ indexName }),
+    setRuleContexts: (ruleContexts) => change({ ruleContexts }),
     setState: (partial) => commit(normalize(partial)),
     refresh() {
       alive();
@@ -272,7 +255,7 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
       need(attribute, 'searchForFacetValues: attribute');
       str(facetQuery, 'searchForFacetValues: facetQuery');
       // An OR facet searches its values without its own refinements (the other refinements apply).
-      const withoutOwn = { ...state, disjunctiveFacetRefinements: withKey(state.disjunctiveFacetRefinements, attribute) };
+      const withoutOwn = normalize({ ...state, disjunctiveFacetRefinements: { ...state.disjunctiveFacetRefinements, [attribute]: [] } });
       const { page: _p, hitsPerPage: _h, facets: _f, maxValuesPerFacet: _m, attributesToRetrieve: _r, attributesToHighlight: _ah, attributesToSnippet: _as, ...params } = buildQueries(
         withoutOwn,
         mergeNeeds(needs.values()),
@@ -311,7 +294,7 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     toQueryString: (indexState = state) => stateToQueryString(indexState, baseIndex),
     fromQueryString: (query) => queryStringToState(query, baseIndex),
     createURL(update) {
-      if (typeof update != 'function') fail('createURL: change must be a function of the state');
+      if (typeof update != 'function') fail('createURL: change must be a function');
       return '?' + stateToQueryString(normalize(update(structuredClone(state))), baseIndex);
     },
 
