@@ -49,6 +49,8 @@ interface Column {
   hasNum: boolean;
   /** Normalised tokens per value id, for search for facet values (filled lazily). */
   tokens?: string[][];
+  /** Value ids in alphabetical order and each value's place in it (built on first facet count, then maintained). */
+  alpha?: { sorted: Uint32Array; length: number; rank: Uint32Array };
 }
 
 /** How a query word matched a term. */
@@ -116,7 +118,9 @@ interface Criterion {
   order?: { rank: Uint32Array; order: Uint32Array };
 }
 
+/** At most 31 query words (one bit each), 31 exact words and 62 typos fit the packed match word. */
 const MAX_WORDS = 31;
+const ATTR_MASK = 0xfffff;
 const GROUP_SORT_SHIFT = 2 ** 23;
 
 function getValues(value: unknown, path: string[], i: number, out: unknown[]): void {
@@ -215,10 +219,11 @@ export class Index {
   private deriveCache = new Map<string, { version: number; derived: Derived }>();
 
   // scratch of one query (search is synchronous, so one set per index is enough)
-  private mMask = new Uint32Array(1024);
-  private mTypo = new Uint8Array(1024);
-  private mExact = new Uint8Array(1024);
-  private mAttr = new Uint32Array(1024);
+  /**
+   * Per record, two words side by side (one cache line per record in the hot loop): the mask of
+   * matched query words, then `attributeKey | typos << 20 | exactWords << 26`.
+   */
+  private match = new Uint32Array(2048);
   private touched = new Uint32Array(1024);
   private touchedCount = 0;
   private termBits = new Uint32Array(1024);
@@ -335,10 +340,7 @@ export class Index {
 
   private allocScratch(): void {
     const c = this.capacity;
-    this.mMask = new Uint32Array(c);
-    this.mTypo = new Uint8Array(c);
-    this.mExact = new Uint8Array(c);
-    this.mAttr = new Uint32Array(c);
+    this.match = new Uint32Array(c * 2);
     this.touched = new Uint32Array(c);
     this.stamp = new Uint32Array(c);
     this.stampGen = 0;
@@ -430,7 +432,7 @@ export class Index {
         for (const tok of toks) {
           const term = this.vocab.add(tok.length > 64 ? tok.slice(0, 64) : tok);
           if (term === this.postings.length) this.postings.push([]);
-          const key = spec.rank * 1000 + (spec.unordered ? 0 : Math.min(pos, 999));
+          const key = Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(pos, 999)), ATTR_MASK - 1);
           const prev = best.get(term);
           if (prev === undefined || key < prev) best.set(term, key);
           if (this.tokUsed >= this.tokTerms.length) {
@@ -523,6 +525,7 @@ export class Index {
         if (list) list.push(vid);
         else col.lower.set(low, [vid]);
         if (col.tokens) col.tokens.push(tokenize(text));
+        if (col.alpha) this.insertAlpha(col, vid);
       }
       if (!vids.includes(vid)) vids.push(vid);
     }
@@ -738,10 +741,11 @@ export class Index {
           const x = node.value;
           test = { '<': (v: number) => v < x, '<=': (v: number) => v <= x, '=': (v: number) => v === x, '!=': (v: number) => v !== x, '>=': (v: number) => v >= x, '>': (v: number) => v > x }[node.op];
         }
+        const hasMulti = col.numMulti.size > 0;
         for (let id = 0; id < n; id++) {
           const v = col.num[id]!;
-          if (Number.isNaN(v)) continue;
-          const many = col.numMulti.get(id);
+          if (v !== v) continue;
+          const many = hasMulti ? col.numMulti.get(id) : undefined;
           if (many ? many.some(test) : test(v)) bits[id >>> 5]! |= 1 << (id & 31);
         }
         return bits;
@@ -854,17 +858,20 @@ export class Index {
             bits ^= low;
           }
         }
-      } else for (let id = 0; id < n; id++) if (this.alive[id]) ids.push(id);
+      } else {
+        const all = new Uint32Array(this.liveCount);
+        let k = 0;
+        const alive = this.alive;
+        for (let id = 0; id < n; id++) if (alive[id]) all[k++] = id;
+        return { eff, words, derived: [], candidates: all, required: 0 };
+      }
       return { eff, words, derived: [], candidates: Uint32Array.from(ids), required: 0 };
     }
     const derived = words.map((w, i) => {
       const prefix = eff.queryType === 'prefixAll' || (eff.queryType === 'prefixLast' && i === words.length - 1);
       return this.derive(w, prefix, eff);
     });
-    const mask = this.mMask;
-    const typo = this.mTypo;
-    const exact = this.mExact;
-    const attr = this.mAttr;
+    const match = this.match;
     const touched = this.touched;
     let tc = 0;
     const postings = this.postings;
@@ -873,22 +880,22 @@ export class Index {
       const d = derived[i]!;
       for (let t = 0; t < d.terms.length; t++) {
         const list = postings[d.terms[t]!]!;
-        const ty = d.typos[t]!;
-        const ex = d.exact[t]!;
+        const add = (d.typos[t]! << 20) + (d.exact[t]! << 26);
         for (let j = 0; j < list.length; j += 2) {
-          const doc = list[j]!;
-          const m = mask[doc]!;
+          const slot = list[j]! << 1;
+          const m = match[slot]!;
+          let packed: number;
           if (m === 0) {
-            touched[tc++] = doc;
-            attr[doc] = 0xffffffff;
-          }
+            touched[tc++] = slot >>> 1;
+            packed = ATTR_MASK;
+          } else packed = match[slot + 1]!;
           if ((m & bit) === 0) {
-            mask[doc] = m | bit;
-            typo[doc]! += ty;
-            exact[doc]! += ex;
+            match[slot] = m | bit;
+            packed += add;
           }
           const a = list[j + 1]!;
-          if (a < attr[doc]!) attr[doc] = a;
+          if (a < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | a;
+          match[slot + 1] = packed;
         }
       }
     }
@@ -902,7 +909,7 @@ export class Index {
       const out: number[] = [];
       for (let j = 0; j < tc; j++) {
         const doc = touched[j]!;
-        const m = mask[doc]!;
+        const m = match[doc << 1]!;
         if ((m & required) !== required || !this.alive[doc]) continue;
         if (filter && (filter[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
         out.push(doc);
@@ -928,9 +935,10 @@ export class Index {
       }
     }
     if (cands.length && (eff.typoTolerance === 'min' || eff.typoTolerance === 'strict')) {
-      const distinctTypos = [...new Set(cands.map((d) => typo[d]!))].sort((a, b) => a - b);
+      const typoOf = (d: number) => (match[(d << 1) + 1]! >>> 20) & 63;
+      const distinctTypos = [...new Set(cands.map(typoOf))].sort((a, b) => a - b);
       const limit = eff.typoTolerance === 'min' ? distinctTypos[0]! : distinctTypos[Math.min(1, distinctTypos.length - 1)]!;
-      cands = cands.filter((d) => typo[d]! <= limit);
+      cands = cands.filter((d) => typoOf(d) <= limit);
     }
     // term → query words bit mask, for proximity and highlighting of the returned records
     const bits = this.termBits;
@@ -945,9 +953,7 @@ export class Index {
     const touched = this.touched;
     for (let j = 0; j < this.touchedCount; j++) {
       const doc = touched[j]!;
-      this.mMask[doc] = 0;
-      this.mTypo[doc] = 0;
-      this.mExact[doc] = 0;
+      this.match[doc << 1] = 0;
     }
     this.touchedCount = 0;
     for (const d of exec.derived) for (let t = 0; t < d.terms.length; t++) this.termBits[d.terms[t]!] = 0;
@@ -961,7 +967,7 @@ export class Index {
     const terms = this.tokTerms;
     const pos = this.tokPos;
     const bits = this.termBits;
-    const mask = this.mMask[doc]!;
+    const mask = this.match[doc << 1]!;
     let total = 0;
     let prevWord = -1;
     for (let w = 0; w < nWords; w++) {
@@ -991,10 +997,7 @@ export class Index {
   private criteria(exec: Execution, forBrowse: boolean): Criterion[] {
     const out: Criterion[] = [];
     const n = exec.words.length;
-    const mask = this.mMask;
-    const typo = this.mTypo;
-    const exact = this.mExact;
-    const attr = this.mAttr;
+    const match = this.match;
     const ranking = forBrowse ? ['custom'] : this.settings.ranking;
     for (const c of ranking) {
       if (c === 'custom') {
@@ -1007,11 +1010,11 @@ export class Index {
         continue;
       }
       if (n === 0) continue;
-      if (c === 'typo') out.push({ key: (d) => typo[d]! });
-      else if (c === 'words' && exec.required !== (1 << n) - 1) out.push({ key: (d) => n - popcount(mask[d]!) });
+      if (c === 'typo') out.push({ key: (d) => (match[(d << 1) + 1]! >>> 20) & 63 });
+      else if (c === 'words' && exec.required !== (1 << n) - 1) out.push({ key: (d) => n - popcount(match[d << 1]!) });
       else if (c === 'proximity' && n > 1) out.push({ key: (d) => this.proximity(d, n) });
-      else if (c === 'attribute') out.push({ key: (d) => attr[d]! });
-      else if (c === 'exact') out.push({ key: (d) => n - exact[d]! });
+      else if (c === 'attribute') out.push({ key: (d) => match[(d << 1) + 1]! & ATTR_MASK });
+      else if (c === 'exact') out.push({ key: (d) => n - (match[(d << 1) + 1]! >>> 26) });
     }
     return out;
   }
@@ -1247,13 +1250,13 @@ export class Index {
     const n = exec.words.length;
     const order = this.customOrder();
     return {
-      nbTypos: n ? this.mTypo[doc]! : 0,
-      firstMatchedWord: n ? this.mAttr[doc]! : 0,
+      nbTypos: n ? (this.match[(doc << 1) + 1]! >>> 20) & 63 : 0,
+      firstMatchedWord: n ? this.match[(doc << 1) + 1]! & ATTR_MASK : 0,
       proximityDistance: n > 1 ? this.proximity(doc, n) : 0,
       userScore: order.order.length - order.rank[doc]!,
       geoDistance: 0,
       geoPrecision: 1,
-      nbExactWords: n ? this.mExact[doc]! : 0,
+      nbExactWords: n ? this.match[(doc << 1) + 1]! >>> 26 : 0,
     };
   }
 
@@ -1286,19 +1289,101 @@ export class Index {
     return counts;
   }
 
+  /** Alphabetical order of a column's values (built once, then kept up to date by insertion). */
+  private alphaOf(col: Column): NonNullable<Column['alpha']> {
+    if (col.alpha) return col.alpha;
+    const ids = col.values.map((_, i) => i);
+    const values = col.values;
+    ids.sort((a, b) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : 0));
+    const size = Math.max(16, ids.length * 2);
+    const sorted = new Uint32Array(size);
+    sorted.set(ids);
+    const rank = new Uint32Array(size);
+    for (let i = 0; i < ids.length; i++) rank[ids[i]!] = i;
+    col.alpha = { sorted, length: ids.length, rank };
+    return col.alpha;
+  }
+
+  private insertAlpha(col: Column, vid: number): void {
+    const a = col.alpha!;
+    const values = col.values;
+    const text = values[vid]!;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[a.sorted[mid]!]! < text) lo = mid + 1;
+      else hi = mid;
+    }
+    if (a.length === a.sorted.length || vid >= a.rank.length) {
+      const size = Math.max(a.sorted.length, vid + 1) * 2;
+      const sorted = new Uint32Array(size);
+      sorted.set(a.sorted.subarray(0, a.length));
+      const rank = new Uint32Array(size);
+      rank.set(a.rank);
+      a.sorted = sorted;
+      a.rank = rank;
+    }
+    a.sorted.copyWithin(lo + 1, lo, a.length);
+    a.sorted[lo] = vid;
+    a.length++;
+    for (let i = lo; i < a.length; i++) a.rank[a.sorted[i]!] = i;
+  }
+
+  /**
+   * The `max` most frequent values (count desc, then alphabetical) without sorting every value: a
+   * histogram of counts finds the threshold count, and ties at the threshold are taken in alphabetical
+   * order by scanning the column's precomputed alphabetical ranks.
+   */
+  private topFacetValues(col: Column, counts: Uint32Array, max: number): number[] {
+    const { rank, sorted } = this.alphaOf(col);
+    const byCountThenAlpha = (a: number, b: number) => counts[b]! - counts[a]! || rank[a]! - rank[b]!;
+    const nonzero: number[] = [];
+    let maxCount = 0;
+    for (let v = 0; v < counts.length; v++) {
+      const c = counts[v]!;
+      if (c) {
+        nonzero.push(v);
+        if (c > maxCount) maxCount = c;
+      }
+    }
+    if (nonzero.length <= Math.max(64, max * 2)) return nonzero.sort(byCountThenAlpha).slice(0, max);
+    if (max === 0) return [];
+    const hist = new Uint32Array(maxCount + 1);
+    for (const v of nonzero) hist[counts[v]!]!++;
+    let threshold = 0;
+    let above = 0;
+    for (let c = maxCount; c >= 1; c--) {
+      if (above + hist[c]! >= max) {
+        threshold = c;
+        break;
+      }
+      above += hist[c]!;
+    }
+    const chosen = nonzero.filter((v) => counts[v]! > threshold).sort(byCountThenAlpha);
+    let need = max - chosen.length;
+    const tie = new Uint8Array(col.alpha!.length);
+    for (const v of nonzero) if (counts[v] === threshold) tie[rank[v]!] = 1;
+    for (let r = 0; r < tie.length && need > 0; r++) {
+      if (tie[r]) {
+        chosen.push(sorted[r]!);
+        need--;
+      }
+    }
+    return chosen;
+  }
+
   private facets(names: string[], cands: Uint32Array, maxValues: number, alpha: boolean): { facets: Record<string, Record<string, number>>; stats: Record<string, FacetStats> } {
     const facets: Record<string, Record<string, number>> = {};
     const stats: Record<string, FacetStats> = {};
     for (const name of names) {
       const col = this.column(name);
       const counts = this.countFacet(col, cands);
-      const nonzero: number[] = [];
-      for (let v = 0; v < counts.length; v++) if (counts[v]) nonzero.push(v);
-      nonzero.sort((a, b) => counts[b]! - counts[a]! || (col.values[a]! < col.values[b]! ? -1 : 1));
+      const nonzero = this.topFacetValues(col, counts, maxValues);
       if (alpha) {
         // sortFacetValuesBy 'alpha': the most frequent values, shown in alphabetical order
-        nonzero.length = Math.min(nonzero.length, maxValues);
-        nonzero.sort((a, b) => (col.values[a]! < col.values[b]! ? -1 : col.values[a]! > col.values[b]! ? 1 : 0));
+        const rank = this.alphaOf(col).rank;
+        nonzero.sort((a, b) => rank[a]! - rank[b]!);
       }
       const out: Record<string, number> = {};
       for (let i = 0; i < nonzero.length && i < maxValues; i++) out[col.values[nonzero[i]!]!] = counts[nonzero[i]!]!;
@@ -1308,12 +1393,20 @@ export class Index {
         let max = -Infinity;
         let sum = 0;
         let count = 0;
+        const hasMulti = col.numMulti.size > 0;
         for (let i = 0; i < cands.length; i++) {
           const d = cands[i]!;
           const v = col.num[d]!;
           if (Number.isNaN(v)) continue;
-          const many = col.numMulti.get(d);
-          for (const x of many ?? [v]) {
+          const many = hasMulti ? col.numMulti.get(d) : undefined;
+          if (!many) {
+            if (v < min) min = v;
+            if (v > max) max = v;
+            sum += v;
+            count++;
+            continue;
+          }
+          for (const x of many) {
             if (x < min) min = x;
             if (x > max) max = x;
             sum += x;

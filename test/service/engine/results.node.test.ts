@@ -63,6 +63,23 @@ describe('facets', () => {
     assert.throws(() => index.search({ facets: ['brand'], sortFacetValuesBy: 'random' }), /sortFacetValuesBy/);
   });
 
+  it('top values of a high-cardinality facet equal a full sort (count desc, then value), also after writes', () => {
+    const big = new Index('big-facet');
+    big.setSettings({ attributesForFaceting: ['v'] });
+    let seed = 1;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const make = (i: number) => ({ objectID: String(i), v: `v${Math.floor(rand() * rand() * 3000)}` });
+    big.saveObjects(Array.from({ length: 20000 }, (_, i) => make(i)));
+    const expected = () => {
+      const counts = new Map<string, number>();
+      for (const o of big.objects()) counts.set(o.v as string, (counts.get(o.v as string) ?? 0) + 1);
+      return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 250));
+    };
+    assert.deepEqual(big.search({ facets: ['v'], maxValuesPerFacet: 250 }).facets!.v, expected());
+    big.saveObjects(Array.from({ length: 500 }, (_, i) => ({ objectID: `n${i}`, v: `new${i % 7}` })));
+    assert.deepEqual(big.search({ facets: ['v'], maxValuesPerFacet: 250 }).facets!.v, expected());
+  });
+
   it('facets_stats for numeric facets over the result set', () => {
     const r = index.search({ facets: ['price', 'brand'], filters: 'price:1 TO 4' });
     assert.deepEqual(r.facets_stats, { price: { min: 1, max: 4, avg: 2.5, sum: 10 } });
