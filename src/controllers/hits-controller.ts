@@ -35,10 +35,8 @@ export class HitsController<T = Record<string, unknown>> extends StoreController
   attributesToSnippet: string[] = [];
 
   protected override needs(): Needs {
-    return {
-      params: { ...HIGHLIGHT_PARAMS },
-      ...(this.attributesToSnippet.length ? { attributesToSnippet: this.attributesToSnippet } : {}),
-    };
+    const attributesToSnippet = this.attributesToSnippet;
+    return { params: { ...HIGHLIGHT_PARAMS }, ...(attributesToSnippet.length ? { attributesToSnippet } : {}) };
   }
 
   /** The hits of the current page (empty before the first answer). */
@@ -50,12 +48,12 @@ export class HitsController<T = Record<string, unknown>> extends StoreController
   get items(): Array<HitItem<T>> {
     const results = this.snapshot?.results;
     if (!results) return [];
-    const offset = results.page * results.hitsPerPage;
+    const { page, hitsPerPage, queryID } = results;
     const indexName = results.index ?? this.snapshot!.state.indexName;
     return this.hits.map((hit, index) => ({
       hit,
       index,
-      ref: { objectID: hit.objectID, queryID: results.queryID, position: offset + index + 1, indexName },
+      ref: { objectID: hit.objectID, queryID, position: page * hitsPerPage + index + 1, indexName },
     }));
   }
 
@@ -66,16 +64,16 @@ export class HitsController<T = Record<string, unknown>> extends StoreController
 
   /** True when a search answered with no hits. */
   get isEmpty(): boolean {
-    return !!this.snapshot?.results && this.snapshot.results.hits.length === 0;
+    return this.snapshot?.results?.hits.length === 0;
   }
 
   /** The store's error, when the last search failed. */
   get error(): Error | null {
-    return this.snapshot?.status === 'error' ? this.snapshot.error : null;
+    return this.snapshot?.status == 'error' ? this.snapshot.error : null;
   }
 
   /** True while a search is running (`loading` or `stalled`). */
   get isLoading(): boolean {
-    return this.snapshot?.status === 'loading' || this.snapshot?.status === 'stalled';
+    return /^(loading|stalled)$/.test(this.snapshot?.status ?? '');
   }
 }

@@ -24,13 +24,14 @@ export class PaginationController extends StoreController {
 
   /** The current page, 0-based (the state's page: it moves at once, before the results arrive). */
   get currentPage(): number {
-    return (this.store ?? undefined)?.getSnapshot().state.page ?? this.snapshot?.state.page ?? 0;
+    return this.store?.getSnapshot().state.page ?? this.snapshot?.state.page ?? 0;
   }
 
   /** Number of pages (capped by `totalPages`). */
   get nbPages(): number {
     const nbPages = this.snapshot?.results?.nbPages ?? 0;
-    return this.totalPages !== undefined && this.totalPages >= 0 ? Math.min(nbPages, this.totalPages) : nbPages;
+    const total = this.totalPages ?? -1;
+    return total >= 0 ? Math.min(nbPages, total) : nbPages;
   }
 
   get isFirstPage(): boolean {
@@ -44,12 +45,9 @@ export class PaginationController extends StoreController {
   /** The page numbers to show: `2 × padding + 1` of them around the current page, shifted at the ends (InstantSearch's window). */
   get pages(): number[] {
     const total = this.nbPages;
-    const current = Math.min(this.currentPage, Math.max(total - 1, 0));
     const padding = Math.max(0, Math.floor(this.padding));
-    if (total === 0) return [];
     const shown = Math.min(2 * padding + 1, total);
-    let first = current - padding;
-    first = Math.max(0, Math.min(first, total - shown));
+    const first = Math.max(0, Math.min(Math.min(this.currentPage, total - 1) - padding, total - shown));
     return Array.from({ length: shown }, (_, i) => first + i);
   }
 
@@ -60,7 +58,7 @@ export class PaginationController extends StoreController {
 
   /** Goes to a page (0-based), clamped to the existing pages. */
   setPage(page: number): void {
-    const target = Math.max(0, Math.min(Math.floor(page), Math.max(this.nbPages - 1, 0)));
-    if (Number.isFinite(target) && target !== this.currentPage) this.store?.setPage(target);
+    const target = Math.max(0, Math.min(Math.floor(page), this.nbPages - 1));
+    if (target >= 0 && target != this.currentPage) this.store?.setPage(target);
   }
 }

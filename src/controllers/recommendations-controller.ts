@@ -1,8 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { RecommendHit, RecommendModel, RecommendRequest, RecommendResult, SearchParams, TrendingFacetHit } from '../client/types.js';
+import type { RecommendHit, RecommendModel, RecommendRequest, RecommendResult, SearchParams } from '../client/types.js';
 import type { HitRef } from '../insights/types.js';
 import type { SearchStore } from '../store/types.js';
-import type { Source } from './store-controller.js';
+import { resolve, type Source } from './store-controller.js';
 
 /** Where a request stands: nothing to ask yet, waiting for the answer, answered, or failed. */
 export type RecommendStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -21,10 +21,6 @@ export interface RecommendControllerOptions {
   store?: Source<SearchStore>;
 }
 
-function resolve<T extends object>(source: Source<T> | undefined): T | undefined {
-  return typeof source === 'function' ? (source as () => T | undefined)() : source;
-}
-
 /**
  * Base of the Recommend controllers: before each host update it builds the request from the host's
  * configuration (`request()`), and when the request changed it asks `store.recommend` (requests of one tick
@@ -36,11 +32,21 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> im
   /** The last answer (kept while a new request is loading). */
   result: RecommendResult<T> | undefined;
   error: Error | undefined;
+  /** The index (default: the store's main index). */
+  index: string | undefined;
+  /** Minimum score, 0 to 100. */
+  threshold = 0;
+  /** Most recommendations (0: all the model has). */
+  maxRecommendations = 0;
+  /** Search parameters applied to the recommended records (filters…). */
+  queryParameters: SearchParams | undefined;
+  /** Search parameters of the search that fills up when the model has fewer than `maxRecommendations`. */
+  fallbackParameters: SearchParams | undefined;
 
-  private lastKey = '';
-  private lastStore: SearchStore | undefined;
-  private sequence = 0;
-  private connected = false;
+  #key = '';
+  #store: SearchStore | undefined;
+  #sequence = 0;
+  #connected = false;
 
   constructor(
     protected readonly host: ReactiveControllerHost,
@@ -54,11 +60,11 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> im
     return resolve(this.options.store);
   }
 
-  /** The request to send, or undefined while the configuration is incomplete. */
-  protected abstract request(): RecommendRequest | undefined;
+  /** The model-specific fields of the request, or undefined while the configuration is incomplete. */
+  protected abstract request(): Partial<RecommendRequest> | undefined;
 
   hostConnected(): void {
-    this.connected = true;
+    this.#connected = true;
     this.sync();
   }
 
@@ -67,56 +73,53 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> im
   }
 
   hostDisconnected(): void {
-    this.connected = false;
-    // A reconnected host asks again (the store's cache answers at once).
-    this.lastKey = '';
-    this.lastStore = undefined;
-    this.sequence++;
+    this.#connected = false;
+    // A reconnected host asks again (the store's cache answers at once); a late answer is ignored.
+    this.#store = undefined;
+    this.#sequence++;
   }
 
-  /** Sends the current request when it differs from the last one sent. */
+  /** Sends the current request when it differs from the last one sent (or the store changed). */
   sync(): void {
-    const store = this.connected ? this.store : undefined;
-    const request = store ? this.request() : undefined;
-    const key = request && store ? JSON.stringify(request) : '';
-    // A new store (the root was rebuilt) asks again even for the same request.
-    if (key === this.lastKey && store === this.lastStore) return;
-    this.lastKey = key;
-    this.lastStore = store;
-    const sequence = ++this.sequence;
-    if (!request || !store) {
-      this.status = 'idle';
-      this.result = undefined;
-      this.error = undefined;
-      return;
+    const store = this.#connected ? this.store : undefined;
+    const indexName = this.indexName;
+    const fields = store && indexName ? this.request() : undefined;
+    const request = fields && ({ indexName, threshold: this.threshold, ...fields } as RecommendRequest);
+    if (request) {
+      if (this.maxRecommendations > 0) request.maxRecommendations = this.maxRecommendations;
+      // The answer's queryID makes Insights events attributable.
+      if (request.model != 'trending-facets') request.queryParameters = withClickAnalytics(this.queryParameters);
+      if (request.queryParameters && this.fallbackParameters) request.fallbackParameters = this.fallbackParameters;
     }
+    const key = request ? JSON.stringify(request) : '';
+    // A new store (the root was rebuilt) asks again even for the same request.
+    if (key == this.#key && store == this.#store) return;
+    this.#key = key;
+    this.#store = store;
+    const sequence = ++this.#sequence;
+    const settle = (status: RecommendStatus, result?: RecommendResult<T>, error?: unknown) => {
+      if (sequence != this.#sequence) return;
+      this.status = status;
+      this.result = result;
+      this.error = error == null || error instanceof Error ? (error as Error | undefined) : new Error(String(error));
+      this.host.requestUpdate();
+    };
+    if (!request) return void Object.assign(this, { status: 'idle', result: undefined, error: undefined });
     this.status = 'loading';
-    store.recommend<T>(request).then(
-      (result) => {
-        if (sequence !== this.sequence) return;
-        this.status = 'ready';
-        this.result = result;
-        this.error = undefined;
-        this.host.requestUpdate();
-      },
-      (error: unknown) => {
-        if (sequence !== this.sequence) return;
-        this.status = 'error';
-        this.result = undefined;
-        this.error = error instanceof Error ? error : new Error(String(error));
-        this.host.requestUpdate();
-      },
+    store!.recommend<T>(request).then(
+      (result) => settle('ready', result),
+      (error: unknown) => settle('error', undefined, error),
     );
   }
 
   /** True while the first answer to the current request is awaited. */
   get isLoading(): boolean {
-    return this.status === 'loading';
+    return this.status == 'loading';
   }
 
   /** True when the current request was answered with no recommendations. */
   get isEmpty(): boolean {
-    return this.status === 'ready' && (this.result?.hits.length ?? 0) === 0;
+    return this.status == 'ready' && !this.result?.hits.length;
   }
 
   /** The queryID of the answer (Insights events on its items carry it). */
@@ -125,26 +128,24 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> im
   }
 
   /** The index the recommendations come from. */
-  protected abstract get indexName(): string | undefined;
+  protected get indexName(): string | undefined {
+    return this.index || this.store?.baseIndex;
+  }
 
   /** The recommended records with positions 1..n and the answer's queryID. */
   get items(): Array<RecommendItem<T>> {
-    const hits = (this.result?.hits ?? []) as Array<RecommendHit<T> | TrendingFacetHit>;
-    const indexName = this.indexName ?? this.store?.baseIndex ?? '';
-    const out: Array<RecommendItem<T>> = [];
-    for (const hit of hits) {
-      if (!('objectID' in hit)) continue;
-      out.push({
-        hit,
-        index: out.length,
-        ref: { objectID: hit.objectID, queryID: this.result?.queryID, position: out.length + 1, indexName },
-      });
-    }
-    return out;
+    const indexName = this.indexName ?? '';
+    const queryID = this.queryID;
+    return ((this.result?.hits ?? []) as Array<RecommendHit<T>>)
+      .filter((hit) => 'objectID' in hit)
+      .map((hit, index) => ({ hit, index, ref: { objectID: hit.objectID, queryID, position: index + 1, indexName } }));
   }
 }
 
-/** Merges `clickAnalytics` (the answer's queryID makes Insights events attributable) over the page's parameters. */
+/**
+ * Merges `clickAnalytics` (the answer's queryID makes Insights events attributable) over the page's parameters.
+ * @example withClickAnalytics({ filters: 'brand:Hon' }) // { filters: 'brand:Hon', clickAnalytics: true }
+ */
 export function withClickAnalytics(params: SearchParams | undefined): SearchParams {
   return { ...params, clickAnalytics: true };
 }
@@ -168,33 +169,8 @@ export class RecommendationsController<T = Record<string, unknown>> extends Reco
   model: Extract<RecommendModel, 'related-products' | 'bought-together'> = 'related-products';
   /** The record the recommendations are for (nothing is asked without it). */
   objectID: string | undefined;
-  /** Minimum score, 0 to 100. */
-  threshold = 0;
-  /** Most recommendations (0: all the model has). */
-  maxRecommendations = 0;
-  /** The index (default: the store's main index). */
-  index: string | undefined;
-  /** Search parameters applied to the recommended records (filters…). */
-  queryParameters: SearchParams | undefined;
-  /** Search parameters of the search that fills up when the model has fewer than `maxRecommendations`. */
-  fallbackParameters: SearchParams | undefined;
 
-  protected override get indexName(): string | undefined {
-    return this.index || this.store?.baseIndex;
-  }
-
-  protected override request(): RecommendRequest | undefined {
-    const indexName = this.indexName;
-    if (!this.objectID || !indexName) return undefined;
-    const request: RecommendRequest = {
-      indexName,
-      model: this.model,
-      objectID: this.objectID,
-      threshold: this.threshold,
-      queryParameters: withClickAnalytics(this.queryParameters),
-    };
-    if (this.maxRecommendations > 0) request.maxRecommendations = this.maxRecommendations;
-    if (this.fallbackParameters) request.fallbackParameters = this.fallbackParameters;
-    return request;
+  protected override request(): Partial<RecommendRequest> | undefined {
+    return this.objectID ? { model: this.model, objectID: this.objectID } : undefined;
   }
 }

@@ -16,7 +16,7 @@ export interface RefinementItem {
 /** Sort criteria of the values, applied in order: `isRefined` (refined first), `count[:asc|:desc]`, `name[:asc|:desc]`. */
 export type RefinementSortCriterion = 'isRefined' | 'count' | 'count:asc' | 'count:desc' | 'name' | 'name:asc' | 'name:desc';
 
-const SORT_CRITERIA = new Set(['isRefined', 'count', 'count:asc', 'count:desc', 'name', 'name:asc', 'name:desc']);
+const SORT_CRITERIA = ['isRefined', 'count', 'count:asc', 'count:desc', 'name', 'name:asc', 'name:desc'];
 
 /** InstantSearch's default order: refined values first, then by count, then by name. */
 export const DEFAULT_REFINEMENT_SORT: RefinementSortCriterion[] = ['isRefined', 'count:desc', 'name:asc'];
@@ -55,45 +55,36 @@ export class RefinementListController extends StoreController {
   /** The current search for facet values ('' when not searching). */
   facetQuery = '';
   /** The values matching `facetQuery` (undefined while not searching or waiting for the first answer). */
-  private searchResults: RefinementItem[] | undefined;
-  private searchSequence = 0;
+  #found: RefinementItem[] | undefined;
+  #sequence = 0;
 
   protected override needs(): Needs | undefined {
-    if (!this.attribute) return undefined;
-    const max = this.showMore ? Math.max(this.limit, this.showMoreLimit) : this.limit;
-    return this.operator === 'and'
-      ? { facets: [this.attribute], maxValuesPerFacet: max }
-      : { disjunctiveFacets: [this.attribute], maxValuesPerFacet: max };
+    const { attribute, showMore, limit } = this;
+    return attribute
+      ? { [this.operator == 'and' ? 'facets' : 'disjunctiveFacets']: [attribute], maxValuesPerFacet: showMore ? Math.max(limit, this.showMoreLimit) : limit }
+      : undefined;
   }
 
-  private get currentLimit(): number {
+  #limit(): number {
     return this.isShowingMore ? Math.max(this.limit, this.showMoreLimit) : this.limit;
-  }
-
-  private isRefined(value: string): boolean {
-    return this.store?.isRefined(this.attribute, value) ?? false;
   }
 
   /** Every value the results have for the attribute (refined values included), sorted. */
   get allItems(): RefinementItem[] {
-    const counts = this.snapshot?.results?.facets?.[this.attribute] ?? {};
+    const { attribute } = this;
+    const counts = this.snapshot?.results?.facets?.[attribute] ?? {};
     const state = this.snapshot?.state;
-    const refined = [
-      ...(state?.disjunctiveFacetRefinements[this.attribute] ?? []),
-      ...(state?.facetRefinements[this.attribute] ?? []),
-    ];
-    const values = new Set([...Object.keys(counts), ...refined]);
-    return [...values]
+    const refined = [...(state?.disjunctiveFacetRefinements[attribute] ?? []), ...(state?.facetRefinements[attribute] ?? [])];
+    return [...new Set([...Object.keys(counts), ...refined])]
       .map((value) => ({ value, label: value, count: counts[value] ?? 0, isRefined: refined.includes(value) }))
       .sort(compareBy(this.sortBy));
   }
 
   /** The values to show: the facet search's matches while searching, else the sorted values up to the limit. */
   get items(): RefinementItem[] {
-    if (this.facetQuery && this.searchResults) {
-      return this.searchResults.map((item) => ({ ...item, isRefined: this.isRefined(item.value) }));
-    }
-    return this.allItems.slice(0, this.currentLimit);
+    return this.facetQuery && this.#found
+      ? this.#found.map((item) => ({ ...item, isRefined: !!this.store?.isRefined(this.attribute, item.value) }))
+      : this.allItems.slice(0, this.#limit());
   }
 
   /** True while the list is showing facet search results. */
@@ -103,7 +94,7 @@ export class RefinementListController extends StoreController {
 
   /** True while the answer to the current facet search is awaited (the list still shows the plain values). */
   get isSearching(): boolean {
-    return !!this.facetQuery && !this.searchResults;
+    return !!this.facetQuery && !this.#found;
   }
 
   /** Whether a show more/less button makes sense. */
@@ -113,16 +104,14 @@ export class RefinementListController extends StoreController {
 
   /** Turns a value on or off; returns whether it is now refined. */
   refine(value: string): boolean {
-    const store = this.store;
-    if (!store || !this.attribute) return false;
-    const turnOn = !store.isRefined(this.attribute, value);
+    const { store, attribute } = this;
+    if (!store || !attribute) return false;
+    const turnOn = !store.isRefined(attribute, value);
     const results = this.snapshot?.results;
-    store.toggleRefinement(this.attribute, value, this.operator);
-    if (turnOn) {
-      this.insights?.filterApplied(results?.index ?? store.getSnapshot().state.indexName, this.attribute, value, results?.queryID);
-    }
+    store.toggleRefinement(attribute, value, this.operator);
+    if (turnOn) this.insights?.filterApplied(results?.index ?? store.getSnapshot().state.indexName, attribute, value, results?.queryID);
     // As InstantSearch: choosing a value found by the facet search ends the search.
-    if (this.facetQuery) this.searchForItems('');
+    if (this.facetQuery) void this.searchForItems('');
     this.host.requestUpdate();
     return turnOn;
   }
@@ -135,27 +124,26 @@ export class RefinementListController extends StoreController {
 
   /** Searches the attribute's values for `facetQuery` (the facet must be `searchable(…)` in the index). */
   async searchForItems(facetQuery: string): Promise<void> {
-    const sequence = ++this.searchSequence;
+    const sequence = ++this.#sequence;
     this.facetQuery = facetQuery;
-    this.searchResults = undefined;
+    this.#found = undefined;
     this.host.requestUpdate();
     const store = this.store;
     if (!facetQuery || !store) return;
     let items: RefinementItem[] = [];
     try {
-      const hits = await store.searchForFacetValues(this.attribute, facetQuery, this.currentLimit);
-      items = hits.map((hit) => ({
-        value: hit.value,
-        label: hit.value,
-        highlighted: hit.highlighted,
-        count: hit.count,
+      items = (await store.searchForFacetValues(this.attribute, facetQuery, this.#limit())).map(({ value, highlighted, count }) => ({
+        value,
+        label: value,
+        highlighted,
+        count,
         isRefined: false,
       }));
     } catch (error) {
       console.error(`svc-search: search for facet values of "${this.attribute}" failed:`, error);
     }
-    if (sequence !== this.searchSequence) return; // an older answer arriving late
-    this.searchResults = items;
+    if (sequence != this.#sequence) return; // an older answer arriving late
+    this.#found = items;
     this.host.requestUpdate();
   }
 }
@@ -166,17 +154,16 @@ export class RefinementListController extends StoreController {
  */
 export function compareBy(criteria: readonly string[]): (a: RefinementItem, b: RefinementItem) => number {
   for (const criterion of criteria) {
-    if (!SORT_CRITERIA.has(criterion)) {
-      throw new TypeError(`svc-search: unknown sort criterion "${criterion}" (use ${[...SORT_CRITERIA].join(', ')})`);
+    if (!SORT_CRITERIA.includes(criterion)) {
+      throw new TypeError(`svc-search: unknown sort criterion "${criterion}" (use ${SORT_CRITERIA.join(', ')})`);
     }
   }
   return (a, b) => {
     for (const criterion of criteria) {
       const [key, direction] = criterion.split(':');
-      let order = 0;
-      if (key === 'isRefined') order = Number(b.isRefined) - Number(a.isRefined);
-      else if (key === 'count') order = direction === 'asc' ? a.count - b.count : b.count - a.count;
-      else order = (direction === 'desc' ? -1 : 1) * a.label.localeCompare(b.label);
+      const sign = direction == 'asc' || (key == 'name' && direction != 'desc') ? 1 : -1;
+      const order =
+        key == 'isRefined' ? +b.isRefined - +a.isRefined : sign * (key == 'count' ? a.count - b.count : a.label.localeCompare(b.label));
       if (order) return order;
     }
     return 0;

@@ -14,8 +14,12 @@ export interface StoreControllerOptions {
 
 let sequence = 0;
 
-function resolve<T extends object>(source: Source<T> | undefined): T | undefined {
-  return typeof source === 'function' ? (source as () => T | undefined)() : source;
+/**
+ * The value of a `Source`: calls it when it is a function.
+ * @example resolve(() => store) // store
+ */
+export function resolve<T extends object>(source: Source<T> | undefined): T | undefined {
+  return typeof source == 'function' ? (source as () => T | undefined)() : source;
 }
 
 /**
@@ -38,11 +42,11 @@ export class StoreController implements ReactiveController {
   /** Unique id under which the needs are registered. */
   readonly id = `svc-controller-${++sequence}`;
 
-  private bound: SearchStore | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private removeNeeds: (() => void) | undefined;
-  private registeredNeeds = '';
-  private connected = false;
+  #bound: SearchStore | undefined;
+  #unsubscribe: (() => void) | undefined;
+  #removeNeeds: (() => void) | undefined;
+  #needs = '';
+  #connected = false;
 
   constructor(
     protected readonly host: ReactiveControllerHost,
@@ -62,7 +66,7 @@ export class StoreController implements ReactiveController {
   }
 
   hostConnected(): void {
-    this.connected = true;
+    this.#connected = true;
     this.sync();
   }
 
@@ -71,8 +75,8 @@ export class StoreController implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    this.connected = false;
-    this.unbind();
+    this.#connected = false;
+    this.sync();
   }
 
   /**
@@ -86,37 +90,27 @@ export class StoreController implements ReactiveController {
   /** Called with each new snapshot before the host is asked to update. */
   protected onSnapshot(_snapshot: StoreSnapshot): void {}
 
-  /** Binds to the current store (or rebinds after a change) and re-registers changed needs. */
+  /** Binds to the current store (or rebinds after a change, or unbinds once disconnected) and re-registers changed needs. */
   sync(): void {
-    const store = this.connected ? this.store : undefined;
-    if (store !== this.bound) {
-      this.unbind();
-      if (!store) return;
-      this.bound = store;
-      this.registerNeeds(store);
-      this.unsubscribe = store.subscribe((snapshot) => {
+    const store = this.#connected ? this.store : undefined;
+    if (store != this.#bound) {
+      this.#unsubscribe?.();
+      this.#removeNeeds?.();
+      this.#unsubscribe = this.#removeNeeds = this.snapshot = undefined;
+      this.#needs = '';
+      this.#unsubscribe = (this.#bound = store)?.subscribe((snapshot) => {
         this.snapshot = snapshot;
         this.onSnapshot(snapshot);
         this.host.requestUpdate();
       });
-    } else if (store) {
-      this.registerNeeds(store);
     }
-  }
-
-  private registerNeeds(store: SearchStore): void {
+    if (!store) return;
     const needs = this.needs();
     const key = needs ? JSON.stringify(needs) : '';
-    if (key === this.registeredNeeds && (this.removeNeeds || !needs)) return;
-    this.removeNeeds?.();
-    this.removeNeeds = needs ? store.registerNeeds(this.id, needs) : undefined;
-    this.registeredNeeds = key;
-  }
-
-  private unbind(): void {
-    this.unsubscribe?.();
-    this.removeNeeds?.();
-    this.unsubscribe = this.removeNeeds = this.bound = this.snapshot = undefined;
-    this.registeredNeeds = '';
+    if (key != this.#needs || (needs && !this.#removeNeeds)) {
+      this.#removeNeeds?.();
+      this.#removeNeeds = needs && store.registerNeeds(this.id, needs);
+      this.#needs = key;
+    }
   }
 }

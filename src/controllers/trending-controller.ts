@@ -1,5 +1,6 @@
-import type { RecommendModel, RecommendRequest, SearchParams, TrendingFacetHit } from '../client/types.js';
-import { RecommendRequestController, withClickAnalytics } from './recommendations-controller.js';
+import type { RecommendModel, RecommendRequest, TrendingFacetHit } from '../client/types.js';
+import type { InsightsLike } from '../insights/types.js';
+import { RecommendRequestController } from './recommendations-controller.js';
 
 /**
  * Headless logic of `<svc-trending>`: trending items (globally, or within one facet value) or trending facet
@@ -23,58 +24,33 @@ export class TrendingController<T = Record<string, unknown>> extends RecommendRe
   facetName: string | undefined;
   /** trending-items only, with `facetName`. */
   facetValue: string | undefined;
-  threshold = 0;
-  maxRecommendations = 0;
-  index: string | undefined;
-  /** trending-items only: parameters applied to the recommended records. */
-  queryParameters: SearchParams | undefined;
-  /** trending-items only: the search that fills up to `maxRecommendations`. */
-  fallbackParameters: SearchParams | undefined;
 
-  protected override get indexName(): string | undefined {
-    return this.index || this.store?.baseIndex;
-  }
-
-  protected override request(): RecommendRequest | undefined {
-    const indexName = this.indexName;
-    if (!indexName) return undefined;
-    const request: RecommendRequest = { indexName, model: this.model, threshold: this.threshold };
-    if (this.maxRecommendations > 0) request.maxRecommendations = this.maxRecommendations;
-    if (this.model === 'trending-facets') {
-      if (!this.facetName) return undefined;
-      request.facetName = this.facetName;
-      return request;
-    }
+  protected override request(): Partial<RecommendRequest> | undefined {
+    const { model, facetName, facetValue } = this;
+    if (model == 'trending-facets') return facetName ? { model, facetName } : undefined;
     // Both or neither: trending within one facet value, or globally.
-    if (this.facetName && this.facetValue !== undefined && this.facetValue !== '') {
-      request.facetName = this.facetName;
-      request.facetValue = this.facetValue;
-    }
-    request.queryParameters = withClickAnalytics(this.queryParameters);
-    if (this.fallbackParameters) request.fallbackParameters = this.fallbackParameters;
-    return request;
+    return facetName && facetValue ? { model, facetName, facetValue } : { model };
   }
 
   /** trending-facets: the facet values, hottest first. */
   get facets(): TrendingFacetHit[] {
-    if (this.model !== 'trending-facets') return [];
-    return ((this.result?.hits ?? []) as TrendingFacetHit[]).filter((hit) => 'facetValue' in hit);
+    return this.model == 'trending-facets' ? ((this.result?.hits ?? []) as TrendingFacetHit[]).filter((hit) => 'facetValue' in hit) : [];
   }
 
   /** Whether the search is refined on a trending facet value. */
   isRefined(facetValue: string): boolean {
-    return !!this.facetName && (this.store?.isRefined(this.facetName, facetValue) ?? false);
+    return !!this.facetName && !!this.store?.isRefined(this.facetName, facetValue);
   }
 
   /**
    * Toggles a trending facet value as a refinement of the search (`filterApplied` goes to Insights when it
    * is turned on).
    */
-  refine(facetValue: string, insights?: { filterApplied(indexName: string, attribute: string, value: string): void }): void {
-    const store = this.store;
-    if (!store || !this.facetName) return;
-    const turningOn = !store.isRefined(this.facetName, facetValue);
-    store.toggleRefinement(this.facetName, facetValue);
-    if (turningOn) insights?.filterApplied(this.indexName ?? store.baseIndex, this.facetName, facetValue);
+  refine(facetValue: string, insights?: Pick<InsightsLike, 'filterApplied'>): void {
+    const { store, facetName } = this;
+    if (!store || !facetName) return;
+    const turningOn = !store.isRefined(facetName, facetValue);
+    store.toggleRefinement(facetName, facetValue);
+    if (turningOn) insights?.filterApplied(this.indexName ?? store.baseIndex, facetName, facetValue);
   }
 }

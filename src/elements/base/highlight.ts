@@ -13,16 +13,20 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 /**
  * Decodes the HTML escapes of a highlighted value (`&lt;` → `<`, `&#39;` → `'`, numeric references) so the
  * text can be rendered as a text node — where it is safe again.
+ * @example unescapeHtml('&lt;b&gt; &#39;') // "<b> '"
  */
 export function unescapeHtml(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, entity: string) => {
-    if (entity[0] !== '#') return ENTITIES[entity.toLowerCase()] ?? match;
-    const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
+  return text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (match, entity: string) => {
+    if (entity[0] != '#') return ENTITIES[entity.toLowerCase()] ?? match;
+    const code = +`0${entity.slice(1)}`; // "0x1f" (hex) or "0123" (decimal)
+    return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : match;
   });
 }
 
-/** Escapes text for HTML (a raw attribute value used where a highlighted value is expected). */
+/**
+ * Escapes text for HTML (a raw attribute value used where a highlighted value is expected).
+ * @example escapeHtml('<b>') // "&#60;b&#62;"
+ */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -38,29 +42,34 @@ export function escapeHtml(text: string): string {
 export function parseHighlight(value: string): HighlightPart[] {
   const [pre, post] = value.includes(HIGHLIGHT_PRE_TAG) ? [HIGHLIGHT_PRE_TAG, HIGHLIGHT_POST_TAG] : ['<em>', '</em>'];
   const parts: HighlightPart[] = [];
-  let rest = value;
-  while (rest) {
-    const start = rest.indexOf(pre);
-    const end = start < 0 ? -1 : rest.indexOf(post, start + pre.length);
-    if (end < 0) {
-      parts.push({ value: unescapeHtml(rest), highlighted: false });
-      break;
-    }
-    if (start > 0) parts.push({ value: unescapeHtml(rest.slice(0, start)), highlighted: false });
-    if (end > start + pre.length) parts.push({ value: unescapeHtml(rest.slice(start + pre.length, end)), highlighted: true });
-    rest = rest.slice(end + post.length);
-  }
+  const push = (text: string, highlighted: boolean) => {
+    const last = parts.at(-1);
+    if (!text) return;
+    if (!highlighted && last && !last.highlighted) last.value += unescapeHtml(text);
+    else parts.push({ value: unescapeHtml(text), highlighted });
+  };
+  value.split(pre).forEach((chunk, i) => {
+    const end = chunk.indexOf(post);
+    // Text before the first tag, or after a tag that is never closed, is plain text.
+    if (!i || end < 0) return push(i ? pre + chunk : chunk, false);
+    push(chunk.slice(0, end), true);
+    push(chunk.slice(end + post.length), false);
+  });
   return parts;
 }
 
 /** Reads a possibly dotted attribute path (`brand.name`, `tags.0`) of an object. */
 export function getPath(object: unknown, path: string): unknown {
-  let value: unknown = object;
-  for (const key of path.split('.')) {
-    if (value == null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
+  return path.split('.').reduce<unknown>((value, key) => (value && typeof value == 'object' ? (value as Record<string, unknown>)[key] : undefined), object);
+}
+
+/** A value as text: arrays joined by `separator` (objects inside left out), objects and null undefined. */
+export function toText(value: unknown, separator = ', '): string | undefined {
+  return Array.isArray(value)
+    ? value.filter((v) => v == null || typeof v != 'object').join(separator)
+    : value == null || typeof value == 'object'
+      ? undefined
+      : String(value);
 }
 
 /**
@@ -76,18 +85,13 @@ export function highlightedValue(
   if (!hit || !attribute) return '';
   const read = (result: unknown): string | undefined => {
     if (Array.isArray(result)) {
-      const values = result.map(read).filter((value) => value !== undefined);
+      const values = result.map(read).filter((value) => value != null);
       return values.length ? values.join(separator) : undefined;
     }
     const value = (result as { value?: unknown } | undefined)?.value;
-    return typeof value === 'string' ? value : undefined;
+    return typeof value == 'string' ? value : undefined;
   };
-  const highlighted = read(getPath(hit[kind], attribute));
-  if (highlighted !== undefined) return highlighted;
-  const raw = getPath(hit, attribute);
-  if (raw == null || (typeof raw === 'object' && !Array.isArray(raw))) return '';
-  const text = Array.isArray(raw) ? raw.filter((v) => v == null || typeof v !== 'object').join(separator) : String(raw);
-  return escapeHtml(text);
+  return read(getPath(hit[kind], attribute)) ?? escapeHtml(toText(getPath(hit, attribute), separator) ?? '');
 }
 
 /**
@@ -97,17 +101,13 @@ export function highlightedValue(
  * html`<span>${renderHighlight(hit._highlightResult.name.value)}</span>`
  */
 export function renderHighlight(value: string): Array<TemplateResult | string> {
-  return parseHighlight(value).map((part) =>
-    part.highlighted ? html`<mark part="highlighted">${part.value}</mark>` : part.value,
-  );
+  return parseHighlight(value).map((part) => (part.highlighted ? html`<mark part="highlighted">${part.value}</mark>` : part.value));
 }
 
 /** The first attribute of a hit's `_highlightResult` (searchable attributes come first), else `objectID`. */
 export function defaultAttribute(hit: Record<string, unknown> | undefined): string {
-  const results = hit?._highlightResult as Record<string, unknown> | undefined;
-  for (const [key, result] of Object.entries(results ?? {})) {
-    const first = Array.isArray(result) ? result[0] : result;
-    if (typeof (first as { value?: unknown } | undefined)?.value === 'string') return key;
+  for (const [key, result] of Object.entries((hit?._highlightResult as Record<string, unknown>) ?? {})) {
+    if (typeof ([result].flat()[0] as { value?: unknown } | undefined)?.value == 'string') return key;
   }
   return 'objectID';
 }

@@ -1,4 +1,4 @@
-import { LitElement, type PropertyDeclarations } from 'lit';
+import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { ContextConsumer, ContextRoot } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import type { SearchStore } from '../../store/types.js';
@@ -15,24 +15,19 @@ export interface SearchContextSource extends Element {
 
 let contextRootAttached = false;
 
-const scopedCache = new WeakMap<Translations, Map<string, Translations>>();
+const scopes = new WeakMap<Translations, Record<string, Translations>>();
 
 /**
  * The keys of a root `translations` map written for one tag — `'svc-pagination.label'` — without the prefix,
  * so a `<svc-search>` can translate a key that several elements share (`label`, `listLabel`, `error`…) for
  * one of them only. Cached per map object (a new map replaces the old one; it is not watched for edits).
  */
-function scopedTranslations(root: Translations | undefined, tag: string): Translations | undefined {
-  if (!root) return undefined;
-  let byTag = scopedCache.get(root);
-  if (!byTag) scopedCache.set(root, (byTag = new Map()));
-  let scoped = byTag.get(tag);
-  if (!scoped) {
-    scoped = {};
-    for (const [key, value] of Object.entries(root)) if (key.startsWith(`${tag}.`)) scoped[key.slice(tag.length + 1)] = value;
-    byTag.set(tag, scoped);
-  }
-  return scoped;
+function scoped(root: Translations, tag: string): Translations {
+  let byTag = scopes.get(root);
+  if (!byTag) scopes.set(root, (byTag = {}));
+  return (byTag[tag] ??= Object.fromEntries(
+    Object.entries(root).flatMap(([key, value]) => (key.startsWith(`${tag}.`) ? [[key.slice(tag.length + 1), value]] : [])),
+  ));
 }
 
 /**
@@ -76,21 +71,24 @@ export class SvcElement extends LitElement {
   declare search: string | undefined;
   /** Partial map of this element's strings; overlays the `<svc-search>`'s `translations` and the defaults. */
   declare translations: Translations | undefined;
-  private currentContext: SearchContextValue | undefined;
 
-  private contextFromProvider: SearchContextValue | undefined;
-  private readonly onSearchContextEvent = (event: Event) => {
-    if (this.search && (event.target as Element | null)?.id === this.search) this.resolveNamedSearch();
+  #context: SearchContextValue | undefined;
+  #provided: SearchContextValue | undefined;
+  #store: SearchStore | undefined;
+  #insights: InsightsLike | undefined;
+  #consumes = (this.constructor as typeof SvcElement).consumesContext;
+  #onContext = (event: Event) => {
+    if (this.search && (event.target as Element).id === this.search) this.#named();
   };
 
   constructor() {
     super();
-    if ((this.constructor as typeof SvcElement).consumesContext) {
+    if (this.#consumes) {
       new ContextConsumer(this, {
         context: searchContext,
         subscribe: true,
         callback: (value) => {
-          this.contextFromProvider = value;
+          this.#provided = value;
           if (!this.search) this.searchContext = value;
         },
       });
@@ -99,38 +97,38 @@ export class SvcElement extends LitElement {
 
   override connectedCallback(): void {
     // One ContextRoot per document: buffers context requests of elements upgraded before their provider.
-    if (!contextRootAttached && (this.constructor as typeof SvcElement).consumesContext) {
+    if (this.#consumes && !contextRootAttached) {
       contextRootAttached = true;
       new ContextRoot().attach(document.documentElement);
     }
     super.connectedCallback();
-    if ((this.constructor as typeof SvcElement).consumesContext) {
-      document.addEventListener(SEARCH_CONTEXT_EVENT, this.onSearchContextEvent);
-      if (this.search) this.resolveNamedSearch();
+    if (this.#consumes) {
+      document.addEventListener(SEARCH_CONTEXT_EVENT, this.#onContext);
+      if (this.search) this.#named();
     }
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    document.removeEventListener(SEARCH_CONTEXT_EVENT, this.onSearchContextEvent);
+    document.removeEventListener(SEARCH_CONTEXT_EVENT, this.#onContext);
   }
 
-  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
-    super.willUpdate(changed as never);
+  protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('search') && this.isConnected) {
-      if (this.search) this.resolveNamedSearch();
-      else this.searchContext = this.contextFromProvider;
+      if (this.search) this.#named();
+      else this.searchContext = this.#provided;
     }
   }
 
   /** The context of the `<svc-search>` this element belongs to (undefined until found); a change updates. */
   protected get searchContext(): SearchContextValue | undefined {
-    return this.currentContext;
+    return this.#context;
   }
   protected set searchContext(value: SearchContextValue | undefined) {
-    if (value === this.currentContext) return;
-    this.currentContext = value;
-    this.requestUpdate();
+    if (value !== this.#context) {
+      this.#context = value;
+      this.requestUpdate();
+    }
   }
 
   /**
@@ -138,30 +136,27 @@ export class SvcElement extends LitElement {
    * (an element can then work without `<svc-search>`).
    */
   get store(): SearchStore | undefined {
-    return this.explicitStore ?? this.searchContext?.store;
+    return this.#store ?? this.#context?.store;
   }
   set store(store: SearchStore | undefined) {
-    this.explicitStore = store;
+    this.#store = store;
     this.requestUpdate();
   }
-  private explicitStore: SearchStore | undefined;
 
   /** The insights module of the search (undefined when insights is off); settable like `store`. */
   get insights(): InsightsLike | undefined {
-    return this.explicitInsights ?? this.searchContext?.insights;
+    return this.#insights ?? this.#context?.insights;
   }
   set insights(insights: InsightsLike | undefined) {
-    this.explicitInsights = insights;
+    this.#insights = insights;
     this.requestUpdate();
   }
-  private explicitInsights: InsightsLike | undefined;
 
   /** The element's language: the nearest `lang` (crossing shadow roots), else the document's, else `en`. */
   get language(): string {
-    let node: Node | null = this;
-    while (node) {
-      if (node instanceof Element && node.getAttribute('lang')) return node.getAttribute('lang')!;
-      node = node.parentNode ?? (node instanceof ShadowRoot ? node.host : null);
+    for (let node: Node | null | undefined = this; node; node = node.parentNode ?? (node as ShadowRoot).host) {
+      const lang = (node as Element).getAttribute?.('lang');
+      if (lang) return lang;
     }
     return document.documentElement.lang || navigator.language || 'en';
   }
@@ -171,18 +166,17 @@ export class SvcElement extends LitElement {
    * @example this.t('noResults', { query: 'phone' }) // "No results for “phone”"
    */
   t(key: string, params?: Record<string, string | number>): string {
-    const root = this.searchContext?.translations;
+    const root = this.#context?.translations;
     return translate(
-      [this.translations, scopedTranslations(root, this.localName), root, (this.constructor as typeof SvcElement).defaultTranslations],
+      [this.translations, root && scoped(root, this.localName), root, (this.constructor as typeof SvcElement).defaultTranslations],
       key,
       params,
       this.language,
     );
   }
 
-  private resolveNamedSearch(): void {
-    const source = document.getElementById(this.search!) as SearchContextSource | null;
-    // Not there yet (or not upgraded): its `svc-search-context` event will call us again.
-    this.searchContext = source?.context;
+  /** Takes the context of the `<svc-search id=…>` named by `search` (none yet: its event calls again). */
+  #named(): void {
+    this.searchContext = (document.getElementById(this.search!) as SearchContextSource | null)?.context;
   }
 }

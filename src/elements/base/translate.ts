@@ -1,25 +1,29 @@
 /** A map of string keys to translated strings with `{placeholders}`. */
 export type Translations = Record<string, string>;
 
-const pluralRules = new Map<string, Intl.PluralRules>();
-const numberFormats = new Map<string, Intl.NumberFormat>();
+const formats = new Map<string, Intl.NumberFormat | Intl.PluralRules>();
 
-function cached<T>(cache: Map<string, T>, lang: string, create: (lang: string) => T): T {
-  let value = cache.get(lang);
+/** `Intl.NumberFormat` / `Intl.PluralRules` of a language, cached; an invalid `lang` falls back to English. */
+function intl<T extends Intl.NumberFormat | Intl.PluralRules>(kind: 'NumberFormat' | 'PluralRules', lang: string): T {
+  const Format = Intl[kind] as unknown as new (lang: string) => T;
+  let value = formats.get(kind + lang);
   if (!value) {
     try {
-      value = create(lang);
+      value = new Format(lang);
     } catch {
-      value = create('en'); // an invalid `lang` attribute must not break rendering
+      value = new Format('en'); // an invalid `lang` attribute must not break rendering
     }
-    cache.set(lang, value);
+    formats.set(kind + lang, value);
   }
-  return value;
+  return value as T;
 }
 
-/** Formats a number for a language (`1234` → `1,234` in English). */
+/**
+ * Formats a number for a language (`1234` → `1,234` in English).
+ * @example formatNumber(1234, 'de') // "1.234"
+ */
 export function formatNumber(value: number, lang: string): string {
-  return cached(numberFormats, lang, (l) => new Intl.NumberFormat(l)).format(value);
+  return intl<Intl.NumberFormat>('NumberFormat', lang).format(value);
 }
 
 /**
@@ -37,24 +41,12 @@ export function translate(
   params: Record<string, string | number> = {},
   lang = 'en',
 ): string {
-  const keys = [key];
-  if (typeof params.count === 'number') {
-    keys.unshift(`${key}.${cached(pluralRules, lang, (l) => new Intl.PluralRules(l)).select(params.count)}`);
-  }
+  const count = params.count;
+  const keys = typeof count == 'number' ? [`${key}.${intl<Intl.PluralRules>('PluralRules', lang).select(count)}`, key] : [key];
   let template: string | undefined;
-  for (const map of maps) {
-    if (!map) continue;
-    for (const k of keys) {
-      if (typeof map[k] === 'string') {
-        template = map[k];
-        break;
-      }
-    }
-    if (template !== undefined) break;
-  }
+  for (const map of maps) for (const k of keys) if (template == null && typeof map?.[k] == 'string') template = map[k];
   return (template ?? key).replace(/\{(\w+)\}/g, (match, name: string) => {
     const value = params[name];
-    if (value === undefined) return match;
-    return typeof value === 'number' ? formatNumber(value, lang) : value;
+    return value == null ? match : typeof value == 'number' ? formatNumber(value, lang) : value;
   });
 }

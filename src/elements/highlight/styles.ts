@@ -1,13 +1,4 @@
 import { css } from 'lit';
+import { baseStyles } from '../base/styles.js';
 
-export const styles = css`
-  :host {
-    display: inline;
-  }
-  mark {
-    background: var(--svc-highlight-background, color-mix(in srgb, var(--svc-accent, #3d6be0) 22%, transparent));
-    color: var(--svc-highlight-color, inherit);
-    font-weight: var(--svc-highlight-font-weight, 600);
-    border-radius: 2px;
-  }
-`;
+export const styles = [baseStyles, css`:host{display:inline}`];

@@ -30,17 +30,11 @@ export class SvcHighlight extends SvcElement {
   protected readonly resultKey: '_highlightResult' | '_snippetResult' = '_highlightResult';
 
   /** The attribute to show (a dotted path for nested attributes, e.g. `brand.name`). */
-  declare attribute: string;
+  attribute = '';
   /** Joins the values of an array attribute (default `, `). */
-  declare separator: string;
+  separator = ', ';
   /** The hit (a search or Recommend hit with `_highlightResult`). */
   declare hit: Hit | undefined;
-
-  constructor() {
-    super();
-    this.attribute = '';
-    this.separator = ', ';
-  }
 
   override render() {
     return renderHighlight(highlightedValue(this.hit, this.attribute, this.resultKey, this.separator));

@@ -1,21 +1,12 @@
-import { html, nothing, type PropertyDeclarations } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Hit } from '../../client/types.js';
-import { HitsController, type HitItem } from '../../controllers/hits-controller.js';
-import { SvcElement } from '../base/svc-element.js';
+import { HitsController } from '../../controllers/hits-controller.js';
+import { SvcHitList, type ItemRenderInfo } from '../base/hit-list.js';
 import { defaultAttribute, highlightedValue, renderHighlight } from '../base/highlight.js';
-import { TemplateCache, templateStyles } from '../base/hit-template.js';
-import { ObservedHits } from '../base/observed-hits.js';
 import { styles } from './styles.js';
 
 /** What `renderHit` receives besides the hit. */
-export interface HitRenderInfo {
-  /** Index within the page, 0-based. */
-  index: number;
-  /** Absolute 1-based position in the results. */
-  position: number;
-  queryID?: string;
-}
+export type HitRenderInfo = ItemRenderInfo;
 
 /**
  * @tagname svc-hits
@@ -46,7 +37,7 @@ export interface HitRenderInfo {
  * Translations: `listLabel` ("Search results"), `noResults` ("No results for “{query}”."), `noResultsNoQuery`
  * ("No results."), `error` ("The search is unavailable right now. Please try again.").
  */
-export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>> extends SvcElement {
+export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>> extends SvcHitList {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     attribute: {},
@@ -64,86 +55,34 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
   /** Renders a hit (a Lit template, a node or text); takes precedence over the `<template>` child. */
   declare renderHit: ((hit: Hit<T>, info: HitRenderInfo) => unknown) | undefined;
 
-  private readonly results = new HitsController<T>(this, { store: () => this.store });
-  private readonly templates = new TemplateCache();
-  private readonly observed = new ObservedHits();
-  private readonly childObserver = new MutationObserver(() => this.requestUpdate());
-  private styleElement: HTMLStyleElement | undefined;
+  #results = new HitsController<T>(this, { store: () => this.store });
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.childObserver.observe(this, { childList: true, subtree: true, characterData: true, attributes: true });
-    this.requestUpdate(); // re-observe the items after a move
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.childObserver.disconnect();
-    this.observed.clear();
-  }
-
-  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    const snippets = this.template()?.content.querySelectorAll('svc-snippet[attribute]') ?? [];
-    this.results.attributesToSnippet = [...snippets].map(
-      (snippet) => `${snippet.getAttribute('attribute')}:${Number(snippet.getAttribute('words')) || 10}`,
-    );
-  }
-
-  protected override updated(): void {
-    this.observed.sync(this.insights, this.renderRoot.querySelectorAll('li[data-svc-object-id]'));
+    // `<svc-snippet>`s of the template ask for their snippets (no second search).
+    this.#results.attributesToSnippet = [
+      ...(this.querySelector<HTMLTemplateElement>(':scope > template')?.content.querySelectorAll('svc-snippet[attribute]') ?? []),
+    ].map((snippet) => `${snippet.getAttribute('attribute')}:${Number(snippet.getAttribute('words')) || 10}`);
   }
 
   /** The hits of the current page. */
   get hits(): Array<Hit<T>> {
-    return this.results.hits;
-  }
-
-  private template(): HTMLTemplateElement | null {
-    return this.querySelector(':scope > template');
-  }
-
-  private templateStyle(template: HTMLTemplateElement | null) {
-    const css = templateStyles(template);
-    if (!css) return nothing;
-    if (this.styleElement?.textContent !== css) {
-      this.styleElement = document.createElement('style');
-      this.styleElement.textContent = css;
-    }
-    return this.styleElement;
-  }
-
-  private renderItem({ hit, index, ref }: HitItem<T>, template: HTMLTemplateElement | null) {
-    if (this.renderHit) return this.renderHit(hit, { index, position: ref.position, queryID: ref.queryID });
-    if (template) return this.templates.render(template, hit);
-    return renderHighlight(highlightedValue(hit, this.attribute || defaultAttribute(hit)));
-  }
-
-  private renderStatus() {
-    if (this.results.error) return html`<p part="error">${this.t('error')}</p>`;
-    if (!this.results.isEmpty) return nothing;
-    const query = this.results.query;
-    return html`<p part="empty">${query ? this.t('noResults', { query }) : this.t('noResultsNoQuery')}</p>`;
+    return this.#results.hits;
   }
 
   override render() {
-    const template = this.template();
-    const items = this.results.items;
-    return html`${this.templateStyle(template)}
-      <div role="status" aria-live="polite">${this.renderStatus()}</div>
-      <ol part="list" aria-label=${this.t('listLabel')} aria-busy=${this.results.isLoading} ?hidden=${!items.length}>
-        ${repeat(
-          items,
-          (item) => item.hit.objectID,
-          (item) =>
-            html`<li
-              part="item"
-              data-svc-object-id=${item.ref.objectID}
-              data-svc-position=${item.ref.position}
-              data-svc-query-id=${item.ref.queryID ?? ''}
-              data-svc-index=${item.ref.indexName}
-            >${this.renderItem(item, template)}</li>`,
-        )}
-      </ol>`;
+    const results = this.#results;
+    const query = results.query;
+    return html`${this.templateStyle()}<div role="status" aria-live="polite">${results.error
+      ? html`<p part="error">${this.t('error')}</p>`
+      : results.isEmpty
+        ? html`<p part="empty">${query ? this.t('noResults', { query }) : this.t('noResultsNoQuery')}</p>`
+        : nothing}</div>${this.list(
+      results.items.map((item) =>
+        this.recordItem(item, this.itemContent(item, this.renderHit, () => renderHighlight(highlightedValue(item.hit, this.attribute || defaultAttribute(item.hit))))),
+      ),
+      results.isLoading,
+      this.t('listLabel'),
+    )}`;
   }
 }

@@ -1,5 +1,4 @@
-import { html, nothing, type PropertyDeclarations } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { PaginationController } from '../../controllers/pagination-controller.js';
 import { SvcElement } from '../base/svc-element.js';
 import { formatNumber } from '../base/translate.js';
@@ -61,7 +60,7 @@ export class SvcPagination extends SvcElement {
   };
 
   /** Pages shown on each side of the current one (default 3). */
-  declare padding: number;
+  padding = 3;
   /** Largest number of pages reachable (default: all). */
   declare totalPages: number | undefined;
   /** Link to the first page (default shown). */
@@ -79,104 +78,71 @@ export class SvcPagination extends SvcElement {
    */
   declare scrollTarget: string | undefined;
 
-  private readonly pager = new PaginationController(this, { store: () => this.store });
+  #pager = new PaginationController(this, { store: () => this.store });
 
-  constructor() {
-    super();
-    this.padding = 3;
-  }
-
-  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    this.pager.padding = Number.isFinite(this.padding) ? this.padding : 3;
-    this.pager.totalPages = Number.isFinite(this.totalPages) ? this.totalPages : undefined;
+    this.#pager.padding = Number.isFinite(this.padding) ? this.padding : 3;
+    this.#pager.totalPages = Number.isFinite(this.totalPages) ? this.totalPages : undefined;
   }
 
   /** The current page (0-based). */
   get currentPage(): number {
-    return this.pager.currentPage;
+    return this.#pager.currentPage;
   }
 
   /** The number of pages. */
   get nbPages(): number {
-    return this.pager.nbPages;
+    return this.#pager.nbPages;
   }
 
   /** Goes to the next page. */
   next(): void {
-    this.pager.setPage(this.pager.currentPage + 1);
+    this.goto(this.currentPage + 1);
   }
 
   /** Goes to the previous page. */
   previous(): void {
-    this.pager.setPage(this.pager.currentPage - 1);
+    this.goto(this.currentPage - 1);
   }
 
   /** Goes to a page (0-based, clamped). */
   goto(page: number): void {
-    this.pager.setPage(page);
+    this.#pager.setPage(page);
   }
 
-  private onClick(event: MouseEvent, page: number): void {
-    // Let the browser follow the link for a new tab/window (modifier keys, middle button).
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    if (page === this.pager.currentPage) return;
-    this.pager.setPage(page);
-    this.scrollToResults();
-    this.dispatchEvent(
-      new CustomEvent<SvcPageChangeEventDetail>('svc-page-change', { detail: { page }, bubbles: true, composed: true }),
-    );
-  }
-
-  private scrollToResults(): void {
-    if (this.scrollTarget === 'false') return;
-    const target = this.scrollTarget ? document.querySelector(this.scrollTarget) : (this.closest('svc-search') ?? document.body);
-    if (target && target.getBoundingClientRect().top < 0) target.scrollIntoView({ block: 'start' });
-  }
-
-  private link(kind: string, page: number, disabled: boolean, label: string, content: unknown) {
-    if (disabled) {
-      return html`<li part="item"><a part="link ${kind} disabled" role="link" aria-disabled="true" aria-label=${label}>${content}</a></li>`;
-    }
-    return html`<li part="item">
-      <a part="link ${kind}" href=${this.pager.createURL(page)} aria-label=${label} @click=${(e: MouseEvent) => this.onClick(e, page)}
-        >${content}</a
-      >
-    </li>`;
+  /** A link to `page`, or a disabled one (no `href`: not focusable) when it leads nowhere. */
+  #link(kind: string, page: number, label: string, content: unknown, disabled = false, current = false) {
+    return html`<li part="item"><a part="link ${kind}${disabled ? ' disabled' : ''}" role=${disabled ? 'link' : nothing} aria-disabled=${disabled || nothing} aria-current=${current ? 'page' : nothing} aria-label=${label} href=${disabled ? nothing : this.#pager.createURL(page)} @click=${(event: MouseEvent) => {
+      // Let the browser follow the link for a new tab/window (modifier keys, middle button).
+      if (disabled || event.button || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      if (current) return;
+      this.goto(page);
+      // Bring the results back into view when they are above the viewport (InstantSearch's scrollTo).
+      const target = this.scrollTarget;
+      const scrollTo = target == 'false' ? null : target ? document.querySelector(target) : (this.closest('svc-search') ?? document.body);
+      if (scrollTo && scrollTo.getBoundingClientRect().top < 0) scrollTo.scrollIntoView({ block: 'start' });
+      this.dispatchEvent(new CustomEvent<SvcPageChangeEventDetail>('svc-page-change', { detail: { page }, bubbles: true, composed: true }));
+    }}>${content}</a></li>`;
   }
 
   override render() {
-    const { currentPage: current, isFirstPage, isLastPage, nbPages } = this.pager;
-    if (nbPages <= 1) return nothing;
+    const { currentPage: current, isFirstPage, isLastPage, nbPages } = this.#pager;
+    if (nbPages < 2) return nothing;
     const lang = this.language;
     // ‹ › « » are Unicode bidi-mirrored characters: under dir="rtl" the text engine flips them itself.
-    const arrow = (text: string) => html`<span aria-hidden="true">${text}</span>`;
-    return html`<nav part="nav" aria-label=${this.t('label')}>
-      <ul part="list">
-        ${this.showFirst ?? true ? this.link('first', 0, isFirstPage, this.t('first'), arrow('«')) : nothing}
-        ${this.showPrevious ?? true ? this.link('previous', current - 1, isFirstPage, this.t('previous'), arrow('‹')) : nothing}
-        ${repeat(
-          this.pager.pages,
-          (page) => page,
-          (page) =>
-            page === current
-              ? html`<li part="item">
-                  <a
-                    part="link page current"
-                    href=${this.pager.createURL(page)}
-                    aria-current="page"
-                    aria-label=${this.t('page', { page: page + 1 })}
-                    @click=${(e: MouseEvent) => this.onClick(e, page)}
-                    >${formatNumber(page + 1, lang)}</a
-                  >
-                </li>`
-              : this.link('page', page, false, this.t('page', { page: page + 1 }), formatNumber(page + 1, lang)),
-        )}
-        ${this.showNext ?? true ? this.link('next', current + 1, isLastPage, this.t('next'), arrow('›')) : nothing}
-        ${this.showLast ?? false ? this.link('last', nbPages - 1, isLastPage, this.t('last'), arrow('»')) : nothing}
-      </ul>
-    </nav>`;
+    const arrow = (kind: 'first' | 'previous' | 'next' | 'last', show: boolean, page: number, disabled: boolean, text: string) =>
+      show ? this.#link(kind, page, this.t(kind), html`<span aria-hidden="true">${text}</span>`, disabled) : nothing;
+    return html`<nav part="nav" aria-label=${this.t('label')}><ul part="list">${arrow('first', this.showFirst ?? true, 0, isFirstPage, '«')}${arrow(
+      'previous',
+      this.showPrevious ?? true,
+      current - 1,
+      isFirstPage,
+      '‹',
+    )}${this.#pager.pages.map((page) =>
+      this.#link(page == current ? 'page current' : 'page', page, this.t('page', { page: page + 1 }), formatNumber(page + 1, lang), false, page == current),
+    )}${arrow('next', this.showNext ?? true, current + 1, isLastPage, '›')}${arrow('last', !!this.showLast, nbPages - 1, isLastPage, '»')}</ul></nav>`;
   }
 }
 

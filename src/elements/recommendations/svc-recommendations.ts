@@ -52,10 +52,7 @@ export type { RecommendRenderInfo, RecommendSelectDetail } from './recommend-lis
  */
 export class SvcRecommendations<T extends Record<string, unknown> = Record<string, unknown>> extends SvcRecommendList<T> {
   static override styles = styles;
-  static override properties: PropertyDeclarations = {
-    model: { reflect: true },
-    objectId: { attribute: 'object-id' },
-  };
+  static override properties: PropertyDeclarations = { objectId: { attribute: 'object-id' } };
   static override defaultTranslations = {
     headingRelated: 'Related products',
     headingBoughtTogether: 'Frequently bought together',
@@ -65,34 +62,19 @@ export class SvcRecommendations<T extends Record<string, unknown> = Record<strin
   };
 
   /** `related-products` (default) or `bought-together`. */
-  declare model: 'related-products' | 'bought-together';
+  override model: 'related-products' | 'bought-together' = 'related-products';
   /** The record the recommendations are for. */
   declare objectId: string | undefined;
 
   protected readonly controller = new RecommendationsController<T>(this, { store: () => this.store });
-
-  constructor() {
-    super();
-    this.model = 'related-products';
-  }
+  protected readonly selectEventName = 'svc-recommendations-select';
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    const c = this.controller;
-    c.model = this.model === 'bought-together' ? 'bought-together' : 'related-products';
-    c.objectID = this.objectId || undefined;
-    c.threshold = Number.isFinite(this.threshold) ? this.threshold : 0;
-    c.maxRecommendations = Number.isFinite(this.maxRecommendations) ? this.maxRecommendations : 0;
-    c.index = this.indexName || undefined;
-    c.queryParameters = this.queryParameters;
-    c.fallbackParameters = this.fallbackParameters;
-  }
-
-  protected override get selectEventName(): string {
-    return 'svc-recommendations-select';
+    this.configure(['related-products', 'bought-together'], { objectID: this.objectId || undefined });
   }
 
   protected override defaultHeading(): string {
-    return this.t(this.model === 'bought-together' ? 'headingBoughtTogether' : 'headingRelated');
+    return this.t(this.controller.model == 'bought-together' ? 'headingBoughtTogether' : 'headingRelated');
   }
 }

@@ -1,5 +1,4 @@
-import { html, nothing, type PropertyDeclarations } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import {
   DEFAULT_REFINEMENT_SORT,
   RefinementListController,
@@ -8,7 +7,6 @@ import {
 } from '../../controllers/refinement-list-controller.js';
 import { SvcElement } from '../base/svc-element.js';
 import { renderHighlight } from '../base/highlight.js';
-import { formatNumber } from '../base/translate.js';
 import { styles } from './styles.js';
 
 /** `detail` of `svc-refine`. */
@@ -59,10 +57,7 @@ export class SvcRefinementList extends SvcElement {
     showMore: { type: Boolean, attribute: 'show-more' },
     showMoreLimit: { type: Number, attribute: 'show-more-limit' },
     searchable: { type: Boolean },
-    sortBy: {
-      attribute: 'sort-by',
-      converter: (value: string | null) => (value ? value.split(',').map((criterion) => criterion.trim()) : undefined),
-    },
+    sortBy: { attribute: 'sort-by', converter: (value: string | null) => value?.split(',').map((criterion) => criterion.trim()) },
   };
   static override defaultTranslations = {
     listLabel: 'Filter by {attribute}',
@@ -75,39 +70,31 @@ export class SvcRefinementList extends SvcElement {
   };
 
   /** The facet attribute. */
-  declare attribute: string;
+  attribute = '';
   /** `or` (default): hits with any checked value; `and`: hits with all of them. */
-  declare operator: 'or' | 'and';
+  operator: 'or' | 'and' = 'or';
   /** Values shown (default 10). */
-  declare limit: number;
+  limit = 10;
   /** Show a button revealing up to `show-more-limit` values. */
-  declare showMore: boolean;
+  showMore = false;
   /** Values shown after "Show more" (default 20). */
-  declare showMoreLimit: number;
+  showMoreLimit = 20;
   /** Show a field searching the values (search for facet values). */
-  declare searchable: boolean;
+  searchable = false;
   /** Comma-separated criteria: `isRefined`, `count[:asc|:desc]`, `name[:asc|:desc]` (default `isRefined,count:desc,name:asc`). */
   declare sortBy: RefinementSortCriterion[] | undefined;
 
-  private readonly list = new RefinementListController(this, { store: () => this.store, insights: () => this.insights });
+  #list = new RefinementListController(this, { store: () => this.store, insights: () => this.insights });
+  #items: RefinementItem[] = [];
+  #focused: string | undefined;
 
-  constructor() {
-    super();
-    this.attribute = '';
-    this.operator = 'or';
-    this.limit = 10;
-    this.showMore = false;
-    this.showMoreLimit = 20;
-    this.searchable = false;
-  }
-
-  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (this.operator !== 'or' && this.operator !== 'and') {
+    if (this.operator != 'or' && this.operator != 'and') {
       console.error(`<svc-refinement-list>: operator must be "or" or "and", not "${this.operator}"; using "or".`);
       this.operator = 'or';
     }
-    Object.assign(this.list, {
+    Object.assign(this.#list, {
       attribute: this.attribute,
       operator: this.operator,
       limit: this.limit > 0 ? this.limit : 10,
@@ -115,92 +102,62 @@ export class SvcRefinementList extends SvcElement {
       showMoreLimit: this.showMoreLimit,
       sortBy: this.sortBy ?? DEFAULT_REFINEMENT_SORT,
     });
+    // The list is not keyed: remember which value has the focus, to keep it there when values move.
+    const active = this.shadowRoot?.activeElement as HTMLInputElement | null | undefined;
+    this.#focused = active?.type == 'checkbox' ? active.value : undefined;
   }
 
   protected override firstUpdated(): void {
     if (!this.attribute) console.error('<svc-refinement-list>: the `attribute` attribute is required (the facet to list).');
   }
 
+  protected override updated(): void {
+    // Each checkbox shows the store's state (also when a click did not refine) and the focus follows its value.
+    this.renderRoot.querySelectorAll<HTMLInputElement>('[part~=checkbox]').forEach((box, i) => {
+      box.checked = this.#items[i]!.isRefined;
+      if (box.value == this.#focused) box.focus();
+    });
+  }
+
   /** The values shown. */
   get items(): RefinementItem[] {
-    return this.list.items;
+    return this.#list.items;
   }
 
   /** Turns a value on or off as if the user clicked it (fires no event). */
   refine(value: string): boolean {
-    return this.list.refine(value);
+    return this.#list.refine(value);
   }
 
-  private onChange(item: RefinementItem, event?: Event): void {
-    const refined = this.list.refine(item.value);
-    // The box shows the store's state even if the refinement did not happen (no store yet).
-    if (event) (event.target as HTMLInputElement).checked = refined;
+  #change(value: string): void {
+    const refined = this.#list.refine(value);
+    this.requestUpdate();
     this.dispatchEvent(
-      new CustomEvent<SvcRefineEventDetail>('svc-refine', {
-        detail: { attribute: this.attribute, value: item.value, refined },
-        bubbles: true,
-        composed: true,
-      }),
+      new CustomEvent<SvcRefineEventDetail>('svc-refine', { detail: { attribute: this.attribute, value, refined }, bubbles: true, composed: true }),
     );
   }
 
-  private onSearchKeyDown(event: KeyboardEvent): void {
-    const input = event.target as HTMLInputElement;
-    if (event.key === 'Escape' && input.value) {
-      event.preventDefault();
-      event.stopPropagation();
-      input.value = '';
-      void this.list.searchForItems('');
-    } else if (event.key === 'Enter') {
-      // Enter picks the first match, as in InstantSearch.
-      event.preventDefault();
-      const first = this.list.isFromSearch && !this.list.isSearching ? this.list.items[0] : undefined;
-      if (first) this.onChange(first);
-    }
-  }
-
-  private renderItem(item: RefinementItem) {
-    return html`<li part="item${item.isRefined ? ' selected-item' : ''}">
-      <label part="label">
-        <input part="checkbox" type="checkbox" .checked=${item.isRefined} @change=${(event: Event) => this.onChange(item, event)} />
-        <span part="label-text">${item.highlighted ? renderHighlight(item.highlighted) : item.label}</span>
-        <span part="count">${this.t('count', { count: formatNumber(item.count, this.language) })}</span>
-      </label>
-    </li>`;
-  }
-
   override render() {
-    const attribute = this.attribute;
-    const items = this.list.items;
-    const noMatch = this.list.isFromSearch && !this.list.isSearching && items.length === 0;
+    const { attribute } = this;
+    const list = this.#list;
+    const items = (this.#items = list.items);
+    const found = list.isFromSearch && !list.isSearching;
     return html`${this.searchable
-        ? html`<input
-            part="search-input"
-            type="search"
-            autocomplete="off"
-            spellcheck="false"
-            maxlength="512"
-            aria-label=${this.t('searchLabel', { attribute })}
-            placeholder=${this.t('searchPlaceholder', { attribute })}
-            .value=${this.list.facetQuery}
-            @input=${(event: InputEvent) => this.list.searchForItems((event.target as HTMLInputElement).value)}
-            @keydown=${this.onSearchKeyDown}
-          />`
-        : nothing}
-      <ul part="list" id="list" aria-label=${this.t('listLabel', { attribute })} ?hidden=${!items.length}>
-        ${repeat(items, (item) => item.value, (item) => this.renderItem(item))}
-      </ul>
-      <div role="status">${noMatch ? html`<p part="no-results">${this.t('noValues', { query: this.list.facetQuery })}</p>` : nothing}</div>
-      <button
-        part="show-more"
-        type="button"
-        aria-controls="list"
-        aria-expanded=${this.list.isShowingMore}
-        ?hidden=${!this.list.canToggleShowMore}
-        @click=${() => this.list.toggleShowMore()}
-      >
-        ${this.list.isShowingMore ? this.t('showLess') : this.t('showMore')}
-      </button>`;
+        ? html`<input part="search-input" type="search" autocomplete="off" spellcheck="false" maxlength="512" aria-label=${this.t('searchLabel', { attribute })} placeholder=${this.t('searchPlaceholder', { attribute })} .value=${list.facetQuery} @input=${(event: Event) => list.searchForItems((event.target as HTMLInputElement).value)} @keydown=${(event: KeyboardEvent) => {
+            const input = event.target as HTMLInputElement;
+            if (event.key == 'Escape' && input.value) {
+              event.stopPropagation();
+              input.value = '';
+              void list.searchForItems('');
+            } else if (event.key == 'Enter') {
+              // Enter picks the first match, as in InstantSearch.
+              if (found && items[0]) this.#change(items[0].value);
+            } else return;
+            event.preventDefault();
+          }} />`
+        : nothing}<ul part="list" id="list" aria-label=${this.t('listLabel', { attribute })} ?hidden=${!items.length}>${items.map(
+        (item) => html`<li part="item${item.isRefined ? ' selected-item' : ''}"><label part="label"><input part="checkbox" type="checkbox" .value=${item.value} @change=${() => this.#change(item.value)} /><span part="label-text">${item.highlighted ? renderHighlight(item.highlighted) : item.label}</span><span part="count">${this.t('count', { count: item.count })}</span></label></li>`,
+      )}</ul><div role="status">${found && !items.length ? html`<p part="no-results">${this.t('noValues', { query: list.facetQuery })}</p>` : nothing}</div><button part="show-more" type="button" aria-controls="list" aria-expanded=${list.isShowingMore} ?hidden=${!list.canToggleShowMore} @click=${() => list.toggleShowMore()}>${this.t(list.isShowingMore ? 'showLess' : 'showMore')}</button>`;
   }
 }
 

@@ -1,4 +1,4 @@
-import { html, svg, type PropertyDeclarations } from 'lit';
+import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { SearchBoxController } from '../../controllers/search-box-controller.js';
 import { SvcElement } from '../base/svc-element.js';
 import { styles } from './styles.js';
@@ -8,9 +8,8 @@ export interface SvcSearchBoxEventDetail {
   query: string;
 }
 
-const searchIcon = svg`<circle cx="11" cy="11" r="7"/><path d="m20 20-3.5-3.5"/>`;
-const resetIcon = svg`<path d="M6 6l12 12M18 6 6 18"/>`;
-const loadingIcon = svg`<path d="M12 3a9 9 0 1 0 9 9"/>`;
+/** An icon (24 × 24 path), hidden from assistive technologies. */
+const icon = (d: string, hidden = false) => html`<svg viewBox="0 0 24 24" aria-hidden="true" ?hidden=${hidden}><path d=${d} /></svg>`;
 
 /**
  * @tagname svc-search-box
@@ -41,10 +40,7 @@ export class SvcSearchBox extends SvcElement {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     placeholder: {},
-    searchAsYouType: {
-      attribute: 'search-as-you-type',
-      converter: (value: string | null) => value !== 'false',
-    },
+    searchAsYouType: { attribute: 'search-as-you-type', converter: (value: string | null) => value != 'false' },
     autofocus: { type: Boolean },
   };
   static override defaultTranslations = {
@@ -59,36 +55,20 @@ export class SvcSearchBox extends SvcElement {
   /** Placeholder of the field (default: the `placeholder` translation). */
   declare placeholder: string | undefined;
   /** Search on each keystroke; `search-as-you-type="false"` searches on submit only. */
-  declare searchAsYouType: boolean;
+  searchAsYouType = true;
   /** Focus the field when the element connects. */
-  declare autofocus: boolean;
+  override autofocus = false;
+
   /** What the field shows (follows the store's query unless the user is editing it without searching). */
-  private text = '';
-  private get value(): string {
-    return this.text;
-  }
-  private set value(value: string) {
-    this.text = value;
-    this.requestUpdate();
-  }
+  #value = '';
+  #storeQuery: string | undefined;
+  #box = new SearchBoxController(this, { store: () => this.store });
 
-  private readonly box = new SearchBoxController(this, { store: () => this.store });
-  private lastStoreQuery: string | undefined;
-
-  constructor() {
-    super();
-    this.searchAsYouType = true;
-    this.autofocus = false;
-  }
-
-  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     // The store's query changed elsewhere (routing, another box, clear refinements): show it.
-    const query = this.box.query;
-    if (this.box.snapshot && query !== this.lastStoreQuery) {
-      this.lastStoreQuery = query;
-      this.value = query;
-    }
+    const query = this.#box.query;
+    if (this.#box.snapshot && query != this.#storeQuery) this.#value = this.#storeQuery = query;
   }
 
   protected override firstUpdated(): void {
@@ -98,7 +78,7 @@ export class SvcSearchBox extends SvcElement {
   protected override updated(): void {
     // The field is the user's while they type; it is set only when the value differs (as Lit's `live`).
     const input = this.input;
-    if (input && input.value !== this.value) input.value = this.value;
+    if (input && input.value != this.#value) input.value = this.#value;
   }
 
   /** The search field. */
@@ -113,84 +93,38 @@ export class SvcSearchBox extends SvcElement {
 
   /** The query shown in the field. */
   get query(): string {
-    return this.value;
+    return this.#value;
   }
 
-  private onInput(event: InputEvent): void {
-    this.value = (event.target as HTMLInputElement).value;
-    if (this.searchAsYouType) {
-      this.box.refine(this.value);
-      emit(this, 'svc-search-input', this.value);
+  /** Shows `value` in the field; searches and fires `type` unless it is `svc-search-input` while searching on submit. */
+  #set(value: string, type: keyof SvcSearchBoxEventMap): void {
+    this.#value = value;
+    this.requestUpdate();
+    if (type != 'svc-search-input' || this.searchAsYouType) {
+      this.#box.refine(value);
+      this.dispatchEvent(new CustomEvent<SvcSearchBoxEventDetail>(type, { detail: { query: value }, bubbles: true, composed: true }));
     }
-  }
-
-  private onSubmit(event: SubmitEvent): void {
-    event.preventDefault();
-    this.box.refine(this.value);
-    emit(this, 'svc-search-submit', this.value);
-  }
-
-  private onReset(event: Event): void {
-    event.preventDefault();
-    this.clear();
-    this.focus();
-  }
-
-  private onKeyDown(event: KeyboardEvent): void {
-    if (event.key === 'Escape' && this.value) {
-      event.preventDefault();
-      event.stopPropagation(); // only clear, do not also close an enclosing dialog
-      this.clear();
-    }
-  }
-
-  private clear(): void {
-    this.value = '';
-    this.box.clear();
-    emit(this, 'svc-search-reset', '');
   }
 
   override render() {
-    const stalled = this.box.isStalled;
-    return html`<form
-      part="form"
-      role="search"
-      novalidate
-      action=""
-      aria-busy=${stalled}
-      @submit=${this.onSubmit}
-      @reset=${this.onReset}
-    >
-      <label class="visually-hidden" for="input">${this.t('label')}</label>
-      <input
-        id="input"
-        part="input"
-        type="search"
-        autocomplete="off"
-        autocorrect="off"
-        autocapitalize="off"
-        spellcheck="false"
-        enterkeyhint="search"
-        maxlength="512"
-        placeholder=${this.placeholder ?? this.t('placeholder')}
-        @input=${this.onInput}
-        @keydown=${this.onKeyDown}
-      />
-      <button part="submit" type="submit" title=${this.t('submitTitle')} aria-label=${this.t('submitTitle')}>
-        <svg viewBox="0 0 24 24" aria-hidden="true">${searchIcon}</svg>
-      </button>
-      <span part="loading-indicator" role="status" aria-label=${stalled ? this.t('loadingLabel') : ''}>
-        <svg viewBox="0 0 24 24" aria-hidden="true" ?hidden=${!stalled}>${loadingIcon}</svg>
-      </span>
-      <button part="reset" type="reset" title=${this.t('resetTitle')} aria-label=${this.t('resetTitle')} ?hidden=${!this.value}>
-        <svg viewBox="0 0 24 24" aria-hidden="true">${resetIcon}</svg>
-      </button>
-    </form>`;
+    const stalled = this.#box.isStalled;
+    const reset = this.t('resetTitle');
+    const submit = this.t('submitTitle');
+    return html`<form part="form" role="search" novalidate action="" aria-busy=${stalled} @submit=${(event: Event) => {
+      event.preventDefault();
+      this.#set(this.#value, 'svc-search-submit');
+    }} @reset=${(event: Event) => {
+      event.preventDefault();
+      this.#set('', 'svc-search-reset');
+      this.focus();
+    }}><label class="visually-hidden" for="input">${this.t('label')}</label><input id="input" part="input" type="search" autocomplete="off" autocorrect="off" autocapitalize="off" spellcheck="false" enterkeyhint="search" maxlength="512" placeholder=${this.placeholder ?? this.t('placeholder')} @input=${(event: Event) => this.#set((event.target as HTMLInputElement).value, 'svc-search-input')} @keydown=${(event: KeyboardEvent) => {
+      if (event.key == 'Escape' && this.#value) {
+        event.preventDefault();
+        event.stopPropagation(); // only clear, do not also close an enclosing dialog
+        this.#set('', 'svc-search-reset');
+      }
+    }} /><button part="submit" type="submit" title=${submit} aria-label=${submit}>${icon('M16 16l4 4M18 11a7 7 0 1 1-14 0 7 7 0 0 1 14 0')}</button><span part="loading-indicator" role="status" aria-label=${stalled ? this.t('loadingLabel') : ''}>${icon('M12 3a9 9 0 1 0 9 9', !stalled)}</span><button part="reset" type="reset" title=${reset} aria-label=${reset} ?hidden=${!this.#value}>${icon('M6 6l12 12M18 6 6 18')}</button></form>`;
   }
-}
-
-function emit(box: SvcSearchBox, type: keyof SvcSearchBoxEventMap, query: string): void {
-  box.dispatchEvent(new CustomEvent<SvcSearchBoxEventDetail>(type, { detail: { query }, bubbles: true, composed: true }));
 }
 
 /** The events of `<svc-search-box>`. */

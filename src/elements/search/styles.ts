@@ -1,10 +1,1 @@
-import { css } from 'lit';
-
-export const styles = css`
-  :host {
-    display: block;
-  }
-  :host([hidden]) {
-    display: none;
-  }
-`;
+export { baseStyles as styles } from '../base/styles.js';

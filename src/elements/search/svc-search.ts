@@ -42,7 +42,7 @@ export class SvcSearch extends SvcElement {
     apiKey: { attribute: 'api-key' },
     indexName: { attribute: 'index-name', reflect: true },
     hosts: {},
-    insightsEnabled: { attribute: 'insights', converter: (value: string | null) => value !== 'false' },
+    insightsEnabled: { attribute: 'insights', converter: (value: string | null) => value != 'false' },
     routing: { type: Boolean },
     client: { attribute: false },
     initialState: { attribute: false },
@@ -58,42 +58,36 @@ export class SvcSearch extends SvcElement {
   /** Comma-separated host URLs (e.g. `http://127.0.0.1:8787`); replaces the computed hosts. */
   declare hosts: string | undefined;
   /** Insights (automatic click and view events); attribute `insights="false"` turns it off. */
-  declare insightsEnabled: boolean;
+  insightsEnabled = true;
   /** Keep the search state in the page URL (read on start, written as it changes, restored on back). */
-  declare routing: boolean;
+  routing = false;
   /** A search client to use instead of one built from the attributes. */
   declare client: SearchClient | undefined;
   /** Initial state of the store: a partial `IndexState` or a query string produced by `store.toQueryString`. */
   declare initialState: Partial<IndexState> | string | undefined;
 
-  private readonly provider = new ContextProvider(this, { context: searchContext });
-  private providedStore: SearchStore | undefined;
-  private ownStore: SearchStore | undefined;
-  private ownInsights: Insights | undefined;
-  private current: SearchContextValue | undefined;
-  private builtFrom: unknown[] = [];
-  private stopRouting: (() => void) | undefined;
-
-  constructor() {
-    super();
-    this.insightsEnabled = true;
-    this.routing = false;
-  }
+  #provider = new ContextProvider(this, { context: searchContext });
+  #given: SearchStore | undefined;
+  #ownStore: SearchStore | undefined;
+  #insights: Insights | undefined;
+  #current: SearchContextValue | undefined;
+  #config: unknown[] = [];
+  #stopRouting: (() => void) | undefined;
+  #teardownTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** The store every element inside uses; set it to share a store you created. */
   override get store(): SearchStore | undefined {
-    return this.current?.store;
+    return this.#current?.store;
   }
   override set store(store: SearchStore | undefined) {
-    const old = this.providedStore;
-    this.providedStore = store;
-    this.requestUpdate('store', old);
-    if (this.isConnected) this.build();
+    this.#given = store;
+    this.requestUpdate();
+    if (this.isConnected) this.#build();
   }
 
   /** The insights module (user token, consent, `convert`), undefined when `insights="false"`. */
   override get insights(): Insights | undefined {
-    return this.ownInsights;
+    return this.#insights;
   }
   /**
    * Frameworks that set a property when the element has one (React 19, Vue 3) turn `insights="false"` into
@@ -101,114 +95,73 @@ export class SvcSearch extends SvcElement {
    * (without this setter React throws on the getter-only property and Vue ignores it, leaving insights on).
    */
   override set insights(value: unknown) {
-    this.insightsEnabled = value !== false && value !== 'false';
+    this.insightsEnabled = value !== false && value != 'false';
   }
 
   /** The value provided to the elements: `{ store, insights, translations }`. */
   get context(): SearchContextValue | undefined {
-    return this.current;
+    return this.#current;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    clearTimeout(this.teardownTimer);
-    this.build();
+    clearTimeout(this.#teardownTimer);
+    this.#build();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     // Moving the element (disconnect + connect in one task) keeps its store; removing it disposes.
-    this.teardownTimer = setTimeout(() => {
-      if (!this.isConnected) this.teardown();
-    });
+    this.#teardownTimer = setTimeout(() => this.isConnected || this.#teardown());
   }
-  private teardownTimer: ReturnType<typeof setTimeout> | undefined;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    super.willUpdate(changed);
     if (!this.isConnected) return;
-    if (changed.has('translations') && this.current) this.publish({ ...this.current, translations: this.translations });
-    this.build();
+    if (changed.has('translations') && this.#current) this.#publish({ ...this.#current, translations: this.translations });
+    this.#build();
   }
 
   /** (Re)creates what the configuration asks for; a no-op when it has not changed. */
-  private build(): void {
-    const config = [
-      this.appId, this.apiKey, this.indexName, this.hosts, this.insightsEnabled, this.routing, this.client, this.providedStore,
-    ];
-    if (this.builtFrom.length && config.every((value, i) => value === this.builtFrom[i])) return;
-    this.teardown();
-    this.builtFrom = config;
+  #build(): void {
+    const config = [this.appId, this.apiKey, this.indexName, this.hosts, this.insightsEnabled, this.routing, this.client, this.#given];
+    if (this.#config.length && config.every((value, i) => value === this.#config[i])) return;
+    this.#teardown();
+    this.#config = config;
     try {
-      let store = this.providedStore;
+      let store = this.#given;
       if (!store) {
-        const client = this.client ?? this.createClientFromAttributes();
+        const hosts = this.hosts?.split(',').map((host) => host.trim()).filter(Boolean);
+        const client =
+          this.client ?? (this.appId && this.apiKey ? createClient({ appId: this.appId, apiKey: this.apiKey, ...(hosts?.length ? { hosts } : {}) }) : undefined);
         if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
-        const initialState =
-          this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
-        const created: SearchStore = createSearchStore({ client, indexName: this.indexName, initialState });
-        this.ownStore = created;
-        store = created;
+        const initialState = this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
+        store = this.#ownStore = createSearchStore({ client, indexName: this.indexName, initialState });
       }
-      if (this.insightsEnabled) this.ownInsights = createInsights({ client: store.client, store, root: this });
-      this.publish({ store, insights: this.ownInsights, translations: this.translations });
-      if (this.routing) this.stopRouting = this.startRouting(store);
+      if (this.insightsEnabled) this.#insights = createInsights({ client: store.client, store, root: this });
+      this.#publish({ store, insights: this.#insights, translations: this.translations });
+      if (this.routing) this.#stopRouting = route(store);
     } catch (error) {
       // Bad configuration (an invalid host, initial state…): say so clearly rather than fail half-built.
-      this.teardown();
-      this.builtFrom = config; // not again until the configuration changes
+      this.#teardown();
+      this.#config = config; // not again until the configuration changes
       console.error(`<svc-search>: ${(error as Error).message}`);
     }
   }
 
-  private createClientFromAttributes(): SearchClient | undefined {
-    if (!this.appId || !this.apiKey) return undefined;
-    const hosts = this.hosts?.split(',').map((host) => host.trim()).filter(Boolean);
-    return createClient({ appId: this.appId, apiKey: this.apiKey, ...(hosts?.length ? { hosts } : {}) });
+  #publish(value: SearchContextValue | undefined): void {
+    this.searchContext = this.#current = value;
+    this.#provider.setValue(value);
+    // Tells elements naming this root with `search="id"` that its context changed (internal event).
+    this.dispatchEvent(new Event(SEARCH_CONTEXT_EVENT, { bubbles: true }));
   }
 
-  private publish(value: SearchContextValue | undefined): void {
-    this.current = value;
-    this.searchContext = value;
-    this.provider.setValue(value);
-    announce(this);
-  }
-
-  private teardown(): void {
-    this.stopRouting?.();
-    this.stopRouting = undefined;
-    this.ownInsights?.dispose();
-    this.ownInsights = undefined;
-    this.ownStore?.dispose();
-    this.ownStore = undefined;
-    this.builtFrom = [];
-    if (this.current) this.publish(undefined);
-  }
-
-  /** Keeps `location.search` in step with the store (pushState after a pause) and restores it on popstate. */
-  private startRouting(store: SearchStore): () => void {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let written = store.toQueryString(store.getSnapshot().state);
-    const unsubscribe = store.subscribe(({ state }) => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const query = store.toQueryString(state);
-        if (query === written) return;
-        written = query;
-        history.pushState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
-      }, ROUTING_WRITE_DELAY_MS);
-    });
-    const onPopState = () => {
-      const state = store.fromQueryString(location.search.replace(/^\?/, ''));
-      written = store.toQueryString(state);
-      store.setState(state);
-    };
-    window.addEventListener('popstate', onPopState);
-    return () => {
-      clearTimeout(timer);
-      unsubscribe();
-      window.removeEventListener('popstate', onPopState);
-    };
+  #teardown(): void {
+    this.#stopRouting?.();
+    this.#insights?.dispose();
+    this.#ownStore?.dispose();
+    this.#stopRouting = this.#insights = this.#ownStore = undefined;
+    this.#config = [];
+    if (this.#current) this.#publish(undefined);
   }
 
   override render() {
@@ -218,7 +171,28 @@ export class SvcSearch extends SvcElement {
 
 export type { Translations };
 
-/** Tells elements naming this root with `search="id"` that its context changed (internal, not public API). */
-function announce(root: SvcSearch): void {
-  root.dispatchEvent(new Event(SEARCH_CONTEXT_EVENT, { bubbles: true }));
+/** Keeps `location.search` in step with the store (pushState after a pause) and restores it on popstate. */
+function route(store: SearchStore): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let written = store.toQueryString(store.getSnapshot().state);
+  const unsubscribe = store.subscribe(({ state }) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const query = store.toQueryString(state);
+      if (query == written) return;
+      written = query;
+      history.pushState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
+    }, ROUTING_WRITE_DELAY_MS);
+  });
+  const onPopState = () => {
+    const state = store.fromQueryString(location.search.slice(1));
+    written = store.toQueryString(state);
+    store.setState(state);
+  };
+  addEventListener('popstate', onPopState);
+  return () => {
+    clearTimeout(timer);
+    unsubscribe();
+    removeEventListener('popstate', onPopState);
+  };
 }

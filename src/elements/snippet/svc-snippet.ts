@@ -17,19 +17,9 @@ import { SvcHighlight } from '../highlight/svc-highlight.js';
  * @cssproperty --svc-highlight-font-weight - Weight of matches (default 600).
  */
 export class SvcSnippet extends SvcHighlight {
-  static override properties: PropertyDeclarations = {
-    attribute: { reflect: true },
-    separator: {},
-    hit: { attribute: false },
-    words: { type: Number },
-  };
+  static override properties: PropertyDeclarations = { words: { type: Number } };
   protected override readonly resultKey = '_snippetResult' as const;
 
   /** Length of the snippet in words, asked for by the enclosing `<svc-hits>` template (default 10). */
-  declare words: number;
-
-  constructor() {
-    super();
-    this.words = 10;
-  }
+  words = 10;
 }

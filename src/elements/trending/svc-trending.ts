@@ -1,5 +1,4 @@
 import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
 import type { TrendingFacetHit } from '../../client/types.js';
 import { TrendingController } from '../../controllers/trending-controller.js';
 import { SvcRecommendList } from '../recommendations/recommend-list.js';
@@ -66,7 +65,6 @@ export interface TrendingFacetSelectDetail {
 export class SvcTrending<T extends Record<string, unknown> = Record<string, unknown>> extends SvcRecommendList<T> {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
-    model: { reflect: true },
     facetName: { attribute: 'facet-name' },
     facetValue: { attribute: 'facet-value' },
   };
@@ -80,55 +78,47 @@ export class SvcTrending<T extends Record<string, unknown> = Record<string, unkn
   };
 
   /** `trending-items` (default) or `trending-facets`. */
-  declare model: 'trending-items' | 'trending-facets';
+  override model: 'trending-items' | 'trending-facets' = 'trending-items';
   /** trending-facets: the facet (required); trending-items: with `facet-value`, trending within that value. */
   declare facetName: string | undefined;
   /** trending-items only: the facet value to trend within. */
   declare facetValue: string | undefined;
 
   protected readonly controller = new TrendingController<T>(this, { store: () => this.store });
-  private storeUnsubscribe: (() => void) | undefined;
-  private subscribedStore: unknown;
-
-  constructor() {
-    super();
-    this.model = 'trending-items';
-  }
+  protected readonly selectEventName = 'svc-trending-select';
+  #unsubscribe: (() => void) | undefined;
+  #subscribed: unknown;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.storeUnsubscribe?.();
-    this.storeUnsubscribe = this.subscribedStore = undefined;
+    this.#follow(undefined);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    const c = this.controller;
-    c.model = this.model === 'trending-facets' ? 'trending-facets' : 'trending-items';
-    c.facetName = this.facetName || undefined;
-    c.facetValue = this.facetValue ?? undefined;
-    c.threshold = Number.isFinite(this.threshold) ? this.threshold : 0;
-    c.maxRecommendations = Number.isFinite(this.maxRecommendations) ? this.maxRecommendations : 0;
-    c.index = this.indexName || undefined;
-    c.queryParameters = this.queryParameters;
-    c.fallbackParameters = this.fallbackParameters;
+    this.configure(['trending-items', 'trending-facets'], { facetName: this.facetName || undefined, facetValue: this.facetValue || undefined });
     // Trending facet values show whether they refine the search: follow the store's state.
-    const store = c.model === 'trending-facets' ? this.store : undefined;
-    if (store !== this.subscribedStore) {
-      this.storeUnsubscribe?.();
-      this.subscribedStore = store;
-      this.storeUnsubscribe = store?.subscribe(() => this.requestUpdate());
-    }
+    this.#follow(this.#facets() ? this.store : undefined);
   }
 
-  protected override get selectEventName(): string {
-    return 'svc-trending-select';
+  #follow(store: this['store']): void {
+    if (store == this.#subscribed) return;
+    this.#unsubscribe?.();
+    this.#subscribed = store;
+    this.#unsubscribe = store?.subscribe(() => this.requestUpdate());
+  }
+
+  #facets(): boolean {
+    return this.controller.model == 'trending-facets';
   }
 
   protected override defaultHeading(): string {
-    if (this.model === 'trending-facets') return this.t('headingFacets');
-    if (this.facetName && this.facetValue) return this.t('headingItemsIn', { facetValue: this.facetValue });
-    return this.t('headingItems');
+    const { facetName, facetValue } = this;
+    return this.#facets()
+      ? this.t('headingFacets')
+      : facetName && facetValue
+        ? this.t('headingItemsIn', { facetValue })
+        : this.t('headingItems');
   }
 
   /** trending-facets: the facet values shown, hottest first. */
@@ -136,38 +126,33 @@ export class SvcTrending<T extends Record<string, unknown> = Record<string, unkn
     return this.controller.facets;
   }
 
-  private selectFacet(facet: TrendingFacetHit, position: number): void {
-    const event = new CustomEvent<TrendingFacetSelectDetail>('svc-trending-facet-select', {
-      detail: { facetName: facet.facetName, facetValue: facet.facetValue, position, queryID: this.controller.queryID },
-      bubbles: true,
-      composed: true,
-      cancelable: true,
-    });
-    if (this.dispatchEvent(event)) this.controller.refine(facet.facetValue, this.insights);
-  }
-
-  protected override renderList(template: HTMLTemplateElement | null): TemplateResult {
-    if (this.model !== 'trending-facets') return this.renderRecords(template);
+  protected override renderList(): TemplateResult {
+    if (!this.#facets()) return super.renderList();
+    const controller = this.controller;
+    const queryID = controller.queryID;
     const facets = this.facets;
-    return html`<ol part="list" aria-labelledby="heading" aria-busy=${this.controller.isLoading} ?hidden=${!facets.length}>
-      ${repeat(
-        facets,
-        (facet) => facet.facetValue,
-        (facet, i) =>
-          html`<li part="item facet-item" data-svc-facet-value=${facet.facetValue}>${this.renderFacet(facet, i + 1, template)}</li>`,
-      )}
-    </ol>`;
-  }
-
-  private renderFacet(facet: TrendingFacetHit, position: number, template: HTMLTemplateElement | null): unknown {
-    if (this.renderItem) {
-      return this.renderItem(facet as never, { index: position - 1, position, queryID: this.controller.queryID });
-    }
-    if (template) {
-      return html`<div @click=${() => this.selectFacet(facet, position)}>${this.renderTemplateFor(template, facet as unknown as Record<string, unknown>)}</div>`;
-    }
-    return html`<button part="facet" type="button" aria-pressed=${this.controller.isRefined(facet.facetValue)} @click=${() => this.selectFacet(facet, position)}>
-      ${facet.facetValue}
-    </button>`;
+    return this.list(
+      facets.map((facet, index) => {
+        const { facetName, facetValue } = facet;
+        const position = index + 1;
+        const select = () => {
+          const event = new CustomEvent<TrendingFacetSelectDetail>('svc-trending-facet-select', {
+            detail: { facetName, facetValue, position, queryID },
+            bubbles: true,
+            composed: true,
+            cancelable: true,
+          });
+          if (this.dispatchEvent(event)) controller.refine(facetValue, this.insights);
+        };
+        const content = this.itemContent(
+          { hit: facet as unknown as Record<string, unknown>, index, ref: { objectID: '', position, queryID, indexName: '' } },
+          this.renderItem,
+          () => html`<button part="facet" type="button" aria-pressed=${controller.isRefined(facetValue)} @click=${select}>${facetValue}</button>`,
+        );
+        // A template's content is clickable as a whole; a renderItem handles its own clicks.
+        return html`<li part="item facet-item" data-svc-facet-value=${facetValue}>${this.renderItem || !this.querySelector(':scope > template') ? content : html`<div @click=${select}>${content}</div>`}</li>`;
+      }),
+      controller.isLoading,
+    );
   }
 }
