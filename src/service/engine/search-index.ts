@@ -65,8 +65,12 @@ const enum Kind {
 interface Derived {
   word: string;
   prefix: boolean;
-  /** Terms to union, sorted by typos then exactness. */
-  terms: Uint32Array;
+  /**
+   * Ranges `[lo, hi)` of sorted-vocabulary positions to union (a prefix is one range, so its postings
+   * are one contiguous block), sorted by typos then exactness.
+   */
+  lo: Uint32Array;
+  hi: Uint32Array;
   typos: Uint8Array;
   exact: Uint8Array;
   plurals: Set<string>;
@@ -118,8 +122,8 @@ interface Criterion {
   order?: { rank: Uint32Array; order: Uint32Array };
 }
 
-/** At most 31 query words (one bit each), 31 exact words and 62 typos fit the packed match word. */
-const MAX_WORDS = 31;
+/** At most 16 query words (one bit each, under a 16-bit query generation); 32 typos and 16 exact words fit the packed word. */
+const MAX_WORDS = 16;
 const ATTR_MASK = 0xfffff;
 const GROUP_SORT_SHIFT = 2 ** 23;
 
@@ -203,7 +207,16 @@ export class Index {
   private capacity = 1024;
 
   private vocab = new Vocabulary();
-  private postings: number[][] = [];
+  /** Postings added since the last freeze, per term id: `[id, attributeKey, …]`. */
+  private delta = new Map<number, number[]>();
+  /**
+   * Frozen postings, pairs `(id, attributeKey)` laid out in sorted-vocabulary order, so the postings of
+   * a prefix are one contiguous block; `frozenOff[p]` is where the term at sorted position p starts.
+   */
+  private frozenData = new Uint32Array(0);
+  private frozenOff = new Uint32Array(1);
+  /** term id → its sorted position in the frozen layout (-1 if not in it). */
+  private frozenPosOf = new Int32Array(0);
   private tokTerms = new Uint32Array(4096);
   private tokPos = new Uint32Array(4096);
   private tokUsed = 0;
@@ -220,10 +233,13 @@ export class Index {
 
   // scratch of one query (search is synchronous, so one set per index is enough)
   /**
-   * Per record, two words side by side (one cache line per record in the hot loop): the mask of
-   * matched query words, then `attributeKey | typos << 20 | exactWords << 26`.
+   * Per record, two words side by side (one cache line per record in the hot loop):
+   * `generation << 16 | matched query words mask`, then `attributeKey | typos << 20 | exactWords << 26`.
+   * A record's entry is only valid when its generation is the current query's, so nothing needs
+   * resetting after a query.
    */
   private match = new Uint32Array(2048);
+  private generation = 0;
   private touched = new Uint32Array(1024);
   private touchedCount = 0;
   private termBits = new Uint32Array(1024);
@@ -322,7 +338,10 @@ export class Index {
     this.liveCount = 0;
     this.deadCount = 0;
     this.vocab = new Vocabulary();
-    this.postings = [];
+    this.delta = new Map();
+    this.frozenData = new Uint32Array(0);
+    this.frozenOff = new Uint32Array(1);
+    this.frozenPosOf = new Int32Array(0);
     this.tokTerms = new Uint32Array(4096);
     this.tokPos = new Uint32Array(4096);
     this.tokUsed = 0;
@@ -341,6 +360,7 @@ export class Index {
   private allocScratch(): void {
     const c = this.capacity;
     this.match = new Uint32Array(c * 2);
+    this.generation = 0;
     this.touched = new Uint32Array(c);
     this.stamp = new Uint32Array(c);
     this.stampGen = 0;
@@ -431,7 +451,6 @@ export class Index {
         const toks = tokenize(String(v));
         for (const tok of toks) {
           const term = this.vocab.add(tok.length > 64 ? tok.slice(0, 64) : tok);
-          if (term === this.postings.length) this.postings.push([]);
           const key = Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(pos, 999)), ATTR_MASK - 1);
           const prev = best.get(term);
           if (prev === undefined || key < prev) best.set(term, key);
@@ -454,7 +473,11 @@ export class Index {
     }
     this.docTokStart[id] = start;
     this.docTokCount[id] = this.tokUsed - start;
-    for (const [term, key] of best) this.postings[term]!.push(id, key);
+    for (const [term, key] of best) {
+      const list = this.delta.get(term);
+      if (list) list.push(id, key);
+      else this.delta.set(term, [id, key]);
+    }
   }
 
   /** Re-indexes the live records from scratch (settings change, or too many dead ids). */
@@ -469,7 +492,79 @@ export class Index {
   /** Lazy maintenance before a read. */
   private refresh(): void {
     if (this.needsReindex || (this.deadCount > 5000 && this.deadCount > this.liveCount / 4)) this.rebuild();
+    this.freeze();
     if (this.termBits.length < this.vocab.size) this.termBits = new Uint32Array(Math.max(this.vocab.size * 2, 1024));
+  }
+
+  /**
+   * Merges the postings added since the last read into the frozen layout (new terms take their
+   * sorted place). Runs of terms without new postings are copied as blocks, so a single write costs
+   * a memory copy of the postings on the next read, not a re-index.
+   */
+  private freeze(): void {
+    if (this.delta.size === 0) return;
+    const vocab = this.vocab;
+    vocab.ensureSorted();
+    const order = vocab.sortedTermIds;
+    const n = order.length;
+    const oldData = this.frozenData;
+    const oldOff = this.frozenOff;
+    const oldPos = this.frozenPosOf;
+    let total = oldData.length;
+    const hasDelta = new Uint8Array(vocab.size);
+    for (const [term, list] of this.delta) {
+      total += list.length;
+      hasDelta[term] = 1;
+    }
+    const data = new Uint32Array(total);
+    const off = new Uint32Array(n + 1);
+    const posOf = new Int32Array(vocab.size);
+    const prevPos = (t: number) => (t < oldPos.length ? oldPos[t]! : -1);
+    let out = 0;
+    let p = 0;
+    while (p < n) {
+      const t = order[p]!;
+      const op = prevPos(t);
+      if (op >= 0 && !hasDelta[t]) {
+        let q = p;
+        let last = op;
+        while (q + 1 < n) {
+          const t2 = order[q + 1]!;
+          if (hasDelta[t2] || prevPos(t2) !== last + 1) break;
+          last++;
+          q++;
+        }
+        const s0 = oldOff[op]!;
+        const s1 = oldOff[last + 1]!;
+        data.set(oldData.subarray(s0, s1), out);
+        for (let r = p; r <= q; r++) {
+          off[r] = out + (oldOff[op + (r - p)]! - s0);
+          posOf[order[r]!] = r;
+        }
+        out += s1 - s0;
+        p = q + 1;
+        continue;
+      }
+      off[p] = out;
+      posOf[t] = p;
+      if (op >= 0) {
+        const s0 = oldOff[op]!;
+        const s1 = oldOff[op + 1]!;
+        data.set(oldData.subarray(s0, s1), out);
+        out += s1 - s0;
+      }
+      const list = this.delta.get(t);
+      if (list) {
+        data.set(list, out);
+        out += list.length;
+      }
+      p++;
+    }
+    off[n] = out;
+    this.frozenData = data;
+    this.frozenOff = off;
+    this.frozenPosOf = posOf;
+    this.delta.clear();
   }
 
   // ---------------------------------------------------------------- columns and orders
@@ -798,38 +893,54 @@ export class Index {
       this.deriveCache.set(cacheKey, cached);
       return cached.derived;
     }
-    const best = new Map<number, { typos: number; kind: Kind }>();
-    const exactId = this.vocab.id(word);
-    if (exactId !== undefined) best.set(exactId, { typos: 0, kind: Kind.Exact });
+    const vocab = this.vocab;
+    vocab.ensureSorted();
+    const ranges: Array<{ lo: number; hi: number; typos: number; exact: number }> = [];
+    const single = new Set<number>();
+    const addTerm = (term: number, typos: number, exact: number) => {
+      if (single.has(term)) return;
+      single.add(term);
+      const pos = vocab.positionOf(term);
+      ranges.push({ lo: pos, hi: pos + 1, typos, exact });
+    };
+    const exactId = vocab.id(word);
+    if (exactId !== undefined) addTerm(exactId, 0, 1);
     const plurals = new Set<string>();
     if (eff.plurals) {
       for (const form of pluralForms(word)) {
         plurals.add(form);
-        const id = this.vocab.id(form);
-        if (id !== undefined && !best.has(id)) best.set(id, { typos: 0, kind: Kind.Plural });
+        const id = vocab.id(form);
+        if (id !== undefined) addTerm(id, 0, 1);
       }
+    }
+    if (prefix) {
+      const [lo, hi] = vocab.prefixRange(word);
+      if (hi > lo) ranges.push({ lo, hi, typos: 0, exact: 0 });
     }
     const fuzzy = new Map<number, Kind>();
     if (maxTypos > 0) {
-      for (const { term, typos } of this.vocab.fuzzy(word, maxTypos, prefix)) {
-        if (best.has(term)) continue;
-        if (typos === 0) best.set(term, { typos: 0, kind: Kind.Prefix });
-        else {
-          const kind = prefix && this.vocab.terms[term]!.length > word.length ? Kind.FuzzyPrefix : Kind.Fuzzy;
-          best.set(term, { typos, kind });
-          fuzzy.set(term, kind);
-        }
+      for (const { term, typos } of vocab.fuzzy(word, maxTypos, prefix, false)) {
+        if (single.has(term)) continue;
+        const kind = prefix && vocab.terms[term]!.length > word.length ? Kind.FuzzyPrefix : Kind.Fuzzy;
+        fuzzy.set(term, kind);
+        addTerm(term, typos, 0);
       }
-    } else if (prefix) {
-      for (const term of this.vocab.prefix(word)) if (!best.has(term)) best.set(term, { typos: 0, kind: Kind.Prefix });
     }
-    const entries = [...best.entries()].sort((a, b) => a[1].typos - b[1].typos || (a[1].kind === Kind.Exact || a[1].kind === Kind.Plural ? 0 : 1) - (b[1].kind === Kind.Exact || b[1].kind === Kind.Plural ? 0 : 1));
+    // typo-then-exactness order (stable: positions stay ascending), then adjacent ranges merged
+    ranges.sort((a, b) => a.typos - b.typos || b.exact - a.exact);
+    const merged: typeof ranges = [];
+    for (const r of ranges) {
+      const last = merged[merged.length - 1];
+      if (last && last.hi === r.lo && last.typos === r.typos && last.exact === r.exact) last.hi = r.hi;
+      else merged.push({ ...r });
+    }
     const derived: Derived = {
       word,
       prefix,
-      terms: Uint32Array.from(entries, (e) => e[0]),
-      typos: Uint8Array.from(entries, (e) => e[1].typos),
-      exact: Uint8Array.from(entries, (e) => (e[1].kind === Kind.Exact || e[1].kind === Kind.Plural ? 1 : 0)),
+      lo: Uint32Array.from(merged, (r) => r.lo),
+      hi: Uint32Array.from(merged, (r) => r.hi),
+      typos: Uint8Array.from(merged, (r) => r.typos),
+      exact: Uint8Array.from(merged, (r) => r.exact),
       plurals,
       fuzzy,
     };
@@ -871,29 +982,41 @@ export class Index {
       const prefix = eff.queryType === 'prefixAll' || (eff.queryType === 'prefixLast' && i === words.length - 1);
       return this.derive(w, prefix, eff);
     });
+    if (++this.generation > 0xffff) {
+      this.match.fill(0);
+      this.generation = 1;
+    }
+    const gen = this.generation;
+    const genBits = (gen << 16) >>> 0;
     const match = this.match;
     const touched = this.touched;
     let tc = 0;
-    const postings = this.postings;
+    const data = this.frozenData;
+    const off = this.frozenOff;
     for (let i = 0; i < derived.length; i++) {
       const bit = 1 << i;
       const d = derived[i]!;
-      for (let t = 0; t < d.terms.length; t++) {
-        const list = postings[d.terms[t]!]!;
-        const add = (d.typos[t]! << 20) + (d.exact[t]! << 26);
-        for (let j = 0; j < list.length; j += 2) {
-          const slot = list[j]! << 1;
-          const m = match[slot]!;
+      for (let r = 0; r < d.lo.length; r++) {
+        const add = (d.typos[r]! << 20) + (d.exact[r]! << 26);
+        const end = off[d.hi[r]!]!;
+        for (let j = off[d.lo[r]!]!; j < end; j += 2) {
+          const slot = data[j]! << 1;
+          const w = match[slot]!;
+          let m: number;
           let packed: number;
-          if (m === 0) {
+          if (w >>> 16 !== gen) {
             touched[tc++] = slot >>> 1;
+            m = 0;
             packed = ATTR_MASK;
-          } else packed = match[slot + 1]!;
+          } else {
+            m = w & 0xffff;
+            packed = match[slot + 1]!;
+          }
           if ((m & bit) === 0) {
-            match[slot] = m | bit;
+            match[slot] = (genBits | m | bit) >>> 0;
             packed += add;
           }
-          const a = list[j + 1]!;
+          const a = data[j + 1]!;
           if (a < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | a;
           match[slot + 1] = packed;
         }
@@ -909,7 +1032,7 @@ export class Index {
       const out: number[] = [];
       for (let j = 0; j < tc; j++) {
         const doc = touched[j]!;
-        const m = match[doc << 1]!;
+        const m = match[doc << 1]! & 0xffff;
         if ((m & required) !== required || !this.alive[doc]) continue;
         if (filter && (filter[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
         out.push(doc);
@@ -941,22 +1064,28 @@ export class Index {
       cands = cands.filter((d) => typoOf(d) <= limit);
     }
     // term → query words bit mask, for proximity and highlighting of the returned records
-    const bits = this.termBits;
-    for (let i = 0; i < derived.length; i++) {
-      const terms = derived[i]!.terms;
-      for (let t = 0; t < terms.length; t++) bits[terms[t]!]! |= 1 << i;
-    }
+    this.markTerms(derived, true);
     return { eff, words, derived, candidates: Uint32Array.from(cands), required };
   }
 
   private release(exec: Execution): void {
-    const touched = this.touched;
-    for (let j = 0; j < this.touchedCount; j++) {
-      const doc = touched[j]!;
-      this.match[doc << 1] = 0;
-    }
     this.touchedCount = 0;
-    for (const d of exec.derived) for (let t = 0; t < d.terms.length; t++) this.termBits[d.terms[t]!] = 0;
+    this.markTerms(exec.derived, false);
+  }
+
+  /** Sets (or clears) term id → query-word bits for every derived term (proximity reads them). */
+  private markTerms(derived: Derived[], set: boolean): void {
+    const bits = this.termBits;
+    const sorted = this.vocab.sortedTermIds;
+    for (let i = 0; i < derived.length; i++) {
+      const d = derived[i]!;
+      const bit = 1 << i;
+      for (let r = 0; r < d.lo.length; r++) {
+        const hi = d.hi[r]!;
+        if (set) for (let p = d.lo[r]!; p < hi; p++) bits[sorted[p]!]! |= bit;
+        else for (let p = d.lo[r]!; p < hi; p++) bits[sorted[p]!] = 0;
+      }
+    }
   }
 
   // ---------------------------------------------------------------- ranking
@@ -967,7 +1096,7 @@ export class Index {
     const terms = this.tokTerms;
     const pos = this.tokPos;
     const bits = this.termBits;
-    const mask = this.match[doc << 1]!;
+    const mask = this.match[doc << 1]! & 0xffff;
     let total = 0;
     let prevWord = -1;
     for (let w = 0; w < nWords; w++) {
@@ -1011,7 +1140,7 @@ export class Index {
       }
       if (n === 0) continue;
       if (c === 'typo') out.push({ key: (d) => (match[(d << 1) + 1]! >>> 20) & 63 });
-      else if (c === 'words' && exec.required !== (1 << n) - 1) out.push({ key: (d) => n - popcount(match[d << 1]!) });
+      else if (c === 'words' && exec.required !== (1 << n) - 1) out.push({ key: (d) => n - popcount(match[d << 1]! & 0xffff) });
       else if (c === 'proximity' && n > 1) out.push({ key: (d) => this.proximity(d, n) });
       else if (c === 'attribute') out.push({ key: (d) => match[(d << 1) + 1]! & ATTR_MASK });
       else if (c === 'exact') out.push({ key: (d) => n - (match[(d << 1) + 1]! >>> 26) });
@@ -1041,7 +1170,9 @@ export class Index {
       const crit = crits[level]!;
       if (crit.order) {
         const { rank, order } = crit.order;
-        if (ids.length > order.length >>> 4) {
+        if (ids.length > 32) {
+          // walk the precomputed order and keep the group's members: expected cost need × N / |group|,
+          // far below sorting the group
           const gen = ++this.stampGen;
           const stamp = this.stamp;
           for (let i = 0; i < ids.length; i++) stamp[ids[i]!] = gen;

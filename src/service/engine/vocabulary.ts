@@ -22,6 +22,8 @@ export class Vocabulary {
   /** The sorted terms' characters back to back, and where each starts (typo search reads these). */
   private chars: Uint16Array = new Uint16Array(0);
   private offs: Uint32Array = new Uint32Array(1);
+  /** term id → position in the sorted view. */
+  private posOf: Uint32Array = new Uint32Array(0);
   private pending: number[] = [];
   /** Bumped whenever a term is added (derivation caches depend on it). */
   version = 0;
@@ -47,7 +49,7 @@ export class Vocabulary {
   }
 
   /** Merges terms added since the last call into the sorted view. */
-  private ensureSorted(): void {
+  ensureSorted(): void {
     if (this.pending.length === 0) return;
     const terms = this.terms;
     const add = this.pending.map((id) => terms[id]!);
@@ -88,6 +90,9 @@ export class Vocabulary {
       }
     }
     offs[a.length] = at;
+    const posOf = new Uint32Array(this.terms.length);
+    for (let i = 0; i < ids.length; i++) posOf[ids[i]!] = i;
+    this.posOf = posOf;
     this.sortedIds = ids;
     this.lcp = lcp;
     this.chars = chars;
@@ -106,6 +111,23 @@ export class Vocabulary {
     return lo;
   }
 
+  /** Term ids in sorted order (call {@link ensureSorted} first). */
+  get sortedTermIds(): Uint32Array {
+    return this.sortedIds;
+  }
+
+  /** Position of a term in the sorted view (call {@link ensureSorted} first). */
+  positionOf(term: number): number {
+    return this.posOf[term]!;
+  }
+
+  /** The range `[lo, hi)` of sorted positions of the terms starting with `prefix`. */
+  prefixRange(prefix: string): [number, number] {
+    this.ensureSorted();
+    const lo = this.lowerBound(prefix);
+    return [lo, this.lowerBound(prefix + '\uffff', lo)];
+  }
+
   /** Ids of every term starting with `prefix` (the term itself included when present). */
   prefix(prefix: string, limit = Infinity): number[] {
     this.ensureSorted();
@@ -120,7 +142,7 @@ export class Vocabulary {
    * Terms within `maxTypos` edits (insertion, deletion, substitution, transposition) of `word`; with
    * `prefix`, terms that have a prefix within `maxTypos` of `word`. Each with its smallest typo count.
    */
-  fuzzy(word: string, maxTypos: number, prefix: boolean): DerivedTerm[] {
+  fuzzy(word: string, maxTypos: number, prefix: boolean, withExact = true): DerivedTerm[] {
     this.ensureSorted();
     const out: DerivedTerm[] = [];
     const a = this.sorted;
@@ -201,14 +223,14 @@ export class Vocabulary {
           if (lcp[end]! < run) run = lcp[end]!;
           end++;
         }
-        if (rangeTypos >= 0) for (let x = i; x < end; x++) out.push({ term: this.sortedIds[x]!, typos: rangeTypos });
+        if (rangeTypos > 0 || (rangeTypos === 0 && withExact)) for (let x = i; x < end; x++) out.push({ term: this.sortedIds[x]!, typos: rangeTypos });
         shared = end < n ? Math.min(run, lcp[end]!) : 0;
         i = end;
         valid = skipTo - 1;
         continue;
       }
       const dist = prefix ? prefMin[tl]! : tl - m > k || m - tl > k ? K1 : rows[tl * width + m]!;
-      if (dist <= k) out.push({ term: this.sortedIds[i]!, typos: dist });
+      if (dist <= k && (dist > 0 || withExact)) out.push({ term: this.sortedIds[i]!, typos: dist });
       valid = tl;
       i++;
       shared = i < n ? lcp[i]! : 0;
