@@ -96,7 +96,7 @@ export function createClient(options: ClientOptions): SearchClient {
     for (const [i, { url }] of (up.length ? up : eligible).entries()) {
       const ms = (timeouts.connect + timeouts[kind]) * (i + 1);
       const timeout = AbortSignal.timeout(ms);
-      const attempt: HostAttempt = { host: url, reason: 'network', message: '' };
+      let attempt: HostAttempt;
       try {
         const response = await fetch(url + path + (keepalive ? (path.includes('?') ? '&' : '?') + credentials : ''), {
           method,
@@ -110,22 +110,21 @@ export function createClient(options: ClientOptions): SearchClient {
             : { 'X-Service-Application-Id': appId, 'X-Service-API-Key': apiKey, ...(text && { 'Content-Type': 'application/json; charset=UTF-8' }) },
         });
         const raw = await response.text();
+        const { status } = response;
         let json: any;
         try {
-          json = raw ? JSON.parse(raw) : {};
+          json = JSON.parse(raw || '{}');
         } catch {}
-        const { status } = response;
-        attempt.message = typeof json?.message == 'string' ? json.message : raw.slice(0, 200) || response.statusText;
-        if (status < 300 && status > 199) {
-          if (json) return json;
-          attempt.message = 'answer is not JSON: ' + attempt.message;
-        } else if (status < 500 && status > 399) throw new ApiError(attempt.message, status);
-        else Object.assign(attempt, { reason: 'status', status });
+        const message = json?.message ?? (raw.slice(0, 200) || response.statusText);
+        if (status < 300 && json) return json;
+        if (status < 500 && status > 399) throw new ApiError(message, status);
+        // A 5xx, or an answer that is not JSON (a proxy's error page…).
+        attempt = { host: url, reason: status < 300 ? 'network' : 'status', message, ...(status > 299 && { status }) };
       } catch (error) {
         if (error instanceof ApiError) throw error;
         signal?.throwIfAborted();
         const { message, cause } = error as Error & { cause?: { code?: string } };
-        Object.assign(attempt, timeout.aborted ? { reason: 'timeout', message: `no answer within ${ms} ms` } : { message: message + (cause?.code ? ` (${cause.code})` : '') });
+        attempt = { host: url, reason: timeout.aborted ? 'timeout' : 'network', message: timeout.aborted ? `no answer within ${ms} ms` : message + (cause?.code ? ` (${cause.code})` : '') };
       }
       attempts.push(attempt);
       downUntil.set(url, Date.now() + hostDownMs);

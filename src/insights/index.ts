@@ -191,8 +191,9 @@ export function createInsights(options: InsightsOptions): Insights {
   // The queue.
   let entries: Entry[] = [];
   const inFlight = new Set<string>();
-  let flushTimer: ReturnType<typeof setTimeout> | undefined;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The next flush: after `flushDelayMs`, or the next retry. */
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => (timer = void clearTimeout(timer));
   let attempt = 0;
   let persistQueued = false;
   let sending: Promise<void> | null = null;
@@ -270,17 +271,11 @@ export function createInsights(options: InsightsOptions): Insights {
   const ready = () => entries.filter((e) => !inFlight.has(e.id));
 
   function schedule(delay = flushDelayMs) {
-    if (disposed || !consent || flushTimer || retryTimer) return;
-    flushTimer = setTimeout(() => {
-      flushTimer = undefined;
-      flushQueue();
-    }, delay);
+    if (!disposed && consent && !timer) timer = setTimeout(flushQueue, delay);
   }
 
   function flushQueue(): Promise<void> {
-    clearTimeout(flushTimer);
-    clearTimeout(retryTimer);
-    flushTimer = retryTimer = undefined;
+    stop();
     if (consent) sending ??= drain().finally(() => (sending = null));
     return sending ?? Promise.resolve();
   }
@@ -312,7 +307,7 @@ export function createInsights(options: InsightsOptions): Insights {
         if (disposed) return persist(true, false, [...(read(queueKey)?.owners?.[instance]?.entries ?? []), ...batch]);
         stats.retries++;
         const delay = Math.min(retryMaxMs, retryBaseMs * 2 ** attempt++);
-        retryTimer = setTimeout(flushQueue, delay * (0.75 + Math.random() / 2));
+        timer = setTimeout(flushQueue, delay * (0.75 + Math.random() / 2));
         return;
       } finally {
         for (const e of batch) inFlight.delete(e.id);
@@ -328,8 +323,7 @@ export function createInsights(options: InsightsOptions): Insights {
   function onPageHide() {
     flushViews();
     if (!consent) return;
-    clearTimeout(flushTimer);
-    flushTimer = undefined;
+    stop();
     for (const batch of batches(ready(), BEACON_BYTES)) {
       const events = batch.map((e) => e.event);
       let handed = false;
@@ -493,9 +487,7 @@ export function createInsights(options: InsightsOptions): Insights {
         pendingViews.clear();
         entries = [];
         inFlight.clear();
-        clearTimeout(flushTimer);
-        clearTimeout(retryTimer);
-        flushTimer = retryTimer = undefined;
+        stop();
         write(queueKey, null);
       }
       registerNeeds();
@@ -543,8 +535,7 @@ export function createInsights(options: InsightsOptions): Insights {
       removeNeeds?.();
       unsubscribeStore();
       pageEvents(false);
-      clearTimeout(flushTimer);
-      clearTimeout(retryTimer);
+      stop();
       clearInterval(leaseTimer);
       // A request in flight finishes on its own: its events are handed back only if it fails (see drain).
       persist(true, false, ready());

@@ -86,6 +86,33 @@ export interface BuiltQueries {
   queriedDisjunctiveFacets: string[];
 }
 
+/** One query of `state`: the controllers' params, the state's query and filters (without `exclude`'s own), then `params`. */
+function query(state: IndexState, needs: MergedNeeds, params: SearchParams, exclude?: string): MultiSearchRequest {
+  const { facetFilters: _f, numericFilters: _n, tagFilters: _t, ...base } = needs.params;
+  if (state.ruleContexts.length) base.ruleContexts = union([asList(base.ruleContexts), state.ruleContexts]);
+  return {
+    indexName: state.indexName,
+    params: defined({ ...base, maxValuesPerFacet: needs.maxValuesPerFacet ?? base.maxValuesPerFacet, query: state.query, ...defined(params), ...refinementParams(state, needs.params, exclude) }),
+  };
+}
+
+/**
+ * The facets-only query of `facet`: every refinement but the facet's own OR (and numeric) ones, no hits,
+ * analytics and clickAnalytics off — the counts of its values as if none were selected yet. Also the
+ * parameters of a search for facet values.
+ *
+ * @example
+ * facetCountsQuery(state, mergeNeeds([]), 'brand').params.facetFilters // every filter but brand's OR ones
+ */
+export const facetCountsQuery = (state: IndexState, needs: MergedNeeds, facet: string): MultiSearchRequest =>
+  query(
+    state,
+    needs,
+    // Facet counts only: these queries must not count as searches nor produce a queryID.
+    { page: 0, hitsPerPage: 0, facets: [facet], attributesToRetrieve: [], attributesToHighlight: [], attributesToSnippet: [], analytics: false, clickAnalytics: false },
+    facet,
+  );
+
 /**
  * The queries for one state: the main query, then one facets-only query per refined OR facet.
  *
@@ -96,27 +123,14 @@ export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQuerie
   const refined = Object.keys(state.disjunctiveFacetRefinements).sort();
   const disjunctiveFacets = union([needs.disjunctiveFacets, refined]);
   const facets = union([needs.facets, disjunctiveFacets, Object.keys(state.facetRefinements)]);
-  const { facetFilters: _f, numericFilters: _n, tagFilters: _t, ...base } = needs.params;
-  if (state.ruleContexts.length) base.ruleContexts = union([asList(base.ruleContexts), state.ruleContexts]);
-  const query = (params: SearchParams, exclude?: string): MultiSearchRequest => ({
-    indexName: state.indexName,
-    params: defined({ ...base, maxValuesPerFacet: needs.maxValuesPerFacet ?? base.maxValuesPerFacet, query: state.query, ...defined(params), ...refinementParams(state, needs.params, exclude) }),
+  const main = query(state, needs, {
+    page: state.page,
+    hitsPerPage: state.hitsPerPage ?? needs.hitsPerPage ?? needs.params.hitsPerPage,
+    facets: facets.length ? facets : undefined,
+    attributesToHighlight: needs.attributesToHighlight,
+    attributesToSnippet: needs.attributesToSnippet,
   });
-  const requests = [
-    query({
-      page: state.page,
-      hitsPerPage: state.hitsPerPage ?? needs.hitsPerPage ?? base.hitsPerPage,
-      facets: facets.length ? facets : undefined,
-      attributesToHighlight: needs.attributesToHighlight,
-      attributesToSnippet: needs.attributesToSnippet,
-    }),
-  ];
-  for (const facet of refined) {
-    // Facet counts only: these queries must not count as searches nor produce a queryID.
-    const countsOnly = { page: 0, hitsPerPage: 0, facets: [facet], attributesToRetrieve: [], attributesToHighlight: [], attributesToSnippet: [], analytics: false, clickAnalytics: false };
-    requests.push(query(countsOnly, facet));
-  }
-  return { requests, disjunctiveFacets, queriedDisjunctiveFacets: refined };
+  return { requests: [main, ...refined.map((facet) => facetCountsQuery(state, needs, facet))], disjunctiveFacets, queriedDisjunctiveFacets: refined };
 }
 
 /**

@@ -16,7 +16,7 @@ import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
 import type { RecommendRequest, SearchParams, SearchResponse } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
-import { buildQueries, mergeNeeds, mergeResults } from './requests.js';
+import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults } from './requests.js';
 import { normalizeState, own, str, strings } from './state.js';
 import type { IndexState, Listener, Needs, RequestLogEntry, SearchResults, SearchStore, StoreOptions, StoreSnapshot } from './types.js';
 
@@ -254,18 +254,14 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     searchForFacetValues(attribute, facetQuery, maxFacetHits = 10) {
       need(attribute, 'searchForFacetValues: attribute');
       str(facetQuery, 'searchForFacetValues: facetQuery');
-      // An OR facet searches its values without its own refinements (the other refinements apply).
-      const withoutOwn = normalize({ ...state, disjunctiveFacetRefinements: { ...state.disjunctiveFacetRefinements, [attribute]: [] } });
-      const { page: _p, hitsPerPage: _h, facets: _f, maxValuesPerFacet: _m, attributesToRetrieve: _r, attributesToHighlight: _ah, attributesToSnippet: _as, ...params } = buildQueries(
-        withoutOwn,
-        mergeNeeds(needs.values()),
-      ).requests[0]!.params as SearchParams;
+      // The values of a facet are searched with the other refinements applied, an OR facet's own left out.
+      const { params } = facetCountsQuery(state, mergeNeeds(needs.values()), attribute);
       const body = { indexName: state.indexName, facetName: attribute, facetQuery, maxFacetHits, params };
       const key = JSON.stringify(body);
       const hit = fromCache('searchForFacetValues', key, body);
       if (hit) return Promise.resolve(hit.facetHits);
       log('searchForFacetValues', body);
-      return client.searchForFacetValues(state.indexName, attribute, facetQuery, { ...params, maxFacetHits }, { cache: false }).then((answer) => {
+      return client.searchForFacetValues(state.indexName, attribute, facetQuery, { ...params!, maxFacetHits }, { cache: false }).then((answer) => {
         if (cache) cache.set('searchForFacetValues' + key, answer);
         return answer.facetHits;
       });
