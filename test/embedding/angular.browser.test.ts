@@ -91,7 +91,8 @@ describe('Angular (standalone, CUSTOM_ELEMENTS_SCHEMA, zoneless)', () => {
     counted.store.dispose();
   });
 
-  it('@if mounts and unmounts the elements 10 times without leaking subscriptions, needs or listeners', async () => {
+  it('@if mounts and unmounts the elements 10 times without leaking subscriptions, needs or listeners', async function (this: { timeout(ms: number): void }) {
+    this.timeout(60_000); // many real searches in a row; generous for a loaded machine
     const counted = countedStore(indexName);
     const listeners = countListeners();
     try {

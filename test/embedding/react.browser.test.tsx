@@ -118,7 +118,8 @@ describe('React 19', () => {
     store.dispose();
   });
 
-  it('mounts and unmounts the elements 15 times without leaking subscriptions, needs or listeners', async () => {
+  it('mounts and unmounts the elements 15 times without leaking subscriptions, needs or listeners', async function (this: { timeout(ms: number): void }) {
+    this.timeout(60_000); // many real searches in a row; generous for a loaded machine
     const counted = countedStore(indexName);
     const listeners = countListeners();
     try {

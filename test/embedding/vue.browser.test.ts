@@ -110,7 +110,8 @@ describe('Vue 3', () => {
     store.dispose();
   });
 
-  it('v-if mounts and unmounts the elements 10 times without leaking subscriptions, needs or listeners', async () => {
+  it('v-if mounts and unmounts the elements 10 times without leaking subscriptions, needs or listeners', async function (this: { timeout(ms: number): void }) {
+    this.timeout(60_000); // many real searches in a row; generous for a loaded machine
     const counted = countedStore(indexName);
     const listeners = countListeners();
     try {

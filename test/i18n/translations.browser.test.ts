@@ -236,7 +236,8 @@ describe('translations: every visible string of every element is replaceable', (
 
   const report = (run: Run) => [...run.leftovers].map(([tag, words]) => `${tag}: ${[...words].join(' | ')}`).join('\n');
 
-  it('in English the check finds the default strings (it can fail)', async () => {
+  it('in English the check finds the default strings (it can fail)', async function (this: { timeout(ms: number): void }) {
+    this.timeout(60_000); // many real searches in a row; generous for a loaded machine
     const run = await scenarios('english');
     expect(run.leftovers.size).to.be.greaterThan(5);
   });
@@ -259,7 +260,8 @@ describe('translations: every visible string of every element is replaceable', (
   });
 
   for (const mode of ['element', 'root'] as const) {
-    it(`with translations on ${mode === 'element' ? 'each element' : '<svc-search>'}, no hard-coded string remains and every key is shown`, async () => {
+    it(`with translations on ${mode === 'element' ? 'each element' : '<svc-search>'}, no hard-coded string remains and every key is shown`, async function (this: { timeout(ms: number): void }) {
+      this.timeout(60_000);
       const run = await scenarios(mode);
       expect(report(run), 'strings not coming from translations').to.equal('');
       const missing = allKeys().filter((key) => !run.seen.has(key) && !(key in NOT_EXERCISED) && !/\.(one|other|few|many|two|zero)$/.test(key));
