@@ -59,8 +59,8 @@ export async function storedEvents(params: { index?: string; eventType?: string;
   return body.events;
 }
 
-/** Polls `check` every 25 ms until it holds (5 s at most). */
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+/** Polls `check` every 25 ms until it holds (10 s at most: CI machines are slower than a laptop). */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const start = performance.now();
   for (;;) {
     if (await check()) return;
