@@ -275,7 +275,10 @@ export class Index {
       } else next[key] = structuredClone(value);
     }
     this.settings = next;
-    if (JSON.stringify(before.searchableAttributes) !== JSON.stringify(next.searchableAttributes)) this.needsReindex = true;
+    if (JSON.stringify(before.searchableAttributes) !== JSON.stringify(next.searchableAttributes)) {
+      if (this.records.length > 0) this.needsReindex = true;
+      else this.dynamicRanks.clear();
+    }
     this.applyDerivedSettings();
     this.columns.clear();
     this.orders.clear();

@@ -48,50 +48,67 @@ export class Vocabulary {
     return id;
   }
 
-  /** Merges terms added since the last call into the sorted view. */
+  /**
+   * Merges terms added since the last call into the sorted view. The old view is copied in runs
+   * between insertion points (typed-array copies, no per-term string work for old terms), so a write
+   * that adds a few terms costs O(vocabulary) integer work on the next read.
+   */
   ensureSorted(): void {
     if (this.pending.length === 0) return;
     const terms = this.terms;
-    const add = this.pending.map((id) => terms[id]!);
+    const addIds = this.pending.sort((x, y) => (terms[x]! < terms[y]! ? -1 : terms[x]! > terms[y]! ? 1 : 0));
     this.pending = [];
-    add.sort();
-    if (this.sorted.length === 0) {
-      this.sorted = add;
-    } else {
-      const merged: string[] = [];
-      let i = 0;
-      let j = 0;
-      const a = this.sorted;
-      while (i < a.length && j < add.length) merged.push(a[i]! < add[j]! ? a[i++]! : add[j++]!);
-      while (i < a.length) merged.push(a[i++]!);
-      while (j < add.length) merged.push(add[j++]!);
-      this.sorted = merged;
-    }
-    const ids = new Uint32Array(this.sorted.length);
-    const lcp = new Uint8Array(this.sorted.length);
-    const a = this.sorted;
-    let total = 0;
-    for (const t of a) total += t.length;
-    const chars = new Uint16Array(total);
-    const offs = new Uint32Array(a.length + 1);
-    let at = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const t = a[i]!;
-      offs[i] = at;
-      for (let c = 0; c < t.length; c++) chars[at++] = t.charCodeAt(c);
-      ids[i] = this.ids.get(t)!;
-      if (i > 0) {
-        const x = a[i - 1]!;
-        const y = a[i]!;
-        const lim = Math.min(x.length, y.length, 255);
-        let l = 0;
-        while (l < lim && x.charCodeAt(l) === y.charCodeAt(l)) l++;
-        lcp[i] = l;
+    const old = this.sorted;
+    const oldIds = this.sortedIds;
+    const oldLcp = this.lcp;
+    const oldChars = this.chars;
+    const oldOffs = this.offs;
+    const n = old.length + addIds.length;
+    let addChars = 0;
+    for (const id of addIds) addChars += terms[id]!.length;
+    const sorted: string[] = [];
+    const ids = new Uint32Array(n);
+    const lcp = new Uint8Array(n);
+    const chars = new Uint16Array(oldChars.length + addChars);
+    const offs = new Uint32Array(n + 1);
+    let out = 0; // next position in the new view
+    let at = 0; // next char in the new buffer
+    let i = 0; // next old position
+    const lcpOf = (x: string, y: string) => {
+      const lim = Math.min(x.length, y.length, 255);
+      let l = 0;
+      while (l < lim && x.charCodeAt(l) === y.charCodeAt(l)) l++;
+      return l;
+    };
+    for (let j = 0; j <= addIds.length; j++) {
+      // old terms before the next added one, as one run
+      const next = j < addIds.length ? terms[addIds[j]!]! : null;
+      const end = next === null ? old.length : this.lowerBound(next, i);
+      if (end > i) {
+        for (let k = i; k < end; k++) sorted.push(old[k]!);
+        ids.set(oldIds.subarray(i, end), out);
+        lcp.set(oldLcp.subarray(i, end), out);
+        if (out > 0) lcp[out] = lcpOf(sorted[out - 1]!, old[i]!);
+        const c0 = oldOffs[i]!;
+        const c1 = oldOffs[end]!;
+        chars.set(oldChars.subarray(c0, c1), at);
+        for (let k = i; k < end; k++) offs[out + (k - i)] = at + (oldOffs[k]! - c0);
+        at += c1 - c0;
+        out += end - i;
+        i = end;
       }
+      if (next === null) break;
+      sorted.push(next);
+      ids[out] = addIds[j]!;
+      lcp[out] = out > 0 ? lcpOf(sorted[out - 1]!, next) : 0;
+      offs[out] = at;
+      for (let c = 0; c < next.length; c++) chars[at++] = next.charCodeAt(c);
+      out++;
     }
-    offs[a.length] = at;
-    const posOf = new Uint32Array(this.terms.length);
-    for (let i = 0; i < ids.length; i++) posOf[ids[i]!] = i;
+    offs[n] = at;
+    const posOf = new Uint32Array(terms.length);
+    for (let k = 0; k < n; k++) posOf[ids[k]!] = k;
+    this.sorted = sorted;
     this.posOf = posOf;
     this.sortedIds = ids;
     this.lcp = lcp;
