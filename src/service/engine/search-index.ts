@@ -1060,14 +1060,27 @@ export class Index {
         }
       }
     }
+    // term → query words bit mask, for restrictSearchableAttributes, proximity and highlighting
+    this.markTerms(derived, true);
+    const restrict = params.restrictSearchableAttributes;
+    if (Array.isArray(restrict) && restrict.length && cands.length) {
+      const allowed = new Set(restrict as string[]);
+      const fixed = this.searchable ? this.searchable.map((spec) => allowed.has(spec.name)) : null;
+      cands = cands.filter((doc) => {
+        const fields = fixed ?? this.specsFor(this.records[doc]!).map((spec) => allowed.has(spec.name));
+        const start = this.docTokStart[doc]!;
+        const end = start + this.docTokCount[doc]!;
+        let got = 0;
+        for (let t = start; t < end; t++) if (fields[this.tokPos[t]! >>> 16]) got |= this.termBits[this.tokTerms[t]!]!;
+        return got !== 0 && (got & required) === required;
+      });
+    }
     if (cands.length && (eff.typoTolerance === 'min' || eff.typoTolerance === 'strict')) {
       const typoOf = (d: number) => (match[(d << 1) + 1]! >>> 20) & 63;
       const distinctTypos = [...new Set(cands.map(typoOf))].sort((a, b) => a - b);
       const limit = eff.typoTolerance === 'min' ? distinctTypos[0]! : distinctTypos[Math.min(1, distinctTypos.length - 1)]!;
       cands = cands.filter((d) => typoOf(d) <= limit);
     }
-    // term → query words bit mask, for proximity and highlighting of the returned records
-    this.markTerms(derived, true);
     return { eff, words, derived, candidates: Uint32Array.from(cands), required };
   }
 

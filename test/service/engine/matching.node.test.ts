@@ -129,3 +129,23 @@ describe('ignorePlurals', () => {
     assert.deepEqual(ids(plural, 'chairs one'), ['1']);
   });
 });
+
+describe('restrictSearchableAttributes', () => {
+  it('matches only in the given searchable attributes', () => {
+    const index = new Index('restrict');
+    index.setSettings({ searchableAttributes: ['name', 'brand'] });
+    index.saveObjects([
+      { objectID: '1', name: 'oak table', brand: 'Woody' },
+      { objectID: '2', name: 'woody chair', brand: 'Oakland' },
+    ]);
+    const ids = (params: Record<string, unknown>) => index.search({ hitsPerPage: 10, ...params }).hits.map((h) => h.objectID).sort();
+    assert.deepEqual(ids({ query: 'woody' }), ['1', '2']);
+    assert.deepEqual(ids({ query: 'woody', restrictSearchableAttributes: ['name'] }), ['2']);
+    assert.deepEqual(ids({ query: 'oak', restrictSearchableAttributes: ['brand'] }), ['2']);
+    assert.deepEqual(ids({ query: 'oak woody', restrictSearchableAttributes: ['brand'] }), []);
+    const dynamic = new Index('restrict-all');
+    dynamic.saveObjects([{ objectID: '1', title: 'red lamp', color: 'blue' }, { objectID: '2', title: 'blue lamp', color: 'red' }]);
+    assert.deepEqual(dynamic.search({ query: 'red', restrictSearchableAttributes: ['color'] }).hits.map((h) => h.objectID), ['2']);
+  });
+});
+
