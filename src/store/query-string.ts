@@ -17,7 +17,7 @@
  * `fromQueryString(toQueryString(s))` equals `s` for every normalised state; unknown keys and invalid
  * values in a hand-edited URL are ignored rather than thrown on (a bad link still opens the page).
  */
-import { emptyState, normalizeState, str, type NumericOperator } from './state.js';
+import { emptyState, normalizeState, own, str, type NumericOperator } from './state.js';
 import type { IndexState } from './types.js';
 
 const enc = (text: string) => encodeURIComponent(text).replace(/%20/g, '+');
@@ -58,25 +58,23 @@ export function stateToQueryString(state: IndexState, baseIndex: string): string
  * queryStringToState('?q=tv&refinementList[brand]=LG', 'products').disjunctiveFacetRefinements // { brand: ['LG'] }
  */
 export function queryStringToState(query: string, baseIndex: string): IndexState {
-  const state = emptyState(baseIndex);
-  const lists: Record<string, Array<[string, unknown[]]>> = {};
+  // Null-prototype maps while parsing, so an attribute named `__proto__` stays a plain key.
+  const lists = () => Object.create(null);
+  const state = { ...emptyState(baseIndex), facetRefinements: lists(), disjunctiveFacetRefinements: lists(), numericRefinements: lists() };
   for (const [key, value] of new URLSearchParams(str(query, 'fromQueryString: query'))) {
+    const [, name, attribute] = /^(\w+)\[([^]*)\]$/.exec(key) ?? [];
+    const field = own(BRACKETED, name!);
     const digits = /^\d+$/.test(value) && Number.isInteger(+value) ? +value : -1;
-    const bracketed = /^(\w+)\[([^]*)\]$/.exec(key);
-    const field = bracketed && Object.hasOwn(BRACKETED, bracketed[1]!) && BRACKETED[bracketed[1]!];
-    const numeric = /^(<=|>=|!=|<|>|=)(.+)$/.exec(value);
+    const numeric = /^([<>!]?=|[<>])(.+)$/.exec(value);
     if (key == 'q') state.query = value;
     else if (key == 'page' && digits > 0) state.page = digits - 1;
     else if (key == 'hitsPerPage' && digits >= 0) state.hitsPerPage = digits;
     else if (key == 'sortBy' && value) state.indexName = value;
     else if (key == 'tags') state.tagRefinements.push(value);
     else if (key == 'ruleContexts') state.ruleContexts.push(value);
-    else if (field && (field != 'numericRefinements' || (numeric && Number.isFinite(+numeric[2]!)))) {
-      const list = (lists[field] ??= []);
-      const entry = list.find(([attribute]) => attribute == bracketed![2]) ?? list[list.push([bracketed![2]!, []]) - 1]!;
-      entry[1].push(field == 'numericRefinements' ? { operator: numeric![1] as NumericOperator, value: +numeric![2]! } : value);
+    else if (field && (field != 'numericRefinements' || Number.isFinite(+numeric?.[2]!))) {
+      (state[field][attribute!] ??= []).push(field == 'numericRefinements' ? { operator: numeric![1] as NumericOperator, value: +numeric![2]! } : value);
     }
   }
-  for (const [field, list] of Object.entries(lists)) Object.assign(state, { [field]: Object.fromEntries(list) });
   return normalizeState(state, baseIndex);
 }
