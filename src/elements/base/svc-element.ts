@@ -1,5 +1,5 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { ContextConsumer, ContextRoot } from '@lit/context';
+import { ContextConsumer } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import type { SearchStore } from '../../store/types.js';
 import type { InsightsLike } from '../../insights/types.js';
@@ -13,29 +13,12 @@ export interface SearchContextSource extends Element {
   readonly context?: SearchContextValue;
 }
 
-let contextRootAttached = false;
-
-const scopes = new WeakMap<Translations, Record<string, Translations>>();
-
-/**
- * The keys of a root `translations` map written for one tag — `'svc-pagination.label'` — without the prefix,
- * so a `<svc-search>` can translate a key that several elements share (`label`, `listLabel`, `error`…) for
- * one of them only. Cached per map object (a new map replaces the old one; it is not watched for edits).
- */
-function scoped(root: Translations, tag: string): Translations {
-  let byTag = scopes.get(root);
-  if (!byTag) scopes.set(root, (byTag = {}));
-  return (byTag[tag] ??= Object.fromEntries(
-    Object.entries(root).flatMap(([key, value]) => (key.startsWith(`${tag}.`) ? [[key.slice(tag.length + 1), value]] : [])),
-  ));
-}
-
 /**
  * Base class of every svc element: finds the `SearchContextValue` of its `<svc-search>` and translates its
  * strings.
  *
- * The context is found through `@lit/context` (it crosses shadow roots; a `ContextRoot` on the document
- * answers elements that connect before their `<svc-search>` is defined), or, when the element has a
+ * The context is found through `@lit/context` (it crosses shadow roots; an element that connected before its
+ * `<svc-search>` was defined asks again when a root announces its context), or, when the element has a
  * `search="id"` attribute, from `document.getElementById(id).context` — so an element placed anywhere on the
  * page can name its search. Subclasses read `this.store` / `this.insights` and pass `() => this.store` to
  * their controllers; a context change triggers an update.
@@ -77,30 +60,27 @@ export class SvcElement extends LitElement {
   #store: SearchStore | undefined;
   #insights: InsightsLike | undefined;
   #consumes = (this.constructor as typeof SvcElement).consumesContext;
+  #consumer =
+    this.#consumes &&
+    new ContextConsumer(this, {
+      context: searchContext,
+      subscribe: true,
+      callback: (value) => {
+        this.#provided = value;
+        if (!this.search) this.searchContext = value;
+      },
+    });
+  /**
+   * A root announced a new context (`SEARCH_CONTEXT_EVENT`, composed, on every change): take it when it is
+   * the one named by `search`; without a context yet, ask again — the root may have been defined after this
+   * element connected, when nobody could answer its first request.
+   */
   #onContext = (event: Event) => {
-    if (this.search && (event.target as Element).id === this.search) this.#named();
+    if (this.search) (event.target as Element).id == this.search && this.#named();
+    else if (!this.#provided && this.#consumer) this.#consumer.dispatchRequest();
   };
 
-  constructor() {
-    super();
-    if (this.#consumes) {
-      new ContextConsumer(this, {
-        context: searchContext,
-        subscribe: true,
-        callback: (value) => {
-          this.#provided = value;
-          if (!this.search) this.searchContext = value;
-        },
-      });
-    }
-  }
-
   override connectedCallback(): void {
-    // One ContextRoot per document: buffers context requests of elements upgraded before their provider.
-    if (this.#consumes && !contextRootAttached) {
-      contextRootAttached = true;
-      new ContextRoot().attach(document.documentElement);
-    }
     super.connectedCallback();
     if (this.#consumes) {
       document.addEventListener(SEARCH_CONTEXT_EVENT, this.#onContext);
@@ -167,12 +147,18 @@ export class SvcElement extends LitElement {
    */
   t(key: string, params?: Record<string, string | number>): string {
     const root = this.#context?.translations;
+    // A root key written for this tag (`'svc-pagination.label'`) wins over the plain one: `label` is shared.
     return translate(
-      [this.translations, root && scoped(root, this.localName), root, (this.constructor as typeof SvcElement).defaultTranslations],
+      [this.translations, (k) => root?.[`${this.localName}.${k}`], root, (this.constructor as typeof SvcElement).defaultTranslations],
       key,
       params,
       this.language,
     );
+  }
+
+  /** Fires a user-action event (`bubbles`, `composed`); returns false when a listener cancelled it. */
+  protected emit<D>(type: string, detail: D, cancelable = false): boolean {
+    return this.dispatchEvent(new CustomEvent<D>(type, { detail, bubbles: true, composed: true, cancelable }));
   }
 
   /** Takes the context of the `<svc-search id=…>` named by `search` (none yet: its event calls again). */

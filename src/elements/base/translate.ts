@@ -26,17 +26,20 @@ export function formatNumber(value: number, lang: string): string {
   return intl<Intl.NumberFormat>('NumberFormat', lang).format(value);
 }
 
+/** A map of strings, or a function looking a key up (`undefined` when it has none). */
+export type TranslationSource = Translations | ((key: string) => string | undefined) | undefined;
+
 /**
  * Looks `key` up in each map in turn (first match wins) and replaces `{name}` placeholders with `params`.
  * When `params.count` is a number, the plural form `key.<category>` (`one`, `other`, … of
- * `Intl.PluralRules`) is tried before `key` in every map. Numbers are formatted for `lang`. An unknown key
+ * `Intl.PluralRules`) is tried before `key` in every map. A map may be a function of the key. Numbers are formatted for `lang`. An unknown key
  * returns the key itself, so a missing string is visible rather than blank.
  *
  * @example
  * translate([{ results: '{count} results', 'results.one': '1 result' }], 'results', { count: 1 }, 'en') // "1 result"
  */
 export function translate(
-  maps: Array<Translations | undefined>,
+  maps: TranslationSource[],
   key: string,
   params: Record<string, string | number> = {},
   lang = 'en',
@@ -44,7 +47,12 @@ export function translate(
   const count = params.count;
   const keys = typeof count == 'number' ? [`${key}.${intl<Intl.PluralRules>('PluralRules', lang).select(count)}`, key] : [key];
   let template: string | undefined;
-  for (const map of maps) for (const k of keys) if (template == null && typeof map?.[k] == 'string') template = map[k];
+  for (const map of maps) {
+    for (const k of keys) {
+      const value = typeof map == 'function' ? map(k) : map?.[k];
+      if (template == null && typeof value == 'string') template = value;
+    }
+  }
   return (template ?? key).replace(/\{(\w+)\}/g, (match, name: string) => {
     const value = params[name];
     return value == null ? match : typeof value == 'number' ? formatNumber(value, lang) : value;

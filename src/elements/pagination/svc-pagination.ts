@@ -123,7 +123,7 @@ export class SvcPagination extends SvcElement {
       const target = this.scrollTarget;
       const scrollTo = target == 'false' ? null : target ? document.querySelector(target) : (this.closest('svc-search') ?? document.body);
       if (scrollTo && scrollTo.getBoundingClientRect().top < 0) scrollTo.scrollIntoView({ block: 'start' });
-      this.dispatchEvent(new CustomEvent<SvcPageChangeEventDetail>('svc-page-change', { detail: { page }, bubbles: true, composed: true }));
+      this.emit<SvcPageChangeEventDetail>('svc-page-change', { page });
     }}>${content}</a></li>`;
   }
 

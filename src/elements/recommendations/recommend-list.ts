@@ -105,14 +105,7 @@ export abstract class SvcRecommendList<T extends Record<string, unknown> = Recor
         this.recordItem(
           item,
           this.itemContent(item, this.renderItem, () => fieldText(item.hit, this.attribute || 'name') ?? item.hit.objectID),
-          () =>
-            this.dispatchEvent(
-              new CustomEvent<RecommendSelectDetail<T>>(this.selectEventName, {
-                detail: { hit: item.hit, position: item.ref.position, queryID: item.ref.queryID },
-                bubbles: true,
-                composed: true,
-              }),
-            ),
+          () => this.emit<RecommendSelectDetail<T>>(this.selectEventName, { hit: item.hit, position: item.ref.position, queryID: item.ref.queryID }),
         ),
       ),
       this.controller.isLoading,

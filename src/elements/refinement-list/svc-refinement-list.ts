@@ -132,9 +132,7 @@ export class SvcRefinementList extends SvcElement {
   #change(value: string): void {
     const refined = this.#list.refine(value);
     this.requestUpdate();
-    this.dispatchEvent(
-      new CustomEvent<SvcRefineEventDetail>('svc-refine', { detail: { attribute: this.attribute, value, refined }, bubbles: true, composed: true }),
-    );
+    this.emit<SvcRefineEventDetail>('svc-refine', { attribute: this.attribute, value, refined });
   }
 
   override render() {

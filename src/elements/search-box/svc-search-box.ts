@@ -102,7 +102,7 @@ export class SvcSearchBox extends SvcElement {
     this.requestUpdate();
     if (type != 'svc-search-input' || this.searchAsYouType) {
       this.#box.refine(value);
-      this.dispatchEvent(new CustomEvent<SvcSearchBoxEventDetail>(type, { detail: { query: value }, bubbles: true, composed: true }));
+      this.emit<SvcSearchBoxEventDetail>(type, { query: value });
     }
   }
 

@@ -151,8 +151,8 @@ export class SvcSearch extends SvcElement {
   #publish(value: SearchContextValue | undefined): void {
     this.searchContext = this.#current = value;
     this.#provider.setValue(value);
-    // Tells elements naming this root with `search="id"` that its context changed (internal event).
-    this.dispatchEvent(new Event(SEARCH_CONTEXT_EVENT, { bubbles: true }));
+    // Tells the elements naming this root (`search="id"`), or still waiting for a context, that it changed (internal event).
+    this.dispatchEvent(new Event(SEARCH_CONTEXT_EVENT, { bubbles: true, composed: true }));
   }
 
   #teardown(): void {

@@ -135,15 +135,9 @@ export class SvcTrending<T extends Record<string, unknown> = Record<string, unkn
       facets.map((facet, index) => {
         const { facetName, facetValue } = facet;
         const position = index + 1;
-        const select = () => {
-          const event = new CustomEvent<TrendingFacetSelectDetail>('svc-trending-facet-select', {
-            detail: { facetName, facetValue, position, queryID },
-            bubbles: true,
-            composed: true,
-            cancelable: true,
-          });
-          if (this.dispatchEvent(event)) controller.refine(facetValue, this.insights);
-        };
+        const select = () =>
+          this.emit<TrendingFacetSelectDetail>('svc-trending-facet-select', { facetName, facetValue, position, queryID }, true) &&
+          controller.refine(facetValue, this.insights);
         const content = this.itemContent(
           { hit: facet as unknown as Record<string, unknown>, index, ref: { objectID: '', position, queryID, indexName: '' } },
           this.renderItem,
