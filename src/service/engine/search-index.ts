@@ -95,6 +95,7 @@ interface Effective {
   attributesToHighlight: string[] | null;
   attributesToSnippet: string[];
   getRankingInfo: boolean;
+  advancedSyntax: boolean;
 }
 
 interface Execution {
@@ -181,6 +182,50 @@ function sortKeyOf(record: IndexRecord | undefined, spec: SortSpec): unknown {
   if (Array.isArray(v)) return v.length ? v[0] : undefined;
   if (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))) return Number(v);
   return v;
+}
+
+interface ParsedQuery {
+  words: string[];
+  /** Per word: no prefix and no typos (words of a quoted phrase). */
+  exactOnly: boolean[];
+  /** Word indexes of each quoted phrase of two words or more. */
+  phrases: number[][];
+  /** Words whose records are excluded (`-word`). */
+  excluded: string[];
+}
+
+/**
+ * Splits the query into words; with `advancedSyntax`, `"a phrase"` must match as written (adjacent,
+ * in order, no typos or prefix) and `-word` excludes the records containing the word.
+ */
+function parseQuery(query: string, advanced: boolean): ParsedQuery {
+  if (!advanced) {
+    const words = tokenize(query).slice(0, MAX_WORDS);
+    return { words, exactOnly: words.map(() => false), phrases: [], excluded: [] };
+  }
+  const out: ParsedQuery = { words: [], exactOnly: [], phrases: [], excluded: [] };
+  const re = /"([^"]*)(?:"|$)|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(query))) {
+    if (m[1] !== undefined) {
+      const idx = tokenize(m[1]).map((t) => {
+        out.words.push(t);
+        out.exactOnly.push(true);
+        return out.words.length - 1;
+      });
+      if (idx.length > 1) out.phrases.push(idx);
+    } else if (m[2]!.startsWith('-') && m[2]!.length > 1) {
+      out.excluded.push(...tokenize(m[2]!.slice(1)));
+    } else {
+      for (const t of tokenize(m[2]!)) {
+        out.words.push(t);
+        out.exactOnly.push(false);
+      }
+    }
+  }
+  out.words = out.words.slice(0, MAX_WORDS);
+  out.phrases = out.phrases.filter((p) => p.every((i) => i < MAX_WORDS));
+  return out;
 }
 
 /**
@@ -880,16 +925,17 @@ export class Index {
       attributesToHighlight: pick('attributesToHighlight', s.attributesToHighlight),
       attributesToSnippet: pick('attributesToSnippet', s.attributesToSnippet),
       getRankingInfo: params.getRankingInfo === true,
+      advancedSyntax: pick('advancedSyntax', s.advancedSyntax),
     };
   }
 
-  private derive(word: string, prefix: boolean, eff: Effective): Derived {
+  private derive(word: string, prefix: boolean, eff: Effective, exactOnly = false): Derived {
     let maxTypos = 0;
-    if (eff.typoTolerance !== false && !isNumericToken(word)) {
+    if (eff.typoTolerance !== false && !isNumericToken(word) && !exactOnly) {
       if (word.length >= eff.min2) maxTypos = 2;
       else if (word.length >= eff.min1) maxTypos = 1;
     }
-    const cacheKey = `${word}\u0000${prefix ? 1 : 0}${maxTypos}${eff.plurals ? 1 : 0}`;
+    const cacheKey = `${word}\u0000${prefix ? 1 : 0}${maxTypos}${eff.plurals ? 1 : 0}${exactOnly ? 1 : 0}`;
     const cached = this.deriveCache.get(cacheKey);
     if (cached && cached.version === this.vocab.version) {
       this.deriveCache.delete(cacheKey);
@@ -959,7 +1005,13 @@ export class Index {
   private execute(params: SearchParams, eff: Effective): Execution {
     this.refresh();
     const filter = this.filterBits(params);
-    const words = tokenize(eff.query).slice(0, MAX_WORDS);
+    const parsed = parseQuery(eff.query, eff.advancedSyntax);
+    const words = parsed.words;
+    if (words.length === 0 && parsed.excluded.length) {
+      // only exclusions (advanced syntax "-word"): every record without them
+      const all = this.execute({ ...params, query: '' }, { ...eff, query: '', advancedSyntax: false });
+      return { ...all, candidates: this.withoutExcluded(all.candidates, parsed.excluded) };
+    }
     if (words.length === 0) {
       const ids: number[] = [];
       const n = this.records.length;
@@ -983,7 +1035,7 @@ export class Index {
     }
     const derived = words.map((w, i) => {
       const prefix = eff.queryType === 'prefixAll' || (eff.queryType === 'prefixLast' && i === words.length - 1);
-      return this.derive(w, prefix, eff);
+      return this.derive(w, prefix && !parsed.exactOnly[i], eff, parsed.exactOnly[i]);
     });
     if (++this.generation > 0xffff) {
       this.match.fill(0);
@@ -1062,6 +1114,8 @@ export class Index {
     }
     // term → query words bit mask, for restrictSearchableAttributes, proximity and highlighting
     this.markTerms(derived, true);
+    if (parsed.excluded.length && cands.length) cands = Array.from(this.withoutExcluded(Uint32Array.from(cands), parsed.excluded));
+    if (parsed.phrases.length && cands.length) cands = cands.filter((doc) => parsed.phrases.every((phrase) => this.hasPhrase(doc, phrase)));
     const restrict = params.restrictSearchableAttributes;
     if (Array.isArray(restrict) && restrict.length && cands.length) {
       const allowed = new Set(restrict as string[]);
@@ -1087,6 +1141,40 @@ export class Index {
   private release(exec: Execution): void {
     this.touchedCount = 0;
     this.markTerms(exec.derived, false);
+  }
+
+  /** Candidates minus the records that contain one of the excluded words (advanced syntax `-word`). */
+  private withoutExcluded(cands: Uint32Array, excluded: string[]): Uint32Array {
+    const gen = ++this.stampGen;
+    const stamp = this.stamp;
+    const data = this.frozenData;
+    const off = this.frozenOff;
+    for (const word of excluded) {
+      const id = this.vocab.id(word);
+      if (id === undefined) continue;
+      const p = this.vocab.positionOf(id);
+      for (let j = off[p]!; j < off[p + 1]!; j += 2) stamp[data[j]!] = gen;
+    }
+    return cands.filter((d) => stamp[d] !== gen);
+  }
+
+  /** True when the record has the phrase's words next to each other, in order, in one attribute. */
+  private hasPhrase(doc: number, phrase: number[]): boolean {
+    const start = this.docTokStart[doc]!;
+    const end = start + this.docTokCount[doc]!;
+    const terms = this.tokTerms;
+    const pos = this.tokPos;
+    const bits = this.termBits;
+    for (let a = start; a + phrase.length <= end; a++) {
+      if ((bits[terms[a]!]! & (1 << phrase[0]!)) === 0) continue;
+      let ok = true;
+      for (let k = 1; k < phrase.length && ok; k++) {
+        const b = a + k;
+        ok = pos[b]! === pos[a]! + k && (bits[terms[b]!]! & (1 << phrase[k]!)) !== 0;
+      }
+      if (ok) return true;
+    }
+    return false;
   }
 
   /** Sets (or clears) term id → query-word bits for every derived term (proximity reads them). */

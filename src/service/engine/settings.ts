@@ -39,6 +39,8 @@ export interface IndexSettings {
   queryType: QueryType;
   removeWordsIfNoResults: RemoveWordsIfNoResults;
   optionalWords: string[];
+  /** Quoted phrases and `-word` exclusions in the query. */
+  advancedSyntax: boolean;
   [setting: string]: unknown;
 }
 
@@ -70,6 +72,7 @@ export function defaultSettings(): IndexSettings {
     queryType: 'prefixLast',
     removeWordsIfNoResults: 'none',
     optionalWords: [],
+    advancedSyntax: false,
   };
 }
 
@@ -147,6 +150,7 @@ const VALIDATORS: Record<string, Validator> = {
   removeWordsIfNoResults: (name, v) =>
     v === 'none' || v === 'lastWords' || v === 'firstWords' || v === 'allOptional' ? v : fail(name, "'none', 'lastWords', 'firstWords' or 'allOptional'"),
   optionalWords: (name, v) => (typeof v === 'string' ? [v] : stringArray(name, v)),
+  advancedSyntax: (name, v) => (typeof v === 'boolean' ? v : fail(name, 'a boolean')),
 };
 
 /** Names of the settings the engine validates and honours. */

@@ -149,3 +149,41 @@ describe('restrictSearchableAttributes', () => {
   });
 });
 
+
+describe('advancedSyntax', () => {
+  const index = new Index('advanced');
+  index.setSettings({ searchableAttributes: ['name'] });
+  index.saveObjects([
+    { objectID: '1', name: 'red wooden chair' },
+    { objectID: '2', name: 'wooden red chair' },
+    { objectID: '3', name: 'red plastic chair' },
+    { objectID: '4', name: 'blue wooden table' },
+  ]);
+  const ids = (query: string, advancedSyntax = true) => index.search({ query, advancedSyntax, hitsPerPage: 10 }).hits.map((h) => h.objectID).sort();
+
+  it('is off by default: quotes and dashes are separators', () => {
+    assert.deepEqual(ids('"red wooden"', false), ['1', '2']);
+    assert.deepEqual(ids('chair -plastic', false), ['3']);
+  });
+
+  it('"quoted phrase" matches adjacent words in order, without prefix or typos', () => {
+    assert.deepEqual(ids('"red wooden"'), ['1']);
+    assert.deepEqual(ids('"wooden red" chair'), ['2']);
+    assert.deepEqual(ids('"red woo"'), []);
+    assert.deepEqual(ids('"red woodem"'), []);
+    assert.deepEqual(ids('"wooden"'), ['1', '2', '4']);
+  });
+
+  it('-word excludes records containing the word', () => {
+    assert.deepEqual(ids('chair -plastic'), ['1', '2']);
+    assert.deepEqual(ids('wooden -chair'), ['4']);
+    assert.deepEqual(ids('-chair'), ['4']);
+    assert.deepEqual(ids('t-shirt'), []);
+  });
+
+  it('works as a setting', () => {
+    index.setSettings({ advancedSyntax: true });
+    assert.equal(index.search({ query: '"red wooden"' }).nbHits, 1);
+    index.setSettings({ advancedSyntax: false });
+  });
+});
