@@ -1,15 +1,16 @@
 /**
  * One index: records, the inverted index, facet columns, and search with tie-breaking ranking.
  *
- * Layout (see `/work/shared/ENGINE-NOTES.md`):
+ * Layout (see `/work/shared/ENGINE-NOTES.md` and `docs/notes/engine.md`):
  * - internal record ids are dense integers in insertion order; a replaced or deleted record leaves a
  *   dead id behind (skipped through `alive`) until a lazy compaction re-indexes the live records;
- * - postings per term are `[id, attributeKey, id, attributeKey, …]` (ids ascending), where the
- *   attribute key is `rank × 1000 + position` of the term's best occurrence in the record;
+ * - postings are pairs `(id, attributeKey)` — the key is `rank × 1000 + position` of the term's best
+ *   occurrence — frozen into one `Uint32Array` in sorted-vocabulary order, so a prefix's postings are
+ *   one block; writes go to a small delta that the next read merges in by block copies;
  * - the tokens of every record (term id and field/position) sit in two shared typed arrays, read only
- *   for the proximity of records whose bucket is being refined;
+ *   for proximity, phrases and restricted attributes of candidate records;
  * - facet/numeric columns per attribute are built on first use and then kept up to date on writes;
- * - the custom ranking is one precomputed rank per record, recomputed lazily after writes.
+ * - the custom ranking is one precomputed rank per record, kept up to date by binary insertion.
  */
 import type { FacetStats, Hit, RankingInfo, SearchForFacetValuesResponse, SearchResponse } from '../../client/types.js';
 import { EngineError } from './errors.js';
