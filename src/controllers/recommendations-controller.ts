@@ -1,8 +1,7 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { RecommendHit, RecommendModel, RecommendRequest, RecommendResult, SearchParams } from '../client/types.js';
 import type { HitRef } from '../insights/types.js';
 import type { SearchStore } from '../store/types.js';
-import { resolve, type Source } from './store-controller.js';
+import { StoreController, type StoreControllerOptions } from './store-controller.js';
 
 /** Where a request stands: nothing to ask yet, waiting for the answer, answered, or failed. */
 export type RecommendStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -16,18 +15,17 @@ export interface RecommendItem<T = Record<string, unknown>> {
   ref: HitRef;
 }
 
-export interface RecommendControllerOptions {
-  /** The store, or a function returning the current store (an element passes `() => this.store`). */
-  store?: Source<SearchStore>;
-}
+/** The store (a value, or a function returning the current store: an element passes `() => this.store`). */
+export type RecommendControllerOptions = StoreControllerOptions;
 
 /**
  * Base of the Recommend controllers: before each host update it builds the request from the host's
  * configuration (`request()`), and when the request changed it asks `store.recommend` (requests of one tick
  * go out in one HTTP call, answers are cached by the store) and updates the host with the answer. An answer
- * to an older request is ignored.
+ * to an older request is ignored. As every `StoreController` it also follows the store's state (trending facet
+ * values show whether they refine the search).
  */
-export abstract class RecommendRequestController<T = Record<string, unknown>> implements ReactiveController {
+export abstract class RecommendRequestController<T = Record<string, unknown>> extends StoreController {
   status: RecommendStatus = 'idle';
   /** The last answer (kept while a new request is loading). */
   result: RecommendResult<T> | undefined;
@@ -46,42 +44,20 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> im
   #key = '';
   #store: SearchStore | undefined;
   #sequence = 0;
-  #connected = false;
-
-  constructor(
-    protected readonly host: ReactiveControllerHost,
-    protected readonly options: RecommendControllerOptions = {},
-  ) {
-    host.addController(this);
-  }
-
-  /** The store currently used. */
-  get store(): SearchStore | undefined {
-    return resolve(this.options.store);
-  }
 
   /** The model-specific fields of the request, or undefined while the configuration is incomplete. */
   protected abstract request(): Partial<RecommendRequest> | undefined;
 
-  hostConnected(): void {
-    this.#connected = true;
-    this.sync();
-  }
-
-  hostUpdate(): void {
-    this.sync();
-  }
-
-  hostDisconnected(): void {
-    this.#connected = false;
-    // A reconnected host asks again (the store's cache answers at once); a late answer is ignored.
-    this.#store = undefined;
-    this.#sequence++;
-  }
-
   /** Sends the current request when it differs from the last one sent (or the store changed). */
-  sync(): void {
-    const store = this.#connected ? this.store : undefined;
+  override sync(): void {
+    super.sync();
+    if (!this.connected) {
+      // A reconnected host asks again (the store's cache answers at once); a late answer is ignored.
+      this.#store = undefined;
+      this.#sequence++;
+      return;
+    }
+    const store = this.store;
     const indexName = this.indexName;
     const fields = store && indexName ? this.request() : undefined;
     const request = fields && ({ indexName, threshold: this.threshold, ...fields } as RecommendRequest);

@@ -55,6 +55,11 @@ export class StoreController implements ReactiveController {
     host.addController(this);
   }
 
+  /** Whether the host is connected (the controller is bound to the store while it is). */
+  protected get connected(): boolean {
+    return this.#connected;
+  }
+
   /** The store currently used. */
   get store(): SearchStore | undefined {
     return resolve(this.options.store);

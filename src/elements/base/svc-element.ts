@@ -77,7 +77,7 @@ export class SvcElement extends LitElement {
    */
   #onContext = (event: Event) => {
     if (this.search) (event.target as Element).id == this.search && this.#named();
-    else if (!this.#provided && this.#consumer) this.#consumer.dispatchRequest();
+    else if (!this.#provided && this.#consumer) this.#consumer.hostConnected(); // sends the context request again
   };
 
   override connectedCallback(): void {

@@ -86,26 +86,9 @@ export class SvcTrending<T extends Record<string, unknown> = Record<string, unkn
 
   protected readonly controller = new TrendingController<T>(this, { store: () => this.store });
   protected readonly selectEventName = 'svc-trending-select';
-  #unsubscribe: (() => void) | undefined;
-  #subscribed: unknown;
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#follow(undefined);
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     this.configure(['trending-items', 'trending-facets'], { facetName: this.facetName || undefined, facetValue: this.facetValue || undefined });
-    // Trending facet values show whether they refine the search: follow the store's state.
-    this.#follow(this.#facets() ? this.store : undefined);
-  }
-
-  #follow(store: this['store']): void {
-    if (store == this.#subscribed) return;
-    this.#unsubscribe?.();
-    this.#subscribed = store;
-    this.#unsubscribe = store?.subscribe(() => this.requestUpdate());
   }
 
   #facets(): boolean {
