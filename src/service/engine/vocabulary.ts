@@ -19,6 +19,11 @@ export class Vocabulary {
   private sortedIds: Uint32Array = new Uint32Array(0);
   /** lcp[i]: length of the common prefix of sorted[i-1] and sorted[i] (capped at 255). */
   private lcp: Uint8Array = new Uint8Array(0);
+  /**
+   * jump[d-1][i] (d = 1…3): the first position after i whose term does not share i's first d
+   * characters, so the typo search skips a pruned short prefix in one step.
+   */
+  private jump: Uint32Array[] = [];
   /** The sorted terms' characters back to back, and where each starts (typo search reads these). */
   private chars: Uint16Array = new Uint16Array(0);
   private offs: Uint32Array = new Uint32Array(1);
@@ -112,6 +117,11 @@ export class Vocabulary {
     this.posOf = posOf;
     this.sortedIds = ids;
     this.lcp = lcp;
+    this.jump = [1, 2, 3].map((d) => {
+      const j = new Uint32Array(n);
+      for (let k = n - 1; k >= 0; k--) j[k] = k + 1 < n && lcp[k + 1]! >= d ? j[k + 1]! : k + 1;
+      return j;
+    });
     this.chars = chars;
     this.offs = offs;
   }
@@ -178,6 +188,7 @@ export class Vocabulary {
     for (let j = 0; j <= Math.min(m, k); j++) rows[j] = j;
     prefMin[0] = m <= k ? m : K1;
     const lcp = this.lcp;
+    const jump = this.jump;
     const chars = this.chars;
     const offs = this.offs;
     // shared = common prefix length of the current term and the previous one handled
@@ -234,14 +245,15 @@ export class Vocabulary {
       }
       if (skipTo >= 0) {
         // skip every following term that shares t[0..skipTo]; track the common prefix with the next one
-        let end = i + 1;
-        let run = 255;
-        while (end < n && lcp[end]! >= skipTo) {
-          if (lcp[end]! < run) run = lcp[end]!;
-          end++;
+        let end: number;
+        if (skipTo <= 3) end = jump[skipTo - 1]![i]!;
+        else {
+          end = i + 1;
+          while (end < n && lcp[end]! >= skipTo) end++;
         }
         if (rangeTypos > 0 || (rangeTypos === 0 && withExact)) for (let x = i; x < end; x++) out.push({ term: this.sortedIds[x]!, typos: rangeTypos });
-        shared = end < n ? Math.min(run, lcp[end]!) : 0;
+        // every skipped term shares at least skipTo chars with t and the next one fewer: that is its LCP with t
+        shared = end < n ? lcp[end]! : 0;
         i = end;
         valid = skipTo - 1;
         continue;
