@@ -14,11 +14,8 @@ export interface StoreControllerOptions {
 
 let sequence = 0;
 
-/**
- * The value of a `Source`: calls it when it is a function.
- * @example resolve(() => store) // store
- */
-export function resolve<T extends object>(source: Source<T> | undefined): T | undefined {
+/** The value of a `Source`: calls it when it is a function. */
+function resolve<T extends object>(source: Source<T> | undefined): T | undefined {
   return typeof source == 'function' ? (source as () => T | undefined)() : source;
 }
 
