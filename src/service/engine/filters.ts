@@ -197,9 +197,9 @@ export function parseFilters(text: string, source = 'filters'): FilterNode {
 }
 
 /** `attr:value` / `attr:-value` of facetFilters (split at the first colon outside quotes). */
-function parseFacetFilter(entry: string): FilterNode {
+function parseFacetFilter(entry: string, source = 'facetFilters'): FilterNode {
   const idx = entry.indexOf(':');
-  if (idx <= 0) throw new EngineError(`facetFilters: "${entry}" is not of the form attribute:value`);
+  if (idx <= 0) throw new EngineError(`${source}: "${entry}" is not of the form attribute:value`);
   let attribute = entry.slice(0, idx).trim();
   let value = entry.slice(idx + 1).trim();
   if (attribute.startsWith('"') && attribute.endsWith('"') && attribute.length > 1) attribute = attribute.slice(1, -1);
@@ -267,7 +267,7 @@ function asList(value: unknown): Array<string | string[]> {
 export function buildFilterTree(params: FilterInputs): FilterNode | null {
   const parts: FilterNode[] = [];
   if (typeof params.filters === 'string' && params.filters.trim() !== '') parts.push(parseFilters(params.filters));
-  const facet = listToNode(asList(params.facetFilters), parseFacetFilter);
+  const facet = listToNode(asList(params.facetFilters), (entry) => parseFacetFilter(entry));
   if (facet) parts.push(facet);
   const numeric = listToNode(asList(params.numericFilters), parseNumericFilter);
   if (numeric) parts.push(numeric);
@@ -276,3 +276,22 @@ export function buildFilterTree(params: FilterInputs): FilterNode | null {
   if (parts.length === 0) return null;
   return parts.length === 1 ? parts[0]! : { type: 'and', children: parts };
 }
+
+/**
+ * `optionalFilters`: each entry (a facet filter, or an array of them for OR) becomes one node; a
+ * record's `filters` score is the number of entries it matches (it is never filtered out).
+ * @example buildOptionalFilters(['brand:Acme', ['color:red', 'color:blue']]) // two nodes
+ */
+export function buildOptionalFilters(value: unknown): FilterNode[] {
+  const list = asList(value);
+  const out: FilterNode[] = [];
+  for (const item of list) {
+    if (Array.isArray(item)) {
+      if (item.length === 0) continue;
+      const or = item.map((entry) => parseFacetFilter(entry, 'optionalFilters'));
+      out.push(or.length === 1 ? or[0]! : { type: 'or', children: or });
+    } else out.push(parseFacetFilter(item, 'optionalFilters'));
+  }
+  return out;
+}
+

@@ -14,7 +14,7 @@
  */
 import type { FacetStats, Hit, RankingInfo, SearchForFacetValuesResponse, SearchResponse } from '../../client/types.js';
 import { EngineError } from './errors.js';
-import { buildFilterTree, type FilterNode } from './filters.js';
+import { buildFilterTree, buildOptionalFilters, type FilterNode } from './filters.js';
 import { highlightFacetValue, highlightValue, snippetValue, type HighlightOptions, type TokenMatch } from './highlight.js';
 import { isNumericToken, normalizeText, pluralForms, tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
@@ -106,6 +106,8 @@ interface Execution {
   candidates: Uint32Array;
   /** Mask of words a record must match. */
   required: number;
+  /** One bit set per `optionalFilters` entry (the `filters` criterion counts matches). */
+  optional?: Uint32Array[];
 }
 
 interface OrderEntry {
@@ -1252,6 +1254,17 @@ export class Index {
         out.push({ order: this.orderFor(c, [sort]) });
         continue;
       }
+      if (c === 'filters' && exec.optional?.length) {
+        const sets = exec.optional;
+        out.push({
+          key: (d) => {
+            let missed = sets.length;
+            for (const bits of sets) if (bits[d >>> 5]! & (1 << (d & 31))) missed--;
+            return missed;
+          },
+        });
+        continue;
+      }
       if (n === 0) continue;
       if (c === 'typo') out.push({ key: (d) => (match[(d << 1) + 1]! >>> 20) & 63 });
       else if (c === 'words' && exec.required !== (1 << n) - 1) out.push({ key: (d) => n - popcount(match[d << 1]! & 0xffff) });
@@ -1682,6 +1695,7 @@ export class Index {
       const offset = useOffset ? (params.offset as number) : ((params.page as number | undefined) ?? 0) * hitsPerPage;
       const length = useOffset ? ((params.length as number | undefined) ?? hitsPerPage) : hitsPerPage;
       const end = Math.min(offset + length, limit);
+      if (params.optionalFilters !== undefined) exec.optional = buildOptionalFilters(params.optionalFilters).map((node) => this.evaluate(node));
       const crits = this.criteria(exec, false);
       const { ordered, nbHits } = this.rankDistinct(exec, crits, end);
       const hl = exec.words.length ? this.highlightOptions(exec) : null;

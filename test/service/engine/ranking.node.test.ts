@@ -143,4 +143,16 @@ describe('ranking criteria', () => {
     const pops = hits.map((h) => (h.popularity as number | undefined) ?? -1);
     for (let i = 1; i < pops.length; i++) assert.ok(pops[i - 1]! >= pops[i]!, `sorted at ${i}`);
   });
+
+  it('filters: optionalFilters rank matching records first without filtering the others out', () => {
+    const index = indexOf([{ name: 'lamp', brand: 'Acme', color: 'red' }, { name: 'lamp', brand: 'Bolt', color: 'blue' }, { name: 'lamp', brand: 'Acme', color: 'blue' }]);
+    index.setSettings({ attributesForFaceting: ['brand', 'color'] });
+    assert.deepEqual(order(index, 'lamp'), ['3', '2', '1']);
+    assert.deepEqual(order(index, 'lamp', { optionalFilters: ['brand:Acme'] }), ['3', '1', '2']);
+    assert.deepEqual(order(index, 'lamp', { optionalFilters: ['brand:Acme', 'color:red'] }), ['1', '3', '2']);
+    assert.deepEqual(order(index, '', { optionalFilters: [['color:red', 'brand:Bolt']] }), ['2', '1', '3']);
+    assert.deepEqual(order(index, 'lamp', { optionalFilters: ['brand:-Acme'] }), ['2', '3', '1']);
+    assert.throws(() => order(index, 'lamp', { optionalFilters: ['nocolon'] }), /optionalFilters/);
+  });
 });
+
