@@ -132,13 +132,7 @@ export class RefinementListController extends StoreController {
     if (!facetQuery || !store) return;
     let items: RefinementItem[] = [];
     try {
-      items = (await store.searchForFacetValues(this.attribute, facetQuery, this.#limit())).map(({ value, highlighted, count }) => ({
-        value,
-        label: value,
-        highlighted,
-        count,
-        isRefined: false,
-      }));
+      items = (await store.searchForFacetValues(this.attribute, facetQuery, this.#limit())).map((hit) => ({ ...hit, label: hit.value, isRefined: false }));
     } catch (error) {
       console.error(`svc-search: search for facet values of "${this.attribute}" failed:`, error);
     }

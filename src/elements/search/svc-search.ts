@@ -132,7 +132,7 @@ export class SvcSearch extends SvcElement {
       if (!store) {
         const hosts = this.hosts?.split(',').map((host) => host.trim()).filter(Boolean);
         const client =
-          this.client ?? (this.appId && this.apiKey ? createClient({ appId: this.appId, apiKey: this.apiKey, ...(hosts?.length ? { hosts } : {}) }) : undefined);
+          this.client ?? (this.appId && this.apiKey ? createClient({ appId: this.appId, apiKey: this.apiKey, hosts: hosts?.length ? hosts : undefined }) : undefined);
         if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
         const initialState = this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
         store = this.#ownStore = createSearchStore({ client, indexName: this.indexName, initialState });
