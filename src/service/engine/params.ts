@@ -50,6 +50,8 @@ const KINDS: Record<string, Kind> = {
   optionalFilters: 'filterList',
   typoTolerance: 'typo',
   ignorePlurals: 'plurals',
+  removeStopWords: 'plurals',
+  disableTypoToleranceOnWords: 'strings',
   distinct: 'distinct',
 };
 

@@ -97,6 +97,8 @@ interface Effective {
   attributesToSnippet: string[];
   getRankingInfo: boolean;
   advancedSyntax: boolean;
+  removeStopWords: boolean;
+  noTypoWords: Set<string>;
 }
 
 interface Execution {
@@ -238,6 +240,37 @@ function parseQuery(query: string, advanced: boolean): ParsedQuery {
   out.words = out.words.slice(0, MAX_WORDS);
   out.phrases = out.phrases.filter((p) => p.every((i) => i < MAX_WORDS));
   return out;
+}
+
+/** English stop words (`removeStopWords`). */
+const STOP_WORDS = new Set(
+  ('a about above after again against all am an and any are as at be because been before being below between both but by can could did do does ' +
+    'doing down during each few for from further had has have having he her here hers him his how i if in into is it its itself me more most my ' +
+    'no nor not of off on once only or other our ours out over own same she should so some such than that the their theirs them then there these ' +
+    'they this those through to too under until up very was we were what when where which while who whom why will with would you your yours').split(' '),
+);
+
+/**
+ * Leaves stop words out of the query, unless only stop words remain; phrase words stay, and so does
+ * a last word still being typed (it may be the prefix of another word).
+ */
+function removeStopWords(parsed: ParsedQuery, lastIsPrefix: boolean): void {
+  const n = parsed.words.length;
+  const keep = parsed.words.map((w, i) => parsed.exactOnly[i] || !STOP_WORDS.has(w) || (lastIsPrefix && i === n - 1));
+  if (!keep.some((k, i) => k && !STOP_WORDS.has(parsed.words[i]!))) return;
+  const remap: number[] = [];
+  const words: string[] = [];
+  const exactOnly: boolean[] = [];
+  parsed.words.forEach((w, i) => {
+    remap.push(words.length);
+    if (keep[i]) {
+      words.push(w);
+      exactOnly.push(parsed.exactOnly[i]!);
+    }
+  });
+  parsed.phrases = parsed.phrases.map((p) => p.map((i) => remap[i]!));
+  parsed.words = words;
+  parsed.exactOnly = exactOnly;
 }
 
 /**
@@ -938,16 +971,18 @@ export class Index {
       attributesToSnippet: pick('attributesToSnippet', s.attributesToSnippet),
       getRankingInfo: params.getRankingInfo === true,
       advancedSyntax: pick('advancedSyntax', s.advancedSyntax),
+      removeStopWords: ((v: boolean | string[]) => v === true || (Array.isArray(v) && (v.length === 0 || v.includes('en'))))(pick('removeStopWords', s.removeStopWords)),
+      noTypoWords: new Set(pick<string[]>('disableTypoToleranceOnWords', s.disableTypoToleranceOnWords).flatMap((w) => tokenize(w))),
     };
   }
 
-  private derive(word: string, prefix: boolean, eff: Effective, exactOnly = false): Derived {
+  private derive(word: string, prefix: boolean, eff: Effective, exactOnly = false, noTypos = false): Derived {
     let maxTypos = 0;
-    if (eff.typoTolerance !== false && !isNumericToken(word) && !exactOnly) {
+    if (eff.typoTolerance !== false && !isNumericToken(word) && !exactOnly && !noTypos) {
       if (word.length >= eff.min2) maxTypos = 2;
       else if (word.length >= eff.min1) maxTypos = 1;
     }
-    const cacheKey = `${word}\u0000${prefix ? 1 : 0}${maxTypos}${eff.plurals ? 1 : 0}${exactOnly ? 1 : 0}`;
+    const cacheKey = `${word}\u0000${prefix ? 1 : 0}${maxTypos}${eff.plurals ? 1 : 0}${exactOnly ? 1 : 0}`; // maxTypos covers noTypos
     const cached = this.deriveCache.get(cacheKey);
     if (cached && cached.version === this.vocab.version) {
       this.deriveCache.delete(cacheKey);
@@ -1018,6 +1053,7 @@ export class Index {
     this.refresh();
     const filter = this.filterBits(params);
     const parsed = parseQuery(eff.query, eff.advancedSyntax);
+    if (eff.removeStopWords) removeStopWords(parsed, eff.queryType === 'prefixLast');
     const words = parsed.words;
     if (words.length === 0 && parsed.excluded.length) {
       // only exclusions (advanced syntax "-word"): every record without them
@@ -1047,7 +1083,7 @@ export class Index {
     }
     const derived = words.map((w, i) => {
       const prefix = eff.queryType === 'prefixAll' || (eff.queryType === 'prefixLast' && i === words.length - 1);
-      return this.derive(w, prefix && !parsed.exactOnly[i], eff, parsed.exactOnly[i]);
+      return this.derive(w, prefix && !parsed.exactOnly[i], eff, parsed.exactOnly[i], eff.noTypoWords.has(w));
     });
     if (++this.generation > 0xffff) {
       this.match.fill(0);

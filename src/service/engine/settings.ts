@@ -41,6 +41,10 @@ export interface IndexSettings {
   optionalWords: string[];
   /** Quoted phrases and `-word` exclusions in the query. */
   advancedSyntax: boolean;
+  /** English stop words left out of the query (`true` or a list with `en`). */
+  removeStopWords: boolean | string[];
+  /** Query words matched without typos. */
+  disableTypoToleranceOnWords: string[];
   [setting: string]: unknown;
 }
 
@@ -73,6 +77,8 @@ export function defaultSettings(): IndexSettings {
     removeWordsIfNoResults: 'none',
     optionalWords: [],
     advancedSyntax: false,
+    removeStopWords: false,
+    disableTypoToleranceOnWords: [],
   };
 }
 
@@ -151,6 +157,8 @@ const VALIDATORS: Record<string, Validator> = {
     v === 'none' || v === 'lastWords' || v === 'firstWords' || v === 'allOptional' ? v : fail(name, "'none', 'lastWords', 'firstWords' or 'allOptional'"),
   optionalWords: (name, v) => (typeof v === 'string' ? [v] : stringArray(name, v)),
   advancedSyntax: (name, v) => (typeof v === 'boolean' ? v : fail(name, 'a boolean')),
+  removeStopWords: (name, v) => (typeof v === 'boolean' || isStringArray(v) ? v : fail(name, 'a boolean or an array of language codes')),
+  disableTypoToleranceOnWords: stringArray,
 };
 
 /** Names of the settings the engine validates and honours. */

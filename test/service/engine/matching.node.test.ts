@@ -187,3 +187,32 @@ describe('advancedSyntax', () => {
     index.setSettings({ advancedSyntax: false });
   });
 });
+
+describe('removeStopWords and disableTypoToleranceOnWords', () => {
+  const index = new Index('stop');
+  index.setSettings({ searchableAttributes: ['name'] });
+  index.saveObjects([
+    { objectID: '1', name: 'chair for the garden' },
+    { objectID: '2', name: 'garden chair' },
+    { objectID: '3', name: 'the end' },
+    { objectID: '4', name: 'gardem table' },
+  ]);
+  const ids = (query: string, extra: Record<string, unknown> = {}) => index.search({ query, hitsPerPage: 10, ...extra }).hits.map((h) => h.objectID).sort();
+
+  it('leaves English stop words out of the query when asked', () => {
+    assert.deepEqual(ids('the garden chair'), ['1']);
+    assert.deepEqual(ids('the garden chair', { removeStopWords: true }), ['1', '2']);
+    assert.deepEqual(ids('the garden chair', { removeStopWords: ['en'] }), ['1', '2']);
+    assert.deepEqual(ids('the', { removeStopWords: true }), ['1', '3']); // only stop words: kept
+    assert.deepEqual(ids('chair for', { removeStopWords: true }), ['1']); // the last word may be a prefix: kept
+  });
+
+  it('matches the listed words without typos', () => {
+    assert.deepEqual(ids('garden table'), ['4']);
+    assert.deepEqual(ids('garden table', { disableTypoToleranceOnWords: ['garden'] }), []);
+    index.setSettings({ disableTypoToleranceOnWords: ['garden'] });
+    assert.deepEqual(ids('garden table'), []);
+    index.setSettings({ disableTypoToleranceOnWords: [] });
+  });
+});
+
