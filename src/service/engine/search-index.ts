@@ -1529,10 +1529,14 @@ export class Index {
       const result: Record<string, unknown> = {};
       for (const entry of eff.attributesToSnippet) {
         const [name, n] = entry.split(':');
-        const path = name!.split('.');
-        if (name === '*' || this.isUnretrievable(path)) continue;
-        const v = snippetValue(getPath(record, path), n ? Number(n) : 10, eff.ellipsis, opts);
-        if (v !== undefined) setPath(result, path, v);
+        const size = n ? Number(n) : 10;
+        // '*' snippets every attribute of the record
+        const paths = name === '*' ? Object.keys(record).filter((k) => k !== 'objectID').map((k) => [k]) : [name!.split('.')];
+        for (const path of paths) {
+          if (this.isUnretrievable(path)) continue;
+          const v = snippetValue(getPath(record, path), size, eff.ellipsis, opts);
+          if (v !== undefined) setPath(result, path, v);
+        }
       }
       hit._snippetResult = result as Hit['_snippetResult'];
     }

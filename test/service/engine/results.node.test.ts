@@ -238,6 +238,9 @@ describe('highlighting and snippets', () => {
     assert.equal(s.matchLevel, 'full');
     const custom = index.search({ query: 'solid', attributesToSnippet: ['description:3'], snippetEllipsisText: '...' }).hits[0]!;
     assert.equal((custom._snippetResult!.description as SnippetResult).value, 'A <em>solid</em> oak...');
+    const star = index.search({ query: 'workshop', attributesToSnippet: ['*:2'] }).hits[0]!;
+    assert.deepEqual(Object.keys(star._snippetResult!).sort(), ['description', 'meta', 'name', 'secret', 'tags']);
+    assert.equal((star._snippetResult!.description as SnippetResult).value, '…<em>workshop</em> near…');
     const whole = index.search({ query: 'comfy', attributesToSnippet: ['name:50'] }).hits[0]!;
     assert.equal((whole._snippetResult!.name as SnippetResult).value, '&lt;script&gt;alert(&quot;chair&quot;)&lt;/script&gt; Chair &amp; Co');
   });
