@@ -115,6 +115,8 @@ interface Execution {
 interface OrderEntry {
   keys: Array<{ spec: SortSpec; numeric: Float64Array; other: string[] | null }>;
   rank: Uint32Array;
+  /** Per id: the index of its distinct sort value (equal values share it, so later criteria break those ties). */
+  group: Uint32Array;
   buffer: Uint32Array;
   length: number;
   /** `buffer` up to `length`. */
@@ -125,7 +127,7 @@ interface Criterion {
   /** Smaller is better. */
   key?: (doc: number) => number;
   /** A total order over all records (custom ranking, asc/desc): rank array and the ordered live ids. */
-  order?: { rank: Uint32Array; order: Uint32Array };
+  order?: { rank: Uint32Array; order: Uint32Array; group: Uint32Array };
 }
 
 /** At most 16 query words (one bit each, under a 16-bit query generation); 32 typos and 16 exact words fit the packed word. */
@@ -745,6 +747,11 @@ export class Index {
   }
 
   private compareIds(entry: OrderEntry, a: number, b: number): number {
+    return this.compareKeys(entry, a, b) || a - b;
+  }
+
+  /** Compares two records by the sort values only (0 when they tie). */
+  private compareKeys(entry: OrderEntry, a: number, b: number): number {
     for (const k of entry.keys) {
       const na = k.numeric[a]!;
       const nb = k.numeric[b]!;
@@ -765,7 +772,7 @@ export class Index {
       if (aNum !== bNum) return aNum ? -1 : 1; // numbers before strings
       if (sa !== sb) return (sa! < sb! ? -1 : 1) * (k.spec.desc ? -1 : 1);
     }
-    return a - b;
+    return 0;
   }
 
   /**
@@ -773,7 +780,7 @@ export class Index {
    * ids. Built once, then kept up to date by binary insertion on writes (deleted ids stay in it and
    * are skipped by the readers, which only ever look at live candidates).
    */
-  private orderFor(key: string, specs: SortSpec[]): { rank: Uint32Array; order: Uint32Array } {
+  private orderFor(key: string, specs: SortSpec[]): OrderEntry {
     const cached = this.orders.get(key);
     if (cached) return cached;
     const ids: number[] = [];
@@ -781,6 +788,7 @@ export class Index {
     const entry: OrderEntry = {
       keys: specs.map((spec) => ({ spec, numeric: new Float64Array(this.capacity), other: null })),
       rank: new Uint32Array(this.capacity).fill(0xffffffff),
+      group: new Uint32Array(this.capacity),
       buffer: new Uint32Array(Math.max(16, ids.length * 2)),
       length: ids.length,
       order: new Uint32Array(0),
@@ -791,7 +799,10 @@ export class Index {
     }
     entry.buffer.set(ids);
     entry.order = entry.buffer.subarray(0, entry.length);
-    for (let i = 0; i < ids.length; i++) entry.rank[ids[i]!] = i;
+    for (let i = 0; i < ids.length; i++) {
+      entry.rank[ids[i]!] = i;
+      if (i > 0) entry.group[ids[i]!] = entry.group[ids[i - 1]!]! + (this.compareKeys(entry, ids[i - 1]!, ids[i]!) === 0 ? 0 : 1);
+    }
     this.orders.set(key, entry);
     return entry;
   }
@@ -822,15 +833,30 @@ export class Index {
         entry.buffer = bigger;
       }
       const buf = entry.buffer;
+      // its group: the previous record's when they tie, else the next one's when they tie, else a new
+      // group that shifts every later group by one
+      const group = entry.group;
+      let shift = 0;
+      let own: number;
+      if (pos > 0 && this.compareKeys(entry, buf[pos - 1]!, id) === 0) own = group[buf[pos - 1]!]!;
+      else if (pos < entry.length && this.compareKeys(entry, id, buf[pos]!) === 0) own = group[buf[pos]!]!;
+      else {
+        own = pos > 0 ? group[buf[pos - 1]!]! + 1 : 0;
+        shift = 1;
+      }
       buf.copyWithin(pos + 1, pos, entry.length);
       buf[pos] = id;
       entry.length++;
-      for (let i = pos; i < entry.length; i++) entry.rank[buf[i]!] = i;
+      group[id] = own;
+      for (let i = pos; i < entry.length; i++) {
+        entry.rank[buf[i]!] = i;
+        if (shift && i > pos) group[buf[i]!]! += 1;
+      }
       entry.order = buf.subarray(0, entry.length);
     }
   }
 
-  private customOrder(): { rank: Uint32Array; order: Uint32Array } {
+  private customOrder(): OrderEntry {
     return this.orderFor('custom', this.customSpecs);
   }
 
@@ -1283,7 +1309,7 @@ export class Index {
     for (const c of ranking) {
       if (c === 'custom') {
         out.push({ order: this.customOrder() });
-        break; // a total order: nothing after it can reorder
+        continue;
       }
       const sort = parseSort(c);
       if (sort) {
@@ -1332,19 +1358,48 @@ export class Index {
       }
       const crit = crits[level]!;
       if (crit.order) {
-        const { rank, order } = crit.order;
+        // records in sort order; each run of equal sort values is refined by the next criteria
+        const { rank, order, group } = crit.order;
+        let inOrder: Uint32Array;
         if (ids.length > 32) {
-          // walk the precomputed order and keep the group's members: expected cost need × N / |group|,
-          // far below sorting the group
+          // walk the precomputed order and keep the group's members, stopping once the page is
+          // filled: expected cost need × N / |group|, far below sorting the group
           const gen = ++this.stampGen;
           const stamp = this.stamp;
           for (let i = 0; i < ids.length; i++) stamp[ids[i]!] = gen;
-          for (let i = 0; i < order.length && out.length < need; i++) if (stamp[order[i]!] === gen) out.push(order[i]!);
-        } else {
-          const keyed = new Float64Array(ids.length);
-          for (let i = 0; i < ids.length; i++) keyed[i] = rank[ids[i]!]! * GROUP_SORT_SHIFT + i;
-          keyed.sort();
-          for (let i = 0; i < keyed.length && out.length < need; i++) out.push(ids[keyed[i]! % GROUP_SORT_SHIFT]!);
+          if (level + 1 >= crits.length) {
+            // nothing refines the ties: the order (ties by insertion) is final
+            for (let i = 0; i < order.length && out.length < need; i++) if (stamp[order[i]!] === gen) out.push(order[i]!);
+            return;
+          }
+          let run: number[] = [];
+          let runGroup = -1;
+          for (let i = 0; i < order.length; i++) {
+            const d = order[i]!;
+            if (stamp[d] !== gen) continue;
+            const g = group[d]!;
+            if (g !== runGroup && run.length) {
+              this.bucketRun(run, level + 1, need, out, crits);
+              if (out.length >= need) return;
+              run = [];
+            }
+            runGroup = g;
+            run.push(d);
+          }
+          if (run.length) this.bucketRun(run, level + 1, need, out, crits);
+          return;
+        }
+        const keyed = new Float64Array(ids.length);
+        for (let i = 0; i < ids.length; i++) keyed[i] = rank[ids[i]!]! * GROUP_SORT_SHIFT + i;
+        keyed.sort();
+        inOrder = new Uint32Array(ids.length);
+        for (let i = 0; i < keyed.length; i++) inOrder[i] = ids[keyed[i]! % GROUP_SORT_SHIFT]!;
+        let from = 0;
+        while (from < inOrder.length && out.length < need) {
+          let to = from + 1;
+          while (to < inOrder.length && group[inOrder[to]!] === group[inOrder[from]!]) to++;
+          this.bucketRun(Array.from(inOrder.subarray(from, to)), level + 1, need, out, crits);
+          from = to;
         }
         return;
       }
@@ -1396,6 +1451,15 @@ export class Index {
       }
       return;
     }
+  }
+
+  /** One run of records that tie on a sort criterion, already in id order within the run. */
+  private bucketRun(run: number[], level: number, need: number, out: number[], crits: Criterion[]): void {
+    if (run.length === 1 || level >= crits.length) {
+      for (let i = 0; i < run.length && out.length < need; i++) out.push(run[i]!);
+      return;
+    }
+    this.bucket(Uint32Array.from(run), level, need, out, crits);
   }
 
   /** Ranks with `distinct`: keeps the best `distinct` records per value of attributeForDistinct. */

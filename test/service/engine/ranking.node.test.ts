@@ -154,5 +154,40 @@ describe('ranking criteria', () => {
     assert.deepEqual(order(index, 'lamp', { optionalFilters: ['brand:-Acme'] }), ['2', '3', '1']);
     assert.throws(() => order(index, 'lamp', { optionalFilters: ['nocolon'] }), /optionalFilters/);
   });
+
+  it('a sort criterion first (replica ranking) leaves equal values to the next criteria', () => {
+    const index = new Index('replica');
+    index.setSettings({ ranking: ['asc(price)', 'typo', 'words', 'proximity', 'attribute', 'exact', 'custom'], customRanking: ['desc(popularity)'] });
+    index.saveObjects([
+      { objectID: 'a', name: 'oak chiar', price: 10, popularity: 9 },
+      { objectID: 'b', name: 'oak chair', price: 10, popularity: 1 },
+      { objectID: 'c', name: 'oak chair', price: 5, popularity: 0 },
+      { objectID: 'd', name: 'oak chair', price: 10, popularity: 5 },
+    ]);
+    // price 5 first; among price 10: no typo (b, d by popularity) before the typo (a)
+    assert.deepEqual(order(index, 'chair oak'), ['c', 'd', 'b', 'a']);
+    // also after incremental writes that join or split value groups
+    index.saveObjects([{ objectID: 'e', name: 'oak chair', price: 10, popularity: 7 }, { objectID: 'f', name: 'oak chiar', price: 7, popularity: 0 }]);
+    assert.deepEqual(order(index, 'chair oak'), ['c', 'f', 'e', 'd', 'b', 'a']);
+    index.saveObjects([{ objectID: 'g', name: 'oak chair', price: 7, popularity: 0 }]);
+    assert.deepEqual(order(index, 'chair oak'), ['c', 'g', 'f', 'e', 'd', 'b', 'a']);
+    // large groups go through the order walk: same result
+    index.saveObjects(Array.from({ length: 100 }, (_, i) => ({ objectID: `z${i}`, name: i % 2 ? 'oak chiar' : 'oak chair', price: 20, popularity: i })));
+    const ids = index.search({ query: 'chair oak', hitsPerPage: 200 }).hits.map((h) => h.objectID);
+    assert.deepEqual(ids.slice(0, 7), ['c', 'g', 'f', 'e', 'd', 'b', 'a']);
+    assert.deepEqual(ids.slice(7, 10), ['z98', 'z96', 'z94']);
+    assert.deepEqual(ids.slice(57, 60), ['z99', 'z97', 'z95']);
+  });
+
+  it('custom before other criteria: equal custom values fall through to them', () => {
+    const index = new Index('custom-first');
+    index.setSettings({ ranking: ['custom', 'typo'], customRanking: ['desc(stars)'] });
+    index.saveObjects([
+      { objectID: '1', name: 'chiar', stars: 5 },
+      { objectID: '2', name: 'chair', stars: 5 },
+      { objectID: '3', name: 'chair', stars: 1 },
+    ]);
+    assert.deepEqual(order(index, 'chair'), ['2', '1', '3']);
+  });
 });
 
