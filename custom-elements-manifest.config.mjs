@@ -17,6 +17,21 @@ export default {
    * (`{ ...list, attribute: 'x' }`: a SpreadAssignment has no name). The spread only carries a converter,
    * which the manifest does not describe, so it is left out of the text the analyzer reads.
    */
+  plugins: [
+    {
+      // `this.dispatchEvent(new CustomEvent(type, …))` in a shared helper is read as an event named after the
+      // variable. Real events are named (kebab-case, `svc-…`) and documented with `@event`.
+      name: 'svc-drop-unnamed-events',
+      packageLinkPhase({ customElementsManifest }) {
+        for (const module of customElementsManifest.modules ?? []) {
+          for (const declaration of module.declarations ?? []) {
+            if (!declaration.events) continue;
+            declaration.events = declaration.events.filter((event) => event.name && (event.name.includes('-') || event.description));
+          }
+        }
+      },
+    },
+  ],
   overrideModuleCreation({ ts, globs }) {
     return globs.map((path) => {
       const text = readFileSync(path, 'utf8').replace(/\{(\s*)\.\.\.[A-Za-z_$][\w$]*,\s*/g, '{$1');
