@@ -33,7 +33,10 @@ export function mulberry32(seed: number): () => number {
 }
 
 let wordList: string[] | null = null;
-/** The English word list (~275k words), loaded once. */
+/**
+ * The English word list (~275k words), loaded once.
+ * @example englishWords().length // 274,9xx
+ */
 export function englishWords(): string[] {
   if (!wordList) {
     const require = createRequire(import.meta.url);
@@ -94,7 +97,10 @@ export function syntheticProducts(options: SyntheticOptions = {}): SyntheticProd
   return products;
 }
 
-/** One typo applied to a word: substitution, deletion, insertion or transposition of neighbours. */
+/**
+ * One typo applied to a word: substitution, deletion, insertion or transposition of neighbours.
+ * @example applyTypo('chair', mulberry32(1)) // e.g. 'chiar'
+ */
 export function applyTypo(word: string, rand: () => number): string {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   // keep the first letter: people rarely mistype it, and it keeps the query plausible

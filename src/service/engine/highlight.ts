@@ -116,7 +116,10 @@ export function snippetText(text: string, size: number, ellipsis: string, opts: 
 
 type Nested<T> = T | Nested<T>[] | { [key: string]: Nested<T> };
 
-/** Highlights any JSON value: strings and numbers; arrays and objects recursively. */
+/**
+ * Highlights any JSON value: strings and numbers; arrays and objects recursively.
+ * @example highlightValue(['oak', 'pine'], opts) // [{ value: '<em>oak</em>', … }, { value: 'pine', … }]
+ */
 export function highlightValue(value: unknown, opts: HighlightOptions): Nested<HighlightResult> | undefined {
   if (typeof value === 'string') return highlightText(value, opts);
   if (typeof value === 'number' || typeof value === 'boolean') return highlightText(String(value), opts);
@@ -132,7 +135,10 @@ export function highlightValue(value: unknown, opts: HighlightOptions): Nested<H
   return undefined;
 }
 
-/** Snippets any JSON value: strings and numbers; arrays and objects recursively. */
+/**
+ * Snippets any JSON value: strings and numbers; arrays and objects recursively.
+ * @example snippetValue({ body: 'a long text' }, 2, '…', opts) // { body: { value: 'a long…', … } }
+ */
 export function snippetValue(value: unknown, size: number, ellipsis: string, opts: HighlightOptions): Nested<SnippetResult> | undefined {
   if (typeof value === 'string') return snippetText(value, size, ellipsis, opts);
   if (typeof value === 'number' || typeof value === 'boolean') return snippetText(String(value), size, ellipsis, opts);
@@ -150,6 +156,7 @@ export function snippetValue(value: unknown, size: number, ellipsis: string, opt
 
 /**
  * Highlights a facet value for search for facet values: prefix matches of the facet query words.
+ * @example highlightFacetValue('Acme <Co>', ['ac'], '<em>', '</em>') // '<em>Ac</em>me &lt;Co&gt;'
  */
 export function highlightFacetValue(value: string, queryWords: string[], preTag: string, postTag: string): string {
   const opts: HighlightOptions = {

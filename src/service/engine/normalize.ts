@@ -120,14 +120,20 @@ export function tokenizeWithOffsets(text: string): TokenSpan[] {
   return spans;
 }
 
-/** Original offset just after the first `chars` normalised characters of a span. */
+/**
+ * Original offset just after the first `chars` normalised characters of a span.
+ * @example spanPrefixEnd(tokenizeWithOffsets('Straße')[0], 5) // 5: the fifth normalised char comes from 'ß'
+ */
 export function spanPrefixEnd(span: TokenSpan, chars: number): number {
   if (chars >= span.norm.length) return span.end;
   if (!span.ends) return span.start + chars;
   return span.ends[Math.max(0, chars - 1)] ?? span.end;
 }
 
-/** True when a token is made of digits only (no typo tolerance on numbers). */
+/**
+ * True when a token is made of digits only (no typo tolerance on numbers).
+ * @example isNumericToken('1234') // true
+ */
 export function isNumericToken(token: string): boolean {
   return /^[0-9]+$/.test(token);
 }

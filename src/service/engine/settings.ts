@@ -50,7 +50,10 @@ export interface IndexSettings {
 
 export const DEFAULT_RANKING = ['typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'];
 
-/** A fresh copy of the default settings. */
+/**
+ * A fresh copy of the default settings.
+ * @example defaultSettings().hitsPerPage // 20
+ */
 export function defaultSettings(): IndexSettings {
   return {
     searchableAttributes: [],
@@ -185,7 +188,10 @@ export function validateSettings(partial: unknown): Partial<IndexSettings> {
   return out as Partial<IndexSettings>;
 }
 
-/** Validates a value given as a search parameter that overrides a setting. */
+/**
+ * Validates a value given as a search parameter that overrides a setting (400 naming the parameter).
+ * @example validateSettingValue('typoTolerance', 'min') // 'min'
+ */
 export function validateSettingValue(name: string, value: unknown, kind = 'parameter'): unknown {
   const validator = VALIDATORS[name];
   if (!validator) return value;
@@ -206,7 +212,10 @@ export interface SearchableSpec {
   unordered: boolean;
 }
 
-/** Parses `searchableAttributes`; an empty list means every attribute (decided per record). */
+/**
+ * Parses `searchableAttributes`; an empty list means every attribute (decided per record).
+ * @example parseSearchable(['title,alt', 'unordered(body)']) // title and alt rank 0, body rank 1 unordered
+ */
 export function parseSearchable(list: string[]): SearchableSpec[] {
   const specs: SearchableSpec[] = [];
   list.forEach((entry, rank) => {
@@ -228,6 +237,10 @@ export interface FacetSpec {
   filterOnly: boolean;
 }
 
+/**
+ * Parses `attributesForFaceting` into specs by attribute name.
+ * @example parseFacets(['searchable(brand)']).get('brand')!.searchable // true
+ */
 export function parseFacets(list: string[]): Map<string, FacetSpec> {
   const out = new Map<string, FacetSpec>();
   for (const entry of list) {
@@ -244,6 +257,10 @@ export interface SortSpec {
   desc: boolean;
 }
 
+/**
+ * Parses `asc(attr)` / `desc(attr)`; `null` for anything else.
+ * @example parseSort('desc(popularity)') // { attr: 'popularity', path: ['popularity'], desc: true }
+ */
 export function parseSort(entry: string): SortSpec | null {
   const m = RANK_FN.exec(entry.trim());
   if (!m) return null;

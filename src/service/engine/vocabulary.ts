@@ -12,6 +12,12 @@ export interface DerivedTerm {
   typos: number;
 }
 
+/**
+ * @example
+ * const v = new Vocabulary();
+ * v.add('chair'); v.add('chain');
+ * v.fuzzy('chiar', 1, false).map((d) => v.terms[d.term]) // ['chair']
+ */
 export class Vocabulary {
   private readonly ids = new Map<string, number>();
   readonly terms: string[] = [];
