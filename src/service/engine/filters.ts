@@ -80,9 +80,10 @@ function lex(text: string, source: string): Tok[] {
   return toks;
 }
 
+/** Operators are upper case (as in the hosted API); lower-case `and` or `to` are plain values. */
 const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'TO']);
 function isKeyword(t: Tok | undefined, kw: string): boolean {
-  return !!t && t.k === 'word' && !t.quoted && t.v.toUpperCase() === kw;
+  return !!t && t.k === 'word' && !t.quoted && t.v === kw;
 }
 
 function describe(t: Tok | undefined): string {
@@ -148,7 +149,7 @@ class Parser {
       this.pos++;
       return node;
     }
-    if (t.k !== 'word' || (!t.quoted && KEYWORDS.has(t.v.toUpperCase()))) {
+    if (t.k !== 'word' || (!t.quoted && KEYWORDS.has(t.v))) {
       filterError(this.source, `Unexpected token ${describe(t)}, expected a filter (attribute:value)`);
     }
     this.pos++;
@@ -168,7 +169,7 @@ class Parser {
     if (sep.k !== 'colon') filterError(this.source, `Unexpected token ${describe(sep)}, expected ":" or a comparison operator after "${attribute}"`);
     this.pos++;
     const v = this.toks[this.pos];
-    if (!v || v.k !== 'word' || (!v.quoted && (v.v === '' || KEYWORDS.has(v.v.toUpperCase())))) {
+    if (!v || v.k !== 'word' || (!v.quoted && (v.v === '' || KEYWORDS.has(v.v)))) {
       filterError(this.source, `Unexpected token ${describe(v)}, expected a value after "${attribute}:"`);
     }
     this.pos++;

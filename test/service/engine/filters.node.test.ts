@@ -70,6 +70,13 @@ describe('filters string', () => {
     assert.deepEqual(ids({ filters: '(price < 6 OR price > 35) AND (inStock:true OR _tags:sale)' }), ['a']);
   });
 
+  it('operators are upper case; lower-case words are values', () => {
+    const local = new Index('kw');
+    local.saveObjects([{ objectID: '1', word: 'to' }, { objectID: '2', word: 'and' }]);
+    assert.deepEqual(local.search({ filters: 'word:to OR word:and' }).hits.map((h) => h.objectID).sort(), ['1', '2']);
+    assert.throws(() => local.search({ filters: 'word:to or word:and' }), /Unexpected token "or"/);
+  });
+
   it('an unknown value or attribute matches nothing (not an error)', () => {
     assert.deepEqual(ids({ filters: 'brand:Nope' }), []);
     assert.deepEqual(ids({ filters: 'weight > 3' }), []);
