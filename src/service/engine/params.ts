@@ -20,6 +20,7 @@ const KINDS: Record<string, Kind> = {
   queryType: 'string',
   removeWordsIfNoResults: 'string',
   sortFacetValuesBy: 'string',
+  aroundLatLng: 'string',
   page: 'int',
   hitsPerPage: 'int',
   offset: 'int',

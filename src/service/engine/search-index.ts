@@ -110,6 +110,82 @@ interface Execution {
   required: number;
   /** One bit set per `optionalFilters` entry (the `filters` criterion counts matches). */
   optional?: Uint32Array[];
+  /** Geo search of the query (distances of the candidates are in `geoDist`). */
+  geo?: GeoQuery;
+}
+
+interface GeoQuery {
+  around: [number, number] | null;
+  /** Metres, or null for no limit. */
+  radius: number | null;
+  /** Metres per step of the `geo` criterion. */
+  precision: number;
+  /** [latMin, lngMin, latMax, lngMax] */
+  boxes: Array<[number, number, number, number]>;
+}
+
+const EARTH_RADIUS_M = 6371008.8;
+
+function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLng = (lng2 - lng1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+function inBox(b: [number, number, number, number], lat: number, lng: number): boolean {
+  return lat >= b[0] && lat <= b[2] && lng >= b[1] && lng <= b[3];
+}
+
+function geoError(name: string, expected: string): never {
+  throw new EngineError(`Invalid value for parameter "${name}": expected ${expected}`);
+}
+
+/**
+ * The geo parameters of a search: `aroundLatLng` ("lat, lng"), `aroundRadius` (metres or 'all'),
+ * `aroundPrecision` (metres, default 10), `insideBoundingBox` ("lat1,lng1,lat2,lng2" or arrays of
+ * four numbers). Records are located by `_geoloc` ({lat, lng} or an array of them).
+ */
+function parseGeo(params: SearchParams): GeoQuery | null {
+  const around = params.aroundLatLng;
+  const box = params.insideBoundingBox;
+  if ((around === undefined || around === null || around === '') && (box === undefined || box === null || box === '')) return null;
+  const geo: GeoQuery = { around: null, radius: null, precision: 10, boxes: [] };
+  if (around !== undefined && around !== null && around !== '') {
+    const parts = typeof around === 'string' ? around.split(',').map((x) => Number(x.trim())) : [];
+    if (parts.length !== 2 || !parts.every(Number.isFinite) || Math.abs(parts[0]!) > 90 || Math.abs(parts[1]!) > 180) geoError('aroundLatLng', '"latitude, longitude"');
+    geo.around = [parts[0]!, parts[1]!];
+    const radius = params.aroundRadius;
+    if (radius !== undefined && radius !== null && radius !== 'all') {
+      const r = typeof radius === 'string' ? Number(radius) : radius;
+      if (typeof r !== 'number' || !Number.isFinite(r) || r < 1) geoError('aroundRadius', "a number of metres (≥ 1) or 'all'");
+      geo.radius = r;
+    }
+    const precision = params.aroundPrecision;
+    if (precision !== undefined && precision !== null) {
+      const p = typeof precision === 'string' ? Number(precision) : precision;
+      if (typeof p !== 'number' || !Number.isFinite(p) || p < 1) geoError('aroundPrecision', 'a number of metres (≥ 1)');
+      geo.precision = p;
+    }
+  }
+  if (box !== undefined && box !== null && box !== '') {
+    let list: unknown = box;
+    if (typeof list === 'string') {
+      const t = list.trim();
+      try {
+        list = t.startsWith('[') ? JSON.parse(t) : [t.split(',').map((x) => Number(x.trim()))];
+      } catch {
+        geoError('insideBoundingBox', 'boxes of four numbers (lat1, lng1, lat2, lng2)');
+      }
+    }
+    if (Array.isArray(list) && list.length === 4 && list.every((x) => typeof x === 'number')) list = [list];
+    if (!Array.isArray(list) || !list.every((b) => Array.isArray(b) && b.length === 4 && b.every((x) => typeof x === 'number' && Number.isFinite(x)))) {
+      geoError('insideBoundingBox', 'boxes of four numbers (lat1, lng1, lat2, lng2)');
+    }
+    for (const b of list as number[][]) geo.boxes.push([Math.min(b[0]!, b[2]!), Math.min(b[1]!, b[3]!), Math.max(b[0]!, b[2]!), Math.max(b[1]!, b[3]!)]);
+  }
+  return geo;
 }
 
 interface OrderEntry {
@@ -336,6 +412,7 @@ export class Index {
   private touchedCount = 0;
   private termBits = new Uint32Array(1024);
   private stamp = new Uint32Array(1024);
+  private geoDist = new Float64Array(1024);
   private stampGen = 0;
 
   constructor(name: string) {
@@ -1076,6 +1153,42 @@ export class Index {
    * words, best attribute) and returns the candidate records. The caller must call `release()`.
    */
   private execute(params: SearchParams, eff: Effective): Execution {
+    const geo = parseGeo(params);
+    const exec = this.executeMatch(params, eff);
+    if (geo) {
+      exec.geo = geo;
+      exec.candidates = this.geoFilter(exec.candidates, geo);
+    }
+    return exec;
+  }
+
+  /** Keeps the candidates inside the geo constraints and records their distance to the centre. */
+  private geoFilter(cands: Uint32Array, geo: GeoQuery): Uint32Array {
+    const lat = this.column('_geoloc.lat');
+    const lng = this.column('_geoloc.lng');
+    if (this.geoDist.length < this.capacity) this.geoDist = new Float64Array(this.capacity);
+    const dist = this.geoDist;
+    return cands.filter((d) => {
+      const la = lat.num[d]!;
+      const ln = lng.num[d]!;
+      if (la !== la || ln !== ln) return false;
+      const points: Array<[number, number]> = [[la, ln]];
+      const las = lat.numMulti.get(d);
+      const lns = lng.numMulti.get(d);
+      if (las && lns) for (let i = 1; i < Math.min(las.length, lns.length); i++) points.push([las[i]!, lns[i]!]);
+      let best = Infinity;
+      for (const [pLat, pLng] of points) {
+        if (geo.boxes.length && !geo.boxes.some((b) => inBox(b, pLat, pLng))) continue;
+        const m = geo.around ? haversine(geo.around[0], geo.around[1], pLat, pLng) : 0;
+        if (geo.radius !== null && m > geo.radius) continue;
+        if (m < best) best = m;
+      }
+      dist[d] = best;
+      return best !== Infinity;
+    });
+  }
+
+  private executeMatch(params: SearchParams, eff: Effective): Execution {
     this.refresh();
     const filter = this.filterBits(params);
     const parsed = parseQuery(eff.query, eff.advancedSyntax);
@@ -1083,7 +1196,7 @@ export class Index {
     const words = parsed.words;
     if (words.length === 0 && parsed.excluded.length) {
       // only exclusions (advanced syntax "-word"): every record without them
-      const all = this.execute({ ...params, query: '' }, { ...eff, query: '', advancedSyntax: false });
+      const all = this.executeMatch({ ...params, query: '' }, { ...eff, query: '', advancedSyntax: false });
       return { ...all, candidates: this.withoutExcluded(all.candidates, parsed.excluded) };
     }
     if (words.length === 0) {
@@ -1325,6 +1438,12 @@ export class Index {
             return missed;
           },
         });
+        continue;
+      }
+      if (c === 'geo' && exec.geo?.around) {
+        const dist = this.geoDist;
+        const precision = exec.geo.precision;
+        out.push({ key: (d) => Math.min(Math.floor(dist[d]! / precision), 0xfffffffe) });
         continue;
       }
       if (n === 0) continue;
@@ -1616,8 +1735,8 @@ export class Index {
       firstMatchedWord: n ? this.match[(doc << 1) + 1]! & ATTR_MASK : 0,
       proximityDistance: n > 1 ? this.proximity(doc, n) : 0,
       userScore: order.order.length - order.rank[doc]!,
-      geoDistance: 0,
-      geoPrecision: 1,
+      geoDistance: exec.geo?.around ? Math.round(this.geoDist[doc]!) : 0,
+      geoPrecision: exec.geo?.around ? exec.geo.precision : 1,
       nbExactWords: n ? this.match[(doc << 1) + 1]! >>> 26 : 0,
     };
   }

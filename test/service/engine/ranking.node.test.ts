@@ -189,5 +189,31 @@ describe('ranking criteria', () => {
     ]);
     assert.deepEqual(order(index, 'chair'), ['2', '1', '3']);
   });
+
+  it('geo: aroundLatLng ranks nearer records first (by aroundPrecision steps) and aroundRadius / insideBoundingBox filter', () => {
+    const index = new Index('geo');
+    index.setSettings({ customRanking: ['desc(popularity)'] });
+    index.saveObjects([
+      { objectID: 'paris', name: 'cafe', _geoloc: { lat: 48.8566, lng: 2.3522 }, popularity: 1 },
+      { objectID: 'versailles', name: 'cafe', _geoloc: { lat: 48.8049, lng: 2.1204 }, popularity: 2 },
+      { objectID: 'lyon', name: 'cafe', _geoloc: [{ lat: 45.764, lng: 4.8357 }, { lat: 48.86, lng: 2.35 }], popularity: 3 },
+      { objectID: 'london', name: 'cafe', _geoloc: { lat: 51.5074, lng: -0.1278 }, popularity: 4 },
+      { objectID: 'nowhere', name: 'cafe', popularity: 5 },
+    ]);
+    const around = { aroundLatLng: '48.8566, 2.3522' };
+    // lyon has a second location in Paris; records without _geoloc are left out
+    assert.deepEqual(order(index, 'cafe', around), ['paris', 'lyon', 'versailles', 'london']);
+    assert.deepEqual(order(index, '', { ...around, aroundRadius: 20000 }), ['paris', 'lyon', 'versailles']);
+    // with a coarse precision, nearby records tie and the custom ranking decides
+    assert.deepEqual(order(index, 'cafe', { ...around, aroundPrecision: 50000 }), ['lyon', 'versailles', 'paris', 'london']);
+    const info = index.search({ query: 'cafe', ...around, getRankingInfo: true }).hits.map((h) => [h.objectID, h._rankingInfo!.geoDistance]);
+    assert.equal(info[0]![1], 0);
+    assert.ok((info[2]![1] as number) > 15000 && (info[2]![1] as number) < 20000, 'Versailles is ~18 km away');
+    assert.deepEqual(index.search({ query: 'cafe', insideBoundingBox: '48,1,49,3' }).hits.map((h) => h.objectID).sort(), ['lyon', 'paris', 'versailles']);
+    assert.deepEqual(index.search({ query: 'cafe', insideBoundingBox: [[51, -1, 52, 0]] }).hits.map((h) => h.objectID), ['london']);
+    assert.throws(() => index.search({ aroundLatLng: 'paris' }), /aroundLatLng/);
+    assert.throws(() => index.search({ aroundLatLng: '1,2', aroundRadius: -3 }), /aroundRadius/);
+    assert.throws(() => index.search({ insideBoundingBox: '[bad' }), /insideBoundingBox/);
+  });
 });
 
