@@ -268,6 +268,8 @@ export function createInsights(options: InsightsOptions): Insights {
     });
   }
   const remove = (batch: Entry[]) => (entries = entries.filter((e) => !batch.includes(e)));
+  /** `batch` was accepted (or handed to a beacon): it leaves the queue. */
+  const sent = (batch: Entry[]) => (remove(batch), (stats.eventsSent += batch.length));
   const ready = () => entries.filter((e) => !inFlight.has(e.id));
 
   function schedule(delay = flushDelayMs) {
@@ -286,8 +288,7 @@ export function createInsights(options: InsightsOptions): Insights {
       stats.requests++;
       try {
         await client.sendEvents(batch.map((e) => e.event));
-        remove(batch);
-        stats.eventsSent += batch.length;
+        sent(batch);
         attempt = 0;
         persistSoon();
       } catch (error) {
@@ -332,16 +333,14 @@ export function createInsights(options: InsightsOptions): Insights {
       } catch {}
       stats.beacons++;
       if (handed) {
-        remove(batch);
-        stats.eventsSent += batch.length;
+        sent(batch);
         continue;
       }
       for (const e of batch) inFlight.add(e.id);
       client
         .sendEvents(events, { keepalive: true })
         .then(() => {
-          remove(batch);
-          stats.eventsSent += batch.length;
+          sent(batch);
           if (!disposed) persist();
         })
         .catch(() => {})
