@@ -122,6 +122,8 @@ interface GeoQuery {
   precision: number;
   /** [latMin, lngMin, latMax, lngMax] */
   boxes: Array<[number, number, number, number]>;
+  /** Flat [lat, lng, lat, lng, …] rings. */
+  polygons: number[][];
 }
 
 const EARTH_RADIUS_M = 6371008.8;
@@ -138,6 +140,38 @@ function inBox(b: [number, number, number, number], lat: number, lng: number): b
   return lat >= b[0] && lat <= b[2] && lng >= b[1] && lng <= b[3];
 }
 
+/** Ray casting on a flat [lat, lng, …] ring. */
+function inPolygon(ring: number[], lat: number, lng: number): boolean {
+  let inside = false;
+  const n = ring.length / 2;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const yi = ring[2 * i]!;
+    const xi = ring[2 * i + 1]!;
+    const yj = ring[2 * j]!;
+    const xj = ring[2 * j + 1]!;
+    if (yi > lat !== yj > lat && lng < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/** A list of number lists from a parameter: "a,b,c" / [a, b, c] / [[a, b, c], …] / its JSON text. */
+function numberLists(name: string, value: unknown, size: (n: number) => boolean, expected: string): number[][] {
+  let list: unknown = value;
+  if (typeof list === 'string') {
+    const t = list.trim();
+    try {
+      list = t.startsWith('[') ? JSON.parse(t) : [t.split(',').map((x) => Number(x.trim()))];
+    } catch {
+      geoError(name, expected);
+    }
+  }
+  if (Array.isArray(list) && list.every((x) => typeof x === 'number')) list = [list];
+  if (!Array.isArray(list) || !list.every((b) => Array.isArray(b) && size(b.length) && b.every((x) => typeof x === 'number' && Number.isFinite(x)))) {
+    geoError(name, expected);
+  }
+  return list as number[][];
+}
+
 function geoError(name: string, expected: string): never {
   throw new EngineError(`Invalid value for parameter "${name}": expected ${expected}`);
 }
@@ -145,13 +179,15 @@ function geoError(name: string, expected: string): never {
 /**
  * The geo parameters of a search: `aroundLatLng` ("lat, lng"), `aroundRadius` (metres or 'all'),
  * `aroundPrecision` (metres, default 10), `insideBoundingBox` ("lat1,lng1,lat2,lng2" or arrays of
- * four numbers). Records are located by `_geoloc` ({lat, lng} or an array of them).
+ * four numbers), `insidePolygon` (lat, lng pairs, at least three). Records are located by `_geoloc` ({lat, lng} or an array of them).
  */
 function parseGeo(params: SearchParams): GeoQuery | null {
   const around = params.aroundLatLng;
   const box = params.insideBoundingBox;
-  if ((around === undefined || around === null || around === '') && (box === undefined || box === null || box === '')) return null;
-  const geo: GeoQuery = { around: null, radius: null, precision: 10, boxes: [] };
+  const polygon = params.insidePolygon;
+  const none = (v: unknown) => v === undefined || v === null || v === '';
+  if (none(around) && none(box) && none(polygon)) return null;
+  const geo: GeoQuery = { around: null, radius: null, precision: 10, boxes: [], polygons: [] };
   if (around !== undefined && around !== null && around !== '') {
     const parts = typeof around === 'string' ? around.split(',').map((x) => Number(x.trim())) : [];
     if (parts.length !== 2 || !parts.every(Number.isFinite) || Math.abs(parts[0]!) > 90 || Math.abs(parts[1]!) > 180) geoError('aroundLatLng', '"latitude, longitude"');
@@ -170,20 +206,12 @@ function parseGeo(params: SearchParams): GeoQuery | null {
     }
   }
   if (box !== undefined && box !== null && box !== '') {
-    let list: unknown = box;
-    if (typeof list === 'string') {
-      const t = list.trim();
-      try {
-        list = t.startsWith('[') ? JSON.parse(t) : [t.split(',').map((x) => Number(x.trim()))];
-      } catch {
-        geoError('insideBoundingBox', 'boxes of four numbers (lat1, lng1, lat2, lng2)');
-      }
+    for (const b of numberLists('insideBoundingBox', box, (n) => n === 4, 'boxes of four numbers (lat1, lng1, lat2, lng2)')) {
+      geo.boxes.push([Math.min(b[0]!, b[2]!), Math.min(b[1]!, b[3]!), Math.max(b[0]!, b[2]!), Math.max(b[1]!, b[3]!)]);
     }
-    if (Array.isArray(list) && list.length === 4 && list.every((x) => typeof x === 'number')) list = [list];
-    if (!Array.isArray(list) || !list.every((b) => Array.isArray(b) && b.length === 4 && b.every((x) => typeof x === 'number' && Number.isFinite(x)))) {
-      geoError('insideBoundingBox', 'boxes of four numbers (lat1, lng1, lat2, lng2)');
-    }
-    for (const b of list as number[][]) geo.boxes.push([Math.min(b[0]!, b[2]!), Math.min(b[1]!, b[3]!), Math.max(b[0]!, b[2]!), Math.max(b[1]!, b[3]!)]);
+  }
+  if (polygon !== undefined && polygon !== null && polygon !== '') {
+    geo.polygons = numberLists('insidePolygon', polygon, (n) => n >= 6 && n % 2 === 0, 'polygons of at least three lat, lng points');
   }
   return geo;
 }
@@ -1179,6 +1207,7 @@ export class Index {
       let best = Infinity;
       for (const [pLat, pLng] of points) {
         if (geo.boxes.length && !geo.boxes.some((b) => inBox(b, pLat, pLng))) continue;
+        if (geo.polygons.length && !geo.polygons.some((ring) => inPolygon(ring, pLat, pLng))) continue;
         const m = geo.around ? haversine(geo.around[0], geo.around[1], pLat, pLng) : 0;
         if (geo.radius !== null && m > geo.radius) continue;
         if (m < best) best = m;

@@ -214,6 +214,10 @@ describe('ranking criteria', () => {
     assert.throws(() => index.search({ aroundLatLng: 'paris' }), /aroundLatLng/);
     assert.throws(() => index.search({ aroundLatLng: '1,2', aroundRadius: -3 }), /aroundRadius/);
     assert.throws(() => index.search({ insideBoundingBox: '[bad' }), /insideBoundingBox/);
+    // a triangle around Paris and Versailles
+    assert.deepEqual(index.search({ query: 'cafe', insidePolygon: '49.5,1.9,48.4,1.9,48.4,3.5' }).hits.map((h) => h.objectID).sort(), ['lyon', 'paris', 'versailles']);
+    assert.deepEqual(index.search({ query: 'cafe', insidePolygon: [[49.2, 2.2, 48.5, 2.2, 48.5, 3.0]] }).hits.map((h) => h.objectID).sort(), ['lyon', 'paris']);
+    assert.throws(() => index.search({ insidePolygon: '1,2,3,4' }), /insidePolygon/);
   });
 });
 
