@@ -9,8 +9,10 @@
 
 const FOLD: Record<string, string> = {
   ß: 'ss', æ: 'ae', ø: 'o', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ŋ: 'n', ſ: 's',
+  // Greek final sigma: lower-casing a whole word gives ς, a lone letter σ; both are one letter
+  ς: 'σ',
 };
-const FOLD_RE = /[ßæøœłđðþıŋſ]/g;
+const FOLD_RE = /[ßæøœłđðþıŋſς]/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_SPLIT = /[^a-z0-9]+/;
 const UNICODE_SPLIT = /[^\p{L}\p{N}]+/u;

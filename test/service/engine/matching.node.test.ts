@@ -25,6 +25,13 @@ describe('normalisation and tokenising', () => {
     assert.deepEqual(tokenize("Wooden chair, 2 pcs (L'Oréal)"), ['wooden', 'chair', '2', 'pcs', 'l', 'oreal']);
   });
 
+  it('folds the Greek final sigma, so a word matches wherever its sigma falls', () => {
+    assert.equal(normalizeText('ΟΔΟΣ'), 'οδοσ');
+    const index = indexOf(['Οδός Αθηνάς']);
+    assert.deepEqual(ids(index, 'οδος'), ['1']);
+    assert.deepEqual(ids(index, 'ΟΔΟΣ'), ['1']);
+  });
+
   it('splits ideographs into one token each', () => {
     assert.deepEqual(tokenize('東京 tower'), ['東', '京', 'tower']);
   });
