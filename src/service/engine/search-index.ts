@@ -237,6 +237,8 @@ interface Criterion {
 /** At most 16 query words (one bit each, under a 16-bit query generation); 32 typos and 16 exact words fit the packed word. */
 const MAX_WORDS = 16;
 const ATTR_MASK = 0xfffff;
+/** Writes between two reads after which sorted structures are rebuilt lazily instead of maintained. */
+const BURST = 1000;
 const GROUP_SORT_SHIFT = 2 ** 23;
 
 function getValues(value: unknown, path: string[], i: number, out: unknown[]): void {
@@ -436,6 +438,8 @@ export class Index {
    */
   private match = new Uint32Array(2048);
   private generation = 0;
+  /** Records added since the last read (see {@link BURST}). */
+  private writesSinceRead = 0;
   private touched = new Uint32Array(1024);
   private touchedCount = 0;
   private termBits = new Uint32Array(1024);
@@ -601,7 +605,13 @@ export class Index {
     this.liveCount++;
     if (!this.needsReindex) this.indexTokens(id, record);
     for (const [attr, col] of this.columns) this.fillColumn(col, attr, id, record);
-    if (this.orders.size) this.insertIntoOrders(id);
+    // incremental upkeep of the sorted structures pays O(n) per record: past a burst of writes
+    // between two reads, dropping them for a lazy O(n log n) rebuild is cheaper
+    this.writesSinceRead++;
+    if (this.orders.size) {
+      if (this.writesSinceRead > BURST) this.orders.clear();
+      else this.insertIntoOrders(id);
+    }
     this.aliveBits = null;
   }
 
@@ -691,6 +701,7 @@ export class Index {
 
   /** Lazy maintenance before a read. */
   private refresh(): void {
+    this.writesSinceRead = 0;
     if (this.needsReindex || (this.deadCount > 5000 && this.deadCount > this.liveCount / 4)) this.rebuild();
     this.freeze();
     if (this.termBits.length < this.vocab.size) this.termBits = new Uint32Array(Math.max(this.vocab.size * 2, 1024));
@@ -820,7 +831,10 @@ export class Index {
         if (list) list.push(vid);
         else col.lower.set(low, [vid]);
         if (col.tokens) col.tokens.push(tokenize(text));
-        if (col.alpha) this.insertAlpha(col, vid);
+        if (col.alpha) {
+          if (this.writesSinceRead > BURST) col.alpha = undefined;
+          else this.insertAlpha(col, vid);
+        }
       }
       if (!vids.includes(vid)) vids.push(vid);
     }
