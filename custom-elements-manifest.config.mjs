@@ -11,7 +11,8 @@ export default {
   outdir: '.',
   litelement: true,
   dependencies: false,
-  packagejson: true,
+  // package.json (its `customElements` field) is kept by hand: the analyzer must not rewrite it.
+  packagejson: false,
   /**
    * The analyzer's Lit plugin crashes on a spread in a `static properties` entry
    * (`{ ...list, attribute: 'x' }`: a SpreadAssignment has no name). The spread only carries a converter,

@@ -26,7 +26,7 @@ function run(command: string, args: string[]): void {
 
 rmSync(dist, { recursive: true, force: true });
 run(process.execPath, [
-  join(root, 'node_modules/@custom-elements-manifest/analyzer/cli.js'),
+  join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'),
   'analyze',
   '--quiet',
   '--config',
