@@ -46,7 +46,7 @@ function flakyInsightsHost(context, next) {
 
 export default {
   files: ['test/**/*.browser.test.ts', 'test/**/*.browser.test.tsx'],
-  nodeResolve: { exportConditions: ['browser', 'development'] },
+  nodeResolve: { exportConditions: ['browser', 'production'] },
   plugins: [embeddingBundlePlugin(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
   middleware: [
     flakyInsightsHost,
