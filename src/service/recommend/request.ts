@@ -4,6 +4,7 @@
  * records and `fallbackParameters` filling up to `maxRecommendations`.
  */
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
 import { HttpError } from '../http/errors.js';
@@ -14,14 +15,6 @@ import type { Recommender } from './recommender.js';
 export const MODELS = ['related-products', 'bought-together', 'trending-items', 'trending-facets'] as const;
 export type Model = (typeof MODELS)[number];
 
-/** Fields each model accepts besides the common ones (the document's table). */
-const MODEL_FIELDS: Record<Model, readonly string[]> = {
-  'related-products': ['objectID', 'queryParameters', 'fallbackParameters'],
-  'bought-together': ['objectID', 'queryParameters', 'fallbackParameters'],
-  'trending-items': ['facetName', 'facetValue', 'queryParameters', 'fallbackParameters'],
-  'trending-facets': ['facetName'],
-};
-const COMMON_FIELDS = ['indexName', 'model', 'threshold', 'maxRecommendations'];
 
 /** With `maxRecommendations` 0 (the default) every recommendation above the threshold is returned, up to this. */
 export const MAX_RECOMMENDATIONS = 1000;
@@ -53,60 +46,94 @@ function paramsObject(value: unknown, where: string): RawParams {
   }
 }
 
+/** `got …` part of a message: what the caller sent. */
+const got = (input: unknown) => `, got ${JSON.stringify(input) ?? 'undefined'}`;
+
+/** A schema field whose every failure reads "is required …" when absent and "must be … , got X" otherwise. */
+function field<T extends z.ZodType>(schema: (error: z.core.$ZodErrorMap) => T, required: string, must: string) {
+  return schema((issue) => (issue.input === undefined ? required : `${must}${got(issue.input)}`));
+}
+
+const indexName = field((error) => z.string({ error }).min(1, { error }), 'is required and must be a non-empty string', 'must be a non-empty string');
+const threshold = field(
+  (error) => z.number({ error }).min(0, { error }).max(100, { error }),
+  'is required (a number from 0 to 100)',
+  'must be a number from 0 to 100',
+);
+const maxRecommendations = z
+  .number({ error: (issue) => `must be an integer from 0 to ${MAX_RECOMMENDATIONS}${got(issue.input)}` })
+  .int({ error: (issue) => `must be an integer from 0 to ${MAX_RECOMMENDATIONS}${got(issue.input)}` })
+  .min(0, { error: (issue) => `must be an integer from 0 to ${MAX_RECOMMENDATIONS}${got(issue.input)}` })
+  .max(MAX_RECOMMENDATIONS, { error: (issue) => `must be an integer from 0 to ${MAX_RECOMMENDATIONS}${got(issue.input)}` })
+  .default(0);
+/** Search parameters are checked by the search parameter parser (same rules as a search), after the schema. */
+const searchParameters = z.unknown().optional();
+const objectIDFor = (model: Model) =>
+  field((error) => z.string({ error }).min(1, { error }), `is required by the ${model} model and must be a non-empty string`, 'must be a non-empty string');
+
+/** The request schema of each model (the document's table): common fields plus the model's own, nothing else. */
+const SCHEMAS = {
+  'related-products': z.strictObject({
+    indexName, model: z.literal('related-products'), threshold, maxRecommendations,
+    objectID: objectIDFor('related-products'), queryParameters: searchParameters, fallbackParameters: searchParameters,
+  }),
+  'bought-together': z.strictObject({
+    indexName, model: z.literal('bought-together'), threshold, maxRecommendations,
+    objectID: objectIDFor('bought-together'), queryParameters: searchParameters, fallbackParameters: searchParameters,
+  }),
+  'trending-items': z
+    .strictObject({
+      indexName, model: z.literal('trending-items'), threshold, maxRecommendations,
+      facetName: z.string({ error: (issue) => `must be a non-empty string${got(issue.input)}` }).min(1, { error: 'must be a non-empty string' }).optional(),
+      facetValue: z.string({ error: (issue) => `must be a string${got(issue.input)}` }).optional(),
+      queryParameters: searchParameters, fallbackParameters: searchParameters,
+    })
+    .refine((request) => (request.facetName === undefined) === (request.facetValue === undefined), {
+      error: 'and facetValue go together: give both (trending within one facet value) or neither (global trending)',
+      path: ['facetName'],
+    }),
+  'trending-facets': z.strictObject({
+    indexName, model: z.literal('trending-facets'), threshold, maxRecommendations,
+    facetName: field((error) => z.string({ error }).min(1, { error }), 'is required by the trending-facets model and must be a non-empty string', 'must be a non-empty string'),
+  }),
+} satisfies Record<Model, z.ZodType>;
+
+const modelSchema = z.enum(MODELS, {
+  error: (issue) => (issue.input === undefined ? `is required (one of ${MODELS.join(', ')})` : `must be one of ${MODELS.join(', ')}${got(issue.input)}`),
+});
+
+/** The first schema issue as a message naming the field (`requests[1].objectID is required …`). */
+function messageOf(issue: z.core.$ZodIssue, where: string, model: Model): string {
+  if (issue.code === 'unrecognized_keys') {
+    const name = issue.keys[0]!;
+    const known = MODELS.some((m) => m !== model && name in SCHEMAS[m].shape);
+    return known ? `${where}.${name} is not a parameter of the ${model} model` : `${where}.${name} is not a Recommend parameter`;
+  }
+  const path = issue.path.length ? `.${issue.path.join('.')}` : '';
+  return `${where}${path} ${issue.message}`;
+}
+
 /**
- * Checks one request of the `requests` list.
+ * Checks one request of the `requests` list against the schema of its model (zod), then its search
+ * parameters with the search parameter parser.
  * @throws HttpError(400) naming `requests[i].field` and what is wrong with it.
  * @example validateRequest({ indexName: 'products', model: 'bought-together', threshold: 0, objectID: '1' }, 0)
  */
 export function validateRequest(input: unknown, i: number): RecommendRequestInput {
   const where = `requests[${i}]`;
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, `${where} must be an object`);
-  const raw = input as Record<string, unknown>;
-  if (typeof raw.indexName !== 'string' || raw.indexName === '') throw new HttpError(400, `${where}.indexName is required and must be a non-empty string`);
-  if (raw.model === undefined) throw new HttpError(400, `${where}.model is required (one of ${MODELS.join(', ')})`);
-  if (typeof raw.model !== 'string' || !(MODELS as readonly string[]).includes(raw.model)) {
-    throw new HttpError(400, `${where}.model must be one of ${MODELS.join(', ')}, got ${JSON.stringify(raw.model)}`);
-  }
-  const model = raw.model as Model;
-  for (const name of Object.keys(raw)) {
-    if (COMMON_FIELDS.includes(name) || MODEL_FIELDS[model].includes(name) || raw[name] === undefined) continue;
-    const known = MODELS.some((m) => MODEL_FIELDS[m].includes(name));
-    throw new HttpError(400, known ? `${where}.${name} is not a parameter of the ${model} model` : `${where}.${name} is not a Recommend parameter`);
-  }
-  if (raw.threshold === undefined) throw new HttpError(400, `${where}.threshold is required (a number from 0 to 100)`);
-  if (typeof raw.threshold !== 'number' || !Number.isFinite(raw.threshold) || raw.threshold < 0 || raw.threshold > 100) {
-    throw new HttpError(400, `${where}.threshold must be a number from 0 to 100, got ${JSON.stringify(raw.threshold)}`);
-  }
-  let maxRecommendations = 0;
-  if (raw.maxRecommendations !== undefined) {
-    const m = raw.maxRecommendations;
-    if (typeof m !== 'number' || !Number.isInteger(m) || m < 0 || m > MAX_RECOMMENDATIONS) {
-      throw new HttpError(400, `${where}.maxRecommendations must be an integer from 0 to ${MAX_RECOMMENDATIONS}, got ${JSON.stringify(m)}`);
-    }
-    maxRecommendations = m;
-  }
-  const out: RecommendRequestInput = { indexName: raw.indexName, model, threshold: raw.threshold, maxRecommendations };
-  if (model === 'related-products' || model === 'bought-together') {
-    if (typeof raw.objectID !== 'string' || raw.objectID === '') throw new HttpError(400, `${where}.objectID is required by the ${model} model and must be a non-empty string`);
-    out.objectID = raw.objectID;
-  }
-  if (model === 'trending-items') {
-    const hasName = raw.facetName !== undefined;
-    const hasValue = raw.facetValue !== undefined;
-    if (hasName !== hasValue) throw new HttpError(400, `${where}.facetName and facetValue go together: give both (trending within one facet value) or neither (global trending)`);
-    if (hasName) {
-      if (typeof raw.facetName !== 'string' || raw.facetName === '') throw new HttpError(400, `${where}.facetName must be a non-empty string`);
-      if (typeof raw.facetValue !== 'string') throw new HttpError(400, `${where}.facetValue must be a string`);
-      out.facetName = raw.facetName;
-      out.facetValue = raw.facetValue;
-    }
-  }
-  if (model === 'trending-facets') {
-    if (typeof raw.facetName !== 'string' || raw.facetName === '') throw new HttpError(400, `${where}.facetName is required by the trending-facets model and must be a non-empty string`);
-    out.facetName = raw.facetName;
-  }
-  if (raw.queryParameters !== undefined) out.queryParameters = paramsObject(raw.queryParameters, `${where}.queryParameters`);
-  if (raw.fallbackParameters !== undefined) out.fallbackParameters = paramsObject(raw.fallbackParameters, `${where}.fallbackParameters`);
+  const modelResult = modelSchema.safeParse((input as { model?: unknown }).model);
+  if (!modelResult.success) throw new HttpError(400, `${where}.model ${modelResult.error.issues[0]!.message}`);
+  const model = modelResult.data;
+  const result = SCHEMAS[model].safeParse(input);
+  if (!result.success) throw new HttpError(400, messageOf(result.error.issues[0]!, where, model));
+  const request = result.data as z.infer<(typeof SCHEMAS)[Model]> & { objectID?: string; facetName?: string; facetValue?: string; queryParameters?: unknown; fallbackParameters?: unknown };
+  const out: RecommendRequestInput = { indexName: request.indexName, model, threshold: request.threshold, maxRecommendations: request.maxRecommendations };
+  if (request.objectID !== undefined) out.objectID = request.objectID;
+  if (request.facetName !== undefined) out.facetName = request.facetName;
+  if (request.facetValue !== undefined) out.facetValue = request.facetValue;
+  if (request.queryParameters !== undefined) out.queryParameters = paramsObject(request.queryParameters, `${where}.queryParameters`);
+  if (request.fallbackParameters !== undefined) out.fallbackParameters = paramsObject(request.fallbackParameters, `${where}.fallbackParameters`);
   return out;
 }
 
