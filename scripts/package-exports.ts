@@ -59,6 +59,8 @@ export function packageFields(): Record<string, unknown> {
   }
   // Node only: a browser bundler resolving `svc-search/service` gets an error instead of SQLite.
   exports['./service'] = { node: entry('src/service/index.ts') };
+  // Node only as well: secured API keys are derived on a server with the parent key (node:crypto).
+  exports['./client/secured-key'] = { node: entry('src/client/secured-key.ts') };
   exports['./react'] = entry('src/types/react.ts');
   exports['./vue'] = entry('src/types/vue.ts');
   exports['./svc-search.js'] = './dist/svc-search.js';

@@ -147,7 +147,7 @@ describe('npm pack', () => {
 
   it('resolves every browser subpath with esbuild, and the whole define entry reaches no service code', async () => {
     for (const key of Object.keys(exportsMap)) {
-      if (key === './service' || key.endsWith('.json') || key === './react' || key === './vue') continue;
+      if (key === './service' || key === './client/secured-key' || key.endsWith('.json') || key === './react' || key === './vue') continue;
       const specifier = `svc-search${key.slice(1)}`;
       const { inputs } = await bundle(`import * as m from '${specifier}'; console.log(m);`);
       assert.ok(inputs.length > 0, specifier);
@@ -157,6 +157,10 @@ describe('npm pack', () => {
 
   it('refuses svc-search/service for the browser and resolves it for Node', async () => {
     await assert.rejects(bundle(`import 'svc-search/service';`), /service/);
+    // Secured API keys are made on servers: the subpath exists for Node only, too.
+    await assert.rejects(bundle(`import 'svc-search/client/secured-key';`), /secured-key/);
+    const secured = await bundle(`export { generateSecuredApiKey } from 'svc-search/client/secured-key';`, 'node');
+    assert.ok(secured.inputs.some((path) => path.startsWith('svc-search/dist/client/secured-key')));
     const { inputs } = await bundle(`export { createService } from 'svc-search/service';`, 'node');
     assert.ok(inputs.some((path) => path.startsWith('svc-search/dist/service/')));
   });
