@@ -36,5 +36,13 @@ type PropertyKeys<E> = {
  */
 type Bivariant<F> = F extends (...args: infer A) => infer R ? { bivarianceHack(...args: A): R }['bivarianceHack'] : F;
 
+/**
+ * Members whose setter accepts more than their getter returns (mapped types only see the getter):
+ * `<svc-search>`'s `insights` reads as the insights module but is set to `false` / `"false"` by frameworks
+ * that write `insights="false"` as a property (React 19, Vue 3).
+ */
+type WriteTypes<E> = E extends { insightsEnabled: boolean; insights?: infer I } ? { insights?: I | boolean | 'true' | 'false' } : {};
+
 /** The settable properties of element `E` (camelCase), all optional. */
-export type SvcElementProperties<E> = { [K in PropertyKeys<E>]?: Bivariant<Exclude<E[K], undefined>> | undefined };
+export type SvcElementProperties<E> = Omit<{ [K in PropertyKeys<E>]?: Bivariant<Exclude<E[K], undefined>> | undefined }, keyof WriteTypes<E>> &
+  WriteTypes<E>;

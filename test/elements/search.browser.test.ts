@@ -42,7 +42,7 @@ describe('<svc-search>', () => {
 
   it('provides the store to elements inside other shadow roots', async () => {
     const root = await searchFixture(indexName, html`<test-shadow-wrapper></test-shadow-wrapper>`);
-    const wrapper = root.querySelector('test-shadow-wrapper')!;
+    const wrapper = root.querySelector('test-shadow-wrapper') as LitElement;
     await wrapper.updateComplete;
     const hits = wrapper.shadowRoot!.querySelector('svc-hits')!;
     await waitUntil(() => names(hits).length === 20, 'hits in the shadow root did not render');
