@@ -21,13 +21,6 @@ const meta: Meta = {
         background: Canvas;
         color: CanvasText;
       }
-      /* The default accent is tuned for light pages; a dark page gives a lighter one (4.5:1 as text). */
-      @media (prefers-color-scheme: dark) {
-        .shop {
-          --svc-accent: #8aa8ff;
-          --svc-pagination-current-color: #0b1020;
-        }
-      }
       .shop {
         font-family: system-ui, sans-serif;
         max-inline-size: 72rem;

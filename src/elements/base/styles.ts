@@ -2,7 +2,8 @@ import { css } from 'lit';
 
 /**
  * Styles shared by every element (one constructable stylesheet, adopted by every shadow root). Colours derive
- * from `currentColor` (text of the page) and one accent, so the default look works on light and dark pages
+ * from `currentColor` (text of the page) and one accent — by default mixed with `currentColor`, so it is darker
+ * on light pages and lighter on dark ones (≥ 4.5:1 as text on both) — so the default look works on light and dark pages
  * alike; sizes use logical properties so `dir="rtl"` mirrors.
  *
  * Shared custom properties (each element documents the ones it uses):
@@ -10,7 +11,7 @@ import { css } from 'lit';
  * `--svc-muted-color` (counts, secondary text); marks also read `--svc-highlight-background`,
  * `--svc-highlight-color`, `--svc-highlight-font-weight`.
  */
-export const baseStyles = css`:host{--_accent:var(--svc-accent,#3d6be0);--_border:var(--svc-border-color,color-mix(in srgb,currentColor 22%,transparent));--_muted:var(--svc-muted-color,color-mix(in srgb,currentColor 65%,transparent));--_tint:color-mix(in srgb,currentColor 8%,transparent);--_radius:var(--svc-radius,.375rem);--_gap:var(--svc-gap,.5rem);display:block;box-sizing:border-box}
+export const baseStyles = css`:host{--_accent:var(--svc-accent,color-mix(in srgb,#3d6be0 60%,currentColor));--_border:var(--svc-border-color,color-mix(in srgb,currentColor 22%,transparent));--_muted:var(--svc-muted-color,color-mix(in srgb,currentColor 65%,transparent));--_tint:color-mix(in srgb,currentColor 8%,transparent);--_radius:var(--svc-radius,.375rem);--_gap:var(--svc-gap,.5rem);display:block;box-sizing:border-box}
 :host([hidden]),[hidden]{display:none!important}
 *,:before,:after{box-sizing:inherit}
 .visually-hidden{position:absolute!important;inline-size:1px;block-size:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}

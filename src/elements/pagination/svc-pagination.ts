@@ -30,7 +30,7 @@ const optionalBoolean = (value: string | null) => (value === null ? undefined : 
  * @cssproperty --svc-pagination-size - Size of each link (default `2.25rem`).
  * @cssproperty --svc-pagination-gap - Gap between links.
  * @cssproperty --svc-pagination-justify - `justify-content` of the list (default `center`).
- * @cssproperty --svc-pagination-current-color - Text colour of the current page (on the accent).
+ * @cssproperty --svc-pagination-current-color - Text colour of the current page (default the accent, on a tint of it).
  * @cssproperty --svc-accent - Background of the current page.
  * @cssproperty --svc-border-color - Border of the links.
  *
