@@ -56,7 +56,7 @@ describe('scripts/readme-api', () => {
     assert.throws(() => replaceBetweenMarkers('no markers', 'x'), /lacks the markers/);
   });
 
-  it('covers every element of the repository from a freshly generated manifest', () => {
+  it('covers every element of the repository from a freshly generated manifest, and README.md shows exactly that', () => {
     // The analyzer joins its outdir to the project directory: a scratch folder under the ignored .tmp/.
     mkdirSync(join(root, '.tmp'), { recursive: true });
     const outdir = mkdtempSync(join(root, '.tmp', 'cem-'));
@@ -73,6 +73,9 @@ describe('scripts/readme-api', () => {
         assert.match(markdown, new RegExp(`### \`<${tag}>\``), `${tag} has a section`);
       }
       assert.doesNotMatch(markdown, /\| `type` \|/, 'no phantom events');
+      // The README's element reference is this manifest's (element docs changed → `npm run readme-api`).
+      const readme = readFileSync(join(root, 'README.md'), 'utf8');
+      assert.equal(replaceBetweenMarkers(readme, markdown), readme, 'README.md API section is out of date: run `npm run readme-api`');
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
