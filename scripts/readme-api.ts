@@ -110,17 +110,19 @@ export function elementSection(decl: Declaration, modulePath: string): string {
 
   const attributes = decl.attributes ?? [];
   const byField = new Map(attributes.filter((a) => a.fieldName).map((a) => [a.fieldName!, a]));
-  // Members every element inherits from SvcElement are described once, in the introduction.
+  // Members every element inherits from SvcElement are described once, in the introduction; members of
+  // other shared bases (SvcSelectElement, SvcHitList) are the element's own API and listed with it.
+  const fromSvcElement = (m: Member) => m.inheritedFrom?.name === 'SvcElement';
   const props = (decl.members ?? []).filter(
     (m) =>
-      m.kind === 'field' && !m.static && (m.privacy ?? 'public') === 'public' && !m.name.startsWith('_') && !m.inheritedFrom,
+      m.kind === 'field' && !m.static && (m.privacy ?? 'public') === 'public' && !m.name.startsWith('_') && !fromSvcElement(m),
   );
   const rows = props.map((m) => {
     const attr = byField.get(m.name)?.name ?? m.attribute;
     return [code(m.name), attr ? code(attr) : '', code(m.type?.text), code(m.default), cell(m.description)];
   });
   // Attributes without a property (rare) still belong in the table.
-  const inherited = new Set((decl.members ?? []).filter((m) => m.inheritedFrom).map((m) => m.name));
+  const inherited = new Set((decl.members ?? []).filter(fromSvcElement).map((m) => m.name));
   for (const a of attributes) {
     if (a.fieldName && inherited.has(a.fieldName)) continue;
     if (!a.fieldName || !props.some((p) => p.name === a.fieldName)) {

@@ -34,6 +34,7 @@ export * from './controllers/trending-controller.js';
 // Element classes (and their event detail types); the base class and its helpers for custom elements.
 export * from './elements/base/svc-element.js';
 export { SvcHitList, type ItemRenderInfo, type ListItem } from './elements/base/hit-list.js';
+export { SvcSelectElement, type SelectItem } from './elements/base/select-element.js';
 export { translate, formatNumber, type Translations } from './elements/base/translate.js';
 export { escapeHtml, unescapeHtml, parseHighlight, highlightedValue } from './elements/base/highlight.js';
 export * from './elements/search/svc-search.js';

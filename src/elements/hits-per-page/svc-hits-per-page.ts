@@ -1,15 +1,12 @@
-import { html, type PropertyDeclarations } from 'lit';
+import type { PropertyDeclarations } from 'lit';
 import { HitsPerPageController, type HitsPerPageItem } from '../../controllers/hits-per-page-controller.js';
-import { SvcElement } from '../base/svc-element.js';
-import { styles } from './styles.js';
+import { SvcSelectElement } from '../base/select-element.js';
 
 /** `detail` of `svc-hits-per-page-change`. */
 export interface SvcHitsPerPageChangeEventDetail {
   /** The number of hits per page now used. */
   value: number;
 }
-
-let sequence = 0;
 
 /**
  * A labelled select of page sizes ("20 per page", "40 per page"…).
@@ -44,46 +41,21 @@ let sequence = 0;
  * @cssproperty --svc-muted-color - Colour of the label.
  * @cssproperty --svc-accent - Focus ring.
  *
- * @event svc-hits-per-page-change - The user chose a page size. `detail: { value }`.
+ * @event {CustomEvent<SvcHitsPerPageChangeEventDetail>} svc-hits-per-page-change - The user chose a page size. `detail: { value }`.
  */
-export class SvcHitsPerPage extends SvcElement {
-  static override styles = styles;
-  static override properties: PropertyDeclarations = {
-    items: { attribute: false },
-    hideLabel: { type: Boolean, attribute: 'hide-label' },
-    optionItems: { state: true, attribute: false },
-  };
+export class SvcHitsPerPage extends SvcSelectElement<number, HitsPerPageItem> {
+  static override properties: PropertyDeclarations = { items: { attribute: false } };
   static override defaultTranslations = {
     label: 'Results per page',
     item: '{count} per page',
   };
 
-  /** The sizes offered; when unset, the `<option>` children give them. */
+  /**
+   * The sizes offered; when unset, the `<option>` children give them.
+   */
   declare items: HitsPerPageItem[] | undefined;
-  /** Keep the label for screen readers only. */
-  declare hideLabel: boolean;
-  private declare optionItems: HitsPerPageItem[];
-
+  protected readonly changeEvent = 'svc-hits-per-page-change';
   private readonly size = new HitsPerPageController(this, { store: () => this.store });
-  private readonly selectId = `svc-hits-per-page-${++sequence}`;
-  private readonly observer = new MutationObserver(() => this.readOptions());
-
-  constructor() {
-    super();
-    this.hideLabel = false;
-    this.optionItems = [];
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.readOptions();
-    this.observer.observe(this, { childList: true, subtree: true, characterData: true, attributes: true });
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.observer.disconnect();
-  }
 
   protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
     super.willUpdate(changed);
@@ -104,11 +76,12 @@ export class SvcHitsPerPage extends SvcElement {
     }
   }
 
-  protected override updated(changed: Map<PropertyKey, unknown>): void {
-    super.updated(changed);
-    const select = this.renderRoot.querySelector('select');
-    const current = String(this.size.current ?? '');
-    if (select && select.value !== current) select.value = current;
+  protected current() {
+    return this.size.current;
+  }
+
+  protected get choices(): readonly HitsPerPageItem[] {
+    return this.size.items;
   }
 
   /** The page size in effect. */
@@ -121,45 +94,24 @@ export class SvcHitsPerPage extends SvcElement {
     this.size.refine(hitsPerPage);
   }
 
-  private readOptions(): void {
-    const items = [...this.querySelectorAll(':scope > option')].map((node) => {
-      const option = node as HTMLOptionElement;
-      const value = Number(option.getAttribute('value') ?? option.textContent);
-      return {
-        value,
-        label: option.textContent?.trim() ?? '', // empty: the `item` translation at render time
-        ...(option.hasAttribute('selected') ? { default: true } : {}),
-      };
-    });
-    // The observer also sees the host's own attributes: only a real change of the options re-renders.
-    if (JSON.stringify(items) !== JSON.stringify(this.optionItems)) this.optionItems = items;
+  protected override labelOf(item: HitsPerPageItem): string {
+    return item.label || this.t('item', { count: item.value });
   }
 
-  private onChange(event: Event): void {
-    const value = Number((event.target as HTMLSelectElement).value);
+  protected itemOf(option: HTMLOptionElement): HitsPerPageItem {
+    return {
+      value: Number(option.getAttribute('value') ?? option.textContent),
+      label: option.textContent?.trim() ?? '', // empty: the `item` translation at render time
+      ...(option.hasAttribute('selected') ? { default: true } : {}),
+    };
+  }
+
+  protected parse(value: string): number {
+    return Number(value);
+  }
+
+  protected choose(value: number): void {
     this.size.refine(value);
-    this.dispatchEvent(
-      new CustomEvent<SvcHitsPerPageChangeEventDetail>('svc-hits-per-page-change', {
-        detail: { value },
-        bubbles: true,
-        composed: true,
-      }),
-    );
-  }
-
-  override render() {
-    const current = this.size.current;
-    return html`<div part="base">
-      <label part="label" for=${this.selectId} class=${this.hideLabel ? 'visually-hidden' : ''}>${this.t('label')}</label>
-      <select part="select" id=${this.selectId} @change=${this.onChange}>
-        ${this.size.items.map(
-          (item) =>
-            html`<option value=${String(item.value)} ?selected=${item.value === current}>
-              ${item.label || this.t('item', { count: item.value })}
-            </option>`,
-        )}
-      </select>
-    </div>`;
   }
 }
 

@@ -3,6 +3,7 @@
  * Events, Limits). All events of a request must be valid for the request to be accepted; only the first
  * error is described, naming the event (`events[i]`) and the field.
  */
+import type { InsightsEvent } from '../../client/types.js';
 
 /** Limits of the API document (Limits table, Events). */
 export const EVENT_LIMITS = {
@@ -30,18 +31,8 @@ const EVENT_NAME = /^[\x20-\x7e]{1,64}$/;
 /** Form attribute:value (both parts non-empty). */
 const FILTER = /^[^:]+:[\s\S]+$/;
 
-/** An event that passed validation (the documented fields only; anything else is not kept). */
-export interface ValidEvent {
-  eventType: EventType;
-  eventName: string;
-  index: string;
-  userToken: string;
-  timestamp?: number;
-  queryID?: string;
-  objectIDs?: string[];
-  filters?: string[];
-  positions?: number[];
-}
+/** An event that passed validation: the wire type (`src/client/types.ts`), documented fields only; anything else is not kept. */
+export type ValidEvent = InsightsEvent;
 
 export class EventValidationError extends Error {
   readonly status = 422;

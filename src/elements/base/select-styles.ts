@@ -1,7 +1,8 @@
 import { css } from 'lit';
-import { baseStyles } from '../base/styles.js';
+import { baseStyles } from './styles.js';
 
-export const styles = [
+/** The labelled select of `<svc-sort-by>` and `<svc-hits-per-page>`. */
+export const selectStyles = [
   baseStyles,
   css`
     :host {
