@@ -330,16 +330,30 @@ describe('retries and host failover', () => {
   });
 
   test('timeouts grow with each retry', async () => {
+    // Attempt n has n × (connect + read) = n × 200 ms for the whole answer, counted from the attempt's start
+    // (before connecting), so the times are taken from the call's start, not from when a hanging host got
+    // the request: the first `fetch` of a process spends ~20 ms loading undici and connecting before any
+    // byte leaves, which a host-side clock does not see (why this test failed when run alone).
     const first = await startHangingServer();
     const second = await startHangingServer();
     try {
-      const client = searchClient([first.url, second.url, svc.url], { timeouts: { connect: 50, read: 100 } });
+      const client = searchClient([first.url, second.url, svc.url], { timeouts: { connect: 50, read: 150 } });
+      const started = Date.now();
       await client.search(INDEX, { query: 'camera' });
-      await new Promise((r) => setTimeout(r, 50));
-      const [a] = first.closedAfter;
-      const [b] = second.closedAfter;
-      assert.ok(a! >= 140, `attempt 1 gave up after ${a} ms (150 expected)`);
-      assert.ok(b! >= 290 && b! > a! + 100, `attempt 2 gave up after ${b} ms (300 expected, attempt 1: ${a})`);
+      // The hanging hosts see their sockets close a moment after the client gave up.
+      for (const until = Date.now() + 5000; first.closedAfter.length + second.closedAfter.length < 2 && Date.now() < until; ) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      assert.deepEqual([first.requests.length, first.closedAfter.length], [1, 1], 'one attempt on the first host, given up');
+      assert.deepEqual([second.requests.length, second.closedAfter.length], [1, 1], 'one attempt on the second host, given up');
+      const closed1 = first.requests[0]! + first.closedAfter[0]! - started;
+      const closed2 = second.requests[0]! + second.closedAfter[0]! - started;
+      // Lower bounds hold under any load: a timer never fires early (2 ms for millisecond rounding), and
+      // attempt 2 starts only once attempt 1 gave up. With equal timeouts attempt 2 would end near 400 ms.
+      assert.ok(closed1 >= 198, `attempt 1 gave up ${closed1} ms after the call started (200 expected)`);
+      assert.ok(closed2 >= 598, `attempt 2 gave up ${closed2} ms after the call started (200 + 400 expected)`);
+      // Attempt 1 had the short timeout, not attempt 2's (200 ms of slack for a busy machine).
+      assert.ok(closed1 < 400, `attempt 1 gave up ${closed1} ms after the call started: not the 200 ms of a first attempt`);
     } finally {
       await first.close();
       await second.close();
