@@ -72,6 +72,65 @@ test('a late event between two sessions joins them into one', () => {
   ]);
 });
 
+test('a session with more distinct items than maxSessionItems counts its items but makes no pairs', () => {
+  const t0 = Date.now() - 3600_000;
+  const basket = (user: string, size: number, offset: number): ModelEvent[] =>
+    Array.from({ length: size }, (_, i) => ({ eventType: 'conversion', userToken: user, timestamp: t0 + i, objectIDs: [`x${offset + i}`] }));
+  const models = new IndexModels({ maxSessionItems: 3 });
+  models.add([...basket('small', 3, 0), ...basket('bulk', 4, 100)]);
+  // Three items: each in 1 session with the two others → 100 × 1 / (1 + 1) = 50.
+  assert.deepEqual(models.boughtTogether('x0'), [
+    { objectID: 'x1', score: 50 },
+    { objectID: 'x2', score: 50 },
+  ]);
+  assert.deepEqual(models.boughtTogether('x100'), [], 'four items in one session: no pairs');
+  // The bulk session's items still count once each: adding a real basket with x100 scores 100 × 1 / (2 + 1).
+  models.add(basket('later', 2, 99));
+  assert.deepEqual(models.boughtTogether('x100').map(({ objectID, score }) => [objectID, Math.round(score * 100) / 100]), [['x99', 33.33]]);
+});
+
+test('one user sending thousands of distinct conversions in one session stays cheap to add (no n² recount per batch)', () => {
+  // Before the basket cap and the per-session update, 2,100 distinct items of one session were recounted
+  // pair by pair (≈ 2.2 million pairs) on each batch: ≈ 9 s for the last batch of 110 events.
+  const t0 = Date.now() - 3600_000;
+  const events: ModelEvent[] = Array.from({ length: 2_100 }, (_, i) => ({
+    eventType: 'conversion',
+    userToken: 'load-test',
+    timestamp: t0 + i,
+    objectIDs: [`bulk-${i}`],
+  }));
+  const incremental = new IndexModels();
+  const started = performance.now();
+  for (const size of [1_000, 500, 490, 110]) incremental.add(events.splice(0, size));
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed < 1_000, `adding 2,100 events in 4 batches took ${elapsed.toFixed(0)} ms`);
+  assert.equal(incremental.size, 2_100);
+  assert.deepEqual(incremental.boughtTogether('bulk-0'), []);
+});
+
+test('appending to a long history recomputes only the sessions the new events can change', () => {
+  // 200 sessions of two items, a day apart, then one more item joining the last session: the answer for the
+  // new pair is right and the older sessions' pairs are untouched.
+  const t0 = Date.now() - 300 * 24 * 3600_000;
+  const history: ModelEvent[] = Array.from({ length: 200 }, (_, d) => ({
+    eventType: 'conversion',
+    userToken: 'u',
+    timestamp: t0 + d * 24 * 3600_000,
+    objectIDs: [`a${d}`, `b${d}`],
+  }));
+  const models = new IndexModels();
+  models.add(history);
+  models.add([{ eventType: 'conversion', userToken: 'u', timestamp: t0 + 199 * 24 * 3600_000 + 5 * MIN, objectIDs: ['c'] }]);
+  assert.deepEqual(models.boughtTogether('a0'), [{ objectID: 'b0', score: 50 }]);
+  assert.deepEqual(models.boughtTogether('c'), [
+    { objectID: 'a199', score: 50 },
+    { objectID: 'b199', score: 50 },
+  ]);
+  const all = new IndexModels();
+  all.add([...history, { eventType: 'conversion', userToken: 'u', timestamp: t0 + 199 * 24 * 3600_000 + 5 * MIN, objectIDs: ['c'] }]);
+  for (const id of ['a0', 'a199', 'b199', 'c']) assert.deepEqual(models.boughtTogether(id), all.boughtTogether(id));
+});
+
 test('content similarity rescales over the attributes the source has', () => {
   // Source without brand: weights category .15, name .3 (subCategory, brand missing) → total .45.
   // Same category (.15) + name Jaccard {red, pen} vs {blue, pen} = 1/3 (.1) → .25 / .45 = .5556

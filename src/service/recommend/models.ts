@@ -55,6 +55,11 @@ export interface ModelOptions {
   relatedEvidence: number;
   /** Record attributes compared by the content similarity, with their weights; `name` is compared by terms. */
   contentAttributes: Record<string, number>;
+  /**
+   * A session with more distinct items than this (a bulk order, a bot, a load test) still counts each item
+   * once but makes no pairs: it carries no basket signal, and its pairs would cost n² to count. Default 50.
+   */
+  maxSessionItems: number;
 }
 
 export const DEFAULT_MODEL_OPTIONS: ModelOptions = {
@@ -65,6 +70,7 @@ export const DEFAULT_MODEL_OPTIONS: ModelOptions = {
   boughtTogetherPrior: 1,
   relatedEvidence: 2,
   contentAttributes: { subCategory: 0.35, category: 0.15, brand: 0.2, name: 0.3 },
+  maxSessionItems: 50,
 };
 
 /** A scored recommendation before it is joined with its record. */
@@ -81,6 +87,11 @@ interface CompactEvent {
 }
 
 interface Session {
+  /** Index of the session's first event in its user's sorted events, and one past its last. */
+  first: number;
+  end: number;
+  /** Timestamp of its last event. */
+  lastTs: number;
   /** objectIDs converted in the session. */
   converted: Set<string>;
   /** objectID → interaction weight (max over its events: conversion 1, click `clickWeight`). */
@@ -119,17 +130,19 @@ class PairCounts {
   }
 }
 
-/** Splits one user's events (sorted by time) into sessions. */
-export function sessionize(events: CompactEvent[], gapMs: number, clickWeight: number): Session[] {
+/** Splits one user's events (sorted by time) from index `from` on into sessions. */
+export function sessionize(events: CompactEvent[], gapMs: number, clickWeight: number, from = 0): Session[] {
   const sessions: Session[] = [];
   let current: Session | undefined;
   let last = -Infinity;
-  for (const e of events) {
+  for (let index = from; index < events.length; index++) {
+    const e = events[index]!;
     if (!current || e.ts - last > gapMs) {
-      current = { converted: new Set(), interacted: new Map() };
+      current = { first: index, end: index, lastTs: e.ts, converted: new Set(), interacted: new Map() };
       sessions.push(current);
     }
-    last = e.ts;
+    last = current.lastTs = e.ts;
+    current.end = index + 1;
     const w = e.kind === 'c' ? 1 : clickWeight;
     for (const id of e.objectIDs) {
       if (e.kind === 'c') current.converted.add(id);
@@ -258,11 +271,13 @@ export class IndexModels {
   }
 
   /**
-   * Adds events (any order; views are ignored). The users they touch get their sessions recomputed and
-   * their share of the co-occurrence counts replaced.
+   * Adds events (any order; views are ignored). For each user they touch, the sessions the new events can
+   * change — from the last session that ends within `sessionGapMs` of the earliest new event on — are
+   * recomputed and their share of the co-occurrence counts replaced; older sessions are left as they are.
    */
   add(events: Iterable<ModelEvent>): void {
-    const touched = new Set<UserHistory>();
+    /** Each touched user → the earliest timestamp among its new events. */
+    const touched = new Map<UserHistory, number>();
     const unsorted = new Set<UserHistory>();
     for (const e of events) {
       if (e.eventType !== 'conversion' && e.eventType !== 'click') continue;
@@ -273,32 +288,42 @@ export class IndexModels {
       const prev = user.events[user.events.length - 1];
       if (prev && prev.ts > compact.ts) unsorted.add(user);
       user.events.push(compact);
-      touched.add(user);
+      touched.set(user, Math.min(touched.get(user) ?? Infinity, compact.ts));
       if (this.recentSorted && this.recent.length && this.recent[this.recent.length - 1].ts > compact.ts) this.recentSorted = false;
       this.recent.push(compact);
       this.eventCount++;
     }
     if (touched.size === 0) return;
     for (const user of unsorted) user.events.sort((a, b) => a.ts - b.ts);
-    for (const user of touched) {
-      this.applySessions(user.sessions, -1);
-      user.sessions = sessionize(user.events, this.options.sessionGapMs, this.options.clickWeight);
-      this.applySessions(user.sessions, +1);
+    const gap = this.options.sessionGapMs;
+    for (const [user, earliest] of touched) {
+      // Sessions ending more than `gap` before the earliest new event cannot change, and (the events being
+      // sorted by time) neither can the positions of their events.
+      let kept = user.sessions.length;
+      while (kept > 0 && !(earliest - user.sessions[kept - 1]!.lastTs > gap)) kept--;
+      const changed = user.sessions.splice(kept);
+      this.applySessions(changed, -1);
+      const next = sessionize(user.events, gap, this.options.clickWeight, kept > 0 ? user.sessions[kept - 1]!.end : 0);
+      this.applySessions(next, +1);
+      user.sessions.push(...next);
     }
     this.trendingCache.clear();
   }
 
   private applySessions(sessions: Session[], sign: 1 | -1): void {
+    const max = this.options.maxSessionItems;
     for (const s of sessions) {
       const converted = [...s.converted];
+      const convertedPairs = converted.length <= max;
       for (let i = 0; i < converted.length; i++) {
         this.conversions.addSingle(converted[i], sign);
-        for (let j = i + 1; j < converted.length; j++) this.conversions.addPair(converted[i], converted[j], sign);
+        if (convertedPairs) for (let j = i + 1; j < converted.length; j++) this.conversions.addPair(converted[i], converted[j], sign);
       }
       const interacted = [...s.interacted];
+      const interactedPairs = interacted.length <= max;
       for (let i = 0; i < interacted.length; i++) {
         this.interactions.addSingle(interacted[i][0], sign * interacted[i][1]);
-        for (let j = i + 1; j < interacted.length; j++) {
+        if (interactedPairs) for (let j = i + 1; j < interacted.length; j++) {
           // A pair counts as much as its weaker side: two clicks 0.5, a click and a conversion 0.5, two conversions 1.
           this.interactions.addPair(interacted[i][0], interacted[j][0], sign * Math.min(interacted[i][1], interacted[j][1]));
         }
