@@ -12,3 +12,17 @@ export { parseSearchParams, encodeSearchParams, type SearchParams } from './para
 export { defaultSettings, validateSettings, KNOWN_SETTINGS, DEFAULT_RANKING, type IndexSettings } from './settings.js';
 export { parseFilters, buildFilterTree, type FilterNode } from './filters.js';
 export { normalizeText, tokenize, escapeHtml } from './normalize.js';
+export {
+  Dictionaries,
+  DICTIONARY_NAMES,
+  LANGUAGES,
+  COMPOUND_LANGUAGES,
+  STANDARD_STOP_WORDS,
+  supportsLanguage,
+  type DictionaryName,
+  type DictionaryEntry,
+  type EntryOf,
+  type StopwordEntry,
+  type PluralEntry,
+  type CompoundEntry,
+} from './dictionaries.js';

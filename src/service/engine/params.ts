@@ -36,6 +36,7 @@ const KINDS: Record<string, Kind> = {
   synonyms: 'bool',
   advancedSyntax: 'bool',
   facetingAfterDistinct: 'bool',
+  decompoundQuery: 'bool',
   attributesToRetrieve: 'strings',
   attributesToHighlight: 'strings',
   attributesToSnippet: 'strings',
@@ -53,6 +54,7 @@ const KINDS: Record<string, Kind> = {
   ignorePlurals: 'plurals',
   removeStopWords: 'plurals',
   disableTypoToleranceOnWords: 'strings',
+  queryLanguages: 'strings',
   distinct: 'distinct',
 };
 

@@ -14,9 +14,10 @@
  */
 import type { FacetStats, Hit, RankingInfo, SearchForFacetValuesResponse, SearchResponse } from '../../client/types.js';
 import { EngineError } from './errors.js';
+import { Dictionaries } from './dictionaries.js';
 import { buildFilterTree, buildOptionalFilters, type FilterNode } from './filters.js';
 import { highlightFacetValue, highlightValue, snippetValue, type HighlightOptions, type TokenMatch } from './highlight.js';
-import { isNumericToken, normalizeText, pluralForms, tokenize } from './normalize.js';
+import { isNumericToken, normalizeText, tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
 import {
   defaultSettings,
@@ -84,7 +85,8 @@ interface Effective {
   typoTolerance: TypoTolerance;
   min1: number;
   min2: number;
-  plurals: boolean;
+  /** Languages of `ignorePlurals` (null: off). */
+  plurals: string[] | null;
   distinct: number;
   queryType: IndexSettings['queryType'];
   removeWords: IndexSettings['removeWordsIfNoResults'];
@@ -97,8 +99,13 @@ interface Effective {
   attributesToSnippet: string[];
   getRankingInfo: boolean;
   advancedSyntax: boolean;
-  removeStopWords: boolean;
+  /** Languages of `removeStopWords` (null: off). */
+  removeStopWords: string[] | null;
   noTypoWords: Set<string>;
+  /** Languages of the query (`queryLanguages`, else English). */
+  queryLanguages: string[];
+  /** Split compound words of the query (`decompoundQuery`). */
+  decompoundQuery: boolean;
 }
 
 interface Execution {
@@ -350,22 +357,15 @@ function parseQuery(query: string, advanced: boolean): ParsedQuery {
   return out;
 }
 
-/** English stop words (`removeStopWords`). */
-const STOP_WORDS = new Set(
-  ('a about above after again against all am an and any are as at be because been before being below between both but by can could did do does ' +
-    'doing down during each few for from further had has have having he her here hers him his how i if in into is it its itself me more most my ' +
-    'no nor not of off on once only or other our ours out over own same she should so some such than that the their theirs them then there these ' +
-    'they this those through to too under until up very was we were what when where which while who whom why will with would you your yours').split(' '),
-);
-
 /**
- * Leaves stop words out of the query, unless only stop words remain; phrase words stay, and so does
- * a last word still being typed (it may be the prefix of another word).
+ * Leaves stop words (the dictionaries' stop words of the query's languages) out of the query, unless
+ * only stop words remain; phrase words stay, and so does a last word still being typed (it may be the
+ * prefix of another word).
  */
-function removeStopWords(parsed: ParsedQuery, lastIsPrefix: boolean): void {
+function removeStopWords(parsed: ParsedQuery, lastIsPrefix: boolean, stopWords: ReadonlySet<string>): void {
   const n = parsed.words.length;
-  const keep = parsed.words.map((w, i) => parsed.exactOnly[i] || !STOP_WORDS.has(w) || (lastIsPrefix && i === n - 1));
-  if (!keep.some((k, i) => k && !STOP_WORDS.has(parsed.words[i]!))) return;
+  const keep = parsed.words.map((w, i) => parsed.exactOnly[i] || !stopWords.has(w) || (lastIsPrefix && i === n - 1));
+  if (!keep.some((k, i) => k && !stopWords.has(parsed.words[i]!))) return;
   const remap: number[] = [];
   const words: string[] = [];
   const exactOnly: boolean[] = [];
@@ -379,6 +379,44 @@ function removeStopWords(parsed: ParsedQuery, lastIsPrefix: boolean): void {
   parsed.phrases = parsed.phrases.map((p) => p.map((i) => remap[i]!));
   parsed.words = words;
   parsed.exactOnly = exactOnly;
+}
+
+/**
+ * Splits the compound words of the query into their parts (custom compound entries); phrase words stay
+ * whole. Records are indexed with the parts of their compound words too, so a split query still finds
+ * the records that hold the compound.
+ */
+function decompoundQuery(parsed: ParsedQuery, compounds: ReadonlyMap<string, readonly string[]>): void {
+  if (compounds.size === 0 || !parsed.words.some((w, i) => !parsed.exactOnly[i] && compounds.has(w))) return;
+  const remap: number[] = [];
+  const words: string[] = [];
+  const exactOnly: boolean[] = [];
+  parsed.words.forEach((w, i) => {
+    remap.push(words.length);
+    const parts = parsed.exactOnly[i] ? undefined : compounds.get(w);
+    for (const part of parts ?? [w]) {
+      words.push(part);
+      exactOnly.push(parsed.exactOnly[i]!);
+    }
+  });
+  parsed.phrases = parsed.phrases.map((p) => p.map((i) => remap[i]!)).filter((p) => p.every((i) => i < MAX_WORDS));
+  parsed.words = words.slice(0, MAX_WORDS);
+  parsed.exactOnly = exactOnly.slice(0, MAX_WORDS);
+}
+
+/** Lower-cased language codes of a setting or parameter. */
+function languageList(value: unknown): string[] {
+  return Array.isArray(value) ? [...new Set(value.map((v) => String(v).trim().toLowerCase()).filter(Boolean))] : [];
+}
+
+/**
+ * The languages `ignorePlurals` / `removeStopWords` work in: the listed ones, or for `true` (and an
+ * empty list) the query languages; null when off.
+ */
+function featureLanguages(value: boolean | string[], queryLanguages: string[]): string[] | null {
+  if (value === false) return null;
+  const listed = languageList(value);
+  return listed.length > 0 ? listed : queryLanguages;
 }
 
 /**
@@ -427,7 +465,7 @@ export class Index {
   private needsReindex = false;
   private version = 0;
   private filterCache = new Map<string, { version: number; bits: Uint32Array | null; tree: FilterNode | null }>();
-  private deriveCache = new Map<string, { version: number; derived: Derived }>();
+  private deriveCache = new Map<string, { version: number; plurals: number; derived: Derived }>();
 
   // scratch of one query (search is synchronous, so one set per index is enough)
   /**
@@ -447,8 +485,27 @@ export class Index {
   private geoDist = new Float64Array(1024);
   private stampGen = 0;
 
-  constructor(name: string) {
+  /** The language dictionaries (shared by every index of a service). */
+  private readonly dictionaries: Dictionaries;
+  /** The compound map the tokens were indexed with (re-indexed when the dictionaries give another). */
+  private indexCompounds: ReadonlyMap<string, readonly string[]>;
+
+  /**
+   * @param options.dictionaries the service's language dictionaries (custom stop words, plurals,
+   *   compounds); default: the standard entries only.
+   */
+  constructor(name: string, options: { dictionaries?: Dictionaries } = {}) {
     this.name = name;
+    this.dictionaries = options.dictionaries ?? new Dictionaries();
+    this.indexCompounds = this.dictionaries.compounds(this.indexLanguages());
+  }
+
+  /** Languages of the records: `indexLanguages`, else `queryLanguages`, else English. */
+  private indexLanguages(): string[] {
+    const own = languageList(this.settings.indexLanguages);
+    if (own.length) return own;
+    const query = languageList(this.settings.queryLanguages);
+    return query.length ? query : ['en'];
   }
 
   /** Number of records. */
@@ -648,6 +705,7 @@ export class Index {
     const start = this.tokUsed;
     let field = 0;
     const strings: unknown[] = [];
+    const compounds = this.indexCompounds;
     for (const spec of specs) {
       strings.length = 0;
       getValues(getPath(record, spec.path), [], 0, strings);
@@ -660,21 +718,25 @@ export class Index {
         if (typeof v !== 'string' && typeof v !== 'number') continue;
         const toks = tokenize(String(v));
         for (const tok of toks) {
-          const term = this.vocab.add(tok.length > 64 ? tok.slice(0, 64) : tok);
           const key = Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(pos, 999)), ATTR_MASK - 1);
-          const prev = best.get(term);
-          if (prev === undefined || key < prev) best.set(term, key);
-          if (this.tokUsed >= this.tokTerms.length) {
-            const t = new Uint32Array(this.tokTerms.length * 2);
-            t.set(this.tokTerms);
-            this.tokTerms = t;
-            const p = new Uint32Array(this.tokPos.length * 2);
-            p.set(this.tokPos);
-            this.tokPos = p;
+          // a compound word is indexed with its parts too, at the same position (custom compound entries)
+          const parts = compounds.size ? compounds.get(tok) : undefined;
+          for (const word of parts ? [tok, ...parts] : [tok]) {
+            const term = this.vocab.add(word.length > 64 ? word.slice(0, 64) : word);
+            const prev = best.get(term);
+            if (prev === undefined || key < prev) best.set(term, key);
+            if (this.tokUsed >= this.tokTerms.length) {
+              const t = new Uint32Array(this.tokTerms.length * 2);
+              t.set(this.tokTerms);
+              this.tokTerms = t;
+              const p = new Uint32Array(this.tokPos.length * 2);
+              p.set(this.tokPos);
+              this.tokPos = p;
+            }
+            this.tokTerms[this.tokUsed] = term;
+            this.tokPos[this.tokUsed] = (field << 16) | Math.min(pos, 0xffff);
+            this.tokUsed++;
           }
-          this.tokTerms[this.tokUsed] = term;
-          this.tokPos[this.tokUsed] = (field << 16) | Math.min(pos, 0xffff);
-          this.tokUsed++;
           pos++;
         }
         pos += 8; // array elements are not adjacent for proximity
@@ -702,6 +764,12 @@ export class Index {
   /** Lazy maintenance before a read. */
   private refresh(): void {
     this.writesSinceRead = 0;
+    const compounds = this.dictionaries.compounds(this.indexLanguages());
+    if (compounds !== this.indexCompounds) {
+      // the compound dictionary (or the index languages) changed: the records' parts must be re-derived
+      if (this.records.length > 0 && (compounds.size > 0 || this.indexCompounds.size > 0)) this.needsReindex = true;
+      this.indexCompounds = compounds;
+    }
     if (this.needsReindex || (this.deadCount > 5000 && this.deadCount > this.liveCount / 4)) this.rebuild();
     this.freeze();
     if (this.termBits.length < this.vocab.size) this.termBits = new Uint32Array(Math.max(this.vocab.size * 2, 1024));
@@ -1095,6 +1163,8 @@ export class Index {
       return v === undefined || v === null ? fallback : (validateSettingValue(name, v) as T);
     };
     const plurals = pick<boolean | string[]>('ignorePlurals', s.ignorePlurals);
+    const ownLanguages = languageList(pick<string[]>('queryLanguages', s.queryLanguages));
+    const queryLanguages = ownLanguages.length ? ownLanguages : ['en'];
     const distinct = pick<boolean | number>('distinct', s.distinct);
     const optional = pick<string[]>('optionalWords', s.optionalWords);
     return {
@@ -1103,7 +1173,7 @@ export class Index {
       typoTolerance: pick('typoTolerance', s.typoTolerance),
       min1: pick('minWordSizefor1Typo', s.minWordSizefor1Typo),
       min2: pick('minWordSizefor2Typos', s.minWordSizefor2Typos),
-      plurals: plurals === true || (Array.isArray(plurals) && (plurals.length === 0 || plurals.includes('en'))),
+      plurals: featureLanguages(plurals, queryLanguages),
       distinct: distinct === true ? 1 : distinct === false ? 0 : distinct,
       queryType: pick('queryType', s.queryType),
       removeWords: pick('removeWordsIfNoResults', s.removeWordsIfNoResults),
@@ -1116,8 +1186,10 @@ export class Index {
       attributesToSnippet: pick('attributesToSnippet', s.attributesToSnippet),
       getRankingInfo: params.getRankingInfo === true,
       advancedSyntax: pick('advancedSyntax', s.advancedSyntax),
-      removeStopWords: ((v: boolean | string[]) => v === true || (Array.isArray(v) && (v.length === 0 || v.includes('en'))))(pick('removeStopWords', s.removeStopWords)),
+      removeStopWords: featureLanguages(pick('removeStopWords', s.removeStopWords), queryLanguages),
       noTypoWords: new Set(pick<string[]>('disableTypoToleranceOnWords', s.disableTypoToleranceOnWords).flatMap((w) => tokenize(w))),
+      queryLanguages,
+      decompoundQuery: pick('decompoundQuery', s.decompoundQuery) !== false,
     };
   }
 
@@ -1127,9 +1199,10 @@ export class Index {
       if (word.length >= eff.min2) maxTypos = 2;
       else if (word.length >= eff.min1) maxTypos = 1;
     }
-    const cacheKey = `${word}\u0000${prefix ? 1 : 0}${maxTypos}${eff.plurals ? 1 : 0}${exactOnly ? 1 : 0}`; // maxTypos covers noTypos
+    const cacheKey = `${word}\u0000${prefix ? 1 : 0}${maxTypos}${exactOnly ? 1 : 0}${eff.plurals ? eff.plurals.join(',') : '-'}`; // maxTypos covers noTypos
     const cached = this.deriveCache.get(cacheKey);
-    if (cached && cached.version === this.vocab.version) {
+    const pluralsVersion = this.dictionaries.versions.plurals;
+    if (cached && cached.version === this.vocab.version && cached.plurals === pluralsVersion) {
       this.deriveCache.delete(cacheKey);
       this.deriveCache.set(cacheKey, cached);
       return cached.derived;
@@ -1148,7 +1221,7 @@ export class Index {
     if (exactId !== undefined) addTerm(exactId, 0, 1);
     const plurals = new Set<string>();
     if (eff.plurals) {
-      for (const form of pluralForms(word)) {
+      for (const form of this.dictionaries.pluralForms(word, eff.plurals)) {
         plurals.add(form);
         const id = vocab.id(form);
         if (id !== undefined) addTerm(id, 0, 1);
@@ -1186,7 +1259,7 @@ export class Index {
       fuzzy,
     };
     if (this.deriveCache.size >= 256) this.deriveCache.delete(this.deriveCache.keys().next().value!);
-    this.deriveCache.set(cacheKey, { version: this.vocab.version, derived });
+    this.deriveCache.set(cacheKey, { version: this.vocab.version, plurals: pluralsVersion, derived });
     return derived;
   }
 
@@ -1235,7 +1308,12 @@ export class Index {
     this.refresh();
     const filter = this.filterBits(params);
     const parsed = parseQuery(eff.query, eff.advancedSyntax);
-    if (eff.removeStopWords) removeStopWords(parsed, eff.queryType === 'prefixLast');
+    if (eff.removeStopWords) removeStopWords(parsed, eff.queryType === 'prefixLast', this.dictionaries.stopWords(eff.removeStopWords));
+    if (eff.decompoundQuery && this.indexCompounds.size > 0) {
+      // only the languages the records were decompounded in: a split query must still find the compound
+      const indexed = this.indexLanguages();
+      decompoundQuery(parsed, this.dictionaries.compounds(eff.queryLanguages.filter((l) => indexed.includes(l))));
+    }
     const words = parsed.words;
     if (words.length === 0 && parsed.excluded.length) {
       // only exclusions (advanced syntax "-word"): every record without them
@@ -1395,12 +1473,21 @@ export class Index {
     const terms = this.tokTerms;
     const pos = this.tokPos;
     const bits = this.termBits;
-    for (let a = start; a + phrase.length <= end; a++) {
+    // positions never decrease along a record's tokens; the parts of a compound word share its position
+    for (let a = start; a < end; a++) {
       if ((bits[terms[a]!]! & (1 << phrase[0]!)) === 0) continue;
       let ok = true;
+      let b = a + 1;
       for (let k = 1; k < phrase.length && ok; k++) {
-        const b = a + k;
-        ok = pos[b]! === pos[a]! + k && (bits[terms[b]!]! & (1 << phrase[k]!)) !== 0;
+        const want = pos[a]! + k;
+        while (b < end && pos[b]! < want) b++;
+        ok = false;
+        for (let t = b; t < end && pos[t]! === want; t++) {
+          if ((bits[terms[t]!]! & (1 << phrase[k]!)) !== 0) {
+            ok = true;
+            break;
+          }
+        }
       }
       if (ok) return true;
     }
@@ -1667,6 +1754,7 @@ export class Index {
   private highlightOptions(exec: Execution): HighlightOptions {
     const { words, derived, eff } = exec;
     const vocab = this.vocab;
+    const compounds = this.indexCompounds;
     return {
       words,
       preTag: eff.preTag,
@@ -1680,6 +1768,7 @@ export class Index {
           let c = 0;
           if (tok === d.word || d.plurals.has(tok)) c = tok.length;
           else if (d.prefix && tok.startsWith(d.word)) c = d.word.length;
+          else if (compounds.size && compounds.get(tok)?.some((part) => part === d.word || d.plurals.has(part) || (d.prefix && part.startsWith(d.word)))) c = tok.length;
           else if (d.fuzzy.size) {
             if (tid === null) tid = vocab.id(tok);
             const kind = tid === undefined ? undefined : d.fuzzy.get(tid);

@@ -41,10 +41,16 @@ export interface IndexSettings {
   optionalWords: string[];
   /** Quoted phrases and `-word` exclusions in the query. */
   advancedSyntax: boolean;
-  /** English stop words left out of the query (`true` or a list with `en`). */
+  /** Stop words left out of the query: `true` (the query languages) or a list of languages. */
   removeStopWords: boolean | string[];
   /** Query words matched without typos. */
   disableTypoToleranceOnWords: string[];
+  /** Languages of the queries (`ignorePlurals`/`removeStopWords` set to `true` use them); empty: English. */
+  queryLanguages: string[];
+  /** Languages of the records (compound words are split in them); empty: `queryLanguages`. */
+  indexLanguages: string[];
+  /** Split the query's compound words (custom compound entries of the query and index languages). */
+  decompoundQuery: boolean;
   [setting: string]: unknown;
 }
 
@@ -82,6 +88,9 @@ export function defaultSettings(): IndexSettings {
     advancedSyntax: false,
     removeStopWords: false,
     disableTypoToleranceOnWords: [],
+    queryLanguages: [],
+    indexLanguages: [],
+    decompoundQuery: true,
   };
 }
 
@@ -162,6 +171,9 @@ const VALIDATORS: Record<string, Validator> = {
   advancedSyntax: (name, v) => (typeof v === 'boolean' ? v : fail(name, 'a boolean')),
   removeStopWords: (name, v) => (typeof v === 'boolean' || isStringArray(v) ? v : fail(name, 'a boolean or an array of language codes')),
   disableTypoToleranceOnWords: stringArray,
+  queryLanguages: stringArray,
+  indexLanguages: stringArray,
+  decompoundQuery: (name, v) => (typeof v === 'boolean' ? v : fail(name, 'a boolean')),
 };
 
 /** Names of the settings the engine validates and honours. */
