@@ -25,6 +25,7 @@ import { registerGetObject } from './http/records.js';
 import { routers } from './http/routes.js';
 import { Catalog } from './storage/catalog.js';
 import { openDatabase } from './storage/db.js';
+import { DictionaryStore } from './storage/dictionaries.js';
 import { KeyStore } from './storage/keys.js';
 import { createSearchLog } from './storage/search-log.js';
 
@@ -46,6 +47,11 @@ export interface ServiceOptions {
   searchKey?: string;
   /** Loads the demo catalogue into the index `products` when it is empty. */
   demo?: boolean;
+  /**
+   * Custom entries one dictionary may hold before a dictionary batch answers 403 (the document's quota,
+   * whose size it does not give); default 100,000.
+   */
+  maxCustomDictionaryEntries?: number;
 }
 
 export interface Service {
@@ -83,7 +89,10 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   if (adminKey === searchKey) throw new Error('The admin key and the search key must differ');
 
   const db = openDatabase(options.dataDir ?? '.data');
-  const catalog = new Catalog(db);
+  // Dictionaries first: the indices are built with their compound words.
+  const dictionaries = new DictionaryStore(db, undefined, options.maxCustomDictionaryEntries);
+  dictionaries.load();
+  const catalog = new Catalog(db, dictionaries.dictionaries);
   catalog.load();
   const keys = new KeyStore(db);
   const events = new EventEmitter();
@@ -110,7 +119,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       return () => events.off(type, listener);
     },
   };
-  attachInternals(ctx, { catalog, keys });
+  attachInternals(ctx, { catalog, keys, dictionaries });
 
   const app = new Hono();
   app.use(

@@ -179,3 +179,36 @@ test('errors reach the official client as ApiError with the status and message',
   );
   await assert.rejects(client('wrong').searchSingleIndex({ indexName: 'compat' }), (error: Error & { status?: number }) => error.status === 403 && error.message === 'Invalid Application-Id or API-Key');
 });
+
+test('dictionaries through the official client: batch + waitForAppTask, search, settings, languages, and their effect on a search', async () => {
+  const admin = client(ADMIN_KEY);
+  const settings = await admin.setSettings({ indexName: 'compat_dict', indexSettings: { searchableAttributes: ['name'] } });
+  await admin.waitForTask({ indexName: 'compat_dict', taskID: settings.taskID });
+  await admin.saveObjects({ indexName: 'compat_dict', objects: [{ objectID: '1', name: 'Oak chair' }], waitForTasks: true });
+  const stopwords = await admin.batchDictionaryEntries({
+    dictionaryName: 'stopwords',
+    batchDictionaryEntriesParams: {
+      clearExistingDictionaryEntries: true,
+      requests: [{ action: 'addEntry', body: { objectID: 'deluxe', language: 'en', word: 'deluxe' } }],
+    },
+  });
+  await admin.waitForAppTask({ taskID: stopwords.taskID });
+  const found = await admin.searchDictionaryEntries({ dictionaryName: 'stopwords', searchDictionaryEntriesParams: { query: 'del' } });
+  assert.deepEqual(found, { hits: [{ objectID: 'deluxe', language: 'en', word: 'deluxe', state: 'enabled' }], nbHits: 1, page: 0, nbPages: 1 });
+  const search = await admin.searchSingleIndex({ indexName: 'compat_dict', searchParams: { query: 'deluxe oak chair', removeStopWords: true } });
+  assert.deepEqual(search.hits.map((hit) => hit.objectID), ['1']);
+
+  const set = await admin.setDictionarySettings({ disableStandardEntries: { stopwords: { en: true } } });
+  await admin.waitForAppTask({ taskID: set.taskID });
+  assert.deepEqual(await admin.getDictionarySettings(), { disableStandardEntries: { stopwords: { en: true } } });
+  await admin.setDictionarySettings({ disableStandardEntries: { stopwords: null } });
+  assert.deepEqual(await admin.getDictionarySettings(), { disableStandardEntries: { stopwords: {} } });
+
+  const languages = await admin.getDictionaryLanguages();
+  assert.deepEqual(languages.en, { plurals: { nbCustomEntries: 0 }, stopwords: { nbCustomEntries: 1 }, compounds: null });
+  await admin.batchDictionaryEntries({ dictionaryName: 'stopwords', batchDictionaryEntriesParams: { clearExistingDictionaryEntries: true, requests: [] } });
+  await assert.rejects(
+    admin.batchDictionaryEntries({ dictionaryName: 'plurals', batchDictionaryEntriesParams: { requests: [{ action: 'addEntry', body: { objectID: 'x', language: 'en', word: 'x' } }] } }),
+    (error: Error & { status?: number }) => error.status === 400 && /words is required/.test(error.message),
+  );
+});

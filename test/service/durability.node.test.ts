@@ -1,6 +1,6 @@
 /**
- * Durability and the CLI: records, settings, tasks, keys and the search log survive a restart and a
- * `kill -9` once the write's task is published; the CLI prints `listening on http://HOST:PORT` first,
+ * Durability and the CLI: records, settings, tasks, keys, the search log and the custom dictionaries survive
+ * a restart and a `kill -9` once the write's task is published; the CLI prints `listening on http://HOST:PORT` first,
  * then the application id and both keys; `--demo` loads the demo catalogue once.
  */
 import assert from 'node:assert/strict';
@@ -140,6 +140,42 @@ describe('durability', () => {
       assert.equal(svc.service.ctx.searchLog.get(search.body.queryID)?.indexName, 'crash');
     } finally {
       await svc.stop({ keepData: true });
+    }
+  });
+});
+
+describe('durability of dictionaries', () => {
+  test('custom dictionary entries and dictionary settings whose task is published survive kill -9 (CLI child process)', async () => {
+    const dir = dataDir();
+    let running = await spawnCli(['--port', '0', '--data-dir', dir]);
+    let call = caller(running.url);
+    await call('PUT', '/1/indexes/words/settings', { searchableAttributes: ['name'], typoTolerance: false, indexLanguages: ['de'] });
+    await call('POST', '/1/indexes/words/batch', {
+      requests: [
+        { action: 'addObject', body: { objectID: 'k', name: 'Kopfschmerztablette' } },
+        { action: 'addObject', body: { objectID: 'c', name: 'Oak chair' } },
+      ],
+    });
+    await call('POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'addEntry', body: { objectID: 's', language: 'en', word: 'deluxe' } }] });
+    await call('POST', '/1/dictionaries/compounds/batch', {
+      requests: [{ action: 'addEntry', body: { objectID: 'k', language: 'de', word: 'kopfschmerztablette', decomposition: ['kopf', 'schmerz', 'tablette'] } }],
+    });
+    const last = await call('PUT', '/1/dictionaries/*/settings', { disableStandardEntries: { stopwords: { en: true } } });
+    assert.equal(last.status, 200);
+    assert.deepEqual((await call('GET', `/1/task/${last.body.taskID}`)).body, { status: 'published' });
+    await kill9(running.child);
+
+    running = await spawnCli(['--port', '0', '--data-dir', dir]);
+    call = caller(running.url);
+    try {
+      assert.deepEqual((await call('POST', '/1/dictionaries/stopwords/search', { query: '' })).body.hits, [{ objectID: 's', language: 'en', word: 'deluxe', state: 'enabled' }]);
+      assert.deepEqual((await call('GET', '/1/dictionaries/*/settings')).body, { disableStandardEntries: { stopwords: { en: true } } });
+      const search = (params: Record<string, unknown>) => call('POST', '/1/indexes/words/query', { queryType: 'prefixNone', ...params }, { key: SEARCH_KEY });
+      assert.deepEqual((await search({ query: 'schmerz' })).body.hits.map((hit: { objectID: string }) => hit.objectID), ['k']);
+      assert.deepEqual((await search({ query: 'deluxe oak chair', removeStopWords: true })).body.hits.map((hit: { objectID: string }) => hit.objectID), ['c']);
+      assert.equal((await search({ query: 'the oak chair', removeStopWords: true })).body.nbHits, 0, 'standard English stop words still off');
+    } finally {
+      await kill9(running.child);
     }
   });
 });

@@ -4,11 +4,14 @@
  */
 import type { ServiceContext } from '../context.js';
 import type { Catalog } from '../storage/catalog.js';
+import type { DictionaryStore } from '../storage/dictionaries.js';
 import type { KeyStore } from '../storage/keys.js';
 
 export interface ServiceInternals {
   catalog: Catalog;
   keys: KeyStore;
+  /** Custom dictionary entries and dictionary settings (document 1, Dictionaries). */
+  dictionaries: DictionaryStore;
 }
 
 const internals = new WeakMap<ServiceContext, ServiceInternals>();

@@ -5,6 +5,7 @@
  */
 import type { Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
+import * as dictionaries from './dictionaries.js';
 import * as indices from './indices.js';
 import * as insights from './insights.js';
 import * as keys from './keys.js';
@@ -25,6 +26,7 @@ export const routers: RouterModule[] = [
   records,
   keys,
   rules,
+  dictionaries,
   insights,
   recommend,
 ];

@@ -7,7 +7,7 @@
  * record write to a primary is applied to its replicas in the same transaction.
  */
 import type Database from 'better-sqlite3';
-import { Index } from '../engine/index.js';
+import { Dictionaries, Index } from '../engine/index.js';
 import { HttpError } from '../http/errors.js';
 
 export type Record_ = Record<string, unknown> & { objectID: string };
@@ -61,9 +61,12 @@ export class Catalog {
   readonly #rules = new Map<string, Map<string, Rule>>();
   #touched: Set<string> | null = null;
   readonly #stmt;
+  /** The service's language dictionaries, shared by every index. */
+  readonly #dictionaries: Dictionaries;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, dictionaries: Dictionaries = new Dictionaries()) {
     this.#db = db;
+    this.#dictionaries = dictionaries;
     this.#stmt = {
       allIndices: db.prepare('SELECT * FROM service_indices ORDER BY name'),
       upsertIndex: db.prepare(
@@ -196,7 +199,7 @@ export class Catalog {
     this.#touch(name);
     const now = Date.now();
     const meta: IndexMeta = { name, settings: {}, replicas: [], createdAt: now, updatedAt: now };
-    const index = new Index(name);
+    const index = this.#newIndex(name);
     this.#indices.set(name, index);
     this.#meta.set(name, meta);
     this.#saveMeta(meta);
@@ -409,7 +412,7 @@ export class Catalog {
       if (destinationMeta) {
         this.#touch(destination);
         this.#stmt.clearRecords.run(destination);
-        this.#indices.set(destination, new Index(destination));
+        this.#indices.set(destination, this.#newIndex(destination));
         destinationMeta.settings = {};
       }
       this.ensure(destination);
@@ -451,6 +454,10 @@ export class Catalog {
     this.deleteIndex(source);
   }
 
+  #newIndex(name: string): Index {
+    return new Index(name, { dictionaries: this.#dictionaries });
+  }
+
   #withReplicas(name: string): string[] {
     const meta = this.#meta.get(name);
     return [name, ...(meta?.replicas ?? [])];
@@ -487,7 +494,7 @@ export class Catalog {
       updatedAt: row.updated_at,
     };
     if (row.primary_index) meta.primary = row.primary_index;
-    const index = new Index(row.name);
+    const index = this.#newIndex(row.name);
     if (Object.keys(meta.settings).length > 0) index.setSettings(structuredClone(meta.settings) as never);
     const records = (this.#stmt.records.all(row.name) as Array<{ body: string }>).map(
       (record) => JSON.parse(record.body) as Record_,

@@ -62,6 +62,18 @@ export function openDatabase(dataDir: string): Database.Database {
       body TEXT NOT NULL,
       UNIQUE (index_name, object_id)
     );
+    CREATE TABLE IF NOT EXISTS service_dictionary_entries (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      dictionary TEXT NOT NULL,
+      object_id TEXT NOT NULL,
+      body TEXT NOT NULL,
+      UNIQUE (dictionary, object_id)
+    );
+    CREATE TABLE IF NOT EXISTS service_dictionary_disabled (
+      dictionary TEXT NOT NULL,
+      language TEXT NOT NULL,
+      PRIMARY KEY (dictionary, language)
+    );
     CREATE TABLE IF NOT EXISTS service_keys (
       value TEXT PRIMARY KEY,
       acl TEXT NOT NULL,
