@@ -108,6 +108,8 @@ export interface ServiceContext {
   /** The parsed JSON body; `HttpError(400)` when malformed, `HttpError(413)` above `maxBytes` (default 10 MB). */
   readJson<T = unknown>(c: Context, maxBytes?: number): Promise<T>;
   searchLog: SearchLog;
+  /** The service's clock (Unix ms; `ServiceOptions.now`, default `Date.now`): Analytics times, default dates and rate-limit window. */
+  now(): number;
   emit(type: string, payload?: unknown): void;
   on(type: string, listener: (payload: unknown) => void): () => void;
 }

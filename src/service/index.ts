@@ -47,6 +47,8 @@ export interface ServiceOptions {
   searchKey?: string;
   /** Loads the demo catalogue into the index `products` when it is empty. */
   demo?: boolean;
+  /** The service's clock (Unix ms) for Analytics: recorded search times, default dates, rate limit. Default `Date.now`. */
+  now?: () => number;
   /**
    * Custom entries one dictionary may hold before a dictionary batch answers 403 (the document's quota,
    * whose size it does not give); default 100,000.
@@ -111,6 +113,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     authorize: createAuthorizer({ appId, adminKey, searchKey, keys }),
     readJson,
     searchLog: createSearchLog(db),
+    now: options.now ?? Date.now,
     emit(type, payload) {
       events.emit(type, payload);
     },
@@ -196,6 +199,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
           closing.closeAllConnections();
         });
       }
+      // Areas that buffer writes (the Analytics search log) write them now.
+      ctx.emit('close');
       if (db.open) db.close();
     },
   };

@@ -5,6 +5,7 @@
  */
 import type { Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
+import * as analytics from './analytics.js';
 import * as dictionaries from './dictionaries.js';
 import * as indices from './indices.js';
 import * as insights from './insights.js';
@@ -29,4 +30,5 @@ export const routers: RouterModule[] = [
   dictionaries,
   insights,
   recommend,
+  analytics,
 ];

@@ -5,6 +5,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
+import { recordSearch, searchOrigin, type SearchOrigin } from '../analytics/record.js';
 import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
 import { asObject, requestsOf } from './body.js';
@@ -60,7 +61,7 @@ function revealUnretrievable(index: Index, key: KeyInfo, raw: RawParams, hits: A
  * @example
  * const response = runSearch(ctx, 'products', ctx.indices.require('products'), { query: 'chair', clickAnalytics: true }, key);
  */
-export function runSearch(ctx: ServiceContext, indexName: string, index: Index, input: RawParams, key: KeyInfo) {
+export function runSearch(ctx: ServiceContext, indexName: string, index: Index, input: RawParams, key: KeyInfo, origin?: SearchOrigin) {
   // Rules first (they read the user's query and ruleContexts), the key's forced parameters last (a rule
   // cannot widen what the key allows).
   const rules = applyRules(internalsOf(ctx).catalog.rules(indexName), input);
@@ -94,6 +95,8 @@ export function runSearch(ctx: ServiceContext, indexName: string, index: Index, 
     if (typeof raw.userToken === 'string' && raw.userToken) entry.userToken = raw.userToken;
     ctx.searchLog.record(entry);
   }
+  // Analytics (document 2): every search unless `analytics: false`, queued off the answer's path.
+  recordSearch(ctx, { indexName, input, raw, response, key, ...(origin ? { origin } : {}) });
   return response;
 }
 
@@ -155,10 +158,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
       return { indexName, index, key, raw: rawParams(rest), facet: type === 'facet' ? (facet as string) : undefined };
     });
     let enough = false;
+    const origin = searchOrigin(c);
     const results = prepared.map(({ indexName, index, key, raw, facet }) => {
       if (enough) return skipped(indexName, raw);
       if (facet !== undefined) return { ...facetSearch(index, facet, raw, key), index: indexName };
-      const response = runSearch(ctx, indexName, index, raw, key);
+      const response = runSearch(ctx, indexName, index, raw, key, origin);
       // stopIfEnoughMatches: a query runs only while every earlier one returned fewer hits than its hitsPerPage.
       if (strategy === 'stopIfEnoughMatches' && (response.nbHits as number) >= response.hitsPerPage) enough = true;
       return { ...response, index: indexName };
@@ -171,7 +175,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const key = ctx.authorize(c, 'search', indexName);
     const body = asObject(await ctx.readJson(c));
     const index = ctx.indices.require(indexName);
-    return c.json(runSearch(ctx, indexName, index, rawParams(body), key));
+    return c.json(runSearch(ctx, indexName, index, rawParams(body), key, searchOrigin(c)));
   });
 
   app.post('/1/indexes/:indexName/facets/:facetName/query', async (c) => {
@@ -220,6 +224,6 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const indexName = c.req.param('indexName');
     const key = ctx.authorize(c, 'search', indexName);
     const index = ctx.indices.require(indexName);
-    return c.json(runSearch(ctx, indexName, index, rawParams(queryParams(c)), key));
+    return c.json(runSearch(ctx, indexName, index, rawParams(queryParams(c)), key, searchOrigin(c)));
   });
 }

@@ -1,0 +1,500 @@
+/**
+ * The figures of the Analytics API, worked out from the recorded searches (`analytics_searches`) and the
+ * stored Insights events (`insights_events`) at each call — nothing is estimated or sampled.
+ *
+ * Definitions (see `docs/notes/service.md`, "Analytics"):
+ * - A counted search: a recorded search of the index in the period (by the time it was answered), that
+ *   matches `tags`, and that is the last of its typing series — or, when folded into a later search, one
+ *   the user clicked or converted on anyway.
+ * - A tracked search: a counted search answered with a queryID (`clickAnalytics`).
+ * - A click: one objectID of a click event that carries the queryID of a tracked search (so "Filter
+ *   Applied" clicks, which have filters instead of objectIDs, are not result clicks); its position is the
+ *   event's position for that objectID. A conversion: one objectID of a conversion event with the queryID
+ *   (an event with filters instead counts once). Events count when they come at most one hour after their
+ *   search (the conversion window of the document, "Events").
+ * - Events belong to the day of their search, so a period's rates compare like with like.
+ */
+import type Database from 'better-sqlite3';
+import { EVENT_LIMITS } from '../insights/validate.js';
+import type { FilterOperator } from '../storage/analytics-log.js';
+import { dayOf, tagsSql, TOP_LIMIT, type Period, type TagExpression } from './params.js';
+
+/** What a call asks about. */
+export interface Scope {
+  index: string;
+  period: Period;
+  tags?: TagExpression | undefined;
+  /** Only searches whose query is exactly this (the `search` parameter). */
+  search?: string | undefined;
+}
+
+export interface Page {
+  /** 0 = no limit (the whole top list from `offset`). */
+  limit: number;
+  offset: number;
+}
+
+interface Click {
+  objectID: string;
+  position: number | null;
+}
+
+/** One counted search with the events that refer to it. */
+interface CountedSearch {
+  id: number;
+  ts: number;
+  day: string;
+  query: string;
+  nbHits: number;
+  userKey: string;
+  queryID: string | null;
+  filters: Array<[string, FilterOperator, string]>;
+  objectIDs: string[];
+  clicks: Click[];
+  /** One entry per converted objectID (`null` for a conversion event with filters). */
+  conversions: Array<string | null>;
+}
+
+/** Click positions: 1 to 10 one by one, then 11–20, then 21 and beyond (`-1`: the end of the list). */
+export const POSITION_BUCKETS: Array<[number, number]> = [
+  [1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [6, 6], [7, 7], [8, 8], [9, 9], [10, 10], [11, 20], [21, -1],
+];
+
+function bucketOf(position: number): number {
+  return position <= 10 ? position - 1 : position <= 20 ? 10 : 11;
+}
+
+/** Click and conversion counters of a set of searches. */
+class ClickStats {
+  tracked = 0;
+  clickedSearches = 0;
+  clickCount = 0;
+  convertedSearches = 0;
+  conversionCount = 0;
+  positionSum = 0;
+  positionCount = 0;
+  readonly buckets = new Array<number>(POSITION_BUCKETS.length).fill(0);
+
+  add(search: CountedSearch): void {
+    if (search.queryID === null) return;
+    this.tracked += 1;
+    if (search.clicks.length > 0) this.clickedSearches += 1;
+    if (search.conversions.length > 0) this.convertedSearches += 1;
+    this.clickCount += search.clicks.length;
+    this.conversionCount += search.conversions.length;
+    for (const click of search.clicks) {
+      if (click.position === null) continue;
+      this.positionSum += click.position;
+      this.positionCount += 1;
+      this.buckets[bucketOf(click.position)]! += 1;
+    }
+  }
+
+  /** Tracked searches with at least one click ÷ tracked searches; null without tracked searches. */
+  get clickThroughRate(): number | null {
+    return this.tracked === 0 ? null : this.clickedSearches / this.tracked;
+  }
+
+  get conversionRate(): number | null {
+    return this.tracked === 0 ? null : this.convertedSearches / this.tracked;
+  }
+
+  /** Mean position of the clicks; null without a click. */
+  get averageClickPosition(): number | null {
+    return this.positionCount === 0 ? null : this.positionSum / this.positionCount;
+  }
+
+  get clickPositions(): Array<{ position: [number, number]; clickCount: number }> {
+    return POSITION_BUCKETS.map((position, i) => ({ position, clickCount: this.buckets[i]! }));
+  }
+}
+
+/** `a / b`, or null when there is nothing to divide by. */
+function ratio(a: number, b: number): number | null {
+  return b === 0 ? null : a / b;
+}
+
+/** The top list rule: the `TOP_LIMIT` first items, then `offset` / `limit` within them. */
+function window<T>(sorted: T[], page: Page): T[] {
+  const top = sorted.slice(0, TOP_LIMIT);
+  return page.limit === 0 ? top.slice(page.offset) : top.slice(page.offset, page.offset + page.limit);
+}
+
+function byCountThen<T extends { count: number }>(key: (item: T) => string) {
+  return (a: T, b: T) => b.count - a.count || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+}
+
+export type OrderBy = 'searchCount' | 'clickThroughRate' | 'conversionRate' | 'averageClickPosition';
+export const ORDER_BY: readonly OrderBy[] = ['searchCount', 'clickThroughRate', 'conversionRate', 'averageClickPosition'];
+
+export class AnalyticsReports {
+  constructor(private readonly db: Database.Database) {}
+
+  /** The WHERE clause of the counted searches of a scope (on `analytics_searches a`). */
+  private where(scope: Scope): { sql: string; params: Array<string | number> } {
+    const tags = tagsSql(scope.tags, 'a.tags');
+    const params: Array<string | number> = [scope.index, scope.period.from, scope.period.to, ...tags.params];
+    let sql = `a.index_name = ? AND a.ts >= ? AND a.ts < ?
+      AND (a.superseded = 0 OR (a.query_id IS NOT NULL AND EXISTS (
+        SELECT 1 FROM insights_events e WHERE e.query_id = a.query_id AND ${COUNTED_EVENT})))
+      AND ${tags.sql}`;
+    if (scope.search !== undefined) {
+      sql += ' AND a.query = ?';
+      params.push(scope.search);
+    }
+    return { sql, params };
+  }
+
+  /** The counted searches of a scope, oldest first, with their events when `withEvents`. */
+  private searches(scope: Scope, withEvents: boolean): CountedSearch[] {
+    const { sql, params } = this.where(scope);
+    const rows = this.db
+      .prepare(
+        `SELECT a.id, a.ts, a.query, a.nb_hits, a.user_key, a.query_id, a.filters, a.object_ids
+         FROM analytics_searches a WHERE ${sql} ORDER BY a.ts, a.id`,
+      )
+      .all(...params) as Array<{
+      id: number;
+      ts: number;
+      query: string;
+      nb_hits: number;
+      user_key: string;
+      query_id: string | null;
+      filters: string;
+      object_ids: string;
+    }>;
+    const searches = rows.map(
+      (row): CountedSearch => ({
+        id: row.id,
+        ts: row.ts,
+        day: dayOf(row.ts),
+        query: row.query,
+        nbHits: row.nb_hits,
+        userKey: row.user_key,
+        queryID: row.query_id,
+        filters: JSON.parse(row.filters) as Array<[string, FilterOperator, string]>,
+        objectIDs: JSON.parse(row.object_ids) as string[],
+        clicks: [],
+        conversions: [],
+      }),
+    );
+    if (!withEvents) return searches;
+    const byId = new Map(searches.map((search) => [search.id, search]));
+    const events = this.db
+      .prepare(
+        `SELECT a.id AS sid, e.event_type, e.object_ids, e.positions
+         FROM analytics_searches a JOIN insights_events e ON e.query_id = a.query_id
+         WHERE ${sql} AND ${COUNTED_EVENT} ORDER BY e.timestamp, e.id`,
+      )
+      .all(...params) as Array<{ sid: number; event_type: string; object_ids: string | null; positions: string | null }>;
+    for (const event of events) {
+      const search = byId.get(event.sid);
+      if (!search) continue;
+      const objectIDs = event.object_ids === null ? null : (JSON.parse(event.object_ids) as string[]);
+      if (event.event_type === 'click' && objectIDs) {
+        const positions = event.positions === null ? [] : (JSON.parse(event.positions) as number[]);
+        objectIDs.forEach((objectID, i) => {
+          const position = positions[i];
+          search.clicks.push({ objectID, position: typeof position === 'number' && position >= 1 ? position : null });
+        });
+      } else if (event.event_type === 'conversion') {
+        if (objectIDs) search.conversions.push(...objectIDs);
+        else search.conversions.push(null);
+      }
+    }
+    return searches;
+  }
+
+  /** `GET /2/status`: the time of the index's latest recorded search. */
+  status(index: string): { updatedAt: string | null } {
+    const row = this.db.prepare('SELECT MAX(ts) AS ts FROM analytics_searches WHERE index_name = ?').get(index) as { ts: number | null };
+    return { updatedAt: row.ts === null ? null : new Date(row.ts).toISOString() };
+  }
+
+  /** `GET /2/searches`. */
+  topSearches(scope: Scope, options: Page & { clickAnalytics: boolean; orderBy: OrderBy; direction: 'asc' | 'desc' }) {
+    const groups = new Map<string, { search: string; count: number; nbHits: number; stats: ClickStats }>();
+    for (const search of this.searches(scope, options.clickAnalytics)) {
+      let group = groups.get(search.query);
+      if (!group) groups.set(search.query, (group = { search: search.query, count: 0, nbHits: 0, stats: new ClickStats() }));
+      group.count += 1;
+      group.nbHits = search.nbHits; // oldest first: the latest search's number of hits wins
+      group.stats.add(search);
+    }
+    const top = [...groups.values()].sort(byCountThen((group) => group.search)).slice(0, TOP_LIMIT);
+    const value = (group: (typeof top)[number]): number | null =>
+      options.orderBy === 'searchCount'
+        ? group.count
+        : options.orderBy === 'clickThroughRate'
+          ? group.stats.clickThroughRate
+          : options.orderBy === 'conversionRate'
+            ? group.stats.conversionRate
+            : group.stats.averageClickPosition;
+    const sign = options.direction === 'asc' ? 1 : -1;
+    top.sort((a, b) => {
+      const va = value(a);
+      const vb = value(b);
+      if (va === null || vb === null) {
+        if (va !== vb) return va === null ? 1 : -1; // no figure: last, whatever the direction
+      } else if (va !== vb) return sign * (va - vb);
+      return byCountThen<(typeof top)[number]>((group) => group.search)(a, b);
+    });
+    return {
+      searches: window(top, options).map((group) => {
+        if (!options.clickAnalytics) return { search: group.search, count: group.count, nbHits: group.nbHits };
+        const { stats } = group;
+        return {
+          search: group.search,
+          count: group.count,
+          nbHits: group.nbHits,
+          clickThroughRate: stats.clickThroughRate,
+          averageClickPosition: stats.averageClickPosition,
+          clickPositions: stats.clickPositions,
+          conversionRate: stats.conversionRate,
+          trackedSearchCount: stats.tracked,
+          clickCount: stats.clickCount,
+          conversionCount: stats.conversionCount,
+        };
+      }),
+    };
+  }
+
+  /** `GET /2/searches/count`. */
+  searchesCount(scope: Scope) {
+    const perDay = new Map(scope.period.days.map((day) => [day, 0]));
+    let count = 0;
+    for (const search of this.searches(scope, false)) {
+      count += 1;
+      perDay.set(search.day, (perDay.get(search.day) ?? 0) + 1);
+    }
+    return { count, dates: [...perDay].map(([date, n]) => ({ date, count: n })) };
+  }
+
+  /** `GET /2/searches/noResults`: queries answered with no hit, with how many of those had filters. */
+  noResults(scope: Scope, page: Page) {
+    const groups = new Map<string, { search: string; count: number; withFilterCount: number }>();
+    for (const search of this.searches(scope, false)) {
+      if (search.nbHits !== 0) continue;
+      let group = groups.get(search.query);
+      if (!group) groups.set(search.query, (group = { search: search.query, count: 0, withFilterCount: 0 }));
+      group.count += 1;
+      if (search.filters.length > 0) group.withFilterCount += 1;
+    }
+    return { searches: window([...groups.values()].sort(byCountThen((group) => group.search)), page) };
+  }
+
+  /**
+   * `GET /2/searches/noClicks`: queries whose tracked searches with results got no click at all in the
+   * period; `count` is their number of tracked searches with results, `nbHits` the latest one's.
+   */
+  noClicks(scope: Scope, page: Page) {
+    const groups = new Map<string, { search: string; count: number; nbHits: number; clicked: boolean }>();
+    for (const search of this.searches(scope, true)) {
+      if (search.queryID === null || search.nbHits === 0) continue;
+      let group = groups.get(search.query);
+      if (!group) groups.set(search.query, (group = { search: search.query, count: 0, nbHits: 0, clicked: false }));
+      group.count += 1;
+      group.nbHits = search.nbHits;
+      if (search.clicks.length > 0) group.clicked = true;
+    }
+    const list = [...groups.values()]
+      .filter((group) => !group.clicked)
+      .map(({ search, count, nbHits }) => ({ search, count, nbHits }))
+      .sort(byCountThen((group) => group.search));
+    return { searches: window(list, page) };
+  }
+
+  /** `GET /2/searches/noResultRate`. */
+  noResultRate(scope: Scope) {
+    const perDay = new Map(scope.period.days.map((day) => [day, { count: 0, noResultCount: 0 }]));
+    const total = { count: 0, noResultCount: 0 };
+    for (const search of this.searches(scope, false)) {
+      const day = perDay.get(search.day)!;
+      for (const counter of [day, total]) {
+        counter.count += 1;
+        if (search.nbHits === 0) counter.noResultCount += 1;
+      }
+    }
+    const shape = (c: { count: number; noResultCount: number }) => ({ rate: ratio(c.noResultCount, c.count), count: c.count, noResultCount: c.noResultCount });
+    return { ...shape(total), dates: [...perDay].map(([date, c]) => ({ date, ...shape(c) })) };
+  }
+
+  /**
+   * `GET /2/searches/noClickRate`: tracked searches with results that got no click ÷ tracked searches
+   * with results (`count`).
+   */
+  noClickRate(scope: Scope) {
+    const perDay = new Map(scope.period.days.map((day) => [day, { count: 0, noClickCount: 0 }]));
+    const total = { count: 0, noClickCount: 0 };
+    for (const search of this.searches(scope, true)) {
+      if (search.queryID === null || search.nbHits === 0) continue;
+      const day = perDay.get(search.day)!;
+      for (const counter of [day, total]) {
+        counter.count += 1;
+        if (search.clicks.length === 0) counter.noClickCount += 1;
+      }
+    }
+    const shape = (c: { count: number; noClickCount: number }) => ({ rate: ratio(c.noClickCount, c.count), count: c.count, noClickCount: c.noClickCount });
+    return { ...shape(total), dates: [...perDay].map(([date, c]) => ({ date, ...shape(c) })) };
+  }
+
+  /**
+   * `GET /2/hits`: the objectIDs the counted searches showed (on the page they answered), most shown
+   * first; with clickAnalytics the clicks and conversions of each objectID in the tracked searches that
+   * showed it.
+   */
+  topHits(scope: Scope, options: Page & { clickAnalytics: boolean }) {
+    interface HitGroup {
+      hit: string;
+      count: number;
+      tracked: number;
+      clickedSearches: number;
+      clickCount: number;
+      convertedSearches: number;
+      conversionCount: number;
+    }
+    const groups = new Map<string, HitGroup>();
+    for (const search of this.searches(scope, options.clickAnalytics)) {
+      for (const objectID of new Set(search.objectIDs)) {
+        let group = groups.get(objectID);
+        if (!group) {
+          group = { hit: objectID, count: 0, tracked: 0, clickedSearches: 0, clickCount: 0, convertedSearches: 0, conversionCount: 0 };
+          groups.set(objectID, group);
+        }
+        group.count += 1;
+        if (search.queryID === null) continue;
+        group.tracked += 1;
+        const clicks = search.clicks.filter((click) => click.objectID === objectID).length;
+        const conversions = search.conversions.filter((id) => id === objectID).length;
+        group.clickCount += clicks;
+        group.conversionCount += conversions;
+        if (clicks > 0) group.clickedSearches += 1;
+        if (conversions > 0) group.convertedSearches += 1;
+      }
+    }
+    const list = window([...groups.values()].sort(byCountThen((group) => group.hit)), options);
+    return {
+      hits: list.map((group) =>
+        options.clickAnalytics
+          ? {
+              hit: group.hit,
+              count: group.count,
+              clickThroughRate: ratio(group.clickedSearches, group.tracked),
+              conversionRate: ratio(group.convertedSearches, group.tracked),
+              trackedSearchCount: group.tracked,
+              // The name the hosted API family's clients read for the same figure.
+              trackedHitCount: group.tracked,
+              clickCount: group.clickCount,
+              conversionCount: group.conversionCount,
+            }
+          : { hit: group.hit, count: group.count },
+      ),
+    };
+  }
+
+  /** `GET /2/users/count`: distinct users over the period (not the sum of the days) and per day. */
+  usersCount(scope: Scope) {
+    const perDay = new Map(scope.period.days.map((day) => [day, new Set<string>()]));
+    const all = new Set<string>();
+    for (const search of this.searches(scope, false)) {
+      all.add(search.userKey);
+      perDay.get(search.day)!.add(search.userKey);
+    }
+    return { count: all.size, dates: [...perDay].map(([date, users]) => ({ date, count: users.size })) };
+  }
+
+  /** `GET /2/filters` (and `?search=`): attributes by the number of counted searches filtering on them. */
+  filterAttributes(scope: Scope, page: Page) {
+    const counts = new Map<string, number>();
+    for (const search of this.searches(scope, false)) {
+      for (const attribute of new Set(search.filters.map(([name]) => name))) counts.set(attribute, (counts.get(attribute) ?? 0) + 1);
+    }
+    const list = [...counts].map(([attribute, count]) => ({ attribute, count })).sort(byCountThen((item) => item.attribute));
+    return { attributes: window(list, page) };
+  }
+
+  /** `GET /2/filters/{attributes}`: filter values of the given attributes by number of counted searches. */
+  filterValues(scope: Scope, attributes: string[], page: Page) {
+    const wanted = new Set(attributes);
+    const counts = new Map<string, { attribute: string; operator: FilterOperator; value: string; count: number }>();
+    for (const search of this.searches(scope, false)) {
+      for (const [attribute, operator, value] of search.filters) {
+        if (!wanted.has(attribute)) continue;
+        const id = JSON.stringify([attribute, operator, value]);
+        const item = counts.get(id);
+        if (item) item.count += 1;
+        else counts.set(id, { attribute, operator, value, count: 1 });
+      }
+    }
+    const list = [...counts.values()].sort(byCountThen((item) => `${item.attribute}\u0000${item.operator}\u0000${item.value}`));
+    return { values: window(list, page) };
+  }
+
+  /**
+   * `GET /2/filters/noResults?search=`: the filter combinations of the query's searches without
+   * results, most frequent first; `null` when the query has no search without results in the period.
+   */
+  filtersNoResults(scope: Scope & { search: string }, page: Page) {
+    const groups = new Map<string, { count: number; values: Array<{ attribute: string; operator: FilterOperator; value: string }> }>();
+    let noResultSearches = 0;
+    for (const search of this.searches(scope, false)) {
+      if (search.nbHits !== 0) continue;
+      noResultSearches += 1;
+      if (search.filters.length === 0) continue;
+      const sorted = [...search.filters].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+      const id = JSON.stringify(sorted);
+      const group = groups.get(id);
+      if (group) group.count += 1;
+      else groups.set(id, { count: 1, values: sorted.map(([attribute, operator, value]) => ({ attribute, operator, value })) });
+    }
+    if (noResultSearches === 0) return { values: null };
+    const list = [...groups.entries()].sort(([idA, a], [idB, b]) => b.count - a.count || (idA < idB ? -1 : 1)).map(([, group]) => group);
+    return { values: window(list, page) };
+  }
+
+  /** `GET /2/clicks/averageClickPosition`. */
+  averageClickPosition(scope: Scope) {
+    const { total, perDay } = this.clickStats(scope);
+    return {
+      average: total.averageClickPosition,
+      clickCount: total.clickCount,
+      dates: [...perDay].map(([date, stats]) => ({ date, average: stats.averageClickPosition, clickCount: stats.clickCount })),
+    };
+  }
+
+  /** `GET /2/clicks/positions`: clicks per position bucket. */
+  clickPositions(scope: Scope) {
+    return { positions: this.clickStats(scope).total.clickPositions };
+  }
+
+  /** `GET /2/clicks/clickThroughRate`. */
+  clickThroughRate(scope: Scope) {
+    const { total, perDay } = this.clickStats(scope);
+    const shape = (stats: ClickStats) => ({ rate: stats.clickThroughRate, clickCount: stats.clickCount, trackedSearchCount: stats.tracked });
+    return { ...shape(total), dates: [...perDay].map(([date, stats]) => ({ date, ...shape(stats) })) };
+  }
+
+  /** `GET /2/conversions/conversionRate`. */
+  conversionRate(scope: Scope) {
+    const { total, perDay } = this.clickStats(scope);
+    const shape = (stats: ClickStats) => ({ rate: stats.conversionRate, trackedSearchCount: stats.tracked, conversionCount: stats.conversionCount });
+    return { ...shape(total), dates: [...perDay].map(([date, stats]) => ({ date, ...shape(stats) })) };
+  }
+
+  private clickStats(scope: Scope): { total: ClickStats; perDay: Map<string, ClickStats> } {
+    const total = new ClickStats();
+    const perDay = new Map(scope.period.days.map((day) => [day, new ClickStats()]));
+    for (const search of this.searches(scope, true)) {
+      total.add(search);
+      perDay.get(search.day)!.add(search);
+    }
+    return { total, perDay };
+  }
+}
+
+/**
+ * An Insights event that counts for a search (on `insights_events e` joined to `analytics_searches a`):
+ * a result click (with objectIDs) or a conversion, at most one hour after the search.
+ */
+const COUNTED_EVENT = `(e.event_type = 'conversion' OR (e.event_type = 'click' AND e.object_ids IS NOT NULL))
+  AND e.timestamp <= a.ts + ${EVENT_LIMITS.conversionWindowMs}`;
