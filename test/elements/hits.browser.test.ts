@@ -241,4 +241,152 @@ describe('<svc-hits>', () => {
     await waitUntil(() => texts(fallback).length === 2);
     expect(texts(fallback)).to.include('Evil <script>window.__svcPwned = 1</script> phone');
   });
+
+  describe('number formatting in a <template> (data-currency, data-decimals, data-number)', () => {
+    // Prices as the catalogue stores them: plain JSON numbers (58.1, not "58.10"); `label` is a string.
+    const PRICED = [
+      { objectID: 'n0', name: 'Desk lamp', price: 58.1, stock: 1234567.891, label: '58.1', rank: 0, note: '<img src=x onerror="window.__svcPwned = 10">' },
+      { objectID: 'n1', name: 'Desk chair', price: 1299, stock: 0.5, label: 'on request', rank: 1, note: '<b>bold</b> & <script>window.__svcPwned = 11</script>' },
+    ];
+    let pricedIndex: string;
+    before(async () => {
+      pricedIndex = await createIndex('svc_hits_numbers', PRICED);
+    });
+
+    /** The text of `selector` in each hit, in order. */
+    const cells = (hits: Element, selector: string) => items(hits).map((li) => li.querySelector(selector)!.textContent);
+    /** A `<svc-hits>` (inside `<div lang=…>` when given) whose template is `markup`; waits for both hits. */
+    async function pricedHits(template: ReturnType<typeof html>, lang?: string) {
+      const root = await searchFixture(pricedIndex, lang ? html`<div lang=${lang}><svc-hits>${template}</svc-hits></div>` : html`<svc-hits>${template}</svc-hits>`);
+      const hits = root.querySelector('svc-hits')!;
+      await waitUntil(() => items(hits).length === 2, 'the two priced hits did not render');
+      return { root, hits };
+    }
+    /** Records `console.warn` calls while `run` runs. */
+    async function warnings(run: () => Promise<void>): Promise<unknown[][]> {
+      const calls: unknown[][] = [];
+      const warn = console.warn;
+      console.warn = (...args: unknown[]) => void calls.push(args);
+      try {
+        await run();
+      } finally {
+        console.warn = warn;
+      }
+      return calls;
+    }
+
+    it('formats a currency with data-currency, in the page language (en)', async () => {
+      const { hits } = await pricedHits(
+        html`<template><span class="price" data-text="price" data-currency="USD"></span></template>`,
+        'en',
+      );
+      expect(cells(hits, '.price')).to.deep.equal(['$58.10', '$1,299.00']);
+      const usd = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD' });
+      expect(cells(hits, '.price')).to.deep.equal([usd.format(58.1), usd.format(1299)]);
+    });
+
+    it('formats for the lang of the closest element that has one (de)', async () => {
+      const { hits } = await pricedHits(
+        html`<template><span class="price" data-text="price" data-currency="USD"></span> <span class="stock" data-text="stock" data-number></span></template>`,
+        'de',
+      );
+      const usd = new Intl.NumberFormat('de', { style: 'currency', currency: 'USD' });
+      expect(cells(hits, '.price')).to.deep.equal([usd.format(58.1), usd.format(1299)]);
+      expect(cells(hits, '.price')[0]).to.match(/^58,10\s\$$/); // "58,10 $" with a no-break space
+      expect(cells(hits, '.stock')).to.deep.equal([new Intl.NumberFormat('de').format(1234567.891), '0,5']);
+      expect(cells(hits, '.stock')[0]).to.equal('1.234.567,891');
+      // The element's own lang wins over the page's.
+      hits.setAttribute('lang', 'en');
+      const root = hits.closest('svc-search')!;
+      root.store!.setQuery('desk');
+      await settled(root.store!);
+      await hits.updateComplete;
+      expect(cells(hits, '.price')).to.deep.equal(['$58.10', '$1,299.00']);
+    });
+
+    it('sets the fraction digits with data-decimals, with or without a currency', async () => {
+      const { hits } = await pricedHits(
+        html`<template>
+          <span class="two" data-text="price" data-decimals="2"></span>
+          <span class="none" data-text="stock" data-decimals="0"></span>
+          <span class="eur" data-text="price" data-currency="EUR" data-decimals="0"></span>
+          <span class="jpy" data-text="price" data-currency="JPY"></span>
+        </template>`,
+        'en',
+      );
+      expect(cells(hits, '.two')).to.deep.equal(['58.10', '1,299.00']);
+      expect(cells(hits, '.none')).to.deep.equal(['1,234,568', '1']); // rounded half away from zero: 0.5 → 1
+      expect(cells(hits, '.eur')).to.deep.equal(['€58', '€1,299']);
+      // Without data-decimals, the currency's own digits (none for yen).
+      expect(cells(hits, '.jpy')).to.deep.equal([new Intl.NumberFormat('en', { style: 'currency', currency: 'JPY' }).format(58.1), '¥1,299']);
+    });
+
+    it('groups a plain number with data-number; without any of the three, numbers stay raw', async () => {
+      const { hits } = await pricedHits(
+        html`<template><span class="grouped" data-text="stock" data-number></span> <span class="raw" data-text="stock"></span></template>`,
+        'en',
+      );
+      expect(cells(hits, '.grouped')).to.deep.equal(['1,234,567.891', '0.5']);
+      expect(cells(hits, '.raw')).to.deep.equal(['1234567.891', '0.5']);
+    });
+
+    it('leaves strings (even numeric ones) and missing fields as they are', async () => {
+      const { hits } = await pricedHits(
+        html`<template>
+          <span class="label" data-text="label" data-currency="USD"></span>
+          <span class="number" data-text="label" data-number></span>
+          <span class="missing" data-text="nothing" data-currency="USD">placeholder</span>
+        </template>`,
+        'de',
+      );
+      expect(cells(hits, '.label')).to.deep.equal(['58.1', 'on request']);
+      expect(cells(hits, '.number')).to.deep.equal(['58.1', 'on request']);
+      expect(cells(hits, '.missing')).to.deep.equal(['', '']);
+    });
+
+    it('shows the raw value and warns once for an invalid currency or decimals', async () => {
+      let hits!: SvcHits;
+      const calls = await warnings(async () => {
+        ({ hits } = await pricedHits(
+          html`<template>
+            <span class="bad-currency" data-text="price" data-currency="US$"></span>
+            <span class="bad-decimals" data-text="price" data-decimals="21"></span>
+            <span class="nan-decimals" data-text="price" data-currency="USD" data-decimals="two"></span>
+            <span class="good" data-text="price" data-currency="USD"></span>
+          </template>`,
+          'en',
+        ));
+        // A second answer renders new hits with the same template: no new warning.
+        const root = hits.closest('svc-search')!;
+        root.store!.setQuery('desk');
+        await settled(root.store!);
+        await hits.updateComplete;
+      });
+      expect(cells(hits, '.bad-currency')).to.deep.equal(['58.1', '1299']);
+      expect(cells(hits, '.bad-decimals')).to.deep.equal(['58.1', '1299']);
+      expect(cells(hits, '.nan-decimals')).to.deep.equal(['58.1', '1299']);
+      expect(cells(hits, '.good')).to.deep.equal(['$58.10', '$1,299.00']); // the rest of the template still renders
+      const messages = calls.map((args) => args.map(String).join(' ')).filter((m) => m.startsWith('svc-search:'));
+      expect(messages).to.have.length(3);
+      expect(messages.filter((m) => m.includes('data-currency') && m.includes('"US$"'))).to.have.length(1);
+      expect(messages.filter((m) => m.includes('data-decimals') && m.includes('"21"'))).to.have.length(1);
+      expect(messages.filter((m) => m.includes('data-decimals') && m.includes('"two"'))).to.have.length(1);
+    });
+
+    it('keeps a hostile value text, with or without formatting attributes', async () => {
+      delete (window as { __svcPwned?: unknown }).__svcPwned;
+      const { root, hits } = await pricedHits(
+        html`<template>
+          <span class="note" data-text="note" data-currency="USD" data-decimals="2"></span>
+          <span class="plain" data-text="note" data-number></span>
+        </template>`,
+        'en',
+      );
+      await new Promise((r) => setTimeout(r, 100)); // let any injected image error handler run
+      expect(cells(hits, '.note')).to.deep.equal([PRICED[0].note, PRICED[1].note]);
+      expect(cells(hits, '.plain')).to.deep.equal([PRICED[0].note, PRICED[1].note]);
+      expect(deepQueryAll(root, 'img, b, script, [onerror]')).to.deep.equal([]);
+      expect((window as { __svcPwned?: unknown }).__svcPwned).to.be.undefined;
+    });
+  });
 });

@@ -70,6 +70,24 @@ describe('<svc-recommendations>', () => {
     expect(shadow(el).querySelector<HTMLSlotElement>('slot[name="heading"]')!.assignedElements()[0].textContent).to.equal('Customers also bought');
   });
 
+  it('formats template numbers for its lang (data-currency, data-decimals) and keeps strings as they are', async () => {
+    const root = await searchFixture(
+      indexName,
+      html`<svc-recommendations model="bought-together" object-id="p0" lang="fr">
+        <template><span class="price" data-text="price" data-currency="EUR"></span> <b data-text="_score" data-decimals="1"></b> <i data-text="brand" data-number></i></template>
+      </svc-recommendations>`,
+    );
+    const el = root.querySelector('svc-recommendations')!;
+    await ready(el);
+    expect(ids(el)).to.deep.equal(['p1', 'p2', 'p3']);
+    const eur = new Intl.NumberFormat('fr', { style: 'currency', currency: 'EUR' });
+    // p1, p2, p3 cost 110, 120, 130 (search-fixture PRODUCTS).
+    expect(items(el).map((li) => li.querySelector('.price')!.textContent)).to.deep.equal([eur.format(110), eur.format(120), eur.format(130)]);
+    expect(items(el)[0].querySelector('.price')!.textContent).to.match(/^110,00\s€$/);
+    expect(items(el).map((li) => li.querySelector('b')!.textContent)).to.deep.equal(['50,0', '25,0', '25,0']);
+    expect(items(el).map((li) => li.querySelector('i')!.textContent)).to.deep.equal(['Samsung', 'Google', 'Sony']);
+  });
+
   it('related-products recommends from content for an item nobody bought, and renderItem takes over', async () => {
     const root = await searchFixture(indexName, html`<svc-recommendations object-id="p30" max-recommendations="3"></svc-recommendations>`);
     const el = root.querySelector('svc-recommendations')!;

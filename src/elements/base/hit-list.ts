@@ -23,8 +23,9 @@ type Renderer = ((hit: never, info: ItemRenderInfo) => unknown) | undefined;
 
 /**
  * What `<svc-hits>`, `<svc-recommendations>` and `<svc-trending>` share: items rendered by a function, a
- * `<template>` child (filled by `renderTemplate`, its `<style>`s applied once in the shadow root, the nodes
- * kept per hit object so re-renders keep the same DOM) or a default; each record `li` carries
+ * `<template>` child (filled by `renderTemplate` for the element's `language`, numbers included; its
+ * `<style>`s applied once in the shadow root, the nodes kept per hit object so re-renders keep the same DOM)
+ * or a default; each record `li` carries
  * `data-svc-object-id`, `data-svc-position`, `data-svc-query-id`, `data-svc-index` and is given to
  * `insights.observe` after each render (and `unobserve` when it goes, or on disconnect).
  */
@@ -93,7 +94,7 @@ export abstract class SvcHitList extends SvcElement {
     if (!this.#template) return fallback();
     const cached = this.#nodes.get(hit);
     if (cached?.[0] == this.#markup) return cached[1];
-    const nodes = renderTemplate(this.#template, hit);
+    const nodes = renderTemplate(this.#template, hit, this.language);
     this.#nodes.set(hit, [this.#markup, nodes]);
     return nodes;
   }

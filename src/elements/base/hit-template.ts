@@ -20,10 +20,11 @@ export function isSafeUrl(value: string): boolean {
   return !scheme || /^https?$/i.test(scheme);
 }
 
-/** A record value as text for an attribute or a text node (objects are ignored, arrays joined). */
-export function fieldText(hit: Record<string, unknown>, path: string): string | undefined {
-  return toText(getPath(hit, path));
-}
+/**
+ * The `format` of each `Intl.NumberFormat` of `data-currency` / `data-decimals` / `data-number`, per
+ * `[lang, currency, decimals]`; `String` for an invalid combination (so it warns once).
+ */
+const formats: Record<string, (value: number) => string> = {};
 
 /**
  * Clones a `<template>`'s content for one hit and fills it from the hit's fields, without ever parsing a
@@ -31,22 +32,45 @@ export function fieldText(hit: Record<string, unknown>, path: string): string | 
  * - elements with an `attribute` (such as `<svc-highlight attribute="name">`, `<svc-snippet>`) get `.hit`;
  * - `data-text="field"` sets the text content; `data-src="field"` / `data-href="field"` set `src` / `href`
  *   (http(s) and relative URLs only); `data-attr-<name>="field"` sets attribute `<name>` (never `on…`,
- *   `style`, `srcdoc`, nor an unsafe URL).
+ *   `style`, `srcdoc`, nor an unsafe URL);
+ * - a number shown by `data-text` is formatted for `lang` by `Intl.NumberFormat` when the element has
+ *   `data-currency="USD"` (an ISO 4217 code), `data-decimals="2"` (fraction digits, 0–20, with or without a
+ *   currency) or `data-number` (grouping); an invalid code or count (or `lang`) leaves the raw number and
+ *   warns once. Other values (strings too) are shown as they are.
  * `<style>` and `<script>` elements are left out (the list renders the styles once). Returns the top-level
- * nodes. Used by `<svc-hits>`, `<svc-recommendations>` and `<svc-trending>`.
+ * nodes. Used by `<svc-hits>`, `<svc-recommendations>` and `<svc-trending>`, which pass the `lang` of their
+ * closest element that has one (else the page's).
  *
  * @example
  * ```ts
- * html`<li>${renderTemplate(this.querySelector('template')!, hit)}</li>`
+ * html`<li>${renderTemplate(this.querySelector('template')!, hit, 'de')}</li>`
  * ```
  */
-export function renderTemplate(template: HTMLTemplateElement, hit: Record<string, unknown>): Node[] {
+export function renderTemplate(template: HTMLTemplateElement, hit: Record<string, unknown>, lang?: string): Node[] {
   const fragment = document.importNode(template.content, true);
   for (const element of fragment.querySelectorAll('*')) {
     if (/^(style|script)$/.test(element.localName)) element.remove();
     for (const { name, value } of [...element.attributes]) {
-      const text = fieldText(hit, value);
-      if (name == 'data-text') element.textContent = text ?? '';
+      const field = getPath(hit, value);
+      let text = toText(field);
+      if (name == 'data-text') {
+        const { currency, decimals, number } = (element as HTMLElement).dataset;
+        const key = JSON.stringify([lang, currency, decimals]);
+        try {
+          if (typeof field == 'number' && (currency ?? decimals ?? number) != null) {
+            text = (formats[key] ??= new Intl.NumberFormat(lang, {
+              style: (currency && 'currency') as never, // '' is invalid too
+              currency,
+              minimumFractionDigits: decimals as never,
+              maximumFractionDigits: (+decimals! > 20 ? -1 : decimals) as never, // Intl takes up to 100
+            }).format)(field);
+          }
+        } catch (error) {
+          console.warn(`svc-search: data-currency/data-decimals ${key}:`, error);
+          formats[key] = String;
+        }
+        element.textContent = text!; // undefined → ''
+      }
       const target = /^data-(?:(src|href)$|attr-(.+))/.exec(name);
       const attribute = target && (target[1] ?? target[2]!);
       if (attribute && text != null && !FORBIDDEN_ATTRIBUTE.test(attribute) && (!URL_ATTRIBUTE.test(attribute) || isSafeUrl(text))) {

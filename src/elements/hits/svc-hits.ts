@@ -16,7 +16,11 @@ export type HitRenderInfo = ItemRenderInfo;
  * @slot - A `<template>` whose content is rendered for each hit. Its elements name the fields they show:
  * `<svc-highlight attribute="name">`, `<svc-snippet attribute="description">`, `data-text="brand"` (text),
  * `data-src="image"`, `data-href="url"` (http(s) and relative URLs only), `data-attr-alt="name"` (any
- * attribute but `on…`/`style`). Values are always set as text or attributes, never parsed as HTML. Give an
+ * attribute but `on…`/`style`). Values are always set as text or attributes, never parsed as HTML. A number
+ * shown by `data-text` is formatted for the nearest `lang` when its element also has `data-currency="USD"`
+ * (ISO 4217 code: `$58.10`, `58,10 $` in German), `data-decimals="2"` (fraction digits, 0–20, with or
+ * without a currency) or `data-number` (digit grouping: `1,234.5`); an invalid code or count shows the raw
+ * value and warns once in the console; other values (strings too) are shown as they are. Give an
  * element `part="…"` to style it from the page (`svc-hits::part(…)`), or put a `<style>` in the template.
  * Add `data-svc-conversion="Added to cart"` to a button to send a conversion when it is clicked.
  *

@@ -2,7 +2,7 @@ import { html, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { RecommendHit, SearchParams } from '../../client/types.js';
 import type { RecommendItem, RecommendRequestController } from '../../controllers/recommendations-controller.js';
 import { SvcHitList, type ItemRenderInfo } from '../base/hit-list.js';
-import { fieldText } from '../base/hit-template.js';
+import { getPath, toText } from '../base/highlight.js';
 
 /** What `renderItem` receives besides the item. */
 export type RecommendRenderInfo = ItemRenderInfo;
@@ -104,7 +104,7 @@ export abstract class SvcRecommendList<T extends Record<string, unknown> = Recor
       this.items.map((item) =>
         this.recordItem(
           item,
-          this.itemContent(item, this.renderItem, () => fieldText(item.hit, this.attribute || 'name') ?? item.hit.objectID),
+          this.itemContent(item, this.renderItem, () => toText(getPath(item.hit, this.attribute || 'name')) ?? item.hit.objectID),
           () => this.emit<RecommendSelectDetail<T>>(this.selectEventName, { hit: item.hit, position: item.ref.position, queryID: item.ref.queryID }),
         ),
       ),

@@ -13,8 +13,9 @@ export type { RecommendRenderInfo, RecommendSelectDetail } from './recommend-lis
  * @slot empty - Shown when the model has no recommendation for the record (default: "No recommendations yet.").
  * @slot - A `<template>` whose content is rendered for each recommended record, exactly as in `<svc-hits>`:
  * `data-text="name"`, `data-src="image"`, `data-href="url"`, `data-attr-<name>="field"` (values are set as
- * text or attributes, never parsed as HTML); `data-text="_score"` shows the score. A button with
- * `data-svc-conversion="Added to cart"` sends a conversion with the recommendation's queryID.
+ * text or attributes, never parsed as HTML), `data-currency="USD"` / `data-decimals="2"` / `data-number`
+ * next to `data-text` to format a number for the nearest `lang`; `data-text="_score"` shows the score. A
+ * button with `data-svc-conversion="Added to cart"` sends a conversion with the recommendation's queryID.
  *
  * @csspart base - The `section` around everything.
  * @csspart heading - The container of the heading slot.
@@ -46,7 +47,7 @@ export type { RecommendRenderInfo, RecommendSelectDetail } from './recommend-lis
  * ```html
  * <svc-recommendations model="bought-together" object-id="FUR-CH-10000454" max-recommendations="4">
  *   <h3 slot="heading">Customers also bought</h3>
- *   <template><a data-href="url"><span data-text="name"></span></a> <span data-text="price"></span></template>
+ *   <template><a data-href="url"><span data-text="name"></span></a> <span data-text="price" data-currency="USD"></span></template>
  * </svc-recommendations>
  * ```
  */

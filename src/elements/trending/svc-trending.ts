@@ -19,8 +19,8 @@ export interface TrendingFacetSelectDetail {
  * @slot heading - The heading (default: an `h2` with "Trending now", "Trending in {facetValue}" or "Popular right now").
  * @slot empty - Shown when nothing is trending (default: "Nothing is trending yet.").
  * @slot - A `<template>` rendered for each item, exactly as in `<svc-hits>` (`data-text`, `data-src`,
- * `data-href`, `data-attr-<name>`; never parsed as HTML). For trending facets its fields are `facetName`,
- * `facetValue` and `_score`.
+ * `data-href`, `data-attr-<name>`; never parsed as HTML; numbers formatted with `data-currency`,
+ * `data-decimals`, `data-number`). For trending facets its fields are `facetName`, `facetValue` and `_score`.
  *
  * @csspart base - The `section` around everything.
  * @csspart heading - The container of the heading slot.
