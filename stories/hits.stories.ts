@@ -51,7 +51,7 @@ export const WithTemplate: Story = {
           <span class="brand" data-text="brand"></span>
           <svc-highlight class="title" attribute="name"></svc-highlight>
           <svc-highlight attribute="hierarchicalCategories.lvl1"></svc-highlight>
-          <div>$<span class="price" data-text="price"></span></div>
+          <div class="price" data-text="price" data-currency="USD"></div>
           <button type="button" data-svc-conversion="Added to cart">Add to cart</button>
         </template>
       </svc-hits>`,
@@ -65,7 +65,7 @@ export const WithRenderHit: Story = {
       args.query,
       html`<svc-hits
         .renderHit=${(hit: Hit<{ name: string; price: number }>, { position }: { position: number }) =>
-          html`<strong>#${position}</strong> ${hit.name} — $${hit.price}`}
+          html`<strong>#${position}</strong> ${hit.name} — $${hit.price.toFixed(2)}`}
       ></svc-hits>`,
     ),
 };

@@ -28,7 +28,7 @@ const meta: Meta = {
           </style>
           <span class="name" data-text="name"></span>
           <span class="meta" data-text="hierarchicalCategories.lvl1"></span>
-          <div>$<span data-text="price"></span></div>
+          <div data-text="price" data-currency="USD"></div>
           <button type="button" data-svc-conversion="Added to cart">Add to cart</button>
         </template>
       </svc-trending>

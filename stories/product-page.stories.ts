@@ -26,7 +26,7 @@ const card = html`<template>
     button { margin-block-start: 0.5rem; }
   </style>
   <span class="name" data-text="name"></span>
-  <span class="meta"><span data-text="brand"></span> · $<span data-text="price"></span></span>
+  <span class="meta"><span data-text="brand"></span> · <span data-text="price" data-currency="USD"></span></span>
   <div><button type="button" data-svc-conversion="Added to cart">Add to cart</button></div>
 </template>`;
 
@@ -53,7 +53,7 @@ function productPage(objectID: string): HTMLElement {
             ? html`<header>
                 <p style="margin: 0; opacity: 0.7">${product.category} › ${product.subCategory}</p>
                 <h1 style="margin-block: 0.25rem">${product.name}</h1>
-                <p style="margin: 0">${product.brand} · <strong>$${product.price}</strong> · in ${product.popularity} orders</p>
+                <p style="margin: 0">${product.brand} · <strong>$${product.price.toFixed(2)}</strong> · in ${product.popularity} orders</p>
               </header>`
             : html`<p>No product ${id} in the demo catalogue.</p>`}
           <svc-recommendations model="related-products" object-id=${id} max-recommendations="4" @svc-recommendations-select=${select}>

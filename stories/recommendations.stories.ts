@@ -60,7 +60,7 @@ export const WithTemplate: Story = {
           .meta { font-size: 0.85em; opacity: 0.75; }
         </style>
         <span class="name" data-text="name"></span>
-        <span class="meta">$<span data-text="price"></span> · score <span data-text="_score"></span></span>
+        <span class="meta"><span data-text="price" data-currency="USD"></span> · score <span data-text="_score"></span></span>
         <div><button type="button" data-svc-conversion="Added to cart">Add to cart</button></div>
       </template>
     </svc-recommendations>`),

@@ -125,7 +125,7 @@ const meta: Meta = {
             <div class="card">
               <svc-highlight class="name" attribute="name"></svc-highlight>
               <span class="category"><span data-text="category"></span> · <span data-text="subCategory"></span></span>
-              <span class="price">$<span data-text="price"></span></span>
+              <span class="price" data-text="price" data-currency="USD"></span>
               <button class="add" type="button" data-svc-conversion="Added to cart">Add to cart</button>
             </div>
           </template>

@@ -108,6 +108,10 @@ describe('npm start (Storybook with the local service)', { timeout: 240_000 }, (
     await items.first().waitFor({ timeout: 90_000 });
     assert.equal(await items.count(), 12);
     assert.match(await page.locator('svc-stats p').innerText(), /^1,\d{3} results found in \d+ ms$/);
+    // The template formats prices with data-currency="USD": "$58.10", "$1,299.99", never "$58.1".
+    const prices = await page.locator('svc-hits li .price').allInnerTexts();
+    assert.equal(prices.length, 12);
+    for (const price of prices) assert.match(price, /^\$\d{1,3}(,\d{3})*\.\d{2}$/);
     await page.locator('svc-search-box').getByRole('searchbox').pressSequentially('chiar', { delay: 20 });
     await page.waitForFunction(() => /^\d{1,3} results? found/.test(document.querySelector('svc-stats')?.shadowRoot?.textContent?.trim() ?? ''));
     const categories = await page.locator('svc-hits li').allInnerTexts();
