@@ -17,7 +17,7 @@
 import type Database from 'better-sqlite3';
 import { EVENT_LIMITS } from '../insights/validate.js';
 import type { FilterOperator } from '../storage/analytics-log.js';
-import { dayOf, tagsSql, TOP_LIMIT, type Period, type TagExpression } from './params.js';
+import { DAY_MS, tagsSql, TOP_LIMIT, type Period, type TagExpression } from './params.js';
 
 /** What a call asks about. */
 export interface Scope {
@@ -48,7 +48,10 @@ interface CountedSearch {
   nbHits: number;
   userKey: string;
   queryID: string | null;
+  /** Only when asked for (`parts.filters`). */
   filters: Array<[string, FilterOperator, string]>;
+  hasFilters: boolean;
+  /** Only when asked for (`parts.objectIDs`). */
   objectIDs: string[];
   clicks: Click[];
   /** One entry per converted objectID (`null` for a conversion event with filters). */
@@ -145,35 +148,33 @@ export class AnalyticsReports {
     return { sql, params };
   }
 
-  /** The counted searches of a scope, oldest first, with their events when `withEvents`. */
-  private searches(scope: Scope, withEvents: boolean): CountedSearch[] {
+  /**
+   * The counted searches of a scope, oldest first; with their events, filters and shown objectIDs only
+   * when asked (parsing them is most of the cost on large periods).
+   */
+  private searches(scope: Scope, withEvents: boolean, parts: { filters?: boolean; objectIDs?: boolean } = {}): CountedSearch[] {
     const { sql, params } = this.where(scope);
     const rows = this.db
       .prepare(
-        `SELECT a.id, a.ts, a.query, a.nb_hits, a.user_key, a.query_id, a.filters, a.object_ids
+        `SELECT a.id, a.ts, a.query, a.nb_hits, a.user_key, a.query_id,
+           ${parts.filters ? 'a.filters' : "'[]'"}, ${parts.objectIDs ? 'a.object_ids' : "'[]'"}
          FROM analytics_searches a WHERE ${sql} ORDER BY a.ts, a.id`,
       )
-      .all(...params) as Array<{
-      id: number;
-      ts: number;
-      query: string;
-      nb_hits: number;
-      user_key: string;
-      query_id: string | null;
-      filters: string;
-      object_ids: string;
-    }>;
+      .raw(true)
+      .all(...params) as Array<[number, number, string, number, string, string | null, string, string]>;
+    const { from, days } = scope.period;
     const searches = rows.map(
-      (row): CountedSearch => ({
-        id: row.id,
-        ts: row.ts,
-        day: dayOf(row.ts),
-        query: row.query,
-        nbHits: row.nb_hits,
-        userKey: row.user_key,
-        queryID: row.query_id,
-        filters: JSON.parse(row.filters) as Array<[string, FilterOperator, string]>,
-        objectIDs: JSON.parse(row.object_ids) as string[],
+      ([id, ts, query, nbHits, userKey, queryID, filters, objectIDs]): CountedSearch => ({
+        id,
+        ts,
+        day: days[Math.floor((ts - from) / DAY_MS)]!,
+        query,
+        nbHits,
+        userKey,
+        queryID,
+        filters: parts.filters ? (JSON.parse(filters) as Array<[string, FilterOperator, string]>) : [],
+        hasFilters: parts.filters ? filters !== '[]' : false,
+        objectIDs: parts.objectIDs ? (JSON.parse(objectIDs) as string[]) : [],
         clicks: [],
         conversions: [],
       }),
@@ -273,12 +274,12 @@ export class AnalyticsReports {
   /** `GET /2/searches/noResults`: queries answered with no hit, with how many of those had filters. */
   noResults(scope: Scope, page: Page) {
     const groups = new Map<string, { search: string; count: number; withFilterCount: number }>();
-    for (const search of this.searches(scope, false)) {
+    for (const search of this.searches(scope, false, { filters: true })) {
       if (search.nbHits !== 0) continue;
       let group = groups.get(search.query);
       if (!group) groups.set(search.query, (group = { search: search.query, count: 0, withFilterCount: 0 }));
       group.count += 1;
-      if (search.filters.length > 0) group.withFilterCount += 1;
+      if (search.hasFilters) group.withFilterCount += 1;
     }
     return { searches: window([...groups.values()].sort(byCountThen((group) => group.search)), page) };
   }
@@ -354,8 +355,8 @@ export class AnalyticsReports {
       conversionCount: number;
     }
     const groups = new Map<string, HitGroup>();
-    for (const search of this.searches(scope, options.clickAnalytics)) {
-      for (const objectID of new Set(search.objectIDs)) {
+    for (const search of this.searches(scope, options.clickAnalytics, { objectIDs: true })) {
+      for (const objectID of search.objectIDs) {
         let group = groups.get(objectID);
         if (!group) {
           group = { hit: objectID, count: 0, tracked: 0, clickedSearches: 0, clickCount: 0, convertedSearches: 0, conversionCount: 0 };
@@ -406,7 +407,7 @@ export class AnalyticsReports {
   /** `GET /2/filters` (and `?search=`): attributes by the number of counted searches filtering on them. */
   filterAttributes(scope: Scope, page: Page) {
     const counts = new Map<string, number>();
-    for (const search of this.searches(scope, false)) {
+    for (const search of this.searches(scope, false, { filters: true })) {
       for (const attribute of new Set(search.filters.map(([name]) => name))) counts.set(attribute, (counts.get(attribute) ?? 0) + 1);
     }
     const list = [...counts].map(([attribute, count]) => ({ attribute, count })).sort(byCountThen((item) => item.attribute));
@@ -417,7 +418,7 @@ export class AnalyticsReports {
   filterValues(scope: Scope, attributes: string[], page: Page) {
     const wanted = new Set(attributes);
     const counts = new Map<string, { attribute: string; operator: FilterOperator; value: string; count: number }>();
-    for (const search of this.searches(scope, false)) {
+    for (const search of this.searches(scope, false, { filters: true })) {
       for (const [attribute, operator, value] of search.filters) {
         if (!wanted.has(attribute)) continue;
         const id = JSON.stringify([attribute, operator, value]);
@@ -437,7 +438,7 @@ export class AnalyticsReports {
   filtersNoResults(scope: Scope & { search: string }, page: Page) {
     const groups = new Map<string, { count: number; values: Array<{ attribute: string; operator: FilterOperator; value: string }> }>();
     let noResultSearches = 0;
-    for (const search of this.searches(scope, false)) {
+    for (const search of this.searches(scope, false, { filters: true })) {
       if (search.nbHits !== 0) continue;
       noResultSearches += 1;
       if (search.filters.length === 0) continue;
