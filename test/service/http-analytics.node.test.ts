@@ -235,6 +235,8 @@ describe('searches', () => {
   test('/2/status: the latest recorded search (not the one with analytics false)', async () => {
     assert.deepEqual(await report('/2/status?index=shop'), { updatedAt: new Date(T0 + 402_000).toISOString() });
     assert.deepEqual(await report('/2/status?index=nothing-here'), { updatedAt: null });
+    // index only: other parameters are not the endpoint's and are ignored
+    assert.equal((await analytics('/2/status?index=shop&startDate=garbage')).status, 200);
   });
 });
 
@@ -440,7 +442,7 @@ describe('rights and parameters', () => {
       ['/2/searches?index=shop&limit=-1', /limit: must be an integer/],
       ['/2/searches?index=shop&limit=abc', /limit: must be an integer/],
       ['/2/searches?index=shop&limit=1001', /limit: must be an integer from 0 to 1000/],
-      ['/2/searches?index=shop&offset=1.5', /offset: must be an integer/],
+      ['/2/searches?index=shop&offset=1.5', /offset: must be a non-negative integer/],
       ['/2/searches?index=shop&orderBy=popularity', /orderBy: must be one of/],
       ['/2/searches?index=shop&orderBy=clickThroughRate', /needs clickAnalytics=true/],
       ['/2/searches?index=shop&direction=up', /direction: must be asc or desc/],

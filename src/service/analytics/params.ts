@@ -66,7 +66,8 @@ export function parsePeriod(startDate: string | undefined, endDate: string | und
 export function parseCount(name: string, text: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (text === undefined || text === '') return fallback;
   if (!/^\d+$/.test(text) || Number(text) > max) {
-    throw new HttpError(400, `${name}: must be an integer from 0 to ${max === Number.MAX_SAFE_INTEGER ? 'any' : max}, got ${JSON.stringify(text)}`);
+    const range = max === Number.MAX_SAFE_INTEGER ? 'a non-negative integer' : `an integer from 0 to ${max}`;
+    throw new HttpError(400, `${name}: must be ${range}, got ${JSON.stringify(text)}`);
   }
   return Number(text);
 }

@@ -148,6 +148,15 @@ export interface RecordedSearch {
  * recordSearch(ctx, { indexName, input, raw, response, key, origin });
  */
 export function recordSearch(ctx: ServiceContext, search: RecordedSearch): void {
+  try {
+    record(ctx, search);
+  } catch (error) {
+    // Analytics never fails a search.
+    console.error('[svc-search] analytics: a search could not be recorded', error);
+  }
+}
+
+function record(ctx: ServiceContext, search: RecordedSearch): void {
   const { input, raw, response, key, origin = {} } = search;
   if (analyticsOff(raw.analytics)) return;
   let userKey = typeof raw.userToken === 'string' && raw.userToken ? raw.userToken : origin.userToken;

@@ -19,7 +19,9 @@ export const ANALYTICS_CALLS_PER_MINUTE = 100;
 
 interface Call {
   c: Context;
-  scope: Scope;
+  index: string;
+  /** The common parameters `startDate`, `endDate`, `tags` (400 when malformed). */
+  scope(): Scope;
   /** `limit` (default 10, 0 = the whole top list) and `offset` (default 0). */
   page(defaultLimit?: number): Page;
 }
@@ -57,14 +59,17 @@ export function register(app: Hono, ctx: ServiceContext): void {
         ctx.authorize(c, 'analytics', index || undefined, { allowQueryCredentials: true });
         headers = rateLimit();
         if (!index) throw new HttpError(400, 'index: required (the name of the index to report on)');
-        const tags = parseTags(c.req.query('tags'));
-        const scope: Scope = { index, period: parsePeriod(c.req.query('startDate'), c.req.query('endDate'), ctx.now()), tags };
+        const scope = (): Scope => ({
+          index,
+          period: parsePeriod(c.req.query('startDate'), c.req.query('endDate'), ctx.now()),
+          tags: parseTags(c.req.query('tags')),
+        });
         const page = (defaultLimit = 10): Page => ({
           limit: parseCount('limit', c.req.query('limit'), defaultLimit, TOP_LIMIT),
           offset: parseCount('offset', c.req.query('offset'), 0),
         });
         log.flush(); // searches still queued count too
-        return c.json(handler({ c, scope, page }), 200, headers);
+        return c.json(handler({ c, index, scope, page }), 200, headers);
       } catch (error) {
         if (error instanceof HttpError || error instanceof EngineError) {
           const extra = (error as { headers?: Record<string, string> }).headers;
@@ -82,7 +87,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
   };
   const optional = (c: Context, name: string): string | undefined => c.req.query(name);
 
-  route('/2/status', ({ scope }) => reports.status(scope.index));
+  // index only (the document): other parameters are ignored.
+  route('/2/status', ({ index }) => reports.status(index));
 
   route('/2/searches', ({ c, scope, page }) => {
     const clickAnalytics = parseBoolean('clickAnalytics', c.req.query('clickAnalytics'), false);
@@ -91,42 +97,43 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (orderBy !== 'searchCount' && !clickAnalytics) throw new HttpError(400, `orderBy: ${orderBy} needs clickAnalytics=true`);
     const direction = c.req.query('direction') || 'desc';
     if (direction !== 'asc' && direction !== 'desc') throw new HttpError(400, 'direction: must be asc or desc');
-    return reports.topSearches(scope, { ...page(), clickAnalytics, orderBy, direction });
+    return reports.topSearches(scope(), { ...page(), clickAnalytics, orderBy, direction });
   });
-  route('/2/searches/count', ({ scope }) => reports.searchesCount(scope));
-  route('/2/searches/noResults', ({ scope, page }) => reports.noResults(scope, page()));
-  route('/2/searches/noClicks', ({ scope, page }) => reports.noClicks(scope, page()));
-  route('/2/searches/noResultRate', ({ scope }) => reports.noResultRate(scope));
-  route('/2/searches/noClickRate', ({ scope }) => reports.noClickRate(scope));
+  route('/2/searches/count', ({ scope }) => reports.searchesCount(scope()));
+  route('/2/searches/noResults', ({ scope, page }) => reports.noResults(scope(), page()));
+  route('/2/searches/noClicks', ({ scope, page }) => reports.noClicks(scope(), page()));
+  route('/2/searches/noResultRate', ({ scope }) => reports.noResultRate(scope()));
+  route('/2/searches/noClickRate', ({ scope }) => reports.noClickRate(scope()));
 
   route('/2/hits', ({ c, scope, page }) => {
     const clickAnalytics = parseBoolean('clickAnalytics', c.req.query('clickAnalytics'), false);
     const search = optional(c, 'search');
     // With `search`, the document's default limit is 0: read as "no limit" (the whole top list).
-    return reports.topHits({ ...scope, search }, { ...page(search === undefined ? 10 : 0), clickAnalytics });
+    return reports.topHits({ ...scope(), search }, { ...page(search === undefined ? 10 : 0), clickAnalytics });
   });
 
-  route('/2/users/count', ({ scope }) => reports.usersCount(scope));
+  route('/2/users/count', ({ scope }) => reports.usersCount(scope()));
 
-  route('/2/filters', ({ c, scope, page }) => reports.filterAttributes({ ...scope, search: optional(c, 'search') }, page()));
-  route('/2/filters/noResults', ({ c, scope, page }) => reports.filtersNoResults({ ...scope, search: required(c, 'search') }, page()));
+  route('/2/filters', ({ c, scope, page }) => reports.filterAttributes({ ...scope(), search: optional(c, 'search') }, page()));
+  route('/2/filters/noResults', ({ c, scope, page }) => reports.filtersNoResults({ ...scope(), search: required(c, 'search') }, page()));
   route('/2/filters/:attributes', ({ c, scope, page }) => {
     const path = c.req.param('attributes') ?? '';
     const search = optional(c, 'search');
     // With `search` the path is a comma-separated list of attributes; without, one exact attribute name.
     const attributes = search === undefined ? [path] : path.split(',').map((name) => name.trim()).filter(Boolean);
     if (attributes.length === 0 || attributes.some((name) => name === '')) throw new HttpError(400, 'attribute: required in the path');
-    return reports.filterValues({ ...scope, search }, attributes, page());
+    return reports.filterValues({ ...scope(), search }, attributes, page());
   });
 
   // The local service has no geolocation: no search has a known country.
-  route('/2/countries', ({ page }) => {
+  route('/2/countries', ({ scope, page }) => {
+    scope();
     page();
     return { countries: [] };
   });
 
-  route('/2/clicks/averageClickPosition', ({ scope }) => reports.averageClickPosition(scope));
-  route('/2/clicks/positions', ({ scope }) => reports.clickPositions(scope));
-  route('/2/clicks/clickThroughRate', ({ scope }) => reports.clickThroughRate(scope));
-  route('/2/conversions/conversionRate', ({ scope }) => reports.conversionRate(scope));
+  route('/2/clicks/averageClickPosition', ({ scope }) => reports.averageClickPosition(scope()));
+  route('/2/clicks/positions', ({ scope }) => reports.clickPositions(scope()));
+  route('/2/clicks/clickThroughRate', ({ scope }) => reports.clickThroughRate(scope()));
+  route('/2/conversions/conversionRate', ({ scope }) => reports.conversionRate(scope()));
 }
