@@ -118,7 +118,7 @@ function ratio(a: number, b: number): number | null {
 }
 
 /** The top list rule: the `TOP_LIMIT` first items, then `offset` / `limit` within them. */
-function window<T>(sorted: T[], page: Page): T[] {
+function topList<T>(sorted: T[], page: Page): T[] {
   const top = sorted.slice(0, TOP_LIMIT);
   return page.limit === 0 ? top.slice(page.offset) : top.slice(page.offset, page.offset + page.limit);
 }
@@ -241,7 +241,7 @@ export class AnalyticsReports {
       return byCountThen<(typeof top)[number]>((group) => group.search)(a, b);
     });
     return {
-      searches: window(top, options).map((group) => {
+      searches: topList(top, options).map((group) => {
         if (!options.clickAnalytics) return { search: group.search, count: group.count, nbHits: group.nbHits };
         const { stats } = group;
         return {
@@ -281,7 +281,7 @@ export class AnalyticsReports {
       group.count += 1;
       if (search.hasFilters) group.withFilterCount += 1;
     }
-    return { searches: window([...groups.values()].sort(byCountThen((group) => group.search)), page) };
+    return { searches: topList([...groups.values()].sort(byCountThen((group) => group.search)), page) };
   }
 
   /**
@@ -302,7 +302,7 @@ export class AnalyticsReports {
       .filter((group) => !group.clicked)
       .map(({ search, count, nbHits }) => ({ search, count, nbHits }))
       .sort(byCountThen((group) => group.search));
-    return { searches: window(list, page) };
+    return { searches: topList(list, page) };
   }
 
   /** `GET /2/searches/noResultRate`. */
@@ -373,7 +373,7 @@ export class AnalyticsReports {
         if (conversions > 0) group.convertedSearches += 1;
       }
     }
-    const list = window([...groups.values()].sort(byCountThen((group) => group.hit)), options);
+    const list = topList([...groups.values()].sort(byCountThen((group) => group.hit)), options);
     return {
       hits: list.map((group) =>
         options.clickAnalytics
@@ -411,7 +411,7 @@ export class AnalyticsReports {
       for (const attribute of new Set(search.filters.map(([name]) => name))) counts.set(attribute, (counts.get(attribute) ?? 0) + 1);
     }
     const list = [...counts].map(([attribute, count]) => ({ attribute, count })).sort(byCountThen((item) => item.attribute));
-    return { attributes: window(list, page) };
+    return { attributes: topList(list, page) };
   }
 
   /** `GET /2/filters/{attributes}`: filter values of the given attributes by number of counted searches. */
@@ -428,7 +428,7 @@ export class AnalyticsReports {
       }
     }
     const list = [...counts.values()].sort(byCountThen((item) => `${item.attribute}\u0000${item.operator}\u0000${item.value}`));
-    return { values: window(list, page) };
+    return { values: topList(list, page) };
   }
 
   /**
@@ -450,7 +450,7 @@ export class AnalyticsReports {
     }
     if (noResultSearches === 0) return { values: null };
     const list = [...groups.entries()].sort(([idA, a], [idB, b]) => b.count - a.count || (idA < idB ? -1 : 1)).map(([, group]) => group);
-    return { values: window(list, page) };
+    return { values: topList(list, page) };
   }
 
   /** `GET /2/clicks/averageClickPosition`. */
