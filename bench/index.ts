@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 
-const sections = ['engine', 'store', 'insights', 'recommend', 'size'];
+const sections = ['engine', 'store', 'insights', 'recommend', 'analytics-latency', 'size'];
 
 console.log(`svc-search benchmarks — ${new Date().toISOString()}`);
 console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown cpu'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, node ${process.versions.node}`);
