@@ -19,6 +19,7 @@ import { buildFilterTree, buildOptionalFilters, type FilterNode } from './filter
 import { highlightFacetValue, highlightValue, snippetValue, type HighlightOptions, type TokenMatch } from './highlight.js';
 import { isNumericToken, normalizeText, tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
+import { personalizationFigures, type PersonalizationInput, type SearchOptions } from './personalization.js';
 import {
   defaultSettings,
   parseFacets,
@@ -119,6 +120,8 @@ interface Execution {
   optional?: Uint32Array[];
   /** Geo search of the query (distances of the candidates are in `geoDist`). */
   geo?: GeoQuery;
+  /** Personalised query: the record's profile score and the impact (`personalization.ts`). */
+  personal?: { filtersScore: (doc: number) => number; impact: number };
 }
 
 interface GeoQuery {
@@ -247,6 +250,8 @@ const ATTR_MASK = 0xfffff;
 /** Writes between two reads after which sorted structures are rebuilt lazily instead of maintained. */
 const BURST = 1000;
 const GROUP_SORT_SHIFT = 2 ** 23;
+/** Keys of the personalisation criterion: `PERSONAL_KEY_MAX − rankingScore` (smaller is better). */
+const PERSONAL_KEY_MAX = 1_000_000;
 
 function getValues(value: unknown, path: string[], i: number, out: unknown[]): void {
   if (value === undefined || value === null) return;
@@ -1551,6 +1556,12 @@ export class Index {
     const ranking = forBrowse ? ['custom'] : this.settings.ranking;
     for (const c of ranking) {
       if (c === 'custom') {
+        // personalisation ranks within the custom step, before the customRanking attributes
+        const personal = forBrowse ? undefined : exec.personal;
+        if (personal) {
+          const { filtersScore, impact } = personal;
+          out.push({ key: (d) => PERSONAL_KEY_MAX - Math.min(PERSONAL_KEY_MAX, Math.max(0, Math.floor((filtersScore(d) * impact) / 100))) });
+        }
         out.push({ order: this.customOrder() });
         continue;
       }
@@ -1862,7 +1873,7 @@ export class Index {
   private rankingInfo(doc: number, exec: Execution): RankingInfo {
     const n = exec.words.length;
     const order = this.customOrder();
-    return {
+    const info: RankingInfo = {
       nbTypos: n ? (this.match[(doc << 1) + 1]! >>> 20) & 63 : 0,
       firstMatchedWord: n ? this.match[(doc << 1) + 1]! & ATTR_MASK : 0,
       proximityDistance: n > 1 ? this.proximity(doc, n) : 0,
@@ -1870,6 +1881,42 @@ export class Index {
       geoDistance: exec.geo?.around ? Math.round(this.geoDist[doc]!) : 0,
       geoPrecision: exec.geo?.around ? exec.geo.precision : 1,
       nbExactWords: n ? this.match[(doc << 1) + 1]! >>> 26 : 0,
+    };
+    if (exec.personal) {
+      (info as RankingInfo & { personalization?: unknown }).personalization = personalizationFigures(exec.personal.filtersScore(doc), exec.personal.impact);
+    }
+    return info;
+  }
+
+  /**
+   * The profile score of each record for a personalised query: per facet of the profile, the score of
+   * the record's value (the best of its values; values matched case-insensitively, like filters),
+   * summed over the facets.
+   */
+  private personalScorer(input: PersonalizationInput): (doc: number) => number {
+    const facets: Array<{ col: Column; byValue: Map<number, number> }> = [];
+    for (const [facet, values] of Object.entries(input.scores)) {
+      if (!values || typeof values !== 'object') continue;
+      const col = this.column(facet);
+      const byValue = new Map<number, number>();
+      for (const [value, score] of Object.entries(values)) {
+        if (typeof score !== 'number' || !(score > 0)) continue;
+        for (const vid of col.lower.get(value.toLowerCase()) ?? []) byValue.set(vid, Math.max(byValue.get(vid) ?? 0, score));
+      }
+      if (byValue.size) facets.push({ col, byValue });
+    }
+    return (doc) => {
+      let total = 0;
+      for (const { col, byValue } of facets) {
+        const single = col.single[doc]!;
+        if (single >= 0) total += byValue.get(single) ?? 0;
+        else if (single === -2) {
+          let best = 0;
+          for (const vid of col.multi.get(doc)!) best = Math.max(best, byValue.get(vid) ?? 0);
+          total += best;
+        }
+      }
+      return total;
     };
   }
 
@@ -2036,14 +2083,19 @@ export class Index {
 
   /**
    * Searches: the response of the search endpoint (without `queryID`, which the HTTP layer adds).
+   * `options.personalization` (a user's profile scores and the strategy's impact, looked up by the
+   * caller) adds the personalisation criterion before the custom ranking (`personalization.ts`).
    * @example index.search({ query: 'chair', facets: ['brand'], filters: 'price < 100' })
+   * @example index.search({ query: 'chair' }, { personalization: { impact: 100, scores: { brand: { Hon: 20 } } } })
    */
-  search(input: SearchParams): SearchResponse {
+  search(input: SearchParams, options?: SearchOptions): SearchResponse {
     const t0 = performance.now();
     const params = parseSearchParams(input as Record<string, unknown>);
     const eff = this.effective(params);
     const exec = this.execute(params, eff);
     try {
+      const personalization = options?.personalization;
+      if (personalization && personalization.impact > 0) exec.personal = { filtersScore: this.personalScorer(personalization), impact: Math.min(100, personalization.impact) };
       const limit = this.settings.paginationLimitedTo;
       const hitsPerPage = eff.hitsPerPage;
       const useOffset = typeof params.offset === 'number';
