@@ -11,6 +11,7 @@ import * as indices from './indices.js';
 import * as insights from './insights.js';
 import * as keys from './keys.js';
 import * as logs from './logs.js';
+import * as personalization from './personalization.js';
 import * as records from './records.js';
 import * as rules from './rules.js';
 import * as recommend from './recommend.js';
@@ -31,4 +32,5 @@ export const routers: RouterModule[] = [
   insights,
   recommend,
   analytics,
+  personalization,
 ];
