@@ -8,6 +8,7 @@ import type { Context, Hono } from 'hono';
 import { recordSearch, searchOrigin, type SearchOrigin } from '../analytics/record.js';
 import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
+import { personalizationOptions } from '../personalization/search.js';
 import { asObject, requestsOf } from './body.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
@@ -66,11 +67,13 @@ export function runSearch(ctx: ServiceContext, indexName: string, index: Index, 
   // cannot widen what the key allows).
   const rules = applyRules(internalsOf(ctx).catalog.rules(indexName), input);
   const raw = applyKeyParams(rules.raw, key, index);
-  const engineSearch = (params: RawParams) => index.search(toSearchParams(applyKeyParams(params, key, index))) as unknown as PinnedSearchResponse;
+  // Personalization: the user's profile when the query asks for it (undefined otherwise: unchanged search).
+  const personal = personalizationOptions(ctx, raw, origin?.userToken);
+  const engineSearch = (params: RawParams) => index.search(toSearchParams(applyKeyParams(params, key, index)), personal) as unknown as PinnedSearchResponse;
   const response = (
     rules.pins.length > 0
       ? searchWithPins(index, raw, rules.pins, engineSearch, { filterPromotes: rules.filterPromotes, filters: rules.filters })
-      : index.search(toSearchParams(raw))
+      : index.search(toSearchParams(raw), personal)
   ) as unknown as Record<string, unknown> & {
     hits: Array<{ objectID: string }>;
     page: number;
