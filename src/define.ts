@@ -20,6 +20,7 @@ import './elements/current-refinements/define.js';
 import './elements/clear-refinements/define.js';
 import './elements/sort-by/define.js';
 import './elements/hits-per-page/define.js';
+import './elements/range-input/define.js';
 import './elements/configure/define.js';
 import './elements/recommendations/define.js';
 import './elements/trending/define.js';

@@ -20,6 +20,7 @@ export const everyTag: Record<SvcTagName, true> = {
   'svc-clear-refinements': true,
   'svc-sort-by': true,
   'svc-hits-per-page': true,
+  'svc-range-input': true,
   'svc-configure': true,
   'svc-recommendations': true,
   'svc-trending': true,
@@ -56,5 +57,8 @@ search.addEventListener('svc-refine', (event) => {
 search.addEventListener('svc-page-change', (event) => event.detail.page + 1);
 search.addEventListener('svc-insights', (event) => event.detail.event.eventType);
 document.addEventListener('svc-sort-change', (event) => event.detail);
+document.addEventListener('svc-range-change', (event) => `${event.detail.attribute}: ${event.detail.min ?? '-∞'}…${event.detail.max?.toFixed(2) ?? '∞'}`);
+// @ts-expect-error min is a number or undefined
+document.addEventListener('svc-range-change', (event) => event.detail.min.toFixed());
 // @ts-expect-error the search box event has no `page`
 search.addEventListener('svc-search-input', (event) => event.detail.page);
