@@ -1,0 +1,249 @@
+/**
+ * The Query Suggestions of one service: the configurations (durable, `storage/query-suggestions.ts`) and
+ * the builds of their suggestions indices. A build runs right after a configuration is created or
+ * updated (after the answer is sent), again every `REBUILD_EVERY_MS` (the hosted service rebuilds
+ * daily; compressed to hourly for development), and on demand (`build`, behind
+ * `POST /1/_local/configs/{indexName}/build`). Builds of one configuration never overlap: a request
+ * during a build runs one more build after it.
+ */
+import { getAnalyticsLog } from '../analytics/record.js';
+import { AnalyticsReports } from '../analytics/reports.js';
+import type { ServiceContext } from '../context.js';
+import { HttpError } from '../http/errors.js';
+import { internalsOf } from '../http/internals.js';
+import { getEventStore } from '../insights/event-store.js';
+import { QuerySuggestionsStore } from '../storage/query-suggestions.js';
+import { BuildLog, buildSuggestions, type BuildEnvironment, type SuggestionRecord } from './build.js';
+import { MAX_CONFIGS, type QuerySuggestionsConfig } from './config.js';
+
+/** Every configuration is rebuilt this often (the hosted daily build, compressed for development). */
+export const REBUILD_EVERY_MS = 3_600_000;
+
+/** The status object of document 2 (plus the two figures the hosted API family adds). */
+export interface ConfigStatus {
+  indexName: string;
+  isRunning: boolean;
+  /** End of the last build, ISO 8601; `null` before the first. */
+  lastBuiltAt: string | null;
+  lastSuccessfulBuiltAt: string | null;
+  /** Seconds the last successful build took, as text (the hosted API family's type). */
+  lastSuccessfulBuildDuration: string | null;
+}
+
+interface BuildState {
+  /** A build is queued (will start on the next turn of the event loop). */
+  scheduled: boolean;
+  running: boolean;
+  /** Callers waiting for a build that starts after their request. */
+  waiters: Array<() => void>;
+}
+
+/**
+ * @example
+ * const suggestions = getQuerySuggestions(ctx);
+ * suggestions.create(parseConfig(body));          // builds soon after
+ * await suggestions.build('products_query_suggestions'); // or now, waiting for it
+ */
+export class QuerySuggestions {
+  readonly #ctx: ServiceContext;
+  readonly #store: QuerySuggestionsStore;
+  readonly #env: BuildEnvironment;
+  readonly #states = new Map<string, BuildState>();
+  /** Bumped at each change of a configuration: a build of an older version stops without writing. */
+  readonly #versions = new Map<string, number>();
+  #closed = false;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(ctx: ServiceContext) {
+    this.#ctx = ctx;
+    this.#store = new QuerySuggestionsStore(ctx.db);
+    getEventStore(ctx); // the Analytics reports read the events table
+    const { catalog, dictionaries } = internalsOf(ctx);
+    this.#env = { catalog, dictionaries: dictionaries.dictionaries, reports: new AnalyticsReports(ctx.db), now: () => ctx.now() };
+    this.#timer = setInterval(() => {
+      for (const { config } of this.#store.list()) void this.build(config.indexName);
+    }, REBUILD_EVERY_MS);
+    this.#timer.unref();
+    ctx.on('close', () => {
+      this.#closed = true;
+      clearInterval(this.#timer);
+      for (const state of this.#states.values()) for (const resolve of state.waiters.splice(0)) resolve();
+    });
+  }
+
+  list(): QuerySuggestionsConfig[] {
+    return this.#store.list().map((stored) => stored.config);
+  }
+
+  get(indexName: string): QuerySuggestionsConfig | undefined {
+    return this.#store.get(indexName)?.config;
+  }
+
+  /** The configuration, or 404. */
+  require(indexName: string): QuerySuggestionsConfig {
+    const config = this.get(indexName);
+    if (!config) throw new HttpError(404, `No Query Suggestions configuration for the index ${indexName}`);
+    return config;
+  }
+
+  /** `POST /1/configs`: 422 when the index has a configuration already, 403 past `MAX_CONFIGS`. */
+  create(config: QuerySuggestionsConfig): void {
+    if (this.#store.get(config.indexName)) {
+      throw new HttpError(422, `indexName: a Query Suggestions configuration for ${config.indexName} exists already (update it with PUT /1/configs/${config.indexName})`);
+    }
+    this.#checkLimit();
+    this.#save(config);
+  }
+
+  /** `PUT /1/configs/{indexName}`: replaces the configuration, or creates it (deprecated). True when created. */
+  update(config: QuerySuggestionsConfig): boolean {
+    const created = !this.#store.get(config.indexName);
+    if (created) this.#checkLimit();
+    this.#save(config);
+    return created;
+  }
+
+  /** `DELETE /1/configs/{indexName}`: stops the updates; the suggestions index stays as it is. */
+  delete(indexName: string): void {
+    if (!this.#store.remove(indexName)) throw new HttpError(404, `No Query Suggestions configuration for the index ${indexName}`);
+    this.#bump(indexName);
+  }
+
+  status(indexName: string): ConfigStatus {
+    this.require(indexName);
+    const outcome = this.#store.outcome(indexName)!;
+    const state = this.#states.get(indexName);
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    return {
+      indexName,
+      isRunning: state !== undefined && (state.running || state.scheduled),
+      lastBuiltAt: iso(outcome.lastBuiltAt),
+      lastSuccessfulBuiltAt: iso(outcome.lastSuccessfulBuiltAt),
+      lastSuccessfulBuildDuration: outcome.lastSuccessfulBuildMs === null ? null : (outcome.lastSuccessfulBuildMs / 1000).toFixed(3),
+    };
+  }
+
+  /** The log of the last build (JSON Lines); 404 without a configuration or before its first build. */
+  log(indexName: string): string {
+    this.require(indexName);
+    const log = this.#store.outcome(indexName)?.log;
+    if (log === null || log === undefined) throw new HttpError(404, `The suggestions index ${indexName} has not been built yet: no log`);
+    return log;
+  }
+
+  /**
+   * Builds the suggestions index of a configuration: resolves when a build that started after this call
+   * has ended (one more build is queued when one is running).
+   */
+  build(indexName: string): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    let state = this.#states.get(indexName);
+    if (!state) this.#states.set(indexName, (state = { scheduled: false, running: false, waiters: [] }));
+    const current = state;
+    return new Promise<void>((resolve) => {
+      current.waiters.push(resolve);
+      if (!current.running && !current.scheduled) this.#schedule(indexName, current);
+    });
+  }
+
+  #schedule(indexName: string, state: BuildState): void {
+    state.scheduled = true;
+    setImmediate(() => void this.#run(indexName, state));
+  }
+
+  async #run(indexName: string, state: BuildState): Promise<void> {
+    state.scheduled = false;
+    state.running = true;
+    const waiters = state.waiters.splice(0);
+    try {
+      await this.#buildOnce(indexName);
+    } catch (error) {
+      console.error('[svc-search] query suggestions: the build of', indexName, 'failed', error);
+    } finally {
+      state.running = false;
+      for (const resolve of waiters) resolve();
+      if (state.waiters.length > 0 && !this.#closed) this.#schedule(indexName, state);
+      else if (state.waiters.length === 0) this.#states.delete(indexName);
+    }
+  }
+
+  async #buildOnce(indexName: string): Promise<void> {
+    const stored = this.#store.get(indexName);
+    if (!stored || this.#closed) return;
+    const version = this.#versions.get(indexName) ?? 0;
+    const stopped = () => this.#closed || (this.#versions.get(indexName) ?? 0) !== version;
+    const started = Date.now();
+    const log = new BuildLog();
+    const { config } = stored;
+    log.add('INFO', 0, `Build of ${JSON.stringify(indexName)} started: ${config.sourceIndices.length} source ${config.sourceIndices.length === 1 ? 'index' : 'indices'}`);
+    getAnalyticsLog(this.#ctx).flush(); // searches still queued count too
+    let records: SuggestionRecord[] | undefined;
+    try {
+      records = await buildSuggestions(this.#env, config, log, { shouldStop: stopped });
+    } catch (error) {
+      log.add('ERROR', 0, `The build failed: ${(error as Error).message}`);
+    }
+    // A newer configuration (its own build is queued) or a deleted one: nothing is written.
+    if (stopped()) return;
+    if (records) {
+      try {
+        this.#write(indexName, records);
+        log.add('INFO', 0, `${records.length} suggestions written to ${JSON.stringify(indexName)}`);
+      } catch (error) {
+        log.add('ERROR', 0, `The suggestions could not be written to ${JSON.stringify(indexName)}: ${(error as Error).message}`);
+      }
+    }
+    const ended = Date.now();
+    log.add('INFO', 0, `Build finished in ${ended - started} ms`);
+    this.#store.saveBuild(indexName, { builtAt: ended, success: !log.hasError, durationMs: ended - started, log: log.toJsonLines() });
+  }
+
+  /**
+   * Replaces the records of the suggestions index in one transaction (readers see the old or the new
+   * suggestions, never a mix). Its settings get `searchableAttributes: ['query']` and
+   * `customRanking: ['desc(popularity)']` unless they were set on it already (yours are kept).
+   */
+  #write(indexName: string, records: SuggestionRecord[]): void {
+    const { catalog } = this.#env;
+    const meta = catalog.meta(indexName);
+    if (meta?.primary) throw new Error(`it is a replica of ${meta.primary}, whose records it mirrors`);
+    catalog.write(indexName, 'querySuggestions', () => {
+      const settings: Record<string, unknown> = {};
+      const given = catalog.meta(indexName)?.settings ?? {};
+      if (!('searchableAttributes' in given)) settings.searchableAttributes = ['query'];
+      if (!('customRanking' in given)) settings.customRanking = ['desc(popularity)'];
+      if (Object.keys(settings).length > 0 || !meta) catalog.setSettings(indexName, settings);
+      catalog.clearObjects(indexName);
+      catalog.saveObjects(indexName, records);
+    });
+  }
+
+  #checkLimit(): void {
+    if (this.#store.count() >= MAX_CONFIGS) {
+      throw new HttpError(403, `Up to ${MAX_CONFIGS} Query Suggestions configurations per application: delete one before creating another`);
+    }
+  }
+
+  #save(config: QuerySuggestionsConfig): void {
+    this.#store.save(config, Date.now());
+    this.#bump(config.indexName);
+  }
+
+  #bump(indexName: string): void {
+    this.#versions.set(indexName, (this.#versions.get(indexName) ?? 0) + 1);
+  }
+}
+
+const services = new WeakMap<ServiceContext, QuerySuggestions>();
+
+/**
+ * The Query Suggestions of a service (one per context).
+ *
+ * @example
+ * getQuerySuggestions(ctx).list()
+ */
+export function getQuerySuggestions(ctx: ServiceContext): QuerySuggestions {
+  let service = services.get(ctx);
+  if (!service) services.set(ctx, (service = new QuerySuggestions(ctx)));
+  return service;
+}
