@@ -12,6 +12,7 @@ import * as insights from './insights.js';
 import * as keys from './keys.js';
 import * as logs from './logs.js';
 import * as personalization from './personalization.js';
+import * as querySuggestions from './query-suggestions.js';
 import * as records from './records.js';
 import * as rules from './rules.js';
 import * as recommend from './recommend.js';
@@ -32,5 +33,6 @@ export const routers: RouterModule[] = [
   insights,
   recommend,
   analytics,
+  querySuggestions,
   personalization,
 ];
