@@ -4,8 +4,8 @@ import { SERVICE } from './shared.js';
 
 /**
  * A whole shop search page built from the elements only (no JavaScript beyond registering them): search
- * box, sort-by, stats and current refinements over the hits, brand and category refinements in a
- * sidebar, hits from a `<template>` with an "Add to cart" button that sends a conversion, pagination.
+ * box, sort-by, stats and current refinements over the hits, brand and category refinements and a price
+ * range in a sidebar, hits from a `<template>` with an "Add to cart" button that sends a conversion, pagination.
  */
 const meta: Meta = {
   title: 'Pages/Shop',
@@ -100,6 +100,10 @@ const meta: Meta = {
           <h2 id="category-heading">Category</h2>
           <svc-refinement-list attribute="category"></svc-refinement-list>
         </section>
+        <section aria-labelledby="price-heading">
+          <h2 id="price-heading">Price</h2>
+          <svc-range-input attribute="price"></svc-range-input>
+        </section>
       </aside>
       <main>
         <div class="toolbar">
@@ -110,7 +114,7 @@ const meta: Meta = {
             <option value="48">48 per page</option>
           </svc-hits-per-page>
         </div>
-        <svc-current-refinements .labels=${{ brand: 'Brand', category: 'Category' }}></svc-current-refinements>
+        <svc-current-refinements .labels=${{ brand: 'Brand', category: 'Category', price: 'Price' }}></svc-current-refinements>
         <svc-hits>
           <template>
             <style>

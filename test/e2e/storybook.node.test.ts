@@ -81,6 +81,8 @@ describe('npm start (Storybook with the local service)', { timeout: 240_000 }, (
       'elements-clear-refinements--default',
       'elements-sort-by--default',
       'elements-hits-per-page--default',
+      'elements-range-input--price',
+      'elements-range-input--bounds-and-precision',
       'elements-configure--default',
     ]) {
       assert.ok(id in index.entries, `story ${id} missing`);
