@@ -66,14 +66,15 @@ describe('lang and dir', () => {
 
   it('dir="rtl" on <svc-search> reaches the shadow roots and mirrors the layout', async () => {
     const html = `<svc-search-box></svc-search-box><svc-refinement-list attribute="brand"></svc-refinement-list>
-      <svc-hits-per-page></svc-hits-per-page><svc-pagination padding="1"></svc-pagination>`;
-    const positions: Record<string, { submitLeftOfInput: boolean; previousLeftOfNext: boolean; countLeftOfLabel: boolean; direction: string }> = {};
+      <svc-hits-per-page></svc-hits-per-page><svc-pagination padding="1"></svc-pagination><svc-range-input attribute="price"></svc-range-input>`;
+    const positions: Record<string, { submitLeftOfInput: boolean; previousLeftOfNext: boolean; countLeftOfLabel: boolean; minLeftOfMax: boolean; direction: string }> = {};
     for (const dir of ['ltr', 'rtl']) {
       const search = mount(`dir="${dir}"`, html);
       search.querySelector('svc-hits-per-page')!.items = [{ value: 5, default: true }];
       const box = search.querySelector('svc-search-box')!;
       const pager = search.querySelector('svc-pagination')!;
       const list = search.querySelector('svc-refinement-list')!;
+      const range = search.querySelector('svc-range-input')!;
       await until(() => Boolean(pager.shadowRoot?.querySelector('[part~="next"]')) && Boolean(list.shadowRoot?.querySelector('[part~="count"]')), `rendered (${dir})`);
       const rect = (root: Element, selector: string) => root.shadowRoot!.querySelector(selector)!.getBoundingClientRect();
       const input = rect(box, 'input');
@@ -82,11 +83,12 @@ describe('lang and dir', () => {
         submitLeftOfInput: rect(box, '[part~="submit"]').left < input.left,
         previousLeftOfNext: rect(pager, '[part~="previous"]').left < rect(pager, '[part~="next"]').left,
         countLeftOfLabel: rect(list, '[part~="count"]').left < rect(list, '[part~="label-text"]').left,
+        minLeftOfMax: rect(range, '[part~="min"]').left < rect(range, '[part~="max"]').left,
       };
     }
     expect(positions.ltr!.direction).to.equal('ltr');
     expect(positions.rtl!.direction).to.equal('rtl');
-    for (const key of ['submitLeftOfInput', 'previousLeftOfNext', 'countLeftOfLabel'] as const) {
+    for (const key of ['submitLeftOfInput', 'previousLeftOfNext', 'countLeftOfLabel', 'minLeftOfMax'] as const) {
       expect(positions.rtl![key], `${key} mirrored`).to.equal(!positions.ltr![key]);
     }
   });
@@ -96,7 +98,7 @@ describe('lang and dir', () => {
     const offenders: string[] = [];
     let scanned = 0;
     for (const tag of [...new Set([...document.querySelectorAll('*')].map((el) => el.localName))].concat(
-      ['svc-search', 'svc-search-box', 'svc-hits', 'svc-highlight', 'svc-snippet', 'svc-refinement-list', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-configure', 'svc-recommendations', 'svc-trending'],
+      ['svc-search', 'svc-search-box', 'svc-hits', 'svc-highlight', 'svc-snippet', 'svc-refinement-list', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-configure', 'svc-recommendations', 'svc-trending'],
     )) {
       const ctor = customElements.get(tag) as unknown as { styles?: unknown } | undefined;
       if (!tag.startsWith('svc-') || !ctor) continue;

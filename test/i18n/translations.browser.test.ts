@@ -12,6 +12,7 @@
  * every key must have been seen as a marker at least once.
  */
 import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import '../../src/define.js';
 import type { SvcElement } from '../../src/elements/base/svc-element.js';
 import type { SvcSearch } from '../../src/elements/search/svc-search.js';
@@ -149,6 +150,7 @@ describe('translations: every visible string of every element is replaceable', (
       <svc-clear-refinements></svc-clear-refinements>
       <svc-sort-by><option value="${indexName}">Most popular</option></svc-sort-by>
       <svc-hits-per-page></svc-hits-per-page>
+      <svc-range-input attribute="price" min="0" max="1000"></svc-range-input>
       <svc-hits></svc-hits>
       <svc-pagination show-first show-last padding="1"></svc-pagination>`);
     const perPage = page.querySelector('svc-hits-per-page')!;
@@ -178,6 +180,23 @@ describe('translations: every visible string of every element is replaceable', (
     facetSearch.value = 'qqqq';
     facetSearch.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
     await until(() => /⟪noValues⟫|No values/.test(list.shadowRoot!.textContent ?? ''), 'facet search without match');
+    collect(run, page);
+    // The range input's refusals: a minimum above the maximum, then a field that is not a number ("1e").
+    const range = page.querySelector('svc-range-input')!;
+    const [rangeMin, rangeMax] = [...range.shadowRoot!.querySelectorAll('input')];
+    const rangeSubmit = range.shadowRoot!.querySelector<HTMLButtonElement>('[part~="submit"]')!;
+    const rangeError = () => range.shadowRoot!.querySelector('[part~="error"]')!.textContent ?? '';
+    rangeMin!.value = '300';
+    rangeMax!.value = '200';
+    rangeSubmit.click();
+    await until(() => /⟪invalidRange⟫|greater/.test(rangeError()), 'range refused');
+    collect(run, page);
+    rangeMin!.value = '';
+    rangeMax!.focus();
+    rangeMax!.select();
+    await sendKeys({ type: '1e' });
+    rangeSubmit.click();
+    await until(() => /⟪invalidNumber⟫|Enter a number/.test(rangeError()), 'not a number refused');
     collect(run, page);
     page.parentElement!.remove();
 
@@ -228,7 +247,7 @@ describe('translations: every visible string of every element is replaceable', (
 
   const allKeys = () => {
     const out: string[] = [];
-    for (const tag of ['svc-search-box', 'svc-stats', 'svc-refinement-list', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-hits', 'svc-pagination', 'svc-recommendations', 'svc-trending']) {
+    for (const tag of ['svc-search-box', 'svc-stats', 'svc-refinement-list', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-hits', 'svc-pagination', 'svc-recommendations', 'svc-trending']) {
       for (const key of Object.keys((customElements.get(tag) as unknown as typeof SvcElement).defaultTranslations)) out.push(`${tag}/${key}`);
     }
     return out;
