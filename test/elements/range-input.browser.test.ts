@@ -295,10 +295,13 @@ describe('<svc-range-input>', () => {
       expect(messages.some((m) => /<svc-range-input>: .*precision must be an integer from 0 to 20/.test(m))).to.be.true;
       expect(fields(element).min.placeholder).to.equal('100');
       expect(fields(element).min.step).to.equal('1');
+      element.removeAttribute('precision');
       element.min = 500;
       element.max = 100;
       await element.updateComplete;
       expect(messages.some((m) => /min \(500\) is greater than max \(100\); both ignored/.test(m))).to.be.true;
+      expect(messages.filter((m) => /precision/.test(m))).to.have.length(1); // removing the attribute means 0, no error
+      expect(fields(element).min.placeholder).to.equal('100');
     } finally {
       console.error = original;
     }

@@ -130,7 +130,7 @@ export class SvcRangeInput extends SvcElement {
     range.min = min;
     range.max = max;
     try {
-      range.precision = this.precision;
+      range.precision = this.precision ?? 0; // a removed attribute is null
     } catch (error) {
       if (changed.has('precision')) console.error(`<svc-range-input>: ${(error as Error).message}; using 0.`);
       range.precision = 0;
