@@ -1,5 +1,4 @@
-import type { FacetStats } from '../client/types.js';
-import type { IndexState, Needs, StoreSnapshot } from '../store/types.js';
+import type { IndexState, Needs } from '../store/types.js';
 import { StoreController } from './store-controller.js';
 
 /** A numeric range; an undefined side is open (no bound, or no refinement on that side). */
@@ -7,9 +6,6 @@ export interface NumericRange {
   min?: number;
   max?: number;
 }
-
-/** How many search contexts the controller remembers the unrefined bounds of. */
-const REMEMBERED_CONTEXTS = 20;
 
 /**
  * `value` rounded to `precision` decimal places: `floor` for a lower bound, `ceil` for an upper one (so the
@@ -31,10 +27,9 @@ export function roundTo(value: number, precision: number, mode: 'floor' | 'ceil'
  * numeric refinements), and `refine({ min, max })`, which replaces them (an undefined side is removed; the
  * store goes back to the first page and makes one request).
  *
- * The attribute is declared as a facet (it must be in the index's `attributesForFaceting`) so the results
- * carry its stats. The store computes them over the refined results, so a refined range would narrow its own
- * bounds: the controller keeps the bounds last seen for the same search without this attribute's
- * refinements and shows those while the range is refined.
+ * The attribute is declared as an OR (disjunctive) facet (it must be in the index's `attributesForFaceting`):
+ * while it has a range, the store asks its stats in a facets-only query without that range, so the bounds are
+ * those of the results without it — a refined range never narrows its own bounds, also on arrival from a URL.
  *
  * @example
  * ```ts
@@ -65,8 +60,6 @@ export class RangeInputController extends StoreController {
   max: number | undefined;
 
   #precision = 0;
-  /** Search context (the state without this attribute's numeric refinements) → stats seen in it unrefined. */
-  #seen = new Map<string, FacetStats | null>();
 
   /** Decimal places of the bounds, the step and the refinements (an integer from 0 to 20; default 0). */
   get precision(): number {
@@ -85,16 +78,7 @@ export class RangeInputController extends StoreController {
   }
 
   protected override needs(): Needs | undefined {
-    return this.attribute ? { facets: [this.attribute] } : undefined;
-  }
-
-  protected override onSnapshot({ state, results, status }: StoreSnapshot): void {
-    // Only an answer that is the state's own (nothing newer pending) and not narrowed by this attribute's refinements.
-    if (!this.attribute || !results || status != 'idle' || this.#isRefined(state)) return;
-    const key = this.#context(state);
-    this.#seen.delete(key);
-    this.#seen.set(key, results.facets_stats?.[this.attribute] ?? null);
-    if (this.#seen.size > REMEMBERED_CONTEXTS) this.#seen.delete(this.#seen.keys().next().value!);
+    return this.attribute ? { disjunctiveFacets: [this.attribute] } : undefined;
   }
 
   /**
@@ -103,7 +87,7 @@ export class RangeInputController extends StoreController {
    * there are no stats (no results yet, no hits, or an attribute that is not numeric).
    */
   get range(): NumericRange {
-    const stats = this.#stats();
+    const stats = this.snapshot?.results?.facets_stats?.[this.attribute];
     const min = this.min ?? stats?.min;
     const max = this.max ?? stats?.max;
     return {
@@ -165,27 +149,5 @@ export class RangeInputController extends StoreController {
   #refinement(state: IndexState | undefined): NumericRange {
     const list = state?.numericRefinements[this.attribute] ?? [];
     return { min: list.find((r) => r.operator == '>=')?.value, max: list.find((r) => r.operator == '<=')?.value };
-  }
-
-  #isRefined(state: IndexState): boolean {
-    return (state.numericRefinements[this.attribute]?.length ?? 0) > 0;
-  }
-
-  /** The search without this attribute's refinements, page, page size and sort (they do not change the stats). */
-  #context(state: IndexState): string {
-    const { numericRefinements, page: _page, hitsPerPage: _size, indexName: _index, ...rest } = state;
-    const { [this.attribute]: _own, ...others } = numericRefinements;
-    return JSON.stringify([this.attribute, rest, others]);
-  }
-
-  /** The stats of the attribute over the results without its own refinements, as far as known. */
-  #stats(): FacetStats | undefined {
-    const snapshot = this.snapshot;
-    if (!snapshot?.results) return undefined;
-    const current = snapshot.results.facets_stats?.[this.attribute];
-    if (!this.#isRefined(snapshot.state)) return current;
-    const seen = this.#seen.get(this.#context(snapshot.state));
-    // Never seen unrefined (e.g. a refined URL on arrival): the refined results' own stats are all there is.
-    return seen === undefined ? current : (seen ?? undefined);
   }
 }

@@ -4,7 +4,9 @@
  *
  * A state with refined OR facets sends the main query plus, per refined OR facet, a facets-only query
  * without that facet's own refinements (`hitsPerPage: 0`, analytics and clickAnalytics off), so each OR
- * facet lists the counts of its values as if none of them were selected yet.
+ * facet lists the counts of its values as if none of them were selected yet. An attribute asked as an OR
+ * facet that has numeric refinements (a range) gets such a query too, so its `facets_stats` are those of the
+ * results without its own range.
  */
 import type { MultiSearchRequest, SearchParams, SearchResponse } from '../client/types.js';
 import { own } from './state.js';
@@ -120,7 +122,8 @@ export const facetCountsQuery = (state: IndexState, needs: MergedNeeds, facet: s
  * buildQueries(state, mergeNeeds([{ disjunctiveFacets: ['brand'] }])).requests.length // 1 + refined OR facets
  */
 export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQueries {
-  const refined = Object.keys(state.disjunctiveFacetRefinements).sort();
+  // A numeric attribute asked as an OR facet (a range) gets its own query too: its stats without its own range.
+  const refined = union([Object.keys(state.disjunctiveFacetRefinements), Object.keys(state.numericRefinements).filter((a) => needs.disjunctiveFacets.includes(a))]);
   const disjunctiveFacets = union([needs.disjunctiveFacets, refined]);
   const facets = union([needs.facets, disjunctiveFacets, Object.keys(state.facetRefinements)]);
   const main = query(state, needs, {

@@ -9,7 +9,7 @@ describe('RangeInputController (headless)', () => {
     indexName = await createIndex('ctrl_range', PRODUCTS, { attributesForFaceting: ['brand', 'price'] });
   });
 
-  it('asks for the facet, gives its bounds, refines both sides in one request and keeps the unrefined bounds', async () => {
+  it('asks for the facet, gives its bounds, refines both sides in one request, bounds without its own range', async () => {
     const store = storeFor(indexName);
     const host = new PlainHost();
     const price = new RangeInputController(host, { store });
@@ -26,13 +26,28 @@ describe('RangeInputController (headless)', () => {
     expect(store.requestLog.length).to.equal(sent + 1);
     expect(store.getSnapshot().results!.nbHits).to.equal(6);
     expect(price.value).to.deep.equal({ min: 200, max: 250 });
-    // The refined answer's stats are 200–250; the bounds stay those of the same search unrefined.
+    // The refined answer's hits are 200–250; the bounds are price's stats without its own range.
     expect(price.range).to.deep.equal({ min: 100, max: 450 });
     // Unchanged: nothing sent.
     expect(price.refine({ min: 200, max: 250 })).to.equal(undefined);
     expect(price.clear()).to.deep.equal({ min: undefined, max: undefined });
     await settled(store);
     expect(store.getSnapshot().state.numericRefinements).to.deep.equal({});
+    host.disconnect();
+    store.dispose();
+  });
+
+  it('arriving with a range already refined (URL state): the bounds are those without it from the first answer', async () => {
+    const store = storeFor(indexName, { numericRefinements: { price: [{ operator: '>=', value: 200 }, { operator: '<=', value: 250 }] } });
+    const host = new PlainHost();
+    const price = new RangeInputController(host, { store });
+    price.attribute = 'price';
+    host.connect();
+    await settled(store);
+    expect(store.requestLog.length).to.equal(1);
+    expect(store.getSnapshot().results!.nbHits).to.equal(6);
+    expect(price.value).to.deep.equal({ min: 200, max: 250 });
+    expect(price.range).to.deep.equal({ min: 100, max: 450 });
     host.disconnect();
     store.dispose();
   });

@@ -100,8 +100,11 @@ describe('<svc-range-input>', () => {
     expect(results!.nbHits).to.equal(11);
     expect(prices(store).every((price) => price >= 200 && price <= 300)).to.be.true;
     expect(element.value).to.deep.equal({ min: 200, max: 300 });
-    // The bounds stay those of the unrefined results (the refined answer's own stats are 200–300).
-    expect(results!.facets_stats!.price).to.deep.include({ min: 200, max: 300 });
+    // The bounds are those of the results without the range: the store asked price's stats in a second
+    // query of the same request, without price's own filters.
+    const queries = (store.requestLog.at(-1)!.body as { requests: Array<{ params: Record<string, unknown> }> }).requests;
+    expect(queries.map((query) => query.params.numericFilters)).to.deep.equal([['price>=200', 'price<=300'], undefined]);
+    expect(results!.facets_stats!.price).to.deep.include({ min: 100, max: 450 });
     expect([fields(element).min.placeholder, fields(element).max.placeholder]).to.deep.equal(['100', '450']);
   });
 

@@ -402,6 +402,41 @@ describe('Recommend', () => {
 });
 
 describe('other refinements', () => {
+  test('a range on an attribute asked as an OR facet gets its own stats query: its bounds without its own range', async () => {
+    const store = makeStore(svc.url);
+    try {
+      store.registerNeeds('range', { disjunctiveFacets: ['price'] });
+      store.registerNeeds('list', { facets: ['kind'] });
+      const all = (await settle(store)).results!;
+      const prices = records.map((r) => r.price);
+      assert.deepEqual([all.facets_stats?.price?.min, all.facets_stats?.price?.max], [Math.min(...prices), Math.max(...prices)]);
+
+      const sent = store.requestLog.length;
+      store.addNumericRefinement('price', '>=', 300);
+      store.addNumericRefinement('price', '<=', 400);
+      const { results } = await settle(store);
+      assert.equal(store.requestLog.length, sent + 1, 'one HTTP request');
+      const queries = (store.requestLog.at(-1)!.body as { requests: Array<{ params: Record<string, unknown> }> }).requests;
+      assert.equal(queries.length, 2, 'the main query and the stats query of price');
+      assert.deepEqual(queries[0]!.params.numericFilters, ['price>=300', 'price<=400']);
+      assert.equal(queries[1]!.params.numericFilters, undefined, "the stats query leaves out price's own range");
+      assert.deepEqual([queries[1]!.params.hitsPerPage, queries[1]!.params.analytics, queries[1]!.params.facets], [0, false, ['price']]);
+      // Hits are in the range; price's stats are those without the range; the other facets follow the range.
+      const inRange = records.filter((r) => r.price >= 300 && r.price <= 400);
+      assert.equal(results!.nbHits, inRange.length);
+      assert.deepEqual(results!.facets_stats?.price, all.facets_stats?.price);
+      assert.equal(Object.values(results!.facets.kind ?? {}).reduce((a, b) => a + b, 0), inRange.length);
+
+      // A range on an attribute nobody asked as an OR facet adds no query (its stats follow its range).
+      store.clearRefinements();
+      store.addNumericRefinement('stock', '>=', 1);
+      await settle(store);
+      assert.equal((store.requestLog.at(-1)!.body as { requests: unknown[] }).requests.length, 1);
+    } finally {
+      store.dispose();
+    }
+  });
+
   test('numeric and tag refinements, configure params and a sort replica reach the service', async () => {
     const replica = `${INDEX}_price_desc`;
     const primary = await svc.admin.request<{ taskID: number }>('PUT', `/1/indexes/${INDEX}/settings`, { replicas: [replica] });
