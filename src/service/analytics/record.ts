@@ -137,6 +137,8 @@ export interface RecordedSearch {
   response: { hits: Array<{ objectID: string }>; nbHits?: unknown; page?: unknown; hitsPerPage?: unknown; queryID?: unknown };
   key: KeyInfo;
   origin?: SearchOrigin;
+  /** The A/B test variant the search was assigned to (`src/service/abtests/`), if any. */
+  abTest?: { abTestID: number; abTestVariantID: number } | undefined;
 }
 
 /**
@@ -156,15 +158,33 @@ export function recordSearch(ctx: ServiceContext, search: RecordedSearch): void 
   }
 }
 
+/** Who searched, as Analytics counts users (and A/B tests split them). */
+export interface SearchUser {
+  /** The search's userToken, else the `X-Service-UserToken` header, else the client IP. */
+  userKey: string;
+  /** True when `userKey` is the client IP (no user token was given). */
+  anonymous: boolean;
+}
+
+/**
+ * The user of a search: its `userToken` (pass the one it runs with, so a secured key's wins), else the
+ * `X-Service-UserToken` header, else — the anonymous stand-in — the client IP (`::ffff:` removed; with
+ * the admin key, the first `X-Forwarded-For` address, for a backend searching on a user's behalf).
+ *
+ * @example
+ * searchUser('alice', key, origin) // { userKey: 'alice', anonymous: false }
+ * searchUser(undefined, key, { ip: '::ffff:10.0.0.7' }) // { userKey: '10.0.0.7', anonymous: true }
+ */
+export function searchUser(userToken: unknown, key: KeyInfo, origin: SearchOrigin = {}): SearchUser {
+  const token = typeof userToken === 'string' && userToken ? userToken : origin.userToken;
+  if (token) return { userKey: token, anonymous: false };
+  return { userKey: address((key.isAdmin && origin.forwardedFor) || origin.ip || 'unknown'), anonymous: true };
+}
+
 function record(ctx: ServiceContext, search: RecordedSearch): void {
   const { input, raw, response, key, origin = {} } = search;
   if (analyticsOff(raw.analytics)) return;
-  let userKey = typeof raw.userToken === 'string' && raw.userToken ? raw.userToken : origin.userToken;
-  let anonymous = false;
-  if (!userKey) {
-    anonymous = true;
-    userKey = address((key.isAdmin && origin.forwardedFor) || origin.ip || 'unknown');
-  }
+  const { userKey, anonymous } = searchUser(raw.userToken, key, origin);
   const page = Number(response.page ?? 0);
   const hitsPerPage = Number(response.hitsPerPage ?? response.hits.length);
   getAnalyticsLog(ctx).record({
@@ -180,5 +200,6 @@ function record(ctx: ServiceContext, search: RecordedSearch): void {
     objectIDs: response.hits.map((hit) => hit.objectID),
     filters: filtersOf(input),
     tags: stringList(raw.analyticsTags),
+    ...(search.abTest ? { abTestID: search.abTest.abTestID, abTestVariantID: search.abTest.abTestVariantID } : {}),
   });
 }

@@ -26,6 +26,8 @@ export interface Scope {
   tags?: TagExpression | undefined;
   /** Only searches whose query is exactly this (the `search` parameter). */
   search?: string | undefined;
+  /** Only the searches of one A/B test variant (`analytics_searches.ab_test_id` / `ab_test_variant`). */
+  abTest?: { id: number; variant: number } | undefined;
 }
 
 export interface Page {
@@ -144,6 +146,10 @@ export class AnalyticsReports {
     if (scope.search !== undefined) {
       sql += ' AND a.query = ?';
       params.push(scope.search);
+    }
+    if (scope.abTest !== undefined) {
+      sql += ' AND a.ab_test_id = ? AND a.ab_test_variant = ?';
+      params.push(scope.abTest.id, scope.abTest.variant);
     }
     return { sql, params };
   }
@@ -480,6 +486,54 @@ export class AnalyticsReports {
     const { total, perDay } = this.clickStats(scope);
     const shape = (stats: ClickStats) => ({ rate: stats.conversionRate, trackedSearchCount: stats.tracked, conversionCount: stats.conversionCount });
     return { ...shape(total), dates: [...perDay].map(([date, stats]) => ({ date, ...shape(stats) })) };
+  }
+
+  /**
+   * The figures of one A/B test variant (document 2, "A/B test", variant metrics), over the counted
+   * searches the variant was assigned, with the same definitions as every report: `searchCount` (as
+   * `/2/searches/count`), `trackedSearchCount`, `noResultCount` (as `/2/searches/noResultRate`),
+   * `userCount` (distinct, as `/2/users/count`), `clickCount` / `conversionCount` / `clickThroughRate` /
+   * `conversionRate` / `averageClickPosition` (as the click endpoints), plus the numerators of the two
+   * rates (`clickedSearchCount`, `convertedSearchCount`) for the significance tests. `undefined` when the
+   * variant has no counted search. The period is the whole days from the test's first to its last
+   * recorded search.
+   *
+   * @example
+   * reports.abTestVariant(7, 2, 'products_b')?.clickThroughRate // 0.25
+   */
+  abTestVariant(abTestID: number, variant: number, index: string) {
+    const span = this.db
+      .prepare('SELECT MIN(ts) AS first, MAX(ts) AS last FROM analytics_searches WHERE ab_test_id = ? AND ab_test_variant = ?')
+      .get(abTestID, variant) as { first: number | null; last: number | null };
+    if (span.first === null || span.last === null) return undefined;
+    const from = Math.floor(span.first / DAY_MS) * DAY_MS;
+    const days: string[] = [];
+    for (let day = from; day <= span.last; day += DAY_MS) days.push(new Date(day).toISOString().slice(0, 10));
+    const period = { from, to: from + days.length * DAY_MS, days };
+    const stats = new ClickStats();
+    const users = new Set<string>();
+    let searchCount = 0;
+    let noResultCount = 0;
+    for (const search of this.searches({ index, period, abTest: { id: abTestID, variant } }, true)) {
+      searchCount += 1;
+      if (search.nbHits === 0) noResultCount += 1;
+      users.add(search.userKey);
+      stats.add(search);
+    }
+    if (searchCount === 0) return undefined;
+    return {
+      searchCount,
+      trackedSearchCount: stats.tracked,
+      noResultCount,
+      userCount: users.size,
+      clickCount: stats.clickCount,
+      conversionCount: stats.conversionCount,
+      clickThroughRate: stats.clickThroughRate,
+      conversionRate: stats.conversionRate,
+      averageClickPosition: stats.averageClickPosition,
+      clickedSearchCount: stats.clickedSearches,
+      convertedSearchCount: stats.convertedSearches,
+    };
   }
 
   private clickStats(scope: Scope): { total: ClickStats; perDay: Map<string, ClickStats> } {

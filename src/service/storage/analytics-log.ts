@@ -45,6 +45,10 @@ export interface AnalyticsSearch {
   filters: AnalyticsFilter[];
   /** `analyticsTags` of the search. */
   tags: string[];
+  /** The A/B test the search was part of (document 2, "A/B test"), when one was active on its index. */
+  abTestID?: number;
+  /** Its variant: 1 (the first index) or 2. */
+  abTestVariantID?: number;
 }
 
 export interface AnalyticsLogOptions {
@@ -87,6 +91,24 @@ export function continuesSeries(
   const a = prefixForm(previous.query);
   const b = prefixForm(next.query);
   return b.startsWith(a) || a.startsWith(b);
+}
+
+/**
+ * Adds the A/B test columns (`ab_test_id`, `ab_test_variant`, both nullable) to an `analytics_searches`
+ * table created before A/B tests existed — the table is in users' data directories — and their index.
+ * Safe to run at every start: a column is added only when `PRAGMA table_info` does not list it, and
+ * `ALTER TABLE … ADD COLUMN` of a nullable column keeps every existing row (as NULL: not in a test).
+ *
+ * @example
+ * migrateAbTestColumns(db);
+ */
+export function migrateAbTestColumns(db: Database.Database): void {
+  const columns = new Set((db.prepare('PRAGMA table_info(analytics_searches)').all() as Array<{ name: string }>).map((column) => column.name));
+  db.transaction(() => {
+    if (!columns.has('ab_test_id')) db.exec('ALTER TABLE analytics_searches ADD COLUMN ab_test_id INTEGER');
+    if (!columns.has('ab_test_variant')) db.exec('ALTER TABLE analytics_searches ADD COLUMN ab_test_variant INTEGER');
+    db.exec('CREATE INDEX IF NOT EXISTS analytics_searches_ab_test ON analytics_searches (ab_test_id, ab_test_variant)');
+  })();
 }
 
 /**
@@ -134,10 +156,12 @@ export class AnalyticsLog {
       CREATE INDEX IF NOT EXISTS analytics_searches_index_ts ON analytics_searches (index_name, ts);
       CREATE INDEX IF NOT EXISTS analytics_searches_user ON analytics_searches (index_name, user_key, id);
     `);
+    migrateAbTestColumns(db);
     this.insert = db.prepare(`
       INSERT INTO analytics_searches
-        (index_name, ts, query, nb_hits, user_key, anonymous, query_id, page, hits_per_page, object_ids, filters, tags)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        (index_name, ts, query, nb_hits, user_key, anonymous, query_id, page, hits_per_page, object_ids, filters, tags,
+         ab_test_id, ab_test_variant)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     `);
     this.previous = db.prepare(
       'SELECT id, query, ts FROM analytics_searches WHERE index_name = ? AND user_key = ? ORDER BY id DESC LIMIT 1',
@@ -187,6 +211,8 @@ export class AnalyticsLog {
             JSON.stringify(entry.objectIDs),
             JSON.stringify(entry.filters.map((f) => [f.attribute, f.operator, f.value])),
             JSON.stringify(entry.tags),
+            entry.abTestID ?? null,
+            entry.abTestVariantID ?? null,
           );
           if (before && continuesSeries(before, entry, this.windowMs)) this.supersede.run(before.id);
         }
