@@ -5,6 +5,7 @@
  */
 import type { Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
+import * as abtests from './abtests.js';
 import * as analytics from './analytics.js';
 import * as dictionaries from './dictionaries.js';
 import * as indices from './indices.js';
@@ -33,6 +34,7 @@ export const routers: RouterModule[] = [
   insights,
   recommend,
   analytics,
+  abtests,
   querySuggestions,
   personalization,
 ];

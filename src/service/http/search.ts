@@ -5,6 +5,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
+import { abTestRoute } from '../abtests/search.js';
 import { recordSearch, searchOrigin, type SearchOrigin } from '../analytics/record.js';
 import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
@@ -63,6 +64,11 @@ function revealUnretrievable(index: Index, key: KeyInfo, raw: RawParams, hits: A
  * const response = runSearch(ctx, 'products', ctx.indices.require('products'), { query: 'chair', clickAnalytics: true }, key);
  */
 export function runSearch(ctx: ServiceContext, indexName: string, index: Index, input: RawParams, key: KeyInfo, origin?: SearchOrigin) {
+  // A/B test (document 2): on the first index of an active test, the user's variant decides where the
+  // search runs and with which customSearchParameters.
+  const own = input; // the user's own parameters, as Analytics records them
+  const abTest = abTestRoute(ctx, indexName, index, input, key, origin);
+  if (abTest) ({ indexName, index, input } = abTest);
   // Rules first (they read the user's query and ruleContexts), the key's forced parameters last (a rule
   // cannot widen what the key allows).
   const rules = applyRules(internalsOf(ctx).catalog.rules(indexName), input);
@@ -98,8 +104,13 @@ export function runSearch(ctx: ServiceContext, indexName: string, index: Index, 
     if (typeof raw.userToken === 'string' && raw.userToken) entry.userToken = raw.userToken;
     ctx.searchLog.record(entry);
   }
+  if (abTest) {
+    response.abTestID = abTest.abTestID;
+    response.abTestVariantID = abTest.abTestVariantID;
+  }
   // Analytics (document 2): every search unless `analytics: false`, queued off the answer's path.
-  recordSearch(ctx, { indexName, input, raw, response, key, ...(origin ? { origin } : {}) });
+  const assigned = abTest ? { abTestID: abTest.abTestID, abTestVariantID: abTest.abTestVariantID } : undefined;
+  recordSearch(ctx, { indexName, input: own, raw, response, key, ...(origin ? { origin } : {}), abTest: assigned });
   return response;
 }
 
