@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
+import { getClusters } from '../clusters/service.js';
 import type { KeyInfo, Right, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
 import { type Catalog, type Record_, validateIndexName } from '../storage/catalog.js';
@@ -285,6 +286,10 @@ function keyVisibility(index: Index, key: KeyInfo): ((objectID: string) => boole
 
 export function register(app: Hono, ctx: ServiceContext): void {
   const { catalog } = internalsOf(ctx);
+  const clusters = getClusters(ctx); // X-Service-User-ID: the user the written records belong to (clusters/service.ts)
+  const SAVES = new Set(['addObject', 'updateObject', 'partialUpdateObject', 'partialUpdateObjectNoCreate']);
+  const savedIn = (operations: BatchOperation[], indexName: string) =>
+    operations.filter((operation) => operation.indexName === indexName && SAVES.has(operation.action)).map((operation) => operation.objectID!);
   const writeTarget = (c: Context, right: Right) => {
     const indexName = c.req.param('indexName')!;
     ctx.authorize(c, right, indexName);
@@ -299,10 +304,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
       ctx.authorize(c, ACTION_RIGHTS[operation.action]!, operation.indexName);
       if (operation.action !== 'delete') requireWritable(ctx, catalog, operation.indexName);
     }
+    const user = clusters.writer(c);
     const taskID: Record<string, number> = {};
     catalog.writeMany(() => {
       for (const operation of operations) applyOperation(catalog, operation);
       for (const indexName of new Set(operations.map((operation) => operation.indexName))) {
+        clusters.written(user, indexName, savedIn(operations, indexName));
         taskID[indexName] = catalog.write(indexName, 'batch', () => undefined).taskID;
       }
     });
@@ -340,9 +347,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const operations = requests.map((request, position) => prepareOperation(request, `requests[${position}]`, indexName));
     for (const right of new Set(operations.map((operation) => ACTION_RIGHTS[operation.action]!))) ctx.authorize(c, right, indexName);
     if (operations.some((operation) => operation.action !== 'delete')) requireWritable(ctx, catalog, indexName);
+    const user = clusters.writer(c);
     const { taskID } = catalog.write(indexName, 'batch', () => {
       catalog.ensure(indexName);
       for (const operation of operations) applyOperation(catalog, operation);
+      clusters.written(user, indexName, savedIn(operations, indexName));
     });
     const objectIDs = operations.filter((operation) => operation.objectID !== undefined).map((operation) => operation.objectID!);
     return c.json({ taskID, objectIDs });
@@ -384,7 +393,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
       throw new HttpError(400, 'createIfNotExists must be true or false');
     }
     const createIfNotExists = createParam === undefined || flag(createParam);
+    const user = clusters.writer(c);
     const { taskID } = catalog.write(indexName, 'partialUpdateObject', () => {
+      clusters.written(user, indexName, [objectID]);
       applyOperation(catalog, {
         action: createIfNotExists ? 'partialUpdateObject' : 'partialUpdateObjectNoCreate',
         indexName,
@@ -400,7 +411,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const record = recordOf(await ctx.readJson(c), 'The record');
     requireWritable(ctx, catalog, indexName);
     const objectID = record.objectID === undefined ? randomUUID() : objectIdOf(record.objectID, 'The record');
-    const { taskID } = catalog.write(indexName, 'addObject', () => catalog.saveObjects(indexName, [{ ...record, objectID }]));
+    const user = clusters.writer(c);
+    const { taskID } = catalog.write(indexName, 'addObject', () => {
+      catalog.saveObjects(indexName, [{ ...record, objectID }]);
+      clusters.written(user, indexName, [objectID]);
+    });
     return c.json({ createdAt: now(), taskID, objectID });
   });
 
@@ -409,7 +424,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const objectID = c.req.param('objectID');
     const record = recordOf(await ctx.readJson(c), 'The record');
     requireWritable(ctx, catalog, indexName);
-    const { taskID } = catalog.write(indexName, 'updateObject', () => catalog.saveObjects(indexName, [{ ...record, objectID }]));
+    const user = clusters.writer(c);
+    const { taskID } = catalog.write(indexName, 'updateObject', () => {
+      catalog.saveObjects(indexName, [{ ...record, objectID }]);
+      clusters.written(user, indexName, [objectID]);
+    });
     return c.json({ updatedAt: now(), taskID, objectID });
   });
 

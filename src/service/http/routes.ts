@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
 import * as abtests from './abtests.js';
 import * as analytics from './analytics.js';
+import * as clusters from './clusters.js';
 import * as dictionaries from './dictionaries.js';
 import * as indices from './indices.js';
 import * as insights from './insights.js';
@@ -37,4 +38,5 @@ export const routers: RouterModule[] = [
   abtests,
   querySuggestions,
   personalization,
+  clusters,
 ];
