@@ -28,6 +28,7 @@ import { openDatabase } from './storage/db.js';
 import { DictionaryStore } from './storage/dictionaries.js';
 import { KeyStore } from './storage/keys.js';
 import { createSearchLog } from './storage/search-log.js';
+import { setOperationalKeys } from './usage/keys.js';
 
 export type { KeyInfo, Right, SearchLogEntry, ServiceContext } from './context.js';
 export { HttpError } from './http/errors.js';
@@ -54,6 +55,10 @@ export interface ServiceOptions {
    * whose size it does not give); default 100,000.
    */
   maxCustomDictionaryEntries?: number;
+  /** The dedicated key of the Usage API (document 3, Authentication); the admin key is always accepted. */
+  usageKey?: string;
+  /** The dedicated key of the Monitoring API (document 3, Authentication); the admin key is always accepted. */
+  monitoringKey?: string;
 }
 
 export interface Service {
@@ -123,6 +128,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     },
   };
   attachInternals(ctx, { catalog, keys, dictionaries });
+  setOperationalKeys(ctx, { usageKey: options.usageKey, monitoringKey: options.monitoringKey });
 
   const app = new Hono();
   app.use(

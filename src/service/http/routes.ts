@@ -13,12 +13,14 @@ import * as indices from './indices.js';
 import * as insights from './insights.js';
 import * as keys from './keys.js';
 import * as logs from './logs.js';
+import * as monitoring from './monitoring.js';
 import * as personalization from './personalization.js';
 import * as querySuggestions from './query-suggestions.js';
 import * as records from './records.js';
 import * as rules from './rules.js';
 import * as recommend from './recommend.js';
 import * as search from './search.js';
+import * as usage from './usage.js';
 
 export interface RouterModule {
   register(app: Hono, ctx: ServiceContext): void;
@@ -26,6 +28,8 @@ export interface RouterModule {
 
 export const routers: RouterModule[] = [
   logs, // first: its middleware records every call below
+  usage, // its middleware records every call below for Usage and Monitoring
+  monitoring,
   indices,
   search,
   records,
