@@ -27,3 +27,4 @@ export {
   type PluralEntry,
   type CompoundEntry,
 } from './dictionaries.js';
+export { buildExpansion, SYNONYM_TYPES, type Synonym } from './synonyms.js';

@@ -34,6 +34,7 @@ import {
   type TypoTolerance,
 } from './settings.js';
 import { Vocabulary } from './vocabulary.js';
+import { buildExpansion, type Expansion, type Synonym } from './synonyms.js';
 
 export type IndexRecord = Record<string, unknown> & { objectID: string };
 
@@ -78,6 +79,10 @@ interface Derived {
   exact: Uint8Array;
   plurals: Set<string>;
   fuzzy: Map<number, Kind>;
+  /** Placeholder names (`<name>`) this word is a replacement of (synonyms of type `placeholder`). */
+  placeholders?: string[];
+  /** Words this word matches through synonyms (highlighted like the word). */
+  synonyms?: Set<string>;
 }
 
 interface Effective {
@@ -107,6 +112,8 @@ interface Effective {
   queryLanguages: string[];
   /** Split compound words of the query (`decompoundQuery`). */
   decompoundQuery: boolean;
+  /** Expand query words with the index's synonyms (`synonyms`, default true). */
+  synonyms: boolean;
 }
 
 interface Execution {
@@ -471,6 +478,11 @@ export class Index {
   private version = 0;
   private filterCache = new Map<string, { version: number; bits: Uint32Array | null; tree: FilterNode | null }>();
   private deriveCache = new Map<string, { version: number; plurals: number; derived: Derived }>();
+  /** Synonyms of the index as given, and the expansion map built from them once per change. */
+  private synonymList: Synonym[] = [];
+  private expansion: Expansion = new Map();
+  /** Placeholder name → records containing the token `<name>` in a searchable attribute (per `version`). */
+  private placeholderCache = new Map<string, { version: number; docs: Set<number> }>();
 
   // scratch of one query (search is synchronous, so one set per index is enough)
   /**
@@ -554,6 +566,44 @@ export class Index {
     this.searchable = s.searchableAttributes.length ? parseSearchable(s.searchableAttributes) : null;
     this.facetSpecs = parseFacets(s.attributesForFaceting);
     this.customSpecs = s.customRanking.map((c) => parseSort(c)!).filter(Boolean);
+  }
+
+  // ---------------------------------------------------------------- synonyms
+
+  /** Replaces the synonyms of the index (the service validates them); rebuilds the expansion map. */
+  setSynonyms(synonyms: readonly Synonym[]): void {
+    this.synonymList = structuredClone([...synonyms]);
+    this.expansion = buildExpansion(this.synonymList);
+    this.deriveCache.clear();
+    this.placeholderCache.clear();
+  }
+
+  /** The synonyms of the index (a copy). */
+  getSynonyms(): Synonym[] {
+    return structuredClone(this.synonymList);
+  }
+
+  /** Records with the token `<name>` in a searchable attribute (scanned once per records/settings version). */
+  private placeholderDocs(name: string): Set<number> {
+    const cached = this.placeholderCache.get(name);
+    if (cached && cached.version === this.version) return cached.docs;
+    const docs = new Set<number>();
+    const re = new RegExp(`<\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*>`, 'i');
+    const strings: unknown[] = [];
+    for (let id = 0; id < this.records.length; id++) {
+      const record = this.records[id];
+      if (!record || !this.alive[id]) continue;
+      for (const spec of this.specsFor(record)) {
+        strings.length = 0;
+        getValues(record, spec.path, 0, strings);
+        if (strings.some((v) => typeof v === 'string' && re.test(v))) {
+          docs.add(id);
+          break;
+        }
+      }
+    }
+    this.placeholderCache.set(name, { version: this.version, docs });
+    return docs;
   }
 
   // ---------------------------------------------------------------- records
@@ -1195,6 +1245,7 @@ export class Index {
       noTypoWords: new Set(pick<string[]>('disableTypoToleranceOnWords', s.disableTypoToleranceOnWords).flatMap((w) => tokenize(w))),
       queryLanguages,
       decompoundQuery: pick('decompoundQuery', s.decompoundQuery) !== false,
+      synonyms: params.synonyms !== false,
     };
   }
 
@@ -1204,7 +1255,8 @@ export class Index {
       if (word.length >= eff.min2) maxTypos = 2;
       else if (word.length >= eff.min1) maxTypos = 1;
     }
-    const cacheKey = `${word}\u0000${prefix ? 1 : 0}${maxTypos}${exactOnly ? 1 : 0}${eff.plurals ? eff.plurals.join(',') : '-'}`; // maxTypos covers noTypos
+    const alternatives = eff.synonyms && !exactOnly ? this.expansion.get(word) : undefined;
+    const cacheKey = `${word}\u0000${prefix ? 1 : 0}${maxTypos}${exactOnly ? 1 : 0}${alternatives ? 1 : 0}${eff.plurals ? eff.plurals.join(',') : '-'}`; // maxTypos covers noTypos
     const cached = this.deriveCache.get(cacheKey);
     const pluralsVersion = this.dictionaries.versions.plurals;
     if (cached && cached.version === this.vocab.version && cached.plurals === pluralsVersion) {
@@ -1230,6 +1282,21 @@ export class Index {
         plurals.add(form);
         const id = vocab.id(form);
         if (id !== undefined) addTerm(id, 0, 1);
+      }
+    }
+    // synonyms: a synonym is a whole word without typos (loses to the word itself on `exact`);
+    // an alternative correction counts 1 or 2 typos
+    const placeholders: string[] = [];
+    const synonymWords = new Set<string>();
+    for (const alt of alternatives ?? []) {
+      if (alt.placeholder) {
+        placeholders.push(alt.word);
+        continue;
+      }
+      const id = vocab.id(alt.word);
+      if (id !== undefined) {
+        addTerm(id, alt.typos, 0);
+        synonymWords.add(alt.word);
       }
     }
     if (prefix) {
@@ -1263,6 +1330,8 @@ export class Index {
       plurals,
       fuzzy,
     };
+    if (placeholders.length) derived.placeholders = placeholders;
+    if (synonymWords.size) derived.synonyms = synonymWords;
     if (this.deriveCache.size >= 256) this.deriveCache.delete(this.deriveCache.keys().next().value!);
     this.deriveCache.set(cacheKey, { version: this.vocab.version, plurals: pluralsVersion, derived });
     return derived;
@@ -1389,6 +1458,7 @@ export class Index {
           match[slot + 1] = packed;
         }
       }
+      if (d.placeholders) tc = this.matchPlaceholders(d.placeholders, bit, tc);
     }
     this.touchedCount = tc;
     const all = words.length >= 31 ? 0x7fffffff : (1 << words.length) - 1;
@@ -1449,6 +1519,47 @@ export class Index {
       cands = cands.filter((d) => typoOf(d) <= limit);
     }
     return { eff, words, derived, candidates: Uint32Array.from(cands), required };
+  }
+
+  /**
+   * A replacement of a placeholder matches the records holding the token `<name>`: the postings of the
+   * token `name` in those records, as a whole word without typos (placeholders are rare: a side loop).
+   */
+  private matchPlaceholders(names: string[], bit: number, tc: number): number {
+    const gen = this.generation;
+    const genBits = (gen << 16) >>> 0;
+    const match = this.match;
+    const data = this.frozenData;
+    const off = this.frozenOff;
+    for (const name of names) {
+      const term = this.vocab.id(name);
+      if (term === undefined) continue;
+      const docs = this.placeholderDocs(name);
+      if (docs.size === 0) continue;
+      const pos = this.vocab.positionOf(term);
+      const end = off[pos + 1]!;
+      for (let j = off[pos]!; j < end; j += 2) {
+        const doc = data[j]!;
+        if (!docs.has(doc)) continue;
+        const slot = doc << 1;
+        const w = match[slot]!;
+        let m: number;
+        let packed: number;
+        if (w >>> 16 !== gen) {
+          this.touched[tc++] = doc;
+          m = 0;
+          packed = ATTR_MASK;
+        } else {
+          m = w & 0xffff;
+          packed = match[slot + 1]!;
+        }
+        if ((m & bit) === 0) match[slot] = (genBits | m | bit) >>> 0;
+        const a = data[j + 1]!;
+        if (a < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | a;
+        match[slot + 1] = packed;
+      }
+    }
+    return tc;
   }
 
   private release(exec: Execution): void {
@@ -1777,7 +1888,7 @@ export class Index {
         for (let i = 0; i < derived.length; i++) {
           const d = derived[i]!;
           let c = 0;
-          if (tok === d.word || d.plurals.has(tok)) c = tok.length;
+          if (tok === d.word || d.plurals.has(tok) || d.synonyms?.has(tok)) c = tok.length;
           else if (d.prefix && tok.startsWith(d.word)) c = d.word.length;
           else if (compounds.size && compounds.get(tok)?.some((part) => part === d.word || d.plurals.has(part) || (d.prefix && part.startsWith(d.word)))) c = tok.length;
           else if (d.fuzzy.size) {
