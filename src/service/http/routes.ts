@@ -20,6 +20,7 @@ import * as records from './records.js';
 import * as rules from './rules.js';
 import * as recommend from './recommend.js';
 import * as search from './search.js';
+import * as synonyms from './synonyms.js';
 import * as usage from './usage.js';
 
 export interface RouterModule {
@@ -35,6 +36,7 @@ export const routers: RouterModule[] = [
   records,
   keys,
   rules,
+  synonyms,
   dictionaries,
   insights,
   recommend,

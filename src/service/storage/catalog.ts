@@ -7,7 +7,7 @@
  * record write to a primary is applied to its replicas in the same transaction.
  */
 import type Database from 'better-sqlite3';
-import { Dictionaries, Index } from '../engine/index.js';
+import { Dictionaries, Index, type Synonym } from '../engine/index.js';
 import { HttpError } from '../http/errors.js';
 
 export type Record_ = Record<string, unknown> & { objectID: string };
@@ -59,6 +59,8 @@ export class Catalog {
   readonly #meta = new Map<string, IndexMeta>();
   /** Rules of each index (document 1, Rules), in the order they were first saved. */
   readonly #rules = new Map<string, Map<string, Rule>>();
+  /** Synonyms of each index (document 1, Synonyms), in the order they were first saved; mirrored in the engine index. */
+  readonly #synonyms = new Map<string, Map<string, Synonym>>();
   #touched: Set<string> | null = null;
   readonly #stmt;
   /** The service's language dictionaries, shared by every index. */
@@ -90,6 +92,13 @@ export class Catalog {
       ),
       deleteRule: db.prepare('DELETE FROM service_rules WHERE index_name = ? AND object_id = ?'),
       clearRules: db.prepare('DELETE FROM service_rules WHERE index_name = ?'),
+      synonyms: db.prepare('SELECT body FROM service_synonyms WHERE index_name = ? ORDER BY seq'),
+      upsertSynonym: db.prepare(
+        `INSERT INTO service_synonyms (index_name, object_id, body) VALUES (?, ?, ?)
+         ON CONFLICT (index_name, object_id) DO UPDATE SET body = excluded.body`,
+      ),
+      deleteSynonym: db.prepare('DELETE FROM service_synonyms WHERE index_name = ? AND object_id = ?'),
+      clearSynonyms: db.prepare('DELETE FROM service_synonyms WHERE index_name = ?'),
       insertTask: db.prepare(
         'INSERT INTO service_tasks (index_name, kind, created_at, published_at) VALUES (?, ?, ?, ?)',
       ),
@@ -103,6 +112,7 @@ export class Catalog {
     this.#indices.clear();
     this.#meta.clear();
     this.#rules.clear();
+    this.#synonyms.clear();
     for (const row of this.#stmt.allIndices.all() as IndexRow[]) this.#loadIndex(row);
   }
 
@@ -265,10 +275,73 @@ export class Catalog {
     }
     this.#stmt.clearRecords.run(name);
     this.#stmt.clearRules.run(name);
+    this.#stmt.clearSynonyms.run(name);
     this.#stmt.deleteIndex.run(name);
     this.#indices.delete(name);
     this.#meta.delete(name);
     this.#rules.delete(name);
+    this.#synonyms.delete(name);
+  }
+
+  /** The synonyms of an index (empty when none). */
+  synonyms(name: string): Synonym[] {
+    return [...(this.#synonyms.get(name)?.values() ?? [])];
+  }
+
+  getSynonym(name: string, objectID: string): Synonym | undefined {
+    return this.#synonyms.get(name)?.get(objectID);
+  }
+
+  /** Adds or replaces synonyms; `replaceExisting` replaces every synonym of the index atomically. */
+  saveSynonyms(name: string, synonyms: Synonym[], replaceExisting = false, forwardToReplicas = false): void {
+    for (const target of forwardToReplicas ? this.#withReplicas(name) : [name]) {
+      this.ensure(target);
+      this.#touch(target);
+      if (replaceExisting) {
+        this.#stmt.clearSynonyms.run(target);
+        this.#synonyms.delete(target);
+      }
+      let map = this.#synonyms.get(target);
+      if (!map) this.#synonyms.set(target, (map = new Map()));
+      for (const synonym of synonyms) {
+        this.#stmt.upsertSynonym.run(target, synonym.objectID, JSON.stringify(synonym));
+        map.set(synonym.objectID, structuredClone(synonym));
+      }
+      this.#syncSynonyms(target);
+      this.#bump(target);
+    }
+  }
+
+  /** Deletes one synonym; false when the index has no such synonym. */
+  deleteSynonym(name: string, objectID: string, forwardToReplicas = false): boolean {
+    let found = false;
+    for (const target of forwardToReplicas ? this.#withReplicas(name) : [name]) {
+      const map = this.#synonyms.get(target);
+      if (!map?.has(objectID)) continue;
+      this.#touch(target);
+      if (target === name) found = true;
+      this.#stmt.deleteSynonym.run(target, objectID);
+      map.delete(objectID);
+      this.#syncSynonyms(target);
+      this.#bump(target);
+    }
+    return found;
+  }
+
+  clearSynonyms(name: string, forwardToReplicas = false): void {
+    for (const target of forwardToReplicas ? this.#withReplicas(name) : [name]) {
+      if (!this.#meta.has(target)) continue;
+      this.#touch(target);
+      this.#stmt.clearSynonyms.run(target);
+      this.#synonyms.delete(target);
+      this.#syncSynonyms(target);
+      this.#bump(target);
+    }
+  }
+
+  /** Rebuilds the engine index's expansion map from the stored synonyms (once per change). */
+  #syncSynonyms(name: string): void {
+    this.#indices.get(name)?.setSynonyms(this.synonyms(name));
   }
 
   /** The rules of an index (empty when none). */
@@ -426,6 +499,7 @@ export class Catalog {
       meta.settings = { ...meta.settings, ...structuredClone(sourceMeta.settings) };
     }
     if (parts.has('rules')) this.saveRules(destination, this.rules(source), true);
+    if (parts.has('synonyms')) this.saveSynonyms(destination, this.synonyms(source), true);
     this.#saveMeta(meta);
     if (records) {
       this.clearObjects(destination);
@@ -508,6 +582,15 @@ export class Catalog {
       rules.set(rule.objectID, rule);
     }
     if (rules.size > 0) this.#rules.set(row.name, rules);
+    const synonyms = new Map<string, Synonym>();
+    for (const { body } of this.#stmt.synonyms.all(row.name) as Array<{ body: string }>) {
+      const synonym = JSON.parse(body) as Synonym;
+      synonyms.set(synonym.objectID, synonym);
+    }
+    if (synonyms.size > 0) {
+      this.#synonyms.set(row.name, synonyms);
+      index.setSynonyms([...synonyms.values()]);
+    }
   }
 
   /** After a rolled-back transaction: rebuild the touched indices from the database. */
@@ -516,6 +599,7 @@ export class Catalog {
       this.#indices.delete(name);
       this.#meta.delete(name);
       this.#rules.delete(name);
+      this.#synonyms.delete(name);
       const row = this.#db.prepare('SELECT * FROM service_indices WHERE name = ?').get(name) as IndexRow | undefined;
       if (row) this.#loadIndex(row);
     }

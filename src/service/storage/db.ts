@@ -62,6 +62,13 @@ export function openDatabase(dataDir: string): Database.Database {
       body TEXT NOT NULL,
       UNIQUE (index_name, object_id)
     );
+    CREATE TABLE IF NOT EXISTS service_synonyms (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      index_name TEXT NOT NULL,
+      object_id TEXT NOT NULL,
+      body TEXT NOT NULL,
+      UNIQUE (index_name, object_id)
+    );
     CREATE TABLE IF NOT EXISTS service_dictionary_entries (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       dictionary TEXT NOT NULL,
