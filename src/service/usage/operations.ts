@@ -188,6 +188,13 @@ export function operationOf(method: string, path: string): Operation | undefined
     if (c === 'search') return method === 'POST' ? at('search_rules') : undefined;
     return get ? at('get_rules') : method === 'PUT' ? at('save_rules') : method === 'DELETE' ? at('delete_rules') : undefined;
   }
+  if (b === 'synonyms') {
+    if (d !== undefined) return undefined;
+    if (c === 'batch') return method === 'POST' ? at('batch_synonym') : undefined;
+    if (c === 'clear') return method === 'POST' ? at('delete_synonym') : undefined; // clearing deletes them all
+    if (c === 'search') return method === 'POST' ? at('query_synonym') : undefined;
+    return get ? at('get_synonym') : method === 'PUT' ? at('update_synonym') : method === 'DELETE' ? at('delete_synonym') : undefined;
+  }
   if (b === 'keys' && d === undefined) return get ? at('get_api_key') : method === 'PUT' ? at('update_api_key') : method === 'DELETE' ? at('delete_api_key') : undefined;
   if (b === 'task' && d === undefined) return get ? at('wait_task') : undefined;
   if (c === 'partial' && d === undefined) return method === 'POST' ? at('partial_update_record') : undefined;
