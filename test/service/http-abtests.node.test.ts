@@ -16,30 +16,15 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { erf, normalCdf, twoProportionSignificance } from '../../src/service/abtests/significance.js';
-import { ADMIN_KEY, APP_ID, index, SEARCH_KEY, securedKey, startService, tempDir, type Running } from './service-helpers.js';
+import { ADMIN_KEY, APP_ID, index, SEARCH_KEY, securedKey, startService, tempDir, type Running, scenarioTime, SMALL_SHOP } from './service-helpers.js';
 
 const DAY = 86_400_000;
-/** Ten minutes ago, or the middle of yesterday near midnight UTC, so a scenario stays on one day. */
-function baseTime(): number {
-  const now = Date.now();
-  const t = now - 10 * 60_000;
-  const timeOfDay = t % DAY;
-  return timeOfDay > 3_600_000 && timeOfDay < 20 * 3_600_000 ? t : Math.floor(now / DAY) * DAY - DAY / 2;
-}
-const T0 = baseTime();
+const T0 = scenarioTime();
 let clock = T0;
 const now = () => clock;
 
-const RECORDS = [
-  { objectID: '1', name: 'Oak chair', brand: 'Hon', price: 120, rank: 7 },
-  { objectID: '2', name: 'Office chair', brand: 'Hon', price: 300, rank: 6 },
-  { objectID: '3', name: 'Garden chair', brand: 'Acme', price: 80, rank: 5 },
-  { objectID: '4', name: 'Chair cushion', brand: 'Acme', price: 20, rank: 4 },
-  { objectID: '5', name: 'Desk lamp', brand: 'Tensor', price: 30, rank: 3 },
-  { objectID: '6', name: 'Floor lamp', brand: 'Tensor', price: 90, rank: 2 },
-  { objectID: '7', name: 'Standing desk', brand: 'Hon', price: 500, rank: 1 },
-];
-const SETTINGS = { searchableAttributes: ['name', 'brand'], attributesForFaceting: ['brand', 'price'], customRanking: ['desc(rank)'] };
+const RECORDS = SMALL_SHOP.records;
+const SETTINGS = SMALL_SHOP.settings;
 const INDICES = ['shop', 'shop_b', 'other', 'solo', 'expiry_a', 'expiry_b', 'stop_a', 'stop_b', 'm_a', 'm_b', 'sig_a', 'sig_b', 'restricted'];
 
 /**

@@ -10,23 +10,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { algoliasearch } from 'algoliasearch';
-import { ADMIN_KEY, APP_ID, index, SEARCH_KEY, startService, type Answer, type CallOptions, type Running } from './service-helpers.js';
+import { ADMIN_KEY, APP_ID, index, SEARCH_KEY, startService, type Answer, type CallOptions, type Running, scenarioTime, SMALL_SHOP } from './service-helpers.js';
 
 const DAY = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/**
- * T0: a time in the past (Insights accepts event timestamps up to four days old and at most 15 minutes
- * ahead) far enough from midnight UTC that the whole test stays on one day.
- */
-function baseTime(): number {
-  const now = Date.now();
-  const t = now - 10 * 60_000;
-  const timeOfDay = t % DAY;
-  return timeOfDay > 3_600_000 && timeOfDay < 22 * 3_600_000 ? t : Math.floor(now / DAY) * DAY - DAY / 2;
-}
-
-const T0 = baseTime();
+const T0 = scenarioTime();
 const D = dayOf(T0);
 const D_1 = dayOf(T0 - DAY);
 const D_10 = dayOf(T0 - 10 * DAY);
@@ -36,16 +25,8 @@ const PERIOD = Array.from({ length: 8 }, (_, i) => dayOf(T0 - (7 - i) * DAY));
 let clock = T0;
 const now = () => clock;
 
-const RECORDS = [
-  { objectID: '1', name: 'Oak chair', brand: 'Hon', price: 120, rank: 7 },
-  { objectID: '2', name: 'Office chair', brand: 'Hon', price: 300, rank: 6 },
-  { objectID: '3', name: 'Garden chair', brand: 'Acme', price: 80, rank: 5 },
-  { objectID: '4', name: 'Chair cushion', brand: 'Acme', price: 20, rank: 4 },
-  { objectID: '5', name: 'Desk lamp', brand: 'Tensor', price: 30, rank: 3 },
-  { objectID: '6', name: 'Floor lamp', brand: 'Tensor', price: 90, rank: 2 },
-  { objectID: '7', name: 'Standing desk', brand: 'Hon', price: 500, rank: 1 },
-];
-const SETTINGS = { searchableAttributes: ['name', 'brand'], attributesForFaceting: ['brand', 'price'], customRanking: ['desc(rank)'] };
+const RECORDS = SMALL_SHOP.records;
+const SETTINGS = SMALL_SHOP.settings;
 
 let svc: Running;
 

@@ -105,3 +105,31 @@ export async function index(running: Running, indexName: string, records: Array<
   });
   return answer.taskID as number;
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A scenario's base time: ten minutes ago (Insights accepts event timestamps up to four days old), or the
+ * middle of yesterday when that is within an hour of midnight UTC or after 20:00 — so a whole scenario,
+ * including events an hour later, stays on one UTC day.
+ */
+export function scenarioTime(): number {
+  const now = Date.now();
+  const t = now - 10 * 60_000;
+  const timeOfDay = t % DAY_MS;
+  return timeOfDay > 3_600_000 && timeOfDay < 20 * 3_600_000 ? t : Math.floor(now / DAY_MS) * DAY_MS - DAY_MS / 2;
+}
+
+/** A small shop of seven records for the Analytics and A/B test scenarios (ranks make the order fixed). */
+export const SMALL_SHOP = {
+  records: [
+    { objectID: '1', name: 'Oak chair', brand: 'Hon', price: 120, rank: 7 },
+    { objectID: '2', name: 'Office chair', brand: 'Hon', price: 300, rank: 6 },
+    { objectID: '3', name: 'Garden chair', brand: 'Acme', price: 80, rank: 5 },
+    { objectID: '4', name: 'Chair cushion', brand: 'Acme', price: 20, rank: 4 },
+    { objectID: '5', name: 'Desk lamp', brand: 'Tensor', price: 30, rank: 3 },
+    { objectID: '6', name: 'Floor lamp', brand: 'Tensor', price: 90, rank: 2 },
+    { objectID: '7', name: 'Standing desk', brand: 'Hon', price: 500, rank: 1 },
+  ],
+  settings: { searchableAttributes: ['name', 'brand'], attributesForFaceting: ['brand', 'price'], customRanking: ['desc(rank)'] },
+};
