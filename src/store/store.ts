@@ -9,12 +9,14 @@
  * - Answers are cached per request (default 2 minutes, 100 entries): a state already seen answers from
  *   the cache at once, without a request (flagged `cached: true` in `requestLog`). The store asks its
  *   client with `cache: false`, so an answer is kept once, here.
+ * - Recommend requests and searches outside the state (`searchIndex`) of one tick go in one call per kind,
+ *   identical ones in flight share it, and their answers are cached the same way.
  * - Status: `loading` while the newest search is pending, `stalled` once it has been pending for
  *   `stalledDelayMs` (default 200), `error` when it failed (the last results stay), else `idle`.
  */
 import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
-import type { RecommendRequest, SearchParams, SearchResponse } from '../client/types.js';
+import type { RequestOptions, SearchParams, SearchResponse } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
 import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults } from './requests.js';
 import { normalizeState, own, str, strings } from './state.js';
@@ -22,6 +24,9 @@ import type { IndexState, Listener, Needs, RequestLogEntry, SearchResults, Searc
 
 /** Default delay before a pending search is reported `stalled`, ms. */
 export const DEFAULT_STALLED_DELAY_MS = 200;
+
+/** The kinds of requests sent in batches, named as the client's methods. */
+type Batched = 'recommend' | 'multiSearch';
 
 const toggled = <V>(list: V[] = [], value: V) => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
 
@@ -63,9 +68,9 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
   let sent = 0;
   let shown = 0;
   let stalledTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Recommend requests of this tick, and identical requests in flight (shared). */
-  let recommendQueue: Array<[key: string, request: RecommendRequest, resolve: (value: any) => void, reject: (error: unknown) => void]> = [];
-  const recommendShared = new Map<string, Promise<any>>();
+  /** Recommend requests and other searches (`searchIndex`) of this tick, per kind, and identical requests in flight (shared). */
+  const queues: Partial<Record<Batched, Array<[key: string, request: object, resolve: (value: any) => void, reject: (error: unknown) => void]>>> = {};
+  const shared = new Map<string, Promise<any>>();
 
   const log = (kind: RequestLogEntry['kind'], body: unknown, cached = false) => requestLog.push({ kind, at: Date.now(), body: structuredClone(body), cached });
   /** A cached answer (a copy), logged as such. */
@@ -170,22 +175,41 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     notify();
   }
 
-  function flushRecommend() {
-    const batch = recommendQueue;
-    recommendQueue = [];
-    if (disposed) return;
+  /** Sends the requests of one kind queued this tick in one call: `recommend` or `multiSearch`, as the client's methods. */
+  function flush(kind: Batched) {
+    const batch = queues[kind]!;
+    delete queues[kind];
+    // Queued before `dispose()`: never sent.
+    if (disposed) return batch.forEach((item) => item[3](new DOMException('The store was disposed.', 'AbortError')));
     const requests = batch.map((item) => item[1]);
-    log('recommend', { requests });
-    abortable((signal) => client.recommend(requests, { signal, cache: false })).then(
+    log(kind, { requests });
+    abortable((signal) => (client[kind] as (requests: object[], options: RequestOptions) => Promise<{ results: unknown[] }>)(requests, { signal, cache: false })).then(
       ({ results }) =>
         batch.forEach(([key, , resolve, reject], i) => {
           const result = results[i];
-          if (!result) return reject(new Error('svc-search: no recommend result for request ' + i));
-          if (cache) cache.set('recommend' + key, result);
+          if (!result) return reject(new Error(`svc-search: no ${kind} result ${i}`));
+          if (cache) cache.set(kind + key, result);
           resolve(result);
         }),
       (error) => batch.forEach((item) => item[3](error)),
     );
+  }
+
+  /** A request batched with the others of its kind in this tick, answered from the cache or shared with an identical one in flight. */
+  function batched(kind: Batched, request: object): Promise<any> {
+    const key = JSON.stringify(request);
+    const hit = fromCache(kind, key, { requests: [request] });
+    if (hit) return Promise.resolve(hit);
+    let call = shared.get(kind + key);
+    if (!call) {
+      const created = (call = new Promise((resolve, reject) => {
+        if ((queues[kind] ??= []).push([key, structuredClone(request), resolve, reject]) == 1) queueMicrotask(() => flush(kind));
+      }));
+      const forget = () => void (shared.get(kind + key) == created && shared.delete(kind + key));
+      created.then(forget, forget);
+      shared.set(kind + key, created);
+    }
+    return call.then(structuredClone);
   }
 
   const store: SearchStore<T> = {
@@ -269,23 +293,12 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
 
     recommend(request) {
       if (typeof request?.indexName != 'string' || typeof request.model != 'string') {
-        return Promise.reject(new TypeError('svc-search: recommend: request needs at least indexName, model and threshold'));
+        return Promise.reject(new TypeError('svc-search: recommend: request needs indexName and model'));
       }
-      const key = JSON.stringify(request);
-      const hit = fromCache('recommend', key, { requests: [request] });
-      if (hit) return Promise.resolve(hit);
-      // Requests of one tick go in one call; identical ones share it.
-      let shared = recommendShared.get(key);
-      if (!shared) {
-        const created = (shared = new Promise((resolve, reject) => {
-          if (recommendQueue.push([key, structuredClone(request), resolve, reject]) == 1) queueMicrotask(flushRecommend);
-        }));
-        const forget = () => void (recommendShared.get(key) == created && recommendShared.delete(key));
-        created.then(forget, forget);
-        recommendShared.set(key, created);
-      }
-      return shared.then(structuredClone);
+      return batched('recommend', request);
     },
+
+    searchIndex: (request) => (need(request?.indexName, 'searchIndex: indexName'), batched('multiSearch', request)),
 
     toQueryString: (indexState = state) => stateToQueryString(indexState, baseIndex),
     fromQueryString: (query) => queryStringToState(query, baseIndex),
@@ -301,8 +314,6 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
       for (const controller of controllers) controller.abort();
       listeners.clear();
       needs.clear();
-      for (const item of recommendQueue) item[3](new DOMException('The store was disposed.', 'AbortError'));
-      recommendQueue = [];
     },
   };
 

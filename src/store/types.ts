@@ -3,6 +3,7 @@
  * and the controllers, insights and recommend layers; keep it in step with `docs/CONTRACTS.md`.
  */
 import type {
+  MultiSearchRequest,
   RecommendRequest,
   RecommendResult,
   SearchClient,
@@ -107,6 +108,12 @@ export interface SearchStore<T = Record<string, unknown>> {
   searchForFacetValues(attribute: string, facetQuery: string, maxFacetHits?: number): Promise<FacetHit[]>;
   /** Recommend requests made in the same tick go in one HTTP request; answers are cached. */
   recommend<R = Record<string, unknown>>(request: RecommendRequest): Promise<RecommendResult<R>>;
+  /**
+   * (added by autocomplete) A search outside the state — another index, e.g. query suggestions: searches of
+   * the same tick go in one multi-query (logged as `multiSearch`), identical ones in flight share it, answers
+   * are cached like the others. The state, status and results of the store are not touched.
+   */
+  searchIndex<R = Record<string, unknown>>(request: MultiSearchRequest): Promise<SearchResponse<R>>;
 
   /** URL query string of the state (`q`, `page` 1-based, refinements…); `fromQueryString` inverts it exactly. */
   toQueryString(state?: IndexState): string;
@@ -121,7 +128,8 @@ export interface SearchStore<T = Record<string, unknown>> {
 }
 
 export interface RequestLogEntry {
-  kind: 'search' | 'searchForFacetValues' | 'recommend';
+  /** `multiSearch`: the searches outside the state (`searchIndex`). */
+  kind: 'search' | 'searchForFacetValues' | 'recommend' | 'multiSearch';
   at: number;
   /** The body as sent (multi-query `requests` with their params objects, or recommend `requests`). */
   body: unknown;
