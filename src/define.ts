@@ -11,6 +11,7 @@
 import './elements/search/define.js';
 import './elements/search-box/define.js';
 import './elements/hits/define.js';
+import './elements/infinite-hits/define.js';
 import './elements/highlight/define.js';
 import './elements/snippet/define.js';
 import './elements/refinement-list/define.js';

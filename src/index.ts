@@ -20,6 +20,7 @@ export * from './controllers/store-controller.js';
 export * from './controllers/highlight-tags.js';
 export * from './controllers/search-box-controller.js';
 export * from './controllers/hits-controller.js';
+export * from './controllers/infinite-hits-controller.js';
 export * from './controllers/refinement-list-controller.js';
 export * from './controllers/pagination-controller.js';
 export * from './controllers/stats-controller.js';
@@ -41,6 +42,7 @@ export { escapeHtml, unescapeHtml, parseHighlight, highlightedValue } from './el
 export * from './elements/search/svc-search.js';
 export * from './elements/search-box/svc-search-box.js';
 export * from './elements/hits/svc-hits.js';
+export * from './elements/infinite-hits/svc-infinite-hits.js';
 export * from './elements/highlight/svc-highlight.js';
 export * from './elements/snippet/svc-snippet.js';
 export * from './elements/refinement-list/svc-refinement-list.js';

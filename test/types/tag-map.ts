@@ -1,7 +1,7 @@
 // Type test (compiled by types.node.test.ts, never run): HTMLElementTagNameMap for every tag, typed events in
 // GlobalEventHandlersEventMap / HTMLElementEventMap, and the generic hit type of SvcHits / SvcRecommendations.
 import 'svc-search/define';
-import type { SvcHits, SvcRecommendations, SvcSearch, SvcTrending } from 'svc-search';
+import type { SvcHits, SvcInfiniteHits, SvcRecommendations, SvcSearch, SvcTrending } from 'svc-search';
 import type { SvcTagName } from 'svc-search/react';
 
 type Product = { name: string; brand: string; price: number };
@@ -11,6 +11,7 @@ export const everyTag: Record<SvcTagName, true> = {
   'svc-search': true,
   'svc-search-box': true,
   'svc-hits': true,
+  'svc-infinite-hits': true,
   'svc-highlight': true,
   'svc-snippet': true,
   'svc-refinement-list': true,
@@ -38,6 +39,11 @@ const hits = document.querySelector<SvcHits<Product>>('svc-hits')!;
 hits.renderHit = (hit, info) => `${hit.name} ${hit.price.toFixed(2)} #${info.position} ${hit.objectID}`;
 // @ts-expect-error Product has no `weight`
 hits.renderHit = (hit) => hit.weight;
+const moreHits = document.querySelector<SvcInfiniteHits<Product>>('svc-infinite-hits')!;
+moreHits.renderHit = (hit, info) => `${hit.brand} #${info.position}`;
+// @ts-expect-error price is a number
+moreHits.renderHit = (hit) => hit.price.toUpperCase();
+export const shownPage: number | undefined = document.createElement('svc-infinite-hits').showMore();
 export const plainHits: SvcHits = document.createElement('svc-hits');
 plainHits.renderHit = (hit) => String(hit.name); // Record<string, unknown> by default
 
@@ -60,5 +66,8 @@ document.addEventListener('svc-sort-change', (event) => event.detail);
 document.addEventListener('svc-range-change', (event) => `${event.detail.attribute}: ${event.detail.min ?? '-∞'}…${event.detail.max?.toFixed(2) ?? '∞'}`);
 // @ts-expect-error min is a number or undefined
 document.addEventListener('svc-range-change', (event) => event.detail.min.toFixed());
+document.addEventListener('svc-show-more', (event) => (event.detail.direction == 'more' ? event.detail.page + 1 : event.detail.page));
+// @ts-expect-error direction is 'more' or 'previous'
+document.addEventListener('svc-show-more', (event) => event.detail.direction == 'next');
 // @ts-expect-error the search box event has no `page`
 search.addEventListener('svc-search-input', (event) => event.detail.page);
