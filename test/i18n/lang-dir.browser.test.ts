@@ -66,8 +66,9 @@ describe('lang and dir', () => {
 
   it('dir="rtl" on <svc-search> reaches the shadow roots and mirrors the layout', async () => {
     const html = `<svc-search-box></svc-search-box><svc-refinement-list attribute="brand"></svc-refinement-list>
-      <svc-hits-per-page></svc-hits-per-page><svc-pagination padding="1"></svc-pagination><svc-range-input attribute="price"></svc-range-input>`;
-    const positions: Record<string, { submitLeftOfInput: boolean; previousLeftOfNext: boolean; countLeftOfLabel: boolean; minLeftOfMax: boolean; direction: string }> = {};
+      <svc-hits-per-page></svc-hits-per-page><svc-pagination padding="1"></svc-pagination><svc-range-input attribute="price"></svc-range-input>
+      <svc-infinite-hits style="--svc-infinite-hits-columns: 1fr 1fr"></svc-infinite-hits>`;
+    const positions: Record<string, { submitLeftOfInput: boolean; previousLeftOfNext: boolean; countLeftOfLabel: boolean; minLeftOfMax: boolean; firstHitLeftOfSecond: boolean; direction: string }> = {};
     for (const dir of ['ltr', 'rtl']) {
       const search = mount(`dir="${dir}"`, html);
       search.querySelector('svc-hits-per-page')!.items = [{ value: 5, default: true }];
@@ -75,7 +76,11 @@ describe('lang and dir', () => {
       const pager = search.querySelector('svc-pagination')!;
       const list = search.querySelector('svc-refinement-list')!;
       const range = search.querySelector('svc-range-input')!;
-      await until(() => Boolean(pager.shadowRoot?.querySelector('[part~="next"]')) && Boolean(list.shadowRoot?.querySelector('[part~="count"]')), `rendered (${dir})`);
+      const infinite = search.querySelector('svc-infinite-hits')!;
+      await until(
+        () => Boolean(pager.shadowRoot?.querySelector('[part~="next"]')) && Boolean(list.shadowRoot?.querySelector('[part~="count"]')) && (infinite.shadowRoot?.querySelectorAll('li').length ?? 0) > 1,
+        `rendered (${dir})`,
+      );
       const rect = (root: Element, selector: string) => root.shadowRoot!.querySelector(selector)!.getBoundingClientRect();
       const input = rect(box, 'input');
       positions[dir] = {
@@ -84,11 +89,12 @@ describe('lang and dir', () => {
         previousLeftOfNext: rect(pager, '[part~="previous"]').left < rect(pager, '[part~="next"]').left,
         countLeftOfLabel: rect(list, '[part~="count"]').left < rect(list, '[part~="label-text"]').left,
         minLeftOfMax: rect(range, '[part~="min"]').left < rect(range, '[part~="max"]').left,
+        firstHitLeftOfSecond: rect(infinite, 'li:nth-child(1)').left < rect(infinite, 'li:nth-child(2)').left,
       };
     }
     expect(positions.ltr!.direction).to.equal('ltr');
     expect(positions.rtl!.direction).to.equal('rtl');
-    for (const key of ['submitLeftOfInput', 'previousLeftOfNext', 'countLeftOfLabel', 'minLeftOfMax'] as const) {
+    for (const key of ['submitLeftOfInput', 'previousLeftOfNext', 'countLeftOfLabel', 'minLeftOfMax', 'firstHitLeftOfSecond'] as const) {
       expect(positions.rtl![key], `${key} mirrored`).to.equal(!positions.ltr![key]);
     }
   });
@@ -98,7 +104,7 @@ describe('lang and dir', () => {
     const offenders: string[] = [];
     let scanned = 0;
     for (const tag of [...new Set([...document.querySelectorAll('*')].map((el) => el.localName))].concat(
-      ['svc-search', 'svc-search-box', 'svc-hits', 'svc-highlight', 'svc-snippet', 'svc-refinement-list', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-configure', 'svc-recommendations', 'svc-trending'],
+      ['svc-search', 'svc-search-box', 'svc-hits', 'svc-highlight', 'svc-snippet', 'svc-refinement-list', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-infinite-hits', 'svc-configure', 'svc-recommendations', 'svc-trending'],
     )) {
       const ctor = customElements.get(tag) as unknown as { styles?: unknown } | undefined;
       if (!tag.startsWith('svc-') || !ctor) continue;

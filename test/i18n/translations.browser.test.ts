@@ -152,6 +152,7 @@ describe('translations: every visible string of every element is replaceable', (
       <svc-hits-per-page></svc-hits-per-page>
       <svc-range-input attribute="price" min="0" max="1000"></svc-range-input>
       <svc-hits></svc-hits>
+      <svc-infinite-hits></svc-infinite-hits>
       <svc-pagination show-first show-last padding="1"></svc-pagination>`);
     const perPage = page.querySelector('svc-hits-per-page')!;
     perPage.items = [{ value: 5, default: true }, { value: 10 }];
@@ -171,7 +172,9 @@ describe('translations: every visible string of every element is replaceable', (
     await settled(page);
     store.setPage(1);
     await settled(page);
-    collect(run, page);
+    collect(run, page); // the infinite hits start over at page 1: "show previous results"
+    const infinite = page.querySelector('svc-infinite-hits')!;
+    expect(infinite.shadowRoot!.querySelector<HTMLButtonElement>('[part~="show-previous"]')!.hidden, 'show previous shown').to.be.false;
     const list = page.querySelector('svc-refinement-list')!;
     list.shadowRoot!.querySelector<HTMLButtonElement>('[part~="show-more"]')?.click();
     await settled(page);
@@ -202,7 +205,7 @@ describe('translations: every visible string of every element is replaceable', (
 
     // 2. No results for a query; 3. exactly one result; 4. an empty index and no query.
     for (const [query, index] of [['qqqqzzzz', indexName], ['zyxwv', indexName], ['', emptyIndex]] as const) {
-      const search = mount('<svc-stats></svc-stats><svc-hits></svc-hits>', index);
+      const search = mount('<svc-stats></svc-stats><svc-hits></svc-hits><svc-infinite-hits></svc-infinite-hits>', index);
       await until(() => Boolean(search.store), 'store');
       applyTranslations(mode, search);
       search.store!.setQuery(query);
@@ -212,7 +215,7 @@ describe('translations: every visible string of every element is replaceable', (
     }
 
     // 5. The search fails (the index does not exist).
-    const failing = mount('<svc-hits></svc-hits>', 'i18n_missing_index');
+    const failing = mount('<svc-hits></svc-hits><svc-infinite-hits></svc-infinite-hits>', 'i18n_missing_index');
     await until(() => Boolean(failing.store), 'store');
     applyTranslations(mode, failing);
     failing.store!.refresh();
@@ -247,7 +250,7 @@ describe('translations: every visible string of every element is replaceable', (
 
   const allKeys = () => {
     const out: string[] = [];
-    for (const tag of ['svc-search-box', 'svc-stats', 'svc-refinement-list', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-hits', 'svc-pagination', 'svc-recommendations', 'svc-trending']) {
+    for (const tag of ['svc-search-box', 'svc-stats', 'svc-refinement-list', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-hits', 'svc-infinite-hits', 'svc-pagination', 'svc-recommendations', 'svc-trending']) {
       for (const key of Object.keys((customElements.get(tag) as unknown as typeof SvcElement).defaultTranslations)) out.push(`${tag}/${key}`);
     }
     return out;
