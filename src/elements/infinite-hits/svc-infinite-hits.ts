@@ -17,17 +17,14 @@ export interface SvcShowMoreEventDetail {
 }
 
 /**
- * The hits of every page shown so far in one list, with a "Show more results" button at its end (and
- * "Show previous results" at its start when the list begins after the first page, e.g. on arrival from a
- * URL with a page); rendered like `<svc-hits>`.
- *
- * The list starts over when the query, a refinement, the index (sort) or the page size changes. The store's
- * page is the page last loaded, so with `routing` the URL brings the reader back to it. After "Show more
- * results" (or "Show previous results") the focus moves to the first hit just loaded — the keyboard and
- * screen-reader user carries on reading from there, as a sighted user does — unless the focus was taken
- * elsewhere in the meantime; the button stays `aria-disabled` while its page loads. Insights like
- * `<svc-hits>`: each hit carries its own page's queryID and its absolute position (`page × hitsPerPage +
- * index + 1`) for `Hits Viewed` and `Hit Clicked`.
+ * "Show more results" comes after the list; "Show previous results" before it when the list begins after
+ * the first page (e.g. on arrival from a URL with a page). The list starts over when the query, a
+ * refinement, the index (sort) or the page size changes. The store's page is the page last loaded, so with
+ * `routing` the URL brings the reader back to it. After either button the focus moves to the first hit just
+ * loaded — the keyboard and screen-reader user carries on reading from there, as a sighted user does —
+ * unless the focus was taken elsewhere in the meantime; the button stays `aria-disabled` while its page
+ * loads. Insights like `<svc-hits>`: each hit carries its own page's queryID and its absolute position
+ * (`page × hitsPerPage + index + 1`) for `Hits Viewed` and `Hit Clicked`.
  *
  * Translations: `listLabel` ("Search results"), `noResults` ("No results for “{query}”."),
  * `noResultsNoQuery` ("No results."), `error` ("The search is unavailable right now. Please try again."),
