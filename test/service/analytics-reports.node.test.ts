@@ -2,7 +2,7 @@
  * The Analytics reports that SQLite aggregates (searches count, users count, no-result rate, no-result
  * searches, top searches without clickAnalytics) against the same figures worked out in this test from
  * the counted searches, one by one, as the reports with events read them. A seeded random log (typing
- * series, searches clicked after being folded, equal timestamps, filters, tags, several indices) on a real
+ * series, searches clicked after being folded, filters on two attributes, equal timestamps, filters, tags, several indices) on a real
  * service database; the hand-worked cases of every report are in http-analytics.node.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -53,7 +53,10 @@ before(async () => {
     const user = `user-${Math.floor(rnd() * 40)}`;
     const queryID = rnd() < 0.5 ? `q${i}` : undefined;
     const nbHits = rnd() < 0.2 ? 0 : Math.floor(rnd() * 50);
-    const filters: AnalyticsFilter[] = rnd() < 0.3 ? [{ attribute: 'brand', operator: ':', value: rnd() < 0.5 ? 'Acme' : 'Globex' }] : [];
+    const filters: AnalyticsFilter[] = [];
+    if (rnd() < 0.3) filters.push({ attribute: 'brand', operator: ':', value: rnd() < 0.5 ? 'Acme' : 'Globex' });
+    if (rnd() < 0.2) filters.push({ attribute: 'price', operator: '>=', value: String(10 * Math.floor(rnd() * 3)) });
+    if (rnd() < 0.05) filters.push({ attribute: 'brand', operator: ':', value: 'Initech' }); // twice the same attribute
     log.record({
       indexName: rnd() < 0.9 ? 'shop' : 'other',
       ts: rnd() < 0.1 ? ts - 1 : ts, // equal and out-of-order timestamps
@@ -96,7 +99,7 @@ const scope = (extra: Partial<Scope> = {}): Scope => ({ index: 'shop', period: {
 
 /** The counted searches one by one: what the reports with events read. */
 function counted(s: Scope) {
-  return (reports as unknown as { searches(scope: Scope, withEvents: boolean, parts: object): Array<{ day: string; query: string; nbHits: number; userKey: string; hasFilters: boolean }> }).searches(
+  return (reports as unknown as { searches(scope: Scope, withEvents: boolean, parts: object): Array<{ day: string; query: string; nbHits: number; userKey: string; hasFilters: boolean; filters: Array<[string, string, string]> }> }).searches(
     s,
     false,
     { filters: true },
@@ -136,6 +139,32 @@ for (const [name, s] of [
     }
     const expectedNoResults = [...noResults.values()].sort((a, b) => b.count - a.count || (a.search < b.search ? -1 : 1));
     assert.deepEqual(reports.noResults(s, { limit: 0, offset: 0 }).searches, expectedNoResults);
+
+    const attributes = new Map<string, number>();
+    const values = new Map<string, { attribute: string; operator: string; value: string; count: number }>();
+    for (const x of searches) {
+      for (const attribute of new Set(x.filters.map(([name]) => name))) attributes.set(attribute, (attributes.get(attribute) ?? 0) + 1);
+      for (const [attribute, operator, value] of x.filters) {
+        const key = `${attribute}\u0000${operator}\u0000${value}`;
+        const item = values.get(key) ?? { attribute, operator, value, count: 0 };
+        item.count += 1;
+        values.set(key, item);
+      }
+    }
+    assert.ok(values.size >= 2, 'filters in the log');
+    assert.deepEqual(
+      reports.filterAttributes(s, { limit: 0, offset: 0 }).attributes,
+      [...attributes].map(([attribute, count]) => ({ attribute, count })).sort((a, b) => b.count - a.count || (a.attribute < b.attribute ? -1 : 1)),
+    );
+    for (const wanted of [['brand'], ['brand', 'price']]) {
+      assert.deepEqual(
+        reports.filterValues(s, wanted, { limit: 0, offset: 0 }).values,
+        [...values]
+          .filter(([, item]) => wanted.includes(item.attribute))
+          .sort(([ka, a], [kb, b]) => b.count - a.count || (ka < kb ? -1 : 1))
+          .map(([, item]) => item),
+      );
+    }
 
     // Top searches: the SQL path (no clickAnalytics) against the path that reads every search.
     for (const direction of ['desc', 'asc'] as const) {

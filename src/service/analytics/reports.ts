@@ -214,15 +214,16 @@ export class AnalyticsReports {
 
   /**
    * Runs an aggregate over the counted searches of a scope in SQLite (no row reaches JavaScript): `select`
-   * may use `DAY` (the 0-based day of the period) and ends up as `SELECT {select} FROM … WHERE … {rest}`.
+   * may use `DAY` (the 0-based day of the period) and ends up as `SELECT {select} FROM analytics_searches a{join}
+   * WHERE … {rest}`.
    * The reports that need no Insights event are computed this way (≈ 10× faster than reading every search
    * on large periods); the others read the searches with their events (`searches`).
    */
-  private aggregate<T extends unknown[]>(scope: Scope, select: string, rest = ''): T[] {
+  private aggregate<T extends unknown[]>(scope: Scope, select: string, rest = '', join = ''): T[] {
     const { sql, params } = this.where(scope);
     const day = `((a.ts - ${Math.trunc(scope.period.from)}) / ${DAY_MS})`;
     return this.db
-      .prepare(`SELECT ${select.replaceAll('DAY', day)} FROM analytics_searches a WHERE ${sql} ${rest.replaceAll('DAY', day)}`)
+      .prepare(`SELECT ${select.replaceAll('DAY', day)} FROM analytics_searches a${join} WHERE ${sql} ${rest.replaceAll('DAY', day)}`)
       .raw(true)
       .all(...params) as T[];
   }
@@ -431,28 +432,29 @@ export class AnalyticsReports {
 
   /** `GET /2/filters` (and `?search=`): attributes by the number of counted searches filtering on them. */
   filterAttributes(scope: Scope, page: Page) {
-    const counts = new Map<string, number>();
-    for (const search of this.searches(scope, false, { filters: true })) {
-      for (const attribute of new Set(search.filters.map(([name]) => name))) counts.set(attribute, (counts.get(attribute) ?? 0) + 1);
-    }
-    const list = [...counts].map(([attribute, count]) => ({ attribute, count })).sort(byCountThen((item) => item.attribute));
+    const list = this.aggregate<[string, number]>(
+      scope,
+      "json_extract(f.value, '$[0]'), COUNT(DISTINCT a.id)",
+      'GROUP BY 1',
+      ', json_each(a.filters) f',
+    )
+      .map(([attribute, count]) => ({ attribute, count }))
+      .sort(byCountThen((item) => item.attribute));
     return { attributes: topList(list, page) };
   }
 
   /** `GET /2/filters/{attributes}`: filter values of the given attributes by number of counted searches. */
   filterValues(scope: Scope, attributes: string[], page: Page) {
     const wanted = new Set(attributes);
-    const counts = new Map<string, { attribute: string; operator: FilterOperator; value: string; count: number }>();
-    for (const search of this.searches(scope, false, { filters: true })) {
-      for (const [attribute, operator, value] of search.filters) {
-        if (!wanted.has(attribute)) continue;
-        const id = JSON.stringify([attribute, operator, value]);
-        const item = counts.get(id);
-        if (item) item.count += 1;
-        else counts.set(id, { attribute, operator, value, count: 1 });
-      }
-    }
-    const list = [...counts.values()].sort(byCountThen((item) => `${item.attribute}\u0000${item.operator}\u0000${item.value}`));
+    const list = this.aggregate<[string, FilterOperator, string, number]>(
+      scope,
+      "json_extract(f.value, '$[0]'), json_extract(f.value, '$[1]'), json_extract(f.value, '$[2]'), COUNT(*)",
+      'GROUP BY 1, 2, 3',
+      ', json_each(a.filters) f',
+    )
+      .filter(([attribute]) => wanted.has(attribute))
+      .map(([attribute, operator, value, count]) => ({ attribute, operator, value, count }))
+      .sort(byCountThen((item) => `${item.attribute}\u0000${item.operator}\u0000${item.value}`));
     return { values: topList(list, page) };
   }
 
