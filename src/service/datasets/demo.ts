@@ -46,3 +46,74 @@ export function installDemo(catalog: Catalog): number {
   });
   return products.length;
 }
+
+/** The Query Suggestions index of the demo (`<source>_query_suggestions`, the autocomplete's default). */
+export const DEMO_SUGGESTIONS_INDEX = `${DEMO_INDEX}_query_suggestions`;
+/** The `external` index of the demo suggestions: each generated query with the orders it stands for. */
+export const DEMO_SUGGESTIONS_ORDERS_INDEX = `${DEMO_INDEX}_suggestion_orders`;
+
+/**
+ * The attribute combinations suggested. A shop with no recorded searches yet has nothing popular to
+ * suggest, so the queries are the ways its products are named: a sub-category ("chairs"), a brand
+ * ("hon"), a brand in a sub-category ("hon chairs", found together on a record — never a brand it does
+ * not sell there), and the three top categories.
+ */
+export const DEMO_SUGGESTIONS_GENERATE = [['subCategory'], ['category'], ['brand'], ['brand', 'subCategory']];
+
+/**
+ * The Query Suggestions configuration of the demo. Why each field:
+ * - `generate` (above) makes the candidates; generated queries all have popularity 0, so the `external`
+ *   index gives each the number of orders of its products (from the real order history, `popularity` of
+ *   the records), which ranks "xerox paper" (sold in 1,000+ orders) before a brand sold once;
+ * - `minHits: 2`: the brand is the first word of the product name, so about 330 "brands" are one product's
+ *   first word ("Wirebound", "Executive"); a suggestion that finds a single product is dropped;
+ * - `facets`: the top category of each suggestion's hits (the autocomplete shows it, "in Furniture") and
+ *   the top two sub-categories;
+ * - `languages: ['en']`: "staple" and "staples" (two spellings of one maker) become one suggestion;
+ * - `exclude`: names that start with a size ("#10- Envelopes…", "14-7/8 x 11 Paper…") give "brands" such
+ *   as `#10-` or `14-7/8`, which nobody types: patterns drop what starts with `#` or holds a `/`.
+ *
+ * @example
+ * getQuerySuggestions(ctx).create(parseConfig(demoSuggestionsConfig()))
+ */
+export function demoSuggestionsConfig(): Record<string, unknown> {
+  return {
+    indexName: DEMO_SUGGESTIONS_INDEX,
+    sourceIndices: [
+      {
+        indexName: DEMO_INDEX,
+        generate: DEMO_SUGGESTIONS_GENERATE,
+        external: [DEMO_SUGGESTIONS_ORDERS_INDEX],
+        minHits: 2,
+        facets: [
+          { attribute: 'category', amount: 1 },
+          { attribute: 'subCategory', amount: 2 },
+        ],
+      },
+    ],
+    languages: ['en'],
+    exclude: ['#*', '*/*'],
+  };
+}
+
+/**
+ * The `{ objectID, query, count }` records of the external index: for each combination of
+ * `DEMO_SUGGESTIONS_GENERATE` found on a record, the sum of the `popularity` (orders containing the
+ * product) of the records that have it.
+ *
+ * @example
+ * demoSuggestionOrders(catalog.get('products')!.objects()).find((r) => r.query == 'Xerox Paper')?.count
+ */
+export function demoSuggestionOrders(records: Iterable<Record<string, unknown>>): Array<{ objectID: string; query: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const record of records) {
+    const orders = typeof record.popularity == 'number' ? record.popularity : 0;
+    for (const attributes of DEMO_SUGGESTIONS_GENERATE) {
+      const values = attributes.map((attribute) => record[attribute]);
+      if (!values.every((value) => typeof value == 'string' && value)) continue;
+      const query = values.join(' ');
+      counts.set(query, (counts.get(query) ?? 0) + orders);
+    }
+  }
+  return [...counts].map(([query, count], i) => ({ objectID: String(i + 1), query, count }));
+}

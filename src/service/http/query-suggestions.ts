@@ -13,6 +13,7 @@
 import type { Context, Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
 import { configAnswer, parseConfig } from '../query-suggestions/config.js';
+import { createDemoSuggestionsOnDemo } from '../query-suggestions/demo-hook.js';
 import { getQuerySuggestions } from '../query-suggestions/service.js';
 import { validateIndexName } from '../storage/catalog.js';
 import { HttpError, INVALID_CREDENTIALS } from './errors.js';
@@ -22,6 +23,8 @@ export const LOG_CONTENT_TYPE = 'application/x-ndjson; charset=UTF-8';
 
 export function register(app: Hono, ctx: ServiceContext): void {
   const suggestions = getQuerySuggestions(ctx);
+  // `--demo`: the demo's suggestions configuration, created once (query-suggestions/demo-hook.ts).
+  createDemoSuggestionsOnDemo(ctx);
 
   /** The admin key; 401 when the credentials are missing or wrong (the document's code), 403 for another key. */
   const admin = (c: Context): void => {
