@@ -424,10 +424,14 @@ export class AnalyticsReports {
 
   /** `GET /2/users/count`: distinct users over the period (not the sum of the days) and per day. */
   usersCount(scope: Scope) {
+    // One pass: the distinct (day, user) pairs; the period's users are the distinct users among them.
     const perDay = scope.period.days.map(() => 0);
-    for (const [day, n] of this.aggregate<[number, number]>(scope, 'DAY, COUNT(DISTINCT a.user_key)', 'GROUP BY 1')) perDay[day] = n;
-    const [[count]] = this.aggregate<[number]>(scope, 'COUNT(DISTINCT a.user_key)') as [[number]];
-    return { count, dates: scope.period.days.map((date, i) => ({ date, count: perDay[i]! })) };
+    const users = new Set<string>();
+    for (const [day, user] of this.aggregate<[number, string]>(scope, 'DISTINCT DAY, a.user_key')) {
+      perDay[day]! += 1;
+      users.add(user);
+    }
+    return { count: users.size, dates: scope.period.days.map((date, i) => ({ date, count: perDay[i]! })) };
   }
 
   /** `GET /2/filters` (and `?search=`): attributes by the number of counted searches filtering on them. */
