@@ -1,14 +1,16 @@
 /**
  * `svc-search serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID] [--admin-key K]
- * [--search-key K] [--demo]`: starts the local service and prints `listening on http://HOST:PORT` once it
- * accepts requests, then the application id and both keys.
+ * [--search-key K] [--crawler-user-id U] [--crawler-api-key K] [--crawler-domain HOST]… [--demo]`: starts
+ * the local service and prints `listening on http://HOST:PORT` once it accepts requests, then the
+ * application id, both keys and the crawler credentials.
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createService, DEV_CREDENTIALS, type Service } from './index.js';
 
 const USAGE = `Usage: svc-search serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID]
-                        [--admin-key K] [--search-key K] [--demo]`;
+                        [--admin-key K] [--search-key K] [--crawler-user-id U] [--crawler-api-key K]
+                        [--crawler-domain HOST]... [--demo]`;
 
 export interface ServeOptions {
   port: number;
@@ -17,6 +19,10 @@ export interface ServeOptions {
   appId: string;
   adminKey: string;
   searchKey: string;
+  crawlerUserId: string;
+  crawlerApiKey: string;
+  /** Registered crawler domains besides the loopback hosts (`--crawler-domain`, repeatable). */
+  crawlerDomains: string[];
   demo: boolean;
 }
 
@@ -38,6 +44,9 @@ export function parseServeArgs(args: string[]): ServeOptions {
       'app-id': { type: 'string', default: DEV_CREDENTIALS.appId },
       'admin-key': { type: 'string', default: DEV_CREDENTIALS.adminKey },
       'search-key': { type: 'string', default: DEV_CREDENTIALS.searchKey },
+      'crawler-user-id': { type: 'string', default: DEV_CREDENTIALS.crawlerUserId },
+      'crawler-api-key': { type: 'string', default: DEV_CREDENTIALS.crawlerApiKey },
+      'crawler-domain': { type: 'string', multiple: true, default: [] },
       demo: { type: 'boolean', default: false },
     },
   });
@@ -50,6 +59,9 @@ export function parseServeArgs(args: string[]): ServeOptions {
     appId: values['app-id']!,
     adminKey: values['admin-key']!,
     searchKey: values['search-key']!,
+    crawlerUserId: values['crawler-user-id']!,
+    crawlerApiKey: values['crawler-api-key']!,
+    crawlerDomains: values['crawler-domain']!,
     demo: values.demo!,
   };
 }
@@ -61,11 +73,15 @@ export async function serve(options: ServeOptions): Promise<{ service: Service; 
     appId: options.appId,
     adminKey: options.adminKey,
     searchKey: options.searchKey,
+    crawlerUserId: options.crawlerUserId,
+    crawlerApiKey: options.crawlerApiKey,
+    crawlerDomains: options.crawlerDomains,
     demo: options.demo,
   });
   const { url } = await service.listen(options.port, options.host);
   process.stdout.write(
-    `listening on ${url}\napplication id: ${options.appId}\nadmin key: ${options.adminKey}\nsearch key: ${options.searchKey}\n`,
+    `listening on ${url}\napplication id: ${options.appId}\nadmin key: ${options.adminKey}\nsearch key: ${options.searchKey}\n` +
+      `crawler user id: ${options.crawlerUserId}\ncrawler api key: ${options.crawlerApiKey}\n`,
   );
   return { service, url };
 }

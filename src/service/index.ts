@@ -16,6 +16,7 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { ServiceContext } from './context.js';
+import { setCrawlerOptions } from './crawler/options.js';
 import { DEMO_INDEX, installDemo } from './datasets/demo.js';
 import { createAuthorizer } from './http/auth.js';
 import { readJson } from './http/body.js';
@@ -38,6 +39,9 @@ export const DEV_CREDENTIALS = {
   appId: 'SVCLOCAL',
   adminKey: 'local-admin-key',
   searchKey: 'local-search-key',
+  /** HTTP Basic credentials of the Crawler API (document 3): `<crawlerUserId>:<crawlerApiKey>`. */
+  crawlerUserId: 'local-crawler',
+  crawlerApiKey: 'local-crawler-key',
 } as const;
 
 export interface ServiceOptions {
@@ -59,10 +63,16 @@ export interface ServiceOptions {
   usageKey?: string;
   /** The dedicated key of the Monitoring API (document 3, Authentication); the admin key is always accepted. */
   monitoringKey?: string;
+  /** Crawler API (document 3): the crawler user id of HTTP Basic authentication (default `local-crawler`). */
+  crawlerUserId?: string;
+  /** Crawler API: the crawler API key (default `local-crawler-key`). It lets its holder run code on this machine (record extractors). */
+  crawlerApiKey?: string;
+  /** Crawler API: registered (verified) domains besides `localhost`, `127.0.0.1`, `[::1]`; `*.example.com` for subdomains. */
+  crawlerDomains?: string[];
 }
 
 export interface Service {
-  /** Node request handler; answers `/1/…` and `/2/…`, calls `next()` for every other path. */
+  /** Node request handler; answers `/1/…`, `/2/…` and `/api/1/…` (Crawler), calls `next()` for every other path. */
   handler(req: IncomingMessage, res: ServerResponse, next?: () => void): void;
   listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
   close(): Promise<void>;
@@ -77,10 +87,11 @@ const ALLOWED_HEADERS = [
   'X-Service-UserToken',
   'X-Service-User-ID',
   'X-Service-Agent',
+  'Authorization',
 ];
 
 function isServicePath(url: string | undefined): boolean {
-  return /^\/(1|2)\//.test(url ?? '');
+  return /^\/(1|2|api\/1)\//.test(url ?? '');
 }
 
 /**
@@ -129,13 +140,18 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   };
   attachInternals(ctx, { catalog, keys, dictionaries });
   setOperationalKeys(ctx, { usageKey: options.usageKey, monitoringKey: options.monitoringKey });
+  setCrawlerOptions(ctx, {
+    userId: options.crawlerUserId ?? DEV_CREDENTIALS.crawlerUserId,
+    apiKey: options.crawlerApiKey ?? DEV_CREDENTIALS.crawlerApiKey,
+    domains: options.crawlerDomains ?? [],
+  });
 
   const app = new Hono();
   app.use(
     '*',
     cors({
       origin: '*',
-      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       allowHeaders: ALLOWED_HEADERS,
       maxAge: 86400,
     }),

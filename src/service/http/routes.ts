@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context.js';
 import * as abtests from './abtests.js';
 import * as analytics from './analytics.js';
 import * as clusters from './clusters.js';
+import * as crawler from './crawler.js';
 import * as dictionaries from './dictionaries.js';
 import * as indices from './indices.js';
 import * as insights from './insights.js';
@@ -45,4 +46,5 @@ export const routers: RouterModule[] = [
   querySuggestions,
   personalization,
   clusters,
+  crawler, // /api/1/… (document 3): outside the /1/* paths the log and usage middlewares record
 ];
