@@ -9,6 +9,9 @@ import { escapeHtml, spanPrefixEnd, tokenizeWithOffsets, type TokenSpan } from '
 export interface TokenMatch {
   mask: number;
   chars: number;
+  /** Original offsets to highlight instead of the token's (a placeholder `<name>` with its brackets). */
+  from?: number;
+  to?: number;
 }
 
 export type TokenMatcher = (token: string) => TokenMatch | null;
@@ -19,6 +22,13 @@ export interface HighlightOptions {
   words: string[];
   preTag: string;
   postTag: string;
+  /**
+   * Synonym alternatives that stand for the query words of `mask`: a token sequence equal to `words`
+   * (consecutive tokens of one value) is highlighted as those words.
+   */
+  phrases?: Array<{ words: string[]; mask: number }>;
+  /** Placeholders (`<name>`, the token `name` between angle brackets) that stand for the query words of `mask`. */
+  placeholders?: Array<{ name: string; mask: number }>;
 }
 
 interface Marked {
@@ -36,6 +46,30 @@ function mark(text: string, opts: HighlightOptions): Marked {
     matches[i] = m;
     if (m) mask |= m.mask;
   }
+  for (const phrase of opts.phrases ?? []) {
+    const k = phrase.words.length;
+    for (let i = 0; i + k <= spans.length; i++) {
+      let t = 0;
+      while (t < k && spans[i + t]!.norm === phrase.words[t]) t++;
+      if (t < k) continue;
+      for (t = 0; t < k; t++) matches[i + t] = { mask: (matches[i + t]?.mask ?? 0) | phrase.mask, chars: spans[i + t]!.norm.length };
+      mask |= phrase.mask;
+    }
+  }
+  for (const placeholder of opts.placeholders ?? []) {
+    for (let i = 0; i < spans.length; i++) {
+      const span = spans[i]!;
+      if (span.norm !== placeholder.name) continue;
+      // `<name>`, blanks allowed inside the brackets (as the records are matched)
+      let from = span.start;
+      while (from > 0 && /\s/.test(text[from - 1]!)) from--;
+      let to = span.end;
+      while (to < text.length && /\s/.test(text[to]!)) to++;
+      if (text[from - 1] !== '<' || text[to] !== '>') continue;
+      matches[i] = { mask: (matches[i]?.mask ?? 0) | placeholder.mask, chars: span.norm.length, from: from - 1, to: to + 1 };
+      mask |= placeholder.mask;
+    }
+  }
   return { spans, matches, mask };
 }
 
@@ -46,8 +80,9 @@ function render(text: string, marked: Marked, from: number, to: number, startOff
     const m = marked.matches[i];
     if (!m) continue;
     const span = marked.spans[i]!;
-    const hlEnd = spanPrefixEnd(span, m.chars);
-    out += escapeHtml(text.slice(pos, span.start)) + opts.preTag + escapeHtml(text.slice(span.start, hlEnd)) + opts.postTag;
+    const hlStart = m.from ?? span.start;
+    const hlEnd = m.to ?? spanPrefixEnd(span, m.chars);
+    out += escapeHtml(text.slice(pos, hlStart)) + opts.preTag + escapeHtml(text.slice(hlStart, hlEnd)) + opts.postTag;
     pos = hlEnd;
   }
   out += escapeHtml(text.slice(pos, endOffset));

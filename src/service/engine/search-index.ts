@@ -34,7 +34,7 @@ import {
   type TypoTolerance,
 } from './settings.js';
 import { Vocabulary } from './vocabulary.js';
-import { buildExpansion, type Expansion, type Synonym } from './synonyms.js';
+import { buildExpansion, type Alternative, type Expansion, type Synonym } from './synonyms.js';
 
 export type IndexRecord = Record<string, unknown> & { objectID: string };
 
@@ -79,10 +79,22 @@ interface Derived {
   exact: Uint8Array;
   plurals: Set<string>;
   fuzzy: Map<number, Kind>;
-  /** Placeholder names (`<name>`) this word is a replacement of (synonyms of type `placeholder`). */
-  placeholders?: string[];
-  /** Words this word matches through synonyms (highlighted like the word). */
+  /** One-word synonyms this word matches (highlighted like the word). */
   synonyms?: Set<string>;
+}
+
+/**
+ * A synonym alternative that stands for one or more consecutive query words (one word with a phrase or
+ * placeholder alternative, or an input of several words): a record holding it matches all of them.
+ */
+interface SpanMatch {
+  /** Bits of the query words it stands for. */
+  mask: number;
+  alternative: Alternative;
+  /** Postings `[id, attributeKey, …]` of the records holding the alternative (a phrase: where it starts). */
+  postings: Uint32Array;
+  /** Term ids of the alternative's words (marked with `mask` for proximity and restricted attributes). */
+  terms: number[];
 }
 
 interface Effective {
@@ -120,6 +132,8 @@ interface Execution {
   eff: Effective;
   words: string[];
   derived: Derived[];
+  /** Synonym alternatives of several words or for several query words (empty without such synonyms). */
+  spans: SpanMatch[];
   candidates: Uint32Array;
   /** Mask of words a record must match. */
   required: number;
@@ -480,9 +494,15 @@ export class Index {
   private deriveCache = new Map<string, { version: number; plurals: number; derived: Derived }>();
   /** Synonyms of the index as given, and the expansion map built from them once per change. */
   private synonymList: Synonym[] = [];
-  private expansion: Expansion = new Map();
+  private expansion: Expansion = buildExpansion([]);
   /** Placeholder name → records containing the token `<name>` in a searchable attribute (per `version`). */
   private placeholderCache = new Map<string, { version: number; docs: Set<number> }>();
+  /** Phrase or placeholder alternative → its postings (per records/settings `version`). */
+  private alternativeCache = new Map<string, { version: number; postings: Uint32Array }>();
+  /** Term id → bits of the query words a span alternative's one word stands for (proximity; 0 outside a query). */
+  private spanBits = new Uint32Array(0);
+  /** The current query has span alternatives (`spanBits` is set). */
+  private spansActive = false;
 
   // scratch of one query (search is synchronous, so one set per index is enough)
   /**
@@ -576,6 +596,7 @@ export class Index {
     this.expansion = buildExpansion(this.synonymList);
     this.deriveCache.clear();
     this.placeholderCache.clear();
+    this.alternativeCache.clear();
   }
 
   /** The synonyms of the index (a copy). */
@@ -604,6 +625,122 @@ export class Index {
     }
     this.placeholderCache.set(name, { version: this.version, docs });
     return docs;
+  }
+
+  /**
+   * The span alternatives of a query: for each run of consecutive complete query words that is the
+   * input of a rule (one word with phrase or placeholder alternatives, or several words), each
+   * alternative with its postings. Quoted words (advanced syntax) take no synonyms; the last word
+   * counts only when typed in full (it equals the input's word: a prefix being typed expands nothing).
+   */
+  private spanMatches(parsed: ParsedQuery, eff: Effective): SpanMatch[] {
+    const out: SpanMatch[] = [];
+    if (!eff.synonyms || this.expansion.spans.size === 0) return out;
+    const words = parsed.words;
+    for (let i = 0; i < words.length; i++) {
+      const rules = parsed.exactOnly[i] ? undefined : this.expansion.spans.get(words[i]!);
+      if (!rules) continue;
+      for (const rule of rules) {
+        const len = rule.input.length;
+        if (i + len > words.length) continue;
+        let ok = true;
+        for (let k = 1; k < len && ok; k++) ok = words[i + k] === rule.input[k] && !parsed.exactOnly[i + k];
+        if (!ok) continue;
+        const mask = ((1 << len) - 1) << i;
+        for (const alternative of rule.alternatives) {
+          const terms: number[] = [];
+          for (const w of alternative.words) {
+            const term = this.vocab.id(w);
+            if (term !== undefined) terms.push(term);
+          }
+          if (terms.length < alternative.words.length) continue;
+          const postings = this.alternativePostings(alternative, terms);
+          if (postings.length) out.push({ mask, alternative, postings, terms });
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Postings `[id, attributeKey, …]` of an alternative: a word's own postings; for a placeholder, the
+   * postings of `name` in the records holding `<name>`; for a phrase, the records holding its words
+   * next to each other, in order, in one attribute, with the attribute key of the phrase's best start.
+   * Phrases and placeholders are cached per records/settings version.
+   */
+  private alternativePostings(alternative: Alternative, terms: number[]): Uint32Array {
+    const data = this.frozenData;
+    const off = this.frozenOff;
+    if (!alternative.placeholder && terms.length === 1) {
+      const p = this.vocab.positionOf(terms[0]!);
+      return data.subarray(off[p]!, off[p + 1]!);
+    }
+    const key = (alternative.placeholder ? '<' : ' ') + alternative.words.join(' ');
+    const cached = this.alternativeCache.get(key);
+    if (cached && cached.version === this.version) return cached.postings;
+    const out: number[] = [];
+    if (alternative.placeholder) {
+      const docs = this.placeholderDocs(alternative.words[0]!);
+      const p = this.vocab.positionOf(terms[0]!);
+      for (let j = off[p]!; j < off[p + 1]!; j += 2) if (docs.has(data[j]!)) out.push(data[j]!, data[j + 1]!);
+    } else {
+      // records holding every word of the phrase (a stamp per word), then their positions checked
+      const stamp = this.stamp;
+      let gen = 0;
+      for (let k = 0; k < terms.length; k++) {
+        const prev = gen;
+        gen = ++this.stampGen;
+        const p = this.vocab.positionOf(terms[k]!);
+        for (let j = off[p]!; j < off[p + 1]!; j += 2) {
+          const doc = data[j]!;
+          if (k === 0 || stamp[doc] === prev) stamp[doc] = gen;
+        }
+      }
+      const last = this.vocab.positionOf(terms[terms.length - 1]!);
+      for (let j = off[last]!; j < off[last + 1]!; j += 2) {
+        const doc = data[j]!;
+        if (stamp[doc] !== gen || !this.alive[doc]) continue;
+        const best = this.phraseKey(doc, terms);
+        if (best >= 0) out.push(doc, best);
+      }
+    }
+    const postings = Uint32Array.from(out);
+    this.alternativeCache.set(key, { version: this.version, postings });
+    return postings;
+  }
+
+  /** Attribute key of the best place where the record holds the terms next to each other, in order (-1: nowhere). */
+  private phraseKey(doc: number, terms: number[]): number {
+    const start = this.docTokStart[doc]!;
+    const end = start + this.docTokCount[doc]!;
+    const tokTerms = this.tokTerms;
+    const pos = this.tokPos;
+    let best = -1;
+    let specs: SearchableSpec[] | null = null;
+    // positions never decrease along a record's tokens; the parts of a compound word share its position
+    for (let a = start; a < end; a++) {
+      if (tokTerms[a] !== terms[0]) continue;
+      let ok = true;
+      let b = a + 1;
+      for (let k = 1; k < terms.length && ok; k++) {
+        const want = pos[a]! + k;
+        while (b < end && pos[b]! < want) b++;
+        ok = false;
+        for (let t = b; t < end && pos[t]! === want; t++) {
+          if (tokTerms[t] === terms[k]) {
+            ok = true;
+            break;
+          }
+        }
+      }
+      if (!ok) continue;
+      specs ??= this.searchable ?? this.specsFor(this.records[doc]!);
+      const spec = specs[pos[a]! >>> 16];
+      if (!spec) continue;
+      const key = Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(pos[a]! & 0xffff, 999)), ATTR_MASK - 1);
+      if (best < 0 || key < best) best = key;
+    }
+    return best;
   }
 
   // ---------------------------------------------------------------- records
@@ -1255,7 +1392,7 @@ export class Index {
       if (word.length >= eff.min2) maxTypos = 2;
       else if (word.length >= eff.min1) maxTypos = 1;
     }
-    const alternatives = eff.synonyms && !exactOnly ? this.expansion.get(word) : undefined;
+    const alternatives = eff.synonyms && !exactOnly && this.expansion.size ? this.expansion.words.get(word) : undefined;
     const cacheKey = `${word}\u0000${prefix ? 1 : 0}${maxTypos}${exactOnly ? 1 : 0}${alternatives ? 1 : 0}${eff.plurals ? eff.plurals.join(',') : '-'}`; // maxTypos covers noTypos
     const cached = this.deriveCache.get(cacheKey);
     const pluralsVersion = this.dictionaries.versions.plurals;
@@ -1284,19 +1421,14 @@ export class Index {
         if (id !== undefined) addTerm(id, 0, 1);
       }
     }
-    // synonyms: a synonym is a whole word without typos (loses to the word itself on `exact`);
-    // an alternative correction counts 1 or 2 typos
-    const placeholders: string[] = [];
+    // one-word synonyms: a synonym is a whole word without typos (loses to the word itself on
+    // `exact`); an alternative correction counts 1 or 2 typos (phrases and placeholders: `spanMatches`)
     const synonymWords = new Set<string>();
     for (const alt of alternatives ?? []) {
-      if (alt.placeholder) {
-        placeholders.push(alt.word);
-        continue;
-      }
-      const id = vocab.id(alt.word);
+      const id = vocab.id(alt.words[0]!);
       if (id !== undefined) {
         addTerm(id, alt.typos, 0);
-        synonymWords.add(alt.word);
+        synonymWords.add(alt.words[0]!);
       }
     }
     if (prefix) {
@@ -1330,7 +1462,6 @@ export class Index {
       plurals,
       fuzzy,
     };
-    if (placeholders.length) derived.placeholders = placeholders;
     if (synonymWords.size) derived.synonyms = synonymWords;
     if (this.deriveCache.size >= 256) this.deriveCache.delete(this.deriveCache.keys().next().value!);
     this.deriveCache.set(cacheKey, { version: this.vocab.version, plurals: pluralsVersion, derived });
@@ -1411,14 +1542,15 @@ export class Index {
         let k = 0;
         const alive = this.alive;
         for (let id = 0; id < n; id++) if (alive[id]) all[k++] = id;
-        return { eff, words, derived: [], candidates: all, required: 0 };
+        return { eff, words, derived: [], spans: [], candidates: all, required: 0 };
       }
-      return { eff, words, derived: [], candidates: Uint32Array.from(ids), required: 0 };
+      return { eff, words, derived: [], spans: [], candidates: Uint32Array.from(ids), required: 0 };
     }
     const derived = words.map((w, i) => {
       const prefix = eff.queryType === 'prefixAll' || (eff.queryType === 'prefixLast' && i === words.length - 1);
       return this.derive(w, prefix && !parsed.exactOnly[i], eff, parsed.exactOnly[i], eff.noTypoWords.has(w));
     });
+    const spans = this.spanMatches(parsed, eff);
     if (++this.generation > 0xffff) {
       this.match.fill(0);
       this.generation = 1;
@@ -1430,7 +1562,10 @@ export class Index {
     let tc = 0;
     const data = this.frozenData;
     const off = this.frozenOff;
-    for (let i = 0; i < derived.length; i++) {
+    // without span alternatives each word's sources are all in its derivation: word by word, inline
+    // (the hot loop of every query); with them, `matchWithSpans`
+    if (spans.length) tc = this.matchWithSpans(derived, spans);
+    else for (let i = 0; i < derived.length; i++) {
       const bit = 1 << i;
       const d = derived[i]!;
       for (let r = 0; r < d.lo.length; r++) {
@@ -1458,7 +1593,6 @@ export class Index {
           match[slot + 1] = packed;
         }
       }
-      if (d.placeholders) tc = this.matchPlaceholders(d.placeholders, bit, tc);
     }
     this.touchedCount = tc;
     const all = words.length >= 31 ? 0x7fffffff : (1 << words.length) - 1;
@@ -1497,6 +1631,7 @@ export class Index {
     }
     // term → query words bit mask, for restrictSearchableAttributes, proximity and highlighting
     this.markTerms(derived, true);
+    if (spans.length) this.markSpans(spans, true);
     if (parsed.excluded.length && cands.length) cands = Array.from(this.withoutExcluded(Uint32Array.from(cands), parsed.excluded));
     if (parsed.phrases.length && cands.length) cands = cands.filter((doc) => parsed.phrases.every((phrase) => this.hasPhrase(doc, phrase)));
     const restrict = params.restrictSearchableAttributes;
@@ -1518,53 +1653,95 @@ export class Index {
       const limit = eff.typoTolerance === 'min' ? distinctTypos[0]! : distinctTypos[Math.min(1, distinctTypos.length - 1)]!;
       cands = cands.filter((d) => typoOf(d) <= limit);
     }
-    return { eff, words, derived, candidates: Uint32Array.from(cands), required };
+    return { eff, words, derived, spans, candidates: Uint32Array.from(cands), required };
   }
 
   /**
-   * A replacement of a placeholder matches the records holding the token `<name>`: the postings of the
-   * token `name` in those records, as a whole word without typos (placeholders are rare: a side loop).
+   * Matching with span alternatives. A span sets the bits of several query words, so the sources of
+   * every word are taken in the order of their quality — 0 typos and exact, 0 typos and not exact
+   * (prefixes, synonyms, spans), 1 typo, 2 typos — and the first source that sets a word's bit gives
+   * its typos and exactness: the best one, as the word-by-word loop gives when sources are one word's.
    */
-  private matchPlaceholders(names: string[], bit: number, tc: number): number {
-    const gen = this.generation;
-    const genBits = (gen << 16) >>> 0;
-    const match = this.match;
+  private matchWithSpans(derived: Derived[], spans: SpanMatch[]): number {
+    let tc = 0;
     const data = this.frozenData;
     const off = this.frozenOff;
-    for (const name of names) {
-      const term = this.vocab.id(name);
-      if (term === undefined) continue;
-      const docs = this.placeholderDocs(name);
-      if (docs.size === 0) continue;
-      const pos = this.vocab.positionOf(term);
-      const end = off[pos + 1]!;
-      for (let j = off[pos]!; j < end; j += 2) {
-        const doc = data[j]!;
-        if (!docs.has(doc)) continue;
-        const slot = doc << 1;
-        const w = match[slot]!;
-        let m: number;
-        let packed: number;
-        if (w >>> 16 !== gen) {
-          this.touched[tc++] = doc;
-          m = 0;
-          packed = ATTR_MASK;
-        } else {
-          m = w & 0xffff;
-          packed = match[slot + 1]!;
+    const cursor = new Uint32Array(derived.length);
+    for (let quality = 0; quality <= 5; quality++) {
+      for (let i = 0; i < derived.length; i++) {
+        const d = derived[i]!;
+        let r = cursor[i]!;
+        for (; r < d.lo.length && d.typos[r]! * 2 + 1 - d.exact[r]! <= quality; r++) {
+          tc = this.matchPostings(data, off[d.lo[r]!]!, off[d.hi[r]!]!, 1 << i, (d.typos[r]! << 20) + (d.exact[r]! << 26), tc);
         }
-        if ((m & bit) === 0) match[slot] = (genBits | m | bit) >>> 0;
-        const a = data[j + 1]!;
-        if (a < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | a;
-        match[slot + 1] = packed;
+        cursor[i] = r;
+      }
+      for (const span of spans) {
+        // a synonym is not exact; an alternative correction counts its typos once
+        const typos = span.alternative.typos;
+        if (typos * 2 + 1 === quality) tc = this.matchPostings(span.postings, 0, span.postings.length, span.mask, typos << 20, tc);
       }
     }
     return tc;
   }
 
+  /** Sets the query-word bits `mask` on the records of postings `[id, attributeKey, …]` from `from` to `to`. */
+  private matchPostings(data: Uint32Array, from: number, to: number, mask: number, add: number, tc: number): number {
+    const gen = this.generation;
+    const genBits = (gen << 16) >>> 0;
+    const match = this.match;
+    const touched = this.touched;
+    for (let j = from; j < to; j += 2) {
+      const slot = data[j]! << 1;
+      const w = match[slot]!;
+      let m: number;
+      let packed: number;
+      if (w >>> 16 !== gen) {
+        touched[tc++] = slot >>> 1;
+        m = 0;
+        packed = ATTR_MASK;
+      } else {
+        m = w & 0xffff;
+        packed = match[slot + 1]!;
+      }
+      if ((m & mask) !== mask) {
+        match[slot] = (genBits | m | mask) >>> 0;
+        packed += add;
+      }
+      const a = data[j + 1]!;
+      if (a < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | a;
+      match[slot + 1] = packed;
+    }
+    return tc;
+  }
+
+  /**
+   * Marks (or clears) the terms of span alternatives with the bits of the query words they stand for;
+   * a one-word alternative of several query words also goes to `spanBits` (proximity: those words are
+   * next to each other in it).
+   */
+  private markSpans(spans: SpanMatch[], set: boolean): void {
+    if (this.spanBits.length < this.termBits.length) this.spanBits = new Uint32Array(this.termBits.length);
+    const bits = this.termBits;
+    const spanBits = this.spanBits;
+    for (const span of spans) {
+      for (const term of span.terms) {
+        if (set) {
+          bits[term]! |= span.mask;
+          if (span.terms.length === 1 && !span.alternative.placeholder) spanBits[term]! |= span.mask;
+        } else {
+          bits[term] = 0;
+          spanBits[term] = 0;
+        }
+      }
+    }
+    this.spansActive = set;
+  }
+
   private release(exec: Execution): void {
     this.touchedCount = 0;
     this.markTerms(exec.derived, false);
+    if (exec.spans.length) this.markSpans(exec.spans, false);
   }
 
   /** Candidates minus the records that contain one of the excluded words (advanced syntax `-word`). */
@@ -1633,6 +1810,8 @@ export class Index {
     const terms = this.tokTerms;
     const pos = this.tokPos;
     const bits = this.termBits;
+    const spanned = this.spansActive;
+    const spanBits = this.spanBits;
     const mask = this.match[doc << 1]! & 0xffff;
     let total = 0;
     let prevWord = -1;
@@ -1646,7 +1825,12 @@ export class Index {
           if ((bits[terms[a]!]! & ba) === 0) continue;
           const pa = pos[a]!;
           for (let b = start; b < end; b++) {
-            if (b === a || (bits[terms[b]!]! & bb) === 0) continue;
+            if (b === a) {
+              // one word standing for both query words (a synonym of several words): next to each other
+              if (spanned && (spanBits[terms[a]!]! & (ba | bb)) === (ba | bb)) best = 1;
+              continue;
+            }
+            if ((bits[terms[b]!]! & bb) === 0) continue;
             const pb = pos[b]!;
             if (pa >>> 16 !== pb >>> 16) continue;
             const dist = pb > pa ? pb - pa : pa - pb + 1;
@@ -1874,13 +2058,17 @@ export class Index {
   // ---------------------------------------------------------------- hits
 
   private highlightOptions(exec: Execution): HighlightOptions {
-    const { words, derived, eff } = exec;
+    const { words, derived, eff, spans } = exec;
     const vocab = this.vocab;
     const compounds = this.indexCompounds;
+    const phrases = spans.filter((s) => !s.alternative.placeholder).map((s) => ({ words: s.alternative.words, mask: s.mask }));
+    const placeholders = spans.filter((s) => s.alternative.placeholder).map((s) => ({ name: s.alternative.words[0]!, mask: s.mask }));
     return {
       words,
       preTag: eff.preTag,
       postTag: eff.postTag,
+      ...(phrases.length ? { phrases } : {}),
+      ...(placeholders.length ? { placeholders } : {}),
       matcher: (tok: string): TokenMatch | null => {
         let mask = 0;
         let chars = 0;
