@@ -15,6 +15,7 @@ import './elements/infinite-hits/define.js';
 import './elements/highlight/define.js';
 import './elements/snippet/define.js';
 import './elements/refinement-list/define.js';
+import './elements/menu/define.js';
 import './elements/pagination/define.js';
 import './elements/stats/define.js';
 import './elements/current-refinements/define.js';

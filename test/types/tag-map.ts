@@ -15,6 +15,7 @@ export const everyTag: Record<SvcTagName, true> = {
   'svc-highlight': true,
   'svc-snippet': true,
   'svc-refinement-list': true,
+  'svc-menu': true,
   'svc-pagination': true,
   'svc-stats': true,
   'svc-current-refinements': true,
@@ -69,5 +70,10 @@ document.addEventListener('svc-range-change', (event) => event.detail.min.toFixe
 document.addEventListener('svc-show-more', (event) => (event.detail.direction == 'more' ? event.detail.page + 1 : event.detail.page));
 // @ts-expect-error direction is 'more' or 'previous'
 document.addEventListener('svc-show-more', (event) => event.detail.direction == 'next');
+export const menu = document.createElement('svc-menu');
+menu.sortBy = ['isRefined', 'count:desc'];
+// @ts-expect-error not a sort criterion
+menu.sortBy = ['popularity'];
+export const selectedCategory: string | undefined = menu.selected;
 // @ts-expect-error the search box event has no `page`
 search.addEventListener('svc-search-input', (event) => event.detail.page);
