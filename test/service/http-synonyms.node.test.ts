@@ -1,6 +1,6 @@
 /**
  * Synonyms over HTTP: save / batch / get / delete / clear / search with their answers and errors, each
- * type's effect on searches (worked out by hand), `synonyms: false`, replaceExistingSynonyms,
+ * type's effect on searches (worked out by hand), multi-word synonyms, `synonyms: false`, replaceExistingSynonyms,
  * forwardToReplicas, copy scope, durable across a restart.
  */
 import assert from 'node:assert/strict';
@@ -124,6 +124,43 @@ describe('synonyms in searches', () => {
     assert.deepEqual(ids(await search({ query: 'couch', synonyms: false })), ['1']);
     assert.deepEqual(await sorted({ query: 'phone', synonyms: false }), ['4', '5']);
     assert.deepEqual(ids(await search({ query: 'flat 1', synonyms: false })), []);
+  });
+
+  test('multi-word synonyms saved through the API: phrase both ways, highlighting, typing, synonyms: false', async () => {
+    await index(
+      svc,
+      'city',
+      [
+        { objectID: 'a', name: 'New York pizza' },
+        { objectID: 'b', name: 'NY bagels' },
+        { objectID: 'c', name: 'York new potatoes' },
+        { objectID: 'd', name: 'Flat on <street>' },
+      ],
+      { searchableAttributes: ['name'] },
+    );
+    await svc.ok('PUT', '/1/indexes/city/synonyms/nyc', { type: 'synonym', synonyms: ['ny', 'new york'] });
+    await svc.ok('PUT', '/1/indexes/city/synonyms/street', { type: 'placeholder', placeholder: '<street>', replacements: ['main street'] });
+    // ny: b (ny itself, exact) then a ("new york" as a phrase); never c (the words, not the phrase)
+    const ny = await search({ query: 'ny' }, 'city');
+    assert.deepEqual(ids(ny), ['b', 'a']);
+    assert.equal(ny.hits[1]._highlightResult.name.value, '<em>New</em> <em>York</em> pizza');
+    // new york: a (the words next to each other, exact), b (ny, not exact), c (the words apart: proximity 2)
+    const newYork = await search({ query: 'new york', getRankingInfo: true }, 'city');
+    assert.deepEqual(ids(newYork), ['a', 'b', 'c']);
+    assert.deepEqual(newYork.hits.map((h: any) => h._rankingInfo.proximityDistance), [1, 1, 2]);
+    assert.deepEqual(newYork.hits[1]._highlightResult.name, { value: '<em>NY</em> bagels', matchLevel: 'full', matchedWords: ['new', 'york'], fullyHighlighted: false });
+    // still typing the last word: no synonym
+    assert.deepEqual(await sorted({ query: 'new yo' }, 'city'), ['a', 'c']);
+    assert.deepEqual(ids(await search({ query: 'ny bagels' }, 'city')), ['b']);
+    assert.deepEqual(ids(await search({ query: 'ny pizza' }, 'city')), ['a']);
+    // a multi-word placeholder replacement, highlighted with its brackets
+    const street = await search({ query: 'main street' }, 'city');
+    assert.deepEqual(ids(street), ['d']);
+    assert.equal(street.hits[0]._highlightResult.name.value, 'Flat on <em>&lt;street&gt;</em>');
+    assert.deepEqual(ids(await search({ query: 'ny', synonyms: false }, 'city')), ['b']);
+    assert.deepEqual(ids(await search({ query: 'new york', synonyms: false }, 'city')), ['a', 'c']);
+    await svc.ok('DELETE', '/1/indexes/city/synonyms/nyc');
+    assert.deepEqual(ids(await search({ query: 'ny' }, 'city')), ['b']);
   });
 
   test('replaceExistingSynonyms replaces; without it a batch adds', async () => {
