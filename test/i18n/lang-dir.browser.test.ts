@@ -67,8 +67,8 @@ describe('lang and dir', () => {
   it('dir="rtl" on <svc-search> reaches the shadow roots and mirrors the layout', async () => {
     const html = `<svc-search-box></svc-search-box><svc-refinement-list attribute="brand"></svc-refinement-list>
       <svc-hits-per-page></svc-hits-per-page><svc-pagination padding="1"></svc-pagination><svc-range-input attribute="price"></svc-range-input>
-      <svc-infinite-hits style="--svc-infinite-hits-columns: 1fr 1fr"></svc-infinite-hits>`;
-    const positions: Record<string, { submitLeftOfInput: boolean; previousLeftOfNext: boolean; countLeftOfLabel: boolean; minLeftOfMax: boolean; firstHitLeftOfSecond: boolean; direction: string }> = {};
+      <svc-infinite-hits style="--svc-infinite-hits-columns: 1fr 1fr"></svc-infinite-hits><svc-menu attribute="brand"></svc-menu>`;
+    const positions: Record<string, { submitLeftOfInput: boolean; previousLeftOfNext: boolean; countLeftOfLabel: boolean; minLeftOfMax: boolean; firstHitLeftOfSecond: boolean; menuCountLeftOfLabel: boolean; direction: string }> = {};
     for (const dir of ['ltr', 'rtl']) {
       const search = mount(`dir="${dir}"`, html);
       search.querySelector('svc-hits-per-page')!.items = [{ value: 5, default: true }];
@@ -77,8 +77,10 @@ describe('lang and dir', () => {
       const list = search.querySelector('svc-refinement-list')!;
       const range = search.querySelector('svc-range-input')!;
       const infinite = search.querySelector('svc-infinite-hits')!;
+      const menu = search.querySelector('svc-menu')!;
       await until(
-        () => Boolean(pager.shadowRoot?.querySelector('[part~="next"]')) && Boolean(list.shadowRoot?.querySelector('[part~="count"]')) && (infinite.shadowRoot?.querySelectorAll('li').length ?? 0) > 1,
+        () => Boolean(pager.shadowRoot?.querySelector('[part~="next"]')) && Boolean(list.shadowRoot?.querySelector('[part~="count"]')) && (infinite.shadowRoot?.querySelectorAll('li').length ?? 0) > 1 &&
+          Boolean(menu.shadowRoot?.querySelector('[part~="count"]')),
         `rendered (${dir})`,
       );
       const rect = (root: Element, selector: string) => root.shadowRoot!.querySelector(selector)!.getBoundingClientRect();
@@ -90,11 +92,12 @@ describe('lang and dir', () => {
         countLeftOfLabel: rect(list, '[part~="count"]').left < rect(list, '[part~="label-text"]').left,
         minLeftOfMax: rect(range, '[part~="min"]').left < rect(range, '[part~="max"]').left,
         firstHitLeftOfSecond: rect(infinite, 'li:nth-child(1)').left < rect(infinite, 'li:nth-child(2)').left,
+        menuCountLeftOfLabel: rect(menu, '[part~="count"]').left < rect(menu, '[part~="label-text"]').left,
       };
     }
     expect(positions.ltr!.direction).to.equal('ltr');
     expect(positions.rtl!.direction).to.equal('rtl');
-    for (const key of ['submitLeftOfInput', 'previousLeftOfNext', 'countLeftOfLabel', 'minLeftOfMax', 'firstHitLeftOfSecond'] as const) {
+    for (const key of ['submitLeftOfInput', 'previousLeftOfNext', 'countLeftOfLabel', 'minLeftOfMax', 'firstHitLeftOfSecond', 'menuCountLeftOfLabel'] as const) {
       expect(positions.rtl![key], `${key} mirrored`).to.equal(!positions.ltr![key]);
     }
   });
@@ -104,7 +107,7 @@ describe('lang and dir', () => {
     const offenders: string[] = [];
     let scanned = 0;
     for (const tag of [...new Set([...document.querySelectorAll('*')].map((el) => el.localName))].concat(
-      ['svc-search', 'svc-search-box', 'svc-hits', 'svc-highlight', 'svc-snippet', 'svc-refinement-list', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-infinite-hits', 'svc-configure', 'svc-recommendations', 'svc-trending'],
+      ['svc-search', 'svc-search-box', 'svc-hits', 'svc-highlight', 'svc-snippet', 'svc-refinement-list', 'svc-menu', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-infinite-hits', 'svc-configure', 'svc-recommendations', 'svc-trending'],
     )) {
       const ctor = customElements.get(tag) as unknown as { styles?: unknown } | undefined;
       if (!tag.startsWith('svc-') || !ctor) continue;

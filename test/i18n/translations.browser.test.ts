@@ -146,6 +146,7 @@ describe('translations: every visible string of every element is replaceable', (
       <svc-search-box></svc-search-box>
       <svc-stats></svc-stats>
       <svc-refinement-list attribute="brand" searchable limit="1" show-more></svc-refinement-list>
+      <svc-menu attribute="brand" limit="1" show-more></svc-menu>
       <svc-current-refinements></svc-current-refinements>
       <svc-clear-refinements></svc-clear-refinements>
       <svc-sort-by><option value="${indexName}">Most popular</option></svc-sort-by>
@@ -177,6 +178,7 @@ describe('translations: every visible string of every element is replaceable', (
     expect(infinite.shadowRoot!.querySelector<HTMLButtonElement>('[part~="show-previous"]')!.hidden, 'show previous shown').to.be.false;
     const list = page.querySelector('svc-refinement-list')!;
     list.shadowRoot!.querySelector<HTMLButtonElement>('[part~="show-more"]')?.click();
+    page.querySelector('svc-menu')!.shadowRoot!.querySelector<HTMLButtonElement>('[part~="show-more"]')!.click();
     await settled(page);
     collect(run, page); // "show less"
     const facetSearch = list.shadowRoot!.querySelector<HTMLInputElement>('[part~="search-input"]')!;
@@ -250,7 +252,7 @@ describe('translations: every visible string of every element is replaceable', (
 
   const allKeys = () => {
     const out: string[] = [];
-    for (const tag of ['svc-search-box', 'svc-stats', 'svc-refinement-list', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-hits', 'svc-infinite-hits', 'svc-pagination', 'svc-recommendations', 'svc-trending']) {
+    for (const tag of ['svc-search-box', 'svc-stats', 'svc-refinement-list', 'svc-menu', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-hits', 'svc-infinite-hits', 'svc-pagination', 'svc-recommendations', 'svc-trending']) {
       for (const key of Object.keys((customElements.get(tag) as unknown as typeof SvcElement).defaultTranslations)) out.push(`${tag}/${key}`);
     }
     return out;
