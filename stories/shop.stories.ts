@@ -4,7 +4,7 @@ import { SERVICE } from './shared.js';
 
 /**
  * A whole shop search page built from the elements only (no JavaScript beyond registering them): search
- * box, sort-by, stats and current refinements over the hits, brand and category refinements and a price
+ * box, sort-by, stats and current refinements over the hits, brand refinements, a category menu and a price
  * range in a sidebar, hits from a `<template>` with an "Add to cart" button that sends a conversion, pagination.
  */
 const meta: Meta = {
@@ -98,7 +98,7 @@ const meta: Meta = {
         </section>
         <section aria-labelledby="category-heading">
           <h2 id="category-heading">Category</h2>
-          <svc-refinement-list attribute="category"></svc-refinement-list>
+          <svc-menu attribute="category"></svc-menu>
         </section>
         <section aria-labelledby="price-heading">
           <h2 id="price-heading">Price</h2>

@@ -84,6 +84,10 @@ describe('npm start (Storybook with the local service)', { timeout: 240_000 }, (
       'elements-range-input--price',
       'elements-range-input--bounds-and-precision',
       'elements-configure--default',
+      'elements-infinite-hits--default',
+      'elements-infinite-hits--from-a-later-page',
+      'elements-menu--default',
+      'elements-menu--show-more',
     ]) {
       assert.ok(id in index.entries, `story ${id} missing`);
     }
