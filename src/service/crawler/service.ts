@@ -186,6 +186,7 @@ export class CrawlerService {
 
   #checkKey(config: CrawlerConfig, field: string): void {
     if (config.apiKey === this.#ctx.adminKey) return;
+    if (config.apiKey === this.#ctx.searchKey) throw new HttpError(400, `${field}: the API key lacks the addObject right (it is the search key)`);
     const key = internalsOf(this.#ctx).keys.get(config.apiKey);
     if (!key) throw new HttpError(400, `${field}: not an API key of application ${this.#ctx.appId} (unknown, deleted or expired)`);
     if (!key.acl.includes('addObject')) throw new HttpError(400, `${field}: the API key lacks the addObject right`);
