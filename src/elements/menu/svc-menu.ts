@@ -6,9 +6,8 @@ import { SvcElement } from '../base/svc-element.js';
 import { styles } from './styles.js';
 
 /**
- * A single-select list of the values of one facet with their counts ("Category: Furniture 12, Office
- * Supplies 30…"): pressing a value selects it in place of the value selected; pressing the selected value
- * clears it.
+ * Pressing a value ("Furniture 375") selects it in place of the value selected; pressing the selected
+ * value clears it.
  *
  * Each value is a toggle button (`aria-pressed="true"` on the selected one) in a labelled list, so Tab
  * reaches every value and Enter or Space toggles it; the focus stays on the value pressed when the selected
