@@ -19,6 +19,7 @@ export * from './controllers/context.js';
 export * from './controllers/store-controller.js';
 export * from './controllers/highlight-tags.js';
 export * from './controllers/search-box-controller.js';
+export * from './controllers/autocomplete-controller.js';
 export * from './controllers/hits-controller.js';
 export * from './controllers/infinite-hits-controller.js';
 export * from './controllers/refinement-list-controller.js';
@@ -42,6 +43,7 @@ export { translate, formatNumber, type Translations } from './elements/base/tran
 export { escapeHtml, unescapeHtml, parseHighlight, highlightedValue } from './elements/base/highlight.js';
 export * from './elements/search/svc-search.js';
 export * from './elements/search-box/svc-search-box.js';
+export * from './elements/autocomplete/svc-autocomplete.js';
 export * from './elements/hits/svc-hits.js';
 export * from './elements/infinite-hits/svc-infinite-hits.js';
 export * from './elements/highlight/svc-highlight.js';

@@ -10,6 +10,7 @@ type Product = { name: string; brand: string; price: number };
 export const everyTag: Record<SvcTagName, true> = {
   'svc-search': true,
   'svc-search-box': true,
+  'svc-autocomplete': true,
   'svc-hits': true,
   'svc-infinite-hits': true,
   'svc-highlight': true,
@@ -75,5 +76,11 @@ menu.sortBy = ['isRefined', 'count:desc'];
 // @ts-expect-error not a sort criterion
 menu.sortBy = ['popularity'];
 export const selectedCategory: string | undefined = menu.selected;
+document.addEventListener('svc-suggestion-select', (event) => event.detail.query.toUpperCase());
+// @ts-expect-error the suggestion event carries the query only
+document.addEventListener('svc-suggestion-select', (event) => event.detail.category);
+export const autocomplete = document.createElement('svc-autocomplete');
+autocomplete.maxSuggestions = 8;
+export const suggested: string[] = autocomplete.suggestions;
 // @ts-expect-error the search box event has no `page`
 search.addEventListener('svc-search-input', (event) => event.detail.page);
