@@ -1667,6 +1667,7 @@ export class Index {
     const data = this.frozenData;
     const off = this.frozenOff;
     const cursor = new Uint32Array(derived.length);
+    // quality = typos × 2 + (not exact): typos are at most 2 (typo budget, altcorrection2), so 0…5
     for (let quality = 0; quality <= 5; quality++) {
       for (let i = 0; i < derived.length; i++) {
         const d = derived[i]!;
