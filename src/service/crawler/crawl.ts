@@ -54,11 +54,14 @@ export class Pace {
       });
       signal.throwIfAborted();
     }
+    // Reserve the slot first (concurrent callers queue behind it), then count from the actual start, so a
+    // late timer never shortens the next gap.
     const now = performance.now();
     const start = Math.max(now, this.#next);
     this.#next = start + 1000 / rate;
     if (start > now) await sleep(start - now, signal);
     signal.throwIfAborted();
+    this.#next = Math.max(this.#next, performance.now() + 1000 / rate);
   }
 }
 
