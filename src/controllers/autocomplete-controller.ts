@@ -143,7 +143,8 @@ export class AutocompleteController extends SearchBoxController {
   override clear(): void {
     this.input = '';
     this.#reset();
-    this.refine('');
+    // The store action itself (an unchanged state makes no search): the snapshot may lag an action of this tick.
+    this.store?.setQuery('');
   }
 
   /** Shows `query` in the field without asking anything (the main query changed elsewhere). */

@@ -44,7 +44,8 @@ const sentSuggestions = (store: SearchStore, from = 0) => store.requestLog.slice
 
 /** Waits until the list shows suggestions for the text typed (or is closed when `count` is 0). */
 async function listed(ac: SvcAutocomplete, count: number): Promise<void> {
-  await waitUntil(() => options(ac).length === count && (count === 0 || ac.expanded), `${count} suggestions listed (got ${texts(ac).join(', ')})`);
+  // The answer for the latest text (an earlier text's answer may list as many).
+  await waitUntil(() => ac.suggestionsStatus !== 'loading' && options(ac).length === count && (count === 0 || ac.expanded), `${count} suggestions listed (got ${texts(ac).join(', ')})`);
   await ac.updateComplete;
 }
 

@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { AutocompleteController } from '../../controllers/autocomplete-controller.js';
+import { AutocompleteController, type SuggestionsStatus } from '../../controllers/autocomplete-controller.js';
 import { renderHighlight } from '../base/highlight.js';
 import { SvcElement } from '../base/svc-element.js';
 import { styles } from './styles.js';
@@ -148,6 +148,11 @@ export class SvcAutocomplete extends SvcElement {
   /** The suggestions shown for the text (empty while the list has none). */
   get suggestions(): string[] {
     return this.#ac.suggestions.map((suggestion) => suggestion.query);
+  }
+
+  /** Where the suggestions for the current text stand: `idle` (no text), `loading`, `ready` or `error`. */
+  get suggestionsStatus(): SuggestionsStatus {
+    return this.#ac.status;
   }
 
   /** Whether the list of suggestions is open. */
