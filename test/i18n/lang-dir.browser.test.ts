@@ -7,7 +7,7 @@ import { expect } from '@open-wc/testing';
 import '../../src/define.js';
 import type { SvcElement } from '../../src/elements/base/svc-element.js';
 import type { SvcSearch } from '../../src/elements/search/svc-search.js';
-import { indexProducts, until } from '../embedding/fixture.js';
+import { admin, indexProducts, until } from '../embedding/fixture.js';
 
 describe('lang and dir', () => {
   let indexName: string;
@@ -16,6 +16,9 @@ describe('lang and dir', () => {
 
   before(async () => {
     indexName = await indexProducts('i18n_dir');
+    // Suggestions for <svc-autocomplete> (its default index name), in the Query Suggestions record shape.
+    const body = { objectID: 'phone', query: 'phone', popularity: 1, [indexName]: { facets: { exact_matches: { brand: [{ value: 'Acme', count: 1 }] } } } };
+    await admin('POST', `/1/indexes/${indexName}_query_suggestions/batch`, { requests: [{ action: 'addObject', body }] });
     const many = Array.from({ length: 1234 }, (_, i) => ({ objectID: `r${i}`, name: `Record ${i}`, brand: i % 2 ? 'Acme' : 'Globex', price: i, popularity: i }));
     bigIndex = await indexProducts('i18n_lang', many);
   });
@@ -67,8 +70,9 @@ describe('lang and dir', () => {
   it('dir="rtl" on <svc-search> reaches the shadow roots and mirrors the layout', async () => {
     const html = `<svc-search-box></svc-search-box><svc-refinement-list attribute="brand"></svc-refinement-list>
       <svc-hits-per-page></svc-hits-per-page><svc-pagination padding="1"></svc-pagination><svc-range-input attribute="price"></svc-range-input>
-      <svc-infinite-hits style="--svc-infinite-hits-columns: 1fr 1fr"></svc-infinite-hits><svc-menu attribute="brand"></svc-menu>`;
-    const positions: Record<string, { submitLeftOfInput: boolean; previousLeftOfNext: boolean; countLeftOfLabel: boolean; minLeftOfMax: boolean; firstHitLeftOfSecond: boolean; menuCountLeftOfLabel: boolean; direction: string }> = {};
+      <svc-infinite-hits style="--svc-infinite-hits-columns: 1fr 1fr"></svc-infinite-hits><svc-menu attribute="brand"></svc-menu>
+      <svc-autocomplete category-attribute="brand"></svc-autocomplete>`;
+    const positions: Record<string, { submitLeftOfInput: boolean; previousLeftOfNext: boolean; countLeftOfLabel: boolean; minLeftOfMax: boolean; firstHitLeftOfSecond: boolean; menuCountLeftOfLabel: boolean; suggestionSubmitLeftOfInput: boolean; queryLeftOfCategory: boolean; direction: string }> = {};
     for (const dir of ['ltr', 'rtl']) {
       const search = mount(`dir="${dir}"`, html);
       search.querySelector('svc-hits-per-page')!.items = [{ value: 5, default: true }];
@@ -78,9 +82,13 @@ describe('lang and dir', () => {
       const range = search.querySelector('svc-range-input')!;
       const infinite = search.querySelector('svc-infinite-hits')!;
       const menu = search.querySelector('svc-menu')!;
+      const autocomplete = search.querySelector('svc-autocomplete')!;
+      await until(() => Boolean(autocomplete.input), `autocomplete rendered (${dir})`);
+      autocomplete.input!.value = 'pho';
+      autocomplete.input!.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
       await until(
         () => Boolean(pager.shadowRoot?.querySelector('[part~="next"]')) && Boolean(list.shadowRoot?.querySelector('[part~="count"]')) && (infinite.shadowRoot?.querySelectorAll('li').length ?? 0) > 1 &&
-          Boolean(menu.shadowRoot?.querySelector('[part~="count"]')),
+          Boolean(menu.shadowRoot?.querySelector('[part~="count"]')) && Boolean(autocomplete.shadowRoot?.querySelector('[part~="category"]')),
         `rendered (${dir})`,
       );
       const rect = (root: Element, selector: string) => root.shadowRoot!.querySelector(selector)!.getBoundingClientRect();
@@ -93,11 +101,13 @@ describe('lang and dir', () => {
         minLeftOfMax: rect(range, '[part~="min"]').left < rect(range, '[part~="max"]').left,
         firstHitLeftOfSecond: rect(infinite, 'li:nth-child(1)').left < rect(infinite, 'li:nth-child(2)').left,
         menuCountLeftOfLabel: rect(menu, '[part~="count"]').left < rect(menu, '[part~="label-text"]').left,
+        suggestionSubmitLeftOfInput: rect(autocomplete, '[part~="submit"]').left < rect(autocomplete, 'input').left,
+        queryLeftOfCategory: rect(autocomplete, '[part~="query"]').left < rect(autocomplete, '[part~="category"]').left,
       };
     }
     expect(positions.ltr!.direction).to.equal('ltr');
     expect(positions.rtl!.direction).to.equal('rtl');
-    for (const key of ['submitLeftOfInput', 'previousLeftOfNext', 'countLeftOfLabel', 'minLeftOfMax', 'firstHitLeftOfSecond', 'menuCountLeftOfLabel'] as const) {
+    for (const key of ['submitLeftOfInput', 'previousLeftOfNext', 'countLeftOfLabel', 'minLeftOfMax', 'firstHitLeftOfSecond', 'menuCountLeftOfLabel', 'suggestionSubmitLeftOfInput', 'queryLeftOfCategory'] as const) {
       expect(positions.rtl![key], `${key} mirrored`).to.equal(!positions.ltr![key]);
     }
   });
@@ -107,7 +117,7 @@ describe('lang and dir', () => {
     const offenders: string[] = [];
     let scanned = 0;
     for (const tag of [...new Set([...document.querySelectorAll('*')].map((el) => el.localName))].concat(
-      ['svc-search', 'svc-search-box', 'svc-hits', 'svc-highlight', 'svc-snippet', 'svc-refinement-list', 'svc-menu', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-infinite-hits', 'svc-configure', 'svc-recommendations', 'svc-trending'],
+      ['svc-search', 'svc-search-box', 'svc-autocomplete', 'svc-hits', 'svc-highlight', 'svc-snippet', 'svc-refinement-list', 'svc-menu', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-infinite-hits', 'svc-configure', 'svc-recommendations', 'svc-trending'],
     )) {
       const ctor = customElements.get(tag) as unknown as { styles?: unknown } | undefined;
       if (!tag.startsWith('svc-') || !ctor) continue;

@@ -23,6 +23,7 @@ type Mode = 'english' | 'element' | 'root';
 /** Keys no scenario here can show, with the reason. Every other key must be seen. */
 const NOT_EXERCISED: Record<string, string> = {
   'svc-search-box/loadingLabel': 'only while a search is stalled (> 200 ms); the local service answers faster',
+  'svc-autocomplete/loadingLabel': 'only while a search is stalled (> 200 ms); the local service answers faster',
 };
 
 /** Record values and user-given labels: data, not UI strings. */
@@ -116,6 +117,13 @@ describe('translations: every visible string of every element is replaceable', (
     const records = products().map((p, i) => ({ ...p, _tags: i % 3 === 0 ? ['new'] : [] }));
     records.push({ objectID: 'zyxwv', name: 'Zyxwv Tablet', brand: 'Initech', price: 300, popularity: 1, _tags: [] });
     indexName = await indexProducts('i18n', records);
+    // The autocomplete's suggestions (its default index name), records in the Query Suggestions shape.
+    await admin('POST', `/1/indexes/${indexName}_query_suggestions/batch`, {
+      requests: [['phone', 3], ['acme phone', 2], ['laptop', 1]].map(([query, popularity]) => ({
+        action: 'addObject',
+        body: { objectID: query, query, popularity, [indexName]: { facets: { exact_matches: { brand: [{ value: 'Acme', count: 1 }] } } } },
+      })),
+    });
     emptyIndex = `i18n_empty_${Date.now().toString(36)}`;
     await admin('PUT', `/1/indexes/${emptyIndex}/settings`, { searchableAttributes: ['name'], attributesForFaceting: ['brand'] });
   });
@@ -247,12 +255,30 @@ describe('translations: every visible string of every element is replaceable', (
       collect(run, recommend);
       recommend.parentElement!.remove();
     }
+
+    // 7. The autocomplete: its list with several suggestions and a category, then with one.
+    const suggest = mount('<svc-autocomplete category-attribute="brand"></svc-autocomplete>');
+    await until(() => Boolean(suggest.store), 'store');
+    applyTranslations(mode, suggest);
+    await settled(suggest);
+    collect(run, suggest);
+    const autocomplete = suggest.querySelector('svc-autocomplete')!;
+    for (const [text, count] of [['phone', 2], ['laptop', 1]] as const) {
+      autocomplete.focus();
+      autocomplete.input!.select();
+      await sendKeys({ type: text });
+      await until(() => autocomplete.suggestionsStatus === 'ready' && autocomplete.suggestions.length === count, `${count} suggestions`);
+      await sendKeys({ press: 'ArrowDown' });
+      await autocomplete.updateComplete;
+      collect(run, suggest);
+    }
+    suggest.parentElement!.remove();
     return run;
   }
 
   const allKeys = () => {
     const out: string[] = [];
-    for (const tag of ['svc-search-box', 'svc-stats', 'svc-refinement-list', 'svc-menu', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-hits', 'svc-infinite-hits', 'svc-pagination', 'svc-recommendations', 'svc-trending']) {
+    for (const tag of ['svc-search-box', 'svc-autocomplete', 'svc-stats', 'svc-refinement-list', 'svc-menu', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-hits', 'svc-infinite-hits', 'svc-pagination', 'svc-recommendations', 'svc-trending']) {
       for (const key of Object.keys((customElements.get(tag) as unknown as typeof SvcElement).defaultTranslations)) out.push(`${tag}/${key}`);
     }
     return out;
