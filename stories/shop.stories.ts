@@ -42,7 +42,7 @@ const meta: Meta = {
         margin: 0;
         font-size: 1.25rem;
       }
-      .shop header svc-search-box {
+      .shop header svc-autocomplete {
         flex: 1;
       }
       .shop aside {
@@ -83,7 +83,7 @@ const meta: Meta = {
     >
       <header>
         <h1>Superstore</h1>
-        <svc-search-box placeholder="Search products, brands, categories"></svc-search-box>
+        <svc-autocomplete placeholder="Search products, brands, categories" category-attribute="category"></svc-autocomplete>
         <svc-sort-by hide-label>
           <option value="products">Most popular</option>
           <option value="products_price_asc">Lowest price</option>

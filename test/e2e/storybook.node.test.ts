@@ -88,6 +88,9 @@ describe('npm start (Storybook with the local service)', { timeout: 240_000 }, (
       'elements-infinite-hits--from-a-later-page',
       'elements-menu--default',
       'elements-menu--show-more',
+      'elements-autocomplete--with-categories',
+      'elements-autocomplete--queries-only',
+      'elements-autocomplete--styled',
     ]) {
       assert.ok(id in index.entries, `story ${id} missing`);
     }
@@ -118,7 +121,13 @@ describe('npm start (Storybook with the local service)', { timeout: 240_000 }, (
     const prices = await page.locator('svc-hits li .price').allInnerTexts();
     assert.equal(prices.length, 12);
     for (const price of prices) assert.match(price, /^\$\d{1,3}(,\d{3})*\.\d{2}$/);
-    await page.locator('svc-search-box').getByRole('searchbox').pressSequentially('chiar', { delay: 20 });
+    // The shop's search box is an <svc-autocomplete>: typing lists suggestions from the demo's suggestions
+    // index (built at the service's first start), Enter searches the typed text.
+    const field = page.locator('svc-autocomplete').getByRole('combobox');
+    await field.pressSequentially('chair', { delay: 20 });
+    await page.locator('svc-autocomplete').getByRole('option', { name: 'chairs in Furniture', exact: true }).waitFor({ timeout: 30_000 });
+    await field.fill('chiar');
+    await field.press('Enter');
     await page.waitForFunction(() => /^\d{1,3} results? found/.test(document.querySelector('svc-stats')?.shadowRoot?.textContent?.trim() ?? ''));
     const categories = await page.locator('svc-hits li').allInnerTexts();
     assert.ok(categories.some((text) => /Chairs/.test(text)), categories.join(' | '));
