@@ -87,7 +87,6 @@ const ALLOWED_HEADERS = [
   'X-Service-UserToken',
   'X-Service-User-ID',
   'X-Service-Agent',
-  'Authorization',
 ];
 
 function isServicePath(url: string | undefined): boolean {
@@ -147,8 +146,10 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   });
 
   const app = new Hono();
+  // CORS for the browser-facing APIs only. The Crawler API (`/api/1/`) is for servers and scripts: no page of
+  // another origin may call it (its key runs record extractors on this machine), so it gets no CORS headers.
   app.use(
-    '*',
+    '/:version{1|2}/*',
     cors({
       origin: '*',
       allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],

@@ -52,6 +52,25 @@ describe('Crawler API: authentication and errors', () => {
     assert.equal((await call('POST', '/api/1/crawlers', { name: 'x', config: config() }, null)).status, 401);
   });
 
+  test('no CORS on the Crawler API: a page of another origin cannot drive it (its key runs code); the search API keeps CORS', async () => {
+    const preflight = (path: string, headers: string) =>
+      fetch(`${running.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': headers },
+      });
+    const crawler = await preflight('/api/1/crawlers', 'authorization,content-type');
+    assert.equal(crawler.headers.get('access-control-allow-origin'), null);
+    assert.equal(crawler.headers.get('access-control-allow-headers'), null);
+    const answer = await fetch(`${running.url}/api/1/crawlers/${id}`, { headers: { origin: 'http://evil.example', authorization: BASIC } });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('access-control-allow-origin'), null, 'a browser would not let the page read it');
+    const search = await preflight('/1/indexes/products/query', 'x-service-api-key,x-service-application-id,content-type');
+    assert.equal(search.headers.get('access-control-allow-origin'), '*');
+    assert.doesNotMatch(search.headers.get('access-control-allow-headers') ?? '', /authorization/i);
+    const analytics = await preflight('/2/searches', 'x-service-api-key');
+    assert.equal(analytics.headers.get('access-control-allow-origin'), '*');
+  });
+
   test('/api/1/domains: 401 missing, 403 invalid; the loopback hosts and the configured domains, verified', async () => {
     assert.equal((await call('GET', '/api/1/domains', undefined, null)).status, 401);
     const invalid = await call('GET', '/api/1/domains', undefined, basic('local-crawler', 'nope'));
