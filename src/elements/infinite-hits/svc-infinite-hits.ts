@@ -3,6 +3,7 @@ import type { Hit } from '../../client/types.js';
 import { InfiniteHitsController } from '../../controllers/infinite-hits-controller.js';
 import { SvcHitList, type ItemRenderInfo } from '../base/hit-list.js';
 import { defaultAttribute, highlightedValue, renderHighlight } from '../base/highlight.js';
+import { SvcHits } from '../hits/svc-hits.js';
 import { styles } from './styles.js';
 
 /** What `renderHit` receives besides the hit. */
@@ -71,10 +72,7 @@ export class SvcInfiniteHits<T extends Record<string, unknown> = Record<string, 
     renderHit: { attribute: false },
   };
   static override defaultTranslations = {
-    listLabel: 'Search results',
-    noResults: 'No results for “{query}”.',
-    noResultsNoQuery: 'No results.',
-    error: 'The search is unavailable right now. Please try again.',
+    ...SvcHits.defaultTranslations, // the list, empty and error strings of <svc-hits>, defined once
     showMore: 'Show more results',
     showPrevious: 'Show previous results',
   };
