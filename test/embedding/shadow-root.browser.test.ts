@@ -7,7 +7,7 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { SvcSearch } from '../../src/elements/search/svc-search.js';
-import { ShopPanel, SideResults } from '../../examples/shadow-root/shop-panel.js';
+import { SearchWidget, ShopPanel, SideResults } from '../../examples/shadow-root/shop-panel.js';
 import { APP_ID, SEARCH_KEY, hitTexts, indexProducts, storedEvents, until, clearInsightsStorage } from './fixture.js';
 
 describe('inside a shadow root of another web component', () => {
@@ -19,6 +19,7 @@ describe('inside a shadow root of another web component', () => {
     // The example registers its components when imported (package.json sideEffects would drop a bare import).
     expect(customElements.get('shop-panel') === ShopPanel, 'shop-panel registered by the example').to.equal(true);
     expect(customElements.get('side-results') === SideResults, 'side-results registered by the example').to.equal(true);
+    expect(customElements.get('search-widget') === SearchWidget, 'search-widget registered by the example').to.equal(true);
   });
 
   after(() => clearInsightsStorage());
@@ -61,6 +62,46 @@ describe('inside a shadow root of another web component', () => {
     cleanup.push(side);
     const hits = side.shadowRoot!.querySelector('svc-hits')!;
     await until(() => hitTexts(hits).length > 0, 'hits of the named search');
+    expect(hitTexts(hits)[0]).to.equal('Acme Phone 1');
+  });
+
+  it('search="id" names a <svc-search> in the same shadow root; two widgets with the same ids stay apart', async () => {
+    // The document has a root with the same id: the element's own shadow root is looked in first.
+    searchRoot('search', '');
+    const widgets = [0, 1].map(() => {
+      const widget = document.createElement('search-widget');
+      for (const [name, value] of [['app-id', APP_ID], ['api-key', SEARCH_KEY], ['index-name', indexName], ['hosts', location.origin]]) widget.setAttribute(name, value!);
+      document.body.append(widget);
+      cleanup.push(widget);
+      return widget.shadowRoot!;
+    });
+    const [first, second] = widgets.map((shadow) => shadow.querySelector('svc-hits')!);
+    await until(() => hitTexts(first!).length === 20 && hitTexts(second!).length === 20, 'hits in both widgets');
+    const [own] = widgets.map((shadow) => shadow.querySelector<SvcSearch>('svc-search')!);
+    expect(own!.contains(first!), 'the hits are outside the root').to.equal(false);
+    own!.querySelector('svc-search-box')!.shadowRoot!.querySelector('input')!.focus();
+    await sendKeys({ type: 'initech' });
+    await until(() => hitTexts(first!).length === 4, 'the 4 Initech laptops in the first widget');
+    expect(hitTexts(first!)[0]).to.match(/^Initech Laptop/);
+    expect(hitTexts(second!)).to.have.length(20);
+    expect((document.getElementById('search') as SvcSearch).store!.getSnapshot().state.query).to.equal('');
+  });
+
+  it('search="id" in a shadow root picks up a <svc-search> added to that shadow root later', async () => {
+    const host = document.createElement('div');
+    document.body.append(host);
+    cleanup.push(host);
+    const shadow = host.attachShadow({ mode: 'open' });
+    shadow.innerHTML = '<svc-hits search="later"></svc-hits>';
+    const hits = shadow.querySelector('svc-hits')!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(hitTexts(hits)).to.deep.equal([]);
+    const search = document.createElement('svc-search');
+    search.id = 'later';
+    for (const [name, value] of [['app-id', APP_ID], ['api-key', SEARCH_KEY], ['index-name', indexName], ['hosts', location.origin]]) search.setAttribute(name, value!);
+    search.setAttribute('insights', 'false');
+    shadow.append(search);
+    await until(() => hitTexts(hits).length === 20, 'hits once the root is there');
     expect(hitTexts(hits)[0]).to.equal('Acme Phone 1');
   });
 

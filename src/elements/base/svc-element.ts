@@ -19,8 +19,9 @@ export interface SearchContextSource extends Element {
  *
  * The context is found through `@lit/context` (it crosses shadow roots; an element that connected before its
  * `<svc-search>` was defined asks again when a root announces its context), or, when the element has a
- * `search="id"` attribute, from `document.getElementById(id).context` — so an element placed anywhere on the
- * page can name its search. Subclasses read `this.store` / `this.insights` and pass `() => this.store` to
+ * `search="id"` attribute, from the `context` of the element with that id in the element's own root (a
+ * shadow root or the document), else in the document — so an element placed anywhere on the page, or in the
+ * same shadow root as its search, can name it. Subclasses read `this.store` / `this.insights` and pass `() => this.store` to
  * their controllers; a context change triggers an update.
  *
  * Strings: each subclass declares `static defaultTranslations` (English); `this.t(key, params)` looks a key
@@ -76,7 +77,8 @@ export class SvcElement extends LitElement {
    * element connected, when nobody could answer its first request.
    */
   #onContext = (event: Event) => {
-    if (this.search) (event.target as Element).id == this.search && this.#named();
+    // composedPath()[0]: a root inside a shadow root reaches `document` retargeted to its host.
+    if (this.search) (event.composedPath()[0] as Element).id == this.search && this.#named();
     else if (!this.#provided && this.#consumer) this.#consumer.hostConnected(); // sends the context request again
   };
 
@@ -161,8 +163,13 @@ export class SvcElement extends LitElement {
     return this.dispatchEvent(new CustomEvent<D>(type, { detail, bubbles: true, composed: true, cancelable }));
   }
 
-  /** Takes the context of the `<svc-search id=…>` named by `search` (none yet: its event calls again). */
+  /**
+   * Takes the context of the `<svc-search id=…>` named by `search`: first in this element's own root (its
+   * shadow root, where ids are scoped), then in the document (none yet: its event calls again).
+   */
   #named(): void {
-    this.searchContext = (document.getElementById(this.search!) as SearchContextSource | null)?.context;
+    const id = this.search!;
+    const found = (this.getRootNode() as Document | ShadowRoot).getElementById?.(id) ?? document.getElementById(id);
+    this.searchContext = (found as SearchContextSource | null)?.context;
   }
 }
