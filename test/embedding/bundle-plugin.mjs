@@ -52,7 +52,7 @@ export function embeddingBundlePlugin() {
           tsconfig: join(root, 'tsconfig.json'),
           jsx: 'automatic',
           // React and Vue read NODE_ENV; development keeps their warnings visible in the test output.
-          define: { 'process.env.NODE_ENV': '"development"', __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
+          define: { 'process.env.NODE_ENV': '"development"', __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false', ngServerMode: 'false' },
           // The full Vue build (runtime template compiler), as an app aliases it to use `template` strings.
           alias: { vue: 'vue/dist/vue.esm-bundler.js' },
           external: ['/__web-dev-server__web-socket.js'],
