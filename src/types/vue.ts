@@ -1,9 +1,16 @@
 /**
  * Vue 3 typings for every `svc-*` element (`GlobalComponents`), following Vue's guide for custom elements:
  * `import type {} from 'svc-search/vue';` once, and with `vue-tsc` the tags type-check in templates —
- * properties (`:render-hit` / `.prop`; Vue camelizes `index-name` and sets the property the element has) and
- * `@svc-…` listeners with their event types.
+ * properties by their camelCase names and `@svc-…` listeners with their event types.
  * Vue itself must be told the tags are custom elements: `compilerOptions.isCustomElement = (tag) => tag.startsWith('svc-')`.
+ *
+ * Bind properties in camelCase, as `examples/vue/shop-search.ts` does (proven in
+ * `test/embedding/vue.browser.test.ts`): `:store.prop="store"`, `.renderHit="fn"` (shorthand for
+ * `:renderHit.prop`), or `:insightsEnabled="false"` (without `.prop` Vue sets a property only when the element
+ * has one of exactly that name). Vue camelizes kebab-case keys only for elements it defined itself
+ * (`defineCustomElement`): on these tags `:render-hit="fn"` sets an attribute `render-hit` (the function as
+ * text) and `:render-hit.prop` a property named `render-hit`, so neither reaches `renderHit`. Plain
+ * attributes (`index-name="products"`) are written as in HTML.
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
 import type { SvcElementProperties, SvcEventMap, SvcTagName } from './elements.js';
