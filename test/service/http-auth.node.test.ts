@@ -89,6 +89,114 @@ describe('credentials', () => {
   });
 });
 
+describe('credentials before the body (every route)', () => {
+  const NONE = { key: null, appId: null };
+  const WRONG = { key: 'nope' };
+  const MALFORMED = '{"requests": [';
+
+  test('the multi-index endpoints refuse a call without credentials even when `requests` is empty', async () => {
+    for (const path of ['/1/indexes/*/queries', '/1/indexes/*/batch', '/1/indexes/*/objects']) {
+      for (const options of [NONE, WRONG, { appId: 'OTHER' }]) {
+        const answer = await svc.call('POST', path, { requests: [] }, options);
+        assert.deepEqual([answer.status, answer.body], [403, FORBIDDEN], `${path} ${JSON.stringify(options)}`);
+      }
+    }
+    // Recommend answers 401 for missing credentials (document 2), also before it refuses the empty list.
+    const recommend = await svc.call('POST', '/1/indexes/*/recommendations', { requests: [] }, NONE);
+    assert.deepEqual([recommend.status, recommend.body], [401, FORBIDDEN]);
+  });
+
+  test('an empty `requests` still needs the right of the endpoint: search for queries and objects, addObject for a batch', async () => {
+    const create = async (acl: string[]) => (await svc.ok('POST', '/1/keys', { acl })).key as string;
+    const browseOnly = await create(['browse']);
+    const deleteOnly = await create(['deleteObject']);
+    const adder = await create(['addObject']);
+    const empty = { requests: [] };
+    const cases: Array<[string, string, number, RegExp?]> = [
+      ['/1/indexes/*/queries', browseOnly, 403, /the right search is needed/],
+      ['/1/indexes/*/objects', browseOnly, 403, /the right search is needed/],
+      ['/1/indexes/*/batch', deleteOnly, 403, /the right addObject is needed/],
+      ['/1/indexes/books/batch', deleteOnly, 403, /the right addObject is needed/],
+      ['/1/indexes/*/queries', SEARCH_KEY, 200],
+      ['/1/indexes/*/objects', SEARCH_KEY, 200],
+      ['/1/indexes/*/batch', adder, 200],
+      ['/1/indexes/books/batch', adder, 200],
+    ];
+    for (const [path, key, status, message] of cases) {
+      const answer = await svc.call('POST', path, empty, { key });
+      assert.equal(answer.status, status, `${path} ${key}: ${JSON.stringify(answer.body)}`);
+      if (message) assert.match(answer.body.message, message);
+    }
+    // A key with deleteObject alone may still send a batch of deletions (the right of each action).
+    const deletion = await svc.call('POST', '/1/indexes/*/batch', { requests: [{ action: 'deleteObject', indexName: 'books', body: { objectID: 'none' } }] }, { key: deleteOnly });
+    assert.equal(deletion.status, 200, JSON.stringify(deletion.body));
+  });
+
+  test('the multi-index endpoints check each index after the credentials (restricted key)', async () => {
+    const key = (await svc.ok('POST', '/1/keys', { acl: ['search', 'addObject'], indexes: ['books'] })).key as string;
+    assert.equal((await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'books' }] }, { key })).status, 200);
+    const queries = await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'books' }, { indexName: 'music' }] }, { key });
+    assert.deepEqual([queries.status, queries.body.message], [403, 'Index music is not allowed with this API key']);
+    const objects = await svc.call('POST', '/1/indexes/*/objects', { requests: [{ indexName: 'music', objectID: 'm1' }] }, { key });
+    assert.deepEqual([objects.status, objects.body.message], [403, 'Index music is not allowed with this API key']);
+    const batch = await svc.call('POST', '/1/indexes/*/batch', { requests: [{ action: 'addObject', indexName: 'music', body: { objectID: 'm9' } }] }, { key });
+    assert.deepEqual([batch.status, batch.body.message], [403, 'Index music is not allowed with this API key']);
+    const copy = await svc.call('POST', '/1/indexes/books/operation', { operation: 'copy', destination: 'music' }, { key });
+    assert.deepEqual([copy.status, copy.body.message], [403, 'Index music is not allowed with this API key']);
+    assert.equal((await svc.ok('POST', '/1/indexes/music/query', { query: '' })).nbHits, 1, 'nothing written to music');
+  });
+
+  test('wrong or missing credentials with a malformed body answer 403 (401 where the document says so), never 400', async () => {
+    // Every route that reads a body; the status for refused credentials as each section's document says.
+    const routes: Array<[string, string, number]> = [
+      ['POST', '/1/indexes/*/queries', 403],
+      ['POST', '/1/indexes/*/batch', 403],
+      ['POST', '/1/indexes/*/objects', 403],
+      ['POST', '/1/indexes/books/operation', 403],
+      ['POST', '/1/indexes/books/query', 403],
+      ['POST', '/1/indexes/books/facets/owner/query', 403],
+      ['POST', '/1/indexes/books/browse', 403],
+      ['POST', '/1/indexes/books', 403],
+      ['PUT', '/1/indexes/books/9', 403],
+      ['POST', '/1/indexes/books/9/partial', 403],
+      ['POST', '/1/indexes/books/batch', 403],
+      ['POST', '/1/indexes/books/deleteByQuery', 403],
+      ['PUT', '/1/indexes/books/settings', 403],
+      ['POST', '/1/indexes/books/rules/batch', 403],
+      ['POST', '/1/indexes/books/rules/search', 403],
+      ['PUT', '/1/indexes/books/rules/r1', 403],
+      ['POST', '/1/indexes/books/synonyms/batch', 403],
+      ['POST', '/1/indexes/books/synonyms/search', 403],
+      ['PUT', '/1/indexes/books/synonyms/s1', 403],
+      ['POST', '/1/keys', 403],
+      ['PUT', `/1/keys/${SEARCH_KEY}x`, 403],
+      ['POST', '/1/indexes/books/keys', 403],
+      ['PUT', '/1/indexes/books/keys/k1', 403],
+      ['POST', '/1/dictionaries/stopwords/batch', 403],
+      ['POST', '/1/dictionaries/stopwords/search', 403],
+      ['PUT', '/1/dictionaries/*/settings', 403],
+      ['POST', '/1/clusters/mapping/batch', 403],
+      ['POST', '/1/clusters/mapping/search', 403],
+      ['POST', '/1/indexes/*/recommendations', 401],
+      ['POST', '/1/strategies/personalization', 401],
+      ['POST', '/1/configs', 401],
+      ['PUT', '/1/configs/books', 401],
+      ['POST', '/1/events', 401],
+      ['POST', '/2/abtests', 403], // 401 only when a credential is missing altogether (below)
+    ];
+    for (const [method, path, status] of routes) {
+      const wrong = await svc.call(method, path, undefined, { ...WRONG, raw: MALFORMED });
+      assert.equal(wrong.status, status, `${method} ${path} wrong key: ${JSON.stringify(wrong.body)}`);
+      assert.equal(wrong.body.message, FORBIDDEN.message, `${method} ${path}`);
+      const none = await svc.call(method, path, undefined, { ...NONE, raw: MALFORMED });
+      assert.equal(none.status, path === '/2/abtests' ? 401 : status, `${method} ${path} no credentials: ${JSON.stringify(none.body)}`);
+      // With the admin key the same body is refused as malformed: the order is what the test is about.
+      const admin = await svc.call(method, path, undefined, { raw: MALFORMED });
+      assert.equal(admin.status, 400, `${method} ${path} admin key: ${JSON.stringify(admin.body)}`);
+    }
+  });
+});
+
 describe('CORS', () => {
   test('a preflight is answered without credentials and allows the two custom headers', async () => {
     const response = await fetch(`${svc.url}/1/indexes/books/query`, {

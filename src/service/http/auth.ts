@@ -156,6 +156,26 @@ function plainKeyInfo(value: string, stored: StoredKey | undefined, config: Auth
 }
 
 /**
+ * Checks a key already authenticated by `ctx.authorize` against one more right and/or index (a call that
+ * names several indices or actions: credentials are checked once, before the body is read, then each
+ * request of the body here). Throws `HttpError(403)`.
+ *
+ * @example
+ * const key = ctx.authorize(c, 'search'); // before the body
+ * for (const { indexName } of requests) requireRight(key, 'search', indexName);
+ */
+export function requireRight(info: KeyInfo, right: Requirement, indexName?: string): void {
+  if (right === 'admin') {
+    if (!info.isAdmin) throw new HttpError(403, 'This operation needs the admin API key');
+  } else if (right !== 'any' && !info.isAdmin && !info.acl.includes(right as Right)) {
+    throw new HttpError(403, `Method not allowed with this API key (the right ${right} is needed)`);
+  }
+  if (indexName !== undefined && !indexAllowed(info, indexName)) {
+    throw new HttpError(403, `Index ${indexName} is not allowed with this API key`);
+  }
+}
+
+/**
  * Builds `ctx.authorize`.
  *
  * @example
@@ -235,14 +255,7 @@ export function createAuthorizer(config: AuthConfig) {
     if (stored && !refererAllowed(stored.referers, referer)) {
       throw new HttpError(403, 'Referer not allowed with this API key');
     }
-    if (right === 'admin') {
-      if (!info.isAdmin) throw new HttpError(403, 'This operation needs the admin API key');
-    } else if (right !== 'any' && !info.isAdmin && !info.acl.includes(right as Right)) {
-      throw new HttpError(403, `Method not allowed with this API key (the right ${right} is needed)`);
-    }
-    if (indexName !== undefined && !indexAllowed(info, indexName)) {
-      throw new HttpError(403, `Index ${indexName} is not allowed with this API key`);
-    }
+    requireRight(info, right, indexName);
     if (stored) rateLimit(stored, c, info.userToken ?? c.req.header('x-service-usertoken'));
     if (info.isAdmin) {
       // A server proxying for its users: admin key, the user's IP in X-Forwarded-For and the

@@ -6,7 +6,7 @@
 import type { Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
 import { type Catalog, type CopyScope, validateIndexName } from '../storage/catalog.js';
-import { indexAllowed } from './auth.js';
+import { indexAllowed, requireRight } from './auth.js';
 import { asObject } from './body.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
@@ -63,14 +63,14 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/indexes/:indexName/operation', async (c) => {
     const indexName = c.req.param('indexName');
+    // addObject also allows copy/move; the key must be allowed on both indices (the source before the body is read).
+    const key = ctx.authorize(c, 'addObject', indexName);
     const body = asObject(await ctx.readJson(c));
     const { operation, destination, scope } = body;
     if (operation !== 'copy' && operation !== 'move') throw new HttpError(400, '`operation` must be "copy" or "move"');
     if (typeof destination !== 'string') throw new HttpError(400, '`destination` must be an index name');
     validateIndexName(destination);
-    // addObject also allows copy/move; the key must be allowed on both indices.
-    ctx.authorize(c, 'addObject', indexName);
-    ctx.authorize(c, 'addObject', destination);
+    requireRight(key, 'addObject', destination);
     let scopes: CopyScope[] | undefined;
     if (scope !== undefined) {
       if (operation === 'move') throw new HttpError(400, '`scope` is only allowed with operation "copy"');

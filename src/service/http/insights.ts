@@ -6,6 +6,7 @@ import type { Context, Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
 import { getEventStore } from '../insights/event-store.js';
 import { EVENT_LIMITS, EVENT_TYPES, EventValidationError, validateEventsBody, type EventType } from '../insights/validate.js';
+import { requireRight } from './auth.js';
 import { HttpError, INVALID_CREDENTIALS } from './errors.js';
 
 /** Insights failure bodies carry `status` besides `message` (Errors, rule 1). */
@@ -20,12 +21,13 @@ function asFailure(c: Context, error: unknown): Response {
 }
 
 /**
- * Insights accepts a key with the search right, by header or by URL parameters; the document answers
- * 401 when credentials are missing or incorrect (or cannot send events), where the search API says 403.
+ * Insights accepts a key with the search right, by header or by the URL parameters `X-Service-Application-Id`
+ * and `X-Service-API-Key` (exactly those names, document 2); the document answers 401 when credentials are
+ * missing or incorrect (or cannot send events), where the search API says 403.
  */
-function authorize(ctx: ServiceContext, c: Context, indexName?: string): void {
+function unauthorized<T>(check: () => T, indexName?: string): T {
   try {
-    ctx.authorize(c, 'search', indexName, { allowQueryCredentials: true });
+    return check();
   } catch (error) {
     if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
       throw new HttpError(401, indexName === undefined ? error.message || INVALID_CREDENTIALS : `${error.message} (index ${indexName})`);
@@ -47,12 +49,13 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/events', async (c) => {
     try {
-      authorize(ctx, c);
+      // Credentials before the body is read.
+      const key = unauthorized(() => ctx.authorize(c, 'search', undefined, { allowQueryCredentials: true }));
       // Insights body: under 2 MB (413 above).
       const body = await ctx.readJson(c, EVENT_LIMITS.bodyBytes - 1);
       const valid = validateEventsBody(body, { now: Date.now() });
       // A restricted key may only send events of the indices it can search.
-      for (const index of new Set(valid.map((e) => e.index))) authorize(ctx, c, index);
+      for (const index of new Set(valid.map((e) => e.index))) unauthorized(() => requireRight(key, 'search', index), index);
       events.append(valid, { validate: false });
       return c.json({ status: 200, message: 'OK' }, 200);
     } catch (error) {

@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context.js';
 import { getRecommender } from '../recommend/recommender.js';
 import { answerRequest, MAX_REQUESTS, validateRequest } from '../recommend/request.js';
 import { seedDemoFromCatalogue } from '../recommend/demo-hook.js';
+import { requireRight } from './auth.js';
 import { asObject } from './body.js';
 import { HttpError, INVALID_CREDENTIALS } from './errors.js';
 
@@ -17,9 +18,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   // Document 2 (Recommend): 401 for missing or wrong credentials; a valid key without the search right, or
   // restricted to other indices, stays 403.
-  const authorize = (c: Context, indexName: string | undefined) => {
+  const authorize = (c: Context) => {
     try {
-      return ctx.authorize(c, 'search', indexName);
+      return ctx.authorize(c, 'search');
     } catch (error) {
       if (error instanceof HttpError && error.status === 403 && error.message === INVALID_CREDENTIALS) throw new HttpError(401, error.message);
       throw error;
@@ -27,6 +28,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
   };
 
   app.post('/1/indexes/:all{\\*}/recommendations', async (c) => {
+    // Credentials and the search right before the body is read: a caller without a valid key learns
+    // nothing about its parameters; then each request's index.
+    const key = authorize(c);
     const body = asObject(await ctx.readJson(c));
     if (body.requests === undefined) throw new HttpError(400, '`requests` is required: a list of Recommend requests');
     if (!Array.isArray(body.requests)) throw new HttpError(400, '`requests` must be an array');
@@ -36,9 +40,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
       if (name !== 'requests') throw new HttpError(400, `\`${name}\` is not a parameter of the Recommend endpoint`);
     }
     const prepared = body.requests.map((input, i) => {
-      // Credentials first: a request without a valid key learns nothing about the parameters.
+      // The index before the parameters: a key restricted to other indices learns nothing about them.
       const indexName = (input as { indexName?: unknown } | null)?.indexName;
-      const key = authorize(c, typeof indexName === 'string' ? indexName : undefined);
+      if (typeof indexName === 'string') requireRight(key, 'search', indexName);
       const request = validateRequest(input, i);
       ctx.indices.require(request.indexName);
       return { key, request };

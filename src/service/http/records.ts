@@ -10,6 +10,7 @@ import { getClusters } from '../clusters/service.js';
 import type { KeyInfo, Right, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
 import { type Catalog, type Record_, validateIndexName } from '../storage/catalog.js';
+import { requireRight } from './auth.js';
 import { asObject, requestsOf } from './body.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
@@ -158,6 +159,12 @@ const ACTION_RIGHTS: Record<string, Right> = {
   clear: 'deleteIndex',
 };
 
+/**
+ * A batch's right "depends on the operations in the batch" (document 1); one without operations writes
+ * nothing but still needs a write right: `addObject`, the right of a batch's usual action.
+ */
+const EMPTY_BATCH_RIGHT: Right = 'addObject';
+
 interface BatchOperation {
   action: string;
   indexName: string;
@@ -298,10 +305,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
   };
 
   app.post('/1/indexes/:all{\\*}/batch', async (c) => {
+    const key = ctx.authorize(c, 'any'); // credentials before the body is read
     const requests = requestsOf(await ctx.readJson(c));
     const operations = requests.map((request, position) => prepareOperation(request, `requests[${position}]`, undefined));
+    if (operations.length === 0) requireRight(key, EMPTY_BATCH_RIGHT);
     for (const operation of operations) {
-      ctx.authorize(c, ACTION_RIGHTS[operation.action]!, operation.indexName);
+      requireRight(key, ACTION_RIGHTS[operation.action]!, operation.indexName);
       if (operation.action !== 'delete') requireWritable(ctx, catalog, operation.indexName);
     }
     const user = clusters.writer(c);
@@ -318,6 +327,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.post('/1/indexes/:all{\\*}/objects', async (c) => {
+    // Get objects needs the search right (the document does not name one), checked before the body.
+    const key = ctx.authorize(c, 'search');
     const requests = requestsOf(await ctx.readJson(c));
     // One visibility set per index and key (secured-key filters), not one per requested object.
     const visibility = new Map<string, ((objectID: string) => boolean) | undefined>();
@@ -326,7 +337,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
       const item = asObject(request, where);
       if (typeof item.indexName !== 'string' || !item.indexName) throw new HttpError(400, `${where}.indexName must be a non-empty string`);
       const objectID = objectIdOf(item.objectID, where);
-      const key = ctx.authorize(c, 'search', item.indexName);
+      requireRight(key, 'search', item.indexName);
       const index = ctx.indices.get(item.indexName);
       const record = index?.getObject(objectID);
       if (!index || !record) return null;
@@ -341,11 +352,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/indexes/:indexName/batch', async (c) => {
     const indexName = c.req.param('indexName');
-    ctx.authorize(c, 'any', indexName);
+    const key = ctx.authorize(c, 'any', indexName);
     validateIndexName(indexName);
     const requests = requestsOf(await ctx.readJson(c));
     const operations = requests.map((request, position) => prepareOperation(request, `requests[${position}]`, indexName));
-    for (const right of new Set(operations.map((operation) => ACTION_RIGHTS[operation.action]!))) ctx.authorize(c, right, indexName);
+    if (operations.length === 0) requireRight(key, EMPTY_BATCH_RIGHT);
+    for (const right of new Set(operations.map((operation) => ACTION_RIGHTS[operation.action]!))) requireRight(key, right);
     if (operations.some((operation) => operation.action !== 'delete')) requireWritable(ctx, catalog, indexName);
     const user = clusters.writer(c);
     const { taskID } = catalog.write(indexName, 'batch', () => {

@@ -10,6 +10,7 @@ import { recordSearch, searchOrigin, type SearchOrigin } from '../analytics/reco
 import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
 import { personalizationOptions } from '../personalization/search.js';
+import { requireRight } from './auth.js';
 import { asObject, requestsOf } from './body.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
@@ -150,6 +151,8 @@ function skipped(indexName: string, raw: RawParams) {
 
 export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/indexes/:all{\\*}/queries', async (c) => {
+    // Credentials and the search right before the body is read (an empty `requests` too), then each index.
+    const key = ctx.authorize(c, 'search');
     const body = asObject(await ctx.readJson(c));
     const requests = requestsOf(body);
     const strategy = body.strategy ?? 'none';
@@ -161,7 +164,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
       const item = asObject(request, `requests[${position}]`);
       const { indexName, type, facet, ...rest } = item;
       if (typeof indexName !== 'string' || !indexName) throw new HttpError(400, `requests[${position}].indexName must be a non-empty string`);
-      const key = ctx.authorize(c, 'search', indexName);
+      requireRight(key, 'search', indexName);
       const index = ctx.indices.require(indexName);
       if (type !== undefined && type !== 'default' && type !== 'facet') {
         throw new HttpError(400, `requests[${position}].type must be "default" or "facet"`);
@@ -209,9 +212,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
       .digest('base64url')
       .slice(0, 22);
 
-  const browse = (c: Context, input: RawParams) => {
+  const browse = async (c: Context, read: () => RawParams | Promise<RawParams>) => {
     const indexName = c.req.param('indexName')!;
-    const key = ctx.authorize(c, 'browse', indexName);
+    const key = ctx.authorize(c, 'browse', indexName); // before the body is read
+    const input = await read();
     const index = ctx.indices.require(indexName);
     const { cursor, ...rest } = input;
     if (cursor !== undefined && typeof cursor !== 'string') throw new HttpError(400, '`cursor` must be a string');
@@ -231,8 +235,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (response.cursor) response.cursor = `${response.cursor}.${cursorMac(response.cursor, indexName, key)}`;
     return c.json(response);
   };
-  app.post('/1/indexes/:indexName/browse', async (c) => browse(c, asObject(await ctx.readJson(c))));
-  app.get('/1/indexes/:indexName/browse', (c) => browse(c, queryParams(c)));
+  app.post('/1/indexes/:indexName/browse', (c) => browse(c, async () => asObject(await ctx.readJson(c))));
+  app.get('/1/indexes/:indexName/browse', (c) => browse(c, () => queryParams(c)));
 
   app.get('/1/indexes/:indexName', (c) => {
     const indexName = c.req.param('indexName');
