@@ -89,11 +89,12 @@ export async function run(): Promise<void> {
     if (req.method === 'POST' && url.startsWith('/1/events')) {
       if (/[?&]X-Algolia-/i.test(url)) {
         theirs.requests++;
-        // search-insights names the credentials X-Algolia-*: renamed to the service's parameter names.
-        req.url = url.replace(/X-Algolia-Application-Id=/i, 'x-service-application-id=').replace(/X-Algolia-API-Key=/i, 'x-service-api-key=');
+        // search-insights names the credentials X-Algolia-*: renamed to the service's parameter names, which
+        // document 2 makes case-sensitive (the service refuses any other casing).
+        req.url = url.replace(/X-Algolia-Application-Id=/i, 'X-Service-Application-Id=').replace(/X-Algolia-API-Key=/i, 'X-Service-API-Key=');
       } else {
         ours.requests++;
-        if (/[?&]x-service-api-key=/.test(url)) ours.beacons++;
+        if (/[?&]X-Service-API-Key=/.test(url)) ours.beacons++;
       }
     }
     service.handler(req, res, () => {

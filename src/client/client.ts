@@ -80,7 +80,8 @@ export function createClient(options: ClientOptions): SearchClient {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   for (const [name, ms] of Object.entries(timeouts)) if (!(ms > 0)) fail(`createClient: timeouts.${name} must be > 0`, RangeError);
   const hostDownMs = options.hostDownMs ?? DEFAULT_HOST_DOWN_MS;
-  const credentials = `x-service-application-id=${encodeURIComponent(appId)}&x-service-api-key=${encodeURIComponent(apiKey)}`;
+  // URL credentials (Insights beacons): document 2 accepts them under the header names, case-sensitive.
+  const credentials = `X-Service-Application-Id=${encodeURIComponent(appId)}&X-Service-API-Key=${encodeURIComponent(apiKey)}`;
   const cache = options.cache !== false && new LruCache<unknown>(options.cache);
   /** host url → time until which it is skipped. */
   const downUntil = new Map<string, number>();

@@ -94,7 +94,7 @@ describe('client in the browser', () => {
     const userToken = `browser-${Date.now()}`;
     const answer = await client.sendEvents([{ eventType: 'view', eventName: 'Hits Viewed', index: INDEX, userToken, objectIDs: ['b1'] }], { keepalive: true });
     expect(answer.status).to.equal(200);
-    expect(client.eventsBeaconUrl()).to.equal(`${location.origin}/1/events?x-service-application-id=${APP_ID}&x-service-api-key=local-search-key`);
+    expect(client.eventsBeaconUrl()).to.equal(`${location.origin}/1/events?X-Service-Application-Id=${APP_ID}&X-Service-API-Key=local-search-key`);
     const beacon = navigator.sendBeacon(client.eventsBeaconUrl(), JSON.stringify({ events: [{ eventType: 'view', eventName: 'Beacon', index: INDEX, userToken, objectIDs: ['b2'] }] }));
     expect(beacon).to.equal(true);
     let names: string[] = [];

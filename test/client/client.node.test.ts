@@ -54,7 +54,7 @@ describe('hosts', () => {
   });
 
   test('events go to insights.{domain} by default, to the first explicit host otherwise', () => {
-    assert.equal(createClient({ appId: 'A', apiKey: 'k' }).eventsBeaconUrl(), 'https://insights.service-search.net/1/events?x-service-application-id=A&x-service-api-key=k');
+    assert.equal(createClient({ appId: 'A', apiKey: 'k' }).eventsBeaconUrl(), 'https://insights.service-search.net/1/events?X-Service-Application-Id=A&X-Service-API-Key=k');
     assert.match(createClient({ appId: 'A', apiKey: 'k', hosts: ['http://127.0.0.1:7'] }).eventsBeaconUrl(), /^http:\/\/127\.0\.0\.1:7\/1\/events\?/);
   });
 
@@ -180,8 +180,9 @@ describe('endpoints against the local service', () => {
       const beacon = await client.sendEvents([{ ...event, userToken: 'user-2' }], { keepalive: true });
       assert.equal(beacon.status, 200);
       assert.equal(proxy.requests[0]!.url, '/1/events');
-      assert.equal(proxy.requests[1]!.url, `/1/events?x-service-application-id=${svc.appId}&x-service-api-key=${svc.searchKey}`);
-      assert.equal(client.eventsBeaconUrl(), `${proxy.url}/1/events?x-service-application-id=${svc.appId}&x-service-api-key=${svc.searchKey}`);
+      // Document 2: the URL parameters carry the header names, case-sensitive (the service refuses lowercase ones).
+      assert.equal(proxy.requests[1]!.url, `/1/events?X-Service-Application-Id=${svc.appId}&X-Service-API-Key=${svc.searchKey}`);
+      assert.equal(client.eventsBeaconUrl(), `${proxy.url}/1/events?X-Service-Application-Id=${svc.appId}&X-Service-API-Key=${svc.searchKey}`);
       const stored = await svc.admin.request<{ events: Array<{ userToken: string }> }>('GET', `/1/_local/events?index=${INDEX}`);
       assert.deepEqual(stored.events.map((e) => e.userToken).sort(), ['user-1', 'user-2']);
     } finally {

@@ -172,7 +172,7 @@ describe('create: POST /2/abtests', () => {
     const { key } = await svc.ok('POST', '/1/keys', { acl: ['editSettings'], indexes: ['solo'] });
     const answer = await svc.call(
       'POST',
-      `/2/abtests?x-service-application-id=${APP_ID}&x-service-api-key=${key}`,
+      `/2/abtests?X-Service-Application-Id=${APP_ID}&X-Service-API-Key=${key}`,
       { name: 'personalised', variants: variants('solo', 'solo', { customSearchParameters: { enablePersonalization: true } }), endAt: '2099-12-31' },
       { key: null, appId: null },
     );
@@ -234,7 +234,7 @@ describe('get, list, rights', () => {
       assert.equal(answer.status, status, `${path} ${JSON.stringify(options)}: ${JSON.stringify(answer.body)}`);
       if (status !== 200) assert.equal(answer.body.status, status);
     }
-    const url = `/2/abtests/${id}?x-service-application-id=${APP_ID}&x-service-api-key=${analyticsOther}`;
+    const url = `/2/abtests/${id}?X-Service-Application-Id=${APP_ID}&X-Service-API-Key=${analyticsOther}`;
     assert.equal((await svc.call('GET', url, undefined, { key: null, appId: null })).status, 200);
   });
 

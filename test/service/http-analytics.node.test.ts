@@ -407,7 +407,7 @@ describe('rights and parameters', () => {
     assert.equal((await analytics('/2/searches/count?index=typing', { key: other })).status, 200);
     assert.equal((await analytics('/2/searches/count?index=shop', { key: other })).status, 403);
     // Credentials as URL parameters (document 2: Analytics accepts them)
-    const byUrl = await analytics(`/2/searches/count?index=shop&x-service-application-id=${APP_ID}&x-service-api-key=${ADMIN_KEY}`, { key: null, appId: null });
+    const byUrl = await analytics(`/2/searches/count?index=shop&X-Service-Application-Id=${APP_ID}&X-Service-API-Key=${ADMIN_KEY}`, { key: null, appId: null });
     assert.deepEqual([byUrl.status, byUrl.body.count], [200, 9]);
   });
 

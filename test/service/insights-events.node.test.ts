@@ -82,10 +82,38 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
 
   it('accepts the credentials as URL parameters (allowed for Insights)', async () => {
     const userToken = token();
-    const query = `?x-service-application-id=${DEV_CREDENTIALS.appId}&x-service-api-key=${DEV_CREDENTIALS.searchKey}`;
+    const query = `?X-Service-Application-Id=${DEV_CREDENTIALS.appId}&X-Service-API-Key=${DEV_CREDENTIALS.searchKey}`;
     const res = await post({ events: [view(userToken)] }, {}, query);
     assert.deepEqual(res, { status: 200, body: { status: 200, message: 'OK' } });
     assert.equal((await stored(userToken)).length, 1);
+    // The key given in the URL never reaches the call log (GET /1/logs), whatever its case.
+    await post({ events: [view(token())] }, {}, `?x-service-api-key=${DEV_CREDENTIALS.searchKey}`);
+    const logs = (await (await fetch(`${base}/1/logs?length=3`, { headers: ADMIN })).json()) as { logs: Array<{ url: string }> };
+    const urls = logs.logs.map((entry) => entry.url).filter((url) => url.startsWith('/1/events'));
+    assert.deepEqual(urls, ['/1/events', `/1/events?X-Service-Application-Id=${DEV_CREDENTIALS.appId}`]);
+  });
+
+  it('reads the URL parameters by their exact, case-sensitive names: other casings are missing credentials (401)', async () => {
+    const { appId, searchKey } = DEV_CREDENTIALS;
+    for (const query of [
+      `?x-service-application-id=${appId}&x-service-api-key=${searchKey}`,
+      `?X-SERVICE-APPLICATION-ID=${appId}&X-SERVICE-API-KEY=${searchKey}`,
+      `?X-Service-Application-Id=${appId}&x-service-api-key=${searchKey}`,
+      `?x-service-application-id=${appId}&X-Service-API-Key=${searchKey}`,
+    ]) {
+      const userToken = token();
+      const res = await post({ events: [view(userToken)] }, {}, query);
+      assert.deepEqual(res, { status: 401, body: { status: 401, message: 'Invalid Application-Id or API-Key' } }, query);
+      assert.equal((await stored(userToken)).length, 0, query);
+    }
+  });
+
+  it('checks the credentials before reading the body: wrong credentials and a malformed body answer 401, not 400', async () => {
+    for (const headers of [{}, { ...SEARCH, 'x-service-api-key': 'wrong-key' }]) {
+      const res = await post('{"events": [', headers);
+      assert.deepEqual(res, { status: 401, body: { status: 401, message: 'Invalid Application-Id or API-Key' } });
+    }
+    assert.equal((await post('{"events": [')).status, 400, 'the same body with the search key is a 400');
   });
 
   it('answers 401 with status and message when credentials are missing or wrong', async () => {
@@ -95,7 +123,7 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
       assert.equal(res.body.status, 401);
       assert.equal(res.body.message, 'Invalid Application-Id or API-Key');
     }
-    const wrongQuery = `?x-service-application-id=${DEV_CREDENTIALS.appId}&x-service-api-key=nope`;
+    const wrongQuery = `?X-Service-Application-Id=${DEV_CREDENTIALS.appId}&X-Service-API-Key=nope`;
     assert.equal((await post({ events: [view(token())] }, {}, wrongQuery)).status, 401);
   });
 

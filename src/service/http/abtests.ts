@@ -7,8 +7,8 @@
  * - `POST /2/abtests/{id}/stop` — stop (`editSettings`) → `{abTestID, taskID, index}`
  * - `DELETE /2/abtests/{id}` — delete with its metrics (`editSettings`) → `{abTestID, taskID, index}`
  *
- * Credentials by headers or the URL parameters `x-service-application-id` / `x-service-api-key`
- * (document 2: A/B test accepts both). Missing credentials 401, wrong ones or a missing right 403.
+ * Credentials by headers or the URL parameters `X-Service-Application-Id` / `X-Service-API-Key`
+ * (document 2: A/B test accepts both; the parameter names are case-sensitive). Missing credentials 401, wrong ones or a missing right 403.
  * Failures are `{status, message}` (document 2, Errors 1). The document names the write right both
  * `setSettings` and `editSettings`; the key model has only `editSettings` (a key cannot hold
  * `setSettings`), so that is the one asked for. The logic is in `src/service/abtests/`.
@@ -19,7 +19,7 @@ import { validateCreate } from '../abtests/validate.js';
 import type { KeyInfo, Requirement, ServiceContext } from '../context.js';
 import { EngineError } from '../engine/index.js';
 import type { StoredAbTest } from '../storage/abtests.js';
-import { indexAllowed } from './auth.js';
+import { indexAllowed, URL_CREDENTIALS } from './auth.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
 
@@ -47,8 +47,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
   };
 
   const authorize = (c: Context, right: Requirement): KeyInfo => {
-    const appId = c.req.header('x-service-application-id') ?? c.req.query('x-service-application-id');
-    const apiKey = c.req.header('x-service-api-key') ?? c.req.query('x-service-api-key');
+    const appId = c.req.header('x-service-application-id') ?? c.req.query(URL_CREDENTIALS.appId);
+    const apiKey = c.req.header('x-service-api-key') ?? c.req.query(URL_CREDENTIALS.apiKey);
     if (!appId || !apiKey) throw new HttpError(401, 'The Application-Id and API-Key are required (headers X-Service-Application-Id and X-Service-API-Key)');
     return ctx.authorize(c, right, undefined, { allowQueryCredentials: true });
   };

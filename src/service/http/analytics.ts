@@ -2,7 +2,7 @@
  * The Analytics API (document 2, "Endpoints > Analytics"): every `GET /2/…` report, computed at each call
  * from the searches the service recorded (`src/service/analytics/record.ts`) and the Insights events it
  * stored. A key with the `analytics` right, by headers or by the URL parameters
- * `x-service-application-id` / `x-service-api-key`; failures are `{ status, message }`; 100 calls per
+ * `X-Service-Application-Id` / `X-Service-API-Key` (case-sensitive names); failures are `{ status, message }`; 100 calls per
  * minute per application with the `X-RateLimit-*` headers (document 2, "Limits").
  */
 import type { Context, Hono } from 'hono';

@@ -17,6 +17,12 @@ export interface AuthConfig {
   keys: KeyStore;
 }
 
+/**
+ * Document 2: for Analytics, A/B test and Insights the two credentials "are also accepted as URL
+ * parameters with the same, case-sensitive, names" — exactly these; `x-service-api-key=` is not read.
+ */
+export const URL_CREDENTIALS = { appId: 'X-Service-Application-Id', apiKey: 'X-Service-API-Key' } as const;
+
 /** Restriction parameters of a secured key that are checked rather than forced on the query. */
 const CHECKED_RESTRICTIONS = new Set(['validUntil', 'restrictIndices', 'referers', 'restrictSources', 'userToken']);
 
@@ -205,8 +211,8 @@ export function createAuthorizer(config: AuthConfig) {
     let appId = c.req.header('x-service-application-id');
     let apiKey = c.req.header('x-service-api-key');
     if (options.allowQueryCredentials) {
-      appId ??= c.req.query('x-service-application-id');
-      apiKey ??= c.req.query('x-service-api-key');
+      appId ??= c.req.query(URL_CREDENTIALS.appId);
+      apiKey ??= c.req.query(URL_CREDENTIALS.apiKey);
     }
     if (!appId || !apiKey || appId !== config.appId) throw new HttpError(403, INVALID_CREDENTIALS);
 

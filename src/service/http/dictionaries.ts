@@ -210,7 +210,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const name = dictionaryOf(c);
     const input: Record<string, unknown> = {};
     for (const [key, value] of new URL(c.req.url).searchParams) {
-      if (key === 'x-service-application-id' || key === 'x-service-api-key') continue;
+      if (/^x-service-(application-id|api-key)$/i.test(key)) continue;
       // the query string carries text: integers are read as numbers, anything else stays text (and fails the schema)
       input[key] = (key === 'page' || key === 'hitsPerPage') && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
     }

@@ -89,7 +89,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
       answer = '';
     }
     const url = new URL(c.req.url);
-    url.searchParams.delete('x-service-api-key');
+    // A key given in the URL (Insights beacons; refused elsewhere, still secret) is never logged, whatever its case.
+    for (const name of [...url.searchParams.keys()]) if (name.toLowerCase() === 'x-service-api-key') url.searchParams.delete(name);
     const index = /^\/1\/indexes\/([^/]+)/.exec(c.req.path)?.[1];
     const headers = [
       `X-Service-Application-Id: ${c.req.header('x-service-application-id') ?? ''}`,

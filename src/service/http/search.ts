@@ -27,11 +27,12 @@ export function newQueryID(): string {
   return randomBytes(16).toString('hex');
 }
 
-/** Parameters of a GET query string (credentials removed), parsed like a `params` string. */
+const CREDENTIAL_NAMES = new Set(['x-service-application-id', 'x-service-api-key']);
+
+/** Parameters of a GET query string (credentials removed, whatever their case), parsed like a `params` string. */
 function queryParams(c: Context): RawParams {
   const search = new URL(c.req.url).searchParams;
-  search.delete('x-service-application-id');
-  search.delete('x-service-api-key');
+  for (const name of [...search.keys()]) if (CREDENTIAL_NAMES.has(name.toLowerCase())) search.delete(name);
   return decodeParams(search.toString());
 }
 
