@@ -431,6 +431,14 @@ describe('API keys endpoints', () => {
     assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, { key })).status, 429);
   });
 
+  test('maxQueriesPerIPPerHour counts calls, not the requests inside one (document 1, Limits: "calls per hour")', async () => {
+    const { key } = await svc.ok('POST', '/1/keys', { acl: ['search'], maxQueriesPerIPPerHour: 2 });
+    const three = { requests: [{ indexName: 'books' }, { indexName: 'books', query: 'hobbit' }, { indexName: 'books', query: 'silmarillion' }] };
+    assert.equal((await svc.call('POST', '/1/indexes/*/queries', three, { key })).status, 200);
+    assert.equal((await svc.call('POST', '/1/indexes/*/objects', { requests: [{ indexName: 'books', objectID: '1' }, { indexName: 'books', objectID: '2' }] }, { key })).status, 200);
+    assert.equal((await svc.call('POST', '/1/indexes/*/queries', three, { key })).status, 429);
+  });
+
   test('behind a proxy: admin key + X-Forwarded-API-Key rate-limits per X-Forwarded-For', async () => {
     const { key } = await svc.ok('POST', '/1/keys', { acl: ['search'], maxQueriesPerIPPerHour: 1 });
     const as = (ip: string) => ({ headers: { 'X-Forwarded-API-Key': key, 'X-Forwarded-For': ip } });
