@@ -148,10 +148,15 @@ describe('<svc-pagination>', () => {
     const { pagination } = await setup(html`<svc-pagination total-pages="3" show-first="false"></svc-pagination>`);
     expect(pageLinks(pagination).map((a) => a.textContent!.trim())).to.deep.equal(['1', '2', '3']);
     expect(link(pagination, 'first')).to.be.undefined;
-    pagination.translations = { label: 'Seiten', next: 'Nächste Seite', page: 'Seite {page}' };
+    expect(link(pagination, 'next')!.textContent!.trim()).to.equal('›');
+    pagination.translations = { label: 'Seiten', next: 'Nächste Seite', page: 'Seite {page}', nextSymbol: 'weiter', previousSymbol: 'zurück' };
     await pagination.updateComplete;
     expect(shadow(pagination).querySelector('nav')!.getAttribute('aria-label')).to.equal('Seiten');
     expect(link(pagination, 'next')!.getAttribute('aria-label')).to.equal('Nächste Seite');
+    expect(link(pagination, 'next')!.textContent!.trim()).to.equal('weiter');
+    expect(link(pagination, 'previous')!.textContent!.trim()).to.equal('zurück');
+    // The visible arrow is hidden from assistive technology: the link's name is its label.
+    expect(link(pagination, 'next')!.querySelector('[aria-hidden="true"]')!.textContent).to.equal('weiter');
     expect(pageLinks(pagination)[1].getAttribute('aria-label')).to.equal('Seite 2');
   });
 
@@ -160,6 +165,23 @@ describe('<svc-pagination>', () => {
     const x = (kind: string) => link(pagination, kind)!.getBoundingClientRect().left;
     expect(x('first')).to.be.above(x('previous'));
     expect(x('previous')).to.be.above(x('next'));
+    // The default arrows are bidi-mirrored characters: drawn in the link's direction, "previous" (‹) points
+    // right as "next" (›) does in LTR. Pixels of a canvas that draws text the way the page does.
+    const drawn = (text: string, direction: CanvasDirection) => {
+      const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+      context.canvas.width = context.canvas.height = 40;
+      context.direction = direction;
+      context.font = '32px sans-serif';
+      context.textAlign = 'center';
+      context.fillText(text, 20, 32);
+      return context.getImageData(0, 0, 40, 40).data.join();
+    };
+    const previous = link(pagination, 'previous')!;
+    expect(previous.textContent!.trim()).to.equal('‹');
+    expect(getComputedStyle(previous).direction).to.equal('rtl');
+    expect(drawn('‹', 'ltr'), 'the two arrows differ').to.not.equal(drawn('›', 'ltr'));
+    expect(drawn('‹', 'rtl'), '‹ under rtl').to.equal(drawn('›', 'ltr'));
+    expect(drawn('«', 'rtl'), '« under rtl').to.equal(drawn('»', 'ltr'));
     await expect(pagination).to.be.accessible();
   });
 

@@ -6,10 +6,12 @@
  *
  * How "every visible string" is checked: the UI is driven through the states that show the conditional
  * strings (typing, refining, show more, facet search without match, no results, one result, an error,
- * recommendations) with every key of every element replaced by a marker `⟪key⟫`; what remains of the
- * collected strings once markers and record values are taken out must be empty — anything left is a string
- * the elements hard-code. The same run in English must leave English words (so the check can fail), and
- * every key must have been seen as a marker at least once.
+ * recommendations) with every key of every element replaced by a marker `⟪key⟫`; each piece of a collected
+ * string between markers must then be empty, a number, or a run of whole words of a value the element shows
+ * as data (record values, the typed query, attribute names, the page's own option labels — the actual values,
+ * compared case-sensitively); anything else, words or symbols (`«`, `×`), is a string the elements hard-code.
+ * The same run in English must leave English strings (so the check can fail), and every key must have been
+ * seen as a marker at least once.
  */
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
@@ -26,8 +28,33 @@ const NOT_EXERCISED: Record<string, string> = {
   'svc-autocomplete/loadingLabel': 'only while a search is stalled (> 200 ms); the local service answers faster',
 };
 
-/** Record values and user-given labels: data, not UI strings. */
-const DATA_WORDS = new Set(['acme', 'globex', 'initech', 'zyxwv', 'phone', 'laptop', 'tablet', 'brand', 'price', 'new', 'most', 'popular', 'lowest']);
+/** The record only the "one result" scenario finds, and the autocomplete's suggestions (query, popularity). */
+const ZYXWV = { objectID: 'zyxwv', name: 'Zyxwv Tablet', brand: 'Initech', price: 300, popularity: 1, _tags: [] as string[] };
+const SUGGESTIONS = [['phone', 3], ['acme phone', 2], ['laptop', 1]] as const;
+/** The query typed and the refinements made in the full-page scenario (current refinements show them). */
+const TYPED = 'phone';
+const REFINED = { attributes: ['brand', 'price'], tags: ['new'] };
+
+/**
+ * The data an element may show besides its translated strings: the records' names and brands and the
+ * suggestions everywhere (hits, facet values, recommendations, suggestion categories); what was refined
+ * (attribute names, tag, query) in current refinements; the page's own `<option>` labels in sort-by.
+ */
+function dataValues(el: Element): string[] {
+  const values: string[] = [...products(), ZYXWV].flatMap((p) => [p.name, p.brand]).concat(SUGGESTIONS.map(([query]) => query));
+  if (el.localName === 'svc-current-refinements') values.push(...REFINED.attributes, ...REFINED.tags, TYPED);
+  if (el.localName === 'svc-sort-by') values.push(...[...el.querySelectorAll('option')].map((option) => option.textContent!.trim()));
+  return values;
+}
+
+/** Whether `piece` is a run of whole words of one of `values` (a highlight splits a value at word boundaries). */
+function isData(piece: string, values: string[]): boolean {
+  const words = piece.split(/\s+/);
+  return values.some((value) => {
+    const of = value.split(/\s+/);
+    return of.some((_, start) => words.every((word, i) => of[start + i] === word));
+  });
+}
 
 const marker = (key: string) => `⟪${key}⟫`;
 
@@ -74,13 +101,13 @@ function uiStrings(el: Element): string[] {
   return out;
 }
 
-/** What is left of a string once markers, record values, numbers and punctuation are removed. */
-function leftover(text: string): string {
+/** The pieces of a string between markers that are neither empty, a number, nor data the element shows. */
+function leftover(text: string, values: string[]): string {
   return text
-    .replace(/⟪[^⟫]*⟫/g, ' ')
-    .split(/[^\p{L}]+/u)
-    .filter((word) => word && !DATA_WORDS.has(word.toLowerCase()))
-    .join(' ');
+    .split(/⟪[^⟫]*⟫/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece && !/^\d[\d.,\u00a0\u202f]*$/.test(piece) && !isData(piece, values)) // numbers are formatted, not words
+    .join(' ‖ ');
 }
 
 interface Run {
@@ -90,9 +117,10 @@ interface Run {
 
 function collect(run: Run, root: ParentNode): void {
   for (const el of elementsIn(root)) {
+    const values = dataValues(el);
     for (const text of uiStrings(el)) {
       for (const match of text.matchAll(/⟪([^⟫]*)⟫/g)) run.seen.add(`${el.localName}/${match[1]}`);
-      const rest = leftover(text);
+      const rest = leftover(text, values);
       if (rest) {
         const set = run.leftovers.get(el.localName) ?? new Set<string>();
         set.add(`${rest}  ←  "${text}"`);
@@ -115,11 +143,11 @@ describe('translations: every visible string of every element is replaceable', (
 
   before(async () => {
     const records = products().map((p, i) => ({ ...p, _tags: i % 3 === 0 ? ['new'] : [] }));
-    records.push({ objectID: 'zyxwv', name: 'Zyxwv Tablet', brand: 'Initech', price: 300, popularity: 1, _tags: [] });
+    records.push(ZYXWV);
     indexName = await indexProducts('i18n', records);
     // The autocomplete's suggestions (its default index name), records in the Query Suggestions shape.
     await admin('POST', `/1/indexes/${indexName}_query_suggestions/batch`, {
-      requests: [['phone', 3], ['acme phone', 2], ['laptop', 1]].map(([query, popularity]) => ({
+      requests: SUGGESTIONS.map(([query, popularity]) => ({
         action: 'addObject',
         body: { objectID: query, query, popularity, [indexName]: { facets: { exact_matches: { brand: [{ value: 'Acme', count: 1 }] } } } },
       })),
@@ -173,7 +201,7 @@ describe('translations: every visible string of every element is replaceable', (
     const store = page.store!;
     const box = page.querySelector('svc-search-box')!;
     const input = box.shadowRoot!.querySelector('input')!;
-    input.value = 'phone';
+    input.value = TYPED;
     input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
     store.toggleRefinement('brand', 'Acme', 'or');
     store.addNumericRefinement('price', '>=', 100);
@@ -290,6 +318,21 @@ describe('translations: every visible string of every element is replaceable', (
     this.timeout(60_000); // many real searches in a row; generous for a loaded machine
     const run = await scenarios('english');
     expect(run.leftovers.size).to.be.greaterThan(5);
+  });
+
+  it('the check refuses hard-coded words that are data only elsewhere, other cases of data, and symbols', () => {
+    const [hits, refinements, sortBy] = ['svc-hits', 'svc-current-refinements', 'svc-sort-by'].map((tag) => document.createElement(tag));
+    sortBy!.innerHTML = '<option value="x">Most popular</option>';
+    expect(leftover('Acme Phone 12', dataValues(hits!)), 'a record value').to.equal('');
+    expect(leftover('Phone', dataValues(hits!)), 'a highlighted word of one').to.equal('');
+    expect(leftover('⟪page⟫ 1,234', dataValues(hits!)), 'a marker and a number').to.equal('');
+    expect(leftover('Most popular', dataValues(sortBy!)), "the page's own option label").to.equal('');
+    expect(leftover('Most popular', dataValues(hits!))).to.equal('Most popular');
+    expect(leftover('Lowest price', dataValues(refinements!))).to.equal('Lowest price');
+    expect(leftover('Brand', dataValues(refinements!))).to.equal('Brand');
+    expect(leftover('New', dataValues(refinements!))).to.equal('New');
+    expect(leftover('⟪first⟫ «', dataValues(hits!))).to.equal('«');
+    expect(leftover('×', dataValues(refinements!))).to.equal('×');
   });
 
   it('a <svc-search> key shared by several elements can be translated for one tag: "svc-pagination.label"', async () => {

@@ -37,7 +37,10 @@ const optionalBoolean = (value: string | null) => (value === null ? undefined : 
  * @event svc-page-change - The user chose a page (plain click). `detail.page` is 0-based.
  *
  * Translations: `label` ("Pagination"), `first` ("First page"), `previous` ("Previous page"), `next`
- * ("Next page"), `last` ("Last page"), `page` ("Page {page}").
+ * ("Next page"), `last` ("Last page"), `page` ("Page {page}"); the visible arrows (hidden from assistive
+ * technology, which reads the labels) `firstSymbol` ("«"), `previousSymbol` ("‹"), `nextSymbol` ("›"),
+ * `lastSymbol` ("»"). The default arrows are Unicode bidi-mirrored characters, so under `dir="rtl"` the
+ * browser draws them pointing the other way; a replacement that is not mirrored (`←`) does not turn.
  */
 export class SvcPagination extends SvcElement {
   static override styles = styles;
@@ -57,6 +60,10 @@ export class SvcPagination extends SvcElement {
     next: 'Next page',
     last: 'Last page',
     page: 'Page {page}',
+    firstSymbol: '«',
+    previousSymbol: '‹',
+    nextSymbol: '›',
+    lastSymbol: '»',
   };
 
   /** Pages shown on each side of the current one (default 3). */
@@ -131,18 +138,17 @@ export class SvcPagination extends SvcElement {
     const { currentPage: current, isFirstPage, isLastPage, nbPages } = this.#pager;
     if (nbPages < 2) return nothing;
     const lang = this.language;
-    // ‹ › « » are Unicode bidi-mirrored characters: under dir="rtl" the text engine flips them itself.
-    const arrow = (kind: 'first' | 'previous' | 'next' | 'last', show: boolean, page: number, disabled: boolean, text: string) =>
-      show ? this.#link(kind, page, this.t(kind), html`<span aria-hidden="true">${text}</span>`, disabled) : nothing;
-    return html`<nav part="nav" aria-label=${this.t('label')}><ul part="list">${arrow('first', this.showFirst ?? true, 0, isFirstPage, '«')}${arrow(
+    // The default ‹ › « » are Unicode bidi-mirrored characters: under dir="rtl" the text engine flips them itself.
+    const arrow = (kind: 'first' | 'previous' | 'next' | 'last', show: boolean, page: number, disabled: boolean) =>
+      show ? this.#link(kind, page, this.t(kind), html`<span aria-hidden="true">${this.t(kind + 'Symbol')}</span>`, disabled) : nothing;
+    return html`<nav part="nav" aria-label=${this.t('label')}><ul part="list">${arrow('first', this.showFirst ?? true, 0, isFirstPage)}${arrow(
       'previous',
       this.showPrevious ?? true,
       current - 1,
       isFirstPage,
-      '‹',
     )}${this.#pager.pages.map((page) =>
       this.#link(page == current ? 'page current' : 'page', page, this.t('page', { page: page + 1 }), formatNumber(page + 1, lang), false, page == current),
-    )}${arrow('next', this.showNext ?? true, current + 1, isLastPage, '›')}${arrow('last', !!this.showLast, nbPages - 1, isLastPage, '»')}</ul></nav>`;
+    )}${arrow('next', this.showNext ?? true, current + 1, isLastPage)}${arrow('last', !!this.showLast, nbPages - 1, isLastPage)}</ul></nav>`;
   }
 }
 
