@@ -1,13 +1,14 @@
 /**
  * The demo catalogue's order history as events: one conversion per superstore order (one userToken per
- * customer), shifted so the latest order is yesterday, seeded once per database, and the Recommend models
- * answer with the real co-occurrence from the first start.
+ * customer), shifted so the latest order is yesterday, seeded once per database, kept recent when the data
+ * directory is kept for weeks (only the seeded events move), and the Recommend models answer with the real
+ * co-occurrence from the first start.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { loadSuperstore } from '../../src/service/datasets/superstore.js';
 import { getEventStore } from '../../src/service/insights/event-store.js';
-import { DEMO_EVENT_NAME } from '../../src/service/recommend/demo-seed.js';
+import { DEMO_EVENT_NAME, refreshDemoHistory } from '../../src/service/recommend/demo-seed.js';
 import { SEARCH_KEY, startService, tempDir, type Running } from './service-helpers.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -75,4 +76,83 @@ test('seeding happens once: a restart with --demo adds nothing', async () => {
   await svc.stop({ keepData: true });
   svc = await startService({ dataDir, demo: true });
   assert.equal(getEventStore(svc.service.ctx).count({ index: 'products', eventName: DEMO_EVENT_NAME }), orders.size);
+});
+
+/** The trending items of the demo index (the 30-day window). */
+async function trendingItems(): Promise<string[]> {
+  const answer = await svc.call('POST', '/1/indexes/*/recommendations', {
+    requests: [{ indexName: 'products', model: 'trending-items', threshold: 0, maxRecommendations: 5 }],
+  }, { key: SEARCH_KEY });
+  assert.equal(answer.status, 200);
+  return answer.body.results[0].hits.map((h: { objectID: string }) => h.objectID);
+}
+
+/** Every stored event as `id → timestamp`, from the database itself. */
+const rows = () => svc.service.ctx.db.prepare('SELECT id, timestamp, event_name, user_token, received_at FROM insights_events ORDER BY id').all() as Array<{ id: number; timestamp: number; event_name: string; user_token: string; received_at: number }>;
+/** The seeded rows: they keep the seeding's clock as their time of receipt. */
+const seededAt = () => (svc.service.ctx.db.prepare('SELECT seeded_at FROM recommend_demo_seed').get() as { seeded_at: number }).seeded_at;
+const demoRows = () => rows().filter((r) => r.received_at === seededAt());
+const REAL_USER = 'CG-12520'; // a real order of a demo customer: same token, same event name, but received over HTTP
+const age = (days: number) => svc.service.ctx.db.prepare('UPDATE insights_events SET timestamp = timestamp - ?').run(days * DAY);
+const today = () => Math.floor(Date.now() / DAY) * DAY;
+
+test('a data directory kept 40 days: a restart with --demo moves the seeded events (only those) so the latest is yesterday', async () => {
+  // A real order over HTTP by a demo customer, with the demo's event name: it must never move.
+  const first = orderLines[0]!;
+  const sent = await svc.call('POST', '/1/events', {
+    events: [{ eventType: 'conversion', eventName: DEMO_EVENT_NAME, index: 'products', userToken: REAL_USER, objectIDs: [first.productId], timestamp: Date.now() - 3600_000 }],
+  }, { key: SEARCH_KEY });
+  assert.equal(sent.status, 200);
+  assert.ok((await trendingItems()).length > 0);
+  // 40 days pass: every stored time moves back (as if the clock had moved on).
+  age(40);
+  const aged = rows();
+  const real = aged.find((r) => r.user_token === REAL_USER && r.received_at !== seededAt())!;
+  assert.ok(real);
+  assert.equal(demoRows().length, orders.size);
+  await svc.stop({ keepData: true });
+
+  // Without --demo nothing moves: the 30-day window is empty (what the home page showed).
+  svc = await startService({ dataDir });
+  assert.deepEqual(await trendingItems(), []);
+  await svc.stop({ keepData: true });
+
+  svc = await startService({ dataDir, demo: true });
+  const after = rows();
+  const demo = demoRows();
+  assert.equal(demo.length, orders.size, 'the same number of demo events (no duplicate)');
+  assert.equal(after.length, aged.length, 'no event added or lost');
+  const latest = Math.max(...demo.map((r) => r.timestamp));
+  assert.ok(latest >= today() - DAY && latest < today(), `latest demo order at ${new Date(latest).toISOString()}`);
+  // Moved by whole days, together: the span and each order's time of day are kept.
+  const agedDemo = aged.filter((r) => r.received_at === seededAt());
+  const shift = demo[0]!.timestamp - agedDemo[0]!.timestamp;
+  assert.equal(shift % DAY, 0);
+  assert.ok(shift >= 39 * DAY && shift <= 40 * DAY, `moved ${shift / DAY} days`);
+  assert.deepEqual(demo.map((r) => r.timestamp - shift), agedDemo.map((r) => r.timestamp));
+  // The real event is untouched (same row, same time).
+  assert.deepEqual(after.find((r) => r.id === real.id), real);
+  assert.equal((await trendingItems()).length, 5);
+  // Recent: a second restart moves nothing.
+  await svc.stop({ keepData: true });
+  svc = await startService({ dataDir, demo: true });
+  assert.deepEqual(rows(), after);
+});
+
+test('while the service runs: a day after the latest order is yesterday, a Recommend request moves the history and rebuilds the models', async () => {
+  await svc.stop({ keepData: true });
+  let clock = Date.now();
+  svc = await startService({ dataDir, demo: true, now: () => clock });
+  assert.equal((await trendingItems()).length, 5); // the models are built
+  const before = demoRows();
+  // 40 days later, same process: without the move the built models would trend nothing (the window is empty).
+  clock += 40 * DAY;
+  assert.equal((await trendingItems()).length, 5);
+  const moved = demoRows();
+  assert.equal(moved.length, before.length);
+  assert.deepEqual(moved.map((r) => r.timestamp - 40 * DAY), before.map((r) => r.timestamp));
+  const day = Math.floor(clock / DAY) * DAY;
+  const latest = Math.max(...moved.map((r) => r.timestamp));
+  assert.ok(latest >= day - DAY && latest < day);
+  assert.equal(refreshDemoHistory(svc.service.ctx, 'products', clock), 0, 'recent: nothing more to move');
 });

@@ -10,7 +10,9 @@
  *   trending models, which read the last 30 days, see the last month of the history.
  *
  * The events are written straight to the event store (the HTTP endpoint accepts only four days of history),
- * once per database: the table `recommend_demo_seed` remembers that it was done.
+ * once per database: the table `recommend_demo_seed` remembers that it was done. A database kept across
+ * restarts would age (no trends after 30 days): `refreshDemoHistory` moves the seeded events — only those — by
+ * whole days so the latest is yesterday again.
  */
 import type { ServiceContext } from '../context.js';
 import type { OrderLine } from '../datasets/superstore.js';
@@ -86,4 +88,52 @@ export function seedDemoHistory(ctx: ServiceContext, indexName: string, orderLin
     ctx.db.prepare('INSERT INTO recommend_demo_seed (index_name, seeded_at, events) VALUES (?, ?, ?)').run(indexName, now, written);
   })();
   return written;
+}
+
+/**
+ * The seeded demo events of `indexName`: the rows written by `seedDemoHistory` keep its clock as their time of
+ * receipt (`seeded_at`), which no event received over HTTP has (the seeding runs before the service listens).
+ */
+const SEEDED = `FROM insights_events WHERE index_name = @indexName AND event_type = 'conversion' AND event_name = @eventName AND query_id IS NULL
+  AND received_at = (SELECT seeded_at FROM recommend_demo_seed WHERE index_name = @indexName)`;
+
+/** The time of the latest seeded demo event of `indexName` (undefined when none). */
+export function latestDemoEvent(ctx: ServiceContext, indexName: string): number | undefined {
+  if (!isSeeded(ctx, indexName)) return undefined;
+  getEventStore(ctx); // the table
+  return (ctx.db.prepare(`SELECT MAX(timestamp) AS latest ${SEEDED}`).get({ indexName, eventName: DEMO_EVENT_NAME }) as { latest: number | null }).latest ?? undefined;
+}
+
+/**
+ * Keeps the demo history recent: when the latest seeded event of `indexName` is older than yesterday, moves
+ * every seeded event (never another event) forward by whole days so the latest is yesterday again, in one
+ * transaction (the rows are replaced, so their duplicate fingerprints follow the new times; same count, same
+ * order, same time of receipt). Returns the number of days moved (0: already recent, or nothing seeded). The
+ * caller rebuilds the models (`Recommender.reset()`): the events are not emitted again.
+ *
+ * @example
+ * refreshDemoHistory(ctx, 'products') // 40 after 41 days with the data directory kept, then 0
+ */
+export function refreshDemoHistory(ctx: ServiceContext, indexName: string, now = Date.now()): number {
+  const latest = latestDemoEvent(ctx, indexName);
+  if (latest === undefined) return 0;
+  const days = Math.floor(now / DAY) - 1 - Math.floor(latest / DAY);
+  if (days <= 0) return 0;
+  const params = { indexName, eventName: DEMO_EVENT_NAME };
+  const store = getEventStore(ctx);
+  ctx.db.transaction(() => {
+    const { seeded_at } = ctx.db.prepare('SELECT seeded_at FROM recommend_demo_seed WHERE index_name = ?').get(indexName) as { seeded_at: number };
+    const rows = ctx.db.prepare(`SELECT user_token, timestamp, object_ids ${SEEDED} ORDER BY id`).all(params) as Array<{ user_token: string; timestamp: number; object_ids: string }>;
+    ctx.db.prepare(`DELETE ${SEEDED}`).run(params);
+    const events = rows.map((row): ValidEvent => ({
+      eventType: 'conversion',
+      eventName: DEMO_EVENT_NAME,
+      index: indexName,
+      userToken: row.user_token,
+      timestamp: row.timestamp + days * DAY,
+      objectIDs: JSON.parse(row.object_ids) as string[],
+    }));
+    for (let i = 0; i < events.length; i += 1000) store.append(events.slice(i, i + 1000), { receivedAt: seeded_at, emit: false });
+  })();
+  return days;
 }

@@ -11,7 +11,7 @@ import { internalsOf } from '../http/internals.js';
 import { IndexModels, type ModelOptions, type RecordSource } from './models.js';
 
 export interface RecommenderOptions {
-  /** Clock of the trending decay (default `Date.now`). */
+  /** Clock of the trending decay (default the service's clock, `ctx.now`). */
   now?: () => number;
   model?: Partial<ModelOptions>;
 }
@@ -29,12 +29,13 @@ export class Recommender {
   private models: Map<string, IndexModels> | undefined;
   private readonly sources = new Map<string, { index: object; version: string; source: RecordSource }>();
   lastBuild: BuildStats | undefined;
+  private readonly checks: Array<(now: number) => void> = [];
 
   constructor(
     private readonly ctx: ServiceContext,
     options: RecommenderOptions = {},
   ) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => ctx.now());
     this.modelOptions = options.model ?? {};
     ctx.on('events', (payload) => {
       // Before the first build there is nothing to update: the build reads every stored event.
@@ -53,8 +54,19 @@ export class Recommender {
     return this.lastBuild;
   }
 
+  /** Drops the models: the next use rebuilds them from the stored events (after events were changed in place). */
+  reset(): void {
+    this.models = undefined;
+  }
+
+  /** Runs `check(now)` before every use of the models (the demo history keeps itself recent this way). */
+  beforeUse(check: (now: number) => void): void {
+    this.checks.push(check);
+  }
+
   /** The models of `indexName` (empty when it has no events). */
   modelsOf(indexName: string): IndexModels {
+    for (const check of this.checks) check(this.now());
     if (!this.models) this.rebuild();
     let models = this.models!.get(indexName);
     if (!models) this.models!.set(indexName, (models = new IndexModels(this.modelOptions)));
