@@ -1,9 +1,10 @@
 /**
- * Ranking over HTTP: one order case per tie-breaking criterion (typo, words, proximity, attribute,
- * exact, custom), indexed and searched through the API; geo and filters are left out (they need geo
- * data and optionalFilters, which the engine does not rank on). Each case gives the records a
- * `desc(popularity)` custom ranking that prefers the reverse order, so only the criterion under test can
- * produce the expected order; then the `ranking` setting reorders the criteria.
+ * Ranking over HTTP: one order case per tie-breaking criterion of the default `ranking` (typo, geo, words,
+ * filters, proximity, attribute, exact, custom), indexed and searched through the API — geo with
+ * `_geoloc` records and `aroundLatLng` / `aroundPrecision` / `aroundRadius`, filters with
+ * `optionalFilters`. Each case gives the records a `desc(popularity)` custom ranking that prefers the
+ * reverse order, so only the criterion under test can produce the expected order; then the `ranking`
+ * setting reorders (or drops) the criteria.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -62,6 +63,63 @@ describe('ranking criteria over HTTP', () => {
   test('exact: whole-word matches before prefix matches', async () => {
     const name = await indexOf([{ name: 'chair' }, { name: 'chairman' }]);
     assert.deepEqual(await order(name, 'chair'), ['1', '2']);
+  });
+
+  test('geo: nearer first by aroundPrecision steps, nearest of several _geoloc, aroundRadius; in the body, in params and in a GET', async () => {
+    // On the equator a longitude step of x degrees is R·x·π/180 m (R = 6,371,008.8 m): 0.005° = 556 m,
+    // 0.01° = 1,112 m, 0.02° = 2,224 m, 0.03° = 3,336 m, 0.05° = 5,560 m (rounded).
+    const name = await indexOf([
+      { name: 'cafe', _geoloc: { lat: 0, lng: 0.01 } }, // 1: 1,112 m, popularity 0
+      { name: 'cafe', _geoloc: { lat: 0, lng: -0.03 } }, // 2: 3,336 m, popularity 1
+      { name: 'cafe', _geoloc: { lat: 0, lng: 0.02 } }, // 3: 2,224 m, popularity 2
+      { name: 'cafe', _geoloc: [{ lat: 0, lng: 0.05 }, { lat: 0, lng: -0.005 }] }, // 4: nearest location 556 m, popularity 3
+      { name: 'cafe' }, // 5: no _geoloc, popularity 4
+    ]);
+    // Without a position the custom ranking decides: 5, 4, 3, 2, 1.
+    assert.deepEqual(await order(name, 'cafe'), ['5', '4', '3', '2', '1']);
+    // aroundLatLng (default precision 10 m): steps 55, 111, 222, 333 → 4, 1, 3, 2; a record without _geoloc is left out.
+    const around = { aroundLatLng: '0, 0' };
+    assert.deepEqual(await order(name, 'cafe', around), ['4', '1', '3', '2']);
+    const info = (await search(name, 'cafe', { ...around, getRankingInfo: true })).hits.map((hit: { _rankingInfo: { geoDistance: number } }) => hit._rankingInfo.geoDistance);
+    assert.deepEqual(info, [556, 1112, 2224, 3336]);
+    // aroundPrecision 3000 m: steps ⌊d / 3000⌋ are 0 for 4, 1 and 3 (tied: popularity 3, 0, 2 → 4, 3, 1), 1 for 2.
+    assert.deepEqual(await order(name, 'cafe', { ...around, aroundPrecision: 3000 }), ['4', '3', '1', '2']);
+    // aroundRadius 2500 m leaves 2 (3,336 m) out.
+    assert.deepEqual(await order(name, 'cafe', { ...around, aroundRadius: 2500 }), ['4', '1', '3']);
+    // The same parameters through a `params` string and a GET query string.
+    assert.deepEqual((await search(name, '', { params: 'query=cafe&aroundLatLng=0%2C0&aroundPrecision=3000' })).hits.map((hit: { objectID: string }) => hit.objectID), ['4', '3', '1', '2']);
+    const get = await svc.ok('GET', `/1/indexes/${name}?query=cafe&aroundLatLng=0,0&aroundRadius=2500`, undefined, { key: SEARCH_KEY });
+    assert.deepEqual(get.hits.map((hit: { objectID: string }) => hit.objectID), ['4', '1', '3']);
+    // geo before custom is what orders them: without the geo criterion, popularity decides among the located records.
+    await svc.ok('PUT', `/1/indexes/${name}/settings`, { ranking: ['typo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'] });
+    assert.deepEqual(await order(name, 'cafe', around), ['4', '3', '2', '1']);
+  });
+
+  test('filters: optionalFilters rank records matching more of them first, without filtering the others out', async () => {
+    const name = await indexOf(
+      [
+        { name: 'lamp', brand: 'Acme', color: 'red' }, // 1, popularity 0
+        { name: 'lamp', brand: 'Bolt', color: 'red' }, // 2, popularity 1
+        { name: 'lamp', brand: 'Acme', color: 'blue' }, // 3, popularity 2
+        { name: 'lamp', brand: 'Bolt', color: 'blue' }, // 4, popularity 3
+      ],
+      { attributesForFaceting: ['brand', 'color'] },
+    );
+    assert.deepEqual(await order(name, 'lamp'), ['4', '3', '2', '1']);
+    // brand:Acme — missed filters 0 for 1 and 3 (popularity: 3, 1), 1 for 2 and 4 (4, 2).
+    assert.deepEqual(await order(name, 'lamp', { optionalFilters: ['brand:Acme'] }), ['3', '1', '4', '2']);
+    // brand:Acme and color:red — missed 0 for 1; 1 for 2 (not Acme) and 3 (not red), popularity 3, 2; 2 for 4.
+    assert.deepEqual(await order(name, 'lamp', { optionalFilters: ['brand:Acme', 'color:red'] }), ['1', '3', '2', '4']);
+    // One OR group (brand:Bolt or color:red) — matched by 1, 2, 4 (popularity: 4, 2, 1), missed by 3.
+    assert.deepEqual(await order(name, 'lamp', { optionalFilters: [['brand:Bolt', 'color:red']] }), ['4', '2', '1', '3']);
+    // The same through a `params` string (a JSON list), with no query.
+    assert.deepEqual(
+      (await search(name, '', { params: `optionalFilters=${encodeURIComponent('["brand:Acme","color:red"]')}` })).hits.map((hit: { objectID: string }) => hit.objectID),
+      ['1', '3', '2', '4'],
+    );
+    // Without the filters criterion in the ranking, optionalFilters change nothing.
+    await svc.ok('PUT', `/1/indexes/${name}/settings`, { ranking: ['typo', 'geo', 'words', 'proximity', 'attribute', 'exact', 'custom'] });
+    assert.deepEqual(await order(name, 'lamp', { optionalFilters: ['brand:Acme', 'color:red'] }), ['4', '3', '2', '1']);
   });
 
   test('custom: desc and asc customRanking break the remaining ties', async () => {
