@@ -143,4 +143,56 @@ describe('ranking criteria over HTTP', () => {
     assert.deepEqual(await order(name, 'bokcasse'), ['2']);
     assert.deepEqual(await order(name, 'cap'), []);
   });
+
+  test('minWordSizefor1Typo may not exceed minWordSizefor2Typos: settings over the current values, search parameters over the index’s', async () => {
+    const name = await indexOf([{ name: 'sofa' }, { name: 'bookcase' }, { name: 'cup' }]);
+    const put = (settings: Record<string, unknown>, query = '') => svc.call('PUT', `/1/indexes/${name}/settings${query}`, settings);
+    const BOTH = /"minWordSizefor1Typo" \(\d+\) and "minWordSizefor2Typos" \(\d+\)/;
+    for (const [settings, shown] of [
+      [{ minWordSizefor1Typo: 9, minWordSizefor2Typos: 3 }, '(9) and "minWordSizefor2Typos" (3)'],
+      [{ minWordSizefor1Typo: 9 }, '(9) and "minWordSizefor2Typos" (8)'], // over the default 8
+      [{ minWordSizefor2Typos: 3 }, '(4) and "minWordSizefor2Typos" (3)'], // under the default 4
+    ] as const) {
+      const answer = await put(settings);
+      assert.equal(answer.status, 400, JSON.stringify(settings));
+      assert.match(answer.body.message, BOTH);
+      assert.ok(answer.body.message.includes(shown), answer.body.message);
+    }
+    // Equal minimums are allowed: from 5 letters a word takes one typo or two, shorter words none.
+    assert.equal((await put({ minWordSizefor1Typo: 5, minWordSizefor2Typos: 5 })).status, 200);
+    assert.deepEqual(await order(name, 'sofu'), [], 'sofa has 4 letters: no typo');
+    assert.deepEqual(await order(name, 'bokcasse'), ['2']);
+    assert.equal((await put({ minWordSizefor2Typos: 4 })).status, 400, 'below the stored 1-typo minimum 5');
+    assert.equal((await put({ minWordSizefor1Typo: null, minWordSizefor2Typos: 3 })).status, 400, 'null is the default 4, above 3');
+    assert.equal((await put({ minWordSizefor2Typos: null })).status, 200, 'null is the default 8');
+    const settings = await svc.ok('GET', `/1/indexes/${name}/settings`);
+    assert.deepEqual([settings.minWordSizefor1Typo, settings.minWordSizefor2Typos], [5, 8], 'the refused calls changed nothing');
+
+    // Search parameters of the same names: the same rule over the index's values (now 5 and 8).
+    const refused: Array<Record<string, unknown>> = [
+      { minWordSizefor1Typo: 9 },
+      { minWordSizefor2Typos: 4 },
+      { minWordSizefor1Typo: 3, minWordSizefor2Typos: 2 },
+      { params: 'minWordSizefor1Typo=9' },
+    ];
+    for (const params of refused) {
+      const answer = await svc.call('POST', `/1/indexes/${name}/query`, { query: 'cup', ...params }, { key: SEARCH_KEY });
+      assert.equal(answer.status, 400, JSON.stringify(params));
+      assert.match(answer.body.message, /parameters "minWordSizefor1Typo" \(\d+\) and "minWordSizefor2Typos" \(\d+\)/);
+    }
+    const multi = await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: name, minWordSizefor2Typos: 3 }] }, { key: SEARCH_KEY });
+    assert.equal(multi.status, 400);
+    assert.equal((await svc.call('GET', `/1/indexes/${name}?query=cup&minWordSizefor1Typo=9`, undefined, { key: SEARCH_KEY })).status, 400);
+    assert.equal((await svc.call('POST', `/1/indexes/${name}/browse`, { minWordSizefor1Typo: 9 })).status, 400);
+    // 'cap' → 'cup' needs one typo on a 3-letter word: allowed with both minimums at 3.
+    assert.deepEqual(await order(name, 'cap', { minWordSizefor1Typo: 3, minWordSizefor2Typos: 3 }), ['3']);
+    assert.deepEqual(await order(name, 'cap', { minWordSizefor1Typo: 3 }), ['3']);
+
+    // forwardToReplicas: the change must also fit each replica's own values.
+    await svc.ok('PUT', `/1/indexes/${name}/settings`, { replicas: [`${name}_replica`] });
+    await svc.ok('PUT', `/1/indexes/${name}_replica/settings`, { minWordSizefor1Typo: 4, minWordSizefor2Typos: 6 });
+    const forwarded = await put({ minWordSizefor1Typo: 7 }, '?forwardToReplicas=true');
+    assert.deepEqual([forwarded.status, forwarded.body.message.includes('(7) and "minWordSizefor2Typos" (6)')], [400, true], forwarded.body.message);
+    assert.equal((await put({ minWordSizefor1Typo: 7 })).status, 200, 'the primary alone: 7 ≤ 8');
+  });
 });

@@ -176,6 +176,32 @@ const VALIDATORS: Record<string, Validator> = {
   decompoundQuery: (name, v) => (typeof v === 'boolean' ? v : fail(name, 'a boolean')),
 };
 
+const TYPO_SIZES = ['minWordSizefor1Typo', 'minWordSizefor2Typos'] as const;
+
+/**
+ * A word needs `minWordSizefor1Typo` letters for one typo and `minWordSizefor2Typos` for two, so the first
+ * may not be greater than the second. Checks the values `given` (settings or search parameters) over the
+ * `current` ones (the index's settings): absent in `given` keeps the current value, `null` is the default
+ * for a setting and the current value for a parameter, absent in `current` is the default. A value that is not an integer from 1 to 100 is left to its own validator.
+ * Throws {@link EngineError} 400 naming both. Not part of `validateSettings` (it sees one partial update,
+ * and settings stored before the rule must still load).
+ * @example checkTypoWordSizes({ minWordSizefor1Typo: 9 }, { minWordSizefor2Typos: 8 }) // throws: 9 > 8
+ */
+export function checkTypoWordSizes(given: Record<string, unknown>, current: Record<string, unknown> = {}, kind = 'setting'): void {
+  if (TYPO_SIZES.every((name) => given[name] === undefined || given[name] === null)) return;
+  const defaults = defaultSettings();
+  const [min1, min2] = TYPO_SIZES.map((name) => {
+    const value = given[name] === null && kind === 'setting' ? defaults[name] : (given[name] ?? current[name] ?? defaults[name]);
+    const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+    return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100 ? n : undefined;
+  });
+  if (min1 !== undefined && min2 !== undefined && min1 > min2) {
+    throw new EngineError(
+      `Invalid values for ${kind}s "minWordSizefor1Typo" (${min1}) and "minWordSizefor2Typos" (${min2}): the 1-typo minimum cannot be greater than the 2-typos minimum`,
+    );
+  }
+}
+
 /** Names of the settings the engine validates and honours. */
 export const KNOWN_SETTINGS = Object.keys(VALIDATORS);
 

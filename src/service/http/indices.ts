@@ -5,6 +5,7 @@
  */
 import type { Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
+import { checkTypoWordSizes } from '../engine/settings.js';
 import { type Catalog, type CopyScope, validateIndexName } from '../storage/catalog.js';
 import { indexAllowed, requireRight } from './auth.js';
 import { asObject } from './body.js';
@@ -101,6 +102,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const forward = c.req.query('forwardToReplicas');
     if (forward !== undefined && forward !== 'true' && forward !== 'false') {
       throw new HttpError(400, 'forwardToReplicas must be true or false');
+    }
+    // minWordSizefor1Typo ≤ minWordSizefor2Typos over the values each index will have (the replicas' own when forwarded).
+    for (const name of [indexName, ...(flag(forward) ? (catalog.meta(indexName)?.replicas ?? []) : [])]) {
+      checkTypoWordSizes(settings, (ctx.indices.get(name)?.getSettings() ?? {}) as Record<string, unknown>);
     }
     const { taskID } = catalog.write(indexName, 'settings', () => catalog.setSettings(indexName, settings, flag(forward)));
     return c.json({ updatedAt: new Date().toISOString(), taskID });

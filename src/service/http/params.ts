@@ -5,6 +5,7 @@
  */
 import type { KeyInfo } from '../context.js';
 import { parseFilters, parseSearchParams, type Index } from '../engine/index.js';
+import { checkTypoWordSizes } from '../engine/settings.js';
 import { HttpError } from './errors.js';
 
 export type RawParams = Record<string, unknown>;
@@ -91,6 +92,18 @@ export function applyKeyParams(raw: RawParams, key: KeyInfo, index?: Index): Raw
  */
 export function toSearchParams(raw: RawParams): SearchParams {
   return parseSearchParams(raw);
+}
+
+/**
+ * The search-time `minWordSizefor1Typo` / `minWordSizefor2Typos` follow the settings' rule, over the
+ * index's values for the one not given: the 1-typo minimum may not exceed the 2-typos one (400 naming both).
+ *
+ * @example
+ * checkTypoParams({ minWordSizefor1Typo: 9 }, index) // throws with the default minWordSizefor2Typos 8
+ */
+export function checkTypoParams(raw: RawParams, index: Index): void {
+  if ((raw.minWordSizefor1Typo ?? raw.minWordSizefor2Typos ?? null) === null) return;
+  checkTypoWordSizes(raw, index.getSettings() as unknown as RawParams, 'parameter');
 }
 
 /**

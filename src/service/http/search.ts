@@ -14,7 +14,7 @@ import { requireRight } from './auth.js';
 import { asObject, requestsOf } from './body.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
-import { applyKeyParams, decodeParams, flag, rawParams, toSearchParams, type RawParams } from './params.js';
+import { applyKeyParams, checkTypoParams, decodeParams, flag, rawParams, toSearchParams, type RawParams } from './params.js';
 import { applyRules, searchWithPins, type PinnedSearchResponse } from './rules.js';
 
 /**
@@ -75,6 +75,7 @@ export function runSearch(ctx: ServiceContext, indexName: string, index: Index, 
   // cannot widen what the key allows).
   const rules = applyRules(internalsOf(ctx).catalog.rules(indexName), input);
   const raw = applyKeyParams(rules.raw, key, index);
+  checkTypoParams(raw, index);
   // Personalization: the user's profile when the query asks for it (undefined otherwise: unchanged search).
   const personal = personalizationOptions(ctx, raw, origin?.userToken);
   const engineSearch = (params: RawParams) => index.search(toSearchParams(applyKeyParams(params, key, index)), personal) as unknown as PinnedSearchResponse;
@@ -118,6 +119,7 @@ export function runSearch(ctx: ServiceContext, indexName: string, index: Index, 
 
 function facetSearch(index: Index, facetName: string, input: RawParams, key: KeyInfo) {
   const raw = applyKeyParams(input, key, index);
+  checkTypoParams(raw, index);
   const facetQuery = raw.facetQuery ?? '';
   if (typeof facetQuery !== 'string') throw new HttpError(400, '`facetQuery` must be a string');
   let maxFacetHits = 10;
@@ -231,6 +233,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
       }
     }
     const raw = applyKeyParams(rawParams(rest), key, index);
+    checkTypoParams(raw, index);
     const response = index.browse(toSearchParams(raw), engineCursor);
     revealUnretrievable(index, key, raw, response.hits as unknown as Array<Record<string, unknown> & { objectID: string }>);
     if (response.cursor) response.cursor = `${response.cursor}.${cursorMac(response.cursor, indexName, key)}`;
