@@ -67,7 +67,7 @@ export interface KeyInfo {
 }
 
 export interface AuthorizeOptions {
-  /** Also accept `x-service-application-id` / `x-service-api-key` as URL parameters (Insights only). */
+  /** Also accept `X-Service-Application-Id` / `X-Service-API-Key` (exactly these, case-sensitive) as URL parameters (Analytics, A/B test and Insights, document 2). */
   allowQueryCredentials?: boolean;
 }
 
