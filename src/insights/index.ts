@@ -31,9 +31,13 @@ export interface InsightsOptions {
   store: SearchStore;
   /** An authenticated user token (after login); the anonymous token is used otherwise. */
   userToken?: string;
-  /** Also keep the anonymous token in a first-party cookie (default: local storage only). */
+  /** Keep the anonymous token in a first-party cookie (`_svc_insights_token`, six months) instead of local storage. */
   useCookie?: boolean;
-  /** Whether the user agreed to analytics (default `true`); `false` sends nothing and keeps no token. */
+  /**
+   * Whether the user agreed to analytics (default `true`). `false` sends nothing, creates no token and asks
+   * searches for no `clickAnalytics`; it also forgets what an earlier page kept (token, cookie, conversion
+   * window, queue), as `setConsent(false)` does.
+   */
   consent?: boolean;
   /**
    * The element whose clicks are watched (normally `<svc-search>`); may be given later with `attach`.
@@ -83,8 +87,9 @@ export interface Insights extends InsightsLike {
    */
   setUserToken(token: string | undefined): void;
   /**
-   * Turns sending on or off. Off drops the queue, forgets the anonymous token and the conversion window
-   * and stops asking searches for `clickAnalytics`; on creates a new anonymous token.
+   * Turns sending on or off. Off drops the queue (also the stored one), forgets the anonymous token, its
+   * cookie and the conversion window and stops asking searches for `clickAnalytics`; on creates a new
+   * anonymous token (an authenticated token set earlier is used again).
    */
   setConsent(consent: boolean): void;
   /** Sends everything queued now; resolves when the requests were answered (or a retry is scheduled). */
@@ -206,12 +211,16 @@ export function createInsights(options: InsightsOptions): Insights {
   let pendingViews = new Map<string, HitRef[]>();
   let viewTimer: ReturnType<typeof setTimeout> | undefined;
 
-  /** The anonymous token of this browser, created on first use and kept. */
+  /**
+   * The anonymous token of this browser, created on first use and kept in local storage, or only in the
+   * cookie with `useCookie` (a token kept the other way is moved over, so switching keeps the user).
+   */
   function anonymous(): string {
-    const stored = (useCookie && decodeURIComponent(readCookie() ?? '')) || readRaw(TOKEN_KEY);
+    const inCookie = decodeURIComponent(readCookie() ?? '');
+    const stored = useCookie ? inCookie || readRaw(TOKEN_KEY) : readRaw(TOKEN_KEY) || inCookie;
     const token = isValidUserToken(stored) ? stored : 'anonymous-' + randomId();
-    write(TOKEN_KEY, token);
-    if (useCookie) cookie(token);
+    write(TOKEN_KEY, useCookie ? null : token);
+    if (useCookie || inCookie) cookie(useCookie ? token : null);
     return token;
   }
   const userToken = () => (consent ? (authenticatedToken ?? anonymousToken) : undefined);
@@ -222,6 +231,22 @@ export function createInsights(options: InsightsOptions): Insights {
     removeNeeds?.();
     // While on, every search asks for a queryID and carries the user token.
     removeNeeds = token ? store.registerNeeds('insights', { params: { clickAnalytics: true, userToken: token } }) : undefined;
+  }
+
+  /**
+   * Consent withdrawn (or denied at start): the stored queue, the anonymous token, its cookie and the
+   * conversion window are forgotten. The authenticated token (memory only, from the site) is kept for when
+   * consent is granted again; nothing is sent with it meanwhile.
+   */
+  function forget() {
+    write(TOKEN_KEY, null);
+    if (readCookie() !== undefined) cookie(null);
+    write(WINDOW_KEY, null);
+    pendingViews.clear();
+    entries = [];
+    inFlight.clear();
+    stop();
+    write(queueKey, null);
   }
 
   const remember = (queryID: string | undefined) => {
@@ -412,8 +437,9 @@ export function createInsights(options: InsightsOptions): Insights {
       : undefined;
 
   function onClick(event: MouseEvent) {
-    // Middle-click only among aux clicks; seen by the root and then by the document: handled once.
-    if ((event.type == 'auxclick' && event.button != 1) || handledClicks.has(event)) return;
+    // Middle-click only among aux clicks; seen by the root and then by the document: handled once. Without
+    // consent nothing is sent nor remembered (hits rendered before a withdrawal still carry a queryID).
+    if (!consent || (event.type == 'auxclick' && event.button != 1) || handledClicks.has(event)) return;
     handledClicks.add(event);
     let conversion: string | undefined;
     for (const node of event.composedPath()) {
@@ -478,17 +504,7 @@ export function createInsights(options: InsightsOptions): Insights {
       if (value) {
         anonymousToken = anonymous();
         if (entries.length) schedule();
-      } else {
-        authenticatedToken = undefined;
-        write(TOKEN_KEY, null);
-        if (readCookie() !== undefined) cookie(null);
-        write(WINDOW_KEY, null);
-        pendingViews.clear();
-        entries = [];
-        inFlight.clear();
-        stop();
-        write(queueKey, null);
-      }
+      } else forget();
       registerNeeds();
     },
     observe(element, hit) {
@@ -543,7 +559,9 @@ export function createInsights(options: InsightsOptions): Insights {
   };
 
   if (options.userToken !== undefined) insights.setUserToken(options.userToken);
+  // Denied from the start: what an earlier page kept goes too (and then `persist` adopts nothing).
   if (consent) anonymousToken = anonymous();
+  else forget();
   persist(false, true);
   registerNeeds();
   pageEvents(true);

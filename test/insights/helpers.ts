@@ -57,6 +57,23 @@ export async function storedEvents(userToken: string, eventType?: string): Promi
   return answer.events;
 }
 
+/** Every event the service stored for `index` (any user token), oldest first: proves that nothing was sent. */
+export async function storedEventsOfIndex(index: string): Promise<StoredEventJson[]> {
+  const params = new URLSearchParams({ index, limit: '10000' });
+  const answer = await admin.request<{ events: StoredEventJson[] }>('GET', `/1/_local/events?${params}`);
+  return answer.events;
+}
+
+/** The anonymous token cookie (`_svc_insights_token`), decoded, or undefined. */
+export function tokenCookie(): string | undefined {
+  const value = /(?:^|; )_svc_insights_token=([^;]*)/.exec(document.cookie)?.[1];
+  return value === undefined ? undefined : decodeURIComponent(value);
+}
+
+export function clearTokenCookie(): void {
+  document.cookie = '_svc_insights_token=; path=/; max-age=0';
+}
+
 /** Polls until `check` returns true (the service receives beacons on its own schedule). */
 export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 8000): Promise<void> {
   const until = Date.now() + timeoutMs;

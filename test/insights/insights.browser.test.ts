@@ -12,6 +12,7 @@ import type { InsightsEvent, SearchClient } from '../../src/client/types.js';
 import { createSearchStore } from '../../src/store/index.js';
 import { createInsights } from '../../src/insights/index.js';
 import {
+  clearTokenCookie,
   eventually,
   fillIndex,
   frames,
@@ -19,6 +20,7 @@ import {
   searchClient,
   sleep,
   storedEvents,
+  tokenCookie,
   visibleRatio,
   type StoredEventJson,
 } from './helpers.js';
@@ -419,20 +421,28 @@ describe('insights: delivery', () => {
 });
 
 describe('insights: user token and consent', () => {
-  it('creates one anonymous token, kept across instances; a cookie only when asked', async () => {
+  it('creates one anonymous token, kept across instances; in a cookie instead of local storage only when asked', async () => {
     const client = searchClient();
     const store = createSearchStore({ client, indexName: INDEX });
-    document.cookie = '_svc_insights_token=; path=/; max-age=0';
+    clearTokenCookie();
     const a = createInsights({ client, store });
     const token = a.userToken!;
     expect(token).to.match(/^anonymous-[a-zA-Z0-9_\-=/+]+$/);
+    expect(localStorage.getItem('svc-insights-user-token')).to.equal(token);
     a.dispose();
-    expect(document.cookie).to.not.contain('_svc_insights_token');
+    expect(tokenCookie()).to.equal(undefined);
+    // Asking for the cookie moves the same token there (the user stays the same) and out of local storage.
     const b = createInsights({ client, store, useCookie: true });
     expect(b.userToken).to.equal(token);
-    expect(document.cookie).to.contain(`_svc_insights_token=${token}`);
+    expect(tokenCookie()).to.equal(token);
+    expect(localStorage.getItem('svc-insights-user-token')).to.equal(null);
     b.dispose();
-    document.cookie = '_svc_insights_token=; path=/; max-age=0';
+    // And back.
+    const c = createInsights({ client, store });
+    expect(c.userToken).to.equal(token);
+    expect(tokenCookie()).to.equal(undefined);
+    expect(localStorage.getItem('svc-insights-user-token')).to.equal(token);
+    c.dispose();
     store.dispose();
   });
 
@@ -472,23 +482,46 @@ describe('insights: user token and consent', () => {
     expect(insights.userToken).to.match(/^anonymous-/).and.not.equal(userToken);
   });
 
-  it('a page without consent sends nothing, not even what an earlier page left queued', async () => {
+  it('a page without consent sends nothing and forgets what an earlier page kept (token, cookie, window, queue)', async () => {
     const client = searchClient();
     const store = createSearchStore({ client, indexName: INDEX });
     const earlier = createInsights({ client, store, flushDelayMs: 60_000 });
     const userToken = earlier.userToken!;
+    // A hit clicked on the earlier page (its conversion window entry and a queued click), and a conversion.
+    const hit = document.createElement('div');
+    document.body.append(hit);
+    earlier.attach(document.body);
+    earlier.observe(hit, { objectID: 'p9', queryID: 'b'.repeat(32), position: 10, indexName: INDEX });
+    hit.click();
     earlier.convert(['p9'], 'Left behind');
     earlier.dispose();
+    hit.remove();
+    document.cookie = `_svc_insights_token=${userToken}; path=/`; // as an earlier page with useCookie left it
+    expect(Object.keys(localStorage).filter((k) => k.startsWith('svc-insights')).sort()).to.deep.equal([
+      'svc-insights-conversion-window',
+      'svc-insights-queue:SVCLOCAL',
+      'svc-insights-user-token',
+    ]);
     const later = createInsights({ client, store, consent: false, flushDelayMs: 10 });
     try {
       expect(later.userToken).to.equal(undefined);
+      expect(Object.keys(localStorage).filter((k) => k.startsWith('svc-insights'))).to.deep.equal([]);
+      expect(tokenCookie()).to.equal(undefined);
       await later.flush();
       await sleep(300);
-      expect(await storedEvents(userToken)).to.have.length(0);
       expect(later.stats.requests).to.equal(0);
+      // Consent given afterwards: a new token, and the forgotten events stay forgotten.
+      later.setConsent(true);
+      expect(later.userToken).to.match(/^anonymous-/).and.not.equal(userToken);
+      expect(later.queueSize).to.equal(0);
+      await later.flush();
+      await sleep(300);
+      expect(later.stats.requests).to.equal(0);
+      expect(await storedEvents(userToken)).to.have.length(0);
     } finally {
       later.dispose();
       store.dispose();
+      clearTokenCookie();
     }
   });
 });
