@@ -156,6 +156,51 @@ describe('<svc-search>', () => {
     expect(withoutInsights.context!.insights).to.be.undefined;
   });
 
+  it('turning insights on or off, or insights-cookie, recreates only insights: the store and its state stay', async () => {
+    const root = await searchFixture(indexName, html`<svc-hits></svc-hits>`);
+    const store = root.store!;
+    store.setQuery('notebook');
+    await settled(store);
+    const hits = root.querySelector('svc-hits')!;
+    expect(root.insights).to.be.undefined;
+    // While a consent banner has not answered: insights="false" creates nothing and forgets nothing.
+    localStorage.setItem('svc-insights-user-token', 'anonymous-kept');
+    root.removeAttribute('insights');
+    await root.updateComplete;
+    expect(root.store).to.equal(store);
+    expect(root.insights).to.exist;
+    expect(root.context!.insights).to.equal(root.insights);
+    expect(root.insights!.userToken).to.equal('anonymous-kept');
+    // The store asks again with clickAnalytics; the hits get the queryID and report to the new module.
+    await waitUntil(() => !!store.getSnapshot().results?.queryID && store.getSnapshot().results!.query === 'notebook');
+    await waitUntil(() => !!shadow(hits).querySelector('li')?.getAttribute('data-svc-query-id'));
+    const first = root.insights;
+    root.insightsCookie = true;
+    await root.updateComplete;
+    expect(root.insights).to.not.equal(first);
+    expect(root.store).to.equal(store);
+    expect(root.insights!.userToken).to.equal('anonymous-kept');
+    root.insights = 'false'; // as React 19 / Vue 3 set it
+    await root.updateComplete;
+    expect(root.insights).to.be.undefined;
+    expect(root.store).to.equal(store);
+    expect(store.getSnapshot().state.query).to.equal('notebook');
+    document.cookie = '_svc_insights_token=; path=/; max-age=0';
+    localStorage.removeItem('svc-insights-user-token');
+  });
+
+  it('reads insights-consent failing closed: only absent, "", "true" or "granted" grant it', async () => {
+    const root = await searchFixture(indexName, html``);
+    expect(root.insightsConsent).to.equal(true);
+    const read = (value: string | null) => {
+      if (value === null) root.removeAttribute('insights-consent');
+      else root.setAttribute('insights-consent', value);
+      return root.insightsConsent;
+    };
+    expect(['false', 'denied', 'no', '0', 'ture'].map(read)).to.deep.equal([false, false, false, false, false]);
+    expect(['', 'true', 'granted', 'GRANTED', null].map(read)).to.deep.equal([true, true, true, true, true]);
+  });
+
   it('passes its translations to every element; an element’s own translations win', async () => {
     const root = await searchFixture(indexName, html`<svc-search-box></svc-search-box><svc-search-box id="own"></svc-search-box>`);
     root.translations = { placeholder: 'Rechercher…' };

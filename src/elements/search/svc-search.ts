@@ -3,7 +3,7 @@ import { ContextProvider } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import { createClient } from '../../client/index.js';
 import { createSearchStore } from '../../store/index.js';
-import { createInsights, type Insights } from '../../insights/index.js';
+import { createInsights, isValidUserToken, type Insights } from '../../insights/index.js';
 import type { SearchClient } from '../../client/types.js';
 import type { IndexState, SearchStore } from '../../store/types.js';
 import { SEARCH_CONTEXT_EVENT, SvcElement } from '../base/svc-element.js';
@@ -14,6 +14,12 @@ import { styles } from './styles.js';
 const ROUTING_WRITE_DELAY_MS = 400;
 
 /**
+ * `insights-consent`: absent means granted (the default); present, only `""`, `"true"` and `"granted"` grant
+ * it. Any other value (`"false"`, `"denied"`, a typo) denies: a consent switch fails closed.
+ */
+const consentFrom = (value: unknown) => value == null || value === true || (typeof value == 'string' && /^(true|granted|)$/i.test(value.trim()));
+
+/**
  * @tagname svc-search
  * @summary The root of a search UI: creates the client, the store and the insights module and provides them to
  * every `svc-*` element inside it (across shadow roots) or naming it with `search="id"`.
@@ -21,9 +27,17 @@ const ROUTING_WRITE_DELAY_MS = 400;
  * @slot - The search UI: any markup with `svc-*` elements.
  *
  * The client comes from `app-id`, `api-key` and `hosts`, or the `client` property; the store from the client and
- * `index-name`, or the `store` property (then it is used as is and not disposed). Insights (click and view
- * events) is on unless `insights="false"`. With `routing`, the state is read from and written to the page URL
- * (`?q=…&page=…`), and the browser's back button restores it.
+ * `index-name`, or the `store` property (then it is used as is and not disposed). With `routing`, the state is
+ * read from and written to the page URL (`?q=…&page=…`), and the browser's back button restores it.
+ *
+ * Insights (automatic click, view and conversion events) is on unless `insights="false"`. While it is on,
+ * `insights-consent="false"` withholds consent: nothing is sent, no token is created or kept, searches ask for
+ * no `queryID` — and what an earlier page kept (token, queue, conversion window) is forgotten. Setting it to
+ * `"true"` (or removing it) at run time starts sending with a new anonymous token; setting it back to `"false"`
+ * stops and forgets again. While a consent banner has not answered yet, keep `insights="false"` instead (nothing
+ * is created, nothing forgotten) and set both once the answer is known. `insights-cookie` keeps the anonymous
+ * token in a first-party cookie (`_svc_insights_token`, six months; readable by the site's server) instead of
+ * local storage. `insights-user-token` is the authenticated user token after login (kept across rebuilds).
  *
  * `translations` (property) overlays the English strings of every element inside; each element documents its keys.
  *
@@ -43,6 +57,9 @@ export class SvcSearch extends SvcElement {
     indexName: { attribute: 'index-name', reflect: true },
     hosts: {},
     insightsEnabled: { attribute: 'insights', converter: (value: string | null) => value != 'false' },
+    insightsConsent: { attribute: 'insights-consent', converter: consentFrom, noAccessor: true },
+    insightsCookie: { attribute: 'insights-cookie', type: Boolean },
+    insightsUserToken: { attribute: 'insights-user-token', noAccessor: true },
     routing: { type: Boolean },
     client: { attribute: false },
     initialState: { attribute: false },
@@ -59,6 +76,8 @@ export class SvcSearch extends SvcElement {
   declare hosts: string | undefined;
   /** Insights (automatic click and view events); attribute `insights="false"` turns it off. */
   insightsEnabled = true;
+  /** Keep the anonymous user token in a first-party cookie instead of local storage (changing it recreates insights). */
+  insightsCookie = false;
   /** Keep the search state in the page URL (read on start, written as it changes, restored on back). */
   routing = false;
   /** A search client to use instead of one built from the attributes. */
@@ -74,6 +93,42 @@ export class SvcSearch extends SvcElement {
   #config: unknown[] = [];
   #stopRouting: (() => void) | undefined;
   #teardownTimer: ReturnType<typeof setTimeout> | undefined;
+  #store: SearchStore | undefined;
+  #insightsConfig: unknown[] = [];
+  #consent = true;
+  #userToken: string | undefined;
+
+  /**
+   * Whether the user agreed to analytics (default `true`; attribute `insights-consent`, where only absent, `""`,
+   * `"true"` or `"granted"` mean yes). Takes effect at once: `false` stops sending and forgets the anonymous
+   * token, its cookie, the conversion window and the queue; `true` starts again with a new anonymous token.
+   */
+  get insightsConsent(): boolean {
+    return this.#consent;
+  }
+  set insightsConsent(value: boolean) {
+    const old = this.#consent;
+    this.#consent = consentFrom(value);
+    // At once, not at the next update: a search scheduled in this tick must already go without a token.
+    this.#insights?.setConsent(this.#consent);
+    this.requestUpdate('insightsConsent', old);
+  }
+
+  /**
+   * The authenticated user token (after login; attribute `insights-user-token`), sent instead of the anonymous
+   * one; `undefined` goes back to the anonymous token. Must match `[a-zA-Z0-9_-=/+]{1,128}`: an invalid one is
+   * reported with `console.error` and not used.
+   */
+  get insightsUserToken(): string | undefined {
+    return this.#userToken;
+  }
+  set insightsUserToken(value: string | undefined) {
+    const old = this.#userToken;
+    this.#userToken = value ?? undefined;
+    if (this.#userToken !== undefined && !isValidUserToken(this.#userToken)) console.error(`<svc-search>: invalid insights-user-token ${JSON.stringify(value)}, expected [a-zA-Z0-9_-=/+]{1,128}`);
+    this.#insights?.setUserToken(this.#validUserToken());
+    this.requestUpdate('insightsUserToken', old);
+  }
 
   /** The store every element inside uses; set it to share a store you created. */
   override get store(): SearchStore | undefined {
@@ -121,25 +176,40 @@ export class SvcSearch extends SvcElement {
     this.#build();
   }
 
-  /** (Re)creates what the configuration asks for; a no-op when it has not changed. */
+  /**
+   * (Re)creates what the configuration asks for: the store when its configuration changed, the insights module
+   * when its own did (`insights`, `insights-cookie`; the store and the search state stay); a no-op otherwise.
+   * Consent and the user token are applied to the module as they change, without recreating it.
+   */
   #build(): void {
-    const config = [this.appId, this.apiKey, this.indexName, this.hosts, this.insightsEnabled, this.routing, this.client, this.#given];
-    if (this.#config.length && config.every((value, i) => value === this.#config[i])) return;
-    this.#teardown();
-    this.#config = config;
+    const config = [this.appId, this.apiKey, this.indexName, this.hosts, this.routing, this.client, this.#given];
+    const same = (a: unknown[], b: unknown[]) => a.length > 0 && a.every((value, i) => value === b[i]);
     try {
-      let store = this.#given;
-      if (!store) {
-        const hosts = this.hosts?.split(',').map((host) => host.trim()).filter(Boolean);
-        const client =
-          this.client ?? (this.appId && this.apiKey ? createClient({ appId: this.appId, apiKey: this.apiKey, hosts: hosts?.length ? hosts : undefined }) : undefined);
-        if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
-        const initialState = this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
-        store = this.#ownStore = createSearchStore({ client, indexName: this.indexName, initialState });
+      if (!same(this.#config, config)) {
+        this.#teardown();
+        this.#config = config;
+        let store = this.#given;
+        if (!store) {
+          const hosts = this.hosts?.split(',').map((host) => host.trim()).filter(Boolean);
+          const client =
+            this.client ?? (this.appId && this.apiKey ? createClient({ appId: this.appId, apiKey: this.apiKey, hosts: hosts?.length ? hosts : undefined }) : undefined);
+          if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
+          const initialState = this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
+          store = this.#ownStore = createSearchStore({ client, indexName: this.indexName, initialState });
+        }
+        this.#store = store;
+        if (this.routing) this.#stopRouting = route(store);
       }
-      if (this.insightsEnabled) this.#insights = createInsights({ client: store.client, store, root: this });
+      const store = this.#store;
+      const insightsConfig = [store, this.insightsEnabled, this.insightsCookie];
+      if (!store || same(this.#insightsConfig, insightsConfig)) return;
+      this.#insightsConfig = insightsConfig;
+      this.#insights?.dispose();
+      // Created before the store's first search (a microtask away), so that search already follows the consent.
+      this.#insights = this.insightsEnabled
+        ? createInsights({ client: store.client, store, root: this, consent: this.#consent, useCookie: this.insightsCookie, userToken: this.#validUserToken() })
+        : undefined;
       this.#publish({ store, insights: this.#insights, translations: this.translations });
-      if (this.routing) this.#stopRouting = route(store);
     } catch (error) {
       // Bad configuration (an invalid host, initial state…): say so clearly rather than fail half-built.
       this.#teardown();
@@ -155,12 +225,16 @@ export class SvcSearch extends SvcElement {
     this.dispatchEvent(new Event(SEARCH_CONTEXT_EVENT, { bubbles: true, composed: true }));
   }
 
+  #validUserToken(): string | undefined {
+    return isValidUserToken(this.#userToken) ? this.#userToken : undefined;
+  }
+
   #teardown(): void {
     this.#stopRouting?.();
     this.#insights?.dispose();
     this.#ownStore?.dispose();
-    this.#stopRouting = this.#insights = this.#ownStore = undefined;
-    this.#config = [];
+    this.#stopRouting = this.#insights = this.#ownStore = this.#store = undefined;
+    this.#config = this.#insightsConfig = [];
     if (this.#current) this.#publish(undefined);
   }
 
