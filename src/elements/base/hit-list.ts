@@ -99,8 +99,8 @@ export abstract class SvcHitList extends SvcElement {
     return nodes;
   }
 
-  /** The `li` of a record, with the data Insights reads. */
-  protected recordItem(item: ListItem, content: unknown, onClick?: () => void): TemplateResult {
+  /** The `li` of a record, with the data Insights reads (and `onClick` for any click inside it). */
+  protected recordItem(item: ListItem, content: unknown, onClick?: (event: Event) => unknown): TemplateResult {
     const { objectID, position, queryID, indexName } = item.ref;
     this.#refs.push(item.ref);
     return html`<li part="item" data-svc-object-id=${objectID} data-svc-position=${position} data-svc-query-id=${queryID ?? ''} data-svc-index=${indexName} @click=${onClick}>${content}</li>`;

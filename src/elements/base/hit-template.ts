@@ -1,9 +1,12 @@
 import { getPath, toText } from './highlight.js';
 
-/** Attributes whose value is a URL: only http(s) and relative URLs are set (never `javascript:`, `data:`…). */
-const URL_ATTRIBUTE = /^(href|src|action|formaction|poster|cite|background|xlink:href|ping)$/;
+/**
+ * Attributes whose value is a URL: only http(s) and relative URLs are set (never `javascript:`, `data:`…).
+ * `data`/`codebase` are `<object>`'s; `to`/`from`/`by`/`values` are SVG animations', which can set an `href`.
+ */
+const URL_ATTRIBUTE = /^(href|src|action|formaction|poster|cite|background|xlink:href|ping|data|codebase|to|from|by|values)$/i;
 /** Attributes never set from record values: event handlers, frames' documents, styles, image candidate lists… */
-const FORBIDDEN_ATTRIBUTE = /^(on|srcdoc$|style$|srcset$|is$|slot$|id$)/;
+const FORBIDDEN_ATTRIBUTE = /^(on|srcdoc$|style$|srcset$|is$|slot$|id$|attributename$)/i;
 
 /**
  * Whether a record value may be used as a URL: absolute `http:`/`https:` URLs and relative URLs

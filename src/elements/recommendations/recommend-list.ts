@@ -104,8 +104,12 @@ export abstract class SvcRecommendList<T extends Record<string, unknown> = Recor
       this.items.map((item) =>
         this.recordItem(
           item,
-          this.itemContent(item, this.renderItem, () => toText(getPath(item.hit, this.attribute || 'name')) ?? item.hit.objectID),
-          () => this.emit<RecommendSelectDetail<T>>(this.selectEventName, { hit: item.hit, position: item.ref.position, queryID: item.ref.queryID }),
+          // The default rendering is a button, so the keyboard reaches every item (Enter and Space click it).
+          this.itemContent(item, this.renderItem, () => html`<button part="select" type="button">${toText(getPath(item.hit, this.attribute || 'name')) ?? item.hit.objectID}</button>`),
+          // A click anywhere in the item selects it, except on a `data-svc-conversion` control (a conversion, as for Insights).
+          (event) =>
+            (event.target as Element).closest('[data-svc-conversion]') ||
+            this.emit<RecommendSelectDetail<T>>(this.selectEventName, { hit: item.hit, position: item.ref.position, queryID: item.ref.queryID }),
         ),
       ),
       this.controller.isLoading,

@@ -8,6 +8,7 @@ export const styles = [
 ::slotted([slot=heading]),h2{margin-block:0 .75rem;font-size:1.125rem}
 [part~=empty] ::slotted(*),[part~=empty] p{margin:0}
 li:has(>[part~=facet]){padding:0}
-[part~=facet]{inline-size:100%;text-align:start;border:0;border-radius:inherit;background:none;cursor:pointer}
+[part~=facet],[part~=select]{inline-size:100%;text-align:start;border:0;border-radius:inherit;background:none;cursor:pointer}
+[part~=select]{padding:0}
 [aria-pressed=true]{font-weight:600;color:var(--_accent)}`,
 ];

@@ -15,7 +15,9 @@ export type { RecommendRenderInfo, RecommendSelectDetail } from './recommend-lis
  * `data-text="name"`, `data-src="image"`, `data-href="url"`, `data-attr-<name>="field"` (values are set as
  * text or attributes, never parsed as HTML), `data-currency="USD"` / `data-decimals="2"` / `data-number`
  * next to `data-text` to format a number for the nearest `lang`; `data-text="_score"` shows the score. A
- * button with `data-svc-conversion="Added to cart"` sends a conversion with the recommendation's queryID.
+ * button with `data-svc-conversion="Added to cart"` sends a conversion with the recommendation's queryID (and
+ * does not select the item). Give the template a link or a button (around the name, say): a click on it bubbles
+ * to the item, so the keyboard can select it too (the default rendering is such a button).
  *
  * @csspart base - The `section` around everything.
  * @csspart heading - The container of the heading slot.
@@ -23,6 +25,7 @@ export type { RecommendRenderInfo, RecommendSelectDetail } from './recommend-lis
  * @csspart list - The `ol` of recommendations.
  * @csspart item - Each recommendation's `li` (it carries `data-svc-object-id`, `data-svc-position` (1..n),
  * `data-svc-query-id`, `data-svc-index`).
+ * @csspart select - The default rendering's button (the record's name): Tab reaches it, Enter and Space select.
  * @csspart loading - The message shown until the first answer.
  * @csspart empty - The container of the empty slot.
  * @csspart error - The message shown when Recommend failed.
@@ -34,7 +37,8 @@ export type { RecommendRenderInfo, RecommendSelectDetail } from './recommend-lis
  * @cssproperty --svc-border-color - Border of each item.
  * @cssproperty --svc-radius - Corner radius.
  *
- * @event svc-recommendations-select - The user clicked a recommendation; `detail: { hit, position, queryID }`.
+ * @event svc-recommendations-select - The user selected a recommendation: a click anywhere in it (or Enter/Space
+ * on its button or link) except on a `data-svc-conversion` control; `detail: { hit, position, queryID }`.
  *
  * Each item is observed by the `<svc-search>`'s Insights: a `Hits Viewed` event when it is visible, a click
  * event with its position 1..n and the answer's queryID when it is clicked.

@@ -21,6 +21,7 @@ export interface TrendingFacetSelectDetail {
  * @slot - A `<template>` rendered for each item, exactly as in `<svc-hits>` (`data-text`, `data-src`,
  * `data-href`, `data-attr-<name>`; never parsed as HTML; numbers formatted with `data-currency`,
  * `data-decimals`, `data-number`). For trending facets its fields are `facetName`, `facetValue` and `_score`.
+ * Give it a link or a button: a click on it selects the item, so the keyboard can too (the defaults are buttons).
  *
  * @csspart base - The `section` around everything.
  * @csspart heading - The container of the heading slot.
@@ -29,6 +30,7 @@ export interface TrendingFacetSelectDetail {
  * @csspart item - Each item's `li` (trending items carry `data-svc-object-id`, `data-svc-position` (1..n),
  * `data-svc-query-id`, `data-svc-index`).
  * @csspart facet-item - Each trending facet value's `li` (also `item`).
+ * @csspart select - The default button of a trending item (its name): Tab reaches it, Enter and Space select.
  * @csspart facet - The default button of a trending facet value (`aria-pressed` when it refines the search).
  * @csspart loading - The message shown until the first answer.
  * @csspart empty - The container of the empty slot.
@@ -42,7 +44,8 @@ export interface TrendingFacetSelectDetail {
  * @cssproperty --svc-radius - Corner radius.
  * @cssproperty --svc-accent - Colour of a trending facet value that refines the search.
  *
- * @event svc-trending-select - The user clicked a trending item; `detail: { hit, position, queryID }`.
+ * @event svc-trending-select - The user selected a trending item: a click anywhere in it (or Enter/Space on its
+ * button or link) except on a `data-svc-conversion` control; `detail: { hit, position, queryID }`.
  * @event svc-trending-facet-select - The user clicked a trending facet value; `detail: { facetName, facetValue,
  * position, queryID }`. Cancelable: by default the value is toggled as a refinement of the search (and
  * `Filter Applied` goes to Insights); `preventDefault()` to navigate instead.
