@@ -21,19 +21,20 @@ interface Product {
 
 const card = html`<template>
   <style>
-    .name { display: block; font-weight: 600; margin-block-end: 0.25rem; }
+    .name { display: block; inline-size: 100%; padding: 0; border: 0; background: none; text-align: start; font-weight: 600; margin-block-end: 0.25rem; cursor: pointer; }
     .meta { font-size: 0.85em; opacity: 0.75; }
     button { margin-block-start: 0.5rem; }
   </style>
-  <span class="name" data-text="name"></span>
+  <button class="name" type="button" data-text="name"></button>
   <span class="meta"><span data-text="brand"></span> · <span data-text="price" data-currency="USD"></span></span>
   <div><button type="button" data-svc-conversion="Added to cart">Add to cart</button></div>
 </template>`;
 
 /**
  * A product page of the demo catalogue: the product, "Related products" and "Frequently bought together",
- * both from the Recommend models trained on the catalogue's order history. Clicking a recommendation opens
- * that product (and Insights records the click with the recommendation's queryID and position).
+ * both from the Recommend models trained on the catalogue's order history. Clicking a recommendation — or Tab
+ * to its name and Enter — opens that product (and Insights records the click with the recommendation's queryID
+ * and position).
  */
 function productPage(objectID: string): HTMLElement {
   const page = document.createElement('div');
@@ -41,11 +42,8 @@ function productPage(objectID: string): HTMLElement {
   const open = async (id: string) => {
     const { results } = await client.getObjects<Product>([{ indexName: SERVICE.indexName, objectID: id }]);
     const product = results[0];
-    const select = (event: CustomEvent<RecommendSelectDetail>) => {
-      // A click on an item's own button is a conversion, not a visit.
-      if ((event.composedPath()[0] as Element).closest?.('button')) return;
-      void open(event.detail.hit.objectID);
-    };
+    // A click on the name (or Enter/Space on it) or anywhere in the card; "Add to cart" is a conversion, not a selection.
+    const select = (event: CustomEvent<RecommendSelectDetail>) => void open(event.detail.hit.objectID);
     render(
       html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
         <article style="display: grid; gap: 2rem; max-inline-size: 60rem">

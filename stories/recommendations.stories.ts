@@ -48,7 +48,10 @@ export const RelatedProducts: Story = {};
 /** Products bought in the same orders as the keyboard (real pairs of the superstore orders). */
 export const BoughtTogether: Story = { args: { model: 'bought-together' } };
 
-/** A `<template>` child with a heading and a conversion button; `data-text="_score"` shows each score. */
+/**
+ * A `<template>` child with a heading and a conversion button; `data-text="_score"` shows each score. The name is
+ * a button, so the keyboard can select a recommendation (a click on it bubbles to the item).
+ */
 export const WithTemplate: Story = {
   args: { model: 'bought-together', 'max-recommendations': 4 },
   render: (args) =>
@@ -56,24 +59,24 @@ export const WithTemplate: Story = {
       <h3 slot="heading">Customers who bought this also bought</h3>
       <template>
         <style>
-          .name { display: block; font-weight: 600; margin-block-end: 0.25rem; }
+          .name { display: block; inline-size: 100%; padding: 0; border: 0; background: none; text-align: start; font-weight: 600; margin-block-end: 0.25rem; cursor: pointer; }
           .meta { font-size: 0.85em; opacity: 0.75; }
         </style>
-        <span class="name" data-text="name"></span>
+        <button class="name" type="button" data-text="name"></button>
         <span class="meta"><span data-text="price" data-currency="USD"></span> · score <span data-text="_score"></span></span>
         <div><button type="button" data-svc-conversion="Added to cart">Add to cart</button></div>
       </template>
     </svc-recommendations>`),
 };
 
-/** `renderItem` for full control with a Lit template. */
+/** `renderItem` for full control with a Lit template (a button inside, for the keyboard). */
 export const WithRenderItem: Story = {
   render: (args) =>
     root(html`<svc-recommendations
       object-id=${args['object-id']}
       max-recommendations=${args['max-recommendations']}
       .renderItem=${(hit: RecommendHit<{ name: string; brand: string }>, { position }: { position: number }) =>
-        html`<strong>${position}.</strong> ${hit.name} <small>(${hit.brand}, ${hit._score})</small>`}
+        html`<button type="button"><strong>${position}.</strong> ${hit.name}</button> <small>(${hit.brand}, ${hit._score})</small>`}
     ></svc-recommendations>`),
 };
 
