@@ -13,9 +13,16 @@
  * | `numeric[attr]` | one per numeric refinement, operator then number, e.g. `>=10` |
  * | `tags` | one per tag |
  * | `ruleContexts` | one per rule context |
+ * | `<index>.<key>` | a key of an added index's state (`state.indices`), e.g. `articles.q=tv`, `articles.refinementList[author]=Ann` |
+ *
+ * An added index always writes its `q` (also when empty: `articles.q=`), which marks it present; its other
+ * keys follow the table, its own added indices nest (`articles.comments.q=`). In the name, `%`, `.`, `[` and
+ * `]` are escaped as `%25`, `%2E`, `%5B`, `%5D` (so the key of any name is read back unambiguously; usual
+ * names such as `articles` or `products_price_asc` stay readable).
  *
  * `fromQueryString(toQueryString(s))` equals `s` for every normalised state; unknown keys and invalid
- * values in a hand-edited URL are ignored rather than thrown on (a bad link still opens the page).
+ * values in a hand-edited URL are ignored rather than thrown on (a bad link still opens the page), and so are
+ * the keys of an added index without its `q`.
  */
 import { emptyState, normalizeState, own, str, type NumericOperator } from './state.js';
 import type { IndexState } from './types.js';
@@ -33,10 +40,10 @@ const BRACKETED: Record<string, 'disjunctiveFacetRefinements' | 'facetRefinement
  * @example
  * stateToQueryString({ ...emptyState('products'), query: 'tv', page: 1 }, 'products') // 'q=tv&page=2'
  */
-export function stateToQueryString(state: IndexState, baseIndex: string): string {
+export function stateToQueryString(state: IndexState, baseIndex: string, added = false): string {
   const parts: string[] = [];
   const add = (key: string, values: unknown[]) => values.forEach((value) => parts.push(key + '=' + enc(String(value))));
-  add('q', state.query ? [state.query] : []);
+  add('q', state.query || added ? [state.query] : []);
   add('page', state.page ? [state.page + 1] : []);
   add('hitsPerPage', state.hitsPerPage === undefined ? [] : [state.hitsPerPage]);
   add('sortBy', state.indexName != baseIndex ? [state.indexName] : []);
@@ -48,6 +55,10 @@ export function stateToQueryString(state: IndexState, baseIndex: string): string
   }
   add('tags', state.tagRefinements);
   add('ruleContexts', state.ruleContexts);
+  for (const [name, child] of Object.entries(state.indices ?? {})) {
+    const prefix = enc(name.replace(/[%.[\]]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())) + '.';
+    parts.push(...stateToQueryString(child, name, true).split('&').map((part) => prefix + part));
+  }
   return parts.join('&');
 }
 
@@ -58,12 +69,19 @@ export function stateToQueryString(state: IndexState, baseIndex: string): string
  * queryStringToState('?q=tv&refinementList[brand]=LG', 'products').disjunctiveFacetRefinements // { brand: ['LG'] }
  */
 export function queryStringToState(query: string, baseIndex: string): IndexState {
+  return pairsToState(new URLSearchParams(str(query, 'fromQueryString: query')), baseIndex);
+}
+
+/** The state of decoded `[key, value]` pairs; the pairs of an added index go to its own state (when its `q` is there). */
+function pairsToState(pairs: Iterable<[string, string]>, baseIndex: string): IndexState {
   // Null-prototype maps while parsing, so an attribute named `__proto__` stays a plain key.
   const lists = () => Object.create(null);
   const state = { ...emptyState(baseIndex), facetRefinements: lists(), disjunctiveFacetRefinements: lists(), numericRefinements: lists() };
-  for (const [key, value] of new URLSearchParams(str(query, 'fromQueryString: query'))) {
+  const added = new Map<string, Array<[string, string]>>();
+  for (const [key, value] of pairs) {
     const [, name, attribute] = /^(\w+)\[([^]*)\]$/.exec(key) ?? [];
     const field = own(BRACKETED, name!);
+    const dot = field ? -1 : key.indexOf('.');
     const digits = /^\d+$/.test(value) && Number.isInteger(+value) ? +value : -1;
     const numeric = /^([<>!]?=|[<>])(.+)$/.exec(value);
     if (key == 'q') state.query = value;
@@ -74,7 +92,12 @@ export function queryStringToState(query: string, baseIndex: string): IndexState
     else if (key == 'ruleContexts') state.ruleContexts.push(value);
     else if (field && (field != 'numericRefinements' || Number.isFinite(+numeric?.[2]!))) {
       (state[field][attribute!] ??= []).push(field == 'numericRefinements' ? { operator: numeric![1] as NumericOperator, value: +numeric![2]! } : value);
+    } else if (dot > 0) {
+      const index = key.slice(0, dot).replace(/%(25|2E|5B|5D)/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+      if (!added.has(index)) added.set(index, []);
+      added.get(index)!.push([key.slice(dot + 1), value]);
     }
   }
-  return normalizeState(state, baseIndex);
+  const indices = [...added].filter(([, list]) => list.some(([key]) => key == 'q')).map(([name, list]) => [name, pairsToState(list, name)]);
+  return normalizeState(indices.length ? { ...state, indices: Object.fromEntries(indices) } : state, baseIndex);
 }

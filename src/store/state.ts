@@ -50,34 +50,38 @@ export function emptyState(indexName: string): IndexState {
 
 /**
  * Validates a partial state and merges it over an empty state of `indexName`; drops empty lists and
- * repeated values. Throws a `TypeError`/`RangeError` naming the bad field.
+ * repeated values. The states of added indices (`indices`, by index name) are normalised the same way,
+ * each over an empty state of its own name; an empty `indices` is dropped. Throws a `TypeError`/`RangeError`
+ * naming the bad field.
  *
  * @example
  * normalizeState({ query: 'tv', facetRefinements: { brand: [] } }, 'products') // brand dropped
  */
-export function normalizeState(partial: Partial<IndexState>, indexName: string): IndexState {
-  if (!partial || typeof partial != 'object') fail('state must be an object');
+export function normalizeState(partial: Partial<IndexState>, indexName: string, path = 'state'): IndexState {
+  if (!partial || typeof partial != 'object') fail(path + ' must be an object');
   const state: IndexState = { ...emptyState(indexName), ...Object.fromEntries(Object.entries(partial).filter((entry) => entry[1] !== undefined)) };
   const lists = (field: 'facetRefinements' | 'disjunctiveFacetRefinements') =>
     Object.fromEntries(
-      object(state[field], 'state.' + field)
-        .filter(([attribute, values]) => strings(values, `state.${field}.${attribute}`).length)
+      object(state[field], `${path}.${field}`)
+        .filter(([attribute, values]) => strings(values, `${path}.${field}.${attribute}`).length)
         .map(([attribute, values]) => [attribute, [...new Set(values)]]),
     );
   const normalised: IndexState = {
-    indexName: need(state.indexName, 'state.indexName'),
-    query: str(state.query, 'state.query'),
-    page: int(state.page, 'state.page'),
+    indexName: need(state.indexName, path + '.indexName'),
+    query: str(state.query, path + '.query'),
+    page: int(state.page, path + '.page'),
     facetRefinements: lists('facetRefinements'),
     disjunctiveFacetRefinements: lists('disjunctiveFacetRefinements'),
     numericRefinements: Object.fromEntries(
-      object(state.numericRefinements, 'state.numericRefinements')
-        .filter(([attribute, list]) => (Array.isArray(list) ? list : fail(`state.numericRefinements.${attribute} must be an array`)).length)
+      object(state.numericRefinements, path + '.numericRefinements')
+        .filter(([attribute, list]) => (Array.isArray(list) ? list : fail(`${path}.numericRefinements.${attribute} must be an array`)).length)
         .map(([attribute, list]) => [attribute, list.map((r) => (assertNumeric(r?.operator, r?.value), { operator: r.operator, value: r.value }))]),
     ),
-    tagRefinements: [...new Set(strings(state.tagRefinements, 'state.tagRefinements'))],
-    ruleContexts: [...strings(state.ruleContexts, 'state.ruleContexts')],
+    tagRefinements: [...new Set(strings(state.tagRefinements, path + '.tagRefinements'))],
+    ruleContexts: [...strings(state.ruleContexts, path + '.ruleContexts')],
   };
-  if (state.hitsPerPage !== undefined) normalised.hitsPerPage = int(state.hitsPerPage, 'state.hitsPerPage');
+  if (state.hitsPerPage !== undefined) normalised.hitsPerPage = int(state.hitsPerPage, path + '.hitsPerPage');
+  const indices = state.indices && object(state.indices, path + '.indices').map(([name, child]) => [need(name, path + '.indices name'), normalizeState(child, name, `${path}.indices.${name}`)]);
+  if (indices?.length) normalised.indices = Object.fromEntries(indices);
   return normalised;
 }

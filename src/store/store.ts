@@ -13,14 +13,20 @@
  *   identical ones in flight share it, and their answers are cached the same way.
  * - Status: `loading` while the newest search is pending, `stalled` once it has been pending for
  *   `stalledDelayMs` (default 200), `error` when it failed (the last results stay), else `idle`.
+ * - A store searches only while it has listeners: the last unsubscribe aborts its searches in flight; actions
+ *   change the state without searching until someone subscribes again (who gets one search of the state, if
+ *   it differs from the results on screen).
+ * - Several indices (`addIndex`): a root store and the stores added to it form a tree sharing one client,
+ *   cache, request log and tick; the searches of the whole tree due in one tick go in one multi-query, whose
+ *   answer is split back per store.
  */
 import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
-import type { RequestOptions, SearchParams, SearchResponse } from '../client/types.js';
+import type { MultiSearchRequest, RequestOptions, SearchClient, SearchParams, SearchResponse } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
 import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults } from './requests.js';
 import { normalizeState, own, str, strings } from './state.js';
-import type { IndexState, Listener, Needs, RequestLogEntry, SearchResults, SearchStore, StoreOptions, StoreSnapshot } from './types.js';
+import type { IndexOptions, IndexState, Listener, Needs, RequestLogEntry, SearchResults, SearchStore, StoreOptions, StoreSnapshot } from './types.js';
 
 /** Default delay before a pending search is reported `stalled`, ms. */
 export const DEFAULT_STALLED_DELAY_MS = 200;
@@ -28,11 +34,88 @@ export const DEFAULT_STALLED_DELAY_MS = 200;
 /** The kinds of requests sent in batches, named as the client's methods. */
 type Batched = 'recommend' | 'multiSearch';
 
+/** What the stores of one tree (a root and the indices added to it, at any depth) share. */
+interface Tree {
+  client: SearchClient;
+  cache: false | LruCache<any>;
+  requestLog: RequestLogEntry[];
+  stalledDelayMs: number;
+  /** The root's node; the tick walks the tree from it. */
+  root?: Node;
+  /** A tick (microtask) is queued. */
+  ticking: boolean;
+  log(kind: RequestLogEntry['kind'], body: unknown, cached?: boolean): void;
+  /** A cached answer (a copy), logged as such. */
+  fromCache(kind: RequestLogEntry['kind'], key: string, body: unknown): any;
+}
+
+/** The queries of one store in a tick's multi-query; `answer` gets its slice of the results, or the error. */
+interface Part {
+  requests: MultiSearchRequest[];
+  answer(results?: SearchResponse<any>[], error?: unknown): void;
+  /** Set when the store gave up on the answer (no listener left, disposed). */
+  dropped?: boolean;
+  /** Given by the tick: counts the part out; the HTTP request is aborted when every part is. */
+  drop?(): void;
+}
+
+/** A store's inner side, as its tree and its parent use it. */
+interface Node {
+  store: SearchStore<any>;
+  /** A search (or notification) is due this tick. */
+  due: boolean;
+  /** The added indices by name, in order: a live store's node, or a state kept for a store not added yet. */
+  indices: Map<string, { node?: Node; state?: IndexState }>;
+  prepare(): Part | undefined;
+  follow(query: string): void;
+  /** The store's state with its added indices' in `indices`. */
+  routeState(): IndexState;
+  force(): void;
+}
+
+/** `state` with its query (and its added indices' queries) set to `query`, page 0. */
+const followed = (state: IndexState, query: string): IndexState => ({
+  ...state,
+  query,
+  page: 0,
+  ...(state.indices && { indices: Object.fromEntries(Object.entries(state.indices).map(([name, child]) => [name, followed(child, query)])) }),
+});
+
+/** One tick of a tree: the searches of every store due go in one multi-query, the answer split back. */
+function tick(tree: Tree) {
+  tree.ticking = false;
+  const parts: Part[] = [];
+  const walk = (node: Node) => {
+    if (node.due) {
+      node.due = false;
+      const part = node.prepare();
+      if (part) parts.push(part);
+    }
+    for (const entry of node.indices.values()) if (entry.node) walk(entry.node);
+  };
+  walk(tree.root!);
+  // A listener notified during the walk may have left (its store dropped its part at once).
+  const live = parts.filter((part) => !part.dropped);
+  if (!live.length) return;
+  const requests = live.flatMap((part) => part.requests);
+  tree.log('search', { requests });
+  const controller = new AbortController();
+  let open = live.length;
+  for (const part of live) part.drop = () => void (--open || controller.abort());
+  tree.client.multiSearch(requests, { signal: controller.signal, cache: false }).then(
+    ({ results }) => {
+      let at = 0;
+      for (const part of live) part.answer(results.slice(at, (at += part.requests.length)));
+    },
+    (error: unknown) => live.forEach((part) => part.answer(undefined, error)),
+  );
+}
+
 const toggled = <V>(list: V[] = [], value: V) => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
 
 /**
- * Creates a store searching `indexName` through `client`. The first search is scheduled at once (in a
- * microtask, so needs registered in the same tick are part of it).
+ * Creates a store searching `indexName` through `client`. The first search runs when the first listener
+ * subscribes (in a microtask, so needs registered in the same tick are part of it).
  *
  * Cache: `cache: { ttlMs, maxEntries }` (defaults 2 minutes, 100 answers) or `cache: false`.
  *
@@ -41,6 +124,7 @@ const toggled = <V>(list: V[] = [], value: V) => (list.includes(value) ? list.fi
  * store.registerNeeds('brand-list', { disjunctiveFacets: ['brand'] });
  * store.subscribe(({ results, status }) => render(results, status));
  * store.setQuery('phone'); store.toggleRefinement('brand', 'Apple', 'or'); // one request
+ * const articles = store.addIndex('articles'); // follows the query; searched in the same request
  */
 export function createSearchStore<T = Record<string, unknown>>(options: StoreOptions): SearchStore<T> {
   const client = options?.client;
@@ -49,21 +133,47 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
   const stalledDelayMs = options.stalledDelayMs ?? DEFAULT_STALLED_DELAY_MS;
   if (!(stalledDelayMs >= 0)) fail('createSearchStore: stalledDelayMs must be ≥ 0', RangeError);
   const cache = options.cache !== false && new LruCache<any>(options.cache);
+  const requestLog: RequestLogEntry[] = [];
+  const tree: Tree = {
+    client,
+    cache,
+    requestLog,
+    stalledDelayMs,
+    ticking: false,
+    log: (kind, body, cached = false) => void requestLog.push({ kind, at: Date.now(), body: structuredClone(body), cached }),
+    fromCache(kind, key, body) {
+      const hit = cache && cache.get(kind + key);
+      if (hit) tree.log(kind, body, true);
+      return hit && structuredClone(hit);
+    },
+  };
+  const initial = typeof options.initialState == 'string' ? queryStringToState(options.initialState, baseIndex) : normalizeState(options.initialState ?? {}, baseIndex);
+  return (tree.root = createNode<T>(tree, baseIndex, initial)).store;
+}
+
+/**
+ * One store of a tree: the root (`createSearchStore`) or an added index (`addIndex`, with `parent` and the
+ * `changed` / `removed` calls that keep the parent's URL state in step).
+ */
+function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: { store: SearchStore<any>; changed(): void; removed(): void }): Node {
+  const { client, cache, log, fromCache } = tree;
   const normalize = (partial: Partial<IndexState>) => normalizeState(partial, baseIndex);
-  let state = typeof options.initialState == 'string' ? queryStringToState(options.initialState, baseIndex) : normalize(options.initialState ?? {});
+  /** The store's own state (its added indices' states live in their stores, or in `indices` until added). */
+  let { indices: initialIndices, ...state } = initial as IndexState;
   let snapshot: StoreSnapshot<T> = { state, results: null, status: 'idle', error: null, initialising: true };
   let notified: StoreSnapshot<T> | undefined;
   const listeners = new Set<Listener<T>>();
   const needs = new Map<string, Needs>();
-  const requestLog: RequestLogEntry[] = [];
+  const indices: Node['indices'] = new Map(Object.entries(initialIndices ?? {}).map(([name, child]) => [name, { state: child }]));
+  /** The searches pending, by sequence number. */
+  const pending = new Map<number, Part>();
+  /** The root's abort controllers of batched calls (Recommend, `searchIndex`). */
   const controllers = new Set<AbortController>();
-  /** Sequence numbers of the searches pending. */
-  const pending = new Set<number>();
   let disposed = false;
-  let scheduled = false;
   let force = false;
-  /** Key of the requests of the last search started (an unchanged state makes no new one). */
+  /** Key of the requests of the last search started (an unchanged state makes no new one), and of the results on screen. */
   let lastKey: string | undefined;
+  let shownKey: string | undefined;
   /** Sequence number of the last search started, and of the one whose answer is on screen. */
   let sent = 0;
   let shown = 0;
@@ -72,13 +182,6 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
   const queues: Partial<Record<Batched, Array<[key: string, request: object, resolve: (value: any) => void, reject: (error: unknown) => void]>>> = {};
   const shared = new Map<string, Promise<any>>();
 
-  const log = (kind: RequestLogEntry['kind'], body: unknown, cached = false) => requestLog.push({ kind, at: Date.now(), body: structuredClone(body), cached });
-  /** A cached answer (a copy), logged as such. */
-  const fromCache = (kind: RequestLogEntry['kind'], key: string, body: unknown) => {
-    const hit = cache && cache.get(kind + key);
-    if (hit) log(kind, body, true);
-    return hit && structuredClone(hit);
-  };
   /** Runs `call` with an abort controller that `dispose` fires. */
   const abortable = <R>(call: (signal: AbortSignal) => Promise<R>) => {
     const controller = new AbortController();
@@ -86,7 +189,10 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     return call(controller.signal).finally(() => controllers.delete(controller));
   };
   /** True while a search newer than the one on screen is pending. */
-  const newerPending = () => [...pending].some((seq) => seq > shown);
+  const newerPending = () => [...pending.keys()].some((seq) => seq > shown);
+  const busy = () => /^(loading|stalled)$/.test(snapshot.status);
+  const built = () => buildQueries(state, mergeNeeds(needs.values()));
+  const keyOf = (requests: MultiSearchRequest[]) => JSON.stringify({ requests });
 
   function notify() {
     // Nothing new since the last notification (e.g. needs re-registered unchanged): no re-render.
@@ -107,12 +213,33 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     if (disposed) fail('store used after dispose()', Error);
   }
 
-  /** Makes `next` the state; a state equal to the current one changes nothing. */
-  function commit(next: IndexState) {
-    alive();
-    if (JSON.stringify(next) == JSON.stringify(state)) return;
-    update({ state: (state = next) });
+  /** The URL state changed in an added index (or the list of them): a new snapshot for this store's listeners (routing), and up. */
+  function changed() {
+    if (disposed) return;
+    update({});
     schedule();
+    up?.changed();
+  }
+
+  /**
+   * Makes `next` the state; a state equal to the current one changes nothing. A changed query is followed by
+   * the added indices; `given` (from `setState`) then replaces the states of the indices it names.
+   */
+  function commit(next: IndexState, given?: Record<string, IndexState>) {
+    alive();
+    const { indices: _, ...own } = next;
+    if (JSON.stringify(own) != JSON.stringify(state)) {
+      const follow = own.query != state.query;
+      update({ state: (state = own) });
+      if (follow) for (const entry of indices.values()) entry.node ? entry.node.follow(own.query) : (entry.state = followed(entry.state!, own.query));
+      schedule();
+      up?.changed();
+    }
+    for (const [name, child] of Object.entries(given ?? {})) {
+      const entry = indices.get(name);
+      if (entry?.node) entry.node.store.setState(child);
+      else indices.set(name, { state: child }), changed();
+    }
   }
 
   /** The state with `patch` applied and the page back to 0 (every refinement change resets the page), validated. */
@@ -121,58 +248,68 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     change({ numericRefinements: { ...state.numericRefinements, [attribute]: list } });
 
   function schedule() {
-    if (scheduled || disposed) return;
-    scheduled = true;
-    queueMicrotask(search);
+    if (disposed) return;
+    node.due = true;
+    if (!tree.ticking) (tree.ticking = true), queueMicrotask(() => tick(tree));
   }
 
-  function search() {
-    scheduled = false;
-    if (disposed) return;
+  /** The search of this tick, if any: nothing while nobody listens or when the requests are those of the last search. */
+  function prepare(): Part | undefined {
+    if (disposed || !listeners.size) return;
     const sentState = state;
-    const built = buildQueries(sentState, mergeNeeds(needs.values()));
-    const body = { requests: built.requests };
-    const key = JSON.stringify(body);
-    if (!force && key == lastKey) return notify();
+    const queries = built();
+    const key = keyOf(queries.requests);
+    if (!force && key == lastKey) {
+      // Subscribing reported `loading` for a search that turned out not to be needed (e.g. needs removed since).
+      if (busy() && !newerPending()) update({ status: snapshot.error ? 'error' : 'idle' });
+      return void notify();
+    }
     force = false;
     lastKey = key;
     const seq = ++sent;
-    const hit = fromCache('search', key, body);
-    if (hit) return show(seq, mergeResults(sentState, built, hit));
-    log('search', body);
-    pending.add(seq);
+    const hit = fromCache('search', key, { requests: queries.requests });
+    if (hit) return void show(seq, key, mergeResults(sentState, queries, hit));
+    const part: Part = {
+      requests: queries.requests,
+      answer(results, error) {
+        if (!pending.delete(seq)) return; // given up (no listener left, disposed)
+        if (results) {
+          if (cache) cache.set('search' + key, results);
+          return show(seq, key, mergeResults(sentState, queries, results));
+        }
+        if ((error as Error)?.name == 'AbortError') return;
+        // The same state may be searched again (retry by repeating the action or `refresh()`).
+        if (seq == sent) lastKey = undefined;
+        show(seq, undefined, undefined, error instanceof Error ? error : new Error(String(error)));
+      },
+    };
+    pending.set(seq, part);
     if (snapshot.status != 'stalled') update({ status: 'loading' });
     // Counted from the first search of a busy spell: a user typing on does not keep postponing `stalled`.
     stalledTimer ??= setTimeout(() => {
       stalledTimer = undefined;
       if (!disposed && newerPending()) update({ status: 'stalled' }), notify();
-    }, stalledDelayMs);
+    }, tree.stalledDelayMs);
     notify();
-    abortable((signal) => client.multiSearch<T>(built.requests, { signal, cache: false })).then(
-      ({ results }) => {
-        pending.delete(seq);
-        if (disposed) return;
-        if (cache) cache.set('search' + key, results);
-        show(seq, mergeResults(sentState, built, results));
-      },
-      (error: unknown) => {
-        pending.delete(seq);
-        if (disposed || (error as Error)?.name == 'AbortError') return;
-        // The same state may be searched again (retry by repeating the action or `refresh()`).
-        if (seq == sent) lastKey = undefined;
-        show(seq, undefined, error instanceof Error ? error : new Error(String(error)));
-      },
-    );
+    return part;
   }
 
-  function show(seq: number, results?: SearchResults<T>, error?: Error) {
+  function show(seq: number, key: string | undefined, results?: SearchResults<T>, error?: Error) {
     // Out of order: an older answer never replaces a newer one already shown.
     if (seq <= shown) return;
     shown = seq;
-    const busy = newerPending();
-    if (!busy) stalledTimer = void clearTimeout(stalledTimer);
-    update({ ...(error ? { error } : { results, error: null }), initialising: false, status: busy ? snapshot.status : error ? 'error' : 'idle' });
+    shownKey = key;
+    const waiting = newerPending();
+    if (!waiting) stalledTimer = void clearTimeout(stalledTimer);
+    update({ ...(error ? { error } : { results, error: null }), initialising: false, status: waiting ? snapshot.status : error ? 'error' : 'idle' });
     notify();
+  }
+
+  /** Gives up the searches in flight (their answers are ignored; the HTTP request is aborted unless another store of the tree waits on it). */
+  function abandon() {
+    for (const part of pending.values()) (part.dropped = true), part.drop?.();
+    pending.clear();
+    stalledTimer = void clearTimeout(stalledTimer);
   }
 
   /** Sends the requests of one kind queued this tick in one call: `recommend` or `multiSearch`, as the client's methods. */
@@ -212,17 +349,37 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     return call.then(structuredClone);
   }
 
+  const routeState = (): IndexState =>
+    indices.size ? { ...state, indices: Object.fromEntries([...indices].map(([name, entry]) => [name, entry.node ? entry.node.routeState() : entry.state!])) } : state;
+  /** The root's store: added indices batch their Recommend requests and `searchIndex` searches with the root's. */
+  const root = () => tree.root?.store ?? store;
+
   const store: SearchStore<T> = {
     client,
     baseIndex,
-    requestLog,
+    requestLog: tree.requestLog,
+    parent: up?.store,
     getSnapshot: () => snapshot,
+    get indices() {
+      return new Map([...indices].flatMap(([name, entry]) => (entry.node ? [[name, entry.node.store] as const] : [])));
+    },
 
     subscribe(listener) {
       if (typeof listener != 'function') fail('subscribe: listener must be a function');
       listeners.add(listener);
+      // The first listener wakes the store: it searches the state when it differs from the results on screen.
+      if (listeners.size == 1 && !disposed && (force || keyOf(built().requests) != lastKey)) {
+        if (!busy()) update({ status: 'loading' });
+        schedule();
+      }
       listener(snapshot);
-      return () => void listeners.delete(listener);
+      return () => {
+        if (!listeners.delete(listener) || listeners.size || disposed) return;
+        // Nobody listens: stop. The next subscriber searches again unless the results on screen match the state.
+        abandon();
+        lastKey = shownKey;
+        if (busy()) update({ status: snapshot.error ? 'error' : 'idle' });
+      };
     },
 
     registerNeeds(id, controllerNeeds) {
@@ -266,13 +423,15 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     },
     setIndex: (indexName) => change({ indexName }),
     setRuleContexts: (ruleContexts) => change({ ruleContexts }),
-    setState: (partial) => commit(normalize(partial)),
+    setState(partial) {
+      const next = normalize(partial);
+      commit(next, next.indices);
+    },
     refresh() {
       alive();
       if (cache) cache.clear();
       client.clearCache();
-      force = true;
-      schedule();
+      node.force();
     },
 
     searchForFacetValues(attribute, facetQuery, maxFacetHits = 10) {
@@ -292,31 +451,76 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     },
 
     recommend(request) {
+      if (up) return root().recommend(request);
       if (typeof request?.indexName != 'string' || typeof request.model != 'string') {
         return Promise.reject(new TypeError('svc-search: recommend: request needs indexName and model'));
       }
       return batched('recommend', request);
     },
 
-    searchIndex: (request) => (need(request?.indexName, 'searchIndex: indexName'), batched('multiSearch', request)),
+    searchIndex: (request) => (up ? root().searchIndex(request) : (need(request?.indexName, 'searchIndex: indexName'), batched('multiSearch', request))),
 
-    toQueryString: (indexState = state) => stateToQueryString(indexState, baseIndex),
+    toQueryString: (indexState = routeState()) => stateToQueryString({ ...indexState, indices: indexState.indices ?? routeState().indices }, baseIndex),
     fromQueryString: (query) => queryStringToState(query, baseIndex),
     createURL(update) {
       if (typeof update != 'function') fail('createURL: change must be a function');
-      return '?' + stateToQueryString(normalize(update(structuredClone(state))), baseIndex);
+      return '?' + store.toQueryString(normalize(update(structuredClone(routeState()))));
+    },
+
+    addIndex(indexName, { initialState }: IndexOptions = {}) {
+      alive();
+      need(indexName, 'addIndex: indexName');
+      const entry = indices.get(indexName);
+      if (entry?.node) fail(`addIndex: the index ${indexName} is already added`, Error);
+      const start =
+        entry?.state ??
+        (typeof initialState == 'string' ? queryStringToState(initialState, indexName) : normalizeState({ query: state.query, ...initialState }, indexName));
+      const child = createNode<any>(tree, indexName, start, {
+        store,
+        changed,
+        removed() {
+          if (indices.get(indexName)?.node != child) return;
+          indices.delete(indexName);
+          changed();
+        },
+      });
+      indices.set(indexName, { node: child });
+      changed();
+      return child.store;
+    },
+    removeIndex(indexName) {
+      const entry = indices.get(indexName);
+      if (!entry) return false;
+      if (entry.node) entry.node.store.dispose();
+      else indices.delete(indexName), changed();
+      return true;
     },
 
     dispose() {
       if (disposed) return;
       disposed = true;
-      clearTimeout(stalledTimer);
+      for (const entry of [...indices.values()]) entry.node?.store.dispose();
+      abandon();
       for (const controller of controllers) controller.abort();
       listeners.clear();
       needs.clear();
+      up?.removed();
     },
   };
 
+  const node: Node = {
+    store,
+    due: false,
+    indices,
+    prepare,
+    routeState,
+    follow: (query) => void (query != state.query && change({ query })),
+    force() {
+      force = true;
+      schedule();
+      for (const entry of indices.values()) entry.node?.force();
+    },
+  };
   schedule();
-  return store;
+  return node;
 }

@@ -27,6 +27,13 @@ export interface IndexState {
   numericRefinements: Record<string, Array<{ operator: '=' | '!=' | '<' | '<=' | '>' | '>='; value: number }>>;
   tagRefinements: string[];
   ruleContexts: string[];
+  /**
+   * (added by multi-index) The states of the indices added with `addIndex`, by index name — and of those a URL
+   * or `setState` named before they were added (kept until they are). Present in what `fromQueryString`
+   * returns and what `setState` / `toQueryString` / `createURL` take; never in a snapshot's `state`, which is the
+   * store's own index only (so a change in another index does not look like a change of this one).
+   */
+  indices?: Record<string, IndexState>;
 }
 
 export type SearchStatus = 'idle' | 'loading' | 'stalled' | 'error';
@@ -72,6 +79,16 @@ export interface StoreOptions {
   cache?: false | { ttlMs?: number; maxEntries?: number };
 }
 
+/** (added by multi-index) Options of `store.addIndex`. */
+export interface IndexOptions {
+  /**
+   * The index's initial state (merged over an empty state with the parent's query), or a query string of it
+   * (`toQueryString` of that index). A state the parent already holds for the index (from its URL or
+   * `setState`) wins: it is what the user saw.
+   */
+  initialState?: Partial<IndexState> | string;
+}
+
 export type Listener<T = Record<string, unknown>> = (snapshot: StoreSnapshot<T>) => void;
 
 export interface SearchStore<T = Record<string, unknown>> {
@@ -79,7 +96,12 @@ export interface SearchStore<T = Record<string, unknown>> {
   /** The main index name (not the sort replica). */
   readonly baseIndex: string;
   getSnapshot(): StoreSnapshot<T>;
-  /** Called now with the current snapshot and on every change; returns the unsubscribe function. */
+  /**
+   * Called now with the current snapshot and on every change; returns the unsubscribe function. The store
+   * searches only while it has listeners: when the last one leaves, its searches in flight are aborted and
+   * actions change the state without searching; the next subscriber gets a search of the current state when
+   * it differs from the results on screen (then `status` is `loading` at once).
+   */
   subscribe(listener: Listener<T>): () => void;
   /** Declares/updates what a controller needs; returns a function that removes the needs. */
   registerNeeds(id: string, needs: Needs): () => void;
@@ -99,7 +121,10 @@ export interface SearchStore<T = Record<string, unknown>> {
   /** Switches to a replica index (sort-by); `baseIndex` resets. */
   setIndex(indexName: string): void;
   setRuleContexts(ruleContexts: string[]): void;
-  /** Replaces the whole state (routing); one search. */
+  /**
+   * Replaces the whole state (routing); one search. An added index named in `state.indices` gets that state
+   * (after following a changed query); one not named keeps its own; a name not added yet is kept for it.
+   */
   setState(state: Partial<IndexState>): void;
   /** Forces a new search with the current state (e.g. after indexing). */
   refresh(): void;
@@ -115,15 +140,45 @@ export interface SearchStore<T = Record<string, unknown>> {
    */
   searchIndex<R = Record<string, unknown>>(request: MultiSearchRequest): Promise<SearchResponse<R>>;
 
-  /** URL query string of the state (`q`, `page` 1-based, refinements…); `fromQueryString` inverts it exactly. */
+  /**
+   * URL query string of the state (`q`, `page` 1-based, refinements…); `fromQueryString` inverts it exactly.
+   * The added indices' states follow, each key prefixed with the index name (`articles.q=tv&articles.page=2`):
+   * those of `state.indices`, or the current ones when `state` has no `indices`.
+   */
   toQueryString(state?: IndexState): string;
+  /** The state of a query string, with the added indices' states in `indices`; `setState` takes it. */
   fromQueryString(query: string): IndexState;
-  /** `?` + query string of the state after applying `change` (for real links, e.g. pagination hrefs). */
+  /**
+   * `?` + query string of the state after applying `change` (for real links, e.g. pagination hrefs); `change`
+   * gets the state with the added indices' states in `indices`.
+   */
   createURL(change: (state: IndexState) => IndexState): string;
 
-  /** Everything the store has sent, in order (tests and benchmarks read it). */
+  /**
+   * (added by multi-index) Adds another index searched with this one (InstantSearch's `index` widget) and
+   * returns its store: the same interface, sharing this store's client, cache, request log and search tick.
+   * - Its query follows this store's: when this store's query changes, the added index's query is set to
+   *   the same value (page reset) in the same tick; it may set its own query afterwards, kept until this
+   *   store's query changes again. Nothing else is inherited (refinements name attributes of one index).
+   * - The searches of this store and its added indices due in one tick go in one multi-query request (one
+   *   `requestLog` entry); each store keeps its own status, out-of-order protection, cache entries and errors.
+   * - Its state is part of this store's URL state (`toQueryString`, keys prefixed `<indexName>.`).
+   * Throws when an index of that name is already added.
+   */
+  addIndex<C = Record<string, unknown>>(indexName: string, options?: IndexOptions): SearchStore<C>;
+  /** (added by multi-index) Disposes the added index of that name (as its `dispose()`); false when there is none. */
+  removeIndex(indexName: string): boolean;
+  /** (added by multi-index) The indices added to this store, by index name (a new map on each read). */
+  readonly indices: ReadonlyMap<string, SearchStore>;
+  /** (added by multi-index) The store this one was added to (`addIndex`), undefined for a root store. */
+  readonly parent: SearchStore | undefined;
+
+  /** Everything the store has sent, in order (tests and benchmarks read it); shared by a root and its added indices. */
   readonly requestLog: RequestLogEntry[];
-  /** Stops timers and listeners; pending answers are ignored. */
+  /**
+   * Stops timers and listeners; pending answers are ignored. Disposes the indices added to this store; an
+   * added index disposed is removed from its parent (and from its URL state).
+   */
   dispose(): void;
 }
 

@@ -13,6 +13,8 @@ describe('ConfigureController (headless)', () => {
     const store = storeFor(indexName);
     const host = new PlainHost();
     const configure = new ConfigureController(host, { store });
+    // What shows the results (the store searches while someone listens; the configure controller leaves below).
+    const unsubscribe = store.subscribe(() => {});
     configure.params = { filters: 'category:Phones', hitsPerPage: 4 };
     host.connect();
     await settled(store);
@@ -35,6 +37,7 @@ describe('ConfigureController (headless)', () => {
     host.disconnect();
     await settled(store);
     expect(store.getSnapshot().results!.nbHits).to.equal(36);
+    unsubscribe();
     store.dispose();
   });
 });

@@ -93,9 +93,12 @@ describe('<svc-search>', () => {
     expect(names(hits).every((name) => name.includes('notebook'))).to.be.true;
     root.remove();
     await new Promise((r) => setTimeout(r, 10));
+    // The store searches while someone listens (its elements are gone): a headless listener.
+    const unsubscribe = store.subscribe(() => {});
     store.setQuery('headset'); // would throw after dispose()
     await settled(store);
     expect(store.getSnapshot().results!.query).to.equal('headset');
+    unsubscribe();
     store.dispose();
 
     const fromClient = await fixture<SvcSearch>(
@@ -190,7 +193,7 @@ describe('<svc-search>', () => {
   });
 
   it('reads insights-consent failing closed: only absent, "", "true" or "granted" grant it', async () => {
-    const root = await searchFixture(indexName, html``);
+    const root = await searchFixture(indexName, html`<svc-hits></svc-hits>`);
     expect(root.insightsConsent).to.equal(true);
     const read = (value: string | null) => {
       if (value === null) root.removeAttribute('insights-consent');

@@ -52,6 +52,19 @@ function generate(random: () => number, baseIndex: string): IndexState {
   return state;
 }
 
+/** Names of added indices: usual ones and ones with the characters the key escapes (`%`, `.`, `[`, `]`). */
+const INDEX_NAMES = ['articles', 'products_price_asc', 'a.b', 'x[y]', '100%', '%2E', 'q', 'refinementList[brand]', '__proto__', 'é 日', 'a..b.', ']['];
+
+/** A state with added indices (nested up to `depth`), each generated like the root. */
+function generateTree(random: () => number, baseIndex: string, depth: number): IndexState {
+  const state = generate(random, baseIndex);
+  if (depth > 0 && random() < 0.7) {
+    const names = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => INDEX_NAMES[Math.floor(random() * INDEX_NAMES.length)]!))];
+    state.indices = Object.fromEntries(names.map((name) => [name, generateTree(random, name, depth - 1)]));
+  }
+  return state;
+}
+
 describe('URL state', () => {
   test('fromQueryString(toQueryString(state)) equals state for 2000 generated states', () => {
     const random = prng(20261122);
@@ -64,6 +77,35 @@ describe('URL state', () => {
       assert.deepStrictEqual(parsed, state, `round trip #${i}: ${query}`);
       assert.equal(stateToQueryString(parsed, 'products'), query);
     }
+  });
+
+  test('with added indices (nested, awkward names): the round trip is exact for 1000 generated states', () => {
+    const random = prng(20260607);
+    let added = 0;
+    for (let i = 0; i < 1000; i++) {
+      const state = generateTree(random, 'products', 2);
+      added += Object.keys(state.indices ?? {}).length;
+      const query = stateToQueryString(state, 'products');
+      const parsed = queryStringToState(new URL(`https://example.org/search?${query}`).search, 'products');
+      assert.deepStrictEqual(parsed, state, `round trip #${i}: ${query}`);
+      assert.equal(stateToQueryString(parsed, 'products'), query);
+    }
+    assert.ok(added > 1000, `${added} added indices generated`);
+  });
+
+  test('added indices: readable prefixed keys, escaped names, q always present, keys without q ignored', () => {
+    const state: IndexState = {
+      ...emptyState('products'),
+      query: 'tv',
+      indices: {
+        articles: { ...emptyState('articles'), query: 'tv', page: 1, disjunctiveFacetRefinements: { author: ['Ann'] }, indices: { comments: emptyState('comments') } },
+        'a.b[c]%': emptyState('a.b[c]%'),
+      },
+    };
+    const query = stateToQueryString(state, 'products');
+    assert.equal(query, 'q=tv&articles.q=tv&articles.page=2&articles.refinementList[author]=Ann&articles.comments.q=&a%252Eb%255Bc%255D%2525.q=');
+    assert.deepStrictEqual(queryStringToState(query, 'products'), state);
+    assert.deepStrictEqual(queryStringToState('q=tv&blog.page=3&utm.source=x&.q=1', 'products'), { ...emptyState('products'), query: 'tv' });
   });
 
   test('readable form: q, 1-based page, refinementList, numeric, sortBy', () => {

@@ -4,6 +4,7 @@ import { ApiError, createClient } from '../../src/client/index.js';
 import { createSearchStore } from '../../src/store/index.js';
 import type { SearchStatus, SearchStore, StoreSnapshot } from '../../src/store/types.js';
 import { catalogue, indexProducts, startProxy, startService, waitTask, type Product, type Proxy, type RunningService } from '../client/fixture.js';
+import { startHoldingProxy } from './fixture.js';
 
 const INDEX = 'store_products';
 const records = catalogue();
@@ -237,7 +238,8 @@ describe('answers and status', () => {
     const proxy = await startProxy(svc.url, () => 300);
     const store = makeStore(proxy.url, { stalledDelayMs: 100 });
     try {
-      const statuses: SearchStatus[] = [];
+      const statuses: SearchStatus[] = [store.getSnapshot().status];
+      // The first listener starts the first search: it sees `loading` at once.
       store.subscribe((s) => statuses.at(-1) !== s.status && statuses.push(s.status));
       await settle(store);
       assert.deepEqual(statuses, ['idle', 'loading', 'stalled', 'idle']);
@@ -369,6 +371,115 @@ describe('answers and status', () => {
       assert.throws(() => createSearchStore({ client: store.client, indexName: '' }), /indexName/);
     } finally {
       store.dispose();
+    }
+  });
+});
+
+describe('subscription', () => {
+  test('the first search runs at the first subscribe, not at creation', async () => {
+    const proxy = await startProxy(svc.url);
+    const store = makeStore(proxy.url);
+    try {
+      store.setQuery('phone');
+      await new Promise((r) => setTimeout(r, 30));
+      assert.deepEqual([proxy.requests.length, store.requestLog.length, store.getSnapshot().status], [0, 0, 'idle']);
+      const statuses: string[] = [];
+      const off = store.subscribe((s) => statuses.push(s.status));
+      assert.deepEqual(statuses, ['loading'], 'told at once that a search is coming');
+      const snapshot = await settle(store);
+      assert.equal(proxy.requests.length, 1);
+      assert.equal(snapshot.results?.query, 'phone');
+      off();
+    } finally {
+      store.dispose();
+      await proxy.close();
+    }
+  });
+
+  test('after the last unsubscribe an action sends nothing; resubscribing searches the new state once', async () => {
+    const proxy = await startProxy(svc.url);
+    const store = makeStore(proxy.url);
+    try {
+      const a = store.subscribe(() => {});
+      const b = store.subscribe(() => {});
+      await settle(store);
+      a();
+      store.setQuery('camera');
+      await settle(store);
+      assert.equal(proxy.requests.length, 2, 'one listener left: it still searches');
+      b();
+      const logged = store.requestLog.length;
+      store.setQuery('speaker');
+      store.toggleRefinement('brand', 'Acme', 'or');
+      store.refresh();
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(store.requestLog.length, logged, 'nothing logged');
+      assert.equal(proxy.requests.length, 2, 'nothing reached the service');
+      assert.equal(store.getSnapshot().state.query, 'speaker', 'the state changed');
+      assert.equal(store.getSnapshot().results?.query, 'camera');
+
+      const off = store.subscribe(() => {});
+      const snapshot = await settle(store);
+      assert.equal(proxy.requests.length, 3, 'one search of the new state');
+      assert.equal(snapshot.results?.query, 'speaker');
+      assert.deepEqual(snapshot.results?.hits.map((h) => h.objectID).sort(), records.filter((r) => r.kind === 'speaker' && r.brand === 'Acme').map((r) => r.objectID).sort());
+      off();
+      store.subscribe(() => {});
+      await new Promise((r) => setTimeout(r, 30));
+      assert.equal(proxy.requests.length, 3, 'nothing changed since the results on screen: no search');
+    } finally {
+      store.dispose();
+      await proxy.close();
+    }
+  });
+
+  test('the last unsubscribe aborts the search in flight; the next subscriber searches again', async () => {
+    const proxy = await startHoldingProxy(svc.url, () => 300);
+    const store = makeStore(proxy.url);
+    try {
+      const off = store.subscribe(() => {});
+      await settle(store);
+      store.setQuery('camera');
+      for (let i = 0; i < 100 && proxy.requests.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(store.getSnapshot().status, 'loading');
+      off();
+      assert.equal(store.getSnapshot().status, 'idle', 'nothing pending any more');
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(proxy.requests[1]!.aborted, true, 'the HTTP request was aborted');
+      assert.equal(store.getSnapshot().results?.query, '', 'its answer never shown');
+
+      const again = await settle(store);
+      assert.equal(proxy.requests.length, 3, 'searched again');
+      assert.equal(proxy.requests[2]!.aborted, false);
+      assert.equal(again.results?.query, 'camera');
+    } finally {
+      store.dispose();
+      await proxy.close();
+    }
+  });
+
+  test('an added index without listeners does not search; the shared request is aborted only when no store waits on it', async () => {
+    const proxy = await startHoldingProxy(svc.url, () => 200);
+    const store = makeStore(proxy.url);
+    const child = store.addIndex(`${INDEX}`);
+    try {
+      const offParent = store.subscribe(() => {});
+      await settle(store);
+      assert.deepEqual(proxy.requests.map((r) => r.json.requests.length), [1], 'only the parent searched');
+      const offChild = child.subscribe(() => {});
+      store.setQuery('laptop');
+      for (let i = 0; i < 100 && proxy.requests.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(proxy.requests[1]!.json.requests.length, 2, 'parent and child in one request');
+      offChild();
+      assert.equal(child.getSnapshot().status, 'idle');
+      const parent = await settle(store);
+      assert.equal(proxy.requests[1]!.aborted, false, 'the parent still waited on it');
+      assert.equal(parent.results?.query, 'laptop');
+      assert.equal(child.getSnapshot().results, null, 'the child gave its part up');
+      offParent();
+    } finally {
+      store.dispose();
+      await proxy.close();
     }
   });
 });
