@@ -10,6 +10,7 @@
  */
 import './elements/search/define.js';
 import './elements/search-box/define.js';
+import './elements/index/define.js';
 import './elements/autocomplete/define.js';
 import './elements/hits/define.js';
 import './elements/infinite-hits/define.js';

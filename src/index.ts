@@ -43,6 +43,7 @@ export { translate, formatNumber, type Translations } from './elements/base/tran
 export { escapeHtml, unescapeHtml, parseHighlight, highlightedValue } from './elements/base/highlight.js';
 export * from './elements/search/svc-search.js';
 export * from './elements/search-box/svc-search-box.js';
+export * from './elements/index/svc-index.js';
 export * from './elements/autocomplete/svc-autocomplete.js';
 export * from './elements/hits/svc-hits.js';
 export * from './elements/infinite-hits/svc-infinite-hits.js';

@@ -73,6 +73,17 @@ interface Node {
   force(): void;
 }
 
+/** What an added index asks of its parent. */
+interface Up {
+  store: SearchStore<any>;
+  /** Its state changed (the parent's URL state with it). */
+  changed(): void;
+  /** It was disposed. */
+  removed(): void;
+  /** The root's URL state, and the root's index, with the added index's state replaced by `state`. */
+  withIndex(state: IndexState): [IndexState, string];
+}
+
 /** `state` with its query (and its added indices' queries) set to `query`, page 0. */
 const followed = (state: IndexState, query: string): IndexState => ({
   ...state,
@@ -155,7 +166,7 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
  * One store of a tree: the root (`createSearchStore`) or an added index (`addIndex`, with `parent` and the
  * `changed` / `removed` calls that keep the parent's URL state in step).
  */
-function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: { store: SearchStore<any>; changed(): void; removed(): void }): Node {
+function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: Up): Node {
   const { client, cache, log, fromCache } = tree;
   const normalize = (partial: Partial<IndexState>) => normalizeState(partial, baseIndex);
   /** The store's own state (its added indices' states live in their stores, or in `indices` until added). */
@@ -349,6 +360,12 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     return call.then(structuredClone);
   }
 
+  /** The root's URL state with the state of the added index `name` replaced by `child`. */
+  const withIndex = (name: string, child: IndexState): [IndexState, string] => {
+    const current = routeState();
+    const mine = { ...current, indices: Object.fromEntries(Object.entries(current.indices!).map(([n, s]) => [n, n == name ? child : s])) };
+    return up ? up.withIndex(mine) : [mine, baseIndex];
+  };
   const routeState = (): IndexState =>
     indices.size ? { ...state, indices: Object.fromEntries([...indices].map(([name, entry]) => [name, entry.node ? entry.node.routeState() : entry.state!])) } : state;
   /** The root's store: added indices batch their Recommend requests and `searchIndex` searches with the root's. */
@@ -464,7 +481,11 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     fromQueryString: (query) => queryStringToState(query, baseIndex),
     createURL(update) {
       if (typeof update != 'function') fail('createURL: change must be a function');
-      return '?' + store.toQueryString(normalize(update(structuredClone(routeState()))));
+      const next = normalize(update(structuredClone(routeState())));
+      // An added index's links open the whole page: the root's URL state with this index's state changed.
+      if (!up) return '?' + store.toQueryString(next);
+      const [whole, rootIndex] = up.withIndex({ ...next, indices: next.indices ?? routeState().indices });
+      return '?' + stateToQueryString(whole, rootIndex);
     },
 
     addIndex(indexName, { initialState }: IndexOptions = {}) {
@@ -478,6 +499,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       const child = createNode<any>(tree, indexName, start, {
         store,
         changed,
+        withIndex: (state) => withIndex(indexName, state),
         removed() {
           if (indices.get(indexName)?.node != child) return;
           indices.delete(indexName);

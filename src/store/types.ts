@@ -150,7 +150,8 @@ export interface SearchStore<T = Record<string, unknown>> {
   fromQueryString(query: string): IndexState;
   /**
    * `?` + query string of the state after applying `change` (for real links, e.g. pagination hrefs); `change`
-   * gets the state with the added indices' states in `indices`.
+   * gets the state with the added indices' states in `indices`. For an added index, the URL of the whole page:
+   * its root's URL state with this index's state changed.
    */
   createURL(change: (state: IndexState) => IndexState): string;
 

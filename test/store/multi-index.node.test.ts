@@ -238,6 +238,11 @@ describe('several indices', () => {
       assert.equal(query, `q=laptop&refinementList[brand]=Acme&${ARTICLES}.q=laptop&${ARTICLES}.page=2&${ARTICLES}.refinementList[author]=Ann`);
       assert.equal(store.createURL((s) => ({ ...s, page: 3 })), `?q=laptop&page=4&refinementList[brand]=Acme&${ARTICLES}.q=laptop&${ARTICLES}.page=2&${ARTICLES}.refinementList[author]=Ann`);
       assert.equal(child.toQueryString(), 'q=laptop&page=2&refinementList[author]=Ann', "the child's own form");
+      assert.equal(
+        child.createURL((s) => ({ ...s, page: 0 })),
+        `?q=laptop&refinementList[brand]=Acme&${ARTICLES}.q=laptop&${ARTICLES}.refinementList[author]=Ann`,
+        "a child's link is the whole page's URL",
+      );
       const parsed = store.fromQueryString(query);
       assert.deepStrictEqual(parsed, { ...store.getSnapshot().state, indices: { [ARTICLES]: child.getSnapshot().state } });
 

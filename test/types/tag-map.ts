@@ -10,6 +10,7 @@ type Product = { name: string; brand: string; price: number };
 export const everyTag: Record<SvcTagName, true> = {
   'svc-search': true,
   'svc-search-box': true,
+  'svc-index': true,
   'svc-autocomplete': true,
   'svc-hits': true,
   'svc-infinite-hits': true,

@@ -1,0 +1,151 @@
+import { expect, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { SvcIndex } from '../../src/elements/index/svc-index.js';
+import type { SearchStore } from '../../src/store/types.js';
+import '../../src/elements/index/define.js';
+import '../../src/elements/search-box/define.js';
+import '../../src/elements/hits/define.js';
+import '../../src/elements/refinement-list/define.js';
+import '../../src/elements/pagination/define.js';
+import { createIndex, searchFixture, settled, shadow } from './search-fixture.js';
+
+const AUTHORS = ['Ann', 'Bob', 'Cy'];
+const TOPICS = ['notebook', 'smartphone', 'headset'];
+/** 30 articles about the products' kinds: `a0`…`a29`, three authors, ranked by `rank`. */
+const ARTICLES = Array.from({ length: 30 }, (_, i) => ({
+  objectID: `a${i}`,
+  name: `${TOPICS[i % 3]} ${['review', 'guide'][Math.floor(i / 3) % 2]} ${i}`,
+  author: AUTHORS[Math.floor(i / 10)],
+  rank: i,
+}));
+
+const items = (hits: Element) => [...shadow(hits).querySelectorAll('li[part~="item"]')];
+const texts = (hits: Element) => items(hits).map((li) => li.textContent!.replace(/\s+/g, ' ').trim());
+const marks = (hits: Element) => [...shadow(hits).querySelectorAll('li mark[part="highlighted"]')].map((m) => m.textContent);
+/** Multi-query HTTP requests the page made since `since` (Resource Timing). */
+const searchCalls = (since: number) =>
+  performance.getEntriesByType('resource').filter((e) => e.startTime >= since && e.name.includes('/1/indexes/*/queries')).length;
+const indicesOf = (store: SearchStore, entry = store.requestLog.at(-1)!) =>
+  (entry.body as { requests: Array<{ indexName: string }> }).requests.map((r) => r.indexName);
+
+describe('<svc-index>', () => {
+  let products: string;
+  let articles: string;
+  before(async () => {
+    products = await createIndex('svc_index_products');
+    articles = await createIndex('svc_index_articles', ARTICLES, { searchableAttributes: ['name', 'author'], attributesForFaceting: ['author'] });
+  });
+
+  async function render() {
+    const root = await searchFixture(
+      products,
+      html`<svc-search-box></svc-search-box>
+        <svc-hits id="product-hits"></svc-hits>
+        <svc-index index-name=${articles}>
+          <svc-refinement-list attribute="author"></svc-refinement-list>
+          <svc-hits id="article-hits"></svc-hits>
+          <svc-pagination></svc-pagination>
+        </svc-index>`,
+    );
+    const index = root.querySelector<SvcIndex>('svc-index')!;
+    const child = index.indexStore!;
+    await settled(child);
+    return { root, index, child, productHits: root.querySelector('#product-hits')!, articleHits: root.querySelector('#article-hits')! };
+  }
+
+  it('is accessible, adds no box, and gives the elements inside the index’s store', async () => {
+    const { root, index, child, productHits, articleHits } = await render();
+    await expect(root).to.be.accessible();
+    expect(getComputedStyle(index).display).to.equal('contents');
+    expect(child.baseIndex).to.equal(articles);
+    expect(child.parent).to.equal(root.store);
+    expect(root.store!.indices.get(articles)).to.equal(child);
+    expect((articleHits as unknown as { store: SearchStore }).store).to.equal(child);
+    expect(items(productHits)).to.have.length(20);
+    expect(items(articleHits)).to.have.length(20);
+    expect(texts(articleHits).every((text) => / (review|guide) \d+$/.test(text))).to.be.true;
+    const authors = [...shadow(root.querySelector('svc-refinement-list')!).querySelectorAll('input[type="checkbox"]')].length;
+    expect(authors).to.equal(3);
+  });
+
+  it('typing a query: one HTTP request per keystroke state for both indices; both lists show their highlighted hits', async () => {
+    const { root, child, productHits, articleHits } = await render();
+    const store = root.store!;
+    const input = shadow(root.querySelector('svc-search-box')!).querySelector('input')!;
+    input.focus();
+    const since = performance.now();
+    const logged = store.requestLog.length;
+    for (const letter of 'head') {
+      await sendKeys({ type: letter });
+      await settled(store);
+      await settled(child);
+    }
+    const sent = store.requestLog.slice(logged).filter((e) => e.kind === 'search' && !e.cached);
+    expect(sent.length).to.equal(4, 'one request per letter');
+    expect(searchCalls(since)).to.equal(4, 'as many HTTP requests');
+    for (const entry of sent) expect(indicesOf(store, entry)).to.deep.equal([products, articles]);
+    expect(child.getSnapshot().state.query).to.equal('head');
+    await waitUntil(() => texts(articleHits).length === 10 && texts(productHits).length === 12, 'both lists show the headsets');
+    expect(texts(productHits).every((text) => text.includes('headset'))).to.be.true;
+    expect(texts(articleHits).every((text) => text.startsWith('headset '))).to.be.true;
+    expect(marks(productHits).every((m) => m!.toLowerCase().startsWith('head'))).to.be.true;
+    expect(marks(articleHits)).to.have.length(10);
+    expect(marks(articleHits).every((m) => m!.startsWith('head'))).to.be.true;
+    await expect(root).to.be.accessible();
+  });
+
+  it('a refinement inside changes only that index; its pagination pages that index', async () => {
+    const { root, child, productHits, articleHits } = await render();
+    const store = root.store!;
+    const list = root.querySelector('svc-refinement-list')!;
+    const bob = () => [...shadow(list).querySelectorAll<HTMLInputElement>('input[type="checkbox"]')].find((c) => c.closest('label')!.textContent!.includes('Bob'))!;
+    const logged = store.requestLog.length;
+    bob().click();
+    await settled(child);
+    expect(child.getSnapshot().state.disjunctiveFacetRefinements).to.deep.equal({ author: ['Bob'] });
+    expect(store.getSnapshot().state.disjunctiveFacetRefinements).to.deep.equal({});
+    expect(store.requestLog.length).to.equal(logged + 1);
+    expect(indicesOf(store)).to.deep.equal([articles, articles], 'only the index’s queries (main and author)');
+    await waitUntil(() => items(articleHits).length === 10);
+    expect(texts(articleHits)).to.deep.equal(ARTICLES.filter((a) => a.author === 'Bob').map((a) => a.name));
+    expect(items(productHits)).to.have.length(20);
+
+    bob().click(); // back to 30 articles: two pages of 20
+    expect(child.getSnapshot().state.disjunctiveFacetRefinements).to.deep.equal({});
+    await settled(child);
+    const pagination = root.querySelector('svc-pagination')!;
+    const next = () => shadow(pagination).querySelector<HTMLAnchorElement>('a[part~="next"][href]');
+    await waitUntil(() => next(), 'a next-page link');
+    // A link of the index's pagination is the whole page's URL with the index's next page.
+    expect(next()!.getAttribute('href')).to.equal(`?${articles}.q=&${articles}.page=2`);
+    next()!.click();
+    await settled(child);
+    expect(child.getSnapshot().state.page).to.equal(1);
+    expect(store.getSnapshot().state.page).to.equal(0);
+    await waitUntil(() => items(articleHits).length === 10);
+    expect(store.toQueryString()).to.equal(`${articles}.q=&${articles}.page=2`);
+  });
+
+  it('removing <svc-index> disposes its index: no more queries for it', async () => {
+    const { root, index, child } = await render();
+    const store = root.store!;
+    index.remove();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(store.indices.size).to.equal(0);
+    expect(() => child.setQuery('x')).to.throw(/dispose/);
+    store.setQuery('notebook');
+    await settled(store);
+    expect(indicesOf(store)).to.deep.equal([products]);
+    expect(store.toQueryString()).to.equal('q=notebook');
+  });
+
+  it('moving <svc-index> keeps its index and state', async () => {
+    const { root, index, child } = await render();
+    child.setPage(1);
+    root.append(index); // disconnect + connect in one task
+    await new Promise((r) => setTimeout(r, 10));
+    expect(index.indexStore).to.equal(child);
+    expect(root.store!.indices.get(articles)).to.equal(child);
+    expect(child.getSnapshot().state.page).to.equal(1);
+  });
+});
