@@ -44,13 +44,26 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> ex
   #key = '';
   #store: SearchStore | undefined;
   #sequence = 0;
+  #connecting = false;
 
   /** The model-specific fields of the request, or undefined while the configuration is incomplete. */
   protected abstract request(): Partial<RecommendRequest> | undefined;
 
+  /**
+   * Binds to the store, and asks the host for an update instead of sending at once: the host configures the
+   * controller before it updates (an element's `willUpdate`), so a request of the defaults never goes out.
+   */
+  override hostConnected(): void {
+    this.#connecting = true;
+    super.hostConnected();
+    this.#connecting = false;
+    this.host.requestUpdate();
+  }
+
   /** Sends the current request when it differs from the last one sent (or the store changed). */
   override sync(): void {
     super.sync();
+    if (this.#connecting) return;
     if (!this.connected) {
       // A reconnected host asks again (the store's cache answers at once); a late answer is ignored.
       this.#store = undefined;
