@@ -65,7 +65,7 @@ interface Node {
   /** A search (or notification) is due this tick. */
   due: boolean;
   /** The added indices by name, in order: a live store's node, or a state kept for a store not added yet. */
-  indices: Map<string, { node?: Node; state?: IndexState }>;
+  indices: Map<string, { live?: Node; state?: IndexState }>;
   prepare(): Part | undefined;
   follow(query: string): void;
   /** The store's state with its added indices' in `indices`. */
@@ -102,7 +102,7 @@ function tick(tree: Tree) {
       const part = node.prepare();
       if (part) parts.push(part);
     }
-    for (const entry of node.indices.values()) if (entry.node) walk(entry.node);
+    for (const entry of node.indices.values()) if (entry.live) walk(entry.live);
   };
   walk(tree.root!);
   // A listener notified during the walk may have left (its store dropped its part at once).
@@ -242,13 +242,13 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     if (JSON.stringify(own) != JSON.stringify(state)) {
       const follow = own.query != state.query;
       update({ state: (state = own) });
-      if (follow) for (const entry of indices.values()) entry.node ? entry.node.follow(own.query) : (entry.state = followed(entry.state!, own.query));
+      if (follow) for (const entry of indices.values()) entry.live ? entry.live.follow(own.query) : (entry.state = followed(entry.state!, own.query));
       schedule();
       up?.changed();
     }
     for (const [name, child] of Object.entries(given ?? {})) {
       const entry = indices.get(name);
-      if (entry?.node) entry.node.store.setState(child);
+      if (entry?.live) entry.live.store.setState(child);
       else indices.set(name, { state: child }), changed();
     }
   }
@@ -367,7 +367,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     return up ? up.withIndex(mine) : [mine, baseIndex];
   };
   const routeState = (): IndexState =>
-    indices.size ? { ...state, indices: Object.fromEntries([...indices].map(([name, entry]) => [name, entry.node ? entry.node.routeState() : entry.state!])) } : state;
+    indices.size ? { ...state, indices: Object.fromEntries([...indices].map(([name, entry]) => [name, entry.live ? entry.live.routeState() : entry.state!])) } : state;
   /** The root's store: added indices batch their Recommend requests and `searchIndex` searches with the root's. */
   const root = () => tree.root?.store ?? store;
 
@@ -378,7 +378,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     parent: up?.store,
     getSnapshot: () => snapshot,
     get indices() {
-      return new Map([...indices].flatMap(([name, entry]) => (entry.node ? [[name, entry.node.store] as const] : [])));
+      return new Map([...indices].flatMap(([name, entry]) => (entry.live ? [[name, entry.live.store] as const] : [])));
     },
 
     subscribe(listener) {
@@ -492,7 +492,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       alive();
       need(indexName, 'addIndex: indexName');
       const entry = indices.get(indexName);
-      if (entry?.node) fail(`addIndex: the index ${indexName} is already added`, Error);
+      if (entry?.live) fail(`addIndex: the index ${indexName} is already added`, Error);
       const start =
         entry?.state ??
         (typeof initialState == 'string' ? queryStringToState(initialState, indexName) : normalizeState({ query: state.query, ...initialState }, indexName));
@@ -501,19 +501,19 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
         changed,
         withIndex: (state) => withIndex(indexName, state),
         removed() {
-          if (indices.get(indexName)?.node != child) return;
+          if (indices.get(indexName)?.live != child) return;
           indices.delete(indexName);
           changed();
         },
       });
-      indices.set(indexName, { node: child });
+      indices.set(indexName, { live: child });
       changed();
       return child.store;
     },
     removeIndex(indexName) {
       const entry = indices.get(indexName);
       if (!entry) return false;
-      if (entry.node) entry.node.store.dispose();
+      if (entry.live) entry.live.store.dispose();
       else indices.delete(indexName), changed();
       return true;
     },
@@ -521,7 +521,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     dispose() {
       if (disposed) return;
       disposed = true;
-      for (const entry of [...indices.values()]) entry.node?.store.dispose();
+      for (const entry of [...indices.values()]) entry.live?.store.dispose();
       abandon();
       for (const controller of controllers) controller.abort();
       listeners.clear();
@@ -540,7 +540,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     force() {
       force = true;
       schedule();
-      for (const entry of indices.values()) entry.node?.force();
+      for (const entry of indices.values()) entry.live?.force();
     },
   };
   schedule();
