@@ -9,11 +9,12 @@ interface Args {
 }
 
 /**
- * `<svc-highlight>` and `<svc-snippet>` render one attribute of a hit. Inside a `<svc-hits>` `<template>` each
- * gets its hit automatically; elsewhere (here, from `renderHit`) set the `hit` property.
+ * `<svc-highlight>` renders one attribute of a hit with the matched words marked. Inside a `<svc-hits>`
+ * `<template>` it gets its hit automatically; elsewhere (here, from `renderHit`) set the `hit` property.
+ * `<svc-snippet>` has its own stories (Elements/Snippet).
  */
 const meta: Meta<Args> = {
-  title: 'Elements/Highlight and snippet',
+  title: 'Elements/Highlight',
   component: 'svc-highlight',
   tags: ['autodocs'],
   args: { attribute: 'name', query: 'office chair' },
@@ -51,13 +52,4 @@ export const StyledMarks: Story = {
       hosts=${SERVICE.hosts} .initialState=${{ query: args.query }}>
       <svc-hits><template><svc-highlight attribute="name"></svc-highlight></template></svc-hits>
     </svc-search>`,
-};
-
-/** `<svc-snippet>`: the part of a long attribute around the matches (`words` long). */
-export const Snippet: Story = {
-  args: { query: 'binder' },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName}
-    hosts=${SERVICE.hosts} .initialState=${{ query: args.query }}>
-    <svc-hits><template><svc-snippet attribute="name" words="4"></svc-snippet></template></svc-hits>
-  </svc-search>`,
 };
