@@ -1,20 +1,140 @@
 /**
  * `npm start` really serves the catalogue: `scripts/start.ts` on a free port with a fresh data directory,
- * then the full-page shop story in real Chromium shows real hits of the demo catalogue from the local
- * service mounted on the same origin, answers a query with a typo, and passes axe in light and dark.
- * Stopped at the end (process group).
+ * then, in real Chromium against the local service mounted on the same origin:
+ * - every story of Storybook's `index.json` renders (`iframe.html?id=…&viewMode=story`) without page errors
+ *   or console errors, every `svc-` element in it (across shadow roots) is defined and shows real content of
+ *   the demo catalogue (items in lists, values in facets, pages, counts; the stories that show an empty state
+ *   on purpose are listed with it), and the product and home pages pass axe;
+ * - the full-page shop story shows real hits, answers a query with a typo, and passes axe in light and dark.
+ * One Storybook, one browser, one page for the stories. Stopped at the end (process group).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface StoryIndex {
+  entries: Record<string, { id: string; type: 'story' | 'docs'; title: string }>;
+}
+
+/** Stories that show an empty state on purpose: the tags whose list stays empty (they show their message). */
+const EMPTY_ON_PURPOSE: Record<string, string[]> = {
+  'elements-hits--no-results': ['svc-hits', 'svc-pagination'],
+  'elements-recommendations--empty': ['svc-recommendations'],
+};
+
+/**
+ * Tags that may show nothing in a story: current refinements list only what was refined — only its own
+ * stories start with refinements.
+ */
+const optionalIn = (id: string) => (id.startsWith('elements-current-refinements--') ? [] : ['svc-current-refinements']);
+
+/** Stories checked with axe, besides the shop (below, in light and dark). */
+const AXE_STORIES = /^pages-(product-page|home-page)--/;
+
+/**
+ * What is wrong with the story on screen, as a list (empty once it has rendered): run in the page. Every `svc-`
+ * element (across shadow roots) must be defined and show real content for its kind; the tags of
+ * `empty` must show an empty state instead, those of `optional` may show nothing. A string, not a function:
+ * the page gets it as written (a function would carry the test runner's transpiler helpers).
+ */
+const STORY_PROBLEMS = `({ empty, optional }) => {
+  const problems = [];
+  const all = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.localName.startsWith('svc-')) all.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  const root = document.querySelector('#storybook-root');
+  if (!root) return ['no #storybook-root'];
+  if (document.body.classList.contains('sb-show-errordisplay')) return ['Storybook error: ' + document.querySelector('#error-message')?.textContent];
+  walk(root);
+  /** Text of a node including the shadow roots below it (a hit's svc-highlight renders in its own). */
+  const deepText = (node) => {
+    let out = node.nodeType === 3 ? node.nodeValue : '';
+    if (node.localName === 'style' || node.localName === 'template') return '';
+    if (node.shadowRoot) out += deepText(node.shadowRoot);
+    for (const child of node.childNodes) out += deepText(child);
+    return out;
+  };
+  const clean = (text) => text.replace(/\\s+/g, ' ').trim();
+  const q = (el, selector) => [...(el.shadowRoot?.querySelectorAll(selector) ?? [])];
+  const filled = (nodes) => nodes.filter((node) => clean(deepText(node)));
+  if (!all.some((el) => el.localName !== 'svc-search' && el.localName !== 'svc-index')) problems.push('no svc- element rendered');
+  for (const el of all) {
+    const tag = el.localName;
+    const id = el.id ? tag + '#' + el.id : tag;
+    if (!customElements.get(tag)) { problems.push(id + ' not defined'); continue; }
+    // Roots render only a slot; configure shows nothing.
+    if (tag === 'svc-search' || tag === 'svc-index' || tag === 'svc-configure' || optional.includes(tag)) continue;
+    if (!el.shadowRoot) { problems.push(id + ' has no shadow root'); continue; }
+    if (el.shadowRoot.querySelector('[part~="error"]:not([hidden])') && clean(deepText(el.shadowRoot.querySelector('[part~="error"]')))) problems.push(id + ' shows an error: ' + clean(deepText(el.shadowRoot.querySelector('[part~="error"]'))));
+    const lists = ['svc-hits', 'svc-infinite-hits', 'svc-recommendations', 'svc-trending'];
+    if (empty.includes(tag)) {
+      const items = lists.includes(tag) ? q(el, 'li[part~="item"]') : q(el, 'a, li');
+      if (items.length) problems.push(id + ' should be empty, has ' + items.length);
+      if (lists.includes(tag) && !clean(deepText(el))) problems.push(id + ' shows no empty state');
+      continue;
+    }
+    const need = (ok, what) => { if (!ok) problems.push(id + ': ' + what); };
+    if (lists.includes(tag)) {
+      const items = q(el, 'li[part~="item"]');
+      need(items.length > 0, 'no items');
+      need(filled(items).length === items.length, (items.length - filled(items).length) + ' of ' + items.length + ' items without text');
+    } else if (tag === 'svc-refinement-list' || tag === 'svc-menu' || tag === 'svc-current-refinements') need(filled(q(el, 'li')).length > 0, 'no values');
+    else if (tag === 'svc-pagination') need(q(el, 'a[part~="page"]').length > 1, 'fewer than two pages');
+    else if (tag === 'svc-stats') need(/\\d/.test(deepText(el.shadowRoot)), 'no count');
+    else if (tag === 'svc-highlight' || tag === 'svc-snippet') need(clean(deepText(el.shadowRoot)), 'no text');
+    else if (tag === 'svc-search-box' || tag === 'svc-autocomplete') need(q(el, 'input').length === 1, 'no field');
+    else if (tag === 'svc-sort-by' || tag === 'svc-hits-per-page') need(q(el, 'select option').length > 1, 'fewer than two options');
+    else if (tag === 'svc-range-input') need(q(el, 'input').filter((input) => /\\d/.test(input.placeholder || input.value)).length === 2, 'no bounds');
+    else if (tag === 'svc-clear-refinements') need(q(el, 'button').length === 1, 'no button');
+    else need(clean(deepText(el.shadowRoot)), 'nothing rendered');
+  }
+  return problems;
+}`;
+
+/** Polls the story's problems until there are none or `timeout` passes; returns the last ones. */
+async function settle(page: Page, expected: { empty: string[]; optional: string[] }, timeout: number): Promise<string[]> {
+  const deadline = Date.now() + timeout;
+  let problems: string[] = ['not checked'];
+  while (Date.now() < deadline) {
+    try {
+      problems = (await page.evaluate(`(${STORY_PROBLEMS})(${JSON.stringify(expected)})`)) as string[];
+      if (!problems.length) return problems;
+    } catch (error) {
+      problems = [`evaluate: ${(error as Error).message}`]; // a reload destroyed the context: try again
+    }
+    await page.waitForTimeout(200);
+  }
+  return problems;
+}
+
+/** The product page shows the product itself (name, brand, price) above its two recommendation lists. */
+async function productPageProblems(page: Page): Promise<string[]> {
+  const name = (await page.locator('#storybook-root h1').first().textContent({ timeout: 5_000 }).catch(() => null))?.trim();
+  const lists = await page.locator('svc-recommendations').count();
+  return [...(name ? [] : ['no product name']), ...(lists === 2 ? [] : [`${lists} recommendation lists, not 2`])];
+}
+
+/** axe violations in `selector` (axe-core from node_modules, injected into the page). */
+async function axe(page: Page, selector: string): Promise<string[]> {
+  await page.addScriptTag({ content: readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8') });
+  return page.evaluate(async (selector) => {
+    const axe = (window as unknown as { axe: { run(context: Element): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const result = await axe.run(document.querySelector(selector)!);
+    return result.violations.map((v) => `axe ${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+  }, selector);
+}
 
 async function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -27,7 +147,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-describe('npm start (Storybook with the local service)', { timeout: 240_000 }, () => {
+describe('npm start (Storybook with the local service)', { timeout: 480_000 }, () => {
   let child: ChildProcess;
   let browser: Browser;
   let base: string;
@@ -72,28 +192,40 @@ describe('npm start (Storybook with the local service)', { timeout: 240_000 }, (
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('lists the stories of every element and the shop page', async () => {
-    const index = (await (await fetch(`${base}/index.json`)).json()) as { entries: Record<string, unknown> };
-    for (const id of [
-      'pages-shop--shop',
-      'elements-stats--default',
-      'elements-current-refinements--default',
-      'elements-clear-refinements--default',
-      'elements-sort-by--default',
-      'elements-hits-per-page--default',
-      'elements-range-input--price',
-      'elements-range-input--bounds-and-precision',
-      'elements-configure--default',
-      'elements-infinite-hits--default',
-      'elements-infinite-hits--from-a-later-page',
-      'elements-menu--default',
-      'elements-menu--show-more',
-      'elements-autocomplete--with-categories',
-      'elements-autocomplete--queries-only',
-      'elements-autocomplete--styled',
-    ]) {
-      assert.ok(id in index.entries, `story ${id} missing`);
+  it('lists a story for every element and every page', async () => {
+    const ids = Object.keys(((await (await fetch(`${base}/index.json`)).json()) as StoryIndex).entries);
+    const elements = readdirSync(join(root, 'src/elements')).filter((name) => existsSync(join(root, 'src/elements', name, 'define.ts')));
+    for (const name of elements) assert.ok(ids.some((id) => id.startsWith(`elements-${name}--`)), `no story for <svc-${name}>`);
+    for (const page of ['pages-shop--shop', 'pages-home-page--home-page', 'pages-product-page--keyboard']) assert.ok(ids.includes(page), `story ${page} missing`);
+  });
+
+  it('renders every story: no errors, every svc- element defined and showing the demo catalogue; axe on the product and home pages', async () => {
+    const index = (await (await fetch(`${base}/index.json`)).json()) as StoryIndex;
+    const stories = Object.values(index.entries).filter((entry) => entry.type === 'story').map((entry) => entry.id);
+    assert.ok(stories.length >= 50, `only ${stories.length} stories`);
+    const page = await browser.newPage();
+    let errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // The browser's own favicon request is not the story's.
+      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(`console error: ${message.text()} (${message.location().url})`);
+    });
+    const failures: string[] = [];
+    let first = true;
+    for (const id of stories) {
+      errors = [];
+      await page.goto(`${base}/iframe.html?id=${id}&viewMode=story`);
+      // The first story waits for Vite's first pre-bundling (it may reload the page once).
+      const problems = await settle(page, { empty: EMPTY_ON_PURPOSE[id] ?? [], optional: optionalIn(id) }, first ? 90_000 : 20_000);
+      first = false;
+      if (id.startsWith('pages-product-page--')) problems.push(...(await productPageProblems(page)));
+      if (AXE_STORIES.test(id)) problems.push(...(await axe(page, '#storybook-root')));
+      // Late errors (an answer after the content, a flush) belong to this story too.
+      await page.waitForTimeout(100);
+      for (const problem of [...problems, ...errors]) failures.push(`${id}: ${problem}`);
     }
+    await page.close();
+    assert.deepEqual(failures, []);
   });
 
   it('answers the search API on its own origin with the demo catalogue', async () => {
