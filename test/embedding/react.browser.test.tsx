@@ -142,14 +142,23 @@ describe('React 19', () => {
         flushSync(() => button.click()); // mount again
       }
       expect(mountedSubscribers).to.be.greaterThan(3);
-      // A search after everything is gone reaches no element (and throws nothing).
+      // Once everything is gone, nobody listens: an action changes the state but sends nothing (issue 3,
+      // "unsubscribing stops work") and throws nothing …
       flushSync(() => button.click());
       await settle();
       await settle();
+      expect(counted.subscribers()).to.equal(baseline.subscribers);
       const before = counted.store.requestLog.length;
       counted.store.setQuery('acme');
-      await until(() => counted.store.requestLog.length > before, 'the store still searches on its own');
-      expect(counted.subscribers()).to.equal(baseline.subscribers);
+      await settle();
+      await settle();
+      expect(counted.store.requestLog.length, 'no search without a listener').to.equal(before);
+      expect(counted.store.getSnapshot().state.query).to.equal('acme');
+      // … until a listener comes back: one search of the new state.
+      const unsubscribe = counted.store.subscribe(() => {});
+      await until(() => counted.store.requestLog.length > before, 'a new listener makes the store search');
+      expect(counted.store.requestLog.length).to.equal(before + 1);
+      unsubscribe();
     } finally {
       listeners.restore();
       counted.store.dispose();
