@@ -3,7 +3,9 @@
  * project's `node_modules/svc-search`, then
  * - the tarball holds every `exports` target and nothing from tests, stories, benches or local data;
  * - esbuild (the way an app's bundler does it) resolves every browser subpath, refuses `svc-search/service`
- *   for the browser, and — checked on its metafile — importing one element pulls in only that element;
+ *   for the browser, and — checked on its metafile — importing one element pulls in only that element
+ *   (every `./elements/<name>/define` bundled alone: its element, the extras it documents, no client/store/insights
+ *   but for `<svc-search>`);
  * - TypeScript resolves the declarations of every subpath (NodeNext and bundler resolution);
  * - Node imports `svc-search/service` and starts the service.
  *
@@ -141,6 +143,50 @@ describe('npm pack', () => {
     const code = result.outputFiles[0]!.contents;
     return { inputs, gzip: gzipSync(code).byteLength };
   }
+
+  /**
+   * What a define subpath may bring from other element folders besides its own element, and why. Anything
+   * else from another folder is a leak. (Paths under `svc-search/dist/elements/`, without `.js`.)
+   */
+  const BROUGHT: Record<string, string[]> = {
+    // A template's <svc-highlight>/<svc-snippet> must work: hits/define registers both (documented on svc-hits).
+    hits: ['highlight/define', 'highlight/svc-highlight', 'highlight/styles', 'snippet/define', 'snippet/svc-snippet'],
+    // Same templates; and the SvcHits class (not its tag) for its list, empty and error strings.
+    'infinite-hits': ['highlight/define', 'highlight/svc-highlight', 'highlight/styles', 'snippet/define', 'snippet/svc-snippet', 'hits/svc-hits', 'hits/styles'],
+    // SvcSnippet extends SvcHighlight; <svc-highlight> is not registered.
+    snippet: ['highlight/svc-highlight', 'highlight/styles'],
+    // The search box's look, shared.
+    autocomplete: ['search-box/styles'],
+    // The Recommend list base and its styles, not <svc-recommendations> itself.
+    trending: ['recommendations/recommend-list', 'recommendations/styles'],
+  };
+
+  it('bundles each ./elements/*/define alone with its own element, the documented extras only, and no data layer but for <svc-search>', async () => {
+    const defines = Object.keys(exportsMap).filter((key) => /^\.\/elements\/[^/]+\/define$/.test(key));
+    assert.deepEqual(defines.map((key) => key.split('/')[2]).sort(), elementFolders(), 'one define subpath per element folder');
+    const layer = (inputs: string[], name: string) => inputs.filter((path) => path.startsWith(`svc-search/dist/${name}/`));
+    const failures: string[] = [];
+    for (const key of defines) {
+      const name = key.split('/')[2]!;
+      const { inputs } = await bundle(`import 'svc-search${key.slice(1)}';`);
+      for (const own of [`svc-search/dist/elements/${name}/define.js`, `svc-search/dist/elements/${name}/svc-${name}.js`]) {
+        if (!inputs.includes(own)) failures.push(`${key}: lacks ${own}`);
+      }
+      const others = inputs
+        .map((path) => /^svc-search\/dist\/elements\/(.+)\.js$/.exec(path)?.[1])
+        .filter((path): path is string => !!path && !path.startsWith(`${name}/`) && !path.startsWith('base/'))
+        .sort();
+      const expected = [...(BROUGHT[name] ?? [])].sort();
+      if (JSON.stringify(others) !== JSON.stringify(expected)) failures.push(`${key}: brings ${JSON.stringify(others)}, expected ${JSON.stringify(expected)}`);
+      for (const name2 of ['client', 'store', 'insights']) {
+        const found = layer(inputs, name2);
+        // The root creates the client, the store and insights from its attributes: it needs all three.
+        if (name === 'search' ? found.length === 0 : found.length > 0) failures.push(`${key}: ${name2} ${found.length ? found.join(', ') : 'missing'}`);
+      }
+      if (layer(inputs, 'service').length) failures.push(`${key}: reaches service code`);
+    }
+    assert.deepEqual(failures, []);
+  });
 
   const elementsIn = (inputs: string[]) =>
     [...new Set(inputs.map((path) => /^svc-search\/dist\/elements\/([^/]+)\//.exec(path)?.[1]).filter((name) => name && name !== 'base'))].sort();
