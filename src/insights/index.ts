@@ -230,7 +230,7 @@ export function createInsights(options: InsightsOptions): Insights {
     const token = userToken();
     removeNeeds?.();
     // While on, every search asks for a queryID and carries the user token.
-    removeNeeds = token ? store.registerNeeds('insights', { params: { clickAnalytics: true, userToken: token } }) : undefined;
+    removeNeeds = token ? store.registerNeeds('insights', { params: { clickAnalytics: true, userToken: token }, inherit: true }) : undefined;
   }
 
   /**

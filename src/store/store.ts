@@ -71,6 +71,8 @@ interface Node {
   /** The store's state with its added indices' in `indices`. */
   routeState(): IndexState;
   force(): void;
+  /** Needs with `inherit` changed above: searches again if its requests changed (and its added indices). */
+  rescan(): void;
 }
 
 /** What an added index asks of its parent. */
@@ -82,6 +84,8 @@ interface Up {
   removed(): void;
   /** The root's URL state, and the root's index, with the added index's state replaced by `state`. */
   withIndex(state: IndexState): [IndexState, string];
+  /** The needs registered with `inherit` on the parent and its ancestors (outermost first). */
+  inherited(): Needs[];
 }
 
 /** `state` with its query (and its added indices' queries) set to `query`, page 0. */
@@ -202,7 +206,12 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   /** True while a search newer than the one on screen is pending. */
   const newerPending = () => [...pending.keys()].some((seq) => seq > shown);
   const busy = () => /^(loading|stalled)$/.test(snapshot.status);
-  const built = () => buildQueries(state, mergeNeeds(needs.values()));
+  /** Its own needs after those inherited from above (its own win on a conflicting parameter). */
+  const allNeeds = () => [...(up?.inherited() ?? []), ...needs.values()];
+  const inherited = () => [...(up?.inherited() ?? []), ...[...needs.values()].filter((n) => n.inherit)];
+  const built = () => buildQueries(state, mergeNeeds(allNeeds()));
+  /** Inherited needs changed: every live added index (and theirs) searches again if its requests changed. */
+  const rescanIndices = () => indices.forEach((entry) => entry.live?.rescan());
   const keyOf = (requests: MultiSearchRequest[]) => JSON.stringify({ requests });
 
   function notify() {
@@ -402,8 +411,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     registerNeeds(id, controllerNeeds) {
       need(id, 'registerNeeds: id');
       if (!controllerNeeds || typeof controllerNeeds != 'object') fail('registerNeeds: needs must be an object');
+      const before = needs.get(id);
       needs.set(id, controllerNeeds);
       schedule();
+      if (controllerNeeds.inherit || before?.inherit) rescanIndices();
       // Removing needs makes no request by itself: the results on screen are a superset of what is left.
       return () => void (needs.get(id) == controllerNeeds && needs.delete(id));
     },
@@ -455,7 +466,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       need(attribute, 'searchForFacetValues: attribute');
       str(facetQuery, 'searchForFacetValues: facetQuery');
       // The values of a facet are searched with the other refinements applied, an OR facet's own left out.
-      const { params } = facetCountsQuery(state, mergeNeeds(needs.values()), attribute);
+      const { params } = facetCountsQuery(state, mergeNeeds(allNeeds()), attribute);
       const body = { indexName: state.indexName, facetName: attribute, facetQuery, maxFacetHits, params };
       const key = JSON.stringify(body);
       const hit = fromCache('searchForFacetValues', key, body);
@@ -500,6 +511,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
         store,
         changed,
         withIndex: (state) => withIndex(indexName, state),
+        inherited,
         removed() {
           if (indices.get(indexName)?.live != child) return;
           indices.delete(indexName);
@@ -541,6 +553,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       force = true;
       schedule();
       for (const entry of indices.values()) entry.live?.force();
+    },
+    rescan() {
+      schedule();
+      rescanIndices();
     },
   };
   schedule();

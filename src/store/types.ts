@@ -66,6 +66,12 @@ export interface Needs {
   attributesToSnippet?: string[];
   /** Any other search parameters (configure element, insights `clickAnalytics`/`userToken`, …). */
   params?: SearchParams;
+  /**
+   * (added for Insights across indices) These needs also apply to every index added under this store
+   * (`addIndex`, at any depth), before the added index's own needs (which win on a conflicting parameter).
+   * Insights registers `clickAnalytics` and `userToken` this way, so an added index's hits carry a `queryID`.
+   */
+  inherit?: boolean;
 }
 
 export interface StoreOptions {

@@ -8,6 +8,7 @@ import '../../src/elements/hits/define.js';
 import '../../src/elements/refinement-list/define.js';
 import '../../src/elements/pagination/define.js';
 import { createIndex, searchFixture, settled, shadow } from './search-fixture.js';
+import { storedEvents } from '../insights/helpers.js';
 
 const AUTHORS = ['Ann', 'Bob', 'Cy'];
 const TOPICS = ['notebook', 'smartphone', 'headset'];
@@ -92,6 +93,35 @@ describe('<svc-index>', () => {
     expect(marks(articleHits)).to.have.length(10);
     expect(marks(articleHits).every((m) => m!.startsWith('head'))).to.be.true;
     await expect(root).to.be.accessible();
+  });
+
+  it('Insights: the index’s searches ask for a queryID and a click on its third hit is sent with that queryID, index and position', async () => {
+    const root = await searchFixture(
+      products,
+      html`<svc-hits id="product-hits"></svc-hits>
+        <svc-index index-name=${articles}><svc-hits id="article-hits"></svc-hits></svc-index>`,
+      { insights: true },
+    );
+    const child = root.querySelector<SvcIndex>('svc-index')!.indexStore!;
+    await settled(child);
+    const body = child.requestLog.at(-1)!.body as { requests: Array<{ indexName: string; params: Record<string, unknown> }> };
+    const asked = body.requests.find((r) => r.indexName === articles)!.params;
+    expect(asked.clickAnalytics).to.equal(true);
+    const userToken = asked.userToken as string;
+    expect(userToken).to.be.a('string').and.not.equal('');
+    const queryID = child.getSnapshot().results!.queryID!;
+    expect(queryID).to.match(/^[0-9a-f]{32}$/);
+    expect(queryID).to.not.equal(root.store!.getSnapshot().results!.queryID);
+    const third = items(root.querySelector('#article-hits')!)[2] as HTMLElement;
+    expect(third.dataset.svcQueryId ?? third.getAttribute('data-svc-query-id')).to.equal(queryID);
+    third.click();
+    await root.insights!.flush();
+    const clicks = (await storedEvents(userToken, 'click')).filter((e) => e.queryID === queryID);
+    expect(clicks).to.have.length(1);
+    expect(clicks[0]).to.include({ eventName: 'Hit Clicked', index: articles });
+    expect(clicks[0]!.objectIDs).to.deep.equal(['a2']);
+    expect(clicks[0]!.positions).to.deep.equal([3]);
+    expect(clicks[0]!.search?.indexName).to.equal(articles);
   });
 
   it('a refinement inside changes only that index; its pagination pages that index', async () => {

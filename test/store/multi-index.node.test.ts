@@ -146,6 +146,53 @@ describe('several indices', () => {
     }
   });
 
+  test('needs registered with inherit (Insights: clickAnalytics, userToken) apply to every added index; an index’s own win', async () => {
+    const { store, child, stop } = makeTree(proxy.url);
+    try {
+      await settleAll(store, child);
+      const grandchild = child.addIndex<Product>(PRODUCTS); // an index added under an added one
+      const offGrand = grandchild.subscribe(() => {});
+      await settle(grandchild);
+      // A plain need of the root stays the root's own.
+      store.registerNeeds('configure', { params: { analyticsTags: ['root-only'] } });
+      let since = proxy.requests.length;
+      await settleAll(store, child);
+      let queries = queriesOf(proxy.requests.at(-1)!.json);
+      assert.equal(proxy.requests.length, since + 1);
+      assert.deepEqual(queries.map((q) => [q.indexName, q.analyticsTags]).slice(0, 1), [[PRODUCTS, '["root-only"]']]);
+      assert.deepEqual([...new Set(queries.map((q) => q.indexName))], [PRODUCTS], 'only the root searches again');
+
+      // An inherited need searches the whole tree again, in one request, each index with the parameters.
+      since = proxy.requests.length;
+      store.registerNeeds('insights', { params: { clickAnalytics: true, userToken: 'user-1' }, inherit: true });
+      const [p, a] = await settleAll(store, child);
+      assert.equal(proxy.requests.length, since + 1, 'one request for the tree');
+      queries = queriesOf(proxy.requests.at(-1)!.json);
+      const mains = queries.filter((q) => q.hitsPerPage !== 0);
+      assert.deepEqual(
+        mains.map((q) => [q.indexName, q.clickAnalytics, q.userToken, q.analyticsTags]),
+        [
+          [PRODUCTS, 'true', 'user-1', '["root-only"]'],
+          [ARTICLES, 'true', 'user-1', undefined],
+          [PRODUCTS, 'true', 'user-1', undefined],
+        ],
+      );
+      assert.match(String(a.results?.queryID), /^[0-9a-f]{32}$/, 'the added index’s answer has its own queryID');
+      assert.notEqual(a.results?.queryID, p.results?.queryID);
+
+      // The added index's own need wins over the inherited one.
+      since = proxy.requests.length;
+      child.registerNeeds('own', { params: { userToken: 'child-user' } });
+      await settle(child);
+      queries = queriesOf(proxy.requests.at(-1)!.json);
+      assert.deepEqual(queries.filter((q) => q.hitsPerPage !== 0).map((q) => [q.indexName, q.userToken]), [[ARTICLES, 'child-user']]);
+      offGrand();
+    } finally {
+      stop();
+      store.dispose();
+    }
+  });
+
   test('the child follows the parent’s query (page reset), keeps its own until the parent’s changes again', async () => {
     const { store, child, stop } = makeTree(proxy.url);
     try {
