@@ -168,7 +168,7 @@ describe('several indices', () => {
       const [p, a] = await settleAll(store, child);
       assert.equal(proxy.requests.length, since + 1, 'one request for the tree');
       queries = queriesOf(proxy.requests.at(-1)!.json);
-      const mains = queries.filter((q) => q.hitsPerPage !== 0);
+      const mains = queries.filter((q) => q.hitsPerPage !== '0');
       assert.deepEqual(
         mains.map((q) => [q.indexName, q.clickAnalytics, q.userToken, q.analyticsTags]),
         [
@@ -185,7 +185,7 @@ describe('several indices', () => {
       child.registerNeeds('own', { params: { userToken: 'child-user' } });
       await settle(child);
       queries = queriesOf(proxy.requests.at(-1)!.json);
-      assert.deepEqual(queries.filter((q) => q.hitsPerPage !== 0).map((q) => [q.indexName, q.userToken]), [[ARTICLES, 'child-user']]);
+      assert.deepEqual(queries.filter((q) => q.hitsPerPage !== '0').map((q) => [q.indexName, q.userToken]), [[ARTICLES, 'child-user']]);
       offGrand();
     } finally {
       stop();
