@@ -69,7 +69,7 @@ describe('scripts/readme-api', () => {
       assert.equal(result.status, 0, result.stderr);
       const manifest = JSON.parse(readFileSync(join(outdir, 'custom-elements.json'), 'utf8'));
       const markdown = apiMarkdown(manifest);
-      for (const tag of ['svc-search', 'svc-search-box', 'svc-autocomplete', 'svc-hits', 'svc-refinement-list', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-infinite-hits', 'svc-menu', 'svc-configure']) {
+      for (const tag of ['svc-search', 'svc-search-box', 'svc-autocomplete', 'svc-hits', 'svc-refinement-list', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-infinite-hits', 'svc-menu', 'svc-index', 'svc-configure']) {
         assert.match(markdown, new RegExp(`### \`<${tag}>\``), `${tag} has a section`);
       }
       assert.doesNotMatch(markdown, /\| `type` \|/, 'no phantom events');
