@@ -15,9 +15,14 @@ import { SIZE_BUDGET_BYTES, SVC_MISSION_ENTRY, bundleSize, bytesByGroup } from '
  * test — it still builds and asserts, and `node --test` prints its failure as "# todo" on every run — and this
  * ceiling keeps the size from growing unnoticed. Raised once, from 27,300 to 27,350 B: number formatting in
  * templates (+173 B, 27,124 → 27,297) fitted under the old ceiling; the store's stats query for a refined
- * range (+18 B, → 27,315, so `<svc-range-input>` bounds stay right while refined) did not.
+ * range (+18 B, → 27,315, so `<svc-range-input>` bounds stay right while refined) did not. Raised again on
+ * 2026-11-25, 27,350 → 29,300 B (measured 29,275 B), for behaviour the issues' audits found missing: the store
+ * holding several indices in one request per tick and stopping work when nobody listens (issue 3), inherited
+ * needs so an added index's hits carry a queryID, `<svc-search>` consent / cookie / user-token attributes
+ * (issue 5), keyboard-operable recommendation and trending items with stricter template URL checks (issues
+ * 4/6), translatable pagination arrows (issue 7).
  */
-const SIZE_CEILING_BYTES = 27_350;
+const SIZE_CEILING_BYTES = 29_300;
 
 let measured: Awaited<ReturnType<typeof bundleSize>> | undefined;
 async function missionEntry() {
@@ -43,7 +48,7 @@ test(`mission entry does not grow past today's ${SIZE_CEILING_BYTES} bytes min+g
   assert.ok(size.gzip <= SIZE_CEILING_BYTES, `min+gzip ${size.gzip} bytes > ceiling ${SIZE_CEILING_BYTES}: something grew the mission entry`);
 });
 
-test(`mission entry is at most ${SIZE_BUDGET_BYTES} bytes min+gzip, Lit included`, { todo: 'issue 7 budget not met yet (27.3 kB); see docs/notes/packaging.md' }, async () => {
+test(`mission entry is at most ${SIZE_BUDGET_BYTES} bytes min+gzip, Lit included`, { todo: 'issue 7 budget not met (29.3 kB): a decision for the issue owner; see docs/notes/packaging.md' }, async () => {
   const size = await missionEntry();
   const groups = bytesByGroup(size.inputs)
     .slice(0, 12)
