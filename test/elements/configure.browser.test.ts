@@ -89,10 +89,13 @@ describe('<svc-configure>', () => {
   it('removes its parameters when removed from the page', async () => {
     const { store, element } = await setup(html`<svc-configure filters="brand:Sony"></svc-configure>`);
     expect(store.getSnapshot().results!.nbHits).to.equal(6);
+    // Something shows the results (as the hits next to a configure element would): a store works while listened to.
+    const unsubscribe = store.subscribe(() => {});
     element.remove();
     await new Promise((r) => setTimeout(r));
     await settled(store);
     expect(store.getSnapshot().results!.nbHits).to.equal(36);
+    unsubscribe();
   });
 
   it('ignores its own and global attributes, and reports a value of the wrong type', async () => {
