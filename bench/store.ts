@@ -107,6 +107,8 @@ export async function run(): Promise<void> {
     proxies.push(oursProxy);
     const store = createSearchStore({ client: createClient({ appId: svc.appId, apiKey: svc.searchKey, hosts: [oursProxy.url] }), indexName: INDEX });
     store.registerNeeds('bench', { disjunctiveFacets: ['brand', 'color'], hitsPerPage: 10 });
+    // Listened to for the whole session, as the elements on a page do (a store works while something listens).
+    const listening = store.subscribe(() => {});
     for (const step of SESSION) {
       const before = oursProxy.requests.length;
       step.ours(store);
@@ -117,6 +119,7 @@ export async function run(): Promise<void> {
     finals.push({ nbHits: ours.nbHits, page: ours.page, brands: sorted(ours.facets.brand ?? {}) });
     const cachedEntries = store.requestLog.filter((e) => e.cached).length;
     const logEntries = store.requestLog.length;
+    listening();
     store.dispose();
 
     // The helper, with the browser build's in-memory caches and with the Node build's defaults (none).
