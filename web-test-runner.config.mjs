@@ -14,25 +14,30 @@ const service = await createService({ dataDir: mkdtempSync(join(tmpdir(), 'svc-w
 // Insights tests (issue 5): `/__flaky/<key>/…` answers 503 to the first request of each key, then hands the
 // requests to the service with the prefix removed; `GET /__flaky/<key>/_stats` tells what it did. Tests point
 // the client's `insightsHost` at it to prove that a transient failure loses and duplicates nothing.
+// `/__flaky<N>/<key>/…` fails the first N requests instead (N = 0: none, a recording proxy). The stats also log
+// every request as it arrived (`log`: server time in ms, method, URL after the prefix, content type, whether
+// credential headers came), so tests can assert retry gaps and how a keepalive request carried its credentials.
 const flakyKeys = new Map();
 function flakyInsightsHost(context, next) {
   const { req, res } = context;
-  const match = /^\/__flaky\/([A-Za-z0-9_-]+)(\/.*)$/.exec(req.url ?? '');
+  const match = /^\/__flaky(\d*)\/([A-Za-z0-9_-]+)(\/.*)$/.exec(req.url ?? '');
   if (!match) return next();
-  const [, key, rest] = match;
-  const stats = flakyKeys.get(key) ?? { requests: 0, failed: 0, proxied: 0 };
-  flakyKeys.set(key, stats);
+  const [, n, key, rest] = match;
+  const failures = n === '' ? 1 : Number(n);
+  const stats = flakyKeys.get(n + '/' + key) ?? { requests: 0, failed: 0, proxied: 0, log: [] };
+  flakyKeys.set(n + '/' + key, stats);
   if (rest === '/_stats') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(stats));
     return undefined;
   }
   stats.requests++;
-  if (stats.failed === 0) {
+  stats.log.push({ at: Date.now(), method: req.method, url: rest, contentType: req.headers['content-type'], credentialHeaders: 'x-service-api-key' in req.headers });
+  if (stats.failed < failures) {
     stats.failed++;
     req.resume();
     res.writeHead(503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: 503, message: 'Service Unavailable (test host: the first request of each key fails)' }));
+    res.end(JSON.stringify({ status: 503, message: `Service Unavailable (test host: the first ${failures} request(s) of each key fail)` }));
     return undefined;
   }
   stats.proxied++;

@@ -3,6 +3,7 @@
  * mounted in the test server, and read-back of stored events through the service's own
  * `GET /1/_local/events` (admin key).
  */
+import { sendMouse } from '@web/test-runner-commands';
 import { createClient } from '../../src/client/index.js';
 import type { InsightsEvent, SearchClient } from '../../src/client/types.js';
 
@@ -107,4 +108,43 @@ export function visibleRatio(element: Element): number {
 /** The events sent so far (the cleaned local storage holds no token, queue or window of earlier tests). */
 export function resetInsightsStorage(): void {
   for (const key of Object.keys(localStorage)) if (key.startsWith('svc-insights')) localStorage.removeItem(key);
+}
+
+/** A real mouse click (Chromium input, not `element.click()`) inside `element`, scrolled into view first. */
+export async function clickAt(element: Element, button: 'left' | 'middle' = 'left'): Promise<void> {
+  element.scrollIntoView({ block: 'center' });
+  await frames();
+  const rect = element.getBoundingClientRect();
+  await sendMouse({ type: 'click', position: [Math.round(rect.left + Math.min(20, rect.width / 2)), Math.round(rect.top + rect.height / 2)], button });
+}
+
+/** Lets the IntersectionObserver report and the view batch (200 ms) close. */
+export async function settleViews(): Promise<void> {
+  await frames(3);
+  await sleep(300);
+}
+
+/** One request as the `/__flaky<N>/<key>/` test host saw it arrive (see web-test-runner.config.mjs). */
+export interface FlakyRequest {
+  /** Server time of arrival (ms). */
+  at: number;
+  method: string;
+  /** Path and query after the `/__flaky<N>/<key>` prefix. */
+  url: string;
+  contentType?: string;
+  /** Whether the `X-Service-API-Key` header came (keepalive and beacon requests carry the credentials in the URL). */
+  credentialHeaders: boolean;
+}
+
+/** What the `/__flaky<N>/<key>/` test host did: requests, failed (503), proxied, and each request's arrival. */
+export async function flakyStats(prefix: string): Promise<{ requests: number; failed: number; proxied: number; log: FlakyRequest[] }> {
+  return (await fetch(`${prefix}/_stats`)).json();
+}
+
+/** A key of the flaky test host that no other test uses. */
+export const uniqueKey = (tag: string) => `${tag}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+/** The fields of the event table of a stored event (without the service's id, time of receipt and search). */
+export function asSent({ id, receivedAt, search, ...event }: StoredEventJson & { receivedAt?: number }): InsightsEvent {
+  return event;
 }
