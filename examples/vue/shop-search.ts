@@ -1,7 +1,7 @@
 /**
  * A search component in Vue 3 with the svc-search elements (no single-file component needed: a `template`
- * string compiled at runtime by the full Vue build — alias `vue` to `vue/dist/vue.esm-bundler.js` — or move
- * the template into a `.vue` file as is). `main.ts` mounts it.
+ * string compiled at runtime by the full Vue build — alias `vue` to `vue/dist/vue.esm-bundler.js`). The same
+ * component as a `.vue` file, with the template as is and typed by vue-tsc: `ShopSearch.vue`. `main.ts` mounts it.
  *
  * - Tell Vue the `svc-*` tags are custom elements: `app.config.compilerOptions.isCustomElement` (see
  *   `main.ts`; with Vite + `.vue` files, the same function goes in `vue({ template: { compilerOptions } })`).

@@ -11,6 +11,14 @@
  * (`defineCustomElement`): on these tags `:render-hit="fn"` sets an attribute `render-hit` (the function as
  * text) and `:render-hit.prop` a property named `render-hit`, so neither reaches `renderHit`. Plain
  * attributes (`index-name="products"`) are written as in HTML.
+ *
+ * What vue-tsc checks (`examples/vue/ShopSearch.vue`, `test/types/vue-template.vue`): bound values and static
+ * text against the property types (`padding="1"` is refused, rightly: Vue sets the property to the string
+ * "1"; write `:padding="1"`), `renderHit`'s argument, each listener's `$event`; unknown properties and
+ * `@svc-…` events only with `strictTemplates` (or `checkUnknownProps` / `checkUnknownEvents`). It treats the
+ * tags as components and camelizes kebab-case keys, unlike Vue's runtime: `show-more-limit="5"` is refused as
+ * `showMoreLimit: "5"` though the attribute works (bind it, `:show-more-limit="5"`: still an attribute at
+ * runtime, a number for vue-tsc), and `:render-hit="fn"` passes though it never reaches `renderHit`.
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
 import type { SvcElementProperties, SvcEventMap, SvcTagName } from './elements.js';
