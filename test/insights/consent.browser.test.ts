@@ -5,17 +5,17 @@
  */
 import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { sendMouse } from '@web/test-runner-commands';
 import '../../src/elements/search/define.js';
 import '../../src/elements/hits/define.js';
 import type { SvcSearch } from '../../src/elements/search/svc-search.js';
 import type { InsightsEvent } from '../../src/client/types.js';
 import { USER_TOKEN_PATTERN } from '../../src/insights/index.js';
 import {
+  clickAt as click,
+  settleViews,
   clearTokenCookie,
   eventually,
   fillIndex,
-  frames,
   resetInsightsStorage,
   searchClient,
   sleep,
@@ -69,18 +69,7 @@ async function renderedHits(search: SvcSearch, check: (li: HTMLElement) => boole
   return items;
 }
 
-async function click(element: Element, button: 'left' | 'middle' = 'left'): Promise<void> {
-  element.scrollIntoView({ block: 'center' });
-  await frames();
-  const rect = element.getBoundingClientRect();
-  await sendMouse({ type: 'click', position: [Math.round(rect.left + Math.min(20, rect.width / 2)), Math.round(rect.top + rect.height / 2)], button });
-}
 
-/** Lets the IntersectionObserver report and the view batch (200 ms) close. */
-async function settleViews(): Promise<void> {
-  await frames(3);
-  await sleep(300);
-}
 
 const insightsKeys = () => Object.keys(localStorage).filter((key) => key.startsWith('svc-insights'));
 const bodies = (search: SvcSearch) => search.store!.requestLog.map((entry) => JSON.stringify(entry.body));

@@ -4,7 +4,6 @@
  * (`GET /1/_local/events`), never from the module's memory.
  */
 import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
-import { sendMouse } from '@web/test-runner-commands';
 import '../../src/elements/search/define.js';
 import '../../src/elements/hits/define.js';
 import type { SvcSearch } from '../../src/elements/search/svc-search.js';
@@ -12,10 +11,11 @@ import type { InsightsEvent, SearchClient } from '../../src/client/types.js';
 import { createSearchStore } from '../../src/store/index.js';
 import { createInsights } from '../../src/insights/index.js';
 import {
+  clickAt as click,
+  settleViews,
   clearTokenCookie,
   eventually,
   fillIndex,
-  frames,
   resetInsightsStorage,
   searchClient,
   sleep,
@@ -67,18 +67,7 @@ async function renderSearch(
   return { search, items, queryID, userToken: search.insights!.userToken!, mirrored };
 }
 
-/** Lets the IntersectionObserver report and the view batch (200 ms) close. */
-async function settleViews(): Promise<void> {
-  await frames(3);
-  await sleep(300);
-}
 
-async function click(element: Element, button: 'left' | 'middle' = 'left'): Promise<void> {
-  element.scrollIntoView({ block: 'center' });
-  await frames();
-  const rect = element.getBoundingClientRect();
-  await sendMouse({ type: 'click', position: [Math.round(rect.left + Math.min(20, rect.width / 2)), Math.round(rect.top + rect.height / 2)], button });
-}
 
 const objectIDsOf = (events: Array<{ objectIDs?: string[] }>) => events.flatMap((e) => e.objectIDs ?? []);
 const sameEvent = (a: InsightsEvent, b: StoredEventJson) =>

@@ -4,7 +4,7 @@ import { ApiError, createClient } from '../../src/client/index.js';
 import { createSearchStore } from '../../src/store/index.js';
 import type { SearchStatus, SearchStore, StoreSnapshot } from '../../src/store/types.js';
 import { catalogue, indexProducts, startProxy, startService, waitTask, type Product, type Proxy, type RunningService } from '../client/fixture.js';
-import { startHoldingProxy } from './fixture.js';
+import { settle, startHoldingProxy } from './fixture.js';
 
 const INDEX = 'store_products';
 const records = catalogue();
@@ -27,20 +27,6 @@ function makeStore(url: string, extra: { stalledDelayMs?: number; initialState?:
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-/** Waits until the store has no search of the current state pending (idle or error). */
-async function settle(store: ProductStore, timeoutMs = 5000): Promise<StoreSnapshot<Product>> {
-  await tick();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`store did not settle (status ${store.getSnapshot().status})`)), timeoutMs);
-    const unsubscribe = store.subscribe((snapshot) => {
-      if (snapshot.status === 'idle' || snapshot.status === 'error') {
-        clearTimeout(timer);
-        queueMicrotask(() => unsubscribe());
-        resolve(snapshot);
-      }
-    });
-  });
-}
 
 /** The queries of one proxied multi-query request, params decoded. */
 function queriesOf(proxy: Proxy, n: number): Array<Record<string, string>> {
