@@ -27,7 +27,9 @@ export default {
         for (const module of customElementsManifest.modules ?? []) {
           for (const declaration of module.declarations ?? []) {
             if (!declaration.events) continue;
-            declaration.events = declaration.events.filter((event) => event.name && (event.name.includes('-') || event.description));
+            declaration.events = declaration.events.filter(
+              (event) => event.name && (event.name.includes('-') || event.description),
+            );
           }
         }
       },

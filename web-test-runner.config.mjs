@@ -24,20 +24,31 @@ function flakyInsightsHost(context, next) {
   if (!match) return next();
   const [, n, key, rest] = match;
   const failures = n === '' ? 1 : Number(n);
-  const stats = flakyKeys.get(n + '/' + key) ?? { requests: 0, failed: 0, proxied: 0, log: [] };
-  flakyKeys.set(n + '/' + key, stats);
+  const stats = flakyKeys.get(`${n}/${key}`) ?? { requests: 0, failed: 0, proxied: 0, log: [] };
+  flakyKeys.set(`${n}/${key}`, stats);
   if (rest === '/_stats') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(stats));
     return undefined;
   }
   stats.requests++;
-  stats.log.push({ at: Date.now(), method: req.method, url: rest, contentType: req.headers['content-type'], credentialHeaders: 'x-service-api-key' in req.headers });
+  stats.log.push({
+    at: Date.now(),
+    method: req.method,
+    url: rest,
+    contentType: req.headers['content-type'],
+    credentialHeaders: 'x-service-api-key' in req.headers,
+  });
   if (stats.failed < failures) {
     stats.failed++;
     req.resume();
     res.writeHead(503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: 503, message: `Service Unavailable (test host: the first ${failures} request(s) of each key fail)` }));
+    res.end(
+      JSON.stringify({
+        status: 503,
+        message: `Service Unavailable (test host: the first ${failures} request(s) of each key fail)`,
+      }),
+    );
     return undefined;
   }
   stats.proxied++;

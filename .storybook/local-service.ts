@@ -31,7 +31,9 @@ export function localServicePlugin(options: LocalServicePluginOptions = {}): Plu
       server.httpServer?.once('close', () => {
         void service.close();
       });
-      server.config.logger.info(`  local service mounted on /1/ and /2/ (data: ${options.dataDir ?? process.env.SVC_DATA_DIR ?? '.data'})`);
+      server.config.logger.info(
+        `  local service mounted on /1/ and /2/ (data: ${options.dataDir ?? process.env.SVC_DATA_DIR ?? '.data'})`,
+      );
     },
   };
 }

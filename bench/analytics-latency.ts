@@ -32,7 +32,24 @@ function quantiles(samples: number[], unit: 'ms' | 'µs' = 'ms'): string {
   return `p50 ${at(0.5).toFixed(2)} ${unit}, p90 ${at(0.9).toFixed(2)} ${unit}, p99 ${at(0.99).toFixed(2)} ${unit}, mean ${mean.toFixed(2)} ${unit}`;
 }
 
-const WORDS = ['chair', 'desk', 'lamp', 'table', 'paper', 'binder', 'phone', 'storage', 'art', 'envelope', 'label', 'fastener', 'copier', 'bookcase', 'appliance', 'furnishing'];
+const WORDS = [
+  'chair',
+  'desk',
+  'lamp',
+  'table',
+  'paper',
+  'binder',
+  'phone',
+  'storage',
+  'art',
+  'envelope',
+  'label',
+  'fastener',
+  'copier',
+  'bookcase',
+  'appliance',
+  'furnishing',
+];
 
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-analytics-'));
@@ -40,9 +57,18 @@ export async function run(): Promise<void> {
   const { url } = await service.listen(0, '127.0.0.1');
   try {
     const search = async (query: string, analytics: boolean) => {
-      const body = JSON.stringify({ query, hitsPerPage: 20, userToken: 'bench-user', ...(analytics ? {} : { analytics: false }) });
+      const body = JSON.stringify({
+        query,
+        hitsPerPage: 20,
+        userToken: 'bench-user',
+        ...(analytics ? {} : { analytics: false }),
+      });
       const start = performance.now();
-      const response = await fetch(`${url}/1/indexes/products/query`, { method: 'POST', headers: headers(DEV_CREDENTIALS.searchKey), body });
+      const response = await fetch(`${url}/1/indexes/products/query`, {
+        method: 'POST',
+        headers: headers(DEV_CREDENTIALS.searchKey),
+        body,
+      });
       await response.json();
       return performance.now() - start;
     };
@@ -68,8 +94,17 @@ export async function run(): Promise<void> {
   const db = openDatabase(writeDir);
   const log = new AnalyticsLog(db);
   const entry = (i: number): AnalyticsSearch => ({
-    indexName: 'products', ts: Date.now(), query: `${WORDS[i % WORDS.length]} ${i}`, nbHits: 20, userKey: `user-${i % 50}`, anonymous: false,
-    page: 0, hitsPerPage: 20, objectIDs: Array.from({ length: 20 }, (_, k) => `OFF-${(i * 7 + k * 101) % 2000}`), filters: [{ attribute: 'brand', operator: ':', value: 'Hon' }], tags: ['web'],
+    indexName: 'products',
+    ts: Date.now(),
+    query: `${WORDS[i % WORDS.length]} ${i}`,
+    nbHits: 20,
+    userKey: `user-${i % 50}`,
+    anonymous: false,
+    page: 0,
+    hitsPerPage: 20,
+    objectIDs: Array.from({ length: 20 }, (_, k) => `OFF-${(i * 7 + k * 101) % 2000}`),
+    filters: [{ attribute: 'brand', operator: ':', value: 'Hon' }],
+    tags: ['web'],
   });
   const single: number[] = [];
   for (let i = 0; i < 300; i += 1) {
@@ -107,15 +142,29 @@ export async function run(): Promise<void> {
     const big = new AnalyticsLog(db2);
     const now = Date.now();
     for (let i = 0; i < 100_000; i += 1) {
-      big.record({ ...entry(i), query: WORDS[i % WORDS.length]! + (i % 300), ts: now - (i % 7) * 86_400_000 - i, userKey: `user-${i % 5000}`, queryID: i % 2 ? `q${i}` : undefined } as AnalyticsSearch);
+      big.record({
+        ...entry(i),
+        query: WORDS[i % WORDS.length]! + (i % 300),
+        ts: now - (i % 7) * 86_400_000 - i,
+        userKey: `user-${i % 5000}`,
+        queryID: i % 2 ? `q${i}` : undefined,
+      } as AnalyticsSearch);
       if (i % 1000 === 999) big.flush();
     }
     big.flush();
-    for (const path of ['/2/searches/count', '/2/searches?clickAnalytics=true', '/2/hits?clickAnalytics=true', '/2/users/count', '/2/filters/brand']) {
+    for (const path of [
+      '/2/searches/count',
+      '/2/searches?clickAnalytics=true',
+      '/2/hits?clickAnalytics=true',
+      '/2/users/count',
+      '/2/filters/brand',
+    ]) {
       const times: number[] = [];
       for (let i = 0; i < 5; i += 1) {
         const start = performance.now();
-        const response = await fetch(`${reportUrl}${path}${path.includes('?') ? '&' : '?'}index=products`, { headers: headers(DEV_CREDENTIALS.adminKey) });
+        const response = await fetch(`${reportUrl}${path}${path.includes('?') ? '&' : '?'}index=products`, {
+          headers: headers(DEV_CREDENTIALS.adminKey),
+        });
         await response.json();
         times.push(performance.now() - start);
       }

@@ -64,7 +64,11 @@ function minisearch(): Engine {
       });
       ms.addAll(products);
     },
-    query: (q) => ms!.search(q).slice(0, 20).map((r) => String(r.id)),
+    query: (q) =>
+      ms!
+        .search(q)
+        .slice(0, 20)
+        .map((r) => String(r.id)),
     faceted: (q) => {
       const results = ms!.search(q);
       const brand = new Map<string, number>();
@@ -83,7 +87,13 @@ function minisearch(): Engine {
 }
 
 function orama(): Engine {
-  const schema = { name: 'string', brand: 'string', category: 'string', price: 'number', popularity: 'number' } as const;
+  const schema = {
+    name: 'string',
+    brand: 'string',
+    category: 'string',
+    price: 'number',
+    popularity: 'number',
+  } as const;
   let db: ReturnType<typeof create<typeof schema>> | null = null;
   return {
     name: 'Orama 3',
@@ -91,12 +101,25 @@ function orama(): Engine {
       db = create({ schema });
       await insertMultiple(
         db,
-        products.map((p) => ({ id: p.objectID, name: p.name, brand: p.brand, category: p.category, price: p.price, popularity: p.popularity })),
+        products.map((p) => ({
+          id: p.objectID,
+          name: p.name,
+          brand: p.brand,
+          category: p.category,
+          price: p.price,
+          popularity: p.popularity,
+        })),
         2000,
       );
     },
     async query(q) {
-      const r = await oramaSearch(db!, { term: q, properties: ['name', 'brand', 'category'], tolerance: 1, threshold: 0, limit: 20 });
+      const r = await oramaSearch(db!, {
+        term: q,
+        properties: ['name', 'brand', 'category'],
+        tolerance: 1,
+        threshold: 0,
+        limit: 20,
+      });
       return r.hits.map((h) => String(h.id));
     },
     async faceted(q) {
@@ -163,7 +186,11 @@ interface Figures {
   recall: number;
 }
 
-async function measure(engine: Engine, products: SyntheticProduct[], queries: ReturnType<typeof syntheticQueries>): Promise<Figures> {
+async function measure(
+  engine: Engine,
+  products: SyntheticProduct[],
+  queries: ReturnType<typeof syntheticQueries>,
+): Promise<Figures> {
   const before = heap();
   const [buildMs] = await time(() => engine.build(products));
   const memoryMB = (heap() - before) / 2 ** 20;
@@ -212,25 +239,38 @@ export async function run(): Promise<void> {
   const only = (process.env.BENCH_ENGINES ?? 'ours,minisearch,orama').split(',');
   const products = syntheticProducts({ count, seed: 42 });
   const queries = syntheticQueries(products, { count: nQueries, seed: 7 });
-  if (!(globalThis as { gc?: unknown }).gc) console.log('(run with --expose-gc for memory figures: npm run bench does)');
-  console.log(`corpus: ${products.length.toLocaleString('en')} synthetic products (seed 42), ${nQueries} queries per kind (seed 7)`);
-  console.log(`examples: prefix "${queries.prefix[0]}", typo "${queries.typo[0]!.query}", faceted "${queries.faceted[0]}"\n`);
+  if (!(globalThis as { gc?: unknown }).gc)
+    console.log('(run with --expose-gc for memory figures: npm run bench does)');
+  console.log(
+    `corpus: ${products.length.toLocaleString('en')} synthetic products (seed 42), ${nQueries} queries per kind (seed 7)`,
+  );
+  console.log(
+    `examples: prefix "${queries.prefix[0]}", typo "${queries.typo[0]!.query}", faceted "${queries.faceted[0]}"\n`,
+  );
   const engines = [ours(), minisearch(), orama()].filter((e, i) => only.includes(['ours', 'minisearch', 'orama'][i]!));
   const results: Figures[] = [];
   for (const e of engines) results.push(await measure(e, products, queries));
   const f = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
   const table = (header: string[], rows: string[][]) => {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const line = (cells: string[]) => '| ' + cells.map((c, i) => pad(c, widths[i]!)).join(' | ') + ' |';
+    const line = (cells: string[]) => `| ${cells.map((c, i) => pad(c, widths[i]!)).join(' | ')} |`;
     console.log(line(header));
-    console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
     for (const r of rows) console.log(line(r));
   };
   const p = (l: Pair) => `${f(l[0])} / ${f(l[1])}`;
   console.log('wall-clock latency (what a caller waits):');
   table(
     ['engine', 'build ms', 'memory MB', 'prefix p50/p99 ms', 'typo p50/p99 ms', 'faceted p50/p99 ms', 'typo recall@20'],
-    results.map((r) => [r.name, f(r.buildMs), f(r.memoryMB), p(r.prefix.wall), p(r.typo.wall), p(r.faceted.wall), `${(r.recall * 100).toFixed(1)} %`]),
+    results.map((r) => [
+      r.name,
+      f(r.buildMs),
+      f(r.memoryMB),
+      p(r.prefix.wall),
+      p(r.typo.wall),
+      p(r.faceted.wall),
+      `${(r.recall * 100).toFixed(1)} %`,
+    ]),
   );
   console.log('\nCPU time per query (this process, user + system; insensitive to other load on the machine):');
   table(
@@ -238,7 +278,9 @@ export async function run(): Promise<void> {
     results.map((r) => [r.name, p(r.prefix.cpu), p(r.typo.cpu), p(r.faceted.cpu)]),
   );
   const load = os.loadavg()[0]!;
-  console.log(`\nload average during the run: ${load.toFixed(1)} on ${os.cpus().length} CPUs${load > os.cpus().length ? ' — the machine was busy; wall-clock p99 includes waiting for a CPU' : ''}`);
+  console.log(
+    `\nload average during the run: ${load.toFixed(1)} on ${os.cpus().length} CPUs${load > os.cpus().length ? ' — the machine was busy; wall-clock p99 includes waiting for a CPU' : ''}`,
+  );
   const me = results.find((r) => r.name === 'svc-search engine');
   if (me) {
     console.log('\nratios (peer ÷ ours; above 1 means ours is faster/smaller):');
@@ -261,13 +303,18 @@ export async function run(): Promise<void> {
   // local service does for every single-record write followed by a read).
   if (only.includes('ours')) {
     const index = new Index('bench-writes');
-    index.setSettings({ searchableAttributes: ['name', 'brand', 'category'], attributesForFaceting: ['brand', 'category'] });
+    index.setSettings({
+      searchableAttributes: ['name', 'brand', 'category'],
+      attributesForFaceting: ['brand', 'category'],
+    });
     index.saveObjects(products.map((product) => ({ ...product })));
     index.search({ query: 'a' });
     const perWrite: number[] = [];
     for (let i = 0; i < 500; i++) {
       const t0 = performance.now();
-      index.saveObjects([{ objectID: `write-${i}`, name: `zebrawrite${i} lamp`, brand: 'bench', category: 'bench', price: i }]);
+      index.saveObjects([
+        { objectID: `write-${i}`, name: `zebrawrite${i} lamp`, brand: 'bench', category: 'bench', price: i },
+      ]);
       const seen = index.search({ query: `zebrawrite${i}`, typoTolerance: false, facets: ['brand'] }).nbHits;
       perWrite.push(performance.now() - t0);
       if (seen !== 1) throw new Error(`bench: write ${i} not visible to the next search`);

@@ -7,7 +7,9 @@ import os from 'node:os';
 const sections = ['engine', 'store', 'insights', 'recommend', 'analytics-latency', 'size'];
 
 console.log(`svc-search benchmarks — ${new Date().toISOString()}`);
-console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown cpu'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, node ${process.versions.node}`);
+console.log(
+  `machine: ${os.cpus()[0]?.model ?? 'unknown cpu'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, node ${process.versions.node}`,
+);
 const only = process.argv.slice(2);
 for (const name of sections) {
   if (only.length && !only.includes(name)) continue;
@@ -15,7 +17,8 @@ for (const name of sections) {
   try {
     mod = await import(`./${name}.ts`);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(`${name}.ts`)) continue;
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(`${name}.ts`))
+      continue;
     throw error;
   }
   console.log(`\n## ${name}\n`);

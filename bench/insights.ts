@@ -91,7 +91,9 @@ export async function run(): Promise<void> {
         theirs.requests++;
         // search-insights names the credentials X-Algolia-*: renamed to the service's parameter names, which
         // document 2 makes case-sensitive (the service refuses any other casing).
-        req.url = url.replace(/X-Algolia-Application-Id=/i, 'X-Service-Application-Id=').replace(/X-Algolia-API-Key=/i, 'X-Service-API-Key=');
+        req.url = url
+          .replace(/X-Algolia-Application-Id=/i, 'X-Service-Application-Id=')
+          .replace(/X-Algolia-API-Key=/i, 'X-Service-API-Key=');
       } else {
         ours.requests++;
         if (/[?&]X-Service-API-Key=/.test(url)) ours.beacons++;
@@ -106,19 +108,28 @@ export async function run(): Promise<void> {
   origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
   // The catalogue: 60 lamps, ranked p0, p1, …
-  const admin = { 'x-service-application-id': DEV_CREDENTIALS.appId, 'x-service-api-key': DEV_CREDENTIALS.adminKey, 'content-type': 'application/json' };
+  const admin = {
+    'x-service-application-id': DEV_CREDENTIALS.appId,
+    'x-service-api-key': DEV_CREDENTIALS.adminKey,
+    'content-type': 'application/json',
+  };
   const write = async (method: string, path: string, body: unknown) => {
     const res = await fetch(origin + path, { method, headers: admin, body: JSON.stringify(body) });
     const { taskID } = (await res.json()) as { taskID: number };
     for (;;) {
-      const task = (await (await fetch(`${origin}/1/indexes/${INDEX}/task/${taskID}`, { headers: admin })).json()) as { status: string };
+      const task = (await (await fetch(`${origin}/1/indexes/${INDEX}/task/${taskID}`, { headers: admin })).json()) as {
+        status: string;
+      };
       if (task.status === 'published') return;
       await new Promise((r) => setTimeout(r, 10));
     }
   };
   await write('PUT', `/1/indexes/${INDEX}/settings`, { searchableAttributes: ['name'], customRanking: ['asc(rank)'] });
   await write('POST', `/1/indexes/${INDEX}/batch`, {
-    requests: Array.from({ length: 60 }, (_, i) => ({ action: 'addObject', body: { objectID: `p${i}`, name: `lamp model ${i}`, rank: i } })),
+    requests: Array.from({ length: 60 }, (_, i) => ({
+      action: 'addObject',
+      body: { objectID: `p${i}`, name: `lamp model ${i}`, rank: i },
+    })),
   });
 
   const browser = await chromium.launch({
@@ -134,14 +145,15 @@ export async function run(): Promise<void> {
     const hits = page.locator('svc-hits li[data-svc-object-id]');
     // Search.
     await page.locator('svc-search-box input').fill('lamp');
-    await page.waitForFunction(
-      (n) => {
-        const s = (window as unknown as { benchSearch: { store: { getSnapshot(): { results: { query: string } | null } } } }).benchSearch;
-        const items = document.querySelector('svc-hits')?.shadowRoot?.querySelectorAll('li[data-svc-query-id]:not([data-svc-query-id=""])');
-        return s.store.getSnapshot().results?.query === 'lamp' && items?.length === n;
-      },
-      HITS,
-    );
+    await page.waitForFunction((n) => {
+      const s = (
+        window as unknown as { benchSearch: { store: { getSnapshot(): { results: { query: string } | null } } } }
+      ).benchSearch;
+      const items = document
+        .querySelector('svc-hits')
+        ?.shadowRoot?.querySelectorAll('li[data-svc-query-id]:not([data-svc-query-id=""])');
+      return s.store.getSnapshot().results?.query === 'lamp' && items?.length === n;
+    }, HITS);
     // Scroll through the 40 hits like a reader, a few hundred pixels at a time.
     for (let i = 0; i < 20; i++) {
       await page.mouse.wheel(0, 260);
@@ -154,8 +166,13 @@ export async function run(): Promise<void> {
     await page.waitForTimeout(300);
     await hits.nth(37).locator('button').click();
     await page.waitForTimeout(300);
-    ourToken = await page.evaluate(() => (window as unknown as { benchSearch: { insights: { userToken: string } } }).benchSearch.insights.userToken);
-    pageStats = await page.evaluate(() => ({ ...(window as unknown as { benchSearch: { insights: { stats: Record<string, number> } } }).benchSearch.insights.stats }));
+    ourToken = await page.evaluate(
+      () => (window as unknown as { benchSearch: { insights: { userToken: string } } }).benchSearch.insights.userToken,
+    );
+    pageStats = await page.evaluate(() => ({
+      ...(window as unknown as { benchSearch: { insights: { stats: Record<string, number> } } }).benchSearch.insights
+        .stats,
+    }));
     // Leave the page: pagehide flushes the rest with a beacon.
     await page.goto('about:blank');
     await page.waitForTimeout(1000);
@@ -172,12 +189,28 @@ export async function run(): Promise<void> {
     ['view', 'click', 'conversion'].map((t) => `${list.filter((e) => e.eventType === t).length} ${t}`).join(', ');
   const row = (name: string, n: number, counts: Counts, detail: string) =>
     `| ${name.padEnd(29)} | ${String(n).padStart(6)} | ${String(counts.requests).padStart(8)} | ${(counts.requests ? n / counts.requests : 0).toFixed(1).padStart(8)} | ${detail} |`;
-  console.log(`Session (${seconds.toFixed(1)} s in Chromium): search "lamp" (${HITS} hits, 110 px each), scroll through them, click two, add one to cart, leave the page.`);
-  console.log('Events are counted in the service\'s store; requests are POST /1/events seen by the server.\n');
+  console.log(
+    `Session (${seconds.toFixed(1)} s in Chromium): search "lamp" (${HITS} hits, 110 px each), scroll through them, click two, add one to cart, leave the page.`,
+  );
+  console.log("Events are counted in the service's store; requests are POST /1/events seen by the server.\n");
   console.log('| library                       | events | requests | ev/req   | notes |');
   console.log('|-------------------------------|--------|----------|----------|-------|');
-  console.log(row('svc-search insights', ourEvents.length, ours, `${kinds(ourEvents)}; ${ours.requests - ours.beacons} fetch flushes + ${ours.beacons} beacon on unload (page stats: ${pageStats.requests} requests, ${pageStats.retries} retries)`));
-  console.log(row('search-insights (same events)', theirEvents.length, theirs, `${kinds(theirEvents)}; one request per event call`));
+  console.log(
+    row(
+      'svc-search insights',
+      ourEvents.length,
+      ours,
+      `${kinds(ourEvents)}; ${ours.requests - ours.beacons} fetch flushes + ${ours.beacons} beacon on unload (page stats: ${pageStats.requests} requests, ${pageStats.retries} retries)`,
+    ),
+  );
+  console.log(
+    row(
+      'search-insights (same events)',
+      theirEvents.length,
+      theirs,
+      `${kinds(theirEvents)}; one request per event call`,
+    ),
+  );
   const views = ourEvents.filter((e) => e.eventType === 'view');
   const viewKeys = views.flatMap((e) => (e.objectIDs ?? []).map((id) => `${e.queryID}/${id}`));
   const lampQueryID = ourEvents.find((e) => e.eventType === 'click')?.queryID;
@@ -191,7 +224,11 @@ export async function run(): Promise<void> {
   );
 
   // The service side: how fast POST /1/events validates and stores full requests (1000 events each).
-  const headers = { 'x-service-application-id': DEV_CREDENTIALS.appId, 'x-service-api-key': DEV_CREDENTIALS.searchKey, 'content-type': 'application/json' };
+  const headers = {
+    'x-service-application-id': DEV_CREDENTIALS.appId,
+    'x-service-api-key': DEV_CREDENTIALS.searchKey,
+    'content-type': 'application/json',
+  };
   const requests = 20;
   const times: number[] = [];
   const ingestStart = performance.now();

@@ -47,7 +47,9 @@ export async function run(): Promise<void> {
     const ctx = service.ctx;
     const store = getEventStore(ctx);
     const events = store.count({ index: INDEX });
-    console.log(`demo history: ${events} conversion events (${loadSuperstore().orderLines.length} order lines), service start with catalogue + seeding ${ms(startMs)}`);
+    console.log(
+      `demo history: ${events} conversion events (${loadSuperstore().orderLines.length} order lines), service start with catalogue + seeding ${ms(startMs)}`,
+    );
 
     // Model build: read every stored event and train all models, as the first Recommend request does.
     const builds: number[] = [];
@@ -62,8 +64,12 @@ export async function run(): Promise<void> {
       trains.push(performance.now() - t1);
       reads.push(t1 - t0);
     }
-    const med = (list: number[]) => quantile([...list].sort((a, b) => a - b), 0.5);
-    console.log('\n| model build (full demo history) | median of ' + BUILDS + ' |');
+    const med = (list: number[]) =>
+      quantile(
+        [...list].sort((a, b) => a - b),
+        0.5,
+      );
+    console.log(`\n| model build (full demo history) | median of ${BUILDS} |`);
     console.log('|---|---:|');
     console.log(`| read events from SQLite | ${ms(med(reads))} |`);
     console.log(`| train (sessions, co-occurrence, trending events) | ${ms(med(trains))} |`);
@@ -84,9 +90,20 @@ export async function run(): Promise<void> {
       ['bought-together', () => ({ model: 'bought-together', objectID: pick(converted), maxRecommendations: 4 })],
       ['related-products', () => ({ model: 'related-products', objectID: pick(converted), maxRecommendations: 6 })],
       ['trending-items (global)', () => ({ model: 'trending-items', maxRecommendations: 8 })],
-      ['trending-items (facet value)', () => ({ model: 'trending-items', facetName: 'category', facetValue: pick(categories), maxRecommendations: 8 })],
+      [
+        'trending-items (facet value)',
+        () => ({ model: 'trending-items', facetName: 'category', facetValue: pick(categories), maxRecommendations: 8 }),
+      ],
       ['trending-facets', () => ({ model: 'trending-facets', facetName: 'subCategory', maxRecommendations: 5 })],
-      ['related-products + queryParameters filter', () => ({ model: 'related-products', objectID: pick(converted), maxRecommendations: 6, queryParameters: { filters: 'price < 100' } })],
+      [
+        'related-products + queryParameters filter',
+        () => ({
+          model: 'related-products',
+          objectID: pick(converted),
+          maxRecommendations: 6,
+          queryParameters: { filters: 'price < 100' },
+        }),
+      ],
     ];
     const call = async (request: Record<string, unknown>) => {
       const response = await fetch(`${url}/1/indexes/*/recommendations`, {
@@ -102,14 +119,25 @@ export async function run(): Promise<void> {
     const coldStarted = performance.now();
     fresh.rebuild();
     fresh.modelsOf(INDEX).relatedProducts(converted[0]!, fresh.recordsOf(INDEX)!);
-    console.log(`\ncold start: models + content index of ${service.ctx.indices.get(INDEX)!.size} records ${ms(performance.now() - coldStarted)}`);
+    console.log(
+      `\ncold start: models + content index of ${service.ctx.indices.get(INDEX)!.size} records ${ms(performance.now() - coldStarted)}`,
+    );
 
     // In process (validation + model + records + search-log write), to separate the work from HTTP.
-    const key = { acl: ['search' as const], isAdmin: false, restrictions: {}, value: DEV_CREDENTIALS.searchKey, maxHitsPerQuery: 0, forcedParams: {} };
+    const key = {
+      acl: ['search' as const],
+      isAdmin: false,
+      restrictions: {},
+      value: DEV_CREDENTIALS.searchKey,
+      maxHitsPerQuery: 0,
+      forcedParams: {},
+    };
     const inProcess = (request: Record<string, unknown>) =>
       answerRequest(ctx, getRecommender(ctx), key, validateRequest({ indexName: INDEX, threshold: 0, ...request }, 0));
 
-    console.log(`\n| Recommend request (${REQUESTS} per model) | HTTP median | HTTP p99 | in-process median | in-process p99 | mean hits |`);
+    console.log(
+      `\n| Recommend request (${REQUESTS} per model) | HTTP median | HTTP p99 | in-process median | in-process p99 | mean hits |`,
+    );
     console.log('|---|---:|---:|---:|---:|---:|');
     for (const [name, make] of cases) {
       for (let i = 0; i < WARMUP; i++) await call(make());

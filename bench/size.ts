@@ -86,9 +86,12 @@ export const INSTANTSEARCH_VARIANTS: Record<string, string> = {
   'InstantSearch.js + algoliasearch/lite + insights middleware, per-file imports': INSTANTSEARCH_ENTRY,
   '  same, documented barrel imports (instantsearch.js/es, /es/widgets)': INSTANTSEARCH_BARREL_ENTRY,
   '  per-file + frequentlyBoughtTogether (our <svc-recommendations> covers both models)': INSTANTSEARCH_ENTRY.replace(
-    "import trendingItems from",
+    'import trendingItems from',
     "import frequentlyBoughtTogether from 'instantsearch.js/es/widgets/frequently-bought-together/frequently-bought-together.js';\nimport trendingItems from",
-  ).replace("trendingItems({ container: '#trending' }),", "trendingItems({ container: '#trending' }),\n  frequentlyBoughtTogether({ container: '#fbt', objectIDs: ['1'] }),"),
+  ).replace(
+    "trendingItems({ container: '#trending' }),",
+    "trendingItems({ container: '#trending' }),\n  frequentlyBoughtTogether({ container: '#fbt', objectIDs: ['1'] }),",
+  ),
   '  per-file + search-insights bundled (the event sender; loaded from a CDN by default)': INSTANTSEARCH_ENTRY.replace(
     "import { liteClient } from 'algoliasearch/lite';",
     "import { liteClient } from 'algoliasearch/lite';\nimport aa from 'search-insights';",
@@ -134,7 +137,12 @@ export async function bundleSize(entry: string): Promise<BundleSize> {
     .map(([path, { bytesInOutput }]) => ({ path: relative(root, `${root}/${path}`) || path, bytes: bytesInOutput }))
     .filter((input) => input.bytes > 0)
     .sort((a, b) => b.bytes - a.bytes);
-  return { minified: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength, metafile: result.metafile, inputs };
+  return {
+    minified: code.byteLength,
+    gzip: gzipSync(code, { level: 9 }).byteLength,
+    metafile: result.metafile,
+    inputs,
+  };
 }
 
 /** Groups input bytes by package (node_modules) or by source folder (`src/<layer>/<folder>`). */
@@ -177,15 +185,24 @@ export async function run(): Promise<void> {
   console.log('six widgets (search box, hits, refinement list, pagination, recommendations, trending) + insights;');
   console.log('esbuild bundle + minify, ES2022, NODE_ENV=production, gzip -9\n');
   console.log(`${'build'.padEnd(92)}  minified  min+gzip`);
-  if (ours instanceof Error) console.log(`${'svc-search (mission entry)'.padEnd(92)}  not buildable yet: ${ours.message.split('\n')[0]}`);
-  else console.log(`${'svc-search: 6 elements + <svc-search> + store + client + insights, Lit included'.padEnd(92)} ${fmt(ours.minified)} ${fmt(ours.gzip)}`);
+  if (ours instanceof Error)
+    console.log(`${'svc-search (mission entry)'.padEnd(92)}  not buildable yet: ${ours.message.split('\n')[0]}`);
+  else
+    console.log(
+      `${'svc-search: 6 elements + <svc-search> + store + client + insights, Lit included'.padEnd(92)} ${fmt(ours.minified)} ${fmt(ours.gzip)}`,
+    );
   for (const [label, size] of theirs) console.log(`${label.padEnd(92)} ${fmt(size.minified)} ${fmt(size.gzip)}`);
   if (!(ours instanceof Error)) {
     const is = theirs[0]![1];
-    console.log(`\nratio svc-search / InstantSearch.js (min+gzip): ${(ours.gzip / is.gzip).toFixed(3)}  (${(is.gzip / ours.gzip).toFixed(2)}× smaller)`);
-    console.log(`budget: ${ours.gzip.toLocaleString('en-US')} of ${SIZE_BUDGET_BYTES.toLocaleString('en-US')} bytes (${((100 * ours.gzip) / SIZE_BUDGET_BYTES).toFixed(1)} %)`);
+    console.log(
+      `\nratio svc-search / InstantSearch.js (min+gzip): ${(ours.gzip / is.gzip).toFixed(3)}  (${(is.gzip / ours.gzip).toFixed(2)}× smaller)`,
+    );
+    console.log(
+      `budget: ${ours.gzip.toLocaleString('en-US')} of ${SIZE_BUDGET_BYTES.toLocaleString('en-US')} bytes (${((100 * ours.gzip) / SIZE_BUDGET_BYTES).toFixed(1)} %)`,
+    );
     console.log('\nsvc-search minified bytes by group (before gzip):');
-    for (const { group, bytes } of bytesByGroup(ours.inputs).slice(0, 14)) console.log(`  ${group.padEnd(48)} ${fmt(bytes)}`);
+    for (const { group, bytes } of bytesByGroup(ours.inputs).slice(0, 14))
+      console.log(`  ${group.padEnd(48)} ${fmt(bytes)}`);
   }
   console.log('\nsvc-search parts alone (each bundled on its own, Lit included where used; overlapping):');
   for (const [label, entry] of Object.entries(SVC_PARTS)) {

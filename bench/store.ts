@@ -20,16 +20,32 @@ import { catalogue, indexProducts, startProxy, startService, type Proxy } from '
 
 const INDEX = 'bench_products';
 
-type Step = { name: string; ours: (store: SearchStore) => void; helper: (helper: algoliasearchHelper.AlgoliaSearchHelper) => void };
+type Step = {
+  name: string;
+  ours: (store: SearchStore) => void;
+  helper: (helper: algoliasearchHelper.AlgoliaSearchHelper) => void;
+};
 
 const SESSION: Step[] = [
   { name: 'initial search', ours: () => undefined, helper: (h) => h.search() },
   ...[...'laptop'].map((_, i, letters) => {
     const query = letters.slice(0, i + 1).join('');
-    return { name: `type "${query}"`, ours: (s: SearchStore) => s.setQuery(query), helper: (h: algoliasearchHelper.AlgoliaSearchHelper) => h.setQuery(query).search() };
+    return {
+      name: `type "${query}"`,
+      ours: (s: SearchStore) => s.setQuery(query),
+      helper: (h: algoliasearchHelper.AlgoliaSearchHelper) => h.setQuery(query).search(),
+    };
   }),
-  { name: 'refine brand = Acme (OR)', ours: (s) => s.toggleRefinement('brand', 'Acme', 'or'), helper: (h) => h.addDisjunctiveFacetRefinement('brand', 'Acme').search() },
-  { name: 'refine color = red (OR)', ours: (s) => s.toggleRefinement('color', 'red', 'or'), helper: (h) => h.addDisjunctiveFacetRefinement('color', 'red').search() },
+  {
+    name: 'refine brand = Acme (OR)',
+    ours: (s) => s.toggleRefinement('brand', 'Acme', 'or'),
+    helper: (h) => h.addDisjunctiveFacetRefinement('brand', 'Acme').search(),
+  },
+  {
+    name: 'refine color = red (OR)',
+    ours: (s) => s.toggleRefinement('color', 'red', 'or'),
+    helper: (h) => h.addDisjunctiveFacetRefinement('color', 'red').search(),
+  },
   { name: 'page 2', ours: (s) => s.setPage(1), helper: (h) => h.setPage(1).search() },
   { name: 'page 3', ours: (s) => s.setPage(2), helper: (h) => h.setPage(2).search() },
   { name: 'back to page 2 (seen)', ours: (s) => s.setPage(1), helper: (h) => h.setPage(1).search() },
@@ -70,7 +86,9 @@ function helperClient(appId: string, apiKey: string, proxyUrl: string, browserCa
   const host = new URL(proxyUrl);
   return liteClient(appId, apiKey, {
     hosts: [{ url: host.host, protocol: 'http', accept: 'readWrite' }],
-    ...(browserCaches ? { responsesCache: createMemoryCache(), requestsCache: createMemoryCache({ serializable: false }) } : {}),
+    ...(browserCaches
+      ? { responsesCache: createMemoryCache(), requestsCache: createMemoryCache({ serializable: false }) }
+      : {}),
     requester: {
       async send(request) {
         const url = new URL(request.url);
@@ -83,7 +101,8 @@ function helperClient(appId: string, apiKey: string, proxyUrl: string, browserCa
             url.searchParams.delete(name);
           }
         }
-        const body = typeof request.data === 'string' || request.data === undefined ? request.data : Buffer.from(request.data);
+        const body =
+          typeof request.data === 'string' || request.data === undefined ? request.data : Buffer.from(request.data);
         const response = await fetch(url, { method: request.method, headers, body });
         return { status: response.status, content: await response.text(), isTimedOut: false };
       },
@@ -99,13 +118,20 @@ export async function run(): Promise<void> {
   const proxies: Proxy[] = [];
   try {
     await indexProducts(svc.admin, INDEX, catalogue(2000));
-    const counts: Record<'ours' | 'helperCached' | 'helperNode', number[]> = { ours: [], helperCached: [], helperNode: [] };
+    const counts: Record<'ours' | 'helperCached' | 'helperNode', number[]> = {
+      ours: [],
+      helperCached: [],
+      helperNode: [],
+    };
     const finals: Results[] = [];
 
     // Our store.
     const oursProxy = await startProxy(svc.url);
     proxies.push(oursProxy);
-    const store = createSearchStore({ client: createClient({ appId: svc.appId, apiKey: svc.searchKey, hosts: [oursProxy.url] }), indexName: INDEX });
+    const store = createSearchStore({
+      client: createClient({ appId: svc.appId, apiKey: svc.searchKey, hosts: [oursProxy.url] }),
+      indexName: INDEX,
+    });
     store.registerNeeds('bench', { disjunctiveFacets: ['brand', 'color'], hitsPerPage: 10 });
     // Listened to for the whole session, as the elements on a page do (a store works while something listens).
     const listening = store.subscribe(() => {});
@@ -123,11 +149,17 @@ export async function run(): Promise<void> {
     store.dispose();
 
     // The helper, with the browser build's in-memory caches and with the Node build's defaults (none).
-    for (const [key, browserCaches] of [['helperCached', true], ['helperNode', false]] as const) {
+    for (const [key, browserCaches] of [
+      ['helperCached', true],
+      ['helperNode', false],
+    ] as const) {
       const proxy = await startProxy(svc.url);
       proxies.push(proxy);
       const client = helperClient(svc.appId, svc.searchKey, proxy.url, browserCaches);
-      const helper = algoliasearchHelper(client as unknown as Parameters<typeof algoliasearchHelper>[0], INDEX, { disjunctiveFacets: ['brand', 'color'], hitsPerPage: 10 });
+      const helper = algoliasearchHelper(client as unknown as Parameters<typeof algoliasearchHelper>[0], INDEX, {
+        disjunctiveFacets: ['brand', 'color'],
+        hitsPerPage: 10,
+      });
       for (const step of SESSION) {
         const before = proxy.requests.length;
         const answered = helperAnswered(helper);
@@ -136,25 +168,36 @@ export async function run(): Promise<void> {
         counts[key].push(proxy.requests.length - before);
       }
       const last = helper.lastResults!;
-      const brands = Object.fromEntries((last.getFacetValues('brand', {}) as Array<{ name: string; count: number }>).map((v) => [v.name, v.count]));
+      const brands = Object.fromEntries(
+        (last.getFacetValues('brand', {}) as Array<{ name: string; count: number }>).map((v) => [v.name, v.count]),
+      );
       finals.push({ nbHits: last.nbHits, page: last.page, brands: sorted(brands) });
     }
     // The comparison is of the same work: same final hits, page and disjunctive counts on every side.
     for (const other of finals.slice(1)) {
-      if (JSON.stringify(other) !== JSON.stringify(finals[0])) throw new Error(`sessions diverged: ${JSON.stringify(finals)}`);
+      if (JSON.stringify(other) !== JSON.stringify(finals[0]))
+        throw new Error(`sessions diverged: ${JSON.stringify(finals)}`);
     }
 
     const total = (list: number[]) => list.reduce((sum, n) => sum + n, 0);
     console.log('| step | svc-search store | helper + lite (browser caches) | helper + lite (Node defaults) |');
     console.log('|---|---:|---:|---:|');
-    SESSION.forEach((step, i) => console.log(`| ${step.name} | ${counts.ours[i]} | ${counts.helperCached[i]} | ${counts.helperNode[i]} |`));
-    console.log(`| **requests per session** | **${total(counts.ours)}** | **${total(counts.helperCached)}** | **${total(counts.helperNode)}** |`);
+    SESSION.forEach((step, i) =>
+      console.log(`| ${step.name} | ${counts.ours[i]} | ${counts.helperCached[i]} | ${counts.helperNode[i]} |`),
+    );
+    console.log(
+      `| **requests per session** | **${total(counts.ours)}** | **${total(counts.helperCached)}** | **${total(counts.helperNode)}** |`,
+    );
     console.log(
       `\nratio store / helper: ${(total(counts.ours) / total(counts.helperCached)).toFixed(2)} (browser caches), ${(total(counts.ours) / total(counts.helperNode)).toFixed(2)} (Node defaults)`,
     );
-    console.log(`store requestLog: ${logEntries} entries, ${cachedEntries} answered from the cache; final state: ${finals[0]!.nbHits} hits, page ${finals[0]!.page + 1} of ${ours.nbPages}`);
-    if (counts.ours.at(-1) !== 0) throw new Error(`the store sent ${counts.ours.at(-1)} request(s) for a state already seen`);
-    if (total(counts.ours) > total(counts.helperCached)) throw new Error(`the store sent more requests than the helper`);
+    console.log(
+      `store requestLog: ${logEntries} entries, ${cachedEntries} answered from the cache; final state: ${finals[0]!.nbHits} hits, page ${finals[0]!.page + 1} of ${ours.nbPages}`,
+    );
+    if (counts.ours.at(-1) !== 0)
+      throw new Error(`the store sent ${counts.ours.at(-1)} request(s) for a state already seen`);
+    if (total(counts.ours) > total(counts.helperCached))
+      throw new Error(`the store sent more requests than the helper`);
   } finally {
     for (const proxy of proxies) await proxy.close();
     await svc.close();

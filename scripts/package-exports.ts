@@ -72,7 +72,13 @@ export function packageFields(): Record<string, unknown> {
     types: './dist/index.d.ts',
     exports,
     // Only registering a tag is a side effect; every other module can be dropped when unused.
-    sideEffects: ['./dist/define.js', './dist/elements/*/define.js', './dist/svc-search.js', './src/define.ts', './src/elements/*/define.ts'],
+    sideEffects: [
+      './dist/define.js',
+      './dist/elements/*/define.js',
+      './dist/svc-search.js',
+      './src/define.ts',
+      './src/elements/*/define.ts',
+    ],
     files: ['dist', 'src', 'bin', 'custom-elements.json', 'README.md', '!**/*.test.*', '!**/*.stories.*'],
     customElements: 'custom-elements.json',
   };
@@ -92,7 +98,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const want = packageFields();
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(pkg)) {
-      if (key === 'scripts') Object.assign(out, Object.fromEntries(Object.keys(want).filter((k) => !(k in pkg)).map((k) => [k, want[k]])));
+      if (key === 'scripts')
+        Object.assign(
+          out,
+          Object.fromEntries(
+            Object.keys(want)
+              .filter((k) => !(k in pkg))
+              .map((k) => [k, want[k]]),
+          ),
+        );
       out[key] = key in want ? want[key] : value;
     }
     writeFileSync(path, `${JSON.stringify(out, null, 2)}\n`);

@@ -56,7 +56,10 @@ export const END = '<!-- api:end -->';
 
 /** One table cell: a single line, pipes escaped. */
 function cell(text: string | undefined): string {
-  return (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+  return (text ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 }
 function code(text: string | undefined): string {
   // Pipes are escaped inside code spans too: GitHub splits table cells before parsing them.
@@ -115,7 +118,11 @@ export function elementSection(decl: Declaration, modulePath: string): string {
   const fromSvcElement = (m: Member) => m.inheritedFrom?.name === 'SvcElement';
   const props = (decl.members ?? []).filter(
     (m) =>
-      m.kind === 'field' && !m.static && (m.privacy ?? 'public') === 'public' && !m.name.startsWith('_') && !fromSvcElement(m),
+      m.kind === 'field' &&
+      !m.static &&
+      (m.privacy ?? 'public') === 'public' &&
+      !m.name.startsWith('_') &&
+      !fromSvcElement(m),
   );
   const rows = props.map((m) => {
     const attr = byField.get(m.name)?.name ?? m.attribute;
@@ -131,10 +138,34 @@ export function elementSection(decl: Declaration, modulePath: string): string {
   }
   const sections: Array<[string, string]> = [
     ['Properties and attributes', table(['Property', 'Attribute', 'Type', 'Default', 'Description'], rows)],
-    ['Events', table(['Event', 'Detail', 'Description'], (decl.events ?? []).filter((e) => e.name).map((e) => [code(e.name), code(e.type?.text), cell(e.description)]))],
-    ['Slots', table(['Slot', 'Description'], (decl.slots ?? []).map((s) => [s.name ? code(s.name) : '(default)', cell(s.description)]))],
-    ['CSS parts', table(['Part', 'Description'], (decl.cssParts ?? []).map((p) => [code(p.name), cell(p.description)]))],
-    ['CSS custom properties', table(['Property', 'Default', 'Description'], (decl.cssProperties ?? []).map((p) => [code(p.name), code(p.default), cell(p.description)]))],
+    [
+      'Events',
+      table(
+        ['Event', 'Detail', 'Description'],
+        (decl.events ?? []).filter((e) => e.name).map((e) => [code(e.name), code(e.type?.text), cell(e.description)]),
+      ),
+    ],
+    [
+      'Slots',
+      table(
+        ['Slot', 'Description'],
+        (decl.slots ?? []).map((s) => [s.name ? code(s.name) : '(default)', cell(s.description)]),
+      ),
+    ],
+    [
+      'CSS parts',
+      table(
+        ['Part', 'Description'],
+        (decl.cssParts ?? []).map((p) => [code(p.name), cell(p.description)]),
+      ),
+    ],
+    [
+      'CSS custom properties',
+      table(
+        ['Property', 'Default', 'Description'],
+        (decl.cssProperties ?? []).map((p) => [code(p.name), code(p.default), cell(p.description)]),
+      ),
+    ],
   ];
   for (const [title, body] of sections) if (body) out.push(`**${title}**\n\n${body}`);
   return out.join('\n\n');
@@ -146,7 +177,9 @@ export function apiMarkdown(manifest: Manifest): string {
     .flatMap((m) => (m.declarations ?? []).map((d) => ({ d, path: m.path })))
     .filter(({ d }) => d.customElement && d.tagName)
     .sort((a, b) => a.d.tagName!.localeCompare(b.d.tagName!));
-  const index = elements.map(({ d }) => `- [\`<${d.tagName}>\`](#${d.tagName})${d.summary ? ` — ${firstSentence(d.summary)}` : ''}`);
+  const index = elements.map(
+    ({ d }) => `- [\`<${d.tagName}>\`](#${d.tagName})${d.summary ? ` — ${firstSentence(d.summary)}` : ''}`,
+  );
   return [
     '## Elements API',
     '',

@@ -31,7 +31,12 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
 
 const analyze = spawnSync(
   process.execPath,
-  [join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--config', 'custom-elements-manifest.config.mjs'],
+  [
+    join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'),
+    'analyze',
+    '--config',
+    'custom-elements-manifest.config.mjs',
+  ],
   { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
 );
 if (analyze.status !== 0) {

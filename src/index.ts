@@ -59,6 +59,10 @@ export * from './elements/sort-by/svc-sort-by.js';
 export * from './elements/hits-per-page/svc-hits-per-page.js';
 export * from './elements/range-input/svc-range-input.js';
 export * from './elements/configure/svc-configure.js';
-export { SvcRecommendList, type RecommendRenderInfo, type RecommendSelectDetail } from './elements/recommendations/recommend-list.js';
+export {
+  SvcRecommendList,
+  type RecommendRenderInfo,
+  type RecommendSelectDetail,
+} from './elements/recommendations/recommend-list.js';
 export * from './elements/recommendations/svc-recommendations.js';
 export * from './elements/trending/svc-trending.js';

@@ -20,8 +20,15 @@ const meta: Meta<Args> = {
   title: 'Elements/Autocomplete',
   component: 'svc-autocomplete',
   tags: ['autodocs'],
-  args: { placeholder: 'Search products, brands, categories', 'max-suggestions': 5, 'category-attribute': 'category', autofocus: false },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  args: {
+    placeholder: 'Search products, brands, categories',
+    'max-suggestions': 5,
+    'category-attribute': 'category',
+    autofocus: false,
+  },
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-autocomplete
       placeholder=${ifDefined(args.placeholder)}
       suggestions-index=${ifDefined(args['suggestions-index'] || undefined)}

@@ -14,7 +14,9 @@ const meta: Meta<Args> = {
   component: 'svc-clear-refinements',
   tags: ['autodocs'],
   args: {},
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <div style="display: flex; gap: 1rem; align-items: center">
       <svc-clear-refinements
         included-attributes=${ifDefined(args['included-attributes'])}

@@ -12,7 +12,9 @@ const meta: Meta<Args> = {
   component: 'svc-configure',
   tags: ['autodocs'],
   args: { filters: 'category:Furniture AND price < 100', 'hits-per-page': 5 },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-configure filters=${args.filters} hits-per-page=${args['hits-per-page']}></svc-configure>
     <svc-search-box></svc-search-box>
     <svc-stats style="margin-block-start: 0.5rem"></svc-stats>
@@ -29,7 +31,8 @@ export const Default: Story = {};
 
 /** The `params` property: any search parameter, here `distinct` and rule contexts. */
 export const ParamsProperty: Story = {
-  render: () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render:
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-configure .params=${{ hitsPerPage: 3, filters: 'brand:Xerox', ruleContexts: ['storybook'] }}></svc-configure>
     <svc-stats></svc-stats>
     <svc-hits></svc-hits>

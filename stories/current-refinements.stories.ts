@@ -13,7 +13,9 @@ const meta: Meta<Args> = {
   component: 'svc-current-refinements',
   tags: ['autodocs'],
   args: {},
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}
     .initialState=${{ disjunctiveFacetRefinements: { brand: ['Avery', 'Xerox'] }, facetRefinements: { category: ['Office Supplies'] } }}>
     <svc-configure hits-per-page="6"></svc-configure>
     <svc-current-refinements

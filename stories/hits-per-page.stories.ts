@@ -11,7 +11,9 @@ const meta: Meta<Args> = {
   component: 'svc-hits-per-page',
   tags: ['autodocs'],
   args: { 'hide-label': false },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-hits-per-page ?hide-label=${args['hide-label']}>
       <option value="4" selected>4 per page</option>
       <option value="8">8 per page</option>
@@ -29,7 +31,8 @@ export const Default: Story = {};
 
 /** The sizes as the `items` property; labels come from the `item` translation when omitted. */
 export const ItemsProperty: Story = {
-  render: () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render:
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-hits-per-page .items=${[{ value: 3, label: '', default: true }, { value: 6, label: '' }]}></svc-hits-per-page>
     <svc-hits style="margin-block-start: 1rem"></svc-hits>
   </svc-search>`,

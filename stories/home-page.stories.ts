@@ -12,11 +12,14 @@ import { SERVICE } from './shared.js';
  * item (a click, or Tab to its name and Enter) searches the product list for it.
  */
 const search = (event: CustomEvent<RecommendSelectDetail>) =>
-  (event.currentTarget as Element).closest<SvcSearch>('svc-search')!.store!.setQuery(String(event.detail.hit.name ?? ''));
+  (event.currentTarget as Element)
+    .closest<SvcSearch>('svc-search')!
+    .store!.setQuery(String(event.detail.hit.name ?? ''));
 
 const meta: Meta = {
   title: 'Pages/Home page',
-  render: () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render:
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <div style="display: grid; gap: 2rem; max-inline-size: 64rem">
       <svc-trending model="trending-facets" facet-name="category" style="--svc-recommendations-columns: repeat(3, 1fr)">
         <h2 slot="heading">Trending categories</h2>

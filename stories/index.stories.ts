@@ -51,7 +51,9 @@ export const Default: Story = {};
  */
 export const OwnRefinements: Story = {
   args: { 'index-name': SERVICE.indexName, query: '' },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-search-box></svc-search-box>
     <div style="display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; margin-block-start: 1rem">
       <section style=${column}>

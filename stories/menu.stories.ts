@@ -25,7 +25,9 @@ const meta: Meta<Args> = {
     showMoreLimit: { control: { type: 'number', min: 1, step: 1 } },
     sortBy: { control: 'text' },
   },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-configure hits-per-page="6"></svc-configure>
     <div style="display: grid; grid-template-columns: minmax(12rem, 16rem) 1fr; gap: 1.5rem; align-items: start">
       <section aria-labelledby="menu-heading">
@@ -58,4 +60,12 @@ type Story = StoryObj<Args>;
 export const Default: Story = {};
 
 /** Sub-categories: 5 shown, the most frequent first, "Show more" up to 17. */
-export const ShowMore: Story = { args: { attribute: 'subCategory', limit: 5, showMore: true, showMoreLimit: 17, sortBy: 'isRefined,count:desc,name:asc' } };
+export const ShowMore: Story = {
+  args: {
+    attribute: 'subCategory',
+    limit: 5,
+    showMore: true,
+    showMoreLimit: 17,
+    sortBy: 'isRefined,count:desc,name:asc',
+  },
+};

@@ -20,7 +20,9 @@ const meta: Meta<Args> = {
   tags: ['autodocs'],
   args: { padding: 3, 'show-first': 'true', 'show-previous': 'true', 'show-next': 'true', 'show-last': 'false' },
   argTypes: { 'show-first': onOff, 'show-previous': onOff, 'show-next': onOff, 'show-last': onOff },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName}
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName}
     hosts=${SERVICE.hosts} .initialState=${{ hitsPerPage: 5 }}>
     <svc-hits></svc-hits>
     <svc-pagination

@@ -47,13 +47,15 @@ function productPage(objectID: string): HTMLElement {
     render(
       html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
         <article style="display: grid; gap: 2rem; max-inline-size: 60rem">
-          ${product
-            ? html`<header>
+          ${
+            product
+              ? html`<header>
                 <p style="margin: 0; opacity: 0.7">${product.category} › ${product.subCategory}</p>
                 <h1 style="margin-block: 0.25rem">${product.name}</h1>
                 <p style="margin: 0">${product.brand} · <strong>$${product.price.toFixed(2)}</strong> · in ${product.popularity} orders</p>
               </header>`
-            : html`<p>No product ${id} in the demo catalogue.</p>`}
+              : html`<p>No product ${id} in the demo catalogue.</p>`
+          }
           <svc-recommendations model="related-products" object-id=${id} max-recommendations="4" @svc-recommendations-select=${select}>
             ${card}
           </svc-recommendations>

@@ -25,7 +25,9 @@ const meta: Meta<Args> = {
     max: { control: 'number' },
     precision: { control: { type: 'number', min: 0, max: 4, step: 1 } },
   },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-configure hits-per-page="8"></svc-configure>
     <div style="display: grid; grid-template-columns: minmax(12rem, 16rem) 1fr; gap: 1.5rem; align-items: start">
       <section aria-labelledby="price-heading">

@@ -22,7 +22,9 @@ const meta: Meta<Args> = {
     operator: { control: 'inline-radio', options: ['or', 'and'] },
     attribute: { control: 'select', options: ['brand', 'category', 'subCategory'] },
   },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <div style="display: grid; grid-template-columns: minmax(10rem, 16rem) 1fr; gap: 1.5rem">
       <svc-refinement-list
         attribute=${args.attribute}
@@ -46,5 +48,11 @@ export const Brands: Story = {};
 
 /** Categories with AND, sorted by name. */
 export const CategoriesAnd: Story = {
-  args: { attribute: 'category', operator: 'and', searchable: false, 'show-more': false, 'sort-by': 'isRefined,name:asc' },
+  args: {
+    attribute: 'category',
+    operator: 'and',
+    searchable: false,
+    'show-more': false,
+    'sort-by': 'isRefined,name:asc',
+  },
 };

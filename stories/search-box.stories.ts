@@ -15,7 +15,9 @@ const meta: Meta<Args> = {
   tags: ['autodocs'],
   args: { placeholder: 'Search products', 'search-as-you-type': 'true', autofocus: false },
   argTypes: { 'search-as-you-type': { control: 'inline-radio', options: ['true', 'false'] } },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-search-box
       placeholder=${ifDefined(args.placeholder)}
       search-as-you-type=${args['search-as-you-type']}

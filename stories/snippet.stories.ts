@@ -45,8 +45,7 @@ const meta: Meta<Args> = {
     attribute: { control: 'select', options: ['name', 'brand', 'category', 'subCategory'] },
     words: { control: { type: 'number', min: 1, max: 20 } },
   },
-  render: (args) =>
-    root(args.query, snippetHits(args.attribute, args.words)),
+  render: (args) => root(args.query, snippetHits(args.attribute, args.words)),
 };
 export default meta;
 

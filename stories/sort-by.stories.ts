@@ -11,7 +11,9 @@ const meta: Meta<Args> = {
   component: 'svc-sort-by',
   tags: ['autodocs'],
   args: { 'hide-label': false },
-  render: (args) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render: (
+    args,
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-sort-by ?hide-label=${args['hide-label']}>
       <option value="products">Most popular</option>
       <option value="products_price_asc">Lowest price</option>
@@ -30,7 +32,8 @@ export const Default: Story = {};
 
 /** The orders as the `items` property. */
 export const ItemsProperty: Story = {
-  render: () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render:
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-sort-by
       .items=${[
         { value: 'products', label: 'Featured' },

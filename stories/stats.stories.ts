@@ -6,7 +6,8 @@ const meta: Meta = {
   title: 'Elements/Stats',
   component: 'svc-stats',
   tags: ['autodocs'],
-  render: () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  render:
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
     <svc-search-box placeholder="Type to change the count"></svc-search-box>
     <svc-stats style="margin-block-start: 0.5rem"></svc-stats>
   </svc-search>`,
@@ -19,7 +20,8 @@ export const Default: Story = {};
 
 /** Strings replaced per element, with plural forms (`stats.one`) and numbers formatted for `lang`. */
 export const Translated: Story = {
-  render: () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} lang="fr">
+  render:
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} lang="fr">
     <svc-search-box placeholder="Rechercher"></svc-search-box>
     <svc-stats
       style="margin-block-start: 0.5rem"

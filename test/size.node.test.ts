@@ -35,20 +35,45 @@ test(`mission entry does not grow past today's ${SIZE_CEILING_BYTES} bytes min+g
   const paths = size.inputs.map((input) => input.path);
 
   // The build really contains what it claims to measure (a broken alias would measure an empty bundle).
-  for (const folder of ['search', 'search-box', 'hits', 'refinement-list', 'pagination', 'recommendations', 'trending']) {
-    assert.ok(paths.some((path) => path.startsWith(`src/elements/${folder}/`)), `bundle lacks src/elements/${folder}`);
+  for (const folder of [
+    'search',
+    'search-box',
+    'hits',
+    'refinement-list',
+    'pagination',
+    'recommendations',
+    'trending',
+  ]) {
+    assert.ok(
+      paths.some((path) => path.startsWith(`src/elements/${folder}/`)),
+      `bundle lacks src/elements/${folder}`,
+    );
   }
   for (const layer of ['store', 'client', 'insights']) {
-    assert.ok(paths.some((path) => path.startsWith(`src/${layer}/`)), `bundle lacks src/${layer}`);
+    assert.ok(
+      paths.some((path) => path.startsWith(`src/${layer}/`)),
+      `bundle lacks src/${layer}`,
+    );
   }
-  assert.ok(paths.some((path) => path.includes('node_modules/lit-html/')), 'bundle lacks Lit');
+  assert.ok(
+    paths.some((path) => path.includes('node_modules/lit-html/')),
+    'bundle lacks Lit',
+  );
   // Browser code never reaches the Node-only service.
-  assert.deepEqual(paths.filter((path) => path.startsWith('src/service/')), []);
+  assert.deepEqual(
+    paths.filter((path) => path.startsWith('src/service/')),
+    [],
+  );
 
-  assert.ok(size.gzip <= SIZE_CEILING_BYTES, `min+gzip ${size.gzip} bytes > ceiling ${SIZE_CEILING_BYTES}: something grew the mission entry`);
+  assert.ok(
+    size.gzip <= SIZE_CEILING_BYTES,
+    `min+gzip ${size.gzip} bytes > ceiling ${SIZE_CEILING_BYTES}: something grew the mission entry`,
+  );
 });
 
-test(`mission entry is at most ${SIZE_BUDGET_BYTES} bytes min+gzip, Lit included`, { todo: 'issue 7 budget not met (29.3 kB): a decision for the issue owner; see docs/notes/packaging.md' }, async () => {
+test(`mission entry is at most ${SIZE_BUDGET_BYTES} bytes min+gzip, Lit included`, {
+  todo: 'issue 7 budget not met (29.3 kB): a decision for the issue owner; see docs/notes/packaging.md',
+}, async () => {
   const size = await missionEntry();
   const groups = bytesByGroup(size.inputs)
     .slice(0, 12)

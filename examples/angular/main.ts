@@ -19,4 +19,6 @@ class AppComponent {
   }
 }
 
-bootstrapApplication(AppComponent, { providers: [provideZonelessChangeDetection()] }).catch((error) => console.error(error));
+bootstrapApplication(AppComponent, { providers: [provideZonelessChangeDetection()] }).catch((error) =>
+  console.error(error),
+);

@@ -33,9 +33,26 @@ export interface ShopProps {
   onPage?: (page: number) => void;
 }
 
-export function Shop({ store, appId, apiKey, indexName, hosts, insights = true, onQuery, onRefine, onPage }: ShopProps) {
+export function Shop({
+  store,
+  appId,
+  apiKey,
+  indexName,
+  hosts,
+  insights = true,
+  onQuery,
+  onRefine,
+  onPage,
+}: ShopProps) {
   return (
-    <svc-search store={store} appId={appId} apiKey={apiKey} indexName={indexName} hosts={hosts} insightsEnabled={insights}>
+    <svc-search
+      store={store}
+      appId={appId}
+      apiKey={apiKey}
+      indexName={indexName}
+      hosts={hosts}
+      insightsEnabled={insights}
+    >
       <svc-search-box placeholder="Search products" onsvc-search-input={(event) => onQuery?.(event.detail.query)} />
       <svc-refinement-list attribute="brand" onsvc-refine={(event) => onRefine?.(event.detail)} />
       <svc-hits renderHit={(hit: Hit<Product>) => `${hit.name} · ${hit.price.toFixed(2)}`} />

@@ -5,6 +5,12 @@ import { Shop } from './Shop.js';
 
 createRoot(document.getElementById('app')!).render(
   <StrictMode>
-    <Shop appId="SVCLOCAL" apiKey="local-search-key" indexName="products" hosts="http://127.0.0.1:8787" onQuery={(query) => console.log('query', query)} />
+    <Shop
+      appId="SVCLOCAL"
+      apiKey="local-search-key"
+      indexName="products"
+      hosts="http://127.0.0.1:8787"
+      onQuery={(query) => console.log('query', query)}
+    />
   </StrictMode>,
 );

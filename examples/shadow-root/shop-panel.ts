@@ -49,7 +49,8 @@ export class SearchWidget extends HTMLElement {
     const shadow = this.attachShadow({ mode: 'open' });
     const search = document.createElement('svc-search');
     search.id = 'search';
-    for (const name of ['app-id', 'api-key', 'index-name', 'hosts']) search.setAttribute(name, this.getAttribute(name) ?? '');
+    for (const name of ['app-id', 'api-key', 'index-name', 'hosts'])
+      search.setAttribute(name, this.getAttribute(name) ?? '');
     search.innerHTML = '<svc-search-box placeholder="Search products"></svc-search-box>';
     shadow.innerHTML = '<aside><svc-hits search="search"></svc-hits></aside>';
     shadow.prepend(search);

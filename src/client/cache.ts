@@ -20,7 +20,10 @@ export class LruCache<V> {
   #ttl: number;
   #max: number;
 
-  constructor({ ttlMs = DEFAULT_CACHE_TTL_MS, maxEntries = DEFAULT_CACHE_MAX_ENTRIES }: { ttlMs?: number; maxEntries?: number } = {}) {
+  constructor({
+    ttlMs = DEFAULT_CACHE_TTL_MS,
+    maxEntries = DEFAULT_CACHE_MAX_ENTRIES,
+  }: { ttlMs?: number; maxEntries?: number } = {}) {
     if (!(ttlMs > 0 && maxEntries >= 1)) fail('cache: ttlMs and maxEntries must be > 0', RangeError);
     this.#ttl = ttlMs;
     this.#max = maxEntries;
@@ -30,7 +33,7 @@ export class LruCache<V> {
     const entry = this.#map.get(key);
     this.#map.delete(key);
     // Re-inserted: Map iteration order is insertion order, so the first key is the least recently used.
-    if (entry && entry[1] > Date.now()) return this.#map.set(key, entry), entry[0];
+    if (entry && entry[1] > Date.now()) return (this.#map.set(key, entry), entry[0]);
   }
 
   set(key: string, value: V): void {

@@ -27,7 +27,7 @@ export const DEFAULT_TIMEOUTS = { connect: 2_000, read: 5_000, write: 30_000 };
 /** Default time a failed host is skipped, ms. */
 export const DEFAULT_HOST_DOWN_MS = 120_000;
 
-const hostUrl = (url: string) => (/^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url : 'https://' + url).replace(/\/+$/, '');
+const hostUrl = (url: string) => (/^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url : `https://${url}`).replace(/\/+$/, '');
 
 /**
  * The hosts of a client: explicit `hosts` when given, else `{appId}-dsn.{domain}` (reads),
@@ -40,17 +40,24 @@ export function computeHosts(options: ClientOptions, random = Math.random): Arra
   const { appId, hosts, domain = DEFAULT_DOMAIN } = options;
   if (hosts) {
     return list(hosts, 'createClient: hosts').map((host) => {
-      const { url, accept = 'readWrite' } = (typeof host == 'string' ? { url: host } : host) ?? {};
+      const { url, accept = 'readWrite' } = (typeof host === 'string' ? { url: host } : host) ?? {};
       return { url: hostUrl(need(url, 'createClient: host url')), accept };
     });
   }
-  const fallbacks = [1, 2, 3].map((n) => ({ url: `https://${appId}-${n}.${options.fallbackDomain ?? DEFAULT_FALLBACK_DOMAIN}`, accept: 'readWrite' as const }));
+  const fallbacks = [1, 2, 3].map((n) => ({
+    url: `https://${appId}-${n}.${options.fallbackDomain ?? DEFAULT_FALLBACK_DOMAIN}`,
+    accept: 'readWrite' as const,
+  }));
   // Fisher–Yates, once per client: spreads the retry load over the fallback hosts ("shuffle the list at start").
   for (let i = 2; i; i--) {
     const j = Math.floor(random() * (i + 1));
     [fallbacks[i], fallbacks[j]] = [fallbacks[j]!, fallbacks[i]!];
   }
-  return [{ url: `https://${appId}-dsn.${domain}`, accept: 'read' }, { url: `https://${appId}.${domain}`, accept: 'write' }, ...fallbacks];
+  return [
+    { url: `https://${appId}-dsn.${domain}`, accept: 'read' },
+    { url: `https://${appId}.${domain}`, accept: 'write' },
+    ...fallbacks,
+  ];
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -76,9 +83,18 @@ export function createClient(options: ClientOptions): SearchClient {
   const appId = need(options?.appId, 'createClient: appId');
   const apiKey = need(options.apiKey, 'createClient: apiKey');
   const hosts = computeHosts(options);
-  const insightsHost = [{ url: hostUrl(options.insightsHost ?? (options.hosts ? hosts[0]!.url : 'https://insights.' + (options.domain ?? DEFAULT_DOMAIN))), accept: 'readWrite' as const }];
+  const insightsHost = [
+    {
+      url: hostUrl(
+        options.insightsHost ??
+          (options.hosts ? hosts[0]!.url : `https://insights.${options.domain ?? DEFAULT_DOMAIN}`),
+      ),
+      accept: 'readWrite' as const,
+    },
+  ];
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  for (const [name, ms] of Object.entries(timeouts)) if (!(ms > 0)) fail(`createClient: timeouts.${name} must be > 0`, RangeError);
+  for (const [name, ms] of Object.entries(timeouts))
+    if (!(ms > 0)) fail(`createClient: timeouts.${name} must be > 0`, RangeError);
   const hostDownMs = options.hostDownMs ?? DEFAULT_HOST_DOWN_MS;
   // URL credentials (Insights beacons): document 2 accepts them under the header names, case-sensitive.
   const credentials = `X-Service-Application-Id=${encodeURIComponent(appId)}&X-Service-API-Key=${encodeURIComponent(apiKey)}`;
@@ -88,9 +104,17 @@ export function createClient(options: ClientOptions): SearchClient {
   const inFlight = new Map<string, { promise: Promise<unknown>; controller: AbortController; waiters: number }>();
 
   /** One call with retries across hosts. `keepalive` (Insights on unload) also puts the credentials in the URL. */
-  async function send(method: Method, path: string, body: unknown, kind: 'read' | 'write', signal?: AbortSignal, keepalive?: boolean, list = hosts): Promise<any> {
+  async function send(
+    method: Method,
+    path: string,
+    body: unknown,
+    kind: 'read' | 'write',
+    signal?: AbortSignal,
+    keepalive?: boolean,
+    list = hosts,
+  ): Promise<any> {
     signal?.throwIfAborted();
-    const eligible = list.filter((host) => host.accept != (kind == 'read' ? 'write' : 'read'));
+    const eligible = list.filter((host) => host.accept !== (kind === 'read' ? 'write' : 'read'));
     const up = eligible.filter((host) => !(downUntil.get(host.url)! > Date.now()));
     const text = body ? JSON.stringify(body) : undefined;
     const attempts: HostAttempt[] = [];
@@ -108,7 +132,11 @@ export function createClient(options: ClientOptions): SearchClient {
           keepalive: keepalive && new Blob([text ?? '']).size <= 65_536,
           headers: keepalive
             ? { 'Content-Type': 'text/plain; charset=UTF-8' }
-            : { 'X-Service-Application-Id': appId, 'X-Service-API-Key': apiKey, ...(text && { 'Content-Type': 'application/json; charset=UTF-8' }) },
+            : {
+                'X-Service-Application-Id': appId,
+                'X-Service-API-Key': apiKey,
+                ...(text && { 'Content-Type': 'application/json; charset=UTF-8' }),
+              },
         });
         const raw = await response.text();
         const { status } = response;
@@ -125,7 +153,11 @@ export function createClient(options: ClientOptions): SearchClient {
         if (error instanceof ApiError) throw error;
         signal?.throwIfAborted();
         const { message, cause } = error as Error & { cause?: { code?: string } };
-        attempt = { host: url, reason: timeout.aborted ? 'timeout' : 'network', message: timeout.aborted ? `no answer within ${ms} ms` : message + (cause?.code ? ` (${cause.code})` : '') };
+        attempt = {
+          host: url,
+          reason: timeout.aborted ? 'timeout' : 'network',
+          message: timeout.aborted ? `no answer within ${ms} ms` : message + (cause?.code ? ` (${cause.code})` : ''),
+        };
       }
       attempts.push(attempt);
       downUntil.set(url, Date.now() + hostDownMs);
@@ -142,7 +174,7 @@ export function createClient(options: ClientOptions): SearchClient {
     const hit = useCache && cache.get(key);
     if (hit) return structuredClone(hit);
     let shared = inFlight.get(key)!;
-    const forget = () => inFlight.get(key) == shared && inFlight.delete(key);
+    const forget = () => inFlight.get(key) === shared && inFlight.delete(key);
     if (!shared) {
       const controller = new AbortController();
       const promise = send('POST', path, body, 'read', controller.signal);
@@ -161,7 +193,9 @@ export function createClient(options: ClientOptions): SearchClient {
         if (!--shared.waiters) shared.controller.abort(), forget();
       };
       signal?.addEventListener('abort', onAbort);
-      shared.promise.finally(() => signal?.removeEventListener('abort', onAbort)).then((value) => resolve(structuredClone(value)), reject);
+      shared.promise
+        .finally(() => signal?.removeEventListener('abort', onAbort))
+        .then((value) => resolve(structuredClone(value)), reject);
     });
   }
 
@@ -170,19 +204,27 @@ export function createClient(options: ClientOptions): SearchClient {
   return {
     appId,
     apiKey,
-    search: (indexName, params, requestOptions) => read(index(indexName, 'query'), { params: serializeParams(params) }, requestOptions),
+    search: (indexName, params, requestOptions) =>
+      read(index(indexName, 'query'), { params: serializeParams(params) }, requestOptions),
     multiSearch: (requests, requestOptions) =>
       read(
         '/1/indexes/*/queries',
         {
-          requests: list(requests, 'multiSearch: requests').map((r) => ({ indexName: need(r?.indexName, 'multiSearch: indexName'), params: serializeParams(r.params) })),
+          requests: list(requests, 'multiSearch: requests').map((r) => ({
+            indexName: need(r?.indexName, 'multiSearch: indexName'),
+            params: serializeParams(r.params),
+          })),
           strategy: requestOptions?.strategy,
         },
         requestOptions,
       ),
     searchForFacetValues(indexName, facetName, facetQuery, { maxFacetHits, ...params } = {}, requestOptions) {
       const path = index(indexName, `facets/${encodeURIComponent(need(facetName, 'facetName'))}/query`);
-      return read(path, { params: serializeParams(params), facetQuery: facetQuery ?? '', maxFacetHits }, requestOptions);
+      return read(
+        path,
+        { params: serializeParams(params), facetQuery: facetQuery ?? '', maxFacetHits },
+        requestOptions,
+      );
     },
     async *browse(indexName, params, requestOptions) {
       // The first call carries the params, each later one only the cursor of the previous answer.
@@ -194,25 +236,47 @@ export function createClient(options: ClientOptions): SearchClient {
         body = { cursor: page.cursor };
       }
     },
-    getObjects: (requests, requestOptions) => send('POST', '/1/indexes/*/objects', { requests: list(requests, 'getObjects: requests') }, 'read', requestOptions?.signal),
+    getObjects: (requests, requestOptions) =>
+      send(
+        'POST',
+        '/1/indexes/*/objects',
+        { requests: list(requests, 'getObjects: requests') },
+        'read',
+        requestOptions?.signal,
+      ),
     recommend: (requests, requestOptions) =>
-      read('/1/indexes/*/recommendations', { requests: list(requests, 'recommend: requests').map((r) => (need(r?.indexName, 'recommend: indexName'), r)) }, requestOptions),
+      read(
+        '/1/indexes/*/recommendations',
+        { requests: list(requests, 'recommend: requests').map((r) => (need(r?.indexName, 'recommend: indexName'), r)) },
+        requestOptions,
+      ),
     sendEvents: (events, sendOptions) =>
-      send('POST', '/1/events', { events: list(events, 'sendEvents: events') }, 'write', sendOptions?.signal, sendOptions?.keepalive, insightsHost),
-    eventsBeaconUrl: () => insightsHost[0]!.url + '/1/events?' + credentials,
+      send(
+        'POST',
+        '/1/events',
+        { events: list(events, 'sendEvents: events') },
+        'write',
+        sendOptions?.signal,
+        sendOptions?.keepalive,
+        insightsHost,
+      ),
+    eventsBeaconUrl: () => `${insightsHost[0]!.url}/1/events?${credentials}`,
     request(method, path, body, requestOptions) {
-      if (!/^(GET|POST|PUT|DELETE) \//.test(method + ' ' + path)) fail(`request: needs GET, POST, PUT or DELETE and a path starting with "/", got ${method} ${path}`);
+      if (!/^(GET|POST|PUT|DELETE) \//.test(`${method} ${path}`))
+        fail(`request: needs GET, POST, PUT or DELETE and a path starting with "/", got ${method} ${path}`);
       // GET and DELETE carry their parameters in the query string (wire rule 3).
-      const inQuery = method == 'GET' || method == 'DELETE';
+      const inQuery = method === 'GET' || method === 'DELETE';
       const query = inQuery && body != null ? toQueryString(body, true) : '';
       return send(
         method,
         query ? path + (path.includes('?') ? '&' : '?') + query : path,
         inQuery ? undefined : body,
-        requestOptions?.kind ?? (method == 'GET' ? 'read' : 'write'),
+        requestOptions?.kind ?? (method === 'GET' ? 'read' : 'write'),
         requestOptions?.signal,
       );
     },
-    clearCache: () => cache && cache.clear(),
+    clearCache: () => {
+      if (cache) cache.clear();
+    },
   };
 }

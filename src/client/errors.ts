@@ -42,7 +42,9 @@ export class RetryError extends ApiError {
   override name = 'RetryError';
   constructor(readonly attempts: HostAttempt[]) {
     super(
-      'Unreachable hosts: ' + (attempts.map((a) => `${a.host} (${a.reason}${a.status ? ' ' + a.status : ''}: ${a.message})`).join(', ') || 'none accepts the call'),
+      'Unreachable hosts: ' +
+        (attempts.map((a) => `${a.host} (${a.reason}${a.status ? ` ${a.status}` : ''}: ${a.message})`).join(', ') ||
+          'none accepts the call'),
       attempts.findLast((a) => a.status)?.status ?? 0,
     );
   }
@@ -55,12 +57,13 @@ export class RetryError extends ApiError {
  * if (!name) fail('search: indexName must be a non-empty string');
  */
 export function fail(message: string, type: new (message: string) => Error = TypeError): never {
-  throw new type('svc-search: ' + message);
+  throw new type(`svc-search: ${message}`);
 }
 
 /** `value` when it is a non-empty array, else a `TypeError` naming `what`. */
-export const list = <T>(value: T[], what: string): T[] => (Array.isArray(value) && value.length ? value : fail(what + ' must be a non-empty array'));
+export const list = <T>(value: T[], what: string): T[] =>
+  Array.isArray(value) && value.length ? value : fail(`${what} must be a non-empty array`);
 
 /** `value` when it is a non-empty string, else a `TypeError` naming `what`. */
 export const need = (value: unknown, what: string): string =>
-  typeof value == 'string' && value ? value : fail(`${what} must be a non-empty string, got ${JSON.stringify(value)}`);
+  typeof value === 'string' && value ? value : fail(`${what} must be a non-empty string, got ${JSON.stringify(value)}`);

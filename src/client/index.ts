@@ -2,7 +2,14 @@
  * The search client (browser and Node). `generateSecuredApiKey` is in `./secured-key.js` (Node only) and
  * deliberately not re-exported here.
  */
-export { createClient, computeHosts, DEFAULT_DOMAIN, DEFAULT_FALLBACK_DOMAIN, DEFAULT_TIMEOUTS, DEFAULT_HOST_DOWN_MS } from './client.js';
+export {
+  createClient,
+  computeHosts,
+  DEFAULT_DOMAIN,
+  DEFAULT_FALLBACK_DOMAIN,
+  DEFAULT_TIMEOUTS,
+  DEFAULT_HOST_DOWN_MS,
+} from './client.js';
 export { ApiError, RetryError, type HostAttempt } from './errors.js';
 export { LruCache, DEFAULT_CACHE_MAX_ENTRIES, DEFAULT_CACHE_TTL_MS } from './cache.js';
 export { serializeParams } from './params.js';

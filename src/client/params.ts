@@ -14,8 +14,17 @@ import type { SearchParams } from './types.js';
 export const toQueryString = (record: object | undefined, commas?: boolean): string =>
   Object.entries(record ?? {})
     .filter((entry) => entry[1] !== undefined)
-    .map(([key, value]) =>
-      encodeURIComponent(key) + '=' + encodeURIComponent(commas && Array.isArray(value) ? value.join() : value && typeof value == 'object' ? JSON.stringify(value) : value),
+    .map(
+      ([key, value]) =>
+        encodeURIComponent(key) +
+        '=' +
+        encodeURIComponent(
+          commas && Array.isArray(value)
+            ? value.join()
+            : value && typeof value === 'object'
+              ? JSON.stringify(value)
+              : value,
+        ),
     )
     .join('&');
 

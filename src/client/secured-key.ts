@@ -40,7 +40,8 @@ export function serializeRestrictions(restrictions: SecuredKeyRestrictions): str
     .map((key) => {
       const value = merged[key];
       let text: string;
-      if (Array.isArray(value)) text = value.some((v) => typeof v === 'object' && v !== null) ? JSON.stringify(value) : value.join(',');
+      if (Array.isArray(value))
+        text = value.some((v) => typeof v === 'object' && v !== null) ? JSON.stringify(value) : value.join(',');
       else if (typeof value === 'object' && value !== null) text = JSON.stringify(value);
       else text = String(value);
       return `${key}=${encodeURIComponent(text).replace(/\+/g, '%20')}`;
@@ -57,7 +58,8 @@ export function serializeRestrictions(restrictions: SecuredKeyRestrictions): str
  * const key = generateSecuredApiKey('local-search-key', { restrictIndices: ['products'], validUntil: Math.floor(Date.now() / 1000) + 3600 });
  */
 export function generateSecuredApiKey(parentKey: string, restrictions: SecuredKeyRestrictions = {}): string {
-  if (typeof parentKey !== 'string' || parentKey === '') throw new TypeError('generateSecuredApiKey: parentKey must be a non-empty string');
+  if (typeof parentKey !== 'string' || parentKey === '')
+    throw new TypeError('generateSecuredApiKey: parentKey must be a non-empty string');
   if (restrictions === null || typeof restrictions !== 'object' || Array.isArray(restrictions)) {
     throw new TypeError('generateSecuredApiKey: restrictions must be an object');
   }

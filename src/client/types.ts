@@ -189,7 +189,11 @@ export interface SendEventsOptions {
 export interface SearchClient {
   readonly appId: string;
   readonly apiKey: string;
-  search<T = Record<string, unknown>>(indexName: string, params?: SearchParams, options?: RequestOptions): Promise<SearchResponse<T>>;
+  search<T = Record<string, unknown>>(
+    indexName: string,
+    params?: SearchParams,
+    options?: RequestOptions,
+  ): Promise<SearchResponse<T>>;
   multiSearch<T = Record<string, unknown>>(
     requests: MultiSearchRequest[],
     options?: RequestOptions & { strategy?: 'none' | 'stopIfEnoughMatches' },
@@ -201,16 +205,28 @@ export interface SearchClient {
     params?: SearchParams & { maxFacetHits?: number },
     options?: RequestOptions,
   ): Promise<SearchForFacetValuesResponse>;
-  browse<T = Record<string, unknown>>(indexName: string, params?: SearchParams, options?: RequestOptions): AsyncIterable<Array<Hit<T>>>;
+  browse<T = Record<string, unknown>>(
+    indexName: string,
+    params?: SearchParams,
+    options?: RequestOptions,
+  ): AsyncIterable<Array<Hit<T>>>;
   getObjects<T = Record<string, unknown>>(
     requests: Array<{ indexName: string; objectID: string; attributesToRetrieve?: string[] }>,
     options?: RequestOptions,
   ): Promise<{ results: Array<(T & { objectID: string }) | null> }>;
-  recommend<T = Record<string, unknown>>(requests: RecommendRequest[], options?: RequestOptions): Promise<{ results: Array<RecommendResult<T>> }>;
+  recommend<T = Record<string, unknown>>(
+    requests: RecommendRequest[],
+    options?: RequestOptions,
+  ): Promise<{ results: Array<RecommendResult<T>> }>;
   sendEvents(events: InsightsEvent[], options?: SendEventsOptions): Promise<{ status: number; message: string }>;
   /** URL for `navigator.sendBeacon` of `/1/events` with credentials as URL parameters. */
   eventsBeaconUrl(): string;
   /** Generic call for admin/indexing use in tests and scripts; for GET and DELETE an object `body` becomes the query string. */
-  request<R = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, options?: RequestOptions & { kind?: 'read' | 'write' }): Promise<R>;
+  request<R = unknown>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+    options?: RequestOptions & { kind?: 'read' | 'write' },
+  ): Promise<R>;
   clearCache(): void;
 }

@@ -85,7 +85,7 @@ export class AutocompleteController extends SearchBoxController {
   override sync(): void {
     super.sync();
     // Another store (the root was rebuilt) or none: what was suggested belongs to the old one.
-    if (this.store != this.#store) {
+    if (this.store !== this.#store) {
       this.#store = this.store;
       this.#reset();
     }
@@ -109,7 +109,9 @@ export class AutocompleteController extends SearchBoxController {
     if (!this.open) {
       this.open = true;
       this.activeIndex = delta > 0 ? 0 : count - 1;
-    } else this.activeIndex = this.activeIndex < 0 && delta < 0 ? count - 1 : (((this.activeIndex + delta) % count) + count) % count;
+    } else
+      this.activeIndex =
+        this.activeIndex < 0 && delta < 0 ? count - 1 : (((this.activeIndex + delta) % count) + count) % count;
     this.host.requestUpdate();
   }
 
@@ -184,22 +186,26 @@ export class AutocompleteController extends SearchBoxController {
     this.status = 'loading';
     this.host.requestUpdate();
     store
-      .searchIndex({ indexName, params: { query, hitsPerPage: this.maxSuggestions, attributesToHighlight: ['query'], ...HIGHLIGHT_PARAMS } })
+      .searchIndex({
+        indexName,
+        params: { query, hitsPerPage: this.maxSuggestions, attributesToHighlight: ['query'], ...HIGHLIGHT_PARAMS },
+      })
       .then(
         (answer) => {
-          if (sequence != this.#sequence) return; // an older text's answer
+          if (sequence !== this.#sequence) return; // an older text's answer
           const source = this.sourceIndex || store.baseIndex;
           const attribute = this.categoryAttribute;
           this.suggestions = answer.hits
-            .filter((hit) => typeof hit.query == 'string')
+            .filter((hit) => typeof hit.query === 'string')
             .slice(0, this.maxSuggestions)
             .map((hit) => {
-              const value = attribute && (hit[source] as SourceFacets | undefined)?.facets?.exact_matches?.[attribute]?.[0]?.value;
+              const value =
+                attribute && (hit[source] as SourceFacets | undefined)?.facets?.exact_matches?.[attribute]?.[0]?.value;
               const highlighted = (hit._highlightResult as { query?: { value?: unknown } } | undefined)?.query?.value;
               return {
                 query: hit.query as string,
-                highlighted: typeof highlighted == 'string' ? highlighted : escape(hit.query as string),
-                category: typeof value == 'string' || typeof value == 'number' ? String(value) : undefined,
+                highlighted: typeof highlighted === 'string' ? highlighted : escape(hit.query as string),
+                category: typeof value === 'string' || typeof value === 'number' ? String(value) : undefined,
                 hit,
               };
             });
@@ -209,7 +215,7 @@ export class AutocompleteController extends SearchBoxController {
           this.host.requestUpdate();
         },
         (error: unknown) => {
-          if (sequence != this.#sequence) return;
+          if (sequence !== this.#sequence) return;
           this.suggestions = [];
           this.status = 'error';
           this.error = error instanceof Error ? error : new Error(String(error));

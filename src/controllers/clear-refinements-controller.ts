@@ -28,7 +28,11 @@ export class ClearRefinementsController extends StoreController {
     if (!state) return [];
     return currentRefinements(state)
       .map((group) => group.attribute)
-      .filter((attribute) => (!this.includedAttributes || this.includedAttributes.includes(attribute)) && !this.excludedAttributes.includes(attribute));
+      .filter(
+        (attribute) =>
+          (!this.includedAttributes || this.includedAttributes.includes(attribute)) &&
+          !this.excludedAttributes.includes(attribute),
+      );
   }
 
   /** Whether `clear()` would change anything. */

@@ -55,7 +55,16 @@ export class ConfigureController extends StoreController {
   }
 }
 
-type Kind = 'string' | 'number' | 'boolean' | 'list' | 'filters' | 'typoTolerance' | 'booleanOrList' | 'booleanOrNumber' | 'numberOrAll';
+type Kind =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  | 'list'
+  | 'filters'
+  | 'typoTolerance'
+  | 'booleanOrList'
+  | 'booleanOrNumber'
+  | 'numberOrAll';
 
 /** Types of the search parameters of the hosted API, for reading them from attribute strings. */
 const PARAMETER_KINDS: Record<string, Kind> = {
@@ -156,7 +165,8 @@ function parseBoolean(name: string, text: string): boolean {
 
 function parseNumber(name: string, text: string): number {
   const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(value)) throw new TypeError(`svc-configure: ${name}="${text}" is not a number`);
+  if (text.trim() === '' || !Number.isFinite(value))
+    throw new TypeError(`svc-configure: ${name}="${text}" is not a number`);
   return value;
 }
 
@@ -166,7 +176,12 @@ function parseList(text: string): string[] {
     const json = parseJson(trimmed);
     if (Array.isArray(json)) return json.map(String);
   }
-  return trimmed === '' ? [] : trimmed.split(',').map((item) => item.trim()).filter(Boolean);
+  return trimmed === ''
+    ? []
+    : trimmed
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
 }
 
 /**
@@ -205,13 +220,17 @@ export function parseParameter(attribute: string, text: string): [string, unknow
     }
     case 'booleanOrNumber': {
       const value = text.trim().toLowerCase();
-      return [name, value === '' || value === 'true' || value === 'false' ? value !== 'false' : parseNumber(attribute, text)];
+      return [
+        name,
+        value === '' || value === 'true' || value === 'false' ? value !== 'false' : parseNumber(attribute, text),
+      ];
     }
     case 'filters': {
       const trimmed = text.trim();
       if (trimmed.startsWith('[')) {
         const json = parseJson(trimmed);
-        if (!Array.isArray(json)) throw new TypeError(`svc-configure: ${attribute}="${text}" is not a JSON array of filters`);
+        if (!Array.isArray(json))
+          throw new TypeError(`svc-configure: ${attribute}="${text}" is not a JSON array of filters`);
         return [name, json];
       }
       return [name, trimmed];

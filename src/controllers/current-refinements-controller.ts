@@ -85,7 +85,8 @@ export class CurrentRefinementsController extends StoreController {
         store.removeNumericRefinement(refinement.attribute, refinement.operator, Number(refinement.value));
         break;
       case 'tag':
-        if (store.getSnapshot().state.tagRefinements.includes(String(refinement.value))) store.toggleTag(String(refinement.value));
+        if (store.getSnapshot().state.tagRefinements.includes(String(refinement.value)))
+          store.toggleTag(String(refinement.value));
         break;
       case 'query':
         store.setQuery('');

@@ -69,7 +69,7 @@ export class HitsController<T = Record<string, unknown>> extends StoreController
 
   /** The store's error, when the last search failed. */
   get error(): Error | null {
-    return this.snapshot?.status == 'error' ? this.snapshot.error : null;
+    return this.snapshot?.status === 'error' ? this.snapshot.error : null;
   }
 
   /** True while a search is running (`loading` or `stalled`). */

@@ -41,7 +41,9 @@ export class HitsPerPageController extends StoreController {
   set items(items: HitsPerPageItem[]) {
     for (const item of items) {
       if (!Number.isInteger(item.value) || item.value < 1 || item.value > 1000) {
-        throw new TypeError(`svc-hits-per-page: ${JSON.stringify(item.value)} is not a page size (an integer from 1 to 1000)`);
+        throw new TypeError(
+          `svc-hits-per-page: ${JSON.stringify(item.value)} is not a page size (an integer from 1 to 1000)`,
+        );
       }
     }
     if (items.filter((item) => item.default).length > 1) {

@@ -42,12 +42,16 @@ export class InfiniteHitsController<T = Record<string, unknown>> extends HitsCon
   protected override onSnapshot(snapshot: StoreSnapshot): void {
     const results = snapshot.results as SearchResults<T> | null;
     // Wait for the newest answer: while a search is pending, the state is ahead of the results shown.
-    if (!results || results == this.#taken || /^(loading|stalled)$/.test(snapshot.status)) return;
+    if (!results || results === this.#taken || /^(loading|stalled)$/.test(snapshot.status)) return;
     this.#taken = results;
     const key = JSON.stringify([{ ...snapshot.state, page: 0 }, results.hitsPerPage]);
     const page = results.page;
     const store = this.store;
-    if (key != this.#key || store != this.#storeOfPages || !(this.#pages.has(page - 1) || this.#pages.has(page + 1) || this.#pages.has(page))) {
+    if (
+      key !== this.#key ||
+      store !== this.#storeOfPages ||
+      !(this.#pages.has(page - 1) || this.#pages.has(page + 1) || this.#pages.has(page))
+    ) {
       this.#pages = new Map();
       this.#key = key;
       this.#storeOfPages = store;
@@ -85,7 +89,12 @@ export class InfiniteHitsController<T = Record<string, unknown>> extends HitsCon
         hit,
         index,
         page,
-        ref: { objectID: hit.objectID, queryID, position: page * hitsPerPage + index + 1, indexName: results.index ?? indexName },
+        ref: {
+          objectID: hit.objectID,
+          queryID,
+          position: page * hitsPerPage + index + 1,
+          indexName: results.index ?? indexName,
+        },
       }));
     });
   }
@@ -124,7 +133,7 @@ export class InfiniteHitsController<T = Record<string, unknown>> extends HitsCon
     if (!store) return undefined;
     const { state, status } = store.getSnapshot();
     // The same page again after an error: the store only searches a changed state, so search it again.
-    if (state.page == page && status == 'error') store.refresh();
+    if (state.page === page && status === 'error') store.refresh();
     else store.setPage(page);
     this.host.requestUpdate();
     return page;

@@ -43,7 +43,9 @@ export class MenuController extends StoreController {
 
   protected override needs(): Needs | undefined {
     const { attribute, showMore, limit } = this;
-    return attribute ? { disjunctiveFacets: [attribute], maxValuesPerFacet: showMore ? Math.max(limit, this.showMoreLimit) : limit } : undefined;
+    return attribute
+      ? { disjunctiveFacets: [attribute], maxValuesPerFacet: showMore ? Math.max(limit, this.showMoreLimit) : limit }
+      : undefined;
   }
 
   /** The values refined in the state for the attribute (OR ones first); a menu keeps at most one. */
@@ -92,11 +94,17 @@ export class MenuController extends StoreController {
     // Every change below lands in the same tick: one request, page back to 0.
     for (const current of refined) {
       if (current === value && turnOn && state.disjunctiveFacetRefinements[attribute]?.includes(value)) continue;
-      store.toggleRefinement(attribute, current, state.disjunctiveFacetRefinements[attribute]?.includes(current) ? 'or' : 'and');
+      store.toggleRefinement(
+        attribute,
+        current,
+        state.disjunctiveFacetRefinements[attribute]?.includes(current) ? 'or' : 'and',
+      );
     }
-    if (turnOn && !store.getSnapshot().state.disjunctiveFacetRefinements[attribute]?.includes(value)) store.toggleRefinement(attribute, value, 'or');
+    if (turnOn && !store.getSnapshot().state.disjunctiveFacetRefinements[attribute]?.includes(value))
+      store.toggleRefinement(attribute, value, 'or');
     const results = this.snapshot?.results;
-    if (turnOn && !wasOn) this.insights?.filterApplied(results?.index ?? state.indexName, attribute, value, results?.queryID);
+    if (turnOn && !wasOn)
+      this.insights?.filterApplied(results?.index ?? state.indexName, attribute, value, results?.queryID);
     this.host.requestUpdate();
     return turnOn;
   }

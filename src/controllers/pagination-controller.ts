@@ -59,6 +59,6 @@ export class PaginationController extends StoreController {
   /** Goes to a page (0-based), clamped to the existing pages. */
   setPage(page: number): void {
     const target = Math.max(0, Math.min(Math.floor(page), this.nbPages - 1));
-    if (target >= 0 && target != this.currentPage) this.store?.setPage(target);
+    if (target >= 0 && target !== this.currentPage) this.store?.setPage(target);
   }
 }

@@ -117,7 +117,8 @@ export class RangeInputController extends StoreController {
     if (!store || !attribute) return undefined;
     for (const side of ['min', 'max'] as const) {
       const value = range[side];
-      if (value !== undefined && !Number.isFinite(value)) throw new RangeError(`svc-range-input: ${side} must be a finite number, got ${value}`);
+      if (value !== undefined && !Number.isFinite(value))
+        throw new RangeError(`svc-range-input: ${side} must be a finite number, got ${value}`);
     }
     if (range.min !== undefined && range.max !== undefined && range.min > range.max) {
       throw new RangeError(`svc-range-input: min (${range.min}) is greater than max (${range.max})`);
@@ -129,9 +130,12 @@ export class RangeInputController extends StoreController {
     // Read the store's state, not the last snapshot: an action of the same tick may not be notified yet.
     const state = store.getSnapshot().state;
     const current = state.numericRefinements[attribute] ?? [];
-    const own = current.filter((r) => r.operator == '>=' || r.operator == '<=');
-    const wanted = [...(next.min === undefined ? [] : ['>=' + next.min]), ...(next.max === undefined ? [] : ['<=' + next.max])];
-    if (own.length == wanted.length && own.every((r) => wanted.includes(r.operator + r.value))) return undefined;
+    const own = current.filter((r) => r.operator === '>=' || r.operator === '<=');
+    const wanted = [
+      ...(next.min === undefined ? [] : [`>=${next.min}`]),
+      ...(next.max === undefined ? [] : [`<=${next.max}`]),
+    ];
+    if (own.length === wanted.length && own.every((r) => wanted.includes(r.operator + r.value))) return undefined;
     // One request for all of these (the store searches once per tick); every one resets the page.
     store.removeNumericRefinement(attribute, '>=');
     store.removeNumericRefinement(attribute, '<=');
@@ -148,6 +152,6 @@ export class RangeInputController extends StoreController {
 
   #refinement(state: IndexState | undefined): NumericRange {
     const list = state?.numericRefinements[this.attribute] ?? [];
-    return { min: list.find((r) => r.operator == '>=')?.value, max: list.find((r) => r.operator == '<=')?.value };
+    return { min: list.find((r) => r.operator === '>=')?.value, max: list.find((r) => r.operator === '<=')?.value };
   }
 }

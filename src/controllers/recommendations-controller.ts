@@ -77,17 +77,17 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> ex
     if (request) {
       if (this.maxRecommendations > 0) request.maxRecommendations = this.maxRecommendations;
       // The answer's queryID makes Insights events attributable.
-      if (request.model != 'trending-facets') request.queryParameters = withClickAnalytics(this.queryParameters);
+      if (request.model !== 'trending-facets') request.queryParameters = withClickAnalytics(this.queryParameters);
       if (request.queryParameters && this.fallbackParameters) request.fallbackParameters = this.fallbackParameters;
     }
     const key = request ? JSON.stringify(request) : '';
     // A new store (the root was rebuilt) asks again even for the same request.
-    if (key == this.#key && store == this.#store) return;
+    if (key === this.#key && store === this.#store) return;
     this.#key = key;
     this.#store = store;
     const sequence = ++this.#sequence;
     const settle = (status: RecommendStatus, result?: RecommendResult<T>, error?: unknown) => {
-      if (sequence != this.#sequence) return;
+      if (sequence !== this.#sequence) return;
       this.status = status;
       this.result = result;
       this.error = error == null || error instanceof Error ? (error as Error | undefined) : new Error(String(error));
@@ -103,12 +103,12 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> ex
 
   /** True while the first answer to the current request is awaited. */
   get isLoading(): boolean {
-    return this.status == 'loading';
+    return this.status === 'loading';
   }
 
   /** True when the current request was answered with no recommendations. */
   get isEmpty(): boolean {
-    return this.status == 'ready' && !this.result?.hits.length;
+    return this.status === 'ready' && !this.result?.hits.length;
   }
 
   /** The queryID of the answer (Insights events on its items carry it). */

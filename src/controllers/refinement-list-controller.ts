@@ -14,7 +14,14 @@ export interface RefinementItem {
 }
 
 /** Sort criteria of the values, applied in order: `isRefined` (refined first), `count[:asc|:desc]`, `name[:asc|:desc]`. */
-export type RefinementSortCriterion = 'isRefined' | 'count' | 'count:asc' | 'count:desc' | 'name' | 'name:asc' | 'name:desc';
+export type RefinementSortCriterion =
+  | 'isRefined'
+  | 'count'
+  | 'count:asc'
+  | 'count:desc'
+  | 'name'
+  | 'name:asc'
+  | 'name:desc';
 
 const SORT_CRITERIA = ['isRefined', 'count', 'count:asc', 'count:desc', 'name', 'name:asc', 'name:desc'];
 
@@ -61,7 +68,10 @@ export class RefinementListController extends StoreController {
   protected override needs(): Needs | undefined {
     const { attribute, showMore, limit } = this;
     return attribute
-      ? { [this.operator == 'and' ? 'facets' : 'disjunctiveFacets']: [attribute], maxValuesPerFacet: showMore ? Math.max(limit, this.showMoreLimit) : limit }
+      ? {
+          [this.operator === 'and' ? 'facets' : 'disjunctiveFacets']: [attribute],
+          maxValuesPerFacet: showMore ? Math.max(limit, this.showMoreLimit) : limit,
+        }
       : undefined;
   }
 
@@ -74,7 +84,10 @@ export class RefinementListController extends StoreController {
     const { attribute } = this;
     const counts = this.snapshot?.results?.facets?.[attribute] ?? {};
     const state = this.snapshot?.state;
-    const refined = [...(state?.disjunctiveFacetRefinements[attribute] ?? []), ...(state?.facetRefinements[attribute] ?? [])];
+    const refined = [
+      ...(state?.disjunctiveFacetRefinements[attribute] ?? []),
+      ...(state?.facetRefinements[attribute] ?? []),
+    ];
     return [...new Set([...Object.keys(counts), ...refined])]
       .map((value) => ({ value, label: value, count: counts[value] ?? 0, isRefined: refined.includes(value) }))
       .sort(compareBy(this.sortBy));
@@ -109,7 +122,13 @@ export class RefinementListController extends StoreController {
     const turnOn = !store.isRefined(attribute, value);
     const results = this.snapshot?.results;
     store.toggleRefinement(attribute, value, this.operator);
-    if (turnOn) this.insights?.filterApplied(results?.index ?? store.getSnapshot().state.indexName, attribute, value, results?.queryID);
+    if (turnOn)
+      this.insights?.filterApplied(
+        results?.index ?? store.getSnapshot().state.indexName,
+        attribute,
+        value,
+        results?.queryID,
+      );
     // As InstantSearch: choosing a value found by the facet search ends the search.
     if (this.facetQuery) void this.searchForItems('');
     this.host.requestUpdate();
@@ -132,11 +151,15 @@ export class RefinementListController extends StoreController {
     if (!facetQuery || !store) return;
     let items: RefinementItem[] = [];
     try {
-      items = (await store.searchForFacetValues(this.attribute, facetQuery, this.#limit())).map((hit) => ({ ...hit, label: hit.value, isRefined: false }));
+      items = (await store.searchForFacetValues(this.attribute, facetQuery, this.#limit())).map((hit) => ({
+        ...hit,
+        label: hit.value,
+        isRefined: false,
+      }));
     } catch (error) {
       console.error(`svc-search: search for facet values of "${this.attribute}" failed:`, error);
     }
-    if (sequence != this.#sequence) return; // an older answer arriving late
+    if (sequence !== this.#sequence) return; // an older answer arriving late
     this.#found = items;
     this.host.requestUpdate();
   }
@@ -155,9 +178,11 @@ export function compareBy(criteria: readonly string[]): (a: RefinementItem, b: R
   return (a, b) => {
     for (const criterion of criteria) {
       const [key, direction] = criterion.split(':');
-      const sign = direction == 'asc' || (key == 'name' && direction != 'desc') ? 1 : -1;
+      const sign = direction === 'asc' || (key === 'name' && direction !== 'desc') ? 1 : -1;
       const order =
-        key == 'isRefined' ? +b.isRefined - +a.isRefined : sign * (key == 'count' ? a.count - b.count : a.label.localeCompare(b.label));
+        key === 'isRefined'
+          ? +b.isRefined - +a.isRefined
+          : sign * (key === 'count' ? a.count - b.count : a.label.localeCompare(b.label));
       if (order) return order;
     }
     return 0;

@@ -23,17 +23,17 @@ export class SearchBoxController extends StoreController {
 
   /** True while a search has taken longer than the stalled delay. */
   get isStalled(): boolean {
-    return this.snapshot?.status == 'stalled';
+    return this.snapshot?.status === 'stalled';
   }
 
   /** True while a search is running. */
   get isLoading(): boolean {
-    return this.snapshot?.status == 'loading' || this.isStalled;
+    return this.snapshot?.status === 'loading' || this.isStalled;
   }
 
   /** Searches for `query` (the store goes back to the first page). */
   refine(query: string): void {
-    if (query != this.query) this.store?.setQuery(query);
+    if (query !== this.query) this.store?.setQuery(query);
   }
 
   /** Empties the query. */

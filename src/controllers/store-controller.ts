@@ -16,7 +16,7 @@ let sequence = 0;
 
 /** The value of a `Source`: calls it when it is a function. */
 function resolve<T extends object>(source: Source<T> | undefined): T | undefined {
-  return typeof source == 'function' ? (source as () => T | undefined)() : source;
+  return typeof source === 'function' ? (source as () => T | undefined)() : source;
 }
 
 /**
@@ -95,7 +95,7 @@ export class StoreController implements ReactiveController {
   /** Binds to the current store (or rebinds after a change, or unbinds once disconnected) and re-registers changed needs. */
   sync(): void {
     const store = this.#connected ? this.store : undefined;
-    if (store != this.#bound) {
+    if (store !== this.#bound) {
       this.#unsubscribe?.();
       this.#removeNeeds?.();
       this.#unsubscribe = this.#removeNeeds = this.snapshot = undefined;
@@ -109,7 +109,7 @@ export class StoreController implements ReactiveController {
     if (!store) return;
     const needs = this.needs();
     const key = needs ? JSON.stringify(needs) : '';
-    if (key != this.#needs || (needs && !this.#removeNeeds)) {
+    if (key !== this.#needs || (needs && !this.#removeNeeds)) {
       this.#removeNeeds?.();
       this.#removeNeeds = needs && store.registerNeeds(this.id, needs);
       this.#needs = key;

@@ -27,14 +27,16 @@ export class TrendingController<T = Record<string, unknown>> extends RecommendRe
 
   protected override request(): Partial<RecommendRequest> | undefined {
     const { model, facetName, facetValue } = this;
-    if (model == 'trending-facets') return facetName ? { model, facetName } : undefined;
+    if (model === 'trending-facets') return facetName ? { model, facetName } : undefined;
     // Both or neither: trending within one facet value, or globally.
     return facetName && facetValue ? { model, facetName, facetValue } : { model };
   }
 
   /** trending-facets: the facet values, hottest first. */
   get facets(): TrendingFacetHit[] {
-    return this.model == 'trending-facets' ? ((this.result?.hits ?? []) as TrendingFacetHit[]).filter((hit) => 'facetValue' in hit) : [];
+    return this.model === 'trending-facets'
+      ? ((this.result?.hits ?? []) as TrendingFacetHit[]).filter((hit) => 'facetValue' in hit)
+      : [];
   }
 
   /** Whether the search is refined on a trending facet value. */

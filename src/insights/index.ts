@@ -20,11 +20,23 @@
 import { fail } from '../client/errors.js';
 import type { InsightsEvent, SearchClient } from '../client/types.js';
 import type { SearchStore } from '../store/types.js';
-import { BODY_BYTES, CONVERSION_WINDOW_MS, EVENTS_PER_REQUEST, OBJECT_IDS_PER_EVENT, isValidUserToken, validateEvent } from './rules.js';
+import {
+  BODY_BYTES,
+  CONVERSION_WINDOW_MS,
+  EVENTS_PER_REQUEST,
+  OBJECT_IDS_PER_EVENT,
+  isValidUserToken,
+  validateEvent,
+} from './rules.js';
 import type { HitRef, InsightsLike } from './types.js';
 
 export type { HitRef, InsightsLike } from './types.js';
-export { INSIGHTS_LIMITS, USER_TOKEN_PATTERN, isValidUserToken, validateEvent as validateInsightsEvent } from './rules.js';
+export {
+  INSIGHTS_LIMITS,
+  USER_TOKEN_PATTERN,
+  isValidUserToken,
+  validateEvent as validateInsightsEvent,
+} from './rules.js';
 
 export interface InsightsOptions {
   client: SearchClient;
@@ -131,13 +143,15 @@ type Owners = Record<string, { lease: number; entries: Entry[] }>;
 type Source = { objectID?: string; indexName: string; queryID?: string; searchedAt?: number };
 type EventFields = Omit<InsightsEvent, 'userToken' | 'eventType' | 'eventName' | 'index'>;
 
-const randomId = () => globalThis.crypto?.randomUUID?.() ?? Date.now().toString(36) + Math.random().toString(36).slice(2);
+const randomId = () =>
+  globalThis.crypto?.randomUUID?.() ?? Date.now().toString(36) + Math.random().toString(36).slice(2);
 const utf8 = new TextEncoder();
-const inBrowser = typeof document == 'object';
+const inBrowser = typeof document === 'object';
 
 /** Drops the oldest tenth of a Set or Map (both iterate in insertion order) once it holds too much. */
 function bound(collection: Set<string> | Map<string, unknown>) {
-  if (collection.size > MAX_REMEMBERED) for (const key of [...collection.keys()].slice(0, MAX_REMEMBERED / 10)) collection.delete(key);
+  if (collection.size > MAX_REMEMBERED)
+    for (const key of [...collection.keys()].slice(0, MAX_REMEMBERED / 10)) collection.delete(key);
 }
 
 /** Splits entries into requests of ≤ 1,000 events and at most `maxBytes` of JSON body. */
@@ -161,7 +175,15 @@ function batches(entries: Entry[], maxBytes: number): Entry[][] {
  * insights.setUserToken('user-42'); // after login
  */
 export function createInsights(options: InsightsOptions): Insights {
-  const { client, store, useCookie, flushDelayMs = 1000, viewDelayMs = 200, retryBaseMs = 1000, retryMaxMs = 60_000 } = options;
+  const {
+    client,
+    store,
+    useCookie,
+    flushDelayMs = 1000,
+    viewDelayMs = 200,
+    retryBaseMs = 1000,
+    retryMaxMs = 60_000,
+  } = options;
   const storage = options.storage ?? globalThis.localStorage;
   const queueKey = QUEUE_KEY_PREFIX + client.appId;
   const instance = randomId();
@@ -179,11 +201,14 @@ export function createInsights(options: InsightsOptions): Insights {
   };
   const write = (key: string, value: unknown) => {
     try {
-      value == null ? storage.removeItem(key) : storage.setItem(key, typeof value == 'string' ? value : JSON.stringify(value));
+      value == null
+        ? storage.removeItem(key)
+        : storage.setItem(key, typeof value === 'string' ? value : JSON.stringify(value));
     } catch {}
   };
   const cookie = (value: string | null) => {
-    if (inBrowser) document.cookie = `${COOKIE}=${value ? encodeURIComponent(value) : ''}; path=/; max-age=${value ? 15_811_200 : 0}; SameSite=Lax`;
+    if (inBrowser)
+      document.cookie = `${COOKIE}=${value ? encodeURIComponent(value) : ''}; path=/; max-age=${value ? 15_811_200 : 0}; SameSite=Lax`;
   };
   const readCookie = () => (inBrowser ? /(?:^|; )_svc_insights_token=([^;]*)/.exec(document.cookie)?.[1] : undefined);
 
@@ -218,7 +243,7 @@ export function createInsights(options: InsightsOptions): Insights {
   function anonymous(): string {
     const inCookie = decodeURIComponent(readCookie() ?? '');
     const stored = useCookie ? inCookie || readRaw(TOKEN_KEY) : readRaw(TOKEN_KEY) || inCookie;
-    const token = isValidUserToken(stored) ? stored : 'anonymous-' + randomId();
+    const token = isValidUserToken(stored) ? stored : `anonymous-${randomId()}`;
     write(TOKEN_KEY, useCookie ? null : token);
     if (useCookie || inCookie) cookie(useCookie ? token : null);
     return token;
@@ -230,7 +255,9 @@ export function createInsights(options: InsightsOptions): Insights {
     const token = userToken();
     removeNeeds?.();
     // While on, every search asks for a queryID and carries the user token.
-    removeNeeds = token ? store.registerNeeds('insights', { params: { clickAnalytics: true, userToken: token }, inherit: true }) : undefined;
+    removeNeeds = token
+      ? store.registerNeeds('insights', { params: { clickAnalytics: true, userToken: token }, inherit: true })
+      : undefined;
   }
 
   /**
@@ -256,11 +283,13 @@ export function createInsights(options: InsightsOptions): Insights {
 
   // --- the conversion window store: objectID → the search that led to it, across page loads (≤ 200, one hour)
   const windowEntries = (): Source[] =>
-    [read(WINDOW_KEY)].flat().filter((e) => typeof e?.queryID == 'string' && Date.now() - e.searchedAt! < CONVERSION_WINDOW_MS);
+    [read(WINDOW_KEY)]
+      .flat()
+      .filter((e) => typeof e?.queryID === 'string' && Date.now() - e.searchedAt! < CONVERSION_WINDOW_MS);
 
   /** The search that led to `objectID`: the conversion window store, then a hit on this page. */
   function searchOf(objectID: string, indexName?: string): Source | undefined {
-    const same = (e: Source) => e.objectID == objectID && (indexName === undefined || e.indexName == indexName);
+    const same = (e: Source) => e.objectID === objectID && (indexName === undefined || e.indexName === indexName);
     const found: Source | undefined = windowEntries().findLast(same) ?? [...hits.values()].findLast(same);
     return found?.queryID && !withinWindow(found.queryID) && !found.searchedAt ? { indexName: found.indexName } : found;
   }
@@ -269,12 +298,13 @@ export function createInsights(options: InsightsOptions): Insights {
   /** Writes this page's part of the stored queue (`release`: the next page load may adopt it at once), and adopts parts of pages that are gone. */
   function persist(release = false, adopt = false, mine = entries) {
     const stored = read(queueKey)?.owners;
-    const owners: Owners = stored && typeof stored == 'object' ? stored : {};
+    const owners: Owners = stored && typeof stored === 'object' ? stored : {};
     let adopted = 0;
     for (const [owner, part] of Object.entries(owners)) {
-      if (!adopt || owner == instance || part?.lease >= Date.now()) continue;
+      if (!adopt || owner === instance || part?.lease >= Date.now()) continue;
       for (const entry of Array.isArray(part.entries) ? part.entries : []) {
-        if (entry?.event && typeof entry.id == 'string' && !entries.some((e) => e.id == entry.id)) entries.push(entry), adopted++;
+        if (entry?.event && typeof entry.id === 'string' && !entries.some((e) => e.id === entry.id))
+          entries.push(entry), adopted++;
       }
       delete owners[owner];
     }
@@ -318,10 +348,10 @@ export function createInsights(options: InsightsOptions): Insights {
         persistSoon();
       } catch (error) {
         const { status, message } = error as { status?: number; message?: string };
-        if (status! > 399 && status! < 500 && status != 408 && status != 429) {
+        if (status! > 399 && status! < 500 && status !== 408 && status !== 429) {
           // A 4xx will not change on retry. A 422 names the first invalid event (`events[i]…`): only that one
           // is dropped and the rest go again; any other 4xx drops the whole request.
-          const invalid = status == 422 && batch[+/events\[(\d+)\]/.exec(message!)?.[1]!];
+          const invalid = status === 422 && batch[+/events\[(\d+)\]/.exec(message!)?.[1]!];
           const dropped = invalid ? [invalid] : batch;
           console.warn(`svc-insights: the service refused ${dropped.length} event(s) (${status}): ${message}`);
           remove(dropped);
@@ -354,7 +384,10 @@ export function createInsights(options: InsightsOptions): Insights {
       const events = batch.map((e) => e.event);
       let handed = false;
       try {
-        handed = navigator.sendBeacon(client.eventsBeaconUrl(), new Blob([JSON.stringify({ events })], { type: 'text/plain;charset=UTF-8' }));
+        handed = navigator.sendBeacon(
+          client.eventsBeaconUrl(),
+          new Blob([JSON.stringify({ events })], { type: 'text/plain;charset=UTF-8' }),
+        );
       } catch {}
       stats.beacons++;
       if (handed) {
@@ -382,21 +415,37 @@ export function createInsights(options: InsightsOptions): Insights {
   }
 
   // `visibilitychange` to hidden is the last event a mobile browser reliably fires before killing a tab.
-  const onVisibilityChange = () => (document.visibilityState == 'hidden' ? onPageHide() : onPageShow());
+  const onVisibilityChange = () => (document.visibilityState === 'hidden' ? onPageHide() : onPageShow());
 
   // --- events
   /** Completes, validates and queues one event, and mirrors it as a `svc-insights` DOM event. */
-  function send(eventType: InsightsEvent['eventType'], eventName: string, index: string, queryID: string | undefined | false, rest: EventFields) {
+  function send(
+    eventType: InsightsEvent['eventType'],
+    eventName: string,
+    index: string,
+    queryID: string | undefined | false,
+    rest: EventFields,
+  ) {
     const token = userToken();
     if (disposed || !token) return; // no consent: nothing is sent
-    const event = { eventType, eventName, index, ...(queryID && { queryID }), ...rest, userToken: token, timestamp: Date.now() } as InsightsEvent;
+    const event = {
+      eventType,
+      eventName,
+      index,
+      ...(queryID && { queryID }),
+      ...rest,
+      userToken: token,
+      timestamp: Date.now(),
+    } as InsightsEvent;
     const problem = validateEvent(event);
     if (problem) return console.warn(`svc-insights: event not sent (${problem})`, event);
     entries.push({ id: randomId(), event });
     persistSoon();
     if (entries.length - inFlight.size >= EVENTS_PER_REQUEST) flushQueue();
     else schedule();
-    root?.dispatchEvent(new CustomEvent<InsightsEventDetail>('svc-insights', { detail: { event }, bubbles: true, composed: true }));
+    root?.dispatchEvent(
+      new CustomEvent<InsightsEventDetail>('svc-insights', { detail: { event }, bubbles: true, composed: true }),
+    );
   }
 
   /** One event per 20 objectIDs (the hosted service's own per-event limit, as InstantSearch does). */
@@ -409,14 +458,17 @@ export function createInsights(options: InsightsOptions): Insights {
     viewTimer = void clearTimeout(viewTimer);
     for (const group of pendingViews.values()) {
       const [{ indexName, queryID }] = group as [HitRef];
-      chunked(group.map((hit) => hit.objectID), (objectIDs) => send('view', 'Hits Viewed', indexName, queryID, { objectIDs }));
+      chunked(
+        group.map((hit) => hit.objectID),
+        (objectIDs) => send('view', 'Hits Viewed', indexName, queryID, { objectIDs }),
+      );
     }
     pendingViews = new Map();
   }
 
   // A hit counts as viewed when at least half of it is in the viewport, not merely rendered.
   const observer =
-    typeof IntersectionObserver == 'function'
+    typeof IntersectionObserver === 'function'
       ? new IntersectionObserver(
           (observed) => {
             for (const entry of observed) {
@@ -424,7 +476,7 @@ export function createInsights(options: InsightsOptions): Insights {
               if (!hit || !entry.isIntersecting || entry.intersectionRatio < 0.5) continue;
               // Each objectID once per queryID.
               const group = `${hit.indexName}\0${hit.queryID ?? ''}`;
-              const key = group + '\0' + hit.objectID;
+              const key = `${group}\0${hit.objectID}`;
               if (viewed.has(key)) continue;
               viewed.add(key);
               bound(viewed);
@@ -439,26 +491,35 @@ export function createInsights(options: InsightsOptions): Insights {
   function onClick(event: MouseEvent) {
     // Middle-click only among aux clicks; seen by the root and then by the document: handled once. Without
     // consent nothing is sent nor remembered (hits rendered before a withdrawal still carry a queryID).
-    if (!consent || (event.type == 'auxclick' && event.button != 1) || handledClicks.has(event)) return;
+    if (!consent || (event.type === 'auxclick' && event.button !== 1) || handledClicks.has(event)) return;
     handledClicks.add(event);
     let conversion: string | undefined;
     for (const node of event.composedPath()) {
       if (!(node instanceof Element)) continue;
-      if (conversion === undefined && node.hasAttribute('data-svc-conversion')) conversion = node.getAttribute('data-svc-conversion') || 'Conversion';
+      if (conversion === undefined && node.hasAttribute('data-svc-conversion'))
+        conversion = node.getAttribute('data-svc-conversion') || 'Conversion';
       const hit = hits.get(node);
       if (!hit) continue;
       const { objectID, queryID, indexName } = hit;
-      if (conversion !== undefined) return send('conversion', conversion, indexName, queryID && withinWindow(queryID) && queryID, { objectIDs: [objectID] });
+      if (conversion !== undefined)
+        return send('conversion', conversion, indexName, queryID && withinWindow(queryID) && queryID, {
+          objectIDs: [objectID],
+        });
       if (queryID) {
-        const latest = windowEntries().filter((e) => e.objectID != objectID || e.indexName != indexName);
-        write(WINDOW_KEY, [...latest, { objectID, indexName, queryID, searchedAt: seenAt.get(queryID) ?? Date.now() }].slice(-200));
+        const latest = windowEntries().filter((e) => e.objectID !== objectID || e.indexName !== indexName);
+        write(
+          WINDOW_KEY,
+          [...latest, { objectID, indexName, queryID, searchedAt: seenAt.get(queryID) ?? Date.now() }].slice(-200),
+        );
       }
       return send('click', 'Hit Clicked', indexName, queryID, { objectIDs: [objectID], positions: [hit.position] });
     }
   }
 
   const listen = (target: EventTarget | undefined, on: boolean, events: Array<[string, (event: any) => void]>) =>
-    events.forEach(([type, listener]) => (on ? target?.addEventListener(type, listener) : target?.removeEventListener(type, listener)));
+    events.forEach(([type, listener]) =>
+      on ? target?.addEventListener(type, listener) : target?.removeEventListener(type, listener),
+    );
   const clicks: Array<[string, (event: MouseEvent) => void]> = [
     ['click', onClick],
     ['auxclick', onClick],
@@ -493,12 +554,13 @@ export function createInsights(options: InsightsOptions): Insights {
       root = undefined;
     },
     setUserToken(token) {
-      if (token !== undefined && !isValidUserToken(token)) fail(`insights: invalid userToken ${JSON.stringify(token)}, expected [a-zA-Z0-9_-=/+]{1,128}`);
+      if (token !== undefined && !isValidUserToken(token))
+        fail(`insights: invalid userToken ${JSON.stringify(token)}, expected [a-zA-Z0-9_-=/+]{1,128}`);
       authenticatedToken = token;
       if (removeNeeds) registerNeeds();
     },
     setConsent(value) {
-      if (value == consent) return;
+      if (value === consent) return;
       consent = value;
       anonymousToken = undefined;
       if (value) {
@@ -511,7 +573,7 @@ export function createInsights(options: InsightsOptions): Insights {
       if (disposed) return;
       const previous = hits.get(element);
       hits.set(element, { ...hit });
-      if (previous?.objectID == hit.objectID && previous.queryID == hit.queryID) return;
+      if (previous?.objectID === hit.objectID && previous.queryID === hit.queryID) return;
       remember(hit.queryID);
       // Re-observing makes the observer report the element's current visibility for the new hit.
       observer?.unobserve(element);
@@ -531,11 +593,12 @@ export function createInsights(options: InsightsOptions): Insights {
       for (const objectID of objectIDs) {
         const source = searchOf(objectID, indexName);
         const index = source?.indexName ?? indexName ?? store.baseIndex;
-        const key = index + '\0' + (source?.queryID ?? '');
+        const key = `${index}\0${source?.queryID ?? ''}`;
         if (!groups.has(key)) groups.set(key, [index, source?.queryID, []]);
         groups.get(key)![2].push(objectID);
       }
-      for (const [index, queryID, ids] of groups.values()) chunked(ids, (chunk) => send('conversion', eventName, index, queryID, { objectIDs: chunk }));
+      for (const [index, queryID, ids] of groups.values())
+        chunked(ids, (chunk) => send('conversion', eventName, index, queryID, { objectIDs: chunk }));
     },
     flush() {
       flushViews();

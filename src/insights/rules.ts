@@ -27,8 +27,9 @@ export const INSIGHTS_LIMITS = {
 /** userToken format of the event table: `[a-zA-Z0-9_-=/+]{1,128}`. */
 export const USER_TOKEN_PATTERN = /^[\w\-=/+]{1,128}$/;
 
-const matches = (pattern: RegExp, value: unknown) => typeof value == 'string' && pattern.test(value);
-const nonEmptyList = (value: unknown, each: (item: any) => boolean) => Array.isArray(value) && value.length > 0 && value.every(each);
+const matches = (pattern: RegExp, value: unknown) => typeof value === 'string' && pattern.test(value);
+const nonEmptyList = (value: unknown, each: (item: any) => boolean) =>
+  Array.isArray(value) && value.length > 0 && value.every(each);
 
 /**
  * Whether `token` is a valid userToken.
@@ -49,15 +50,26 @@ export function validateEvent(event: InsightsEvent, now = Date.now()): string | 
     [!matches(/^[ -~]{1,64}$/, event.eventName), 'eventName: 1 to 64 printable ASCII characters'],
     [!matches(/[^]/, event.index), 'index: required'],
     [!isValidUserToken(event.userToken), 'userToken: [a-zA-Z0-9_-=/+]{1,128}'],
-    [timestamp !== undefined && !(Number.isInteger(timestamp) && timestamp >= now - MAX_AGE_MS), 'timestamp: integer ms, at most four days old'],
+    [
+      timestamp !== undefined && !(Number.isInteger(timestamp) && timestamp >= now - MAX_AGE_MS),
+      'timestamp: integer ms, at most four days old',
+    ],
     [queryID !== undefined && !matches(/[^]/, queryID), 'queryID: non-empty string'],
-    [hasObjects == (filters !== undefined), 'objectIDs: objectIDs or filters, not both'],
+    [hasObjects === (filters !== undefined), 'objectIDs: objectIDs or filters, not both'],
     [hasObjects && !nonEmptyList(objectIDs, (id) => matches(/[^]/, id)), 'objectIDs: non-empty strings'],
-    [filters && !(nonEmptyList(filters, (f) => matches(/^[^:]+:[^]/, f)) && filters.length <= 10), 'filters: 1 to 10 attribute:value'],
+    [
+      filters && !(nonEmptyList(filters, (f) => matches(/^[^:]+:[^]/, f)) && filters.length <= 10),
+      'filters: 1 to 10 attribute:value',
+    ],
     [
       positions !== undefined
-        ? !(eventType == 'click' && hasObjects && nonEmptyList(positions, (p) => Number.isInteger(p) && p > 0) && positions.length == objectIDs!.length)
-        : eventType == 'click' && queryID !== undefined && hasObjects,
+        ? !(
+            eventType === 'click' &&
+            hasObjects &&
+            nonEmptyList(positions, (p) => Number.isInteger(p) && p > 0) &&
+            positions.length === objectIDs!.length
+          )
+        : eventType === 'click' && queryID !== undefined && hasObjects,
       'positions: one integer ≥ 1 per objectID, clicks only (required with queryID)',
     ],
   ];

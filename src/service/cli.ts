@@ -51,7 +51,8 @@ export function parseServeArgs(args: string[]): ServeOptions {
     },
   });
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be an integer from 0 to 65535, got ${values.port}`);
   return {
     port,
     host: values.host!,

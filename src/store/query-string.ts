@@ -42,22 +42,31 @@ const BRACKETED: Record<string, 'disjunctiveFacetRefinements' | 'facetRefinement
  */
 export function stateToQueryString(state: IndexState, baseIndex: string, added = false): string {
   const parts: string[] = [];
-  const add = (key: string, values: unknown[]) => values.forEach((value) => parts.push(key + '=' + enc(String(value))));
+  const add = (key: string, values: unknown[]) => values.forEach((value) => parts.push(`${key}=${enc(String(value))}`));
   add('q', state.query || added ? [state.query] : []);
   add('page', state.page ? [state.page + 1] : []);
   add('hitsPerPage', state.hitsPerPage === undefined ? [] : [state.hitsPerPage]);
-  add('sortBy', state.indexName != baseIndex ? [state.indexName] : []);
+  add('sortBy', state.indexName !== baseIndex ? [state.indexName] : []);
   for (const [key, field] of Object.entries(BRACKETED)) {
     for (const [attribute, values] of Object.entries(state[field])) {
       // `-0` would print as `0`; kept so the round trip is exact.
-      add(`${key}[${enc(attribute)}]`, (values as any[]).map((v) => (typeof v == 'object' ? v.operator + (Object.is(v.value, -0) ? '-0' : v.value) : v)));
+      add(
+        `${key}[${enc(attribute)}]`,
+        (values as any[]).map((v) =>
+          typeof v === 'object' ? v.operator + (Object.is(v.value, -0) ? '-0' : v.value) : v,
+        ),
+      );
     }
   }
   add('tags', state.tagRefinements);
   add('ruleContexts', state.ruleContexts);
   for (const [name, child] of Object.entries(state.indices ?? {})) {
-    const prefix = enc(name.replace(/[%.[\]]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())) + '.';
-    parts.push(...stateToQueryString(child, name, true).split('&').map((part) => prefix + part));
+    const prefix = `${enc(name.replace(/[%.[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))}.`;
+    parts.push(
+      ...stateToQueryString(child, name, true)
+        .split('&')
+        .map((part) => prefix + part),
+    );
   }
   return parts.join('&');
 }
@@ -76,7 +85,12 @@ export function queryStringToState(query: string, baseIndex: string): IndexState
 function pairsToState(pairs: Iterable<[string, string]>, baseIndex: string): IndexState {
   // Null-prototype maps while parsing, so an attribute named `__proto__` stays a plain key.
   const lists = () => Object.create(null);
-  const state = { ...emptyState(baseIndex), facetRefinements: lists(), disjunctiveFacetRefinements: lists(), numericRefinements: lists() };
+  const state = {
+    ...emptyState(baseIndex),
+    facetRefinements: lists(),
+    disjunctiveFacetRefinements: lists(),
+    numericRefinements: lists(),
+  };
   const added = new Map<string, Array<[string, string]>>();
   for (const [key, value] of pairs) {
     const [, name, attribute] = /^(\w+)\[([^]*)\]$/.exec(key) ?? [];
@@ -84,20 +98,26 @@ function pairsToState(pairs: Iterable<[string, string]>, baseIndex: string): Ind
     const dot = field ? -1 : key.indexOf('.');
     const digits = /^\d+$/.test(value) && Number.isInteger(+value) ? +value : -1;
     const numeric = /^([<>!]?=|[<>])(.+)$/.exec(value);
-    if (key == 'q') state.query = value;
-    else if (key == 'page' && digits > 0) state.page = digits - 1;
-    else if (key == 'hitsPerPage' && digits >= 0) state.hitsPerPage = digits;
-    else if (key == 'sortBy' && value) state.indexName = value;
-    else if (key == 'tags') state.tagRefinements.push(value);
-    else if (key == 'ruleContexts') state.ruleContexts.push(value);
-    else if (field && (field != 'numericRefinements' || Number.isFinite(+numeric?.[2]!))) {
-      (state[field][attribute!] ??= []).push(field == 'numericRefinements' ? { operator: numeric![1] as NumericOperator, value: +numeric![2]! } : value);
+    if (key === 'q') state.query = value;
+    else if (key === 'page' && digits > 0) state.page = digits - 1;
+    else if (key === 'hitsPerPage' && digits >= 0) state.hitsPerPage = digits;
+    else if (key === 'sortBy' && value) state.indexName = value;
+    else if (key === 'tags') state.tagRefinements.push(value);
+    else if (key === 'ruleContexts') state.ruleContexts.push(value);
+    else if (field && (field !== 'numericRefinements' || Number.isFinite(+numeric?.[2]!))) {
+      (state[field][attribute!] ??= []).push(
+        field === 'numericRefinements' ? { operator: numeric![1] as NumericOperator, value: +numeric![2]! } : value,
+      );
     } else if (dot > 0) {
-      const index = key.slice(0, dot).replace(/%(25|2E|5B|5D)/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+      const index = key
+        .slice(0, dot)
+        .replace(/%(25|2E|5B|5D)/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
       if (!added.has(index)) added.set(index, []);
       added.get(index)!.push([key.slice(dot + 1), value]);
     }
   }
-  const indices = [...added].filter(([, list]) => list.some(([key]) => key == 'q')).map(([name, list]) => [name, pairsToState(list, name)]);
+  const indices = [...added]
+    .filter(([, list]) => list.some(([key]) => key === 'q'))
+    .map(([name, list]) => [name, pairsToState(list, name)]);
   return normalizeState(indices.length ? { ...state, indices: Object.fromEntries(indices) } : state, baseIndex);
 }

@@ -23,8 +23,10 @@ export interface MergedNeeds {
 }
 
 const union = (lists: unknown[]) => [...new Set(lists.flat().filter((v) => v !== undefined) as string[])].sort();
-const defined = <T extends object>(value: T) => Object.fromEntries(Object.entries(value).filter((entry) => entry[1] !== undefined)) as T;
-const asList = (value: unknown) => (value == null || value === '' ? [] : Array.isArray(value) ? value : [String(value)]);
+const defined = <T extends object>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter((entry) => entry[1] !== undefined)) as T;
+const asList = (value: unknown) =>
+  value == null || value === '' ? [] : Array.isArray(value) ? value : [String(value)];
 
 /**
  * Merges the needs of all controllers: facet lists and attribute lists are unions, `hitsPerPage` and
@@ -36,13 +38,17 @@ const asList = (value: unknown) => (value == null || value === '' ? [] : Array.i
  */
 export function mergeNeeds(needs: Iterable<Needs>): MergedNeeds {
   const all = [...needs];
-  const merged = { facets: [], disjunctiveFacets: [], params: Object.assign({}, ...all.map((n) => n.params)) } as unknown as Record<string, unknown>;
+  const merged = {
+    facets: [],
+    disjunctiveFacets: [],
+    params: Object.assign({}, ...all.map((n) => n.params)),
+  } as unknown as Record<string, unknown>;
   for (const key of ['facets', 'disjunctiveFacets', 'attributesToHighlight', 'attributesToSnippet'] as const) {
     const lists = all.map((n) => n[key]).filter(Boolean);
     if (lists.length) merged[key] = union(lists);
   }
   for (const key of ['hitsPerPage', 'maxValuesPerFacet'] as const) {
-    const values = all.map((n) => n[key]).filter((v) => typeof v == 'number');
+    const values = all.map((n) => n[key]).filter((v) => typeof v === 'number');
     if (values.length) merged[key] = Math.max(...(values as number[]));
   }
   return merged as unknown as MergedNeeds;
@@ -54,7 +60,8 @@ export function mergeNeeds(needs: Iterable<Needs>): MergedNeeds {
  * @example
  * facetFilter('size', '-1') // 'size:\\-1'
  */
-export const facetFilter = (attribute: string, value: string): string => `${attribute}:${value[0] == '-' ? '\\' : ''}${value}`;
+export const facetFilter = (attribute: string, value: string): string =>
+  `${attribute}:${value[0] === '-' ? '\\' : ''}${value}`;
 
 /**
  * The filters of `state` (plus `extra`'s own filter lists), leaving out the refinements of `exclude`
@@ -64,17 +71,23 @@ export const facetFilter = (attribute: string, value: string): string => `${attr
  * refinementParams(state, {}, 'brand').facetFilters // every facet filter but brand's
  */
 export function refinementParams(state: IndexState, extra: SearchParams, exclude?: string): SearchParams {
-  const entries = <V>(map: Record<string, V>) => Object.entries(map).filter(([attribute]) => attribute != exclude);
+  const entries = <V>(map: Record<string, V>) => Object.entries(map).filter(([attribute]) => attribute !== exclude);
   const nonEmpty = (list: unknown[]) => (list.length ? list : undefined);
   return defined({
     facetFilters: nonEmpty([
       ...asList(extra.facetFilters),
-      ...Object.entries(state.facetRefinements).flatMap(([attribute, values]) => values.map((value) => facetFilter(attribute, value))),
-      ...entries(state.disjunctiveFacetRefinements).map(([attribute, values]) => values.map((value) => facetFilter(attribute, value))),
+      ...Object.entries(state.facetRefinements).flatMap(([attribute, values]) =>
+        values.map((value) => facetFilter(attribute, value)),
+      ),
+      ...entries(state.disjunctiveFacetRefinements).map(([attribute, values]) =>
+        values.map((value) => facetFilter(attribute, value)),
+      ),
     ]),
     numericFilters: nonEmpty([
       ...asList(extra.numericFilters),
-      ...entries(state.numericRefinements).flatMap(([attribute, list]) => list.map((r) => attribute + r.operator + r.value)),
+      ...entries(state.numericRefinements).flatMap(([attribute, list]) =>
+        list.map((r) => attribute + r.operator + r.value),
+      ),
     ]),
     tagFilters: nonEmpty([...asList(extra.tagFilters), ...state.tagRefinements]),
   }) as SearchParams;
@@ -94,7 +107,13 @@ function query(state: IndexState, needs: MergedNeeds, params: SearchParams, excl
   if (state.ruleContexts.length) base.ruleContexts = union([asList(base.ruleContexts), state.ruleContexts]);
   return {
     indexName: state.indexName,
-    params: defined({ ...base, maxValuesPerFacet: needs.maxValuesPerFacet ?? base.maxValuesPerFacet, query: state.query, ...defined(params), ...refinementParams(state, needs.params, exclude) }),
+    params: defined({
+      ...base,
+      maxValuesPerFacet: needs.maxValuesPerFacet ?? base.maxValuesPerFacet,
+      query: state.query,
+      ...defined(params),
+      ...refinementParams(state, needs.params, exclude),
+    }),
   };
 }
 
@@ -111,7 +130,16 @@ export const facetCountsQuery = (state: IndexState, needs: MergedNeeds, facet: s
     state,
     needs,
     // Facet counts only: these queries must not count as searches nor produce a queryID.
-    { page: 0, hitsPerPage: 0, facets: [facet], attributesToRetrieve: [], attributesToHighlight: [], attributesToSnippet: [], analytics: false, clickAnalytics: false },
+    {
+      page: 0,
+      hitsPerPage: 0,
+      facets: [facet],
+      attributesToRetrieve: [],
+      attributesToHighlight: [],
+      attributesToSnippet: [],
+      analytics: false,
+      clickAnalytics: false,
+    },
     facet,
   );
 
@@ -123,7 +151,10 @@ export const facetCountsQuery = (state: IndexState, needs: MergedNeeds, facet: s
  */
 export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQueries {
   // A numeric attribute asked as an OR facet (a range) gets its own query too: its stats without its own range.
-  const refined = union([Object.keys(state.disjunctiveFacetRefinements), Object.keys(state.numericRefinements).filter((a) => needs.disjunctiveFacets.includes(a))]);
+  const refined = union([
+    Object.keys(state.disjunctiveFacetRefinements),
+    Object.keys(state.numericRefinements).filter((a) => needs.disjunctiveFacets.includes(a)),
+  ]);
   const disjunctiveFacets = union([needs.disjunctiveFacets, refined]);
   const facets = union([needs.facets, disjunctiveFacets, Object.keys(state.facetRefinements)]);
   const main = query(state, needs, {
@@ -133,7 +164,11 @@ export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQuerie
     attributesToHighlight: needs.attributesToHighlight,
     attributesToSnippet: needs.attributesToSnippet,
   });
-  return { requests: [main, ...refined.map((facet) => facetCountsQuery(state, needs, facet))], disjunctiveFacets, queriedDisjunctiveFacets: refined };
+  return {
+    requests: [main, ...refined.map((facet) => facetCountsQuery(state, needs, facet))],
+    disjunctiveFacets,
+    queriedDisjunctiveFacets: refined,
+  };
 }
 
 /**
@@ -143,7 +178,11 @@ export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQuerie
  * @example
  * const results = mergeResults(state, built, answer.results); results.facets.brand // { LG: 12, … }
  */
-export function mergeResults<T>(state: IndexState, built: BuiltQueries, [main, ...others]: Array<SearchResponse<T>>): SearchResults<T> {
+export function mergeResults<T>(
+  state: IndexState,
+  built: BuiltQueries,
+  [main, ...others]: Array<SearchResponse<T>>,
+): SearchResults<T> {
   const facets = { ...main!.facets };
   const stats = main!.facets_stats && { ...main!.facets_stats };
   built.queriedDisjunctiveFacets.forEach((facet, i) => {
@@ -151,11 +190,15 @@ export function mergeResults<T>(state: IndexState, built: BuiltQueries, [main, .
     const facetStats = others[i]?.facets_stats?.[facet];
     if (stats && facetStats) stats[facet] = facetStats;
   });
-  for (const [attribute, values] of [...Object.entries(state.facetRefinements), ...Object.entries(state.disjunctiveFacetRefinements)]) {
+  for (const [attribute, values] of [
+    ...Object.entries(state.facetRefinements),
+    ...Object.entries(state.disjunctiveFacetRefinements),
+  ]) {
     const counts = { ...own(facets, attribute) };
     // A refined value outside the top maxValuesPerFacet of its own query: the main query (where this facet's
     // refinements apply) counts it exactly the same way; 0 only when nothing matches it any more.
-    for (const value of values) if (!Object.hasOwn(counts, value)) counts[value] = own(own(main!.facets, attribute), value) ?? 0;
+    for (const value of values)
+      if (!Object.hasOwn(counts, value)) counts[value] = own(own(main!.facets, attribute), value) ?? 0;
     facets[attribute] = counts;
   }
   return { ...main!, facets, disjunctiveFacets: built.disjunctiveFacets, ...(stats && { facets_stats: stats }) };

@@ -22,11 +22,27 @@
  */
 import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
-import type { MultiSearchRequest, RequestOptions, SearchClient, SearchParams, SearchResponse } from '../client/types.js';
+import type {
+  MultiSearchRequest,
+  RequestOptions,
+  SearchClient,
+  SearchParams,
+  SearchResponse,
+} from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
 import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults } from './requests.js';
 import { normalizeState, own, str, strings } from './state.js';
-import type { IndexOptions, IndexState, Listener, Needs, RequestLogEntry, SearchResults, SearchStore, StoreOptions, StoreSnapshot } from './types.js';
+import type {
+  IndexOptions,
+  IndexState,
+  Listener,
+  Needs,
+  RequestLogEntry,
+  SearchResults,
+  SearchStore,
+  StoreOptions,
+  StoreSnapshot,
+} from './types.js';
 
 /** Default delay before a pending search is reported `stalled`, ms. */
 export const DEFAULT_STALLED_DELAY_MS = 200;
@@ -93,7 +109,9 @@ const followed = (state: IndexState, query: string): IndexState => ({
   ...state,
   query,
   page: 0,
-  ...(state.indices && { indices: Object.fromEntries(Object.entries(state.indices).map(([name, child]) => [name, followed(child, query)])) }),
+  ...(state.indices && {
+    indices: Object.fromEntries(Object.entries(state.indices).map(([name, child]) => [name, followed(child, query)])),
+  }),
 });
 
 /** One tick of a tree: the searches of every store due go in one multi-query, the answer split back. */
@@ -126,7 +144,8 @@ function tick(tree: Tree) {
   );
 }
 
-const toggled = <V>(list: V[] = [], value: V) => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
+const toggled = <V>(list: V[] = [], value: V) =>
+  list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
 
 /**
  * Creates a store searching `indexName` through `client`. The first search runs when the first listener
@@ -143,7 +162,7 @@ const toggled = <V>(list: V[] = [], value: V) => (list.includes(value) ? list.fi
  */
 export function createSearchStore<T = Record<string, unknown>>(options: StoreOptions): SearchStore<T> {
   const client = options?.client;
-  if (typeof client?.multiSearch != 'function') fail('createSearchStore: client must be a SearchClient');
+  if (typeof client?.multiSearch !== 'function') fail('createSearchStore: client must be a SearchClient');
   const baseIndex = need(options.indexName, 'createSearchStore: indexName');
   const stalledDelayMs = options.stalledDelayMs ?? DEFAULT_STALLED_DELAY_MS;
   if (!(stalledDelayMs >= 0)) fail('createSearchStore: stalledDelayMs must be ≥ 0', RangeError);
@@ -155,14 +174,18 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     requestLog,
     stalledDelayMs,
     ticking: false,
-    log: (kind, body, cached = false) => void requestLog.push({ kind, at: Date.now(), body: structuredClone(body), cached }),
+    log: (kind, body, cached = false) =>
+      void requestLog.push({ kind, at: Date.now(), body: structuredClone(body), cached }),
     fromCache(kind, key, body) {
-      const hit = cache && cache.get(kind + key);
+      const hit = cache ? cache.get(kind + key) : undefined;
       if (hit) tree.log(kind, body, true);
       return hit && structuredClone(hit);
     },
   };
-  const initial = typeof options.initialState == 'string' ? queryStringToState(options.initialState, baseIndex) : normalizeState(options.initialState ?? {}, baseIndex);
+  const initial =
+    typeof options.initialState === 'string'
+      ? queryStringToState(options.initialState, baseIndex)
+      : normalizeState(options.initialState ?? {}, baseIndex);
   return (tree.root = createNode<T>(tree, baseIndex, initial)).store;
 }
 
@@ -179,7 +202,9 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   let notified: StoreSnapshot<T> | undefined;
   const listeners = new Set<Listener<T>>();
   const needs = new Map<string, Needs>();
-  const indices: Node['indices'] = new Map(Object.entries(initialIndices ?? {}).map(([name, child]) => [name, { state: child }]));
+  const indices: Node['indices'] = new Map(
+    Object.entries(initialIndices ?? {}).map(([name, child]) => [name, { state: child }]),
+  );
   /** The searches pending, by sequence number. */
   const pending = new Map<number, Part>();
   /** The root's abort controllers of batched calls (Recommend, `searchIndex`). */
@@ -194,7 +219,12 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   let shown = 0;
   let stalledTimer: ReturnType<typeof setTimeout> | undefined;
   /** Recommend requests and other searches (`searchIndex`) of this tick, per kind, and identical requests in flight (shared). */
-  const queues: Partial<Record<Batched, Array<[key: string, request: object, resolve: (value: any) => void, reject: (error: unknown) => void]>>> = {};
+  const queues: Partial<
+    Record<
+      Batched,
+      Array<[key: string, request: object, resolve: (value: any) => void, reject: (error: unknown) => void]>
+    >
+  > = {};
   const shared = new Map<string, Promise<any>>();
 
   /** Runs `call` with an abort controller that `dispose` fires. */
@@ -216,7 +246,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
 
   function notify() {
     // Nothing new since the last notification (e.g. needs re-registered unchanged): no re-render.
-    if (snapshot == notified) return;
+    if (snapshot === notified) return;
     notified = snapshot;
     for (const listener of [...listeners]) {
       try {
@@ -248,10 +278,12 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   function commit(next: IndexState, given?: Record<string, IndexState>) {
     alive();
     const { indices: _, ...own } = next;
-    if (JSON.stringify(own) != JSON.stringify(state)) {
-      const follow = own.query != state.query;
+    if (JSON.stringify(own) !== JSON.stringify(state)) {
+      const follow = own.query !== state.query;
       update({ state: (state = own) });
-      if (follow) for (const entry of indices.values()) entry.live ? entry.live.follow(own.query) : (entry.state = followed(entry.state!, own.query));
+      if (follow)
+        for (const entry of indices.values())
+          entry.live ? entry.live.follow(own.query) : (entry.state = followed(entry.state!, own.query));
       schedule();
       up?.changed();
     }
@@ -279,7 +311,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     const sentState = state;
     const queries = built();
     const key = keyOf(queries.requests);
-    if (!force && key == lastKey) {
+    if (!force && key === lastKey) {
       // Subscribing reported `loading` for a search that turned out not to be needed (e.g. needs removed since).
       if (busy() && !newerPending()) update({ status: snapshot.error ? 'error' : 'idle' });
       return void notify();
@@ -294,17 +326,17 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       answer(results, error) {
         if (!pending.delete(seq)) return; // given up (no listener left, disposed)
         if (results) {
-          if (cache) cache.set('search' + key, results);
+          if (cache) cache.set(`search${key}`, results);
           return show(seq, key, mergeResults(sentState, queries, results));
         }
-        if ((error as Error)?.name == 'AbortError') return;
+        if ((error as Error)?.name === 'AbortError') return;
         // The same state may be searched again (retry by repeating the action or `refresh()`).
-        if (seq == sent) lastKey = undefined;
+        if (seq === sent) lastKey = undefined;
         show(seq, undefined, undefined, error instanceof Error ? error : new Error(String(error)));
       },
     };
     pending.set(seq, part);
-    if (snapshot.status != 'stalled') update({ status: 'loading' });
+    if (snapshot.status !== 'stalled') update({ status: 'loading' });
     // Counted from the first search of a busy spell: a user typing on does not keep postponing `stalled`.
     stalledTimer ??= setTimeout(() => {
       stalledTimer = undefined;
@@ -321,7 +353,11 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     shownKey = key;
     const waiting = newerPending();
     if (!waiting) stalledTimer = void clearTimeout(stalledTimer);
-    update({ ...(error ? { error } : { results, error: null }), initialising: false, status: waiting ? snapshot.status : error ? 'error' : 'idle' });
+    update({
+      ...(error ? { error } : { results, error: null }),
+      initialising: false,
+      status: waiting ? snapshot.status : error ? 'error' : 'idle',
+    });
     notify();
   }
 
@@ -340,7 +376,12 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     if (disposed) return batch.forEach((item) => item[3](new DOMException('The store was disposed.', 'AbortError')));
     const requests = batch.map((item) => item[1]);
     log(kind, { requests });
-    abortable((signal) => (client[kind] as (requests: object[], options: RequestOptions) => Promise<{ results: unknown[] }>)(requests, { signal, cache: false })).then(
+    abortable((signal) =>
+      (client[kind] as (requests: object[], options: RequestOptions) => Promise<{ results: unknown[] }>)(requests, {
+        signal,
+        cache: false,
+      }),
+    ).then(
       ({ results }) =>
         batch.forEach(([key, , resolve, reject], i) => {
           const result = results[i];
@@ -360,9 +401,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     let call = shared.get(kind + key);
     if (!call) {
       const created = (call = new Promise((resolve, reject) => {
-        if ((queues[kind] ??= []).push([key, structuredClone(request), resolve, reject]) == 1) queueMicrotask(() => flush(kind));
+        if ((queues[kind] ??= []).push([key, structuredClone(request), resolve, reject]) === 1)
+          queueMicrotask(() => flush(kind));
       }));
-      const forget = () => void (shared.get(kind + key) == created && shared.delete(kind + key));
+      const forget = () => void (shared.get(kind + key) === created && shared.delete(kind + key));
       created.then(forget, forget);
       shared.set(kind + key, created);
     }
@@ -372,11 +414,21 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   /** The root's URL state with the state of the added index `name` replaced by `child`. */
   const withIndex = (name: string, child: IndexState): [IndexState, string] => {
     const current = routeState();
-    const mine = { ...current, indices: Object.fromEntries(Object.entries(current.indices!).map(([n, s]) => [n, n == name ? child : s])) };
+    const mine = {
+      ...current,
+      indices: Object.fromEntries(Object.entries(current.indices!).map(([n, s]) => [n, n === name ? child : s])),
+    };
     return up ? up.withIndex(mine) : [mine, baseIndex];
   };
   const routeState = (): IndexState =>
-    indices.size ? { ...state, indices: Object.fromEntries([...indices].map(([name, entry]) => [name, entry.live ? entry.live.routeState() : entry.state!])) } : state;
+    indices.size
+      ? {
+          ...state,
+          indices: Object.fromEntries(
+            [...indices].map(([name, entry]) => [name, entry.live ? entry.live.routeState() : entry.state!]),
+          ),
+        }
+      : state;
   /** The root's store: added indices batch their Recommend requests and `searchIndex` searches with the root's. */
   const root = () => tree.root?.store ?? store;
 
@@ -391,10 +443,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     },
 
     subscribe(listener) {
-      if (typeof listener != 'function') fail('subscribe: listener must be a function');
+      if (typeof listener !== 'function') fail('subscribe: listener must be a function');
       listeners.add(listener);
       // The first listener wakes the store: it searches the state when it differs from the results on screen.
-      if (listeners.size == 1 && !disposed && (force || keyOf(built().requests) != lastKey)) {
+      if (listeners.size === 1 && !disposed && (force || keyOf(built().requests) !== lastKey)) {
         if (!busy()) update({ status: 'loading' });
         schedule();
       }
@@ -410,13 +462,13 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
 
     registerNeeds(id, controllerNeeds) {
       need(id, 'registerNeeds: id');
-      if (!controllerNeeds || typeof controllerNeeds != 'object') fail('registerNeeds: needs must be an object');
+      if (!controllerNeeds || typeof controllerNeeds !== 'object') fail('registerNeeds: needs must be an object');
       const before = needs.get(id);
       needs.set(id, controllerNeeds);
       schedule();
       if (controllerNeeds.inherit || before?.inherit) rescanIndices();
       // Removing needs makes no request by itself: the results on screen are a superset of what is left.
-      return () => void (needs.get(id) == controllerNeeds && needs.delete(id));
+      return () => void (needs.get(id) === controllerNeeds && needs.delete(id));
     },
 
     // Every action builds the next state and `normalizeState` validates it (one pass, naming the bad field).
@@ -424,24 +476,36 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     setPage: (page) => commit(normalize({ ...state, page })),
     setHitsPerPage: (hitsPerPage) => change({ hitsPerPage }),
     toggleRefinement(attribute, value, operator = 'and') {
-      const field = own({ and: 'facetRefinements', or: 'disjunctiveFacetRefinements' } as const, operator) ?? fail(`operator must be and or or, got ${operator}`, RangeError);
-      change({ [field]: { ...state[field], [str(attribute, 'attribute')]: toggled(own(state[field], attribute), value) } });
+      const field =
+        own({ and: 'facetRefinements', or: 'disjunctiveFacetRefinements' } as const, operator) ??
+        fail(`operator must be and or or, got ${operator}`, RangeError);
+      change({
+        [field]: { ...state[field], [str(attribute, 'attribute')]: toggled(own(state[field], attribute), value) },
+      });
     },
-    isRefined: (attribute, value) => !!(own(state.facetRefinements, attribute)?.includes(value) || own(state.disjunctiveFacetRefinements, attribute)?.includes(value)),
+    isRefined: (attribute, value) =>
+      !!(
+        own(state.facetRefinements, attribute)?.includes(value) ||
+        own(state.disjunctiveFacetRefinements, attribute)?.includes(value)
+      ),
     addNumericRefinement(attribute, operator, value) {
       const current = own(state.numericRefinements, str(attribute, 'attribute')) ?? [];
-      if (!current.some((r) => r.operator == operator && Object.is(r.value, value))) numeric(attribute, [...current, { operator, value }]);
+      if (!current.some((r) => r.operator === operator && Object.is(r.value, value)))
+        numeric(attribute, [...current, { operator, value }]);
     },
     removeNumericRefinement(attribute, operator, value) {
       const current = own(state.numericRefinements, attribute) ?? [];
-      const next = current.filter((r) => !((operator === undefined || r.operator == operator) && (value === undefined || r.value == value)));
+      const next = current.filter(
+        (r) => !((operator === undefined || r.operator === operator) && (value === undefined || r.value === value)),
+      );
       if (next.length < current.length) numeric(attribute, next);
     },
     toggleTag: (tag) => change({ tagRefinements: toggled(state.tagRefinements, tag) }),
     clearRefinements(attributes) {
       // Tags are the `_tags` attribute of the records.
       const drop = attributes && strings(attributes, 'attributes');
-      const keep = <V>(map: Record<string, V>) => (drop ? Object.fromEntries(Object.entries(map).filter(([k]) => !drop.includes(k))) : {});
+      const keep = <V>(map: Record<string, V>) =>
+        drop ? Object.fromEntries(Object.entries(map).filter(([k]) => !drop.includes(k))) : {};
       change({
         facetRefinements: keep(state.facetRefinements),
         disjunctiveFacetRefinements: keep(state.disjunctiveFacetRefinements),
@@ -472,31 +536,37 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       const hit = fromCache('searchForFacetValues', key, body);
       if (hit) return Promise.resolve(hit.facetHits);
       log('searchForFacetValues', body);
-      return client.searchForFacetValues(state.indexName, attribute, facetQuery, { ...params!, maxFacetHits }, { cache: false }).then((answer) => {
-        if (cache) cache.set('searchForFacetValues' + key, answer);
-        return answer.facetHits;
-      });
+      return client
+        .searchForFacetValues(state.indexName, attribute, facetQuery, { ...params!, maxFacetHits }, { cache: false })
+        .then((answer) => {
+          if (cache) cache.set(`searchForFacetValues${key}`, answer);
+          return answer.facetHits;
+        });
     },
 
     recommend(request) {
       if (up) return root().recommend(request);
-      if (typeof request?.indexName != 'string' || typeof request.model != 'string') {
+      if (typeof request?.indexName !== 'string' || typeof request.model !== 'string') {
         return Promise.reject(new TypeError('svc-search: recommend: request needs indexName and model'));
       }
       return batched('recommend', request);
     },
 
-    searchIndex: (request) => (up ? root().searchIndex(request) : (need(request?.indexName, 'searchIndex: indexName'), batched('multiSearch', request))),
+    searchIndex: (request) =>
+      up
+        ? root().searchIndex(request)
+        : (need(request?.indexName, 'searchIndex: indexName'), batched('multiSearch', request)),
 
-    toQueryString: (indexState = routeState()) => stateToQueryString({ ...indexState, indices: indexState.indices ?? routeState().indices }, baseIndex),
+    toQueryString: (indexState = routeState()) =>
+      stateToQueryString({ ...indexState, indices: indexState.indices ?? routeState().indices }, baseIndex),
     fromQueryString: (query) => queryStringToState(query, baseIndex),
     createURL(update) {
-      if (typeof update != 'function') fail('createURL: change must be a function');
+      if (typeof update !== 'function') fail('createURL: change must be a function');
       const next = normalize(update(structuredClone(routeState())));
       // An added index's links open the whole page: the root's URL state with this index's state changed.
-      if (!up) return '?' + store.toQueryString(next);
+      if (!up) return `?${store.toQueryString(next)}`;
       const [whole, rootIndex] = up.withIndex({ ...next, indices: next.indices ?? routeState().indices });
-      return '?' + stateToQueryString(whole, rootIndex);
+      return `?${stateToQueryString(whole, rootIndex)}`;
     },
 
     addIndex(indexName, { initialState }: IndexOptions = {}) {
@@ -506,14 +576,16 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       if (entry?.live) fail(`addIndex: the index ${indexName} is already added`, Error);
       const start =
         entry?.state ??
-        (typeof initialState == 'string' ? queryStringToState(initialState, indexName) : normalizeState({ query: state.query, ...initialState }, indexName));
+        (typeof initialState === 'string'
+          ? queryStringToState(initialState, indexName)
+          : normalizeState({ query: state.query, ...initialState }, indexName));
       const child = createNode<any>(tree, indexName, start, {
         store,
         changed,
         withIndex: (state) => withIndex(indexName, state),
         inherited,
         removed() {
-          if (indices.get(indexName)?.live != child) return;
+          if (indices.get(indexName)?.live !== child) return;
           indices.delete(indexName);
           changed();
         },
@@ -548,7 +620,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     indices,
     prepare,
     routeState,
-    follow: (query) => void (query != state.query && change({ query })),
+    follow: (query) => void (query !== state.query && change({ query })),
     force() {
       force = true;
       schedule();

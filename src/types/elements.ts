@@ -16,7 +16,9 @@ export type SvcTagName = Extract<keyof HTMLElementTagNameMap, `svc-${string}`>;
 export type SvcEventMap = { [K in Extract<keyof HTMLElementEventMap, `svc-${string}`>]: HTMLElementEventMap[K] };
 
 type IfEquals<X, Y, A, B> = (<G>() => G extends X ? 1 : 2) extends <G>() => G extends Y ? 1 : 2 ? A : B;
-type WritableKeys<T> = { [K in keyof T]-?: IfEquals<{ [Q in K]: T[K] }, { -readonly [Q in K]: T[K] }, K, never> }[keyof T];
+type WritableKeys<T> = {
+  [K in keyof T]-?: IfEquals<{ [Q in K]: T[K] }, { -readonly [Q in K]: T[K] }, K, never>;
+}[keyof T];
 /**
  * A member is a property when it is writable, not Lit's own, and not a method; a callback property
  * (`renderHit`) is a function type that accepts `undefined` (the elements declare them optional), a method
@@ -41,8 +43,13 @@ type Bivariant<F> = F extends (...args: infer A) => infer R ? { bivarianceHack(.
  * `<svc-search>`'s `insights` reads as the insights module but is set to `false` / `"false"` by frameworks
  * that write `insights="false"` as a property (React 19, Vue 3).
  */
-type WriteTypes<E> = E extends { insightsEnabled: boolean; insights?: infer I } ? { insights?: I | boolean | 'true' | 'false' } : {};
+type WriteTypes<E> = E extends { insightsEnabled: boolean; insights?: infer I }
+  ? { insights?: I | boolean | 'true' | 'false' }
+  : {};
 
 /** The settable properties of element `E` (camelCase), all optional. */
-export type SvcElementProperties<E> = Omit<{ [K in PropertyKeys<E>]?: Bivariant<Exclude<E[K], undefined>> | undefined }, keyof WriteTypes<E>> &
+export type SvcElementProperties<E> = Omit<
+  { [K in PropertyKeys<E>]?: Bivariant<Exclude<E[K], undefined>> | undefined },
+  keyof WriteTypes<E>
+> &
   WriteTypes<E>;

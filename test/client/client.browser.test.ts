@@ -36,7 +36,9 @@ async function waitTask(indexName: string, taskID: number) {
 before(async () => {
   performance.setResourceTimingBufferSize(10_000);
   admin = createClient({ appId: APP_ID, apiKey: 'local-admin-key', hosts: [location.origin], cache: false });
-  const settings = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${INDEX}/settings`, { attributesForFaceting: ['brand', 'color'] });
+  const settings = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${INDEX}/settings`, {
+    attributesForFaceting: ['brand', 'color'],
+  });
   await waitTask(INDEX, settings.taskID);
   const { taskID } = await admin.request<{ taskID: number }>('POST', `/1/indexes/${INDEX}/batch`, {
     requests: records.map((body) => ({ action: 'addObject', body })),
@@ -57,7 +59,11 @@ describe('client in the browser', () => {
 
   it('fails over from an unreachable host to the service', async () => {
     // Port 9 on loopback: nothing listens (and Chromium refuses it as unsafe) — a network error either way.
-    const client = createClient({ appId: APP_ID, apiKey: 'local-search-key', hosts: ['http://127.0.0.1:9', location.origin] });
+    const client = createClient({
+      appId: APP_ID,
+      apiKey: 'local-search-key',
+      hosts: ['http://127.0.0.1:9', location.origin],
+    });
     const answer = await client.search(INDEX, { query: 'camera' });
     expect(answer.nbHits).to.equal(10);
   });
@@ -72,7 +78,9 @@ describe('client in the browser', () => {
     }
     expect(caught).to.be.instanceOf(ApiError);
     expect((caught as ApiError).status).to.equal(404);
-    expect((caught as ApiError).message).to.be.a('string').and.not.equal('');
+    expect((caught as ApiError).message)
+      .to.be.a('string')
+      .and.not.equal('');
   });
 
   it('an aborted search rejects with AbortError', async () => {
@@ -92,14 +100,27 @@ describe('client in the browser', () => {
   it('sendEvents with keepalive sends credentials as URL parameters and the events are stored', async () => {
     const client = createClient({ appId: APP_ID, apiKey: 'local-search-key', hosts: [location.origin] });
     const userToken = `browser-${Date.now()}`;
-    const answer = await client.sendEvents([{ eventType: 'view', eventName: 'Hits Viewed', index: INDEX, userToken, objectIDs: ['b1'] }], { keepalive: true });
+    const answer = await client.sendEvents(
+      [{ eventType: 'view', eventName: 'Hits Viewed', index: INDEX, userToken, objectIDs: ['b1'] }],
+      { keepalive: true },
+    );
     expect(answer.status).to.equal(200);
-    expect(client.eventsBeaconUrl()).to.equal(`${location.origin}/1/events?X-Service-Application-Id=${APP_ID}&X-Service-API-Key=local-search-key`);
-    const beacon = navigator.sendBeacon(client.eventsBeaconUrl(), JSON.stringify({ events: [{ eventType: 'view', eventName: 'Beacon', index: INDEX, userToken, objectIDs: ['b2'] }] }));
+    expect(client.eventsBeaconUrl()).to.equal(
+      `${location.origin}/1/events?X-Service-Application-Id=${APP_ID}&X-Service-API-Key=local-search-key`,
+    );
+    const beacon = navigator.sendBeacon(
+      client.eventsBeaconUrl(),
+      JSON.stringify({
+        events: [{ eventType: 'view', eventName: 'Beacon', index: INDEX, userToken, objectIDs: ['b2'] }],
+      }),
+    );
     expect(beacon).to.equal(true);
     let names: string[] = [];
     for (let i = 0; i < 50 && names.length < 2; i++) {
-      const stored = await admin.request<{ events: Array<{ eventName: string }> }>('GET', `/1/_local/events?index=${INDEX}&userToken=${userToken}`);
+      const stored = await admin.request<{ events: Array<{ eventName: string }> }>(
+        'GET',
+        `/1/_local/events?index=${INDEX}&userToken=${userToken}`,
+      );
       names = stored.events.map((e) => e.eventName).sort();
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -36,16 +36,33 @@ describe('hosts', () => {
       { url: 'https://APP1-dsn.service-search.net', accept: 'read' },
       { url: 'https://APP1.service-search.net', accept: 'write' },
     ]);
-    const fallbacks = hosts.slice(2).map((h) => h.url).sort();
-    assert.deepEqual(fallbacks, [1, 2, 3].map((n) => `https://APP1-${n}.service-search-net.com`));
+    const fallbacks = hosts
+      .slice(2)
+      .map((h) => h.url)
+      .sort();
+    assert.deepEqual(
+      fallbacks,
+      [1, 2, 3].map((n) => `https://APP1-${n}.service-search-net.com`),
+    );
     assert.ok(hosts.slice(2).every((h) => h.accept === 'readWrite'));
     // Different random sources give different orders (Fisher–Yates over 3 items).
-    const orders = new Set([0, 0.4, 0.99].map((r) => computeHosts({ appId: 'APP1', apiKey: 'k' }, () => r).slice(2).map((h) => h.url).join()));
+    const orders = new Set(
+      [0, 0.4, 0.99].map((r) =>
+        computeHosts({ appId: 'APP1', apiKey: 'k' }, () => r)
+          .slice(2)
+          .map((h) => h.url)
+          .join(),
+      ),
+    );
     assert.ok(orders.size > 1);
   });
 
   test('explicit hosts replace the computed ones; a missing scheme means https', () => {
-    const hosts = computeHosts({ appId: 'A', apiKey: 'k', hosts: ['http://127.0.0.1:1/', 'example.org', { url: 'http://x', accept: 'write' }] });
+    const hosts = computeHosts({
+      appId: 'A',
+      apiKey: 'k',
+      hosts: ['http://127.0.0.1:1/', 'example.org', { url: 'http://x', accept: 'write' }],
+    });
     assert.deepEqual(hosts, [
       { url: 'http://127.0.0.1:1', accept: 'readWrite' },
       { url: 'https://example.org', accept: 'readWrite' },
@@ -54,14 +71,27 @@ describe('hosts', () => {
   });
 
   test('events go to insights.{domain} by default, to the first explicit host otherwise', () => {
-    assert.equal(createClient({ appId: 'A', apiKey: 'k' }).eventsBeaconUrl(), 'https://insights.service-search.net/1/events?X-Service-Application-Id=A&X-Service-API-Key=k');
-    assert.match(createClient({ appId: 'A', apiKey: 'k', hosts: ['http://127.0.0.1:7'] }).eventsBeaconUrl(), /^http:\/\/127\.0\.0\.1:7\/1\/events\?/);
+    assert.equal(
+      createClient({ appId: 'A', apiKey: 'k' }).eventsBeaconUrl(),
+      'https://insights.service-search.net/1/events?X-Service-Application-Id=A&X-Service-API-Key=k',
+    );
+    assert.match(
+      createClient({ appId: 'A', apiKey: 'k', hosts: ['http://127.0.0.1:7'] }).eventsBeaconUrl(),
+      /^http:\/\/127\.0\.0\.1:7\/1\/events\?/,
+    );
   });
 
   test('the browser path (client + store) bundles for browsers without Node built-ins; the secured-key module does not', async () => {
     const { build } = await import('esbuild');
     const bundle = (entry: string) =>
-      build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+      build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        write: false,
+        logLevel: 'silent',
+      });
     const browser = await bundle('src/store/index.ts');
     assert.doesNotMatch(browser.outputFiles[0]!.text, /node:/);
     await assert.rejects(bundle('src/client/secured-key.ts'), /node:crypto/);
@@ -79,7 +109,11 @@ describe('endpoints against the local service', () => {
     const proxy = await startProxy(svc.url);
     try {
       const client = searchClient([proxy.url]);
-      const answer = await client.search<{ kind: string }>(INDEX, { query: 'laptop', hitsPerPage: 5, facets: ['brand'] });
+      const answer = await client.search<{ kind: string }>(INDEX, {
+        query: 'laptop',
+        hitsPerPage: 5,
+        facets: ['brand'],
+      });
       assert.equal(answer.hits.length, 5);
       assert.ok(answer.hits.every((h) => h.kind === 'laptop'));
       assert.equal(answer.nbHits, records.filter((r) => r.kind === 'laptop').length);
@@ -122,7 +156,10 @@ describe('endpoints against the local service', () => {
     assert.equal(all.results.length, 2);
     assert.equal(all.results[0]!.index, INDEX);
     assert.ok(all.results[1]!.hits.every((h) => h.kind === 'camera'));
-    const stopped = await client.multiSearch([{ indexName: INDEX, params: { query: 'phone', hitsPerPage: 2 } }, requests[1]!], { strategy: 'stopIfEnoughMatches' });
+    const stopped = await client.multiSearch(
+      [{ indexName: INDEX, params: { query: 'phone', hitsPerPage: 2 } }, requests[1]!],
+      { strategy: 'stopIfEnoughMatches' },
+    );
     assert.equal(stopped.results[1]!.processed, false);
     assert.equal(stopped.results[1]!.hits.length, 0);
   });
@@ -131,7 +168,10 @@ describe('endpoints against the local service', () => {
     const client = searchClient([svc.url]);
     const answer = await client.searchForFacetValues(INDEX, 'category', 'comp', { facetFilters: ['brand:Acme'] });
     const expected = records.filter((r) => r.brand === 'Acme' && r.category === 'computing').length;
-    assert.deepEqual(answer.facetHits.map((h) => [h.value, h.count]), [['computing', expected]]);
+    assert.deepEqual(
+      answer.facetHits.map((h) => [h.value, h.count]),
+      [['computing', expected]],
+    );
     assert.match(answer.facetHits[0]!.highlighted, /comp/);
   });
 
@@ -163,27 +203,53 @@ describe('endpoints against the local service', () => {
   });
 
   test('request is the generic call (admin settings read)', async () => {
-    const settings = await svc.admin.request<{ attributesForFaceting: string[] }>('GET', `/1/indexes/${INDEX}/settings`);
+    const settings = await svc.admin.request<{ attributesForFaceting: string[] }>(
+      'GET',
+      `/1/indexes/${INDEX}/settings`,
+    );
     assert.ok(settings.attributesForFaceting.includes('brand'));
     assert.throws(() => svc.admin.request('GET', 'no-slash'), /path/);
-    const events = await svc.admin.request<{ events: unknown[] }>('GET', '/1/_local/events', { index: INDEX, userToken: 'nobody-here' });
+    const events = await svc.admin.request<{ events: unknown[] }>('GET', '/1/_local/events', {
+      index: INDEX,
+      userToken: 'nobody-here',
+    });
     assert.deepEqual(events.events, []);
   });
 
   test('sendEvents posts to the insights host; keepalive puts the credentials in the URL', async () => {
     const proxy = await startProxy(svc.url);
     try {
-      const client = createClient({ appId: svc.appId, apiKey: svc.searchKey, hosts: ['http://127.0.0.1:9'], insightsHost: proxy.url });
-      const event = { eventType: 'view' as const, eventName: 'Hits Viewed', index: INDEX, userToken: 'user-1', objectIDs: ['p1'] };
+      const client = createClient({
+        appId: svc.appId,
+        apiKey: svc.searchKey,
+        hosts: ['http://127.0.0.1:9'],
+        insightsHost: proxy.url,
+      });
+      const event = {
+        eventType: 'view' as const,
+        eventName: 'Hits Viewed',
+        index: INDEX,
+        userToken: 'user-1',
+        objectIDs: ['p1'],
+      };
       const plain = await client.sendEvents([event]);
       assert.equal(plain.status, 200);
       const beacon = await client.sendEvents([{ ...event, userToken: 'user-2' }], { keepalive: true });
       assert.equal(beacon.status, 200);
       assert.equal(proxy.requests[0]!.url, '/1/events');
       // Document 2: the URL parameters carry the header names, case-sensitive (the service refuses lowercase ones).
-      assert.equal(proxy.requests[1]!.url, `/1/events?X-Service-Application-Id=${svc.appId}&X-Service-API-Key=${svc.searchKey}`);
-      assert.equal(client.eventsBeaconUrl(), `${proxy.url}/1/events?X-Service-Application-Id=${svc.appId}&X-Service-API-Key=${svc.searchKey}`);
-      const stored = await svc.admin.request<{ events: Array<{ userToken: string }> }>('GET', `/1/_local/events?index=${INDEX}`);
+      assert.equal(
+        proxy.requests[1]!.url,
+        `/1/events?X-Service-Application-Id=${svc.appId}&X-Service-API-Key=${svc.searchKey}`,
+      );
+      assert.equal(
+        client.eventsBeaconUrl(),
+        `${proxy.url}/1/events?X-Service-Application-Id=${svc.appId}&X-Service-API-Key=${svc.searchKey}`,
+      );
+      const stored = await svc.admin.request<{ events: Array<{ userToken: string }> }>(
+        'GET',
+        `/1/_local/events?index=${INDEX}`,
+      );
       assert.deepEqual(stored.events.map((e) => e.userToken).sort(), ['user-1', 'user-2']);
     } finally {
       await proxy.close();
@@ -233,7 +299,10 @@ describe('cache and in-flight sharing', () => {
     const proxy = await startProxy(svc.url, () => 60);
     try {
       const client = searchClient([proxy.url], { cache: false });
-      const [a, b] = await Promise.all([client.search(INDEX, { query: 'speaker' }), client.search(INDEX, { query: 'speaker' })]);
+      const [a, b] = await Promise.all([
+        client.search(INDEX, { query: 'speaker' }),
+        client.search(INDEX, { query: 'speaker' }),
+      ]);
       assert.deepEqual(a.hits, b.hits);
       assert.notEqual(a, b, 'each caller gets its own copy');
       assert.equal(proxy.requests.length, 1);
@@ -277,7 +346,9 @@ describe('retries and host failover', () => {
     const hanging = await startHangingServer();
     const failing = await startStatusServer(500);
     try {
-      const client = searchClient([refused, hanging.url, failing.url, svc.url], { timeouts: { connect: 100, read: 150 } });
+      const client = searchClient([refused, hanging.url, failing.url, svc.url], {
+        timeouts: { connect: 100, read: 150 },
+      });
       const started = Date.now();
       const answer = await client.search(INDEX, { query: 'laptop' });
       assert.ok(answer.nbHits > 0);
@@ -342,11 +413,22 @@ describe('retries and host failover', () => {
       const started = Date.now();
       await client.search(INDEX, { query: 'camera' });
       // The hanging hosts see their sockets close a moment after the client gave up.
-      for (const until = Date.now() + 5000; first.closedAfter.length + second.closedAfter.length < 2 && Date.now() < until; ) {
+      for (
+        const until = Date.now() + 5000;
+        first.closedAfter.length + second.closedAfter.length < 2 && Date.now() < until;
+      ) {
         await new Promise((r) => setTimeout(r, 5));
       }
-      assert.deepEqual([first.requests.length, first.closedAfter.length], [1, 1], 'one attempt on the first host, given up');
-      assert.deepEqual([second.requests.length, second.closedAfter.length], [1, 1], 'one attempt on the second host, given up');
+      assert.deepEqual(
+        [first.requests.length, first.closedAfter.length],
+        [1, 1],
+        'one attempt on the first host, given up',
+      );
+      assert.deepEqual(
+        [second.requests.length, second.closedAfter.length],
+        [1, 1],
+        'one attempt on the second host, given up',
+      );
       const closed1 = first.requests[0]! + first.closedAfter[0]! - started;
       const closed2 = second.requests[0]! + second.closedAfter[0]! - started;
       // Lower bounds hold under any load: a timer never fires early (2 ms for millisecond rounding), and
@@ -354,7 +436,10 @@ describe('retries and host failover', () => {
       assert.ok(closed1 >= 198, `attempt 1 gave up ${closed1} ms after the call started (200 expected)`);
       assert.ok(closed2 >= 598, `attempt 2 gave up ${closed2} ms after the call started (200 + 400 expected)`);
       // Attempt 1 had the short timeout, not attempt 2's (200 ms of slack for a busy machine).
-      assert.ok(closed1 < 400, `attempt 1 gave up ${closed1} ms after the call started: not the 200 ms of a first attempt`);
+      assert.ok(
+        closed1 < 400,
+        `attempt 1 gave up ${closed1} ms after the call started: not the 200 ms of a first attempt`,
+      );
     } finally {
       await first.close();
       await second.close();
@@ -369,7 +454,10 @@ describe('retries and host failover', () => {
       await assert.rejects(client.search(INDEX, { query: 'x' }), (error: unknown) => {
         assert.ok(error instanceof RetryError);
         assert.equal(error.status, 503);
-        assert.deepEqual(error.attempts.map((a) => a.reason), ['network', 'status']);
+        assert.deepEqual(
+          error.attempts.map((a) => a.reason),
+          ['network', 'status'],
+        );
         assert.match(error.message, /answering 503 on purpose/);
         return true;
       });
@@ -381,7 +469,10 @@ describe('retries and host failover', () => {
 
 describe('secured API keys', () => {
   test('a key restricted to one index is refused (403) on another', async () => {
-    const key = generateSecuredApiKey(svc.searchKey, { restrictIndices: [INDEX], validUntil: Math.floor(Date.now() / 1000) + 3600 });
+    const key = generateSecuredApiKey(svc.searchKey, {
+      restrictIndices: [INDEX],
+      validUntil: Math.floor(Date.now() / 1000) + 3600,
+    });
     assert.ok(securedApiKeyRemainingValidity(key) > 3500);
     const client = createClient({ appId: svc.appId, apiKey: key, hosts: [svc.url] });
     const allowed = await client.search(INDEX, { query: 'phone' });
@@ -394,22 +485,40 @@ describe('secured API keys', () => {
   });
 
   test('filters are forced, an expired key and a tampered key are refused', async () => {
-    const filtered = createClient({ appId: svc.appId, apiKey: generateSecuredApiKey(svc.searchKey, { filters: 'brand:Bolt' }), hosts: [svc.url] });
+    const filtered = createClient({
+      appId: svc.appId,
+      apiKey: generateSecuredApiKey(svc.searchKey, { filters: 'brand:Bolt' }),
+      hosts: [svc.url],
+    });
     const answer = await filtered.search<{ brand: string }>(INDEX, { query: '', hitsPerPage: 100 });
     assert.equal(answer.nbHits, records.filter((r) => r.brand === 'Bolt').length);
     assert.ok(answer.hits.every((h) => h.brand === 'Bolt'));
 
     const expired = generateSecuredApiKey(svc.searchKey, { validUntil: Math.floor(Date.now() / 1000) - 10 });
-    await assert.rejects(createClient({ appId: svc.appId, apiKey: expired, hosts: [svc.url] }).search(INDEX), { status: 403 });
+    await assert.rejects(createClient({ appId: svc.appId, apiKey: expired, hosts: [svc.url] }).search(INDEX), {
+      status: 403,
+    });
 
-    const decoded = Buffer.from(generateSecuredApiKey(svc.searchKey, { restrictIndices: 'client_other' }), 'base64').toString('utf8');
+    const decoded = Buffer.from(
+      generateSecuredApiKey(svc.searchKey, { restrictIndices: 'client_other' }),
+      'base64',
+    ).toString('utf8');
     const tampered = Buffer.from(decoded.replace('client_other', INDEX)).toString('base64');
-    await assert.rejects(createClient({ appId: svc.appId, apiKey: tampered, hosts: [svc.url] }).search(INDEX), { status: 403 });
+    await assert.rejects(createClient({ appId: svc.appId, apiKey: tampered, hosts: [svc.url] }).search(INDEX), {
+      status: 403,
+    });
   });
 
   test('the restrictions are serialised as the official clients do', () => {
-    const key = generateSecuredApiKey('parent', { validUntil: 100, restrictIndices: ['a', 'b'], searchParams: { filters: 'x y' } });
-    assert.equal(Buffer.from(key, 'base64').toString('utf8').slice(64), 'filters=x%20y&restrictIndices=a%2Cb&validUntil=100');
+    const key = generateSecuredApiKey('parent', {
+      validUntil: 100,
+      restrictIndices: ['a', 'b'],
+      searchParams: { filters: 'x y' },
+    });
+    assert.equal(
+      Buffer.from(key, 'base64').toString('utf8').slice(64),
+      'filters=x%20y&restrictIndices=a%2Cb&validUntil=100',
+    );
     assert.throws(() => generateSecuredApiKey('', {}), /parentKey/);
   });
 });

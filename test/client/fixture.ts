@@ -62,7 +62,12 @@ export async function startService(): Promise<RunningService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-client-store-'));
   const service = await createService({ dataDir });
   const { url } = await service.listen(0, '127.0.0.1');
-  const admin = createClient({ appId: DEV_CREDENTIALS.appId, apiKey: DEV_CREDENTIALS.adminKey, hosts: [url], cache: false });
+  const admin = createClient({
+    appId: DEV_CREDENTIALS.appId,
+    apiKey: DEV_CREDENTIALS.adminKey,
+    hosts: [url],
+    cache: false,
+  });
   return {
     url,
     appId: DEV_CREDENTIALS.appId,
@@ -77,7 +82,11 @@ export async function startService(): Promise<RunningService> {
 }
 
 /** Sets faceting settings and adds `records` through the API, then waits for the task. */
-export async function indexProducts(admin: SearchClient, indexName: string, records: Product[] = catalogue()): Promise<void> {
+export async function indexProducts(
+  admin: SearchClient,
+  indexName: string,
+  records: Product[] = catalogue(),
+): Promise<void> {
   const path = `/1/indexes/${encodeURIComponent(indexName)}`;
   const settings = await admin.request<{ taskID: number }>('PUT', `${path}/settings`, {
     searchableAttributes: ['name', 'brand', 'kind'],
@@ -93,7 +102,10 @@ export async function indexProducts(admin: SearchClient, indexName: string, reco
 
 export async function waitTask(admin: SearchClient, indexName: string, taskID: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const task = await admin.request<{ status: string }>('GET', `/1/indexes/${encodeURIComponent(indexName)}/task/${taskID}`);
+    const task = await admin.request<{ status: string }>(
+      'GET',
+      `/1/indexes/${encodeURIComponent(indexName)}/task/${taskID}`,
+    );
     if (task.status === 'published') return;
     await new Promise((r) => setTimeout(r, 10));
   }

@@ -13,9 +13,20 @@ describe('AutocompleteController (headless)', () => {
   before(async () => {
     indexName = await createIndex('svc_ac_controller');
     const batch = await admin.request<{ taskID: number }>('POST', `/1/indexes/${indexName}_query_suggestions/batch`, {
-      requests: ['apple', 'apple notebook', 'apple headset', 'dell'].map((query, i) => ({ action: 'addObject', body: { objectID: query, query, popularity: 10 - i } })),
+      requests: ['apple', 'apple notebook', 'apple headset', 'dell'].map((query, i) => ({
+        action: 'addObject',
+        body: { objectID: query, query, popularity: 10 - i },
+      })),
     });
-    await waitUntil(async () => (await admin.request<{ status: string }>('GET', `/1/indexes/${indexName}_query_suggestions/task/${batch.taskID}`)).status === 'published');
+    await waitUntil(
+      async () =>
+        (
+          await admin.request<{ status: string }>(
+            'GET',
+            `/1/indexes/${indexName}_query_suggestions/task/${batch.taskID}`,
+          )
+        ).status === 'published',
+    );
   });
 
   function setup() {

@@ -1,5 +1,8 @@
 import { expect } from '@open-wc/testing';
-import { CurrentRefinementsController, currentRefinements } from '../../src/controllers/current-refinements-controller.js';
+import {
+  CurrentRefinementsController,
+  currentRefinements,
+} from '../../src/controllers/current-refinements-controller.js';
 import { createIndex, settled } from '../elements/search-fixture.js';
 import { PlainHost, storeFor } from './host.js';
 
@@ -22,7 +25,13 @@ describe('CurrentRefinementsController (headless)', () => {
         ruleContexts: [],
       }),
     ).to.deep.equal([
-      { attribute: 'brand', refinements: [{ attribute: 'brand', type: 'disjunctive', value: 'Sony' }, { attribute: 'brand', type: 'disjunctive', value: 'Dell' }] },
+      {
+        attribute: 'brand',
+        refinements: [
+          { attribute: 'brand', type: 'disjunctive', value: 'Sony' },
+          { attribute: 'brand', type: 'disjunctive', value: 'Dell' },
+        ],
+      },
       { attribute: 'category', refinements: [{ attribute: 'category', type: 'facet', value: 'Phones' }] },
       { attribute: 'price', refinements: [{ attribute: 'price', type: 'numeric', operator: '>=', value: 200 }] },
       { attribute: '_tags', refinements: [{ attribute: '_tags', type: 'tag', value: 'sale' }] },

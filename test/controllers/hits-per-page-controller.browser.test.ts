@@ -39,7 +39,13 @@ describe('HitsPerPageController (headless)', () => {
     const size = new HitsPerPageController(new PlainHost(), {});
     expect(() => (size.items = [{ value: 0 }])).to.throw(TypeError, /0 is not a page size/);
     expect(() => (size.items = [{ value: 2.5 }])).to.throw(TypeError, /2\.5 is not a page size/);
-    expect(() => (size.items = [{ value: 5, default: true }, { value: 10, default: true }])).to.throw(TypeError, /more than one item/);
+    expect(
+      () =>
+        (size.items = [
+          { value: 5, default: true },
+          { value: 10, default: true },
+        ]),
+    ).to.throw(TypeError, /more than one item/);
     size.items = [{ value: 5 }];
     expect(() => size.refine(7)).to.throw(RangeError, /7 is not one of the sizes offered \(5\)/);
   });

@@ -37,7 +37,10 @@ export class PlainHost implements ReactiveControllerHost {
   }
 }
 
-export function storeFor(indexName: string, initialState?: Parameters<typeof createSearchStore>[0]['initialState']): SearchStore {
+export function storeFor(
+  indexName: string,
+  initialState?: Parameters<typeof createSearchStore>[0]['initialState'],
+): SearchStore {
   const client = createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin] });
   return createSearchStore({ client, indexName, initialState });
 }

@@ -27,7 +27,9 @@ describe('InfiniteHitsController (headless)', () => {
     expect(controller.showPrevious()).to.equal(0);
     await settled(store);
     expect(controller.pages).to.deep.equal([0, 1, 2]);
-    expect(controller.items.map((item) => item.ref.position)).to.deep.equal(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(controller.items.map((item) => item.ref.position)).to.deep.equal(
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
     expect(controller.items[10]).to.deep.include({ page: 1, index: 0 });
     expect(controller.items[10]!.ref).to.deep.include({ objectID: 'p10', queryID: firstQueryID, indexName });
     expect(new Set(controller.items.map((item) => item.ref.queryID)).size).to.equal(3, 'one queryID per page');

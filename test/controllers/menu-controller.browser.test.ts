@@ -18,14 +18,19 @@ describe('MenuController (headless)', () => {
       observe() {},
       unobserve() {},
       convert() {},
-      filterApplied: (index, attribute, value, queryID) => void applied.push([index, attribute, value, String(Boolean(queryID))]),
+      filterApplied: (index, attribute, value, queryID) =>
+        void applied.push([index, attribute, value, String(Boolean(queryID))]),
     };
     const controller = new MenuController(host, { store, insights });
     controller.attribute = 'brand';
     controller.limit = 3;
     host.connect();
     await settled(store);
-    expect(controller.items.map((item) => `${item.label}:${item.count}`)).to.deep.equal(['Apple:6', 'Dell:6', 'Google:6']);
+    expect(controller.items.map((item) => `${item.label}:${item.count}`)).to.deep.equal([
+      'Apple:6',
+      'Dell:6',
+      'Google:6',
+    ]);
     expect(controller.canToggleShowMore).to.be.false; // show more off
 
     expect(controller.refine('Sony')).to.be.true;
@@ -34,7 +39,8 @@ describe('MenuController (headless)', () => {
     expect(controller.items[0]).to.deep.equal({ value: 'Sony', label: 'Sony', count: 6, isRefined: true });
     expect(controller.allItems.map((item) => item.count)).to.deep.equal([6, 6, 6, 6]); // 3 fetched (limit) + the selected one
     // The store asked the facet without its own refinement.
-    const sent = (store.requestLog.at(-1)!.body as { requests: Array<{ params: { facetFilters?: unknown } }> }).requests;
+    const sent = (store.requestLog.at(-1)!.body as { requests: Array<{ params: { facetFilters?: unknown } }> })
+      .requests;
     expect(sent).to.have.length(2);
     expect(sent[1]!.params.facetFilters).to.be.undefined;
 

@@ -38,7 +38,14 @@ describe('RangeInputController (headless)', () => {
   });
 
   it('arriving with a range already refined (URL state): the bounds are those without it from the first answer', async () => {
-    const store = storeFor(indexName, { numericRefinements: { price: [{ operator: '>=', value: 200 }, { operator: '<=', value: 250 }] } });
+    const store = storeFor(indexName, {
+      numericRefinements: {
+        price: [
+          { operator: '>=', value: 200 },
+          { operator: '<=', value: 250 },
+        ],
+      },
+    });
     const host = new PlainHost();
     const price = new RangeInputController(host, { store });
     price.attribute = 'price';

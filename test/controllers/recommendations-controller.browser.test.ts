@@ -6,10 +6,16 @@ import { PlainHost, storeFor } from './host.js';
 
 /** The Recommend requests the store sent (cached answers left out). */
 const sentRequests = (store: SearchStore) =>
-  store.requestLog.filter((entry) => entry.kind === 'recommend' && !entry.cached).flatMap((entry) => (entry.body as { requests: Array<Record<string, unknown>> }).requests);
+  store.requestLog
+    .filter((entry) => entry.kind === 'recommend' && !entry.cached)
+    .flatMap((entry) => (entry.body as { requests: Array<Record<string, unknown>> }).requests);
 
 /** Applies `config` to the controller, lets the host update, and waits until the answer is in. */
-async function ask(host: PlainHost, controller: RecommendationsController, config: Partial<RecommendationsController>): Promise<void> {
+async function ask(
+  host: PlainHost,
+  controller: RecommendationsController,
+  config: Partial<RecommendationsController>,
+): Promise<void> {
   Object.assign(controller, config);
   host.requestUpdate();
   await host.updateComplete;
@@ -24,9 +30,18 @@ describe('RecommendationsController (headless)', () => {
     indexName = await createIndex('ctrl_rec');
     // bought-together(p0): p1 50, p2 25, p3 25 (100 × together / (orders of p0 + 1)).
     const order = (userToken: string, objectIDs: string[], minutesAgo: number) => ({
-      eventType: 'conversion' as const, eventName: 'Order Completed', index: indexName, userToken, objectIDs, timestamp: Date.now() - minutesAgo * 60_000,
+      eventType: 'conversion' as const,
+      eventName: 'Order Completed',
+      index: indexName,
+      userToken,
+      objectIDs,
+      timestamp: Date.now() - minutesAgo * 60_000,
     });
-    await admin.sendEvents([order('crec-1', ['p0', 'p1', 'p2'], 30), order('crec-2', ['p0', 'p1'], 20), order('crec-3', ['p0', 'p3'], 10)]);
+    await admin.sendEvents([
+      order('crec-1', ['p0', 'p1', 'p2'], 30),
+      order('crec-2', ['p0', 'p1'], 20),
+      order('crec-3', ['p0', 'p3'], 10),
+    ]);
   });
 
   it('asks nothing without an objectID, then gives the items with positions 1..n and the queryID it asked for', async () => {
@@ -48,10 +63,17 @@ describe('RecommendationsController (headless)', () => {
     expect(ids(controller)).to.deep.equal(['p1', 'p2', 'p3']);
     expect(controller.items.map((item) => item.ref.position)).to.deep.equal([1, 2, 3]);
     expect(controller.queryID).to.match(/^[0-9a-f]{32}$/);
-    expect(controller.items[0].ref).to.deep.equal({ objectID: 'p1', queryID: controller.queryID, position: 1, indexName });
+    expect(controller.items[0].ref).to.deep.equal({
+      objectID: 'p1',
+      queryID: controller.queryID,
+      position: 1,
+      indexName,
+    });
     expect(controller.isEmpty).to.be.false;
     // The request: the store's index, clickAnalytics for the queryID, no maxRecommendations (0 = all).
-    expect(sentRequests(store)).to.deep.equal([{ indexName, threshold: 0, model: 'bought-together', objectID: 'p0', queryParameters: { clickAnalytics: true } }]);
+    expect(sentRequests(store)).to.deep.equal([
+      { indexName, threshold: 0, model: 'bought-together', objectID: 'p0', queryParameters: { clickAnalytics: true } },
+    ]);
 
     // An unchanged configuration asks nothing more, even on further updates.
     host.requestUpdate();
@@ -77,11 +99,21 @@ describe('RecommendationsController (headless)', () => {
     expect(ids(controller)).to.deep.equal(['p3', 'p9', 'p15']);
     expect(controller.items.map((item) => item.hit._score)).to.deep.equal([25, 0, 0]);
     expect(sentRequests(store).at(-1)).to.deep.equal({
-      indexName, threshold: 0, model: 'bought-together', objectID: 'p0', maxRecommendations: 3,
-      queryParameters: { filters: 'brand:Sony', clickAnalytics: true }, fallbackParameters: { filters: 'brand:Sony' },
+      indexName,
+      threshold: 0,
+      model: 'bought-together',
+      objectID: 'p0',
+      maxRecommendations: 3,
+      queryParameters: { filters: 'brand:Sony', clickAnalytics: true },
+      fallbackParameters: { filters: 'brand:Sony' },
     });
     // A record nobody bought: empty.
-    await ask(host, controller, { objectID: 'p35', queryParameters: undefined, fallbackParameters: undefined, maxRecommendations: 0 });
+    await ask(host, controller, {
+      objectID: 'p35',
+      queryParameters: undefined,
+      fallbackParameters: undefined,
+      maxRecommendations: 0,
+    });
     expect(controller.isEmpty).to.be.true;
     expect(controller.items).to.deep.equal([]);
     host.disconnect();

@@ -5,7 +5,10 @@ import { PlainHost, storeFor } from './host.js';
 
 async function waitTask(indexName: string, taskID: number): Promise<void> {
   for (let i = 0; i < 400; i++) {
-    const task = await admin.request<{ status: string }>('GET', `/1/indexes/${encodeURIComponent(indexName)}/task/${taskID}`);
+    const task = await admin.request<{ status: string }>(
+      'GET',
+      `/1/indexes/${encodeURIComponent(indexName)}/task/${taskID}`,
+    );
     if (task.status === 'published') return;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -16,7 +19,9 @@ describe('SortByController (headless)', () => {
   it('switches the store to a replica and back, and refuses an index it does not offer', async () => {
     const primary = await createIndex('ctrl_sort');
     const replica = `${primary}_price_desc`;
-    const set = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${primary}/settings`, { replicas: [replica] });
+    const set = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${primary}/settings`, {
+      replicas: [replica],
+    });
     await waitTask(primary, set.taskID);
     const ranking = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${replica}/settings`, {
       ranking: ['desc(price)', 'typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'],

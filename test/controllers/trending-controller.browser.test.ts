@@ -6,10 +6,16 @@ import { PlainHost, storeFor } from './host.js';
 
 /** The Recommend requests the store sent (cached answers left out). */
 const sentRequests = (store: SearchStore) =>
-  store.requestLog.filter((entry) => entry.kind === 'recommend' && !entry.cached).flatMap((entry) => (entry.body as { requests: Array<Record<string, unknown>> }).requests);
+  store.requestLog
+    .filter((entry) => entry.kind === 'recommend' && !entry.cached)
+    .flatMap((entry) => (entry.body as { requests: Array<Record<string, unknown>> }).requests);
 
 /** Applies `config` to the controller, lets the host update, and waits until the answer is in. */
-async function ask(host: PlainHost, controller: TrendingController, config: Partial<TrendingController>): Promise<void> {
+async function ask(
+  host: PlainHost,
+  controller: TrendingController,
+  config: Partial<TrendingController>,
+): Promise<void> {
   Object.assign(controller, config);
   host.requestUpdate();
   await host.updateComplete;
@@ -26,12 +32,22 @@ describe('TrendingController (headless)', () => {
     // twice → trending items p5 3, p4 2, p7 2; trending brands (conversions only) Dell 3, Samsung 2, Lenovo 1.
     const at = Date.now() - 30 * 60_000;
     const event = (eventType: 'conversion' | 'click', objectID: string, i: number) => ({
-      eventType, eventName: eventType === 'click' ? 'Product Clicked' : 'Order Completed', index: indexName, userToken: `ctr-${i}`, objectIDs: [objectID], timestamp: at + i * 1000,
+      eventType,
+      eventName: eventType === 'click' ? 'Product Clicked' : 'Order Completed',
+      index: indexName,
+      userToken: `ctr-${i}`,
+      objectIDs: [objectID],
+      timestamp: at + i * 1000,
     });
     await admin.sendEvents([
-      event('conversion', 'p5', 1), event('conversion', 'p5', 2), event('conversion', 'p5', 3),
-      event('conversion', 'p7', 4), event('conversion', 'p7', 5),
-      event('click', 'p4', 6), event('click', 'p4', 7), event('conversion', 'p4', 8),
+      event('conversion', 'p5', 1),
+      event('conversion', 'p5', 2),
+      event('conversion', 'p5', 3),
+      event('conversion', 'p7', 4),
+      event('conversion', 'p7', 5),
+      event('click', 'p4', 6),
+      event('click', 'p4', 7),
+      event('conversion', 'p4', 8),
     ]);
   });
 
@@ -42,10 +58,16 @@ describe('TrendingController (headless)', () => {
     host.connect();
     await ask(host, controller, {});
     expect(ids(controller)).to.deep.equal(['p5', 'p4', 'p7']);
-    expect(controller.items.map((item) => [item.ref.position, item.hit._score])).to.deep.equal([[1, 100], [2, 66.67], [3, 66.67]]);
+    expect(controller.items.map((item) => [item.ref.position, item.hit._score])).to.deep.equal([
+      [1, 100],
+      [2, 66.67],
+      [3, 66.67],
+    ]);
     expect(controller.queryID).to.match(/^[0-9a-f]{32}$/);
     expect(controller.facets).to.deep.equal([]);
-    expect(sentRequests(store)).to.deep.equal([{ indexName, threshold: 0, model: 'trending-items', queryParameters: { clickAnalytics: true } }]);
+    expect(sentRequests(store)).to.deep.equal([
+      { indexName, threshold: 0, model: 'trending-items', queryParameters: { clickAnalytics: true } },
+    ]);
 
     await ask(host, controller, { facetName: 'brand', facetValue: 'Samsung' });
     expect(ids(controller)).to.deep.equal(['p7']);
@@ -70,13 +92,21 @@ describe('TrendingController (headless)', () => {
     expect(sentRequests(store)).to.deep.equal([]);
 
     await ask(host, controller, { facetName: 'brand' });
-    expect(controller.facets.map((f) => [f.facetValue, f._score])).to.deep.equal([['Dell', 100], ['Samsung', 66.67], ['Lenovo', 33.33]]);
+    expect(controller.facets.map((f) => [f.facetValue, f._score])).to.deep.equal([
+      ['Dell', 100],
+      ['Samsung', 66.67],
+      ['Lenovo', 33.33],
+    ]);
     expect(controller.items).to.deep.equal([]); // facet values are not records
     // trending-facets takes no queryParameters (document 2).
-    expect(sentRequests(store)).to.deep.equal([{ indexName, threshold: 0, model: 'trending-facets', facetName: 'brand' }]);
+    expect(sentRequests(store)).to.deep.equal([
+      { indexName, threshold: 0, model: 'trending-facets', facetName: 'brand' },
+    ]);
 
     const applied: string[][] = [];
-    const insights = { filterApplied: (index: string, attribute: string, value: string) => void applied.push([index, attribute, value]) };
+    const insights = {
+      filterApplied: (index: string, attribute: string, value: string) => void applied.push([index, attribute, value]),
+    };
     await settled(store);
     expect(controller.isRefined('Samsung')).to.be.false;
     controller.refine('Samsung', insights);

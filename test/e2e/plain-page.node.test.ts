@@ -40,10 +40,14 @@ function newestSourceTime(dir = join(root, 'src')): number {
 function ensureBundle(): void {
   const stale = !existsSync(bundlePath) || statSync(bundlePath).mtimeMs < newestSourceTime();
   if (!stale && !process.env.SVC_E2E_REBUILD) return;
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  );
   assert.equal(result.status, 0, `vite build failed:\n${result.stdout}\n${result.stderr}`);
 }
 
@@ -70,9 +74,24 @@ function plainPage(origin: string): string {
 /** 25 Acme phones, 10 Globex phones and 8 Initech laptops: "phone" has 35 hits, Acme phones 2 pages of 20. */
 function records(): Array<Record<string, unknown> & { objectID: string }> {
   const out: Array<Record<string, unknown> & { objectID: string }> = [];
-  for (let i = 1; i <= 25; i++) out.push({ objectID: `acme-${i}`, name: `Acme Phone ${i}`, brand: 'Acme', price: 100 + i, popularity: 100 - i });
-  for (let i = 1; i <= 10; i++) out.push({ objectID: `globex-${i}`, name: `Globex Phone ${i}`, brand: 'Globex', price: 200 + i, popularity: 50 - i });
-  for (let i = 1; i <= 8; i++) out.push({ objectID: `initech-${i}`, name: `Initech Laptop ${i}`, brand: 'Initech', price: 900 + i, popularity: 10 - i });
+  for (let i = 1; i <= 25; i++)
+    out.push({ objectID: `acme-${i}`, name: `Acme Phone ${i}`, brand: 'Acme', price: 100 + i, popularity: 100 - i });
+  for (let i = 1; i <= 10; i++)
+    out.push({
+      objectID: `globex-${i}`,
+      name: `Globex Phone ${i}`,
+      brand: 'Globex',
+      price: 200 + i,
+      popularity: 50 - i,
+    });
+  for (let i = 1; i <= 8; i++)
+    out.push({
+      objectID: `initech-${i}`,
+      name: `Initech Laptop ${i}`,
+      brand: 'Initech',
+      price: 900 + i,
+      popularity: 10 - i,
+    });
   return out;
 }
 
@@ -139,7 +158,10 @@ describe('plain HTML page with dist/svc-search.js', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
 
-    browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--headless=new'] });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--headless=new'],
+    });
     page = await browser.newPage();
     page.on('request', (request) => requested.push(request.url()));
     page.on('pageerror', (error) => pageErrors.push(String(error)));
@@ -162,8 +184,14 @@ describe('plain HTML page with dist/svc-search.js', () => {
     assert.equal(await items.count(), 20, 'first page of 43 records at the default 20 per page');
     // Popularity ranks the Acme phones first; the name is shown by default.
     assert.match(await items.first().innerText(), /Acme Phone 1\b/);
-    const scripts = requested.filter((url) => !url.includes('/1/') && !url.includes('/2/') && !url.endsWith('/favicon.ico'));
-    assert.deepEqual(scripts, [`${origin}/`, `${origin}/dist/svc-search.js`], 'the page loads only itself and the bundle');
+    const scripts = requested.filter(
+      (url) => !url.includes('/1/') && !url.includes('/2/') && !url.endsWith('/favicon.ico'),
+    );
+    assert.deepEqual(
+      scripts,
+      [`${origin}/`, `${origin}/dist/svc-search.js`],
+      'the page loads only itself and the bundle',
+    );
   });
 
   it('finds the phones despite a typo and highlights the match', async () => {
@@ -179,7 +207,10 @@ describe('plain HTML page with dist/svc-search.js', () => {
     const list = page.locator('svc-refinement-list');
     await list.getByRole('checkbox', { name: /Acme/ }).waitFor();
     const values = await list.locator('li').allInnerTexts();
-    assert.deepEqual(values.map((text) => text.replace(/\s+/g, ' ').trim()), ['Acme 25', 'Globex 10']);
+    assert.deepEqual(
+      values.map((text) => text.replace(/\s+/g, ' ').trim()),
+      ['Acme 25', 'Globex 10'],
+    );
   });
 
   it('refines by brand with the checkbox', async () => {
@@ -199,9 +230,14 @@ describe('plain HTML page with dist/svc-search.js', () => {
     const href = await second.getAttribute('href');
     assert.ok(href && href.length > 0, 'pagination items are real links');
     await second.click();
-    await page.waitForFunction(() => document.querySelector('svc-hits')?.shadowRoot?.querySelectorAll('li').length === 5);
+    await page.waitForFunction(
+      () => document.querySelector('svc-hits')?.shadowRoot?.querySelectorAll('li').length === 5,
+    );
     const texts = await page.locator('svc-hits li').allInnerTexts();
-    assert.ok(texts.every((t) => /Acme Phone/.test(t)), texts.join(' | '));
+    assert.ok(
+      texts.every((t) => /Acme Phone/.test(t)),
+      texts.join(' | '),
+    );
     assert.equal(await nav.locator('[aria-current="page"]').innerText(), '2');
     assert.deepEqual(pageErrors, []);
   });

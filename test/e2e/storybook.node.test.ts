@@ -104,7 +104,11 @@ const STORY_PROBLEMS = `({ empty, optional }) => {
 }`;
 
 /** Polls the story's problems until there are none or `timeout` passes; returns the last ones. */
-async function settle(page: Page, expected: { empty: string[]; optional: string[] }, timeout: number): Promise<string[]> {
+async function settle(
+  page: Page,
+  expected: { empty: string[]; optional: string[] },
+  timeout: number,
+): Promise<string[]> {
   const deadline = Date.now() + timeout;
   let problems: string[] = ['not checked'];
   while (Date.now() < deadline) {
@@ -121,7 +125,13 @@ async function settle(page: Page, expected: { empty: string[]; optional: string[
 
 /** The product page shows the product itself (name, brand, price) above its two recommendation lists. */
 async function productPageProblems(page: Page): Promise<string[]> {
-  const name = (await page.locator('#storybook-root h1').first().textContent({ timeout: 5_000 }).catch(() => null))?.trim();
+  const name = (
+    await page
+      .locator('#storybook-root h1')
+      .first()
+      .textContent({ timeout: 5_000 })
+      .catch(() => null)
+  )?.trim();
   const lists = await page.locator('svc-recommendations').count();
   return [...(name ? [] : ['no product name']), ...(lists === 2 ? [] : [`${lists} recommendation lists, not 2`])];
 }
@@ -130,7 +140,13 @@ async function productPageProblems(page: Page): Promise<string[]> {
 async function axe(page: Page, selector: string): Promise<string[]> {
   await page.addScriptTag({ content: readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8') });
   return page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run(context: Element): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(context: Element): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document.querySelector(selector)!);
     return result.violations.map((v) => `axe ${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
   }, selector);
@@ -158,12 +174,16 @@ describe('npm start (Storybook with the local service)', { timeout: 480_000 }, (
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dataDir = mkdtempSync(join(tmpdir(), 'svc-storybook-'));
-    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--port', String(port), '--data-dir', dataDir], {
-      cwd: root,
-      detached: true, // its own process group, so Storybook's children stop with it
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/start.ts', '--port', String(port), '--data-dir', dataDir],
+      {
+        cwd: root,
+        detached: true, // its own process group, so Storybook's children stop with it
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
     const deadline = Date.now() + 150_000;
@@ -178,7 +198,10 @@ describe('npm start (Storybook with the local service)', { timeout: 480_000 }, (
       assert.ok(Date.now() < deadline, `Storybook did not answer within 150 s:\n${output}`);
       await new Promise((r) => setTimeout(r, 500));
     }
-    browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--headless=new'] });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--headless=new'],
+    });
   });
 
   after(async () => {
@@ -194,21 +217,31 @@ describe('npm start (Storybook with the local service)', { timeout: 480_000 }, (
 
   it('lists a story for every element and every page', async () => {
     const ids = Object.keys(((await (await fetch(`${base}/index.json`)).json()) as StoryIndex).entries);
-    const elements = readdirSync(join(root, 'src/elements')).filter((name) => existsSync(join(root, 'src/elements', name, 'define.ts')));
-    for (const name of elements) assert.ok(ids.some((id) => id.startsWith(`elements-${name}--`)), `no story for <svc-${name}>`);
-    for (const page of ['pages-shop--shop', 'pages-home-page--home-page', 'pages-product-page--keyboard']) assert.ok(ids.includes(page), `story ${page} missing`);
+    const elements = readdirSync(join(root, 'src/elements')).filter((name) =>
+      existsSync(join(root, 'src/elements', name, 'define.ts')),
+    );
+    for (const name of elements)
+      assert.ok(
+        ids.some((id) => id.startsWith(`elements-${name}--`)),
+        `no story for <svc-${name}>`,
+      );
+    for (const page of ['pages-shop--shop', 'pages-home-page--home-page', 'pages-product-page--keyboard'])
+      assert.ok(ids.includes(page), `story ${page} missing`);
   });
 
   it('renders every story: no errors, every svc- element defined and showing the demo catalogue; axe on the product and home pages', async () => {
     const index = (await (await fetch(`${base}/index.json`)).json()) as StoryIndex;
-    const stories = Object.values(index.entries).filter((entry) => entry.type === 'story').map((entry) => entry.id);
+    const stories = Object.values(index.entries)
+      .filter((entry) => entry.type === 'story')
+      .map((entry) => entry.id);
     assert.ok(stories.length >= 50, `only ${stories.length} stories`);
     const page = await browser.newPage();
     let errors: string[] = [];
     page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
     page.on('console', (message) => {
       // The browser's own favicon request is not the story's.
-      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(`console error: ${message.text()} (${message.location().url})`);
+      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
+        errors.push(`console error: ${message.text()} (${message.location().url})`);
     });
     const failures: string[] = [];
     let first = true;
@@ -216,7 +249,11 @@ describe('npm start (Storybook with the local service)', { timeout: 480_000 }, (
       errors = [];
       await page.goto(`${base}/iframe.html?id=${id}&viewMode=story`);
       // The first story waits for Vite's first pre-bundling (it may reload the page once).
-      const problems = await settle(page, { empty: EMPTY_ON_PURPOSE[id] ?? [], optional: optionalIn(id) }, first ? 90_000 : 20_000);
+      const problems = await settle(
+        page,
+        { empty: EMPTY_ON_PURPOSE[id] ?? [], optional: optionalIn(id) },
+        first ? 90_000 : 20_000,
+      );
       first = false;
       if (id.startsWith('pages-product-page--')) problems.push(...(await productPageProblems(page)));
       if (AXE_STORIES.test(id)) problems.push(...(await axe(page, '#storybook-root')));
@@ -257,12 +294,20 @@ describe('npm start (Storybook with the local service)', { timeout: 480_000 }, (
     // index (built at the service's first start), Enter searches the typed text.
     const field = page.locator('svc-autocomplete').getByRole('combobox');
     await field.pressSequentially('chair', { delay: 20 });
-    await page.locator('svc-autocomplete').getByRole('option', { name: 'chairs in Furniture', exact: true }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('svc-autocomplete')
+      .getByRole('option', { name: 'chairs in Furniture', exact: true })
+      .waitFor({ timeout: 30_000 });
     await field.fill('chiar');
     await field.press('Enter');
-    await page.waitForFunction(() => /^\d{1,3} results? found/.test(document.querySelector('svc-stats')?.shadowRoot?.textContent?.trim() ?? ''));
+    await page.waitForFunction(() =>
+      /^\d{1,3} results? found/.test(document.querySelector('svc-stats')?.shadowRoot?.textContent?.trim() ?? ''),
+    );
     const categories = await page.locator('svc-hits li').allInnerTexts();
-    assert.ok(categories.some((text) => /Chairs/.test(text)), categories.join(' | '));
+    assert.ok(
+      categories.some((text) => /Chairs/.test(text)),
+      categories.join(' | '),
+    );
     assert.deepEqual(errors, []);
   });
 
@@ -273,7 +318,13 @@ describe('npm start (Storybook with the local service)', { timeout: 480_000 }, (
       await page.locator('svc-hits li').first().waitFor({ timeout: 90_000 });
       await page.addScriptTag({ content: readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8') });
       const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(context: Element): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(context: Element): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
+            };
+          }
+        ).axe;
         const result = await axe.run(document.querySelector('svc-search')!);
         return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
       });

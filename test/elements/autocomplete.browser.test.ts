@@ -10,7 +10,16 @@ import type { SvcAutocomplete } from '../../src/elements/autocomplete/svc-autoco
 import type { SearchStore } from '../../src/store/types.js';
 import '../../src/elements/autocomplete/define.js';
 import '../../src/elements/hits/define.js';
-import { HOSTILE, PRODUCTS, admin, createIndex, deepQueryAll, searchFixture, settled, shadow } from './search-fixture.js';
+import {
+  HOSTILE,
+  PRODUCTS,
+  admin,
+  createIndex,
+  deepQueryAll,
+  searchFixture,
+  settled,
+  shadow,
+} from './search-fixture.js';
 
 /** A Query Suggestions record as the service builds them (document 2's shape), for the source `source`. */
 function suggestion(source: string, query: string, popularity: number, category?: string) {
@@ -19,33 +28,50 @@ function suggestion(source: string, query: string, popularity: number, category?
     query,
     popularity,
     nb_words: query.split(' ').length,
-    [source]: { exact_nb_hits: 6, facets: { exact_matches: category ? { category: [{ value: category, count: 6 }] } : {} } },
+    [source]: {
+      exact_nb_hits: 6,
+      facets: { exact_matches: category ? { category: [{ value: category, count: 6 }] } : {} },
+    },
   };
 }
 
 async function waitTask(indexName: string, taskID: number): Promise<void> {
-  await waitUntil(async () => (await admin.request<{ status: string }>('GET', `/1/indexes/${indexName}/task/${taskID}`)).status === 'published', 'task');
+  await waitUntil(
+    async () =>
+      (await admin.request<{ status: string }>('GET', `/1/indexes/${indexName}/task/${taskID}`)).status === 'published',
+    'task',
+  );
 }
 
 /** Writes a suggestions index the way the service's build does: searchable `query`, ranked by popularity. */
 async function suggestionsIndex(indexName: string, records: Array<Record<string, unknown>>): Promise<void> {
-  const set = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${indexName}/settings`, { searchableAttributes: ['query'], customRanking: ['desc(popularity)'] });
+  const set = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${indexName}/settings`, {
+    searchableAttributes: ['query'],
+    customRanking: ['desc(popularity)'],
+  });
   await waitTask(indexName, set.taskID);
-  const batch = await admin.request<{ taskID: number }>('POST', `/1/indexes/${indexName}/batch`, { requests: records.map((body) => ({ action: 'addObject', body })) });
+  const batch = await admin.request<{ taskID: number }>('POST', `/1/indexes/${indexName}/batch`, {
+    requests: records.map((body) => ({ action: 'addObject', body })),
+  });
   await waitTask(indexName, batch.taskID);
 }
 
 const field = (ac: SvcAutocomplete) => shadow(ac).querySelector('input')!;
 const listbox = (ac: SvcAutocomplete) => shadow(ac).querySelector<HTMLElement>('[role="listbox"]')!;
 const options = (ac: SvcAutocomplete) => [...shadow(ac).querySelectorAll<HTMLElement>('[role="option"]')];
-const texts = (ac: SvcAutocomplete) => options(ac).map((option) => option.querySelector('[part~="query"]')!.textContent);
+const texts = (ac: SvcAutocomplete) =>
+  options(ac).map((option) => option.querySelector('[part~="query"]')!.textContent);
 /** Suggestions requests that went to the network (not answered by the cache). */
-const sentSuggestions = (store: SearchStore, from = 0) => store.requestLog.slice(from).filter((entry) => entry.kind === 'multiSearch' && !entry.cached);
+const sentSuggestions = (store: SearchStore, from = 0) =>
+  store.requestLog.slice(from).filter((entry) => entry.kind === 'multiSearch' && !entry.cached);
 
 /** Waits until the list shows suggestions for the text typed (or is closed when `count` is 0). */
 async function listed(ac: SvcAutocomplete, count: number): Promise<void> {
   // The answer for the latest text (an earlier text's answer may list as many).
-  await waitUntil(() => ac.suggestionsStatus !== 'loading' && options(ac).length === count && (count === 0 || ac.expanded), `${count} suggestions listed (got ${texts(ac).join(', ')})`);
+  await waitUntil(
+    () => ac.suggestionsStatus !== 'loading' && options(ac).length === count && (count === 0 || ac.expanded),
+    `${count} suggestions listed (got ${texts(ac).join(', ')})`,
+  );
   await ac.updateComplete;
 }
 
@@ -67,7 +93,10 @@ describe('<svc-autocomplete>', () => {
     ]);
   });
 
-  async function setup(attributes = html`<svc-autocomplete category-attribute="category"></svc-autocomplete>`, options: { insights?: boolean } = {}) {
+  async function setup(
+    attributes = html`<svc-autocomplete category-attribute="category"></svc-autocomplete>`,
+    options: { insights?: boolean } = {},
+  ) {
     const root = await searchFixture(indexName, html`${attributes}<svc-hits></svc-hits>`, options);
     const ac = root.querySelector('svc-autocomplete')!;
     await ac.updateComplete;
@@ -117,7 +146,11 @@ describe('<svc-autocomplete>', () => {
     expect(first.querySelector('mark[part~="highlighted"]')!.textContent).to.equal('sam');
     expect(first.querySelector('[part~="category"]')!.textContent).to.equal('in Phones');
     expect(options(ac)[2]!.querySelector('[part~="category"]')!.textContent).to.equal('in Laptops');
-    expect(options(ac).map((option) => option.getAttribute('aria-selected'))).to.deep.equal(['false', 'false', 'false']);
+    expect(options(ac).map((option) => option.getAttribute('aria-selected'))).to.deep.equal([
+      'false',
+      'false',
+      'false',
+    ]);
     expect(shadow(ac).querySelector('p[role="status"]')!.textContent).to.equal('3 suggestions');
     // Typing asks for suggestions only: the main query is unchanged.
     expect(ac.store!.getSnapshot().state.query).to.equal('');
@@ -137,7 +170,14 @@ describe('<svc-autocomplete>', () => {
     const input = field(ac);
     const active = () => input.getAttribute('aria-activedescendant');
     const selected = () => options(ac).map((option) => option.getAttribute('aria-selected') === 'true');
-    for (const [key, index] of [['ArrowDown', 0], ['ArrowDown', 1], ['ArrowDown', 2], ['ArrowDown', 0], ['ArrowUp', 2], ['ArrowUp', 1]] as const) {
+    for (const [key, index] of [
+      ['ArrowDown', 0],
+      ['ArrowDown', 1],
+      ['ArrowDown', 2],
+      ['ArrowDown', 0],
+      ['ArrowUp', 2],
+      ['ArrowUp', 1],
+    ] as const) {
       await sendKeys({ press: key });
       await ac.updateComplete;
       expect(active(), `${key} → ${index}`).to.equal(options(ac)[index]!.id);
@@ -173,7 +213,14 @@ describe('<svc-autocomplete>', () => {
     expect(field(ac).hasAttribute('aria-activedescendant')).to.be.false;
     expect(listbox(ac).hidden).to.be.true;
     // Samsung is every sixth product from p1, all notebooks: p1, p7, … p31.
-    expect(store.getSnapshot().results!.hits.map((hit) => hit.objectID)).to.deep.equal(['p1', 'p7', 'p13', 'p19', 'p25', 'p31']);
+    expect(store.getSnapshot().results!.hits.map((hit) => hit.objectID)).to.deep.equal([
+      'p1',
+      'p7',
+      'p13',
+      'p19',
+      'p25',
+      'p31',
+    ]);
   });
 
   it('Enter without an active option searches the typed text (svc-search-submit, no svc-suggestion-select)', async () => {
@@ -239,7 +286,10 @@ describe('<svc-autocomplete>', () => {
       await sendKeys({ type: 'sony' });
       await listed(ac, 2);
       const box = outside.getBoundingClientRect();
-      await sendMouse({ type: 'click', position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)] });
+      await sendMouse({
+        type: 'click',
+        position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)],
+      });
       await ac.updateComplete;
       expect(ac.expanded, 'click outside').to.be.false;
     } finally {
@@ -252,7 +302,10 @@ describe('<svc-autocomplete>', () => {
     await listed(ac, 3);
     const option = options(ac)[2]!.getBoundingClientRect();
     const event = oneEvent(ac, 'svc-suggestion-select');
-    await sendMouse({ type: 'click', position: [Math.round(option.x + option.width / 2), Math.round(option.y + option.height / 2)] });
+    await sendMouse({
+      type: 'click',
+      position: [Math.round(option.x + option.width / 2), Math.round(option.y + option.height / 2)],
+    });
     expect((await event).detail.query).to.equal('samsung notebook');
     await settled(store);
     expect(store.getSnapshot().state.query).to.equal('samsung notebook');
@@ -272,23 +325,46 @@ describe('<svc-autocomplete>', () => {
     await listed(ac, 3);
     const sent = sentSuggestions(store, from);
     expect(sent).to.have.length(4);
-    expect(sent.map((entry) => (entry.body as { requests: Array<{ indexName: string; params: { query: string } }> }).requests)).to.deep.equal(
-      ['s', 'sa', 'sam', 'sams'].map((query) => [{ indexName: `${indexName}_query_suggestions`, params: { query, hitsPerPage: 5, attributesToHighlight: ['query'], highlightPreTag: '__svc-highlight__', highlightPostTag: '__/svc-highlight__' } }]),
+    expect(
+      sent.map(
+        (entry) => (entry.body as { requests: Array<{ indexName: string; params: { query: string } }> }).requests,
+      ),
+    ).to.deep.equal(
+      ['s', 'sa', 'sam', 'sams'].map((query) => [
+        {
+          indexName: `${indexName}_query_suggestions`,
+          params: {
+            query,
+            hitsPerPage: 5,
+            attributesToHighlight: ['query'],
+            highlightPreTag: '__svc-highlight__',
+            highlightPostTag: '__/svc-highlight__',
+          },
+        },
+      ]),
     );
     // Back to a text already asked: the store's cache answers, nothing is sent.
     await sendKeys({ press: 'Backspace' });
-    await waitUntil(() => store.requestLog.slice(from).some((entry) => entry.kind === 'multiSearch' && entry.cached), 'answered from the cache');
+    await waitUntil(
+      () => store.requestLog.slice(from).some((entry) => entry.kind === 'multiSearch' && entry.cached),
+      'answered from the cache',
+    );
     expect(sentSuggestions(store, from)).to.have.length(4);
     // Clearing the text asks nothing.
     field(ac).select();
     await sendKeys({ press: 'Backspace' });
     await listed(ac, 0);
     expect(sentSuggestions(store, from)).to.have.length(4);
-    expect(store.requestLog.filter((entry) => entry.kind === 'search').length, 'no search of the main index while typing').to.equal(searches);
+    expect(
+      store.requestLog.filter((entry) => entry.kind === 'search').length,
+      'no search of the main index while typing',
+    ).to.equal(searches);
   });
 
   it('two autocompletes asking in the same tick share one request', async () => {
-    const { root, store } = await setup(html`<svc-autocomplete></svc-autocomplete><svc-autocomplete max-suggestions="3"></svc-autocomplete>`);
+    const { root, store } = await setup(
+      html`<svc-autocomplete></svc-autocomplete><svc-autocomplete max-suggestions="3"></svc-autocomplete>`,
+    );
     const [first, second] = [...root.querySelectorAll('svc-autocomplete')];
     const from = store.requestLog.length;
     for (const ac of [first!, second!]) {
@@ -320,10 +396,20 @@ describe('<svc-autocomplete>', () => {
     const suggestions = `${source}_qs`;
     await admin.request('POST', '/1/configs', {
       indexName: suggestions,
-      sourceIndices: [{ indexName: source, generate: [['brand'], ['brand', 'category']], facets: [{ attribute: 'category', amount: 1 }], minHits: 1 }],
+      sourceIndices: [
+        {
+          indexName: source,
+          generate: [['brand'], ['brand', 'category']],
+          facets: [{ attribute: 'category', amount: 1 }],
+          minHits: 1,
+        },
+      ],
     });
     await admin.request('POST', `/1/_local/configs/${suggestions}/build`);
-    const root = await searchFixture(source, html`<svc-autocomplete suggestions-index=${suggestions} category-attribute="category"></svc-autocomplete>`);
+    const root = await searchFixture(
+      source,
+      html`<svc-autocomplete suggestions-index=${suggestions} category-attribute="category"></svc-autocomplete>`,
+    );
     const ac = root.querySelector('svc-autocomplete')!;
     // The brand, and the brand with each category it is found with on a record: Lenovo is every sixth product
     // from p4, so always the same category (4 + 6k ≡ 1 mod 3: Laptops) — a cross product would invent two more.
@@ -332,23 +418,42 @@ describe('<svc-autocomplete>', () => {
     expect(combos).to.deep.equal(['lenovo laptops']);
     await type(ac, 'len', 1 + combos.length);
     expect(texts(ac)).to.have.members(['lenovo', ...combos]);
-    const categories = options(ac).map((option) => [option.querySelector('[part~="query"]')!.textContent, option.querySelector('[part~="category"]')?.textContent]);
-    expect(categories).to.have.deep.members([['lenovo', 'in Laptops'], ['lenovo laptops', 'in Laptops']]);
+    const categories = options(ac).map((option) => [
+      option.querySelector('[part~="query"]')!.textContent,
+      option.querySelector('[part~="category"]')?.textContent,
+    ]);
+    expect(categories).to.have.deep.members([
+      ['lenovo', 'in Laptops'],
+      ['lenovo laptops', 'in Laptops'],
+    ]);
     expect(options(ac)[0]!.querySelector('mark')!.textContent).to.equal('len');
   });
 
   it('renders hostile suggestion values as text only', async () => {
     const hostile = await createIndex('svc_autocomplete_hostile', HOSTILE);
     await suggestionsIndex(`${hostile}_query_suggestions`, [
-      { ...suggestion(hostile, HOSTILE[0]!.brand, 9), [hostile]: { facets: { exact_matches: { category: [{ value: HOSTILE[1]!.category, count: 1 }] } } } },
-      suggestion(hostile, 'evil <script>window.__svcPwned = 21</script> <svg onload="window.__svcPwned = 22"> &amp; <em>not a match</em>', 8),
+      {
+        ...suggestion(hostile, HOSTILE[0]!.brand, 9),
+        [hostile]: { facets: { exact_matches: { category: [{ value: HOSTILE[1]!.category, count: 1 }] } } },
+      },
+      suggestion(
+        hostile,
+        'evil <script>window.__svcPwned = 21</script> <svg onload="window.__svcPwned = 22"> &amp; <em>not a match</em>',
+        8,
+      ),
     ]);
-    const root = await searchFixture(hostile, html`<svc-autocomplete category-attribute="category"></svc-autocomplete>`);
+    const root = await searchFixture(
+      hostile,
+      html`<svc-autocomplete category-attribute="category"></svc-autocomplete>`,
+    );
     const ac = root.querySelector('svc-autocomplete')!;
     await type(ac, '<', 2);
     await sendKeys({ press: 'ArrowDown' });
     await ac.updateComplete;
-    expect(texts(ac)).to.have.members([HOSTILE[0]!.brand, 'evil <script>window.__svcPwned = 21</script> <svg onload="window.__svcPwned = 22"> &amp; <em>not a match</em>']);
+    expect(texts(ac)).to.have.members([
+      HOSTILE[0]!.brand,
+      'evil <script>window.__svcPwned = 21</script> <svg onload="window.__svcPwned = 22"> &amp; <em>not a match</em>',
+    ]);
     const withCategory = options(ac).find((option) => option.querySelector('[part~="category"]'))!;
     expect(withCategory.querySelector('[part~="category"]')!.textContent).to.equal(`in ${HOSTILE[1]!.category}`);
     expect(deepQueryAll(ac, 'script, img, svg:not([aria-hidden]), em, b, [onerror], [onload]')).to.deep.equal([]);
@@ -359,7 +464,13 @@ describe('<svc-autocomplete>', () => {
   it('translations replace every string; the count follows the plural rules of lang', async () => {
     const { ac } = await setup();
     ac.lang = 'fr';
-    ac.translations = { placeholder: 'Rechercher…', listLabel: 'Suggestions de recherche', inCategory: 'dans {category}', suggestionCount: '{count} suggestions', 'suggestionCount.one': '{count} suggestion' };
+    ac.translations = {
+      placeholder: 'Rechercher…',
+      listLabel: 'Suggestions de recherche',
+      inCategory: 'dans {category}',
+      suggestionCount: '{count} suggestions',
+      'suggestionCount.one': '{count} suggestion',
+    };
     await ac.updateComplete;
     expect(field(ac).placeholder).to.equal('Rechercher…');
     await type(ac, 'dell', 1);

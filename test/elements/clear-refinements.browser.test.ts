@@ -4,12 +4,15 @@ import type { SvcClearRefinements } from '../../src/elements/clear-refinements/s
 import '../../src/elements/clear-refinements/define.js';
 import { HOSTILE, createIndex, deepQueryAll, searchFixture, settled, shadow } from './search-fixture.js';
 
-const button = (element: SvcClearRefinements) => shadow(element).querySelector<HTMLButtonElement>('button[part="button"]')!;
+const button = (element: SvcClearRefinements) =>
+  shadow(element).querySelector<HTMLButtonElement>('button[part="button"]')!;
 
 describe('<svc-clear-refinements>', () => {
   let indexName: string;
   before(async () => {
-    indexName = await createIndex('svc_clear_el', undefined, { attributesForFaceting: ['searchable(brand)', 'category', 'price'] });
+    indexName = await createIndex('svc_clear_el', undefined, {
+      attributesForFaceting: ['searchable(brand)', 'category', 'price'],
+    });
   });
 
   async function setup(content = html`<svc-clear-refinements></svc-clear-refinements>`) {

@@ -27,7 +27,9 @@ function lastParams(store: { requestLog: Array<{ kind: string; body: unknown }> 
 describe('<svc-configure>', () => {
   let indexName: string;
   before(async () => {
-    indexName = await createIndex('svc_configure_el', undefined, { attributesForFaceting: ['searchable(brand)', 'category', 'price'] });
+    indexName = await createIndex('svc_configure_el', undefined, {
+      attributesForFaceting: ['searchable(brand)', 'category', 'price'],
+    });
   });
 
   async function setup(content: ReturnType<typeof html>) {
@@ -51,7 +53,11 @@ describe('<svc-configure>', () => {
     const { results } = store.getSnapshot();
     expect(results!.hitsPerPage).to.equal(5);
     expect(results!.nbHits).to.equal(7); // phones p0…p18 (price 100…280)
-    expect(Object.keys(results!.hits[0]).filter((key) => !key.startsWith('_')).sort()).to.deep.equal(['brand', 'name', 'objectID']);
+    expect(
+      Object.keys(results!.hits[0])
+        .filter((key) => !key.startsWith('_'))
+        .sort(),
+    ).to.deep.equal(['brand', 'name', 'objectID']);
     expect(element.searchParameters).to.deep.equal({
       hitsPerPage: 5,
       filters: 'category:Phones AND price < 300',
@@ -61,7 +67,9 @@ describe('<svc-configure>', () => {
   });
 
   it('searches again when an attribute changes, and merges the params property over the attributes', async () => {
-    const { store, element } = await setup(html`<svc-configure hits-per-page="5" filters="category:Phones"></svc-configure>`);
+    const { store, element } = await setup(
+      html`<svc-configure hits-per-page="5" filters="category:Phones"></svc-configure>`,
+    );
     expect(store.getSnapshot().results!.nbHits).to.equal(12);
     element.setAttribute('filters', 'category:Laptops AND brand:Lenovo');
     await new Promise((r) => setTimeout(r));

@@ -10,8 +10,9 @@ const groups = (element: SvcCurrentRefinements) =>
     label: item.querySelector('[part="label"]')!.textContent!.trim(),
     chips: [...item.querySelectorAll('[part="chip-label"]')].map((chip) => chip.textContent!.trim()),
   }));
-const removeButtons = (element: SvcCurrentRefinements) =>
-  [...shadow(element).querySelectorAll<HTMLButtonElement>('button[part="remove"]')];
+const removeButtons = (element: SvcCurrentRefinements) => [
+  ...shadow(element).querySelectorAll<HTMLButtonElement>('button[part="remove"]'),
+];
 
 describe('<svc-current-refinements>', () => {
   let indexName: string;
@@ -151,7 +152,9 @@ describe('<svc-current-refinements>', () => {
     const messages: string[] = [];
     console.error = (...args: unknown[]) => void messages.push(args.map(String).join(' '));
     try {
-      const { element, store } = await setup(html`<svc-current-refinements labels="brand: Brand"></svc-current-refinements>`);
+      const { element, store } = await setup(
+        html`<svc-current-refinements labels="brand: Brand"></svc-current-refinements>`,
+      );
       store.toggleRefinement('brand', 'Sony', 'or');
       await settled(store);
       await element.updateComplete;
@@ -159,12 +162,17 @@ describe('<svc-current-refinements>', () => {
     } finally {
       console.error = original;
     }
-    expect(messages).to.deep.equal(['<svc-current-refinements>: labels must be a JSON object such as {"brand":"Brand"}, got brand: Brand']);
+    expect(messages).to.deep.equal([
+      '<svc-current-refinements>: labels must be a JSON object such as {"brand":"Brand"}, got brand: Brand',
+    ]);
   });
 
   it('shows hostile refined values as text only', async () => {
     const hostile = await createIndex('svc_current_hostile', HOSTILE);
-    const root = await searchFixture(hostile, html`<svc-current-refinements excluded-attributes=""></svc-current-refinements>`);
+    const root = await searchFixture(
+      hostile,
+      html`<svc-current-refinements excluded-attributes=""></svc-current-refinements>`,
+    );
     const element = root.querySelector('svc-current-refinements')!;
     const store = root.store!;
     store.toggleRefinement('brand', HOSTILE[0].brand, 'or');

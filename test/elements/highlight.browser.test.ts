@@ -9,7 +9,9 @@ import { APP_ID, HOSTILE, SEARCH_KEY, createIndex } from './search-fixture.js';
 const client = createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin] });
 
 async function highlightOf(hit: Hit, attribute: string, extra = html``) {
-  const element = await fixture<SvcHighlight>(html`<p><svc-highlight .hit=${hit} attribute=${attribute}></svc-highlight>${extra}</p>`);
+  const element = await fixture<SvcHighlight>(
+    html`<p><svc-highlight .hit=${hit} attribute=${attribute}></svc-highlight>${extra}</p>`,
+  );
   const highlight = element.querySelector('svc-highlight')!;
   await highlight.updateComplete;
   return highlight;
@@ -19,9 +21,19 @@ describe('<svc-highlight>', () => {
   let indexName: string;
   let hostileIndex: string;
   before(async () => {
-    indexName = await createIndex('svc_highlight_el', [
-      { objectID: 'a', name: 'Wireless noise cancelling headphones', tags: ['audio', 'wireless'], brand: { name: 'Sony' }, rank: 0 },
-    ], { searchableAttributes: ['name', 'tags', 'brand.name'] });
+    indexName = await createIndex(
+      'svc_highlight_el',
+      [
+        {
+          objectID: 'a',
+          name: 'Wireless noise cancelling headphones',
+          tags: ['audio', 'wireless'],
+          brand: { name: 'Sony' },
+          rank: 0,
+        },
+      ],
+      { searchableAttributes: ['name', 'tags', 'brand.name'] },
+    );
     hostileIndex = await createIndex('svc_highlight_hostile', HOSTILE);
   });
 
@@ -55,7 +67,7 @@ describe('<svc-highlight>', () => {
     expect(parseHighlight('a <em>b</em> &lt;i&gt; &amp;amp; &#39;')).to.deep.equal([
       { value: 'a ', highlighted: false },
       { value: 'b', highlighted: true },
-      { value: ' <i> &amp; \'', highlighted: false },
+      { value: " <i> &amp; '", highlighted: false },
     ]);
   });
 

@@ -61,7 +61,18 @@ describe('<svc-hits>', () => {
     expect(queryID).to.be.a('string');
     const lis = items(hits);
     expect(lis).to.have.length(10);
-    expect(lis.map((li) => li.dataset.svcPosition)).to.deep.equal(['11', '12', '13', '14', '15', '16', '17', '18', '19', '20']);
+    expect(lis.map((li) => li.dataset.svcPosition)).to.deep.equal([
+      '11',
+      '12',
+      '13',
+      '14',
+      '15',
+      '16',
+      '17',
+      '18',
+      '19',
+      '20',
+    ]);
     expect(lis[2].dataset.svcObjectId).to.equal('p12');
     expect(lis[2].dataset.svcQueryId).to.equal(queryID);
     expect(lis[2].dataset.svcIndex).to.equal(indexName);
@@ -220,7 +231,9 @@ describe('<svc-hits>', () => {
     await new Promise((r) => setTimeout(r, 100)); // let any injected image error handler run
     expect(items(hits)).to.have.length(2);
     expect((window as { __svcPwned?: unknown }).__svcPwned).to.be.undefined;
-    expect(deepQueryAll(root, 'script, [onerror], [onload], [onmouseover], [onclick], svg, b, [style]')).to.deep.equal([]);
+    expect(deepQueryAll(root, 'script, [onerror], [onload], [onmouseover], [onclick], svg, b, [style]')).to.deep.equal(
+      [],
+    );
     const first = items(hits).find((li) => li.dataset.svcObjectId === 'evil1')!;
     const second = items(hits).find((li) => li.dataset.svcObjectId === 'evil2')!;
     expect(first.querySelector('a')!.hasAttribute('href')).to.be.false; // javascript: refused
@@ -245,8 +258,24 @@ describe('<svc-hits>', () => {
   describe('number formatting in a <template> (data-currency, data-decimals, data-number)', () => {
     // Prices as the catalogue stores them: plain JSON numbers (58.1, not "58.10"); `label` is a string.
     const PRICED = [
-      { objectID: 'n0', name: 'Desk lamp', price: 58.1, stock: 1234567.891, label: '58.1', rank: 0, note: '<img src=x onerror="window.__svcPwned = 10">' },
-      { objectID: 'n1', name: 'Desk chair', price: 1299, stock: 0.5, label: 'on request', rank: 1, note: '<b>bold</b> & <script>window.__svcPwned = 11</script>' },
+      {
+        objectID: 'n0',
+        name: 'Desk lamp',
+        price: 58.1,
+        stock: 1234567.891,
+        label: '58.1',
+        rank: 0,
+        note: '<img src=x onerror="window.__svcPwned = 10">',
+      },
+      {
+        objectID: 'n1',
+        name: 'Desk chair',
+        price: 1299,
+        stock: 0.5,
+        label: 'on request',
+        rank: 1,
+        note: '<b>bold</b> & <script>window.__svcPwned = 11</script>',
+      },
     ];
     let pricedIndex: string;
     before(async () => {
@@ -257,7 +286,10 @@ describe('<svc-hits>', () => {
     const cells = (hits: Element, selector: string) => items(hits).map((li) => li.querySelector(selector)!.textContent);
     /** A `<svc-hits>` (inside `<div lang=…>` when given) whose template is `markup`; waits for both hits. */
     async function pricedHits(template: ReturnType<typeof html>, lang?: string) {
-      const root = await searchFixture(pricedIndex, lang ? html`<div lang=${lang}><svc-hits>${template}</svc-hits></div>` : html`<svc-hits>${template}</svc-hits>`);
+      const root = await searchFixture(
+        pricedIndex,
+        lang ? html`<div lang=${lang}><svc-hits>${template}</svc-hits></div>` : html`<svc-hits>${template}</svc-hits>`,
+      );
       const hits = root.querySelector('svc-hits')!;
       await waitUntil(() => items(hits).length === 2, 'the two priced hits did not render');
       return { root, hits };
@@ -318,7 +350,10 @@ describe('<svc-hits>', () => {
       expect(cells(hits, '.none')).to.deep.equal(['1,234,568', '1']); // rounded half away from zero: 0.5 → 1
       expect(cells(hits, '.eur')).to.deep.equal(['€58', '€1,299']);
       // Without data-decimals, the currency's own digits (none for yen).
-      expect(cells(hits, '.jpy')).to.deep.equal([new Intl.NumberFormat('en', { style: 'currency', currency: 'JPY' }).format(58.1), '¥1,299']);
+      expect(cells(hits, '.jpy')).to.deep.equal([
+        new Intl.NumberFormat('en', { style: 'currency', currency: 'JPY' }).format(58.1),
+        '¥1,299',
+      ]);
     });
 
     it('groups a plain number with data-number; without any of the three, numbers stay raw', async () => {

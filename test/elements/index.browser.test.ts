@@ -22,10 +22,13 @@ const ARTICLES = Array.from({ length: 30 }, (_, i) => ({
 
 const items = (hits: Element) => [...shadow(hits).querySelectorAll('li[part~="item"]')];
 const texts = (hits: Element) => items(hits).map((li) => li.textContent!.replace(/\s+/g, ' ').trim());
-const marks = (hits: Element) => [...shadow(hits).querySelectorAll('li mark[part="highlighted"]')].map((m) => m.textContent);
+const marks = (hits: Element) =>
+  [...shadow(hits).querySelectorAll('li mark[part="highlighted"]')].map((m) => m.textContent);
 /** Multi-query HTTP requests the page made since `since` (Resource Timing). */
 const searchCalls = (since: number) =>
-  performance.getEntriesByType('resource').filter((e) => e.startTime >= since && e.name.includes('/1/indexes/*/queries')).length;
+  performance
+    .getEntriesByType('resource')
+    .filter((e) => e.startTime >= since && e.name.includes('/1/indexes/*/queries')).length;
 const indicesOf = (store: SearchStore, entry = store.requestLog.at(-1)!) =>
   (entry.body as { requests: Array<{ indexName: string }> }).requests.map((r) => r.indexName);
 
@@ -34,7 +37,10 @@ describe('<svc-index>', () => {
   let articles: string;
   before(async () => {
     products = await createIndex('svc_index_products');
-    articles = await createIndex('svc_index_articles', ARTICLES, { searchableAttributes: ['name', 'author'], attributesForFaceting: ['author'] });
+    articles = await createIndex('svc_index_articles', ARTICLES, {
+      searchableAttributes: ['name', 'author'],
+      attributesForFaceting: ['author'],
+    });
   });
 
   async function render() {
@@ -51,7 +57,13 @@ describe('<svc-index>', () => {
     const index = root.querySelector<SvcIndex>('svc-index')!;
     const child = index.indexStore!;
     await settled(child);
-    return { root, index, child, productHits: root.querySelector('#product-hits')!, articleHits: root.querySelector('#article-hits')! };
+    return {
+      root,
+      index,
+      child,
+      productHits: root.querySelector('#product-hits')!,
+      articleHits: root.querySelector('#article-hits')!,
+    };
   }
 
   it('is accessible, adds no box, and gives the elements inside the index’s store', async () => {
@@ -65,7 +77,8 @@ describe('<svc-index>', () => {
     expect(items(productHits)).to.have.length(20);
     expect(items(articleHits)).to.have.length(20);
     expect(texts(articleHits).every((text) => / (review|guide) \d+$/.test(text))).to.be.true;
-    const authors = [...shadow(root.querySelector('svc-refinement-list')!).querySelectorAll('input[type="checkbox"]')].length;
+    const authors = [...shadow(root.querySelector('svc-refinement-list')!).querySelectorAll('input[type="checkbox"]')]
+      .length;
     expect(authors).to.equal(3);
   });
 
@@ -86,7 +99,10 @@ describe('<svc-index>', () => {
     expect(searchCalls(since)).to.equal(4, 'as many HTTP requests');
     for (const entry of sent) expect(indicesOf(store, entry)).to.deep.equal([products, articles]);
     expect(child.getSnapshot().state.query).to.equal('head');
-    await waitUntil(() => texts(articleHits).length === 10 && texts(productHits).length === 12, 'both lists show the headsets');
+    await waitUntil(
+      () => texts(articleHits).length === 10 && texts(productHits).length === 12,
+      'both lists show the headsets',
+    );
     expect(texts(productHits).every((text) => text.includes('headset'))).to.be.true;
     expect(texts(articleHits).every((text) => text.startsWith('headset '))).to.be.true;
     expect(marks(productHits).every((m) => m!.toLowerCase().startsWith('head'))).to.be.true;
@@ -104,7 +120,9 @@ describe('<svc-index>', () => {
     );
     const child = root.querySelector<SvcIndex>('svc-index')!.indexStore!;
     await settled(child);
-    const body = child.requestLog.at(-1)!.body as { requests: Array<{ indexName: string; params: Record<string, unknown> }> };
+    const body = child.requestLog.at(-1)!.body as {
+      requests: Array<{ indexName: string; params: Record<string, unknown> }>;
+    };
     const asked = body.requests.find((r) => r.indexName === articles)!.params;
     expect(asked.clickAnalytics).to.equal(true);
     const userToken = asked.userToken as string;
@@ -128,7 +146,10 @@ describe('<svc-index>', () => {
     const { root, child, productHits, articleHits } = await render();
     const store = root.store!;
     const list = root.querySelector('svc-refinement-list')!;
-    const bob = () => [...shadow(list).querySelectorAll<HTMLInputElement>('input[type="checkbox"]')].find((c) => c.closest('label')!.textContent!.includes('Bob'))!;
+    const bob = () =>
+      [...shadow(list).querySelectorAll<HTMLInputElement>('input[type="checkbox"]')].find((c) =>
+        c.closest('label')!.textContent!.includes('Bob'),
+      )!;
     const logged = store.requestLog.length;
     bob().click();
     await settled(child);

@@ -5,19 +5,35 @@ import type { SvcSearch } from '../../src/elements/search/svc-search.js';
 import type { IndexState } from '../../src/store/types.js';
 import '../../src/elements/infinite-hits/define.js';
 import '../../src/elements/refinement-list/define.js';
-import { APP_ID, HOSTILE, SEARCH_KEY, createIndex, deepQueryAll, searchFixture, settled, shadow } from './search-fixture.js';
+import {
+  APP_ID,
+  HOSTILE,
+  SEARCH_KEY,
+  createIndex,
+  deepQueryAll,
+  searchFixture,
+  settled,
+  shadow,
+} from './search-fixture.js';
 import { eventually, frames, resetInsightsStorage, sleep, storedEvents } from '../insights/helpers.js';
 
 // PRODUCTS: p0…p35 ranked in that order; at 10 per page, pages 0–3 (the last one has 6 hits).
 const items = (element: Element) => [...shadow(element).querySelectorAll<HTMLLIElement>('li[part~="item"]')];
 const ids = (element: Element) => items(element).map((li) => li.dataset.svcObjectId);
 const positions = (element: Element) => items(element).map((li) => Number(li.dataset.svcPosition));
-const button = (element: Element, which: 'more' | 'previous') => shadow(element).querySelector<HTMLButtonElement>(`button[part~="show-${which}"]`)!;
+const button = (element: Element, which: 'more' | 'previous') =>
+  shadow(element).querySelector<HTMLButtonElement>(`button[part~="show-${which}"]`)!;
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /** A `<svc-search>` whose store starts from `initialState`, around `content`; waits for the first answer. */
-async function rootWith(indexName: string, initialState: Partial<IndexState>, content = html`<svc-infinite-hits></svc-infinite-hits>`, insights = false) {
-  const root = await fixture<SvcSearch>(html`<svc-search app-id=${APP_ID} api-key=${SEARCH_KEY} index-name=${indexName} hosts=${location.origin}
+async function rootWith(
+  indexName: string,
+  initialState: Partial<IndexState>,
+  content = html`<svc-infinite-hits></svc-infinite-hits>`,
+  insights = false,
+) {
+  const root =
+    await fixture<SvcSearch>(html`<svc-search app-id=${APP_ID} api-key=${SEARCH_KEY} index-name=${indexName} hosts=${location.origin}
     insights=${insights ? 'true' : 'false'} .initialState=${initialState}>${content}</svc-search>`);
   await settled(root.store!);
   const element = root.querySelector('svc-infinite-hits')!;
@@ -79,7 +95,11 @@ describe('<svc-infinite-hits>', () => {
   });
 
   it('starts over when the query, a refinement or the page size changes (not when only the page does)', async () => {
-    const { root, element, store } = await rootWith(indexName, { hitsPerPage: 10 }, html`<svc-infinite-hits attribute="brand"></svc-infinite-hits>`);
+    const { root, element, store } = await rootWith(
+      indexName,
+      { hitsPerPage: 10 },
+      html`<svc-infinite-hits attribute="brand"></svc-infinite-hits>`,
+    );
     await press(element, 'more');
     expect(items(element)).to.have.length(20);
     store.setQuery('sony');
@@ -155,7 +175,10 @@ describe('<svc-infinite-hits>', () => {
     button(element, 'previous').focus();
     await sendKeys({ press: 'Space' });
     await settled(store);
-    await waitUntil(() => (shadow(element).activeElement as HTMLElement | null)?.dataset?.svcPosition === '21', 'focus on the first hit of page 3');
+    await waitUntil(
+      () => (shadow(element).activeElement as HTMLElement | null)?.dataset?.svcPosition === '21',
+      'focus on the first hit of page 3',
+    );
   });
 
   it('does not take the focus from where the user went while the page loaded', async () => {
@@ -196,14 +219,22 @@ describe('<svc-infinite-hits>', () => {
   });
 
   it('renders with renderHit, and the default rendering highlights the attribute', async () => {
-    const { element, store } = await rootWith(indexName, { hitsPerPage: 10, query: 'notebok' }, html`<svc-infinite-hits attribute="name"></svc-infinite-hits>`);
+    const { element, store } = await rootWith(
+      indexName,
+      { hitsPerPage: 10, query: 'notebok' },
+      html`<svc-infinite-hits attribute="name"></svc-infinite-hits>`,
+    );
     expect(items(element)).to.have.length(10);
     expect(shadow(element).querySelectorAll('li mark[part="highlighted"]').length).to.equal(10);
     await press(element, 'more');
     expect(items(element)).to.have.length(12);
     element.renderHit = (hit, { position, index }) => html`<strong>${position}/${index}: ${hit.objectID}</strong>`;
     await element.updateComplete;
-    expect(items(element).map((li) => li.textContent!.trim()).slice(9, 12)).to.deep.equal(['10/9: p28', '11/0: p31', '12/1: p34']);
+    expect(
+      items(element)
+        .map((li) => li.textContent!.trim())
+        .slice(9, 12),
+    ).to.deep.equal(['10/9: p28', '11/0: p31', '12/1: p34']);
     expect(store.getSnapshot().state.page).to.equal(1);
   });
 
@@ -219,7 +250,8 @@ describe('<svc-infinite-hits>', () => {
     expect(button(element, 'more').textContent!.trim()).to.equal('Plus de résultats');
     expect(store.getSnapshot().results!.nbHits).to.equal(0);
 
-    const broken = await fixture<SvcSearch>(html`<svc-search app-id=${APP_ID} api-key="not-a-key" index-name=${indexName}
+    const broken =
+      await fixture<SvcSearch>(html`<svc-search app-id=${APP_ID} api-key="not-a-key" index-name=${indexName}
       hosts=${location.origin} insights="false"><svc-infinite-hits></svc-infinite-hits></svc-search>`);
     await settled(broken.store!);
     const failed = broken.querySelector('svc-infinite-hits')!;
@@ -249,8 +281,13 @@ describe('<svc-infinite-hits>', () => {
     await sleep(100); // let any injected image error handler run
     expect(items(element)).to.have.length(2);
     expect((window as { __svcPwned?: unknown }).__svcPwned).to.be.undefined;
-    expect(deepQueryAll(root, 'script, [onerror], [onload], [onmouseover], [onclick], svg, b, [style]')).to.deep.equal([]);
-    const [first, second] = [items(element).find((li) => li.dataset.svcObjectId === 'evil1')!, items(element).find((li) => li.dataset.svcObjectId === 'evil2')!];
+    expect(deepQueryAll(root, 'script, [onerror], [onload], [onmouseover], [onclick], svg, b, [style]')).to.deep.equal(
+      [],
+    );
+    const [first, second] = [
+      items(element).find((li) => li.dataset.svcObjectId === 'evil1')!,
+      items(element).find((li) => li.dataset.svcObjectId === 'evil2')!,
+    ];
     expect(first.querySelector('a')!.hasAttribute('href')).to.be.false;
     expect(second.querySelector('a')!.hasAttribute('href')).to.be.false;
     expect(second.querySelector('img')!.hasAttribute('src')).to.be.false;
@@ -262,7 +299,9 @@ describe('<svc-infinite-hits>', () => {
     expect(second.querySelector('span')!.textContent).to.equal(HOSTILE[1].category);
     const fallback = root.querySelector('#default')!;
     await waitUntil(() => items(fallback).length === 2);
-    expect(items(fallback).map((li) => li.textContent!.trim())).to.include('Evil <script>window.__svcPwned = 1</script> phone');
+    expect(items(fallback).map((li) => li.textContent!.trim())).to.include(
+      'Evil <script>window.__svcPwned = 1</script> phone',
+    );
   });
 
   describe('Insights (read back from the service)', () => {
@@ -305,8 +344,14 @@ describe('<svc-infinite-hits>', () => {
       const views = await storedEvents(userToken, 'view');
       const viewed = (queryID: string) => views.filter((e) => e.queryID === queryID).flatMap((e) => e.objectIDs ?? []);
       expect(viewed(secondQueryID)).to.include('p12');
-      expect(viewed(secondQueryID).every((id) => Number(id.slice(1)) >= 10), 'page 2 hits under page 2’s queryID').to.be.true;
-      expect(viewed(firstQueryID).every((id) => Number(id.slice(1)) < 10), 'page 1 hits under page 1’s queryID').to.be.true;
+      expect(
+        viewed(secondQueryID).every((id) => Number(id.slice(1)) >= 10),
+        'page 2 hits under page 2’s queryID',
+      ).to.be.true;
+      expect(
+        viewed(firstQueryID).every((id) => Number(id.slice(1)) < 10),
+        'page 1 hits under page 1’s queryID',
+      ).to.be.true;
       expect(views.every((e) => e.eventName === 'Hits Viewed' && e.index === indexName)).to.be.true;
     });
   });

@@ -6,18 +6,32 @@ import type { SvcRefineEventDetail } from '../../src/elements/refinement-list/sv
 import type { IndexState } from '../../src/store/types.js';
 import '../../src/elements/menu/define.js';
 import '../../src/elements/hits/define.js';
-import { APP_ID, HOSTILE, SEARCH_KEY, createIndex, deepQueryAll, searchFixture, settled, shadow } from './search-fixture.js';
+import {
+  APP_ID,
+  HOSTILE,
+  SEARCH_KEY,
+  createIndex,
+  deepQueryAll,
+  searchFixture,
+  settled,
+  shadow,
+} from './search-fixture.js';
 import { eventually, resetInsightsStorage, storedEvents } from '../insights/helpers.js';
 
 // PRODUCTS: 36 products, six brands (6 each), three categories (12 each: Phones, Laptops, Headphones).
 const buttons = (menu: Element) => [...shadow(menu).querySelectorAll<HTMLButtonElement>('button[part~="button"]')];
-const button = (menu: Element, value: string) => buttons(menu).find((b) => b.querySelector('[part~="label-text"]')!.textContent === value)!;
+const button = (menu: Element, value: string) =>
+  buttons(menu).find((b) => b.querySelector('[part~="label-text"]')!.textContent === value)!;
 /** Each value as "label count" with "*" for the pressed one, in order. */
 const shown = (menu: Element) =>
-  buttons(menu).map((b) => `${b.getAttribute('aria-pressed') === 'true' ? '*' : ''}${b.querySelector('[part~="label-text"]')!.textContent} ${b.querySelector('[part~="count"]')!.textContent}`);
+  buttons(menu).map(
+    (b) =>
+      `${b.getAttribute('aria-pressed') === 'true' ? '*' : ''}${b.querySelector('[part~="label-text"]')!.textContent} ${b.querySelector('[part~="count"]')!.textContent}`,
+  );
 
 async function rootWith(indexName: string, initialState: Partial<IndexState>, content: unknown, insights = false) {
-  const root = await fixture<SvcSearch>(html`<svc-search app-id=${APP_ID} api-key=${SEARCH_KEY} index-name=${indexName} hosts=${location.origin}
+  const root =
+    await fixture<SvcSearch>(html`<svc-search app-id=${APP_ID} api-key=${SEARCH_KEY} index-name=${indexName} hosts=${location.origin}
     insights=${insights ? 'true' : 'false'} .initialState=${initialState}>${content}</svc-search>`);
   await settled(root.store!);
   const menu = root.querySelector('svc-menu')!;
@@ -53,7 +67,11 @@ describe('<svc-menu>', () => {
   });
 
   it('lists the values by name with counts; selecting one refines, marks it pressed and keeps every count', async () => {
-    const { root, menu, store } = await rootWith(indexName, {}, html`<svc-menu attribute="category"></svc-menu><svc-hits attribute="category"></svc-hits>`);
+    const { root, menu, store } = await rootWith(
+      indexName,
+      {},
+      html`<svc-menu attribute="category"></svc-menu><svc-hits attribute="category"></svc-hits>`,
+    );
     expect(shown(menu)).to.deep.equal(['Headphones 12', 'Laptops 12', 'Phones 12']);
     await press(menu, 'Laptops');
     expect(store.getSnapshot().state.disjunctiveFacetRefinements).to.deep.equal({ category: ['Laptops'] });
@@ -71,7 +89,10 @@ describe('<svc-menu>', () => {
     const before = store.requestLog.length;
     await press(menu, 'Phones');
     expect(store.requestLog.length - before).to.equal(1);
-    expect(store.getSnapshot().state).to.deep.include({ page: 0, disjunctiveFacetRefinements: { category: ['Phones'] } });
+    expect(store.getSnapshot().state).to.deep.include({
+      page: 0,
+      disjunctiveFacetRefinements: { category: ['Phones'] },
+    });
     expect(shown(menu)).to.deep.equal(['*Phones 12', 'Headphones 12', 'Laptops 12']);
 
     // The selected one again clears it.
@@ -82,19 +103,42 @@ describe('<svc-menu>', () => {
   });
 
   it('counts follow the other refinements and the query, not its own selection', async () => {
-    const { menu, store } = await rootWith(indexName, { query: 'sony' }, html`<svc-menu attribute="category" sort-by="count:desc,name:asc"></svc-menu>`);
+    const { menu, store } = await rootWith(
+      indexName,
+      { query: 'sony' },
+      html`<svc-menu attribute="category" sort-by="count:desc,name:asc"></svc-menu>`,
+    );
     // Sony is p3, p9, p15, p21, p27, p33: all Phones (i % 3 == 0). The counts are those of the query.
     expect(store.getSnapshot().results!.facets.category).to.deep.equal({ Phones: 6 });
     const counts = store.getSnapshot().results!.facets.category!;
-    expect(shown(menu)).to.deep.equal(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([v, c]) => `${v} ${c}`));
+    expect(shown(menu)).to.deep.equal(
+      Object.entries(counts)
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .map(([v, c]) => `${v} ${c}`),
+    );
     const first = Object.keys(counts)[0]!;
     await press(menu, first);
-    expect(shown(menu).map((s) => s.replace('*', '')).sort()).to.deep.equal(Object.entries(counts).map(([v, c]) => `${v} ${c}`).sort());
+    expect(
+      shown(menu)
+        .map((s) => s.replace('*', ''))
+        .sort(),
+    ).to.deep.equal(
+      Object.entries(counts)
+        .map(([v, c]) => `${v} ${c}`)
+        .sort(),
+    );
   });
 
   it('keyboard: Tab reaches each value, Enter and Space toggle it, the focus stays on the value pressed', async () => {
     const { menu, store } = await rootWith(indexName, {}, html`<svc-menu attribute="brand"></svc-menu>`);
-    expect(shown(menu).map((s) => s.split(' ')[0])).to.deep.equal(['Apple', 'Dell', 'Google', 'Lenovo', 'Samsung', 'Sony']);
+    expect(shown(menu).map((s) => s.split(' ')[0])).to.deep.equal([
+      'Apple',
+      'Dell',
+      'Google',
+      'Lenovo',
+      'Samsung',
+      'Sony',
+    ]);
     buttons(menu)[0]!.focus();
     await sendKeys({ press: 'Tab' });
     await sendKeys({ press: 'Tab' });
@@ -116,8 +160,15 @@ describe('<svc-menu>', () => {
   });
 
   it('limit, show more / less with aria-expanded, sort-by (over the values fetched: show-more-limit of them)', async () => {
-    const { menu, store } = await rootWith(indexName, {}, html`<svc-menu attribute="brand" limit="2" show-more show-more-limit="6" sort-by="name:desc"></svc-menu>`);
-    expect((store.requestLog.at(-1)!.body as { requests: Array<{ params: { maxValuesPerFacet: number } }> }).requests[0]!.params.maxValuesPerFacet).to.equal(6);
+    const { menu, store } = await rootWith(
+      indexName,
+      {},
+      html`<svc-menu attribute="brand" limit="2" show-more show-more-limit="6" sort-by="name:desc"></svc-menu>`,
+    );
+    expect(
+      (store.requestLog.at(-1)!.body as { requests: Array<{ params: { maxValuesPerFacet: number } }> }).requests[0]!
+        .params.maxValuesPerFacet,
+    ).to.equal(6);
     expect(shown(menu).map((s) => s.split(' ')[0])).to.deep.equal(['Sony', 'Samsung']);
     const more = shadow(menu).querySelector<HTMLButtonElement>('[part~="show-more"]')!;
     expect(more.getAttribute('aria-expanded')).to.equal('false');
@@ -125,7 +176,14 @@ describe('<svc-menu>', () => {
     expect(more.textContent).to.equal('Show more');
     more.click();
     await menu.updateComplete;
-    expect(shown(menu).map((s) => s.split(' ')[0])).to.deep.equal(['Sony', 'Samsung', 'Lenovo', 'Google', 'Dell', 'Apple']);
+    expect(shown(menu).map((s) => s.split(' ')[0])).to.deep.equal([
+      'Sony',
+      'Samsung',
+      'Lenovo',
+      'Google',
+      'Dell',
+      'Apple',
+    ]);
     expect(more.getAttribute('aria-expanded')).to.equal('true');
     expect(more.textContent).to.equal('Show less');
     menu.translations = { showLess: 'Moins', count: '({count})' };
@@ -138,13 +196,21 @@ describe('<svc-menu>', () => {
     const { root, menu, store } = await rootWith(indexName, {}, html`<svc-menu attribute="category"></svc-menu>`);
     const url = store.createURL((state) => ({ ...state, disjunctiveFacetRefinements: { category: ['Headphones'] } }));
     root.remove();
-    const again = await rootWith(indexName, store.fromQueryString(url.slice(1)), html`<svc-menu attribute="category"></svc-menu>`);
+    const again = await rootWith(
+      indexName,
+      store.fromQueryString(url.slice(1)),
+      html`<svc-menu attribute="category"></svc-menu>`,
+    );
     expect(shown(again.menu)).to.deep.equal(['*Headphones 12', 'Laptops 12', 'Phones 12']);
     expect(menu.isConnected).to.be.false;
   });
 
   it('an AND refinement of the attribute made elsewhere shows selected (its counts are then filtered); pressing clears it, refine() replaces it', async () => {
-    const { menu, store } = await rootWith(indexName, { facetRefinements: { category: ['Phones'] } }, html`<svc-menu attribute="category"></svc-menu>`);
+    const { menu, store } = await rootWith(
+      indexName,
+      { facetRefinements: { category: ['Phones'] } },
+      html`<svc-menu attribute="category"></svc-menu>`,
+    );
     expect(shown(menu)).to.deep.equal(['*Phones 12']);
     await press(menu, 'Phones');
     expect(store.getSnapshot().state.facetRefinements).to.deep.equal({});
@@ -196,7 +262,10 @@ describe('<svc-menu>', () => {
 
   it('shows hostile values as text only', async () => {
     delete (window as { __svcPwned?: unknown }).__svcPwned;
-    const root = await searchFixture(hostileIndex, html`<svc-menu attribute="brand"></svc-menu><svc-menu attribute="category"></svc-menu>`);
+    const root = await searchFixture(
+      hostileIndex,
+      html`<svc-menu attribute="brand"></svc-menu><svc-menu attribute="category"></svc-menu>`,
+    );
     const [brands, categories] = [...root.querySelectorAll('svc-menu')] as [SvcMenu, SvcMenu];
     await brands.updateComplete;
     await categories.updateComplete;

@@ -100,7 +100,9 @@ describe('<svc-pagination>', () => {
     });
     shadow(pagination).addEventListener('auxclick', (e) => e.preventDefault());
     for (const init of [{ ctrlKey: true }, { metaKey: true }, { shiftKey: true }]) {
-      second.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true, button: 0, ...init }));
+      second.dispatchEvent(
+        new MouseEvent('click', { bubbles: true, composed: true, cancelable: true, button: 0, ...init }),
+      );
     }
     second.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true, button: 1 }));
     expect(outcomes).to.deep.equal([false, false, false, false]);
@@ -149,7 +151,13 @@ describe('<svc-pagination>', () => {
     expect(pageLinks(pagination).map((a) => a.textContent!.trim())).to.deep.equal(['1', '2', '3']);
     expect(link(pagination, 'first')).to.be.undefined;
     expect(link(pagination, 'next')!.textContent!.trim()).to.equal('›');
-    pagination.translations = { label: 'Seiten', next: 'Nächste Seite', page: 'Seite {page}', nextSymbol: 'weiter', previousSymbol: 'zurück' };
+    pagination.translations = {
+      label: 'Seiten',
+      next: 'Nächste Seite',
+      page: 'Seite {page}',
+      nextSymbol: 'weiter',
+      previousSymbol: 'zurück',
+    };
     await pagination.updateComplete;
     expect(shadow(pagination).querySelector('nav')!.getAttribute('aria-label')).to.equal('Seiten');
     expect(link(pagination, 'next')!.getAttribute('aria-label')).to.equal('Nächste Seite');

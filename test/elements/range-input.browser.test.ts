@@ -37,10 +37,15 @@ async function type(field: HTMLInputElement, text: string) {
 describe('<svc-range-input>', () => {
   let indexName: string;
   before(async () => {
-    indexName = await createIndex('svc_range_el', PRODUCTS, { attributesForFaceting: ['searchable(brand)', 'category', 'price'] });
+    indexName = await createIndex('svc_range_el', PRODUCTS, {
+      attributesForFaceting: ['searchable(brand)', 'category', 'price'],
+    });
   });
 
-  async function setup(content = html`<svc-range-input attribute="price"></svc-range-input>`, options: { insights?: boolean } = {}) {
+  async function setup(
+    content = html`<svc-range-input attribute="price"></svc-range-input>`,
+    options: { insights?: boolean } = {},
+  ) {
     const root = await searchFixture(indexName, html`${content}<svc-hits></svc-hits>`, options);
     const element = root.querySelector('svc-range-input')!;
     const store = root.store!;
@@ -95,15 +100,24 @@ describe('<svc-range-input>', () => {
     expect(store.requestLog.length).to.equal(sentBefore + 1);
     expect(lastSent(store).numericFilters).to.deep.equal(['price>=200', 'price<=300']);
     const { state, results } = store.getSnapshot();
-    expect(state.numericRefinements).to.deep.equal({ price: [{ operator: '>=', value: 200 }, { operator: '<=', value: 300 }] });
+    expect(state.numericRefinements).to.deep.equal({
+      price: [
+        { operator: '>=', value: 200 },
+        { operator: '<=', value: 300 },
+      ],
+    });
     expect(state.page).to.equal(0);
     expect(results!.nbHits).to.equal(11);
     expect(prices(store).every((price) => price >= 200 && price <= 300)).to.be.true;
     expect(element.value).to.deep.equal({ min: 200, max: 300 });
     // The bounds are those of the results without the range: the store asked price's stats in a second
     // query of the same request, without price's own filters.
-    const queries = (store.requestLog.at(-1)!.body as { requests: Array<{ params: Record<string, unknown> }> }).requests;
-    expect(queries.map((query) => query.params.numericFilters)).to.deep.equal([['price>=200', 'price<=300'], undefined]);
+    const queries = (store.requestLog.at(-1)!.body as { requests: Array<{ params: Record<string, unknown> }> })
+      .requests;
+    expect(queries.map((query) => query.params.numericFilters)).to.deep.equal([
+      ['price>=200', 'price<=300'],
+      undefined,
+    ]);
     expect(results!.facets_stats!.price).to.deep.include({ min: 100, max: 450 });
     expect([fields(element).min.placeholder, fields(element).max.placeholder]).to.deep.equal(['100', '450']);
   });
@@ -230,7 +244,9 @@ describe('<svc-range-input>', () => {
     await element.updateComplete;
     expect([fields(element).min.value, fields(element).max.value]).to.deep.equal(['150', '250']);
     await current.updateComplete;
-    const removeMax = [...shadow(current).querySelectorAll<HTMLButtonElement>('button[part="remove"]')].find((b) => /≤ 250/.test(b.getAttribute('aria-label')!))!;
+    const removeMax = [...shadow(current).querySelectorAll<HTMLButtonElement>('button[part="remove"]')].find((b) =>
+      /≤ 250/.test(b.getAttribute('aria-label')!),
+    )!;
     removeMax.click();
     await settled(store);
     await element.updateComplete;
@@ -247,7 +263,8 @@ describe('<svc-range-input>', () => {
     const original = location.href;
     history.replaceState(null, '', `${location.pathname}?numeric%5Bprice%5D=%3E%3D120&numeric%5Bprice%5D=%3C%3D160`);
     try {
-      const root = await fixture<SvcSearch>(html`<svc-search routing insights="false" app-id=${APP_ID} api-key=${SEARCH_KEY}
+      const root =
+        await fixture<SvcSearch>(html`<svc-search routing insights="false" app-id=${APP_ID} api-key=${SEARCH_KEY}
         index-name=${indexName} hosts=${location.origin}><svc-range-input attribute="price"></svc-range-input></svc-search>`);
       await settled(root.store!);
       const element = root.querySelector('svc-range-input')!;
@@ -270,7 +287,9 @@ describe('<svc-range-input>', () => {
   });
 
   it('min, max and precision attributes set the bounds, the step and the rounding', async () => {
-    const { element, store } = await setup(html`<svc-range-input attribute="price" min="0" max="1000" precision="2"></svc-range-input>`);
+    const { element, store } = await setup(
+      html`<svc-range-input attribute="price" min="0" max="1000" precision="2"></svc-range-input>`,
+    );
     const { min, max } = fields(element);
     expect([min.placeholder, max.placeholder]).to.deep.equal(['0', '1000']);
     expect([min.min, min.max, min.step]).to.deep.equal(['0', '1000', '0.01']);
@@ -293,7 +312,9 @@ describe('<svc-range-input>', () => {
     const messages: string[] = [];
     console.error = (...args: unknown[]) => void messages.push(args.map(String).join(' '));
     try {
-      const { element } = await setup(html`<svc-range-input attribute="price" min="ten" precision="-1"></svc-range-input>`);
+      const { element } = await setup(
+        html`<svc-range-input attribute="price" min="ten" precision="-1"></svc-range-input>`,
+      );
       expect(messages.some((m) => /<svc-range-input>: min must be a number/.test(m))).to.be.true;
       expect(messages.some((m) => /<svc-range-input>: .*precision must be an integer from 0 to 20/.test(m))).to.be.true;
       expect(fields(element).min.placeholder).to.equal('100');

@@ -35,7 +35,20 @@ export const HOSTILE_TEMPLATE = html`<template>
 </template>`;
 
 /** Attributes that take a URL (or, for an SVG animation, the value of one). */
-const URL_ATTRIBUTES = ['href', 'xlink:href', 'src', 'data', 'action', 'formaction', 'poster', 'cite', 'background', 'to', 'values', 'srcdoc'];
+const URL_ATTRIBUTES = [
+  'href',
+  'xlink:href',
+  'src',
+  'data',
+  'action',
+  'formaction',
+  'poster',
+  'cite',
+  'background',
+  'to',
+  'values',
+  'srcdoc',
+];
 
 /**
  * Asserts that no hostile value ran (`window.__svcPwned` unset) and none was injected below `root`: no script,
@@ -44,7 +57,14 @@ const URL_ATTRIBUTES = ['href', 'xlink:href', 'src', 'data', 'action', 'formacti
  */
 export function expectNothingInjected(root: Element, relative: string[] = []): void {
   expect((window as { __svcPwned?: unknown }).__svcPwned).to.be.undefined;
-  expect(deepQueryAll(root, 'script, [onerror], [onload], [onmouseover], [onclick], [style], b, em, svg[onload], img[src]').map((e) => e.outerHTML)).to.deep.equal([]);
-  const urls = deepQueryAll(root, '*').flatMap((element) => URL_ATTRIBUTES.filter((name) => element.hasAttribute(name)).map((name) => element.getAttribute(name)!));
+  expect(
+    deepQueryAll(
+      root,
+      'script, [onerror], [onload], [onmouseover], [onclick], [style], b, em, svg[onload], img[src]',
+    ).map((e) => e.outerHTML),
+  ).to.deep.equal([]);
+  const urls = deepQueryAll(root, '*').flatMap((element) =>
+    URL_ATTRIBUTES.filter((name) => element.hasAttribute(name)).map((name) => element.getAttribute(name)!),
+  );
   expect(urls.filter((url) => !relative.includes(url))).to.deep.equal([]);
 }

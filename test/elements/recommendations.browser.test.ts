@@ -19,7 +19,11 @@ const ids = (el: Element) => items(el).map((li) => li.dataset.svcObjectId);
 /** An element that subscribes to the store from the start (a store searches only while something listens). */
 const listener = html`<svc-recommendations hidden model="bought-together" object-id="p0"></svc-recommendations>`;
 const ready = (el: SvcRecommendations | Element) =>
-  waitUntil(() => items(el).length > 0 || shadow(el)?.querySelector<HTMLElement>('[part~="empty"]')?.hidden === false, 'no answer', { timeout: 8000 });
+  waitUntil(
+    () => items(el).length > 0 || shadow(el)?.querySelector<HTMLElement>('[part~="empty"]')?.hidden === false,
+    'no answer',
+    { timeout: 8000 },
+  );
 
 describe('<svc-recommendations>', () => {
   let indexName: string;
@@ -29,13 +33,25 @@ describe('<svc-recommendations>', () => {
     // (100 × together / (orders of p0 + 1), see docs/notes/recommend.md).
     const now = Date.now();
     const order = (userToken: string, objectIDs: string[], minutesAgo: number) => ({
-      eventType: 'conversion' as const, eventName: 'Order Completed', index: indexName, userToken, objectIDs, timestamp: now - minutesAgo * 60_000,
+      eventType: 'conversion' as const,
+      eventName: 'Order Completed',
+      index: indexName,
+      userToken,
+      objectIDs,
+      timestamp: now - minutesAgo * 60_000,
     });
-    await admin.sendEvents([order('rec-u1', ['p0', 'p1', 'p2'], 30), order('rec-u2', ['p0', 'p1'], 20), order('rec-u3', ['p0', 'p3'], 10)]);
+    await admin.sendEvents([
+      order('rec-u1', ['p0', 'p1', 'p2'], 30),
+      order('rec-u2', ['p0', 'p1'], 20),
+      order('rec-u3', ['p0', 'p3'], 10),
+    ]);
   });
 
   it('is accessible', async () => {
-    const root = await searchFixture(indexName, html`<svc-recommendations model="bought-together" object-id="p0"></svc-recommendations>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-recommendations model="bought-together" object-id="p0"></svc-recommendations>`,
+    );
     const el = root.querySelector('svc-recommendations')!;
     await ready(el);
     await expect(el).to.be.accessible();
@@ -44,13 +60,17 @@ describe('<svc-recommendations>', () => {
   });
 
   it('renders the real bought-together answer, best first, with positions 1..n and the queryID', async () => {
-    const root = await searchFixture(indexName, html`<svc-recommendations model="bought-together" object-id="p0"></svc-recommendations>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-recommendations model="bought-together" object-id="p0"></svc-recommendations>`,
+    );
     const el = root.querySelector('svc-recommendations')!;
     await ready(el);
     expect(ids(el)).to.deep.equal(['p1', 'p2', 'p3']);
     expect(items(el).map((li) => li.dataset.svcPosition)).to.deep.equal(['1', '2', '3']);
     expect(el.queryID).to.match(/^[0-9a-f]{32}$/);
-    expect(items(el).every((li) => li.dataset.svcQueryId === el.queryID && li.dataset.svcIndex === indexName)).to.be.true;
+    expect(items(el).every((li) => li.dataset.svcQueryId === el.queryID && li.dataset.svcIndex === indexName)).to.be
+      .true;
     // Default rendering: the record's name.
     expect(items(el)[0].textContent!.trim()).to.equal('Samsung notebook model 1');
     expect(el.items.map((item) => item.hit._score)).to.deep.equal([50, 25, 25]);
@@ -73,7 +93,9 @@ describe('<svc-recommendations>', () => {
     expect(link.textContent).to.equal('Samsung notebook model 1');
     expect(items(el)[0].querySelector('b')!.textContent).to.equal('50');
     // The slotted heading replaces the default one (the slot stays rendered).
-    expect(shadow(el).querySelector<HTMLSlotElement>('slot[name="heading"]')!.assignedElements()[0].textContent).to.equal('Customers also bought');
+    expect(
+      shadow(el).querySelector<HTMLSlotElement>('slot[name="heading"]')!.assignedElements()[0].textContent,
+    ).to.equal('Customers also bought');
   });
 
   it('formats template numbers for its lang (data-currency, data-decimals) and keeps strings as they are', async () => {
@@ -88,14 +110,21 @@ describe('<svc-recommendations>', () => {
     expect(ids(el)).to.deep.equal(['p1', 'p2', 'p3']);
     const eur = new Intl.NumberFormat('fr', { style: 'currency', currency: 'EUR' });
     // p1, p2, p3 cost 110, 120, 130 (search-fixture PRODUCTS).
-    expect(items(el).map((li) => li.querySelector('.price')!.textContent)).to.deep.equal([eur.format(110), eur.format(120), eur.format(130)]);
+    expect(items(el).map((li) => li.querySelector('.price')!.textContent)).to.deep.equal([
+      eur.format(110),
+      eur.format(120),
+      eur.format(130),
+    ]);
     expect(items(el)[0].querySelector('.price')!.textContent).to.match(/^110,00\s€$/);
     expect(items(el).map((li) => li.querySelector('b')!.textContent)).to.deep.equal(['50,0', '25,0', '25,0']);
     expect(items(el).map((li) => li.querySelector('i')!.textContent)).to.deep.equal(['Samsung', 'Google', 'Sony']);
   });
 
   it('related-products recommends from content for an item nobody bought, and renderItem takes over', async () => {
-    const root = await searchFixture(indexName, html`<svc-recommendations object-id="p30" max-recommendations="3"></svc-recommendations>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-recommendations object-id="p30" max-recommendations="3"></svc-recommendations>`,
+    );
     const el = root.querySelector('svc-recommendations')!;
     el.renderItem = (hit, info) => `${info.position}:${hit.objectID}:${(hit as { brand?: string }).brand}`;
     await ready(el);
@@ -130,7 +159,10 @@ describe('<svc-recommendations>', () => {
   });
 
   it('shows the error state when Recommend fails (an index that does not exist)', async () => {
-    const root = await searchFixture(indexName, html`<svc-recommendations index-name="svc_rec_no_such_index" object-id="p0"></svc-recommendations>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-recommendations index-name="svc_rec_no_such_index" object-id="p0"></svc-recommendations>`,
+    );
     const el = root.querySelector('svc-recommendations')!;
     const error = () => shadow(el).querySelector<HTMLElement>('[part~="error"]')!;
     await waitUntil(() => !error().hidden, 'no error state', { timeout: 8000 });
@@ -169,17 +201,28 @@ describe('<svc-recommendations>', () => {
       </svc-recommendations>`,
       { insights: true },
     );
-    const sent: Array<{ eventType: string; eventName: string; queryID?: string; objectIDs?: string[]; positions?: number[]; userToken: string }> = [];
+    const sent: Array<{
+      eventType: string;
+      eventName: string;
+      queryID?: string;
+      objectIDs?: string[];
+      positions?: number[];
+      userToken: string;
+    }> = [];
     root.addEventListener('svc-insights', (e) => sent.push((e as CustomEvent).detail.event));
     const el = root.querySelector('svc-recommendations')!;
     await ready(el);
     const queryID = el.queryID!;
     // Views: every recommendation is visible.
-    await waitUntil(() => sent.some((e) => e.eventType === 'view' && e.queryID === queryID), 'no view event', { timeout: 5000 });
+    await waitUntil(() => sent.some((e) => e.eventType === 'view' && e.queryID === queryID), 'no view event', {
+      timeout: 5000,
+    });
     const viewed = sent.filter((e) => e.eventType === 'view' && e.queryID === queryID).flatMap((e) => e.objectIDs);
     expect(viewed.sort()).to.deep.equal(['p1', 'p2', 'p3']);
     // A click on the second recommendation: position 2, the answer's queryID.
-    const selected = new Promise<CustomEvent>((resolve) => el.addEventListener('svc-recommendations-select', (e) => resolve(e), { once: true }));
+    const selected = new Promise<CustomEvent>((resolve) =>
+      el.addEventListener('svc-recommendations-select', (e) => resolve(e), { once: true }),
+    );
     items(el)[1].querySelector('span')!.click();
     expect((await selected).detail).to.include({ position: 2, queryID });
     // A conversion from the button of the third.
@@ -199,7 +242,11 @@ describe('<svc-recommendations>', () => {
     let stored: Awaited<ReturnType<typeof storedEvents>> = [];
     await eventually(async () => {
       stored = (await storedEvents(userToken)).filter((e) => e.queryID === queryID);
-      return stored.some((e) => e.eventType === 'click') && stored.some((e) => e.eventType === 'conversion') && stored.some((e) => e.eventType === 'view');
+      return (
+        stored.some((e) => e.eventType === 'click') &&
+        stored.some((e) => e.eventType === 'conversion') &&
+        stored.some((e) => e.eventType === 'view')
+      );
     });
     const storedClick = stored.find((e) => e.eventType === 'click')!;
     expect(storedClick.index).to.equal(indexName);
@@ -211,9 +258,19 @@ describe('<svc-recommendations>', () => {
     delete (window as { __svcPwned?: unknown }).__svcPwned;
     // Hostile records recommended for real: one order of all three with a clean record (bought-together), and
     // content similarity between them (related-products: their names share "Evil" and "phone").
-    const hostileIndex = await createIndex('svc_rec_hostile', [...HOSTILE_RECORDS, { objectID: 'anchor', name: 'Plain phone', brand: 'Acme', category: 'Phones', rank: 9 }]);
+    const hostileIndex = await createIndex('svc_rec_hostile', [
+      ...HOSTILE_RECORDS,
+      { objectID: 'anchor', name: 'Plain phone', brand: 'Acme', category: 'Phones', rank: 9 },
+    ]);
     await admin.sendEvents([
-      { eventType: 'conversion', eventName: 'Order Completed', index: hostileIndex, userToken: 'rec-hostile', objectIDs: ['anchor', 'evil1', 'evil2', 'evil3'], timestamp: Date.now() - 60_000 },
+      {
+        eventType: 'conversion',
+        eventName: 'Order Completed',
+        index: hostileIndex,
+        userToken: 'rec-hostile',
+        objectIDs: ['anchor', 'evil1', 'evil2', 'evil3'],
+        timestamp: Date.now() - 60_000,
+      },
     ]);
     const root = await searchFixture(
       hostileIndex,
@@ -248,7 +305,10 @@ describe('<svc-recommendations>', () => {
   });
 
   it('asks for a queryID (clickAnalytics in the request body) and the items carry it', async () => {
-    const root = await searchFixture(indexName, html`<svc-recommendations model="bought-together" object-id="p0" query-parameters='{"filters":"price < 200"}'></svc-recommendations>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-recommendations model="bought-together" object-id="p0" query-parameters='{"filters":"price < 200"}'></svc-recommendations>`,
+    );
     const store = root.store!;
     const el = root.querySelector('svc-recommendations')!;
     await ready(el);
@@ -263,12 +323,19 @@ describe('<svc-recommendations>', () => {
   });
 
   it('query-parameters filters the recommendations; fallback-parameters fills up to max-recommendations; changing them changes the list', async () => {
-    const root = await searchFixture(indexName, html`<svc-recommendations model="bought-together" object-id="p0"></svc-recommendations>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-recommendations model="bought-together" object-id="p0"></svc-recommendations>`,
+    );
     const el = root.querySelector('svc-recommendations')!;
     await ready(el);
     expect(ids(el)).to.deep.equal(['p1', 'p2', 'p3']);
     const answered = async (expected: string[]) => {
-      await waitUntil(() => JSON.stringify(ids(el)) === JSON.stringify(expected), `expected ${expected}, shown ${ids(el)}`, { timeout: 8000 });
+      await waitUntil(
+        () => JSON.stringify(ids(el)) === JSON.stringify(expected),
+        `expected ${expected}, shown ${ids(el)}`,
+        { timeout: 8000 },
+      );
     };
     // p1, p2, p3 are Samsung, Google, Sony at 110, 120, 130 (search-fixture PRODUCTS).
     el.setAttribute('query-parameters', '{"filters":"price > 115"}');
@@ -299,7 +366,11 @@ describe('<svc-recommendations>', () => {
 
   it('keyboard: Tab reaches each recommendation, Enter and Space select it; one Insights click with its position', async () => {
     resetInsightsStorage();
-    const root = await searchFixture(indexName, html`<button id="before">before</button><svc-recommendations model="bought-together" object-id="p0"></svc-recommendations>`, { insights: true });
+    const root = await searchFixture(
+      indexName,
+      html`<button id="before">before</button><svc-recommendations model="bought-together" object-id="p0"></svc-recommendations>`,
+      { insights: true },
+    );
     const clicks: Array<{ objectIDs?: string[]; positions?: number[]; queryID?: string }> = [];
     root.addEventListener('svc-insights', (e) => {
       if ((e as CustomEvent).detail.event.eventType === 'click') clicks.push((e as CustomEvent).detail.event);
@@ -310,7 +381,11 @@ describe('<svc-recommendations>', () => {
     await ready(el);
     await expect(el).to.be.accessible();
     const buttons = items(el).map((li) => li.querySelector<HTMLButtonElement>('button[part~="select"]')!);
-    expect(buttons.map((b) => b.textContent)).to.deep.equal(['Samsung notebook model 1', 'Google headset model 2', 'Sony smartphone model 3']);
+    expect(buttons.map((b) => b.textContent)).to.deep.equal([
+      'Samsung notebook model 1',
+      'Google headset model 2',
+      'Sony smartphone model 3',
+    ]);
     root.querySelector<HTMLButtonElement>('#before')!.focus();
     await sendKeys({ press: 'Tab' });
     expect(shadow(el).activeElement).to.equal(buttons[0]);

@@ -29,7 +29,9 @@ describe('<svc-refinement-list>', () => {
   }
 
   it('is accessible', async () => {
-    const { list } = await setup(html`<svc-refinement-list attribute="brand" searchable show-more limit="3"></svc-refinement-list>`);
+    const { list } = await setup(
+      html`<svc-refinement-list attribute="brand" searchable show-more limit="3"></svc-refinement-list>`,
+    );
     await expect(list).to.be.accessible();
   });
 
@@ -59,7 +61,9 @@ describe('<svc-refinement-list>', () => {
     expect(store.getSnapshot().state.disjunctiveFacetRefinements).to.deep.equal({ brand: ['Google'] });
     const hits = root.querySelector('svc-hits')!;
     await hits.updateComplete;
-    expect([...shadow(hits).querySelectorAll('li')].map((li) => li.textContent!.trim())).to.deep.equal(Array(6).fill('Google'));
+    expect([...shadow(hits).querySelectorAll('li')].map((li) => li.textContent!.trim())).to.deep.equal(
+      Array(6).fill('Google'),
+    );
     // Disjunctive: the other brands keep their counts; the refined value comes first.
     expect(rows(list)[0]).to.deep.equal({ label: 'Google', count: '6', checked: true });
     expect(rows(list).map((row) => row.count)).to.deep.equal(Array(6).fill('6'));
@@ -93,7 +97,9 @@ describe('<svc-refinement-list>', () => {
   });
 
   it('with operator="and", requires all values and counts within the results', async () => {
-    const { list, store } = await setup(html`<svc-refinement-list attribute="category" operator="and"></svc-refinement-list>`);
+    const { list, store } = await setup(
+      html`<svc-refinement-list attribute="category" operator="and"></svc-refinement-list>`,
+    );
     shadow(list).querySelector<HTMLInputElement>('input[type="checkbox"]')!.click(); // Headphones (12, first by name)
     await settled(store);
     await list.updateComplete;
@@ -102,7 +108,9 @@ describe('<svc-refinement-list>', () => {
   });
 
   it('shows more and less', async () => {
-    const { list } = await setup(html`<svc-refinement-list attribute="brand" limit="2" show-more show-more-limit="4"></svc-refinement-list>`);
+    const { list } = await setup(
+      html`<svc-refinement-list attribute="brand" limit="2" show-more show-more-limit="4"></svc-refinement-list>`,
+    );
     expect(labels(list)).to.deep.equal(['Apple', 'Dell']);
     const button = shadow(list).querySelector<HTMLButtonElement>('[part="show-more"]')!;
     expect(button.hidden).to.be.false;
@@ -123,7 +131,9 @@ describe('<svc-refinement-list>', () => {
   });
 
   it('sorts by sort-by', async () => {
-    const { list } = await setup(html`<svc-refinement-list attribute="brand" sort-by="name:desc"></svc-refinement-list>`);
+    const { list } = await setup(
+      html`<svc-refinement-list attribute="brand" sort-by="name:desc"></svc-refinement-list>`,
+    );
     expect(labels(list)).to.deep.equal(['Sony', 'Samsung', 'Lenovo', 'Google', 'Dell', 'Apple']);
   });
 
@@ -153,14 +163,18 @@ describe('<svc-refinement-list>', () => {
   });
 
   it('sends Filter Applied to insights when a value is turned on, not off', async () => {
-    const { list, root, store } = await setup(html`<svc-refinement-list attribute="brand"></svc-refinement-list>`, true);
+    const { list, root, store } = await setup(
+      html`<svc-refinement-list attribute="brand"></svc-refinement-list>`,
+      true,
+    );
     await waitUntil(() => !!store.getSnapshot().results?.queryID);
     const queryID = store.getSnapshot().results!.queryID;
     const events: Array<{ eventName: string; filters?: string[]; queryID?: string }> = [];
     root.addEventListener('svc-insights', (e) => {
       if (e.detail.event.eventName === 'Filter Applied') events.push(e.detail.event); // not the hits' views
     });
-    const sony = () => [...shadow(list).querySelectorAll('li')].find((li) => li.textContent!.includes('Sony'))!.querySelector('input')!;
+    const sony = () =>
+      [...shadow(list).querySelectorAll('li')].find((li) => li.textContent!.includes('Sony'))!.querySelector('input')!;
     sony().click();
     await settled(store);
     await waitUntil(() => events.length === 1);
@@ -180,7 +194,9 @@ describe('<svc-refinement-list>', () => {
     try {
       const { list } = await setup(html`<svc-refinement-list></svc-refinement-list>`);
       expect(list.items).to.deep.equal([]);
-      expect(errors).to.deep.equal(['<svc-refinement-list>: the `attribute` attribute is required (the facet to list).']);
+      expect(errors).to.deep.equal([
+        '<svc-refinement-list>: the `attribute` attribute is required (the facet to list).',
+      ]);
     } finally {
       console.error = original;
     }

@@ -112,7 +112,9 @@ describe('<svc-search-box>', () => {
   it('shows a loading indicator and aria-busy while the search is stalled', async () => {
     const client = createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin], cache: false });
     const store = createSearchStore({ client, indexName, stalledDelayMs: 0, cache: false });
-    const root = await fixture<SvcSearch>(html`<svc-search insights="false" .store=${store}><svc-search-box></svc-search-box></svc-search>`);
+    const root = await fixture<SvcSearch>(
+      html`<svc-search insights="false" .store=${store}><svc-search-box></svc-search-box></svc-search>`,
+    );
     const box = root.querySelector('svc-search-box')!;
     await settled(store);
     const form = shadow(box).querySelector('form')!;

@@ -35,7 +35,10 @@ export const PRODUCTS = Array.from({ length: 36 }, (_, i) => {
 
 async function waitTask(indexName: string, taskID: number): Promise<void> {
   for (let i = 0; i < 400; i++) {
-    const task = await admin.request<{ status: string }>('GET', `/1/indexes/${encodeURIComponent(indexName)}/task/${taskID}`);
+    const task = await admin.request<{ status: string }>(
+      'GET',
+      `/1/indexes/${encodeURIComponent(indexName)}/task/${taskID}`,
+    );
     if (task.status === 'published') return;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -88,10 +91,14 @@ export async function searchFixture(
 /** Waits until the store has answered and is idle (and lets elements render). */
 export async function settled(store: SearchStore): Promise<void> {
   await new Promise((r) => setTimeout(r));
-  await waitUntil(() => {
-    const { status, results } = store.getSnapshot();
-    return (results !== null && status === 'idle') || status === 'error';
-  }, 'the store did not settle', { timeout: 8000 });
+  await waitUntil(
+    () => {
+      const { status, results } = store.getSnapshot();
+      return (results !== null && status === 'idle') || status === 'error';
+    },
+    'the store did not settle',
+    { timeout: 8000 },
+  );
   await new Promise((r) => requestAnimationFrame(r));
 }
 

@@ -17,8 +17,7 @@ class ShadowWrapper extends LitElement {
 }
 customElements.define('test-shadow-wrapper', ShadowWrapper);
 
-const names = (hits: SvcHits) =>
-  [...shadow(hits).querySelectorAll('li')].map((li) => li.textContent!.trim());
+const names = (hits: SvcHits) => [...shadow(hits).querySelectorAll('li')].map((li) => li.textContent!.trim());
 
 describe('<svc-search>', () => {
   let indexName: string;
@@ -85,7 +84,9 @@ describe('<svc-search>', () => {
   it('takes a client or a store as properties (a given store is not disposed on removal)', async () => {
     const client = createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin] });
     const store = createSearchStore({ client, indexName, initialState: { query: 'notebook' } });
-    const root = await fixture<SvcSearch>(html`<svc-search insights="false" .store=${store}><svc-hits></svc-hits></svc-search>`);
+    const root = await fixture<SvcSearch>(
+      html`<svc-search insights="false" .store=${store}><svc-hits></svc-hits></svc-search>`,
+    );
     expect(root.store).to.equal(store);
     await settled(store);
     const hits = root.querySelector('svc-hits')!;
@@ -205,7 +206,10 @@ describe('<svc-search>', () => {
   });
 
   it('passes its translations to every element; an element’s own translations win', async () => {
-    const root = await searchFixture(indexName, html`<svc-search-box></svc-search-box><svc-search-box id="own"></svc-search-box>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-search-box></svc-search-box><svc-search-box id="own"></svc-search-box>`,
+    );
     root.translations = { placeholder: 'Rechercher…' };
     const own = root.querySelector<HTMLElement & { translations?: Record<string, string> }>('#own')!;
     own.translations = { placeholder: 'Suchen…' };
@@ -220,7 +224,8 @@ describe('<svc-search>', () => {
     const hostile = '"><img src=x onerror="window.__svcPwned=1"><script>window.__svcPwned=2</script>';
     history.replaceState(null, '', `${location.pathname}?q=${encodeURIComponent(hostile)}&page=abc`);
     try {
-      const root = await fixture<SvcSearch>(html`<svc-search routing insights="false" app-id=${APP_ID} api-key=${SEARCH_KEY}
+      const root =
+        await fixture<SvcSearch>(html`<svc-search routing insights="false" app-id=${APP_ID} api-key=${SEARCH_KEY}
         index-name=${indexName} hosts=${location.origin}><svc-search-box></svc-search-box><svc-hits></svc-hits></svc-search>`);
       await settled(root.store!);
       const [box, hits] = [root.querySelector('svc-search-box')!, root.querySelector('svc-hits')!];
@@ -241,12 +246,15 @@ describe('<svc-search>', () => {
     const original = location.href;
     history.replaceState(null, '', `${location.pathname}?q=notebook`);
     try {
-      const root = await fixture<SvcSearch>(html`<svc-search routing insights="false" app-id=${APP_ID} api-key=${SEARCH_KEY}
+      const root =
+        await fixture<SvcSearch>(html`<svc-search routing insights="false" app-id=${APP_ID} api-key=${SEARCH_KEY}
         index-name=${indexName} hosts=${location.origin}><svc-hits></svc-hits></svc-search>`);
       await settled(root.store!);
       expect(root.store!.getSnapshot().state.query).to.equal('notebook');
       root.store!.setPage(1);
-      await waitUntil(() => new URLSearchParams(location.search).get('page') === '2', 'page not written', { timeout: 3000 });
+      await waitUntil(() => new URLSearchParams(location.search).get('page') === '2', 'page not written', {
+        timeout: 3000,
+      });
       expect(new URLSearchParams(location.search).get('q')).to.equal('notebook');
       // Back restores the previous state.
       history.back();

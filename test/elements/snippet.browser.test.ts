@@ -9,7 +9,9 @@ import { APP_ID, HOSTILE, PRODUCTS, SEARCH_KEY, createIndex } from './search-fix
 const client = createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin] });
 
 async function snippetOf(hit: Hit, attribute: string) {
-  const wrapper = await fixture<HTMLElement>(html`<p><svc-snippet .hit=${hit} attribute=${attribute}></svc-snippet></p>`);
+  const wrapper = await fixture<HTMLElement>(
+    html`<p><svc-snippet .hit=${hit} attribute=${attribute}></svc-snippet></p>`,
+  );
   const snippet = wrapper.querySelector('svc-snippet') as SvcSnippet;
   await snippet.updateComplete;
   return snippet;
@@ -44,7 +46,11 @@ describe('<svc-snippet>', () => {
 
   it('never executes nor injects hostile values', async () => {
     delete (window as { __svcPwned?: unknown }).__svcPwned;
-    const { hits } = await client.search(hostileIndex, { query: 'phone', attributesToSnippet: ['description:20'], ...HIGHLIGHT_PARAMS });
+    const { hits } = await client.search(hostileIndex, {
+      query: 'phone',
+      attributesToSnippet: ['description:20'],
+      ...HIGHLIGHT_PARAMS,
+    });
     const evil = hits.find((hit) => hit.objectID === 'evil1')!;
     const snippet = await snippetOf(evil, 'description');
     await new Promise((r) => setTimeout(r, 50));

@@ -8,7 +8,10 @@ const RELEVANCE = ['typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 
 
 async function waitTask(indexName: string, taskID: number): Promise<void> {
   for (let i = 0; i < 400; i++) {
-    const task = await admin.request<{ status: string }>('GET', `/1/indexes/${encodeURIComponent(indexName)}/task/${taskID}`);
+    const task = await admin.request<{ status: string }>(
+      'GET',
+      `/1/indexes/${encodeURIComponent(indexName)}/task/${taskID}`,
+    );
     if (task.status === 'published') return;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -20,10 +23,17 @@ async function indexWithReplicas(): Promise<{ primary: string; asc: string; desc
   const primary = await createIndex('svc_sort_el');
   const asc = `${primary}_price_asc`;
   const desc = `${primary}_price_desc`;
-  const set = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${primary}/settings`, { replicas: [asc, desc] });
+  const set = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${primary}/settings`, {
+    replicas: [asc, desc],
+  });
   await waitTask(primary, set.taskID);
-  for (const [replica, order] of [[asc, 'asc(price)'], [desc, 'desc(price)']]) {
-    const task = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${replica}/settings`, { ranking: [order, ...RELEVANCE] });
+  for (const [replica, order] of [
+    [asc, 'asc(price)'],
+    [desc, 'desc(price)'],
+  ]) {
+    const task = await admin.request<{ taskID: number }>('PUT', `/1/indexes/${replica}/settings`, {
+      ranking: [order, ...RELEVANCE],
+    });
     await waitTask(replica, task.taskID);
   }
   return { primary, asc, desc };
@@ -122,7 +132,10 @@ describe('<svc-sort-by>', () => {
       { value: names.desc, label: 'Price: high to low' },
     ];
     await element.updateComplete;
-    expect([...select(element).options].map((o) => o.textContent!.trim())).to.deep.equal(['Featured', 'Price: high to low']);
+    expect([...select(element).options].map((o) => o.textContent!.trim())).to.deep.equal([
+      'Featured',
+      'Price: high to low',
+    ]);
     expect(shadow(element).querySelector('label')!.classList.contains('visually-hidden')).to.be.true;
     expect(() => element.refine('no_such_index')).to.throw(RangeError, /no_such_index.*not one of the sort orders/);
     element.items = undefined;

@@ -19,7 +19,11 @@ import { HOSTILE_RECORDS, HOSTILE_TEMPLATE, expectNothingInjected } from './reco
 const items = (el: Element) => [...(shadow(el)?.querySelectorAll<HTMLLIElement>('li[part~="item"]') ?? [])];
 const ids = (el: Element) => items(el).map((li) => li.dataset.svcObjectId);
 const ready = (el: Element) =>
-  waitUntil(() => items(el).length > 0 || shadow(el)?.querySelector<HTMLElement>('[part~="empty"]')?.hidden === false, 'no answer', { timeout: 8000 });
+  waitUntil(
+    () => items(el).length > 0 || shadow(el)?.querySelector<HTMLElement>('[part~="empty"]')?.hidden === false,
+    'no answer',
+    { timeout: 8000 },
+  );
 
 describe('<svc-trending>', () => {
   let indexName: string;
@@ -30,18 +34,31 @@ describe('<svc-trending>', () => {
     // Brands (i mod 6): p5 Dell, p4 Lenovo, p7 Samsung, p9 Sony.
     const at = Date.now() - 30 * 60_000;
     const event = (eventType: 'conversion' | 'click', userToken: string, objectID: string, i: number) => ({
-      eventType, eventName: eventType === 'click' ? 'Product Clicked' : 'Order Completed', index: indexName, userToken, objectIDs: [objectID], timestamp: at + i * 1000,
+      eventType,
+      eventName: eventType === 'click' ? 'Product Clicked' : 'Order Completed',
+      index: indexName,
+      userToken,
+      objectIDs: [objectID],
+      timestamp: at + i * 1000,
     });
     await admin.sendEvents([
-      event('conversion', 'tr-1', 'p5', 1), event('conversion', 'tr-2', 'p5', 2), event('conversion', 'tr-3', 'p5', 3),
-      event('conversion', 'tr-4', 'p7', 4), event('conversion', 'tr-5', 'p7', 5),
-      event('click', 'tr-6', 'p4', 6), event('click', 'tr-7', 'p4', 7), event('conversion', 'tr-8', 'p4', 8),
+      event('conversion', 'tr-1', 'p5', 1),
+      event('conversion', 'tr-2', 'p5', 2),
+      event('conversion', 'tr-3', 'p5', 3),
+      event('conversion', 'tr-4', 'p7', 4),
+      event('conversion', 'tr-5', 'p7', 5),
+      event('click', 'tr-6', 'p4', 6),
+      event('click', 'tr-7', 'p4', 7),
+      event('conversion', 'tr-8', 'p4', 8),
       event('click', 'tr-9', 'p9', 9),
     ]);
   });
 
   it('is accessible (items and facets)', async () => {
-    const root = await searchFixture(indexName, html`<svc-trending></svc-trending><svc-trending model="trending-facets" facet-name="brand"></svc-trending>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-trending></svc-trending><svc-trending model="trending-facets" facet-name="brand"></svc-trending>`,
+    );
     const [itemsEl, facetsEl] = [...root.querySelectorAll('svc-trending')];
     await Promise.all([ready(itemsEl), ready(facetsEl)]);
     await expect(itemsEl).to.be.accessible();
@@ -78,11 +95,17 @@ describe('<svc-trending>', () => {
     const el = root.querySelector('svc-trending')!;
     await ready(el);
     // Conversions only: Dell 3 → 100, Samsung 2 → 66.67, Lenovo 1 → 33.33 (Sony was only clicked).
-    expect(el.facets.map((f) => [f.facetValue, f._score])).to.deep.equal([['Dell', 100], ['Samsung', 66.67], ['Lenovo', 33.33]]);
+    expect(el.facets.map((f) => [f.facetValue, f._score])).to.deep.equal([
+      ['Dell', 100],
+      ['Samsung', 66.67],
+      ['Lenovo', 33.33],
+    ]);
     const buttons = [...shadow(el).querySelectorAll<HTMLButtonElement>('button[part~="facet"]')];
     expect(buttons.map((b) => b.textContent!.trim())).to.deep.equal(['Dell', 'Samsung', 'Lenovo']);
     expect(buttons[1].getAttribute('aria-pressed')).to.equal('false');
-    const selected = new Promise<CustomEvent>((resolve) => el.addEventListener('svc-trending-facet-select', (e) => resolve(e), { once: true }));
+    const selected = new Promise<CustomEvent>((resolve) =>
+      el.addEventListener('svc-trending-facet-select', (e) => resolve(e), { once: true }),
+    );
     buttons[1].click();
     expect((await selected).detail).to.include({ facetName: 'brand', facetValue: 'Samsung', position: 2 });
     await settled(root.store!);
@@ -96,7 +119,10 @@ describe('<svc-trending>', () => {
   });
 
   it('trending facet values are buttons: Tab reaches them, Enter and Space toggle the refinement', async () => {
-    const root = await searchFixture(indexName, html`<button id="before">before</button><svc-trending model="trending-facets" facet-name="brand"></svc-trending>`);
+    const root = await searchFixture(
+      indexName,
+      html`<button id="before">before</button><svc-trending model="trending-facets" facet-name="brand"></svc-trending>`,
+    );
     const el = root.querySelector('svc-trending')!;
     await ready(el);
     root.querySelector<HTMLButtonElement>('#before')!.focus();
@@ -116,7 +142,10 @@ describe('<svc-trending>', () => {
   });
 
   it('a cancelled facet selection does not refine', async () => {
-    const root = await searchFixture(indexName, html`<svc-trending model="trending-facets" facet-name="brand"></svc-trending>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-trending model="trending-facets" facet-name="brand"></svc-trending>`,
+    );
     const el = root.querySelector('svc-trending')!;
     await ready(el);
     el.addEventListener('svc-trending-facet-select', (e) => e.preventDefault());
@@ -126,7 +155,9 @@ describe('<svc-trending>', () => {
   });
 
   it('shows the empty state when nothing is trending', async () => {
-    const quiet = await createIndex('svc_trend_quiet', [{ objectID: 'q1', name: 'Quiet thing', brand: 'None', category: 'Phones', rank: 0 }]);
+    const quiet = await createIndex('svc_trend_quiet', [
+      { objectID: 'q1', name: 'Quiet thing', brand: 'None', category: 'Phones', rank: 0 },
+    ]);
     const root = await searchFixture(quiet, html`<svc-trending></svc-trending>`);
     const el = root.querySelector('svc-trending')!;
     await ready(el);
@@ -136,14 +167,24 @@ describe('<svc-trending>', () => {
   });
 
   it('sends views and clicks on trending items with the answer queryID and positions 1..n', async () => {
-    const root = await searchFixture(indexName, html`<svc-trending max-recommendations="3"></svc-trending>`, { insights: true });
-    const sent: Array<{ eventType: string; queryID?: string; objectIDs?: string[]; positions?: number[]; userToken: string }> = [];
+    const root = await searchFixture(indexName, html`<svc-trending max-recommendations="3"></svc-trending>`, {
+      insights: true,
+    });
+    const sent: Array<{
+      eventType: string;
+      queryID?: string;
+      objectIDs?: string[];
+      positions?: number[];
+      userToken: string;
+    }> = [];
     root.addEventListener('svc-insights', (e) => sent.push((e as CustomEvent).detail.event));
     const el = root.querySelector('svc-trending')! as SvcTrending;
     await ready(el);
     const queryID = el.queryID!;
     expect(queryID).to.match(/^[0-9a-f]{32}$/);
-    await waitUntil(() => sent.some((e) => e.eventType === 'view' && e.queryID === queryID), 'no view', { timeout: 5000 });
+    await waitUntil(() => sent.some((e) => e.eventType === 'view' && e.queryID === queryID), 'no view', {
+      timeout: 5000,
+    });
     items(el)[2].click();
     await waitUntil(() => sent.some((e) => e.eventType === 'click'));
     const click = sent.find((e) => e.eventType === 'click')!;
@@ -159,7 +200,10 @@ describe('<svc-trending>', () => {
     });
   });
   it('shows the loading state before the first answer, and a slotted heading instead of the default one', async () => {
-    const root = await searchFixture(indexName, html`<svc-trending hidden facet-name="brand" facet-value="Dell"></svc-trending>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-trending hidden facet-name="brand" facet-value="Dell"></svc-trending>`,
+    );
     const el = document.createElement('svc-trending');
     el.innerHTML = '<h3 slot="heading">Hot this week</h3>';
     root.append(el);
@@ -197,7 +241,10 @@ describe('<svc-trending>', () => {
   });
 
   it('sends the Recommend requests of one tick in one call with <svc-recommendations>; items ask for a queryID, facets do not', async () => {
-    const root = await searchFixture(indexName, html`<svc-trending hidden facet-name="brand" facet-value="Sony"></svc-trending>`);
+    const root = await searchFixture(
+      indexName,
+      html`<svc-trending hidden facet-name="brand" facet-value="Sony"></svc-trending>`,
+    );
     const store = root.store!;
     const before = store.requestLog.length;
     root.insertAdjacentHTML(
@@ -212,7 +259,13 @@ describe('<svc-trending>', () => {
     expect(sent).to.have.length(1);
     const requests = (sent[0].body as { requests: Array<Record<string, unknown>> }).requests;
     expect(requests.map((r) => r.model)).to.deep.equal(['trending-items', 'trending-facets', 'related-products']);
-    expect(requests[0]).to.deep.equal({ indexName, model: 'trending-items', threshold: 0, maxRecommendations: 2, queryParameters: { clickAnalytics: true } });
+    expect(requests[0]).to.deep.equal({
+      indexName,
+      model: 'trending-items',
+      threshold: 0,
+      maxRecommendations: 2,
+      queryParameters: { clickAnalytics: true },
+    });
     // trending-facets takes no queryParameters (document 2); its answer has a queryID all the same.
     expect(requests[1]).to.deep.equal({ indexName, model: 'trending-facets', threshold: 0, facetName: 'brand' });
     expect(requests[2].queryParameters).to.deep.equal({ clickAnalytics: true });
@@ -224,11 +277,18 @@ describe('<svc-trending>', () => {
 
   it('sends Filter Applied (read back from the service) when a trending facet value is turned on, not off', async () => {
     resetInsightsStorage();
-    const root = await searchFixture(indexName, html`<svc-trending model="trending-facets" facet-name="brand"></svc-trending>`, { insights: true });
+    const root = await searchFixture(
+      indexName,
+      html`<svc-trending model="trending-facets" facet-name="brand"></svc-trending>`,
+      { insights: true },
+    );
     const el = root.querySelector('svc-trending')!;
     await ready(el);
     const insights = root.insights as unknown as { flush(): Promise<void>; userToken: string };
-    const button = (value: string) => [...shadow(el).querySelectorAll<HTMLButtonElement>('button[part~="facet"]')].find((b) => b.textContent === value)!;
+    const button = (value: string) =>
+      [...shadow(el).querySelectorAll<HTMLButtonElement>('button[part~="facet"]')].find(
+        (b) => b.textContent === value,
+      )!;
     button('Samsung').click(); // on
     await settled(root.store!);
     button('Samsung').click(); // off: nothing sent
@@ -247,7 +307,11 @@ describe('<svc-trending>', () => {
 
   it('keyboard: Tab reaches each trending item, Enter selects it; one Insights click with its position', async () => {
     resetInsightsStorage();
-    const root = await searchFixture(indexName, html`<button id="before">before</button><svc-trending max-recommendations="3"></svc-trending>`, { insights: true });
+    const root = await searchFixture(
+      indexName,
+      html`<button id="before">before</button><svc-trending max-recommendations="3"></svc-trending>`,
+      { insights: true },
+    );
     const clicks: Array<{ objectIDs?: string[]; positions?: number[]; queryID?: string }> = [];
     root.addEventListener('svc-insights', (e) => {
       if ((e as CustomEvent).detail.event.eventType === 'click') clicks.push((e as CustomEvent).detail.event);
@@ -285,7 +349,12 @@ describe('<svc-trending>', () => {
     const at = Date.now() - 10 * 60_000;
     await admin.sendEvents(
       ['evil1', 'evil1', 'evil1', 'evil2', 'evil2', 'evil3'].map((objectID, i) => ({
-        eventType: 'conversion' as const, eventName: 'Order Completed', index: hostileIndex, userToken: `tr-hostile-${i}`, objectIDs: [objectID], timestamp: at + i * 1000,
+        eventType: 'conversion' as const,
+        eventName: 'Order Completed',
+        index: hostileIndex,
+        userToken: `tr-hostile-${i}`,
+        objectIDs: [objectID],
+        timestamp: at + i * 1000,
       })),
     );
     const root = await searchFixture(

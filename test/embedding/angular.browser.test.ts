@@ -8,11 +8,26 @@
 import '@angular/compiler';
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { ApplicationRef, Component, enableProdMode, provideZonelessChangeDetection, signal, ViewChild } from '@angular/core';
+import {
+  type ApplicationRef,
+  Component,
+  enableProdMode,
+  provideZonelessChangeDetection,
+  signal,
+  ViewChild,
+} from '@angular/core';
 import { bootstrapApplication } from '@angular/platform-browser';
 import type { SvcRefineEventDetail } from '../../src/elements/refinement-list/svc-refinement-list.js';
 import { ShopSearchComponent } from '../../examples/angular/shop-search.component.js';
-import { countListeners, countedStore, hitTexts, indexProducts, until, type CountedStore, clearInsightsStorage } from './fixture.js';
+import {
+  countListeners,
+  countedStore,
+  hitTexts,
+  indexProducts,
+  until,
+  type CountedStore,
+  clearInsightsStorage,
+} from './fixture.js';
 
 enableProdMode(); // no "running in development mode" line in the test output
 
@@ -91,7 +106,9 @@ describe('Angular (standalone, CUSTOM_ELEMENTS_SCHEMA, zoneless)', () => {
     counted.store.dispose();
   });
 
-  it('@if mounts and unmounts the elements 10 times without leaking subscriptions, needs or listeners', async function (this: { timeout(ms: number): void }) {
+  it('@if mounts and unmounts the elements 10 times without leaking subscriptions, needs or listeners', async function (this: {
+    timeout(ms: number): void;
+  }) {
     this.timeout(60_000); // many real searches in a row; generous for a loaded machine
     const counted = countedStore(indexName);
     const listeners = countListeners();

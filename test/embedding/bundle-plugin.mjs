@@ -26,7 +26,8 @@ function packageSelfReference() {
         const key = `.${path.slice('svc-search'.length)}`;
         let target = exports[key];
         if (target && typeof target === 'object') target = target.browser ?? target.default ?? target.import;
-        if (typeof target !== 'string') return { errors: [{ text: `"${path}" is not exported by svc-search (package.json exports)` }] };
+        if (typeof target !== 'string')
+          return { errors: [{ text: `"${path}" is not exported by svc-search (package.json exports)` }] };
         return { path: join(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')) };
       });
     },
@@ -52,7 +53,13 @@ export function embeddingBundlePlugin() {
           tsconfig: join(root, 'tsconfig.json'),
           jsx: 'automatic',
           // React and Vue read NODE_ENV; development keeps their warnings visible in the test output.
-          define: { 'process.env.NODE_ENV': '"development"', __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false', ngServerMode: 'false' },
+          define: {
+            'process.env.NODE_ENV': '"development"',
+            __VUE_OPTIONS_API__: 'true',
+            __VUE_PROD_DEVTOOLS__: 'false',
+            __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+            ngServerMode: 'false',
+          },
           // The full Vue build (runtime template compiler), as an app aliases it to use `template` strings.
           alias: { vue: 'vue/dist/vue.esm-bundler.js' },
           external: ['/__web-dev-server__web-socket.js'],
@@ -61,8 +68,13 @@ export function embeddingBundlePlugin() {
         });
       } catch (error) {
         // Show the bundler's own messages in the browser log instead of "Failed to fetch dynamically imported module".
-        const messages = (error.errors ?? [error]).map((e) => `${e.text ?? e.message}${e.location ? ` (${e.location.file}:${e.location.line})` : ''}`);
-        return { body: `throw new Error(${JSON.stringify(`esbuild could not bundle ${context.path}:\n${messages.join('\n')}`)});`, type: 'js' };
+        const messages = (error.errors ?? [error]).map(
+          (e) => `${e.text ?? e.message}${e.location ? ` (${e.location.file}:${e.location.line})` : ''}`,
+        );
+        return {
+          body: `throw new Error(${JSON.stringify(`esbuild could not bundle ${context.path}:\n${messages.join('\n')}`)});`,
+          type: 'js',
+        };
       }
       return { body: result.outputFiles[0].text, type: 'js' };
     },

@@ -33,27 +33,55 @@ export interface Product extends Record<string, unknown> {
 /** 12 Acme phones, 6 Globex phones, 4 Initech laptops. */
 export function products(): Product[] {
   const out: Product[] = [];
-  for (let i = 1; i <= 12; i++) out.push({ objectID: `acme-${i}`, name: `Acme Phone ${i}`, brand: 'Acme', price: 100 + i, popularity: 100 - i });
-  for (let i = 1; i <= 6; i++) out.push({ objectID: `globex-${i}`, name: `Globex Phone ${i}`, brand: 'Globex', price: 200 + i, popularity: 50 - i });
-  for (let i = 1; i <= 4; i++) out.push({ objectID: `initech-${i}`, name: `Initech Laptop ${i}`, brand: 'Initech', price: 900 + i, popularity: 10 - i });
+  for (let i = 1; i <= 12; i++)
+    out.push({ objectID: `acme-${i}`, name: `Acme Phone ${i}`, brand: 'Acme', price: 100 + i, popularity: 100 - i });
+  for (let i = 1; i <= 6; i++)
+    out.push({
+      objectID: `globex-${i}`,
+      name: `Globex Phone ${i}`,
+      brand: 'Globex',
+      price: 200 + i,
+      popularity: 50 - i,
+    });
+  for (let i = 1; i <= 4; i++)
+    out.push({
+      objectID: `initech-${i}`,
+      name: `Initech Laptop ${i}`,
+      brand: 'Initech',
+      price: 900 + i,
+      popularity: 10 - i,
+    });
   return out;
 }
 
 /** A fresh index with the products (unique per call: the service is shared by every test file). */
-export async function indexProducts(prefix: string, records: Array<Record<string, unknown> & { objectID: string }> = products()): Promise<string> {
+export async function indexProducts(
+  prefix: string,
+  records: Array<Record<string, unknown> & { objectID: string }> = products(),
+): Promise<string> {
   const indexName = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
   await admin('PUT', `/1/indexes/${indexName}/settings`, {
     searchableAttributes: ['name', 'brand'],
     attributesForFaceting: ['searchable(brand)'],
     customRanking: ['desc(popularity)'],
   });
-  await admin('POST', `/1/indexes/${indexName}/batch`, { requests: records.map((body) => ({ action: 'updateObject', body })) });
-  await until(async () => (await admin('POST', `/1/indexes/${indexName}/query`, { query: '', hitsPerPage: 0 })).nbHits === records.length, 'records indexed');
+  await admin('POST', `/1/indexes/${indexName}/batch`, {
+    requests: records.map((body) => ({ action: 'updateObject', body })),
+  });
+  await until(
+    async () =>
+      (await admin('POST', `/1/indexes/${indexName}/query`, { query: '', hitsPerPage: 0 })).nbHits === records.length,
+    'records indexed',
+  );
   return indexName;
 }
 
 /** Events stored by the service (insights admin listing). */
-export async function storedEvents(params: { index?: string; eventType?: string; userToken?: string }): Promise<Array<Record<string, any>>> {
+export async function storedEvents(params: {
+  index?: string;
+  eventType?: string;
+  userToken?: string;
+}): Promise<Array<Record<string, any>>> {
   const query = new URLSearchParams({ ...params, limit: '1000' } as Record<string, string>);
   const body = await admin<{ events: Array<Record<string, any>> }>('GET', `/1/_local/events?${query}`);
   return body.events;
@@ -132,13 +160,15 @@ export function countListeners(): { active(): number; restore(): void } {
   const key = (target: EventTarget, type: string, listener: unknown, options: unknown) => {
     const fn = listener as object;
     if (!ids.has(fn)) ids.set(fn, nextId++);
-    const capture = typeof options === 'boolean' ? options : Boolean((options as AddEventListenerOptions | undefined)?.capture);
+    const capture =
+      typeof options === 'boolean' ? options : Boolean((options as AddEventListenerOptions | undefined)?.capture);
     return `${target === document ? 'document' : 'window'}|${type}|${ids.get(fn)}|${capture}`;
   };
   const add = EventTarget.prototype.addEventListener;
   const remove = EventTarget.prototype.removeEventListener;
   EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, listener: any, options?: any) {
-    if (targets.has(this) && listener && !(typeof options === 'object' && options?.once)) active.add(key(this, type, listener, options));
+    if (targets.has(this) && listener && !(typeof options === 'object' && options?.once))
+      active.add(key(this, type, listener, options));
     return add.call(this, type, listener, options);
   };
   EventTarget.prototype.removeEventListener = function (this: EventTarget, type: string, listener: any, options?: any) {

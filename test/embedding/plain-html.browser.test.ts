@@ -15,7 +15,10 @@ describe('plain HTML page (only the module script and the tags)', () => {
   before(async () => {
     indexName = await indexProducts('embed_plain');
     const bundle = await fetch('/dist/svc-search.js', { method: 'HEAD' });
-    expect(bundle.ok, 'dist/svc-search.js is missing: run `npm run build` (npm test builds it in the Node tests)').to.equal(true);
+    expect(
+      bundle.ok,
+      'dist/svc-search.js is missing: run `npm run build` (npm test builds it in the Node tests)',
+    ).to.equal(true);
   });
 
   after(() => clearInsightsStorage());
@@ -52,7 +55,9 @@ describe('plain HTML page (only the module script and the tags)', () => {
   it('the example has one module script and the tags, nothing else', async () => {
     const page = await examplePage();
     const scripts = [...page.querySelectorAll('script')];
-    expect(scripts.map((s) => [s.type, s.getAttribute('src'), s.textContent!.trim()])).to.deep.equal([['module', '../../dist/svc-search.js', '']]);
+    expect(scripts.map((s) => [s.type, s.getAttribute('src'), s.textContent!.trim()])).to.deep.equal([
+      ['module', '../../dist/svc-search.js', ''],
+    ]);
     expect(page.querySelectorAll('link, style, [style]').length).to.equal(0);
     const tags = [...page.body.querySelectorAll('*')].map((el) => el.localName);
     expect(tags).to.deep.equal(['svc-search', 'svc-search-box', 'svc-refinement-list', 'svc-hits', 'svc-pagination']);
@@ -67,7 +72,10 @@ describe('plain HTML page (only the module script and the tags)', () => {
     expect(hitTexts(hits)[0]).to.equal('Acme Phone 1');
 
     const pager = doc.querySelector('svc-pagination')!;
-    await until(() => Boolean(pager.shadowRoot?.querySelector('a[part~="page"]:not([part~="current"])')), 'a link to page 2');
+    await until(
+      () => Boolean(pager.shadowRoot?.querySelector('a[part~="page"]:not([part~="current"])')),
+      'a link to page 2',
+    );
     pager.shadowRoot!.querySelector<HTMLAnchorElement>('a[part~="page"]:not([part~="current"])')!.click();
     await until(() => hitTexts(hits).length === 2, 'page 2: the last 2 of 22 products');
     expect(frame.contentWindow!.location.href).to.equal('about:srcdoc'); // the link click stayed in the page

@@ -85,7 +85,13 @@ describe('React 19', () => {
     const pages: number[] = [];
     flushSync(() =>
       root.render(
-        <Shop store={store} insights={false} onQuery={(q) => queries.push(q)} onRefine={(d) => refinements.push(d)} onPage={(p) => pages.push(p)} />,
+        <Shop
+          store={store}
+          insights={false}
+          onQuery={(q) => queries.push(q)}
+          onRefine={(d) => refinements.push(d)}
+          onPage={(p) => pages.push(p)}
+        />,
       ),
     );
     const hits = host.querySelector('svc-hits')!;
@@ -95,7 +101,10 @@ describe('React 19', () => {
     input.focus();
     await sendKeys({ type: 'globex' });
     await until(() => queries.at(-1) === 'globex', 'svc-search-input with the query');
-    await until(() => hitTexts(hits).length === 6 && hitTexts(hits).every((text) => text.startsWith('Globex')), 'Globex hits');
+    await until(
+      () => hitTexts(hits).length === 6 && hitTexts(hits).every((text) => text.startsWith('Globex')),
+      'Globex hits',
+    );
 
     const list = host.querySelector('svc-refinement-list')!;
     await until(() => Boolean(list.shadowRoot?.querySelector('input[type="checkbox"]')), 'brand values');
@@ -118,7 +127,9 @@ describe('React 19', () => {
     store.dispose();
   });
 
-  it('mounts and unmounts the elements 15 times without leaking subscriptions, needs or listeners', async function (this: { timeout(ms: number): void }) {
+  it('mounts and unmounts the elements 15 times without leaking subscriptions, needs or listeners', async function (this: {
+    timeout(ms: number): void;
+  }) {
     this.timeout(60_000); // many real searches in a row; generous for a loaded machine
     const counted = countedStore(indexName);
     const listeners = countListeners();
@@ -138,7 +149,9 @@ describe('React 19', () => {
         await settle();
         expect(counted.subscribers(), `subscribers after unmount, round ${round}`).to.equal(baseline.subscribers);
         expect(counted.needs(), `needs after unmount, round ${round}`).to.equal(baseline.needs);
-        expect(listeners.active(), `document/window listeners after unmount, round ${round}`).to.equal(baseline.listeners);
+        expect(listeners.active(), `document/window listeners after unmount, round ${round}`).to.equal(
+          baseline.listeners,
+        );
         flushSync(() => button.click()); // mount again
       }
       expect(mountedSubscribers).to.be.greaterThan(3);

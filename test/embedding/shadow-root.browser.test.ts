@@ -19,7 +19,9 @@ describe('inside a shadow root of another web component', () => {
     // The example registers its components when imported (package.json sideEffects would drop a bare import).
     expect(customElements.get('shop-panel') === ShopPanel, 'shop-panel registered by the example').to.equal(true);
     expect(customElements.get('side-results') === SideResults, 'side-results registered by the example').to.equal(true);
-    expect(customElements.get('search-widget') === SearchWidget, 'search-widget registered by the example').to.equal(true);
+    expect(customElements.get('search-widget') === SearchWidget, 'search-widget registered by the example').to.equal(
+      true,
+    );
   });
 
   after(() => clearInsightsStorage());
@@ -70,7 +72,13 @@ describe('inside a shadow root of another web component', () => {
     searchRoot('search', '');
     const widgets = [0, 1].map(() => {
       const widget = document.createElement('search-widget');
-      for (const [name, value] of [['app-id', APP_ID], ['api-key', SEARCH_KEY], ['index-name', indexName], ['hosts', location.origin]]) widget.setAttribute(name, value!);
+      for (const [name, value] of [
+        ['app-id', APP_ID],
+        ['api-key', SEARCH_KEY],
+        ['index-name', indexName],
+        ['hosts', location.origin],
+      ])
+        widget.setAttribute(name, value!);
       document.body.append(widget);
       cleanup.push(widget);
       return widget.shadowRoot!;
@@ -98,7 +106,13 @@ describe('inside a shadow root of another web component', () => {
     expect(hitTexts(hits)).to.deep.equal([]);
     const search = document.createElement('svc-search');
     search.id = 'later';
-    for (const [name, value] of [['app-id', APP_ID], ['api-key', SEARCH_KEY], ['index-name', indexName], ['hosts', location.origin]]) search.setAttribute(name, value!);
+    for (const [name, value] of [
+      ['app-id', APP_ID],
+      ['api-key', SEARCH_KEY],
+      ['index-name', indexName],
+      ['hosts', location.origin],
+    ])
+      search.setAttribute(name, value!);
     search.setAttribute('insights', 'false');
     shadow.append(search);
     await until(() => hitTexts(hits).length === 20, 'hits once the root is there');
@@ -115,7 +129,10 @@ describe('inside a shadow root of another web component', () => {
     await until(() => hitTexts(hits).length > 0, 'hits');
     // A search with the token: the answer's queryID is what the click refers to.
     search.store!.setQuery('globex');
-    await until(() => hitTexts(hits).length === 6 && Boolean(search.store!.getSnapshot().results?.queryID), 'Globex hits with a queryID');
+    await until(
+      () => hitTexts(hits).length === 6 && Boolean(search.store!.getSnapshot().results?.queryID),
+      'Globex hits with a queryID',
+    );
     const queryID = search.store!.getSnapshot().results!.queryID!;
     const third = hits.shadowRoot!.querySelectorAll<HTMLElement>('li[part~="item"]')[2]!;
     expect(third.dataset.svcQueryId).to.equal(queryID);
@@ -124,7 +141,10 @@ describe('inside a shadow root of another web component', () => {
     await search.insights!.flush();
 
     let clicks: Array<Record<string, any>> = [];
-    await until(async () => (clicks = await storedEvents({ index: indexName, eventType: 'click', userToken })).length > 0, 'stored click');
+    await until(
+      async () => (clicks = await storedEvents({ index: indexName, eventType: 'click', userToken })).length > 0,
+      'stored click',
+    );
     expect(clicks).to.have.length(1);
     const [click] = clicks;
     expect(click!.objectIDs).to.deep.equal([objectID]);

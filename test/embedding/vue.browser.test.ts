@@ -81,7 +81,10 @@ describe('Vue 3', () => {
 
   it('insights="false" as written in HTML turns insights off (Vue sets it as the property)', async () => {
     const { store } = countedStore(indexName);
-    app = createApp({ template: '<svc-search :store.prop="store" insights="false"></svc-search>', setup: () => ({ store }) });
+    app = createApp({
+      template: '<svc-search :store.prop="store" insights="false"></svc-search>',
+      setup: () => ({ store }),
+    });
     app.config.compilerOptions.isCustomElement = isCustomElement;
     app.config.warnHandler = (message) => warnings.push(message);
     app.mount(host);
@@ -110,7 +113,9 @@ describe('Vue 3', () => {
     store.dispose();
   });
 
-  it('v-if mounts and unmounts the elements 10 times without leaking subscriptions, needs or listeners', async function (this: { timeout(ms: number): void }) {
+  it('v-if mounts and unmounts the elements 10 times without leaking subscriptions, needs or listeners', async function (this: {
+    timeout(ms: number): void;
+  }) {
     this.timeout(60_000); // many real searches in a row; generous for a loaded machine
     const counted = countedStore(indexName);
     const listeners = countListeners();

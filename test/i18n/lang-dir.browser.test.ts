@@ -17,9 +17,22 @@ describe('lang and dir', () => {
   before(async () => {
     indexName = await indexProducts('i18n_dir');
     // Suggestions for <svc-autocomplete> (its default index name), in the Query Suggestions record shape.
-    const body = { objectID: 'phone', query: 'phone', popularity: 1, [indexName]: { facets: { exact_matches: { brand: [{ value: 'Acme', count: 1 }] } } } };
-    await admin('POST', `/1/indexes/${indexName}_query_suggestions/batch`, { requests: [{ action: 'addObject', body }] });
-    const many = Array.from({ length: 1234 }, (_, i) => ({ objectID: `r${i}`, name: `Record ${i}`, brand: i % 2 ? 'Acme' : 'Globex', price: i, popularity: i }));
+    const body = {
+      objectID: 'phone',
+      query: 'phone',
+      popularity: 1,
+      [indexName]: { facets: { exact_matches: { brand: [{ value: 'Acme', count: 1 }] } } },
+    };
+    await admin('POST', `/1/indexes/${indexName}_query_suggestions/batch`, {
+      requests: [{ action: 'addObject', body }],
+    });
+    const many = Array.from({ length: 1234 }, (_, i) => ({
+      objectID: `r${i}`,
+      name: `Record ${i}`,
+      brand: i % 2 ? 'Acme' : 'Globex',
+      price: i,
+      popularity: i,
+    }));
     bigIndex = await indexProducts('i18n_lang', many);
   });
 
@@ -58,7 +71,12 @@ describe('lang and dir', () => {
     const shadow = wrapper.attachShadow({ mode: 'open' });
     shadow.innerHTML = '<section lang="pl"><svc-stats></svc-stats></section>';
     const stats = shadow.querySelector('svc-stats')!;
-    stats.translations = { stats: 'wyników: {count}', 'stats.one': 'jeden wynik', 'stats.few': '{count} wyniki', 'stats.many': '{count} wyników' };
+    stats.translations = {
+      stats: 'wyników: {count}',
+      'stats.one': 'jeden wynik',
+      'stats.few': '{count} wyniki',
+      'stats.many': '{count} wyników',
+    };
     expect((stats as unknown as SvcElement).language).to.equal('pl');
     await until(() => Boolean(search.store), 'store');
     search.store!.setQuery('laptop'); // 4 laptops: Polish "few"
@@ -72,7 +90,20 @@ describe('lang and dir', () => {
       <svc-hits-per-page></svc-hits-per-page><svc-pagination padding="1"></svc-pagination><svc-range-input attribute="price"></svc-range-input>
       <svc-infinite-hits style="--svc-infinite-hits-columns: 1fr 1fr"></svc-infinite-hits><svc-menu attribute="brand"></svc-menu>
       <svc-autocomplete category-attribute="brand"></svc-autocomplete>`;
-    const positions: Record<string, { submitLeftOfInput: boolean; previousLeftOfNext: boolean; countLeftOfLabel: boolean; minLeftOfMax: boolean; firstHitLeftOfSecond: boolean; menuCountLeftOfLabel: boolean; suggestionSubmitLeftOfInput: boolean; queryLeftOfCategory: boolean; direction: string }> = {};
+    const positions: Record<
+      string,
+      {
+        submitLeftOfInput: boolean;
+        previousLeftOfNext: boolean;
+        countLeftOfLabel: boolean;
+        minLeftOfMax: boolean;
+        firstHitLeftOfSecond: boolean;
+        menuCountLeftOfLabel: boolean;
+        suggestionSubmitLeftOfInput: boolean;
+        queryLeftOfCategory: boolean;
+        direction: string;
+      }
+    > = {};
     for (const dir of ['ltr', 'rtl']) {
       const search = mount(`dir="${dir}"`, html);
       search.querySelector('svc-hits-per-page')!.items = [{ value: 5, default: true }];
@@ -87,11 +118,16 @@ describe('lang and dir', () => {
       autocomplete.input!.value = 'pho';
       autocomplete.input!.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
       await until(
-        () => Boolean(pager.shadowRoot?.querySelector('[part~="next"]')) && Boolean(list.shadowRoot?.querySelector('[part~="count"]')) && (infinite.shadowRoot?.querySelectorAll('li').length ?? 0) > 1 &&
-          Boolean(menu.shadowRoot?.querySelector('[part~="count"]')) && Boolean(autocomplete.shadowRoot?.querySelector('[part~="category"]')),
+        () =>
+          Boolean(pager.shadowRoot?.querySelector('[part~="next"]')) &&
+          Boolean(list.shadowRoot?.querySelector('[part~="count"]')) &&
+          (infinite.shadowRoot?.querySelectorAll('li').length ?? 0) > 1 &&
+          Boolean(menu.shadowRoot?.querySelector('[part~="count"]')) &&
+          Boolean(autocomplete.shadowRoot?.querySelector('[part~="category"]')),
         `rendered (${dir})`,
       );
-      const rect = (root: Element, selector: string) => root.shadowRoot!.querySelector(selector)!.getBoundingClientRect();
+      const rect = (root: Element, selector: string) =>
+        root.shadowRoot!.querySelector(selector)!.getBoundingClientRect();
       const input = rect(box, 'input');
       positions[dir] = {
         direction: getComputedStyle(box.shadowRoot!.querySelector('input')!).direction,
@@ -107,24 +143,53 @@ describe('lang and dir', () => {
     }
     expect(positions.ltr!.direction).to.equal('ltr');
     expect(positions.rtl!.direction).to.equal('rtl');
-    for (const key of ['submitLeftOfInput', 'previousLeftOfNext', 'countLeftOfLabel', 'minLeftOfMax', 'firstHitLeftOfSecond', 'menuCountLeftOfLabel', 'suggestionSubmitLeftOfInput', 'queryLeftOfCategory'] as const) {
+    for (const key of [
+      'submitLeftOfInput',
+      'previousLeftOfNext',
+      'countLeftOfLabel',
+      'minLeftOfMax',
+      'firstHitLeftOfSecond',
+      'menuCountLeftOfLabel',
+      'suggestionSubmitLeftOfInput',
+      'queryLeftOfCategory',
+    ] as const) {
       expect(positions.rtl![key], `${key} mirrored`).to.equal(!positions.ltr![key]);
     }
   });
 
   it('the element styles use logical properties only (no left/right), so any direction works', () => {
-    const physical = /(?:^|[\s;{])(?:margin|padding|border)-(?:left|right)\b|(?:^|[\s;{])(?:left|right)\s*:|text-align\s*:\s*(?:left|right)|float\s*:\s*(?:left|right)|border-(?:top|bottom)-(?:left|right)-radius/;
+    const physical =
+      /(?:^|[\s;{])(?:margin|padding|border)-(?:left|right)\b|(?:^|[\s;{])(?:left|right)\s*:|text-align\s*:\s*(?:left|right)|float\s*:\s*(?:left|right)|border-(?:top|bottom)-(?:left|right)-radius/;
     const offenders: string[] = [];
     let scanned = 0;
-    for (const tag of [...new Set([...document.querySelectorAll('*')].map((el) => el.localName))].concat(
-      ['svc-search', 'svc-search-box', 'svc-autocomplete', 'svc-hits', 'svc-highlight', 'svc-snippet', 'svc-refinement-list', 'svc-menu', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-infinite-hits', 'svc-configure', 'svc-recommendations', 'svc-trending'],
-    )) {
+    for (const tag of [...new Set([...document.querySelectorAll('*')].map((el) => el.localName))].concat([
+      'svc-search',
+      'svc-search-box',
+      'svc-autocomplete',
+      'svc-hits',
+      'svc-highlight',
+      'svc-snippet',
+      'svc-refinement-list',
+      'svc-menu',
+      'svc-pagination',
+      'svc-stats',
+      'svc-current-refinements',
+      'svc-clear-refinements',
+      'svc-sort-by',
+      'svc-hits-per-page',
+      'svc-range-input',
+      'svc-infinite-hits',
+      'svc-configure',
+      'svc-recommendations',
+      'svc-trending',
+    ])) {
       const ctor = customElements.get(tag) as unknown as { styles?: unknown } | undefined;
       if (!tag.startsWith('svc-') || !ctor) continue;
       const sheets = [ctor.styles].flat(Infinity as 1) as Array<{ cssText?: string } | undefined>;
       for (const sheet of sheets) {
         scanned += sheet?.cssText?.length ?? 0;
-        for (const rule of (sheet?.cssText ?? '').split('}')) if (physical.test(rule)) offenders.push(`${tag}: ${rule.trim()}}`);
+        for (const rule of (sheet?.cssText ?? '').split('}'))
+          if (physical.test(rule)) offenders.push(`${tag}: ${rule.trim()}}`);
       }
     }
     expect(scanned, 'CSS scanned').to.be.greaterThan(2000);

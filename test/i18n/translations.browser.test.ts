@@ -29,8 +29,19 @@ const NOT_EXERCISED: Record<string, string> = {
 };
 
 /** The record only the "one result" scenario finds, and the autocomplete's suggestions (query, popularity). */
-const ZYXWV = { objectID: 'zyxwv', name: 'Zyxwv Tablet', brand: 'Initech', price: 300, popularity: 1, _tags: [] as string[] };
-const SUGGESTIONS = [['phone', 3], ['acme phone', 2], ['laptop', 1]] as const;
+const ZYXWV = {
+  objectID: 'zyxwv',
+  name: 'Zyxwv Tablet',
+  brand: 'Initech',
+  price: 300,
+  popularity: 1,
+  _tags: [] as string[],
+};
+const SUGGESTIONS = [
+  ['phone', 3],
+  ['acme phone', 2],
+  ['laptop', 1],
+] as const;
 /** The query typed and the refinements made in the full-page scenario (current refinements show them). */
 const TYPED = 'phone';
 const REFINED = { attributes: ['brand', 'price'], tags: ['new'] };
@@ -41,9 +52,12 @@ const REFINED = { attributes: ['brand', 'price'], tags: ['new'] };
  * (attribute names, tag, query) in current refinements; the page's own `<option>` labels in sort-by.
  */
 function dataValues(el: Element): string[] {
-  const values: string[] = [...products(), ZYXWV].flatMap((p) => [p.name, p.brand]).concat(SUGGESTIONS.map(([query]) => query));
+  const values: string[] = [...products(), ZYXWV]
+    .flatMap((p) => [p.name, p.brand])
+    .concat(SUGGESTIONS.map(([query]) => query));
   if (el.localName === 'svc-current-refinements') values.push(...REFINED.attributes, ...REFINED.tags, TYPED);
-  if (el.localName === 'svc-sort-by') values.push(...[...el.querySelectorAll('option')].map((option) => option.textContent!.trim()));
+  if (el.localName === 'svc-sort-by')
+    values.push(...[...el.querySelectorAll('option')].map((option) => option.textContent!.trim()));
   return values;
 }
 
@@ -93,7 +107,16 @@ function uiStrings(el: Element): string[] {
     }
     const element = node as Element;
     // Values inside svc-highlight / svc-snippet and other svc elements are checked as their own elements.
-    for (const name of ['aria-label', 'title', 'placeholder', 'alt', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'label']) {
+    for (const name of [
+      'aria-label',
+      'title',
+      'placeholder',
+      'alt',
+      'aria-description',
+      'aria-roledescription',
+      'aria-valuetext',
+      'label',
+    ]) {
       const value = element.getAttribute(name);
       if (value?.trim()) out.push(value.trim());
     }
@@ -149,11 +172,19 @@ describe('translations: every visible string of every element is replaceable', (
     await admin('POST', `/1/indexes/${indexName}_query_suggestions/batch`, {
       requests: SUGGESTIONS.map(([query, popularity]) => ({
         action: 'addObject',
-        body: { objectID: query, query, popularity, [indexName]: { facets: { exact_matches: { brand: [{ value: 'Acme', count: 1 }] } } } },
+        body: {
+          objectID: query,
+          query,
+          popularity,
+          [indexName]: { facets: { exact_matches: { brand: [{ value: 'Acme', count: 1 }] } } },
+        },
       })),
     });
     emptyIndex = `i18n_empty_${Date.now().toString(36)}`;
-    await admin('PUT', `/1/indexes/${emptyIndex}/settings`, { searchableAttributes: ['name'], attributesForFaceting: ['brand'] });
+    await admin('PUT', `/1/indexes/${emptyIndex}/settings`, {
+      searchableAttributes: ['name'],
+      attributesForFaceting: ['brand'],
+    });
   });
 
   afterEach(() => {
@@ -169,7 +200,10 @@ describe('translations: every visible string of every element is replaceable', (
   }
 
   const settled = async (search: SvcSearch) => {
-    await until(() => search.store?.getSnapshot().status === 'idle' || search.store?.getSnapshot().status === 'error', 'search answered');
+    await until(
+      () => search.store?.getSnapshot().status === 'idle' || search.store?.getSnapshot().status === 'error',
+      'search answered',
+    );
     for (const el of elementsIn(search)) await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
   };
 
@@ -211,7 +245,10 @@ describe('translations: every visible string of every element is replaceable', (
     await settled(page);
     collect(run, page); // the infinite hits start over at page 1: "show previous results"
     const infinite = page.querySelector('svc-infinite-hits')!;
-    expect(infinite.shadowRoot!.querySelector<HTMLButtonElement>('[part~="show-previous"]')!.hidden, 'show previous shown').to.be.false;
+    expect(
+      infinite.shadowRoot!.querySelector<HTMLButtonElement>('[part~="show-previous"]')!.hidden,
+      'show previous shown',
+    ).to.be.false;
     const list = page.querySelector('svc-refinement-list')!;
     list.shadowRoot!.querySelector<HTMLButtonElement>('[part~="show-more"]')?.click();
     page.querySelector('svc-menu')!.shadowRoot!.querySelector<HTMLButtonElement>('[part~="show-more"]')!.click();
@@ -242,8 +279,15 @@ describe('translations: every visible string of every element is replaceable', (
     page.parentElement!.remove();
 
     // 2. No results for a query; 3. exactly one result; 4. an empty index and no query.
-    for (const [query, index] of [['qqqqzzzz', indexName], ['zyxwv', indexName], ['', emptyIndex]] as const) {
-      const search = mount('<svc-stats></svc-stats><svc-hits></svc-hits><svc-infinite-hits></svc-infinite-hits>', index);
+    for (const [query, index] of [
+      ['qqqqzzzz', indexName],
+      ['zyxwv', indexName],
+      ['', emptyIndex],
+    ] as const) {
+      const search = mount(
+        '<svc-stats></svc-stats><svc-hits></svc-hits><svc-infinite-hits></svc-infinite-hits>',
+        index,
+      );
       await until(() => Boolean(search.store), 'store');
       applyTranslations(mode, search);
       search.store!.setQuery(query);
@@ -274,7 +318,8 @@ describe('translations: every visible string of every element is replaceable', (
       );
       await until(() => Boolean(recommend.store), 'store');
       applyTranslations(mode, recommend);
-      for (const el of elementsIn(recommend)) await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+      for (const el of elementsIn(recommend))
+        await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
       collect(run, recommend); // loading
       await until(
         () => elementsIn(recommend).every((el) => !/⟪loading⟫|Loading/.test(el.shadowRoot?.textContent ?? '')),
@@ -291,11 +336,17 @@ describe('translations: every visible string of every element is replaceable', (
     await settled(suggest);
     collect(run, suggest);
     const autocomplete = suggest.querySelector('svc-autocomplete')!;
-    for (const [text, count] of [['phone', 2], ['laptop', 1]] as const) {
+    for (const [text, count] of [
+      ['phone', 2],
+      ['laptop', 1],
+    ] as const) {
       autocomplete.focus();
       autocomplete.input!.select();
       await sendKeys({ type: text });
-      await until(() => autocomplete.suggestionsStatus === 'ready' && autocomplete.suggestions.length === count, `${count} suggestions`);
+      await until(
+        () => autocomplete.suggestionsStatus === 'ready' && autocomplete.suggestions.length === count,
+        `${count} suggestions`,
+      );
       await sendKeys({ press: 'ArrowDown' });
       await autocomplete.updateComplete;
       collect(run, suggest);
@@ -306,22 +357,43 @@ describe('translations: every visible string of every element is replaceable', (
 
   const allKeys = () => {
     const out: string[] = [];
-    for (const tag of ['svc-search-box', 'svc-autocomplete', 'svc-stats', 'svc-refinement-list', 'svc-menu', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-hits', 'svc-infinite-hits', 'svc-pagination', 'svc-recommendations', 'svc-trending']) {
-      for (const key of Object.keys((customElements.get(tag) as unknown as typeof SvcElement).defaultTranslations)) out.push(`${tag}/${key}`);
+    for (const tag of [
+      'svc-search-box',
+      'svc-autocomplete',
+      'svc-stats',
+      'svc-refinement-list',
+      'svc-menu',
+      'svc-current-refinements',
+      'svc-clear-refinements',
+      'svc-sort-by',
+      'svc-hits-per-page',
+      'svc-range-input',
+      'svc-hits',
+      'svc-infinite-hits',
+      'svc-pagination',
+      'svc-recommendations',
+      'svc-trending',
+    ]) {
+      for (const key of Object.keys((customElements.get(tag) as unknown as typeof SvcElement).defaultTranslations))
+        out.push(`${tag}/${key}`);
     }
     return out;
   };
 
   const report = (run: Run) => [...run.leftovers].map(([tag, words]) => `${tag}: ${[...words].join(' | ')}`).join('\n');
 
-  it('in English the check finds the default strings (it can fail)', async function (this: { timeout(ms: number): void }) {
+  it('in English the check finds the default strings (it can fail)', async function (this: {
+    timeout(ms: number): void;
+  }) {
     this.timeout(60_000); // many real searches in a row; generous for a loaded machine
     const run = await scenarios('english');
     expect(run.leftovers.size).to.be.greaterThan(5);
   });
 
   it('the check refuses hard-coded words that are data only elsewhere, other cases of data, and symbols', () => {
-    const [hits, refinements, sortBy] = ['svc-hits', 'svc-current-refinements', 'svc-sort-by'].map((tag) => document.createElement(tag));
+    const [hits, refinements, sortBy] = ['svc-hits', 'svc-current-refinements', 'svc-sort-by'].map((tag) =>
+      document.createElement(tag),
+    );
     sortBy!.innerHTML = '<option value="x">Most popular</option>';
     expect(leftover('Acme Phone 12', dataValues(hits!)), 'a record value').to.equal('');
     expect(leftover('Phone', dataValues(hits!)), 'a highlighted word of one').to.equal('');
@@ -336,7 +408,9 @@ describe('translations: every visible string of every element is replaceable', (
   });
 
   it('a <svc-search> key shared by several elements can be translated for one tag: "svc-pagination.label"', async () => {
-    const search = mount('<svc-search-box></svc-search-box><svc-sort-by><option value="x">Most popular</option></svc-sort-by><svc-pagination></svc-pagination>');
+    const search = mount(
+      '<svc-search-box></svc-search-box><svc-sort-by><option value="x">Most popular</option></svc-sort-by><svc-pagination></svc-pagination>',
+    );
     search.translations = { label: 'Suche', 'svc-pagination.label': 'Seiten', 'svc-sort-by.label': 'Sortieren nach' };
     await settled(search);
     const pager = search.querySelector('svc-pagination')!;
@@ -353,11 +427,15 @@ describe('translations: every visible string of every element is replaceable', (
   });
 
   for (const mode of ['element', 'root'] as const) {
-    it(`with translations on ${mode === 'element' ? 'each element' : '<svc-search>'}, no hard-coded string remains and every key is shown`, async function (this: { timeout(ms: number): void }) {
+    it(`with translations on ${mode === 'element' ? 'each element' : '<svc-search>'}, no hard-coded string remains and every key is shown`, async function (this: {
+      timeout(ms: number): void;
+    }) {
       this.timeout(60_000);
       const run = await scenarios(mode);
       expect(report(run), 'strings not coming from translations').to.equal('');
-      const missing = allKeys().filter((key) => !run.seen.has(key) && !(key in NOT_EXERCISED) && !/\.(one|other|few|many|two|zero)$/.test(key));
+      const missing = allKeys().filter(
+        (key) => !run.seen.has(key) && !(key in NOT_EXERCISED) && !/\.(one|other|few|many|two|zero)$/.test(key),
+      );
       expect(missing, 'keys never shown').to.deep.equal([]);
     });
   }

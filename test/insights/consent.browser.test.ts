@@ -69,8 +69,6 @@ async function renderedHits(search: SvcSearch, check: (li: HTMLElement) => boole
   return items;
 }
 
-
-
 const insightsKeys = () => Object.keys(localStorage).filter((key) => key.startsWith('svc-insights'));
 const bodies = (search: SvcSearch) => search.store!.requestLog.map((entry) => JSON.stringify(entry.body));
 
@@ -96,7 +94,10 @@ describe('insights consent under <svc-search>', () => {
     // What an earlier page with consent left behind: a token (storage and cookie) and the conversion window.
     localStorage.setItem(TOKEN_KEY, 'anonymous-earlier-page');
     document.cookie = '_svc_insights_token=anonymous-earlier-cookie; path=/';
-    localStorage.setItem(WINDOW_KEY, JSON.stringify([{ objectID: 'p1', indexName: INDEX, queryID: 'a'.repeat(32), searchedAt: Date.now() }]));
+    localStorage.setItem(
+      WINDOW_KEY,
+      JSON.stringify([{ objectID: 'p1', indexName: INDEX, queryID: 'a'.repeat(32), searchedAt: Date.now() }]),
+    );
 
     const { search, items, mirrored } = await render({ consent: 'false' });
     expect(search.insightsConsent).to.equal(false);
@@ -133,13 +134,20 @@ describe('insights consent under <svc-search>', () => {
 
     search.setAttribute('insights-consent', 'true');
     const token = insights.userToken!;
-    expect(token).to.match(/^anonymous-/).and.not.equal('anonymous-earlier-page');
+    expect(token)
+      .to.match(/^anonymous-/)
+      .and.not.equal('anonymous-earlier-page');
     expect(token).to.match(USER_TOKEN_PATTERN);
     expect(localStorage.getItem(TOKEN_KEY)).to.equal(token);
     // The search is made again with clickAnalytics and the token: the hits now carry its queryID.
     let queryID = '';
-    const items = await renderedHits(search, (li) => !!(queryID = search.store!.getSnapshot().results?.queryID ?? '') && li.dataset.svcQueryId === queryID);
-    expect(bodies(search).at(-1)).to.match(/"clickAnalytics":true/).and.include(`"userToken":"${token}"`);
+    const items = await renderedHits(
+      search,
+      (li) => !!(queryID = search.store!.getSnapshot().results?.queryID ?? '') && li.dataset.svcQueryId === queryID,
+    );
+    expect(bodies(search).at(-1))
+      .to.match(/"clickAnalytics":true/)
+      .and.include(`"userToken":"${token}"`);
     await click(items[2]!);
     await settleViews();
     await insights.flush();
@@ -171,13 +179,17 @@ describe('insights consent under <svc-search>', () => {
     // Granted again: yet another token (the withdrawn one is not resurrected).
     search.removeAttribute('insights-consent');
     expect(search.insightsConsent).to.equal(true);
-    expect(insights.userToken).to.match(/^anonymous-/).and.not.equal(token);
+    expect(insights.userToken)
+      .to.match(/^anonymous-/)
+      .and.not.equal(token);
   });
 
   it('insights-cookie keeps the anonymous token in a first-party cookie, not in local storage', async () => {
     const { search, items } = await render({ cookie: true });
     const token = search.insights!.userToken!;
-    expect(token).to.match(/^anonymous-/).and.match(USER_TOKEN_PATTERN);
+    expect(token)
+      .to.match(/^anonymous-/)
+      .and.match(USER_TOKEN_PATTERN);
     expect(tokenCookie()).to.equal(token);
     expect(localStorage.getItem(TOKEN_KEY)).to.equal(null);
     expect(bodies(search)[0], 'the first search carries it').to.include(`"userToken":"${token}"`);

@@ -45,7 +45,13 @@ function bareInsights(options: Partial<InsightsOptions> & { client: InsightsOpti
   return { insights, mirrored, root, dispose };
 }
 
-async function renderSearch(): Promise<{ search: SvcSearch; items: HTMLElement[]; queryID: string; userToken: string; mirrored: InsightsEvent[] }> {
+async function renderSearch(): Promise<{
+  search: SvcSearch;
+  items: HTMLElement[];
+  queryID: string;
+  userToken: string;
+  mirrored: InsightsEvent[];
+}> {
   const wrapper = await fixture<HTMLDivElement>(html`<div>
     <style>
       svc-hits::part(item) { block-size: 150px; box-sizing: border-box; overflow: hidden; margin: 0; }
@@ -61,7 +67,13 @@ async function renderSearch(): Promise<{ search: SvcSearch; items: HTMLElement[]
     items = [...(hits.shadowRoot?.querySelectorAll<HTMLElement>('li[data-svc-object-id]') ?? [])];
     return items.length === 10 && items.every((li) => li.dataset.svcQueryId);
   });
-  return { search, items, queryID: search.store!.getSnapshot().results!.queryID!, userToken: search.insights!.userToken!, mirrored };
+  return {
+    search,
+    items,
+    queryID: search.store!.getSnapshot().results!.queryID!,
+    userToken: search.insights!.userToken!,
+    mirrored,
+  };
 }
 
 /** Each mirrored event stored exactly once, and nothing else stored: compared field by field, in order. */
@@ -92,7 +104,12 @@ describe('insights delivery: retries', () => {
     const userToken = `backoff-${uniqueKey('t')}`;
     const base = 500;
     const max = 2000;
-    const { insights, mirrored, dispose } = bareInsights({ client: searchClient(host), userToken, retryBaseMs: base, retryMaxMs: max });
+    const { insights, mirrored, dispose } = bareInsights({
+      client: searchClient(host),
+      userToken,
+      retryBaseMs: base,
+      retryMaxMs: max,
+    });
     try {
       insights.convert(['p1'], 'Backoff A');
       insights.convert(['p2', 'p3'], 'Backoff B');
@@ -108,11 +125,17 @@ describe('insights delivery: retries', () => {
       const gaps = log.slice(1).map((request, i) => request.at - log[i]!.at);
       const nominal = [base, 2 * base, max, max];
       gaps.forEach((gap, i) => {
-        expect(gap, `gap ${i + 1} of ${JSON.stringify(gaps)}`).to.be.within(nominal[i]! * 0.75 - 30, nominal[i]! * 1.25 + 250);
+        expect(gap, `gap ${i + 1} of ${JSON.stringify(gaps)}`).to.be.within(
+          nominal[i]! * 0.75 - 30,
+          nominal[i]! * 1.25 + 250,
+        );
       });
       expect(gaps[1]).to.be.above(gaps[0]!, 'the second gap is longer than the first');
       expect(gaps[2]).to.be.above(gaps[1]!, 'the third gap is longer than the second');
-      expect(gaps[3]).to.be.below(8 * base * 0.75, 'the fourth gap is capped at retryMaxMs (uncapped it would be 4000 ± 25 %)');
+      expect(gaps[3]).to.be.below(
+        8 * base * 0.75,
+        'the fourth gap is capped at retryMaxMs (uncapped it would be 4000 ± 25 %)',
+      );
       // Nothing lost, nothing twice: the service holds exactly the three events, as mirrored.
       await expectStoredExactly(userToken, mirrored);
       expect(localStorage.getItem(QUEUE_KEY)).to.equal(null, 'the stored queue is empty once accepted');
@@ -151,7 +174,10 @@ describe('insights delivery: pagehide', () => {
       expect(log).to.have.length(1, 'one keepalive request, nothing sent again');
       const [request] = log;
       expect(request!.method).to.equal('POST');
-      expect(request!.credentialHeaders).to.equal(false, 'no credential headers: a keepalive request without preflight');
+      expect(request!.credentialHeaders).to.equal(
+        false,
+        'no credential headers: a keepalive request without preflight',
+      );
       expect(request!.contentType).to.match(/^text\/plain/);
       const url = new URL(request!.url, location.origin);
       expect(url.pathname).to.equal('/1/events');
@@ -174,12 +200,24 @@ describe('insights delivery: conversion window bounds', () => {
     const { search, items, queryID, userToken } = await renderSearch();
     const now = Date.now();
     // A full window as earlier pages left it, oldest first (ten minutes ago, well within the hour).
-    const earlier = Array.from({ length: 200 }, (_, i) => ({ objectID: `w${i}`, indexName: INDEX, queryID: queryIDOf(i), searchedAt: now - 600_000 + i }));
+    const earlier = Array.from({ length: 200 }, (_, i) => ({
+      objectID: `w${i}`,
+      indexName: INDEX,
+      queryID: queryIDOf(i),
+      searchedAt: now - 600_000 + i,
+    }));
     localStorage.setItem(WINDOW_KEY, JSON.stringify(earlier));
     await clickAt(items[0]!); // p0: one more entry
-    const kept = JSON.parse(localStorage.getItem(WINDOW_KEY)!) as Array<{ objectID: string; queryID: string; indexName: string }>;
+    const kept = JSON.parse(localStorage.getItem(WINDOW_KEY)!) as Array<{
+      objectID: string;
+      queryID: string;
+      indexName: string;
+    }>;
     expect(kept).to.have.length(200);
-    expect(kept.map((e) => e.objectID)).to.deep.equal([...earlier.slice(1).map((e) => e.objectID), 'p0'], 'w0, the oldest, dropped');
+    expect(kept.map((e) => e.objectID)).to.deep.equal(
+      [...earlier.slice(1).map((e) => e.objectID), 'p0'],
+      'w0, the oldest, dropped',
+    );
     expect(kept.at(-1)).to.include({ objectID: 'p0', queryID, indexName: INDEX });
     // A conversion on the product page: w0 has no search any more, w1 still has its own.
     search.insights!.convert(['w0', 'w1', 'p0'], 'Purchased');
@@ -229,10 +267,20 @@ describe('insights delivery: refusals and the mirror', () => {
     const host = `${location.origin}/__flaky0/${uniqueKey('r')}`;
     const userToken = `refused-${uniqueKey('t')}`;
     const now = Date.now();
-    const event = (name: string, timestamp: number): InsightsEvent => ({ eventType: 'conversion', eventName: name, index: INDEX, userToken, objectIDs: ['p1'], timestamp });
+    const event = (name: string, timestamp: number): InsightsEvent => ({
+      eventType: 'conversion',
+      eventName: name,
+      index: INDEX,
+      userToken,
+      objectIDs: ['p1'],
+      timestamp,
+    });
     // A queue an earlier page left five days ago (released): its middle event is now too old for the service.
     const left = [event('Fresh A', now - 1000), event('Too old', now - 5 * 86_400_000), event('Fresh B', now - 500)];
-    localStorage.setItem(QUEUE_KEY, JSON.stringify({ owners: { gone: { lease: 0, entries: left.map((e, i) => ({ id: `left-${i}`, event: e })) } } }));
+    localStorage.setItem(
+      QUEUE_KEY,
+      JSON.stringify({ owners: { gone: { lease: 0, entries: left.map((e, i) => ({ id: `left-${i}`, event: e })) } } }),
+    );
     const warnings: unknown[][] = [];
     const warn = console.warn;
     console.warn = (...args: unknown[]) => void warnings.push(args);

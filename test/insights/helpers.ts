@@ -15,12 +15,21 @@ export const admin = createClient({ appId: APP_ID, apiKey: ADMIN_KEY, hosts: [lo
 
 /** A search client; `insightsHost` lets a test route `/1/events` through the flaky test host. */
 export function searchClient(insightsHost?: string): SearchClient {
-  return createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin], cache: false, ...(insightsHost ? { insightsHost } : {}) });
+  return createClient({
+    appId: APP_ID,
+    apiKey: SEARCH_KEY,
+    hosts: [location.origin],
+    cache: false,
+    ...(insightsHost ? { insightsHost } : {}),
+  });
 }
 
 async function waitTask(indexName: string, taskID: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const task = await admin.request<{ status: string }>('GET', `/1/indexes/${encodeURIComponent(indexName)}/task/${taskID}`);
+    const task = await admin.request<{ status: string }>(
+      'GET',
+      `/1/indexes/${encodeURIComponent(indexName)}/task/${taskID}`,
+    );
     if (task.status === 'published') return;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -115,7 +124,11 @@ export async function clickAt(element: Element, button: 'left' | 'middle' = 'lef
   element.scrollIntoView({ block: 'center' });
   await frames();
   const rect = element.getBoundingClientRect();
-  await sendMouse({ type: 'click', position: [Math.round(rect.left + Math.min(20, rect.width / 2)), Math.round(rect.top + rect.height / 2)], button });
+  await sendMouse({
+    type: 'click',
+    position: [Math.round(rect.left + Math.min(20, rect.width / 2)), Math.round(rect.top + rect.height / 2)],
+    button,
+  });
 }
 
 /** Lets the IntersectionObserver report and the view batch (200 ms) close. */
@@ -137,7 +150,9 @@ export interface FlakyRequest {
 }
 
 /** What the `/__flaky<N>/<key>/` test host did: requests, failed (503), proxied, and each request's arrival. */
-export async function flakyStats(prefix: string): Promise<{ requests: number; failed: number; proxied: number; log: FlakyRequest[] }> {
+export async function flakyStats(
+  prefix: string,
+): Promise<{ requests: number; failed: number; proxied: number; log: FlakyRequest[] }> {
   return (await fetch(`${prefix}/_stats`)).json();
 }
 

@@ -37,9 +37,21 @@ interface Rendered {
 }
 
 async function renderSearch(
-  options: { page?: number; hitsPerPage?: number; itemHeight?: number; client?: SearchClient; withConversionButton?: boolean } = {},
+  options: {
+    page?: number;
+    hitsPerPage?: number;
+    itemHeight?: number;
+    client?: SearchClient;
+    withConversionButton?: boolean;
+  } = {},
 ): Promise<Rendered> {
-  const { page = 0, hitsPerPage = 10, itemHeight = 150, client = searchClient(), withConversionButton = false } = options;
+  const {
+    page = 0,
+    hitsPerPage = 10,
+    itemHeight = 150,
+    client = searchClient(),
+    withConversionButton = false,
+  } = options;
   const wrapper = await fixture<HTMLDivElement>(html`<div>
     <style>
       svc-hits { --svc-hits-gap: 0px; }
@@ -47,9 +59,11 @@ async function renderSearch(
     </style>
     <svc-search .client=${client} index-name=${INDEX} .initialState=${{ page, hitsPerPage }}>
       <svc-hits>
-        ${withConversionButton
-          ? html`<template><span data-text="name"></span> <button data-svc-conversion="Added to cart">Add to cart</button></template>`
-          : ''}
+        ${
+          withConversionButton
+            ? html`<template><span data-text="name"></span> <button data-svc-conversion="Added to cart">Add to cart</button></template>`
+            : ''
+        }
       </svc-hits>
     </svc-search>
   </div>`);
@@ -67,11 +81,13 @@ async function renderSearch(
   return { search, items, queryID, userToken: search.insights!.userToken!, mirrored };
 }
 
-
-
 const objectIDsOf = (events: Array<{ objectIDs?: string[] }>) => events.flatMap((e) => e.objectIDs ?? []);
 const sameEvent = (a: InsightsEvent, b: StoredEventJson) =>
-  a.eventType === b.eventType && a.eventName === b.eventName && a.timestamp === b.timestamp && JSON.stringify(a.objectIDs) === JSON.stringify(b.objectIDs) && a.queryID === b.queryID;
+  a.eventType === b.eventType &&
+  a.eventName === b.eventName &&
+  a.timestamp === b.timestamp &&
+  JSON.stringify(a.objectIDs) === JSON.stringify(b.objectIDs) &&
+  a.queryID === b.queryID;
 
 before(async () => {
   await fillIndex(INDEX, 40);
@@ -92,7 +108,8 @@ describe('insights: views', () => {
   it('sends Hits Viewed only for hits at least half visible, once per objectID per queryID', async () => {
     const { search, items, queryID, userToken } = await renderSearch({ itemHeight: 150 });
     const insights = search.insights!;
-    const viewedAt = (set: Set<string>) => items.filter((li) => visibleRatio(li) >= 0.5).forEach((li) => set.add(li.dataset.svcObjectId!));
+    const viewedAt = (set: Set<string>) =>
+      items.filter((li) => visibleRatio(li) >= 0.5).forEach((li) => set.add(li.dataset.svcObjectId!));
 
     await settleViews();
     await insights.flush();
@@ -101,7 +118,9 @@ describe('insights: views', () => {
     expect(expected.size).to.be.within(1, 9, 'some hits are visible, some are not');
     let views = await storedEvents(userToken, 'view');
     expect(objectIDsOf(views).sort()).to.deep.equal([...expected].sort());
-    expect(views.every((e) => e.eventName === 'Hits Viewed' && e.queryID === queryID && e.index === INDEX)).to.equal(true);
+    expect(views.every((e) => e.eventName === 'Hits Viewed' && e.queryID === queryID && e.index === INDEX)).to.equal(
+      true,
+    );
 
     // Scrolling shows more hits: only those are added.
     window.scrollTo(0, 500);
@@ -132,7 +151,9 @@ describe('insights: views', () => {
     const secondViews = (await storedEvents(userToken, 'view')).filter((e) => e.queryID === secondQueryID);
     const visibleNow = new Set<string>();
     const hits = search.querySelector('svc-hits')!.shadowRoot!;
-    hits.querySelectorAll<HTMLElement>('li[data-svc-object-id]').forEach((li) => visibleRatio(li) >= 0.5 && visibleNow.add(li.dataset.svcObjectId!));
+    hits
+      .querySelectorAll<HTMLElement>('li[data-svc-object-id]')
+      .forEach((li) => visibleRatio(li) >= 0.5 && visibleNow.add(li.dataset.svcObjectId!));
     expect(objectIDsOf(secondViews).sort()).to.deep.equal([...visibleNow].sort());
   });
 
@@ -144,7 +165,9 @@ describe('insights: views', () => {
     expect(visible.length).to.be.above(20, 'the page shows more than 20 hits at once');
     const views = await storedEvents(userToken, 'view');
     expect(objectIDsOf(views).sort()).to.deep.equal(visible.sort());
-    expect(views.map((e) => e.objectIDs!.length)).to.deep.equal([20, visible.length - 20].filter(Boolean).slice(0, Math.ceil(visible.length / 20)));
+    expect(views.map((e) => e.objectIDs!.length)).to.deep.equal(
+      [20, visible.length - 20].filter(Boolean).slice(0, Math.ceil(visible.length / 20)),
+    );
     expect(views.every((e) => e.queryID === queryID)).to.equal(true);
     expect(search.insights!.stats.requests).to.equal(1, 'one request per flush, not one per event');
   });
@@ -184,7 +207,9 @@ describe('insights: clicks and conversions', () => {
     await click(items[5]!);
     await search.insights!.flush();
     const clicks = await storedEvents(search.insights!.userToken!, 'click');
-    expect(clicks.map((e) => [e.objectIDs, e.positions, e.queryID])).to.deep.equal([[['p5'], [6], items[5]!.dataset.svcQueryId]]);
+    expect(clicks.map((e) => [e.objectIDs, e.positions, e.queryID])).to.deep.equal([
+      [['p5'], [6], items[5]!.dataset.svcQueryId],
+    ]);
   });
 
   it('data-svc-conversion inside a hit sends a conversion for that hit (not a click)', async () => {
@@ -245,7 +270,9 @@ describe('insights: clicks and conversions', () => {
     search.insights!.filterApplied(INDEX, 'brand', 'Acme', queryID);
     await search.insights!.flush();
     const clicks = await storedEvents(userToken, 'click');
-    expect(clicks.map((e) => [e.eventName, e.filters, e.objectIDs, e.queryID])).to.deep.equal([['Filter Applied', ['brand:Acme'], undefined, queryID]]);
+    expect(clicks.map((e) => [e.eventName, e.filters, e.objectIDs, e.queryID])).to.deep.equal([
+      ['Filter Applied', ['brand:Acme'], undefined, queryID],
+    ]);
   });
 });
 
@@ -266,12 +293,18 @@ describe('insights: delivery', () => {
     await sleep(1500); // past the flush delay: nothing is sent a second time
     const stored = await storedEvents(userToken);
     expect(stored).to.have.length(mirrored.length);
-    for (const event of mirrored) expect(stored.filter((s) => sameEvent(event, s)), JSON.stringify(event)).to.have.length(1);
+    for (const event of mirrored)
+      expect(
+        stored.filter((s) => sameEvent(event, s)),
+        JSON.stringify(event),
+      ).to.have.length(1);
   });
 
   it('a 503 then 200 from the service loses nothing and duplicates nothing', async () => {
     const key = `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    const { search, items, userToken, mirrored } = await renderSearch({ client: searchClient(`${location.origin}/__flaky/${key}`) });
+    const { search, items, userToken, mirrored } = await renderSearch({
+      client: searchClient(`${location.origin}/__flaky/${key}`),
+    });
     const insights = search.insights!;
     await click(items[0]!);
     await click(items[1]!);
@@ -284,7 +317,11 @@ describe('insights: delivery', () => {
     expect(flaky.proxied).to.be.greaterThan(0);
     const stored = await storedEvents(userToken);
     expect(stored).to.have.length(mirrored.length);
-    for (const event of mirrored) expect(stored.filter((s) => sameEvent(event, s)), JSON.stringify(event)).to.have.length(1);
+    for (const event of mirrored)
+      expect(
+        stored.filter((s) => sameEvent(event, s)),
+        JSON.stringify(event),
+      ).to.have.length(1);
     expect(stored.filter((e) => e.eventType === 'click')).to.have.length(2);
   });
 
@@ -375,7 +412,9 @@ describe('insights: delivery', () => {
       expect(requests.every((r) => r.bytes < 2 * 1024 * 1024)).to.equal(true, JSON.stringify(requests));
       expect(insights.stats.requests).to.equal(4);
       expect(insights.stats.eventsDropped).to.equal(0);
-      expect((await storedEvents(userToken, 'conversion')).filter((e) => e.eventName.startsWith('Big '))).to.have.length(600);
+      expect(
+        (await storedEvents(userToken, 'conversion')).filter((e) => e.eventName.startsWith('Big ')),
+      ).to.have.length(600);
     } finally {
       insights.dispose();
       store.dispose();
@@ -468,7 +507,9 @@ describe('insights: user token and consent', () => {
     await insights.flush();
     expect(await storedEvents(userToken)).to.have.length(0);
     insights.setConsent(true);
-    expect(insights.userToken).to.match(/^anonymous-/).and.not.equal(userToken);
+    expect(insights.userToken)
+      .to.match(/^anonymous-/)
+      .and.not.equal(userToken);
   });
 
   it('a page without consent sends nothing and forgets what an earlier page kept (token, cookie, window, queue)', async () => {
@@ -486,11 +527,11 @@ describe('insights: user token and consent', () => {
     earlier.dispose();
     hit.remove();
     document.cookie = `_svc_insights_token=${userToken}; path=/`; // as an earlier page with useCookie left it
-    expect(Object.keys(localStorage).filter((k) => k.startsWith('svc-insights')).sort()).to.deep.equal([
-      'svc-insights-conversion-window',
-      'svc-insights-queue:SVCLOCAL',
-      'svc-insights-user-token',
-    ]);
+    expect(
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith('svc-insights'))
+        .sort(),
+    ).to.deep.equal(['svc-insights-conversion-window', 'svc-insights-queue:SVCLOCAL', 'svc-insights-user-token']);
     const later = createInsights({ client, store, consent: false, flushDelayMs: 10 });
     try {
       expect(later.userToken).to.equal(undefined);
@@ -501,7 +542,9 @@ describe('insights: user token and consent', () => {
       expect(later.stats.requests).to.equal(0);
       // Consent given afterwards: a new token, and the forgotten events stay forgotten.
       later.setConsent(true);
-      expect(later.userToken).to.match(/^anonymous-/).and.not.equal(userToken);
+      expect(later.userToken)
+        .to.match(/^anonymous-/)
+        .and.not.equal(userToken);
       expect(later.queueSize).to.equal(0);
       await later.flush();
       await sleep(300);

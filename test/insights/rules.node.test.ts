@@ -10,7 +10,13 @@ import { EventValidationError, validateEvent as serviceValidate } from '../../sr
 import type { InsightsEvent } from '../../src/client/types.js';
 
 const now = Date.now();
-const base: InsightsEvent = { eventType: 'view', eventName: 'Hits Viewed', index: 'products', userToken: 'anonymous-1', objectIDs: ['1'] };
+const base: InsightsEvent = {
+  eventType: 'view',
+  eventName: 'Hits Viewed',
+  index: 'products',
+  userToken: 'anonymous-1',
+  objectIDs: ['1'],
+};
 const click: InsightsEvent = { ...base, eventType: 'click', eventName: 'Hit Clicked', queryID: 'q1', positions: [13] };
 const { objectIDs: _o, ...noObjects } = base;
 const filterEvent = { ...noObjects, eventType: 'click' as const, eventName: 'Filter Applied', filters: ['brand:Acme'] };

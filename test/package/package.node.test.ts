@@ -51,7 +51,10 @@ function newestMtime(dir: string): number {
 
 function ensureBuilt(): void {
   const marker = join(root, 'dist/index.js');
-  const stale = !existsSync(marker) || !existsSync(join(root, 'dist/svc-search.js')) || statSync(marker).mtimeMs < newestMtime(join(root, 'src'));
+  const stale =
+    !existsSync(marker) ||
+    !existsSync(join(root, 'dist/svc-search.js')) ||
+    statSync(marker).mtimeMs < newestMtime(join(root, 'src'));
   if (stale || process.env.SVC_PACKAGE_REBUILD) {
     const result = spawnSync(npm, ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8' });
     assert.equal(result.status, 0, `npm run build failed:\n${result.stdout}\n${result.stderr}`);
@@ -68,14 +71,26 @@ describe('package.json', () => {
   });
 
   it('has the subpaths of issue 7: root, define, each element and its define file, store, client, insights, service (node only)', () => {
-    for (const key of ['.', './define', './store', './client', './insights']) assert.ok(exportsMap[key], `exports lacks ${key}`);
-    for (const name of ['search', 'search-box', 'hits', 'refinement-list', 'pagination', 'recommendations', 'trending']) {
+    for (const key of ['.', './define', './store', './client', './insights'])
+      assert.ok(exportsMap[key], `exports lacks ${key}`);
+    for (const name of [
+      'search',
+      'search-box',
+      'hits',
+      'refinement-list',
+      'pagination',
+      'recommendations',
+      'trending',
+    ]) {
       assert.ok(exportsMap[`./elements/${name}`], `exports lacks ./elements/${name}`);
       assert.ok(exportsMap[`./elements/${name}/define`], `exports lacks ./elements/${name}/define`);
     }
     assert.deepEqual(Object.keys(exportsMap['./service'] as object), ['node']);
     const sideEffects = packageFields().sideEffects as string[];
-    assert.ok(sideEffects.every((path) => /(^|\/)define\.(js|ts)$|svc-search\.js$/.test(path)), `sideEffects names more than define files: ${sideEffects}`);
+    assert.ok(
+      sideEffects.every((path) => /(^|\/)define\.(js|ts)$|svc-search\.js$/.test(path)),
+      `sideEffects names more than define files: ${sideEffects}`,
+    );
   });
 });
 
@@ -87,7 +102,10 @@ describe('npm pack', () => {
   before(() => {
     ensureBuilt();
     work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
-    const json = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root, encoding: 'utf8' });
+    const json = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     const [packed] = JSON.parse(json) as Array<{ filename: string; files: Array<{ path: string }> }>;
     files = packed!.files.map((file) => file.path);
     mkdirSync(pkgDir(), { recursive: true });
@@ -104,18 +122,26 @@ describe('npm pack', () => {
   });
 
   it('holds every exports target, the bundle, the declarations and the manifest', () => {
-    for (const target of exportTargets()) assert.ok(files.includes(target), `tarball lacks ${target} (an exports target)`);
-    for (const path of ['package.json', 'README.md', 'dist/svc-search.js', 'custom-elements.json']) assert.ok(files.includes(path), `tarball lacks ${path}`);
+    for (const target of exportTargets())
+      assert.ok(files.includes(target), `tarball lacks ${target} (an exports target)`);
+    for (const path of ['package.json', 'README.md', 'dist/svc-search.js', 'custom-elements.json'])
+      assert.ok(files.includes(path), `tarball lacks ${path}`);
     for (const name of elementFolders()) {
-      assert.ok(files.includes(`dist/elements/${name}/svc-${name}.d.ts`), `tarball lacks the declarations of svc-${name}`);
+      assert.ok(
+        files.includes(`dist/elements/${name}/svc-${name}.d.ts`),
+        `tarball lacks the declarations of svc-${name}`,
+      );
     }
   });
 
   it('holds nothing from tests, stories, benches, Storybook, CI or local data', () => {
-    const unwanted = files.filter((path) =>
-      /^(test|tests|stories|bench|\.storybook|\.ci|\.data|docs|node_modules|storybook-static|coverage)\//.test(path) ||
-      /\.(test|stories)\.[cm]?[jt]sx?$/.test(path) ||
-      /(^|\/)\.(env|DS_Store)|\.tsbuildinfo$|\.sqlite3?(-wal|-shm)?$|\.db$/.test(path),
+    const unwanted = files.filter(
+      (path) =>
+        /^(test|tests|stories|bench|\.storybook|\.ci|\.data|docs|node_modules|storybook-static|coverage)\//.test(
+          path,
+        ) ||
+        /\.(test|stories)\.[cm]?[jt]sx?$/.test(path) ||
+        /(^|\/)\.(env|DS_Store)|\.tsbuildinfo$|\.sqlite3?(-wal|-shm)?$|\.db$/.test(path),
     );
     assert.deepEqual(unwanted, []);
   });
@@ -152,7 +178,15 @@ describe('npm pack', () => {
     // A template's <svc-highlight>/<svc-snippet> must work: hits/define registers both (documented on svc-hits).
     hits: ['highlight/define', 'highlight/svc-highlight', 'highlight/styles', 'snippet/define', 'snippet/svc-snippet'],
     // Same templates; and the SvcHits class (not its tag) for its list, empty and error strings.
-    'infinite-hits': ['highlight/define', 'highlight/svc-highlight', 'highlight/styles', 'snippet/define', 'snippet/svc-snippet', 'hits/svc-hits', 'hits/styles'],
+    'infinite-hits': [
+      'highlight/define',
+      'highlight/svc-highlight',
+      'highlight/styles',
+      'snippet/define',
+      'snippet/svc-snippet',
+      'hits/svc-hits',
+      'hits/styles',
+    ],
     // SvcSnippet extends SvcHighlight; <svc-highlight> is not registered.
     snippet: ['highlight/svc-highlight', 'highlight/styles'],
     // The search box's look, shared.
@@ -163,13 +197,21 @@ describe('npm pack', () => {
 
   it('bundles each ./elements/*/define alone with its own element, the documented extras only, and no data layer but for <svc-search>', async () => {
     const defines = Object.keys(exportsMap).filter((key) => /^\.\/elements\/[^/]+\/define$/.test(key));
-    assert.deepEqual(defines.map((key) => key.split('/')[2]).sort(), elementFolders(), 'one define subpath per element folder');
-    const layer = (inputs: string[], name: string) => inputs.filter((path) => path.startsWith(`svc-search/dist/${name}/`));
+    assert.deepEqual(
+      defines.map((key) => key.split('/')[2]).sort(),
+      elementFolders(),
+      'one define subpath per element folder',
+    );
+    const layer = (inputs: string[], name: string) =>
+      inputs.filter((path) => path.startsWith(`svc-search/dist/${name}/`));
     const failures: string[] = [];
     for (const key of defines) {
       const name = key.split('/')[2]!;
       const { inputs } = await bundle(`import 'svc-search${key.slice(1)}';`);
-      for (const own of [`svc-search/dist/elements/${name}/define.js`, `svc-search/dist/elements/${name}/svc-${name}.js`]) {
+      for (const own of [
+        `svc-search/dist/elements/${name}/define.js`,
+        `svc-search/dist/elements/${name}/svc-${name}.js`,
+      ]) {
         if (!inputs.includes(own)) failures.push(`${key}: lacks ${own}`);
       }
       const others = inputs
@@ -177,11 +219,13 @@ describe('npm pack', () => {
         .filter((path): path is string => !!path && !path.startsWith(`${name}/`) && !path.startsWith('base/'))
         .sort();
       const expected = [...(BROUGHT[name] ?? [])].sort();
-      if (JSON.stringify(others) !== JSON.stringify(expected)) failures.push(`${key}: brings ${JSON.stringify(others)}, expected ${JSON.stringify(expected)}`);
+      if (JSON.stringify(others) !== JSON.stringify(expected))
+        failures.push(`${key}: brings ${JSON.stringify(others)}, expected ${JSON.stringify(expected)}`);
       for (const name2 of ['client', 'store', 'insights']) {
         const found = layer(inputs, name2);
         // The root creates the client, the store and insights from its attributes: it needs all three.
-        if (name === 'search' ? found.length === 0 : found.length > 0) failures.push(`${key}: ${name2} ${found.length ? found.join(', ') : 'missing'}`);
+        if (name === 'search' ? found.length === 0 : found.length > 0)
+          failures.push(`${key}: ${name2} ${found.length ? found.join(', ') : 'missing'}`);
       }
       if (layer(inputs, 'service').length) failures.push(`${key}: reaches service code`);
     }
@@ -189,15 +233,32 @@ describe('npm pack', () => {
   });
 
   const elementsIn = (inputs: string[]) =>
-    [...new Set(inputs.map((path) => /^svc-search\/dist\/elements\/([^/]+)\//.exec(path)?.[1]).filter((name) => name && name !== 'base'))].sort();
+    [
+      ...new Set(
+        inputs
+          .map((path) => /^svc-search\/dist\/elements\/([^/]+)\//.exec(path)?.[1])
+          .filter((name) => name && name !== 'base'),
+      ),
+    ].sort();
 
   it('resolves every browser subpath with esbuild, and the whole define entry reaches no service code', async () => {
     for (const key of Object.keys(exportsMap)) {
-      if (key === './service' || key === './client/secured-key' || key.endsWith('.json') || key === './react' || key === './vue') continue;
+      if (
+        key === './service' ||
+        key === './client/secured-key' ||
+        key.endsWith('.json') ||
+        key === './react' ||
+        key === './vue'
+      )
+        continue;
       const specifier = `svc-search${key.slice(1)}`;
       const { inputs } = await bundle(`import * as m from '${specifier}'; console.log(m);`);
       assert.ok(inputs.length > 0, specifier);
-      assert.deepEqual(inputs.filter((path) => path.startsWith('svc-search/dist/service/')), [], `${specifier} reaches service code`);
+      assert.deepEqual(
+        inputs.filter((path) => path.startsWith('svc-search/dist/service/')),
+        [],
+        `${specifier} reaches service code`,
+      );
     }
   });
 
@@ -224,7 +285,9 @@ describe('npm pack', () => {
     assert.deepEqual(elementsIn(pagination.inputs), ['pagination']);
 
     // The root module re-exports every class; with sideEffects naming only define files, the others go.
-    const fromRoot = await bundle(`import { SvcSearchBox } from 'svc-search'; customElements.define('my-search-box', SvcSearchBox);`);
+    const fromRoot = await bundle(
+      `import { SvcSearchBox } from 'svc-search'; customElements.define('my-search-box', SvcSearchBox);`,
+    );
     assert.deepEqual(elementsIn(fromRoot.inputs), ['search-box']);
     // Importing a class registers nothing.
     const classOnly = await bundle(`import { SvcHits } from 'svc-search/elements/hits'; console.log(SvcHits);`);
@@ -255,18 +318,33 @@ export const wrong = <svc-hits notAProperty="x" />;
 export { typed, root, store, client, insights };
 `,
     );
-    writeFileSync(join(consumer, 'server.ts'), `import { createService } from 'svc-search/service';\nexport const start = () => createService({ dataDir: ':memory:' });\n`);
+    writeFileSync(
+      join(consumer, 'server.ts'),
+      `import { createService } from 'svc-search/service';\nexport const start = () => createService({ dataDir: ':memory:' });\n`,
+    );
     for (const moduleResolution of ['NodeNext', 'Bundler']) {
       const module = moduleResolution === 'NodeNext' ? 'NodeNext' : 'ESNext';
       const files = moduleResolution === 'NodeNext' ? ['app.tsx', 'server.ts'] : ['app.tsx'];
       writeFileSync(
         join(consumer, 'tsconfig.json'),
         JSON.stringify({
-          compilerOptions: { target: 'ES2022', module, moduleResolution, jsx: 'react-jsx', strict: true, noEmit: true, skipLibCheck: false, lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [] },
+          compilerOptions: {
+            target: 'ES2022',
+            module,
+            moduleResolution,
+            jsx: 'react-jsx',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+            types: [],
+          },
           files,
         }),
       );
-      const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', consumer], { encoding: 'utf8' });
+      const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', consumer], {
+        encoding: 'utf8',
+      });
       assert.equal(result.status, 0, `tsc (${moduleResolution}) failed:\n${result.stdout}${result.stderr}`);
     }
   });
@@ -274,7 +352,11 @@ export { typed, root, store, client, insights };
   it('the packaged CLI (bin svc-search) starts the service and answers', async () => {
     const { spawn } = await import('node:child_process');
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-pack-cli-'));
-    const child = spawn(process.execPath, [join(pkgDir(), 'bin/svc-search.js'), 'serve', '--port', '0', '--data-dir', dataDir], { cwd: work });
+    const child = spawn(
+      process.execPath,
+      [join(pkgDir(), 'bin/svc-search.js'), 'serve', '--port', '0', '--data-dir', dataDir],
+      { cwd: work },
+    );
     try {
       const url = await new Promise<string>((resolveUrl, reject) => {
         let out = '';
@@ -290,7 +372,9 @@ export { typed, root, store, client, insights };
         child.stderr.on('data', (chunk: Buffer) => (out += chunk));
         child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
       });
-      const response = await fetch(`${url}/1/indexes`, { headers: { 'x-service-application-id': 'SVCLOCAL', 'x-service-api-key': 'local-admin-key' } });
+      const response = await fetch(`${url}/1/indexes`, {
+        headers: { 'x-service-application-id': 'SVCLOCAL', 'x-service-api-key': 'local-admin-key' },
+      });
       assert.equal(response.status, 200);
     } finally {
       child.kill();
@@ -314,7 +398,10 @@ export { typed, root, store, client, insights };
     `;
     const consumer = join(work, 'node-consumer');
     mkdirSync(consumer, { recursive: true });
-    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout.trim().split('\n').pop()!), { status: 200, nbHits: 1 });
   });

@@ -19,7 +19,9 @@ const declaration = {
   name: 'SvcExample',
   summary: 'An example. It shows things.',
   description: 'An example. It shows things.\n\nLonger text.',
-  attributes: [{ name: 'mode', fieldName: 'mode', type: { text: "'a' | 'b'" }, default: "'a'", description: 'The mode.' }],
+  attributes: [
+    { name: 'mode', fieldName: 'mode', type: { text: "'a' | 'b'" }, default: "'a'", description: 'The mode.' },
+  ],
   members: [
     { kind: 'field' as const, name: 'mode', type: { text: "'a' | 'b'" }, default: "'a'", description: 'The mode.' },
     { kind: 'field' as const, name: 'secret', privacy: 'private' as const },
@@ -37,16 +39,18 @@ describe('scripts/readme-api', () => {
     assert.match(section, /^### `<svc-example>`/);
     assert.match(section, /\| `mode` \| `mode` \| `'a' \\\| 'b'` \| `'a'` \| The mode\. \|/);
     assert.doesNotMatch(section, /secret|Inherited/);
-    assert.match(section, /\| `svc-example-change` \|  \| Changed\. \|/);
+    assert.match(section, /\| `svc-example-change` \| {2}\| Changed\. \|/);
     assert.match(section, /\nTranslations: `label` \("Label"\)\.\n/);
     assert.match(section, /\| \(default\) \| Content\. \|/);
-    assert.match(section, /\| `--svc-example-gap` \|  \| Gap \\\| space\. \|/);
+    assert.match(section, /\| `--svc-example-gap` \| {2}\| Gap \\\| space\. \|/);
     assert.match(section, /module `elements\/example\/svc-example\.js`/);
     assert.equal(section.match(/An example\. It shows things\./g)?.length, 1, 'the summary is not repeated');
   });
 
   it('lists the elements with the first sentence of their summary', () => {
-    const markdown = apiMarkdown({ modules: [{ path: 'src/elements/example/svc-example.ts', declarations: [structuredClone(declaration)] }] });
+    const markdown = apiMarkdown({
+      modules: [{ path: 'src/elements/example/svc-example.ts', declarations: [structuredClone(declaration)] }],
+    });
     assert.match(markdown, /- \[`<svc-example>`\]\(#svc-example\) — An example\.\n/);
   });
 
@@ -63,19 +67,48 @@ describe('scripts/readme-api', () => {
     try {
       const result = spawnSync(
         process.execPath,
-        [join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--quiet', '--config', 'custom-elements-manifest.config.mjs', '--outdir', relative(root, outdir)],
+        [
+          join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'),
+          'analyze',
+          '--quiet',
+          '--config',
+          'custom-elements-manifest.config.mjs',
+          '--outdir',
+          relative(root, outdir),
+        ],
         { cwd: root, encoding: 'utf8' },
       );
       assert.equal(result.status, 0, result.stderr);
       const manifest = JSON.parse(readFileSync(join(outdir, 'custom-elements.json'), 'utf8'));
       const markdown = apiMarkdown(manifest);
-      for (const tag of ['svc-search', 'svc-search-box', 'svc-autocomplete', 'svc-hits', 'svc-refinement-list', 'svc-pagination', 'svc-stats', 'svc-current-refinements', 'svc-clear-refinements', 'svc-sort-by', 'svc-hits-per-page', 'svc-range-input', 'svc-infinite-hits', 'svc-menu', 'svc-index', 'svc-configure']) {
+      for (const tag of [
+        'svc-search',
+        'svc-search-box',
+        'svc-autocomplete',
+        'svc-hits',
+        'svc-refinement-list',
+        'svc-pagination',
+        'svc-stats',
+        'svc-current-refinements',
+        'svc-clear-refinements',
+        'svc-sort-by',
+        'svc-hits-per-page',
+        'svc-range-input',
+        'svc-infinite-hits',
+        'svc-menu',
+        'svc-index',
+        'svc-configure',
+      ]) {
         assert.match(markdown, new RegExp(`### \`<${tag}>\``), `${tag} has a section`);
       }
       assert.doesNotMatch(markdown, /\| `type` \|/, 'no phantom events');
       // The README's element reference is this manifest's (element docs changed → `npm run readme-api`).
       const readme = readFileSync(join(root, 'README.md'), 'utf8');
-      assert.equal(replaceBetweenMarkers(readme, markdown), readme, 'README.md API section is out of date: run `npm run readme-api`');
+      assert.equal(
+        replaceBetweenMarkers(readme, markdown),
+        readme,
+        'README.md API section is out of date: run `npm run readme-api`',
+      );
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }

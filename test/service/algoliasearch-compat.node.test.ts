@@ -28,10 +28,16 @@ let gzipped = 0;
 /** Sends the client's requests with `X-Service-*` instead of `X-Algolia-*` (headers or URL parameters). */
 const requester = {
   async send(request: EndRequest) {
-    if (Object.entries(request.headers).some(([name, value]) => name.toLowerCase() === 'content-encoding' && value === 'gzip')) gzipped += 1;
+    if (
+      Object.entries(request.headers).some(
+        ([name, value]) => name.toLowerCase() === 'content-encoding' && value === 'gzip',
+      )
+    )
+      gzipped += 1;
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) headers[name.replace(/^x-algolia-/i, 'x-service-')] = value;
+    for (const [name, value] of Object.entries(request.headers))
+      headers[name.replace(/^x-algolia-/i, 'x-service-')] = value;
     for (const name of ['x-algolia-application-id', 'x-algolia-api-key']) {
       const value = url.searchParams.get(name);
       if (value !== null) {
@@ -40,21 +46,33 @@ const requester = {
       }
     }
     const body = request.data as string | Uint8Array | undefined;
-    const response = await fetch(url, { method: request.method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
+    const response = await fetch(url, {
+      method: request.method,
+      headers,
+      body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+    });
     return { content: await response.text(), isTimedOut: false, status: response.status };
   },
 };
 
 function client(apiKey: string, options: { compression?: 'gzip' } = {}) {
   const { host } = new URL(svc.url);
-  return algoliasearch(APP_ID, apiKey, { hosts: [{ url: host, accept: 'readWrite', protocol: 'http' }], requester, ...options });
+  return algoliasearch(APP_ID, apiKey, {
+    hosts: [{ url: host, accept: 'readWrite', protocol: 'http' }],
+    requester,
+    ...options,
+  });
 }
 
 test('indexing, settings, search and reads through the official client', async () => {
   const admin = client(ADMIN_KEY);
   const settings = await admin.setSettings({
     indexName: 'compat',
-    indexSettings: { searchableAttributes: ['name'], attributesForFaceting: ['searchable(brand)', 'price'], customRanking: ['desc(sold)'] },
+    indexSettings: {
+      searchableAttributes: ['name'],
+      attributesForFaceting: ['searchable(brand)', 'price'],
+      customRanking: ['desc(sold)'],
+    },
   });
   await admin.waitForTask({ indexName: 'compat', taskID: settings.taskID });
   const saved = await admin.saveObjects({
@@ -75,26 +93,65 @@ test('indexing, settings, search and reads through the official client', async (
       { indexName: 'compat', type: 'facet', facet: 'brand', facetQuery: 'ten' },
     ],
   });
-  const hits = results[0] as { hits: Array<{ objectID: string }>; facets: Record<string, Record<string, number>>; queryID: string };
-  assert.deepEqual(hits.hits.map((hit) => hit.objectID), ['b', 'a']);
+  const hits = results[0] as {
+    hits: Array<{ objectID: string }>;
+    facets: Record<string, Record<string, number>>;
+    queryID: string;
+  };
+  assert.deepEqual(
+    hits.hits.map((hit) => hit.objectID),
+    ['b', 'a'],
+  );
   assert.deepEqual(hits.facets.brand, { Hon: 2 });
   assert.match(hits.queryID, /^[0-9a-f]{32}$/);
-  assert.deepEqual((results[1] as { facetHits: Array<{ value: string }> }).facetHits.map((hit) => hit.value), ['Tensor']);
+  assert.deepEqual(
+    (results[1] as { facetHits: Array<{ value: string }> }).facetHits.map((hit) => hit.value),
+    ['Tensor'],
+  );
 
-  const single = await search.searchSingleIndex({ indexName: 'compat', searchParams: { query: 'lamp', attributesToRetrieve: ['name'] } });
-  assert.deepEqual(single.hits.map((hit) => hit.objectID), ['c']);
-  const facetValues = await search.searchForFacetValues({ indexName: 'compat', facetName: 'brand', searchForFacetValuesRequest: { facetQuery: 'h' } });
+  const single = await search.searchSingleIndex({
+    indexName: 'compat',
+    searchParams: { query: 'lamp', attributesToRetrieve: ['name'] },
+  });
+  assert.deepEqual(
+    single.hits.map((hit) => hit.objectID),
+    ['c'],
+  );
+  const facetValues = await search.searchForFacetValues({
+    indexName: 'compat',
+    facetName: 'brand',
+    searchForFacetValuesRequest: { facetQuery: 'h' },
+  });
   assert.equal(facetValues.facetHits[0]?.value, 'Hon');
 
-  const objects = await search.getObjects({ requests: [{ indexName: 'compat', objectID: 'a' }, { indexName: 'compat', objectID: 'zz' }] });
+  const objects = await search.getObjects({
+    requests: [
+      { indexName: 'compat', objectID: 'a' },
+      { indexName: 'compat', objectID: 'zz' },
+    ],
+  });
   assert.equal((objects.results[0] as { name: string }).name, 'Oak chair');
   assert.equal(objects.results[1], null);
-  assert.equal(((await admin.getObject({ indexName: 'compat', objectID: 'b', attributesToRetrieve: ['price'] })) as { price: number }).price, 300);
+  assert.equal(
+    (
+      (await admin.getObject({ indexName: 'compat', objectID: 'b', attributesToRetrieve: ['price'] })) as {
+        price: number;
+      }
+    ).price,
+    300,
+  );
 
-  const partial = await admin.partialUpdateObject({ indexName: 'compat', objectID: 'c', attributesToUpdate: { sold: { _operation: 'Increment', value: 10 } } });
+  const partial = await admin.partialUpdateObject({
+    indexName: 'compat',
+    objectID: 'c',
+    attributesToUpdate: { sold: { _operation: 'Increment', value: 10 } },
+  });
   await admin.waitForTask({ indexName: 'compat', taskID: partial.taskID! });
   const reordered = await search.searchSingleIndex({ indexName: 'compat', searchParams: { query: '' } });
-  assert.deepEqual(reordered.hits.map((hit) => hit.objectID), ['c', 'b', 'a']);
+  assert.deepEqual(
+    reordered.hits.map((hit) => hit.objectID),
+    ['c', 'b', 'a'],
+  );
 
   const browsed: string[] = [];
   await admin.browseObjects({
@@ -104,7 +161,10 @@ test('indexing, settings, search and reads through the official client', async (
   });
   assert.deepEqual(browsed.sort(), ['a', 'b', 'c']);
 
-  const copied = await admin.operationIndex({ indexName: 'compat', operationIndexParams: { operation: 'copy', destination: 'compat_copy' } });
+  const copied = await admin.operationIndex({
+    indexName: 'compat',
+    operationIndexParams: { operation: 'copy', destination: 'compat_copy' },
+  });
   await admin.waitForTask({ indexName: 'compat', taskID: copied.taskID });
   const list = await admin.listIndices();
   assert.ok(list.items.some((item) => item.name === 'compat_copy' && item.entries === 3));
@@ -120,26 +180,59 @@ test('indexing, settings, search and reads through the official client', async (
 
 test('gzip-compressed writes from the official client (compression: gzip)', async () => {
   const admin = client(ADMIN_KEY, { compression: 'gzip' });
-  const objects = Array.from({ length: 50 }, (_, i) => ({ objectID: `z${i}`, name: `compressed record number ${i}`, padding: 'x'.repeat(50) }));
+  const objects = Array.from({ length: 50 }, (_, i) => ({
+    objectID: `z${i}`,
+    name: `compressed record number ${i}`,
+    padding: 'x'.repeat(50),
+  }));
   await admin.saveObjects({ indexName: 'compat_gzip', objects, waitForTasks: true });
   assert.ok(gzipped > 0, 'the client compressed its batch');
-  const answer = await client(SEARCH_KEY).searchSingleIndex({ indexName: 'compat_gzip', searchParams: { query: 'compressed' } });
+  const answer = await client(SEARCH_KEY).searchSingleIndex({
+    indexName: 'compat_gzip',
+    searchParams: { query: 'compressed' },
+  });
   assert.equal(answer.nbHits, 50);
 });
 
 test('replaceAllObjects (copy with scope to a temporary index, batch, move back) keeps settings, rules and replicas', async () => {
   const admin = client(ADMIN_KEY);
-  const settings = await admin.setSettings({ indexName: 'compat_replace', indexSettings: { customRanking: ['desc(n)'], replicas: ['compat_replace_asc'] } });
+  const settings = await admin.setSettings({
+    indexName: 'compat_replace',
+    indexSettings: { customRanking: ['desc(n)'], replicas: ['compat_replace_asc'] },
+  });
   await admin.waitForTask({ indexName: 'compat_replace', taskID: settings.taskID });
   await admin.saveObjects({ indexName: 'compat_replace', objects: [{ objectID: 'old', n: 1 }], waitForTasks: true });
-  await admin.saveRule({ indexName: 'compat_replace', objectID: 'r', rule: { objectID: 'r', consequence: { userData: { kept: true } } } });
-  await admin.replaceAllObjects({ indexName: 'compat_replace', objects: [{ objectID: 'new1', n: 1 }, { objectID: 'new2', n: 2 }], batchSize: 1 });
-  const answer = await client(SEARCH_KEY).searchSingleIndex({ indexName: 'compat_replace', searchParams: { query: '' } });
-  assert.deepEqual(answer.hits.map((hit) => hit.objectID), ['new2', 'new1']);
+  await admin.saveRule({
+    indexName: 'compat_replace',
+    objectID: 'r',
+    rule: { objectID: 'r', consequence: { userData: { kept: true } } },
+  });
+  await admin.replaceAllObjects({
+    indexName: 'compat_replace',
+    objects: [
+      { objectID: 'new1', n: 1 },
+      { objectID: 'new2', n: 2 },
+    ],
+    batchSize: 1,
+  });
+  const answer = await client(SEARCH_KEY).searchSingleIndex({
+    indexName: 'compat_replace',
+    searchParams: { query: '' },
+  });
+  assert.deepEqual(
+    answer.hits.map((hit) => hit.objectID),
+    ['new2', 'new1'],
+  );
   assert.deepEqual((answer as { userData?: unknown[] }).userData, [{ kept: true }]);
-  const replica = await client(SEARCH_KEY).searchSingleIndex({ indexName: 'compat_replace_asc', searchParams: { query: '' } });
+  const replica = await client(SEARCH_KEY).searchSingleIndex({
+    indexName: 'compat_replace_asc',
+    searchParams: { query: '' },
+  });
   assert.deepEqual(replica.hits.map((hit) => hit.objectID).sort(), ['new1', 'new2']);
-  assert.ok(!(await admin.listIndices()).items.some((item) => item.name.includes('tmp')), 'the temporary index is gone');
+  assert.ok(
+    !(await admin.listIndices()).items.some((item) => item.name.includes('tmp')),
+    'the temporary index is gone',
+  );
 });
 
 test('API keys through the official client: addApiKey + waitForApiKey, then the key works', async () => {
@@ -152,7 +245,10 @@ test('API keys through the official client: addApiKey + waitForApiKey, then the 
   assert.equal(answer.nbHits, 2);
   await admin.deleteApiKey({ key });
   await admin.waitForApiKey({ operation: 'delete', key });
-  await assert.rejects(client(key).searchSingleIndex({ indexName: 'compat' }), (error: Error & { status?: number }) => error.status === 403);
+  await assert.rejects(
+    client(key).searchSingleIndex({ indexName: 'compat' }),
+    (error: Error & { status?: number }) => error.status === 403,
+  );
 });
 
 test('a secured key made by the official client is enforced', async () => {
@@ -164,7 +260,10 @@ test('a secured key made by the official client is enforced', async () => {
   const secured = client(await securedKey);
   const answer = await secured.searchSingleIndex({ indexName: 'compat', searchParams: { query: '' } });
   assert.deepEqual(answer.hits.map((hit) => hit.objectID).sort(), ['a', 'b']);
-  await assert.rejects(secured.searchSingleIndex({ indexName: 'compat_copy', searchParams: { query: '' } }), (error: Error & { status?: number }) => error.status === 403);
+  await assert.rejects(
+    secured.searchSingleIndex({ indexName: 'compat_copy', searchParams: { query: '' } }),
+    (error: Error & { status?: number }) => error.status === 403,
+  );
 });
 
 test('errors reach the official client as ApiError with the status and message', async () => {
@@ -177,14 +276,25 @@ test('errors reach the official client as ApiError with the status and message',
     search.searchSingleIndex({ indexName: 'compat', searchParams: { filters: 'brand:Hon AND' } }),
     (error: Error & { status?: number }) => error.status === 400,
   );
-  await assert.rejects(client('wrong').searchSingleIndex({ indexName: 'compat' }), (error: Error & { status?: number }) => error.status === 403 && error.message === 'Invalid Application-Id or API-Key');
+  await assert.rejects(
+    client('wrong').searchSingleIndex({ indexName: 'compat' }),
+    (error: Error & { status?: number }) =>
+      error.status === 403 && error.message === 'Invalid Application-Id or API-Key',
+  );
 });
 
 test('dictionaries through the official client: batch + waitForAppTask, search, settings, languages, and their effect on a search', async () => {
   const admin = client(ADMIN_KEY);
-  const settings = await admin.setSettings({ indexName: 'compat_dict', indexSettings: { searchableAttributes: ['name'] } });
+  const settings = await admin.setSettings({
+    indexName: 'compat_dict',
+    indexSettings: { searchableAttributes: ['name'] },
+  });
   await admin.waitForTask({ indexName: 'compat_dict', taskID: settings.taskID });
-  await admin.saveObjects({ indexName: 'compat_dict', objects: [{ objectID: '1', name: 'Oak chair' }], waitForTasks: true });
+  await admin.saveObjects({
+    indexName: 'compat_dict',
+    objects: [{ objectID: '1', name: 'Oak chair' }],
+    waitForTasks: true,
+  });
   const stopwords = await admin.batchDictionaryEntries({
     dictionaryName: 'stopwords',
     batchDictionaryEntriesParams: {
@@ -193,10 +303,24 @@ test('dictionaries through the official client: batch + waitForAppTask, search, 
     },
   });
   await admin.waitForAppTask({ taskID: stopwords.taskID });
-  const found = await admin.searchDictionaryEntries({ dictionaryName: 'stopwords', searchDictionaryEntriesParams: { query: 'del' } });
-  assert.deepEqual(found, { hits: [{ objectID: 'deluxe', language: 'en', word: 'deluxe', state: 'enabled' }], nbHits: 1, page: 0, nbPages: 1 });
-  const search = await admin.searchSingleIndex({ indexName: 'compat_dict', searchParams: { query: 'deluxe oak chair', removeStopWords: true } });
-  assert.deepEqual(search.hits.map((hit) => hit.objectID), ['1']);
+  const found = await admin.searchDictionaryEntries({
+    dictionaryName: 'stopwords',
+    searchDictionaryEntriesParams: { query: 'del' },
+  });
+  assert.deepEqual(found, {
+    hits: [{ objectID: 'deluxe', language: 'en', word: 'deluxe', state: 'enabled' }],
+    nbHits: 1,
+    page: 0,
+    nbPages: 1,
+  });
+  const search = await admin.searchSingleIndex({
+    indexName: 'compat_dict',
+    searchParams: { query: 'deluxe oak chair', removeStopWords: true },
+  });
+  assert.deepEqual(
+    search.hits.map((hit) => hit.objectID),
+    ['1'],
+  );
 
   const set = await admin.setDictionarySettings({ disableStandardEntries: { stopwords: { en: true } } });
   await admin.waitForAppTask({ taskID: set.taskID });
@@ -205,10 +329,22 @@ test('dictionaries through the official client: batch + waitForAppTask, search, 
   assert.deepEqual(await admin.getDictionarySettings(), { disableStandardEntries: { stopwords: {} } });
 
   const languages = await admin.getDictionaryLanguages();
-  assert.deepEqual(languages.en, { plurals: { nbCustomEntries: 0 }, stopwords: { nbCustomEntries: 1 }, compounds: null });
-  await admin.batchDictionaryEntries({ dictionaryName: 'stopwords', batchDictionaryEntriesParams: { clearExistingDictionaryEntries: true, requests: [] } });
+  assert.deepEqual(languages.en, {
+    plurals: { nbCustomEntries: 0 },
+    stopwords: { nbCustomEntries: 1 },
+    compounds: null,
+  });
+  await admin.batchDictionaryEntries({
+    dictionaryName: 'stopwords',
+    batchDictionaryEntriesParams: { clearExistingDictionaryEntries: true, requests: [] },
+  });
   await assert.rejects(
-    admin.batchDictionaryEntries({ dictionaryName: 'plurals', batchDictionaryEntriesParams: { requests: [{ action: 'addEntry', body: { objectID: 'x', language: 'en', word: 'x' } }] } }),
+    admin.batchDictionaryEntries({
+      dictionaryName: 'plurals',
+      batchDictionaryEntriesParams: {
+        requests: [{ action: 'addEntry', body: { objectID: 'x', language: 'en', word: 'x' } }],
+      },
+    }),
     (error: Error & { status?: number }) => error.status === 400 && /words is required/.test(error.message),
   );
 });

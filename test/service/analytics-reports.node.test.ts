@@ -95,15 +95,30 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const scope = (extra: Partial<Scope> = {}): Scope => ({ index: 'shop', period: { from: FROM, to: FROM + DAYS.length * DAY, days: DAYS }, ...extra });
+const scope = (extra: Partial<Scope> = {}): Scope => ({
+  index: 'shop',
+  period: { from: FROM, to: FROM + DAYS.length * DAY, days: DAYS },
+  ...extra,
+});
 
 /** The counted searches one by one: what the reports with events read. */
 function counted(s: Scope) {
-  return (reports as unknown as { searches(scope: Scope, withEvents: boolean, parts: object): Array<{ day: string; query: string; nbHits: number; userKey: string; hasFilters: boolean; filters: Array<[string, string, string]> }> }).searches(
-    s,
-    false,
-    { filters: true },
-  );
+  return (
+    reports as unknown as {
+      searches(
+        scope: Scope,
+        withEvents: boolean,
+        parts: object,
+      ): Array<{
+        day: string;
+        query: string;
+        nbHits: number;
+        userKey: string;
+        hasFilters: boolean;
+        filters: Array<[string, string, string]>;
+      }>;
+    }
+  ).searches(s, false, { filters: true });
 }
 
 for (const [name, s] of [
@@ -117,7 +132,10 @@ for (const [name, s] of [
     assert.ok(searches.length > 50, `enough searches (${searches.length})`);
 
     const perDay = DAYS.map((date) => searches.filter((x) => x.day === date));
-    assert.deepEqual(reports.searchesCount(s), { count: searches.length, dates: DAYS.map((date, i) => ({ date, count: perDay[i]!.length })) });
+    assert.deepEqual(reports.searchesCount(s), {
+      count: searches.length,
+      dates: DAYS.map((date, i) => ({ date, count: perDay[i]!.length })),
+    });
 
     assert.deepEqual(reports.usersCount(s), {
       count: new Set(searches.map((x) => x.userKey)).size,
@@ -128,7 +146,10 @@ for (const [name, s] of [
       const noResultCount = list.filter((x) => x.nbHits === 0).length;
       return { rate: list.length ? noResultCount / list.length : null, count: list.length, noResultCount };
     };
-    assert.deepEqual(reports.noResultRate(s), { ...rate(searches), dates: DAYS.map((date, i) => ({ date, ...rate(perDay[i]!) })) });
+    assert.deepEqual(reports.noResultRate(s), {
+      ...rate(searches),
+      dates: DAYS.map((date, i) => ({ date, ...rate(perDay[i]!) })),
+    });
 
     const noResults = new Map<string, { search: string; count: number; withFilterCount: number }>();
     for (const x of searches.filter((y) => y.nbHits === 0)) {
@@ -137,13 +158,16 @@ for (const [name, s] of [
       if (x.hasFilters) group.withFilterCount += 1;
       noResults.set(x.query, group);
     }
-    const expectedNoResults = [...noResults.values()].sort((a, b) => b.count - a.count || (a.search < b.search ? -1 : 1));
+    const expectedNoResults = [...noResults.values()].sort(
+      (a, b) => b.count - a.count || (a.search < b.search ? -1 : 1),
+    );
     assert.deepEqual(reports.noResults(s, { limit: 0, offset: 0 }).searches, expectedNoResults);
 
     const attributes = new Map<string, number>();
     const values = new Map<string, { attribute: string; operator: string; value: string; count: number }>();
     for (const x of searches) {
-      for (const attribute of new Set(x.filters.map(([name]) => name))) attributes.set(attribute, (attributes.get(attribute) ?? 0) + 1);
+      for (const attribute of new Set(x.filters.map(([name]) => name)))
+        attributes.set(attribute, (attributes.get(attribute) ?? 0) + 1);
       for (const [attribute, operator, value] of x.filters) {
         const key = `${attribute}\u0000${operator}\u0000${value}`;
         const item = values.get(key) ?? { attribute, operator, value, count: 0 };
@@ -154,7 +178,9 @@ for (const [name, s] of [
     assert.ok(values.size >= 2, 'filters in the log');
     assert.deepEqual(
       reports.filterAttributes(s, { limit: 0, offset: 0 }).attributes,
-      [...attributes].map(([attribute, count]) => ({ attribute, count })).sort((a, b) => b.count - a.count || (a.attribute < b.attribute ? -1 : 1)),
+      [...attributes]
+        .map(([attribute, count]) => ({ attribute, count }))
+        .sort((a, b) => b.count - a.count || (a.attribute < b.attribute ? -1 : 1)),
     );
     for (const wanted of [['brand'], ['brand', 'price']]) {
       assert.deepEqual(
@@ -168,8 +194,20 @@ for (const [name, s] of [
 
     // Top searches: the SQL path (no clickAnalytics) against the path that reads every search.
     for (const direction of ['desc', 'asc'] as const) {
-      const fast = reports.topSearches(s, { limit: 0, offset: 0, clickAnalytics: false, orderBy: 'searchCount', direction });
-      const slow = reports.topSearches(s, { limit: 0, offset: 0, clickAnalytics: true, orderBy: 'searchCount', direction });
+      const fast = reports.topSearches(s, {
+        limit: 0,
+        offset: 0,
+        clickAnalytics: false,
+        orderBy: 'searchCount',
+        direction,
+      });
+      const slow = reports.topSearches(s, {
+        limit: 0,
+        offset: 0,
+        clickAnalytics: true,
+        orderBy: 'searchCount',
+        direction,
+      });
       assert.deepEqual(
         fast.searches,
         slow.searches.map(({ search, count, nbHits }) => ({ search, count, nbHits })),

@@ -72,8 +72,14 @@ describe('durability', () => {
     let svc = await startService({ dataDir: dir });
     assert.equal(svc.service.ctx.db.pragma('journal_mode', { simple: true }), 'wal');
     assert.equal(svc.service.ctx.db.pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
-    await svc.ok('PUT', '/1/indexes/keep/settings', { attributesForFaceting: ['kind'], customRanking: ['desc(n)'], replicas: ['keep_asc'] });
-    await svc.ok('PUT', '/1/indexes/keep_asc/settings', { ranking: ['asc(n)', 'typo', 'words', 'proximity', 'attribute', 'exact', 'custom'] });
+    await svc.ok('PUT', '/1/indexes/keep/settings', {
+      attributesForFaceting: ['kind'],
+      customRanking: ['desc(n)'],
+      replicas: ['keep_asc'],
+    });
+    await svc.ok('PUT', '/1/indexes/keep_asc/settings', {
+      ranking: ['asc(n)', 'typo', 'words', 'proximity', 'attribute', 'exact', 'custom'],
+    });
     await svc.ok('POST', '/1/indexes/keep/batch', {
       requests: [
         { action: 'addObject', body: { objectID: 'a', name: 'alpha', kind: 'x', n: 1 } },
@@ -82,7 +88,11 @@ describe('durability', () => {
     });
     const { taskID } = await svc.ok('POST', '/1/indexes/keep/a/partial', { n: { _operation: 'Increment', value: 5 } });
     const { key } = await svc.ok('POST', '/1/keys', { acl: ['search'], description: 'kept' });
-    const search = await svc.ok('POST', '/1/indexes/keep/query', { query: 'alpha', clickAnalytics: true, userToken: 'u' });
+    const search = await svc.ok('POST', '/1/indexes/keep/query', {
+      query: 'alpha',
+      clickAnalytics: true,
+      userToken: 'u',
+    });
     await svc.stop({ keepData: true });
 
     svc = await startService({ dataDir: dir });
@@ -92,7 +102,10 @@ describe('durability', () => {
       assert.deepEqual(settings.attributesForFaceting, ['kind']);
       assert.deepEqual(settings.replicas, ['keep_asc']);
       const replica = await svc.ok('POST', '/1/indexes/keep_asc/query', { query: '' });
-      assert.deepEqual(replica.hits.map((hit: { objectID: string }) => hit.objectID), ['b', 'a']);
+      assert.deepEqual(
+        replica.hits.map((hit: { objectID: string }) => hit.objectID),
+        ['b', 'a'],
+      );
       assert.deepEqual(await svc.ok('GET', `/1/indexes/keep/task/${taskID}`), { status: 'published' });
       assert.equal((await svc.call('POST', '/1/indexes/keep/query', {}, { key })).status, 200);
       const logged = svc.service.ctx.searchLog.get(search.queryID);
@@ -110,13 +123,21 @@ describe('durability', () => {
     const dir = dataDir();
     let running = await spawnCli(['--port', '0', '--data-dir', dir]);
     let call = caller(running.url);
-    const records = Array.from({ length: 300 }, (_, i) => ({ action: 'addObject', body: { objectID: `r${i}`, title: `record ${i}`, n: i } }));
+    const records = Array.from({ length: 300 }, (_, i) => ({
+      action: 'addObject',
+      body: { objectID: `r${i}`, title: `record ${i}`, n: i },
+    }));
     const batch = await call('POST', '/1/indexes/crash/batch', { requests: records });
     assert.equal(batch.status, 200);
     await call('PUT', '/1/indexes/crash/settings', { customRanking: ['desc(n)'] });
     await call('POST', '/1/indexes/crash/r7/partial', { tags: { _operation: 'Add', value: 'hot' } });
     await call('DELETE', '/1/indexes/crash/r8');
-    const search = await call('POST', '/1/indexes/crash/query', { query: 'record', clickAnalytics: true }, { key: SEARCH_KEY });
+    const search = await call(
+      'POST',
+      '/1/indexes/crash/query',
+      { query: 'record', clickAnalytics: true },
+      { key: SEARCH_KEY },
+    );
     const last = await call('PUT', '/1/indexes/crash/last', { title: 'written last' });
     assert.deepEqual((await call('GET', `/1/indexes/crash/task/${last.body.taskID}`)).body, { status: 'published' });
     await kill9(running.child);
@@ -149,18 +170,36 @@ describe('durability of dictionaries', () => {
     const dir = dataDir();
     let running = await spawnCli(['--port', '0', '--data-dir', dir]);
     let call = caller(running.url);
-    await call('PUT', '/1/indexes/words/settings', { searchableAttributes: ['name'], typoTolerance: false, indexLanguages: ['de'] });
+    await call('PUT', '/1/indexes/words/settings', {
+      searchableAttributes: ['name'],
+      typoTolerance: false,
+      indexLanguages: ['de'],
+    });
     await call('POST', '/1/indexes/words/batch', {
       requests: [
         { action: 'addObject', body: { objectID: 'k', name: 'Kopfschmerztablette' } },
         { action: 'addObject', body: { objectID: 'c', name: 'Oak chair' } },
       ],
     });
-    await call('POST', '/1/dictionaries/stopwords/batch', { requests: [{ action: 'addEntry', body: { objectID: 's', language: 'en', word: 'deluxe' } }] });
-    await call('POST', '/1/dictionaries/compounds/batch', {
-      requests: [{ action: 'addEntry', body: { objectID: 'k', language: 'de', word: 'kopfschmerztablette', decomposition: ['kopf', 'schmerz', 'tablette'] } }],
+    await call('POST', '/1/dictionaries/stopwords/batch', {
+      requests: [{ action: 'addEntry', body: { objectID: 's', language: 'en', word: 'deluxe' } }],
     });
-    const last = await call('PUT', '/1/dictionaries/*/settings', { disableStandardEntries: { stopwords: { en: true } } });
+    await call('POST', '/1/dictionaries/compounds/batch', {
+      requests: [
+        {
+          action: 'addEntry',
+          body: {
+            objectID: 'k',
+            language: 'de',
+            word: 'kopfschmerztablette',
+            decomposition: ['kopf', 'schmerz', 'tablette'],
+          },
+        },
+      ],
+    });
+    const last = await call('PUT', '/1/dictionaries/*/settings', {
+      disableStandardEntries: { stopwords: { en: true } },
+    });
     assert.equal(last.status, 200);
     assert.deepEqual((await call('GET', `/1/task/${last.body.taskID}`)).body, { status: 'published' });
     await kill9(running.child);
@@ -168,12 +207,29 @@ describe('durability of dictionaries', () => {
     running = await spawnCli(['--port', '0', '--data-dir', dir]);
     call = caller(running.url);
     try {
-      assert.deepEqual((await call('POST', '/1/dictionaries/stopwords/search', { query: '' })).body.hits, [{ objectID: 's', language: 'en', word: 'deluxe', state: 'enabled' }]);
-      assert.deepEqual((await call('GET', '/1/dictionaries/*/settings')).body, { disableStandardEntries: { stopwords: { en: true } } });
-      const search = (params: Record<string, unknown>) => call('POST', '/1/indexes/words/query', { queryType: 'prefixNone', ...params }, { key: SEARCH_KEY });
-      assert.deepEqual((await search({ query: 'schmerz' })).body.hits.map((hit: { objectID: string }) => hit.objectID), ['k']);
-      assert.deepEqual((await search({ query: 'deluxe oak chair', removeStopWords: true })).body.hits.map((hit: { objectID: string }) => hit.objectID), ['c']);
-      assert.equal((await search({ query: 'the oak chair', removeStopWords: true })).body.nbHits, 0, 'standard English stop words still off');
+      assert.deepEqual((await call('POST', '/1/dictionaries/stopwords/search', { query: '' })).body.hits, [
+        { objectID: 's', language: 'en', word: 'deluxe', state: 'enabled' },
+      ]);
+      assert.deepEqual((await call('GET', '/1/dictionaries/*/settings')).body, {
+        disableStandardEntries: { stopwords: { en: true } },
+      });
+      const search = (params: Record<string, unknown>) =>
+        call('POST', '/1/indexes/words/query', { queryType: 'prefixNone', ...params }, { key: SEARCH_KEY });
+      assert.deepEqual(
+        (await search({ query: 'schmerz' })).body.hits.map((hit: { objectID: string }) => hit.objectID),
+        ['k'],
+      );
+      assert.deepEqual(
+        (await search({ query: 'deluxe oak chair', removeStopWords: true })).body.hits.map(
+          (hit: { objectID: string }) => hit.objectID,
+        ),
+        ['c'],
+      );
+      assert.equal(
+        (await search({ query: 'the oak chair', removeStopWords: true })).body.nbHits,
+        0,
+        'standard English stop words still off',
+      );
     } finally {
       await kill9(running.child);
     }
@@ -182,7 +238,20 @@ describe('durability of dictionaries', () => {
 
 describe('CLI', () => {
   test('prints the listening line first, then the application id and both keys (custom credentials)', async () => {
-    const running = await spawnCli(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir(), '--app-id', 'MYAPP', '--admin-key', 'adm', '--search-key', 'srch']);
+    const running = await spawnCli([
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir(),
+      '--app-id',
+      'MYAPP',
+      '--admin-key',
+      'adm',
+      '--search-key',
+      'srch',
+    ]);
     try {
       assert.match(running.lines[0]!, /^listening on http:\/\/127\.0\.0\.1:\d+$/);
       assert.equal(running.lines[1], 'application id: MYAPP');
@@ -201,24 +270,52 @@ describe('CLI', () => {
     let running = await spawnCli(['--port', '0', '--data-dir', dir, '--demo'], 'bin');
     let call = caller(running.url);
     try {
-      const answer = await call('POST', '/1/indexes/products/query', { query: 'chair', facets: ['brand', 'category', 'subCategory', 'price'] }, { key: SEARCH_KEY });
+      const answer = await call(
+        'POST',
+        '/1/indexes/products/query',
+        { query: 'chair', facets: ['brand', 'category', 'subCategory', 'price'] },
+        { key: SEARCH_KEY },
+      );
       assert.equal(answer.status, 200);
       assert.ok(answer.body.nbHits > 50, String(answer.body.nbHits));
       const hit = answer.body.hits[0];
-      for (const field of ['name', 'brand', 'category', 'subCategory', 'price', 'popularity']) assert.ok(field in hit, field);
+      for (const field of ['name', 'brand', 'category', 'subCategory', 'price', 'popularity'])
+        assert.ok(field in hit, field);
       assert.match(hit.hierarchicalCategories.lvl1, /^[A-Z][\w ]+ > [A-Z]/);
       assert.ok(answer.body.facets.subCategory.Chairs > 0);
       assert.ok(answer.body.facets_stats.price.max > answer.body.facets_stats.price.min);
       const all = await call('POST', '/1/indexes/products/query', { query: '', hitsPerPage: 3 }, { key: SEARCH_KEY });
       assert.equal(all.body.nbHits, 1862);
       const popularity = all.body.hits.map((item: { popularity: number }) => item.popularity);
-      assert.deepEqual(popularity, [...popularity].sort((a, b) => b - a), 'customRanking desc(popularity)');
-      const cheap = await call('POST', '/1/indexes/products_price_asc/query', { query: 'chair', hitsPerPage: 5 }, { key: SEARCH_KEY });
+      assert.deepEqual(
+        popularity,
+        [...popularity].sort((a, b) => b - a),
+        'customRanking desc(popularity)',
+      );
+      const cheap = await call(
+        'POST',
+        '/1/indexes/products_price_asc/query',
+        { query: 'chair', hitsPerPage: 5 },
+        { key: SEARCH_KEY },
+      );
       const prices = cheap.body.hits.map((item: { price: number }) => item.price);
-      assert.deepEqual(prices, [...prices].sort((a, b) => a - b));
-      const dear = await call('POST', '/1/indexes/products_price_desc/query', { query: 'chair', hitsPerPage: 5 }, { key: SEARCH_KEY });
+      assert.deepEqual(
+        prices,
+        [...prices].sort((a, b) => a - b),
+      );
+      const dear = await call(
+        'POST',
+        '/1/indexes/products_price_desc/query',
+        { query: 'chair', hitsPerPage: 5 },
+        { key: SEARCH_KEY },
+      );
       assert.ok(dear.body.hits[0].price >= prices[prices.length - 1]);
-      const brands = await call('POST', '/1/indexes/products/facets/brand/query', { facetQuery: 'xer' }, { key: SEARCH_KEY });
+      const brands = await call(
+        'POST',
+        '/1/indexes/products/facets/brand/query',
+        { facetQuery: 'xer' },
+        { key: SEARCH_KEY },
+      );
       assert.equal(brands.body.facetHits[0].value, 'Xerox');
       await call('DELETE', `/1/indexes/products/${hit.objectID}`);
     } finally {
@@ -237,7 +334,9 @@ describe('CLI', () => {
 
   test('unknown command and bad options exit with code 2 and the usage', async () => {
     for (const args of [['launch'], ['serve', '--port', 'abc'], ['serve', '--colour']]) {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/service/cli.ts'), ...args], { cwd: root });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/service/cli.ts'), ...args], {
+        cwd: root,
+      });
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
       const code = await new Promise((resolve) => child.once('exit', resolve));

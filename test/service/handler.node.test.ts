@@ -55,7 +55,10 @@ test('service paths are answered in-process, next() is not called', async () => 
 test('the context is reachable for other areas (indices, db, events)', async () => {
   assert.deepEqual(service.ctx.indices.names().includes('mounted'), true);
   assert.equal(service.ctx.indices.require('mounted').size, 1);
-  assert.throws(() => service.ctx.indices.require('absent'), (error: Error & { status?: number }) => error.status === 404);
+  assert.throws(
+    () => service.ctx.indices.require('absent'),
+    (error: Error & { status?: number }) => error.status === 404,
+  );
   assert.equal(service.ctx.db.pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
   const seen: unknown[] = [];
   const off = service.ctx.on('ping', (payload) => seen.push(payload));

@@ -10,7 +10,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { algoliasearch } from 'algoliasearch';
-import { ADMIN_KEY, APP_ID, index, SEARCH_KEY, startService, type Answer, type CallOptions, type Running, scenarioTime, SMALL_SHOP } from './service-helpers.js';
+import {
+  ADMIN_KEY,
+  APP_ID,
+  index,
+  SEARCH_KEY,
+  startService,
+  type Answer,
+  type CallOptions,
+  type Running,
+  scenarioTime,
+  SMALL_SHOP,
+} from './service-helpers.js';
 
 const DAY = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -43,7 +54,12 @@ async function report<T = any>(path: string): Promise<T> {
 }
 
 /** One search at T0 + `at` seconds through POST …/query; returns the answer. */
-async function search(indexName: string, at: number, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+async function search(
+  indexName: string,
+  at: number,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   clock = T0 + at * 1000;
   const answer = await svc.call('POST', `/1/indexes/${indexName}/query`, params, { key: SEARCH_KEY, headers });
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -70,34 +86,67 @@ before(async () => {
   // Hand-worked scenario on `shop` (times in seconds after T0):
   // 1–5 alice types "c", "ch", "cha", "chai", "chair" 0.3 s apart (clickAnalytics, as the elements do):
   //     only "chair" counts (tracked, 4 hits [4, 1, 2, 3]); she clicks position 3 (objectID 2) and buys it.
-  for (const [i, query] of ['c', 'ch', 'cha', 'chai'].entries()) await search('shop', i * 0.3, { query, clickAnalytics: true, userToken: 'alice' });
+  for (const [i, query] of ['c', 'ch', 'cha', 'chai'].entries())
+    await search('shop', i * 0.3, { query, clickAnalytics: true, userToken: 'alice' });
   const chair = await search('shop', 1.2, { query: 'chair', clickAnalytics: true, userToken: 'alice' });
   assert.deepEqual([chair.nbHits, chair.hits.map((hit) => hit.objectID)], [4, ['4', '1', '2', '3']]);
   q.chair = chair.queryID!;
   // 6  bob: "chair" with brand:Acme and price<100 (tracked, 2 hits [4, 3]), no click; a "Filter Applied"
   //    click (filters, no objectIDs) is not a result click.
-  const filtered = await search('shop', 60, { query: 'chair', clickAnalytics: true, userToken: 'bob', facetFilters: [['brand:Acme']], numericFilters: ['price<100'] });
+  const filtered = await search('shop', 60, {
+    query: 'chair',
+    clickAnalytics: true,
+    userToken: 'bob',
+    facetFilters: [['brand:Acme']],
+    numericFilters: ['price<100'],
+  });
   assert.deepEqual([filtered.nbHits, filtered.hits.map((hit) => hit.objectID)], [2, ['4', '3']]);
   q.filtered = filtered.queryID!;
   // 7  bob: "sofa" through a multi-query with a facets-only query (analytics false, as the store sends):
   //    0 hits, tracked; the facets-only query is not recorded.
   clock = T0 + 120_000;
-  const multi = await svc.call('POST', '/1/indexes/*/queries', {
-    requests: [
-      { indexName: 'shop', query: 'sofa', clickAnalytics: true, userToken: 'bob' },
-      { indexName: 'shop', query: 'sofa', hitsPerPage: 0, facets: ['brand'], analytics: false, clickAnalytics: false, userToken: 'bob' },
-    ],
-  }, { key: SEARCH_KEY });
+  const multi = await svc.call(
+    'POST',
+    '/1/indexes/*/queries',
+    {
+      requests: [
+        { indexName: 'shop', query: 'sofa', clickAnalytics: true, userToken: 'bob' },
+        {
+          indexName: 'shop',
+          query: 'sofa',
+          hitsPerPage: 0,
+          facets: ['brand'],
+          analytics: false,
+          clickAnalytics: false,
+          userToken: 'bob',
+        },
+      ],
+    },
+    { key: SEARCH_KEY },
+  );
   assert.equal(multi.status, 200);
   assert.equal(multi.body.results[0].nbHits, 0);
   // 8  bob: "sofa" with filters "brand:Hon" a minute later: 0 hits, tracked, with a filter.
-  assert.equal((await search('shop', 180, { query: 'sofa', clickAnalytics: true, userToken: 'bob', filters: 'brand:Hon' })).nbHits, 0);
+  assert.equal(
+    (await search('shop', 180, { query: 'sofa', clickAnalytics: true, userToken: 'bob', filters: 'brand:Hon' })).nbHits,
+    0,
+  );
   // 9  anonymous (no token: the client IP 127.0.0.1) "lamp" through GET, tag mobile, not tracked: 2 hits [5, 6].
   clock = T0 + 240_000;
-  const lampGet = await svc.call('GET', '/1/indexes/shop?query=lamp&analyticsTags=mobile', undefined, { key: SEARCH_KEY });
-  assert.deepEqual([lampGet.body.nbHits, lampGet.body.hits.map((hit: { objectID: string }) => hit.objectID), lampGet.body.queryID], [2, ['5', '6'], undefined]);
+  const lampGet = await svc.call('GET', '/1/indexes/shop?query=lamp&analyticsTags=mobile', undefined, {
+    key: SEARCH_KEY,
+  });
+  assert.deepEqual(
+    [lampGet.body.nbHits, lampGet.body.hits.map((hit: { objectID: string }) => hit.objectID), lampGet.body.queryID],
+    [2, ['5', '6'], undefined],
+  );
   // 10 alice: "lamp", tags mobile + app, tracked; clicks position 1 (objectID 5); a view does not count.
-  const lamp = await search('shop', 300, { query: 'lamp', clickAnalytics: true, userToken: 'alice', analyticsTags: ['mobile', 'app'] });
+  const lamp = await search('shop', 300, {
+    query: 'lamp',
+    clickAnalytics: true,
+    userToken: 'alice',
+    analyticsTags: ['mobile', 'app'],
+  });
   q.lamp = lamp.queryID!;
   // 11 alice: "secret" with analytics false: not recorded.
   await search('shop', 360, { query: 'secret', analytics: false, clickAnalytics: true, userToken: 'alice' });
@@ -105,9 +154,15 @@ before(async () => {
   //    (objectID 7), then 13 "desk lamp" 2 s later (tracked, 1 hit, no click). "desk" is folded into
   //    "desk lamp" by the keystroke rule but counts anyway: she clicked on it.
   const desk = await search('shop', 400, { query: 'desk', clickAnalytics: true }, { 'X-Service-UserToken': 'erin' });
-  assert.deepEqual(desk.hits.map((hit) => hit.objectID), ['5', '7']);
+  assert.deepEqual(
+    desk.hits.map((hit) => hit.objectID),
+    ['5', '7'],
+  );
   q.desk = desk.queryID!;
-  assert.equal((await search('shop', 402, { query: 'desk lamp', clickAnalytics: true }, { 'X-Service-UserToken': 'erin' })).nbHits, 1);
+  assert.equal(
+    (await search('shop', 402, { query: 'desk lamp', clickAnalytics: true }, { 'X-Service-UserToken': 'erin' })).nbHits,
+    1,
+  );
   // 14 carol, yesterday: "chair" (tracked, 4 hits); her click two hours later is outside the
   //    conversion window and does not count.
   const yesterday = await search('shop', -86_400, { query: 'chair', clickAnalytics: true, userToken: 'carol' });
@@ -117,13 +172,73 @@ before(async () => {
 
   clock = T0 + 500_000;
   await events([
-    { eventType: 'click', eventName: 'Hit Clicked', index: 'shop', userToken: 'alice', queryID: q.chair, objectIDs: ['2'], positions: [3], timestamp: T0 + 5_000 },
-    { eventType: 'conversion', eventName: 'Purchase', index: 'shop', userToken: 'alice', queryID: q.chair, objectIDs: ['2'], timestamp: T0 + 30_000 },
-    { eventType: 'click', eventName: 'Filter Applied', index: 'shop', userToken: 'bob', queryID: q.filtered, filters: ['brand:Acme'], timestamp: T0 + 61_000 },
-    { eventType: 'view', eventName: 'Hits Viewed', index: 'shop', userToken: 'alice', queryID: q.lamp, objectIDs: ['5', '6'], timestamp: T0 + 301_000 },
-    { eventType: 'click', eventName: 'Hit Clicked', index: 'shop', userToken: 'alice', queryID: q.lamp, objectIDs: ['5'], positions: [1], timestamp: T0 + 302_000 },
-    { eventType: 'click', eventName: 'Hit Clicked', index: 'shop', userToken: 'erin', queryID: q.desk, objectIDs: ['7'], positions: [2], timestamp: T0 + 401_000 },
-    { eventType: 'click', eventName: 'Hit Clicked', index: 'shop', userToken: 'carol', queryID: q.yesterday, objectIDs: ['1'], positions: [2], timestamp: T0 - DAY + 2 * 3_600_000 },
+    {
+      eventType: 'click',
+      eventName: 'Hit Clicked',
+      index: 'shop',
+      userToken: 'alice',
+      queryID: q.chair,
+      objectIDs: ['2'],
+      positions: [3],
+      timestamp: T0 + 5_000,
+    },
+    {
+      eventType: 'conversion',
+      eventName: 'Purchase',
+      index: 'shop',
+      userToken: 'alice',
+      queryID: q.chair,
+      objectIDs: ['2'],
+      timestamp: T0 + 30_000,
+    },
+    {
+      eventType: 'click',
+      eventName: 'Filter Applied',
+      index: 'shop',
+      userToken: 'bob',
+      queryID: q.filtered,
+      filters: ['brand:Acme'],
+      timestamp: T0 + 61_000,
+    },
+    {
+      eventType: 'view',
+      eventName: 'Hits Viewed',
+      index: 'shop',
+      userToken: 'alice',
+      queryID: q.lamp,
+      objectIDs: ['5', '6'],
+      timestamp: T0 + 301_000,
+    },
+    {
+      eventType: 'click',
+      eventName: 'Hit Clicked',
+      index: 'shop',
+      userToken: 'alice',
+      queryID: q.lamp,
+      objectIDs: ['5'],
+      positions: [1],
+      timestamp: T0 + 302_000,
+    },
+    {
+      eventType: 'click',
+      eventName: 'Hit Clicked',
+      index: 'shop',
+      userToken: 'erin',
+      queryID: q.desk,
+      objectIDs: ['7'],
+      positions: [2],
+      timestamp: T0 + 401_000,
+    },
+    {
+      eventType: 'click',
+      eventName: 'Hit Clicked',
+      index: 'shop',
+      userToken: 'carol',
+      queryID: q.yesterday,
+      objectIDs: ['1'],
+      positions: [2],
+      timestamp: T0 - DAY + 2 * 3_600_000,
+    },
   ]);
 });
 after(() => svc.stop());
@@ -148,68 +263,181 @@ describe('searches', () => {
 
   test('/2/searches with clickAnalytics: rates, positions and counts per query', async () => {
     const positions = (clicks: Record<number, number>) =>
-      [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [6, 6], [7, 7], [8, 8], [9, 9], [10, 10], [11, 20], [21, -1]].map((position, i) => ({ position, clickCount: clicks[i + 1] ?? 0 }));
+      [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+        [4, 4],
+        [5, 5],
+        [6, 6],
+        [7, 7],
+        [8, 8],
+        [9, 9],
+        [10, 10],
+        [11, 20],
+        [21, -1],
+      ].map((position, i) => ({ position, clickCount: clicks[i + 1] ?? 0 }));
     const body = await report('/2/searches?index=shop&clickAnalytics=true');
     assert.deepEqual(body.searches, [
       // chair: tracked 5, 6, 14; 5 clicked (position 3) and converted
-      { search: 'chair', count: 3, nbHits: 2, clickThroughRate: 1 / 3, averageClickPosition: 3, clickPositions: positions({ 3: 1 }), conversionRate: 1 / 3, trackedSearchCount: 3, clickCount: 1, conversionCount: 1 },
+      {
+        search: 'chair',
+        count: 3,
+        nbHits: 2,
+        clickThroughRate: 1 / 3,
+        averageClickPosition: 3,
+        clickPositions: positions({ 3: 1 }),
+        conversionRate: 1 / 3,
+        trackedSearchCount: 3,
+        clickCount: 1,
+        conversionCount: 1,
+      },
       // lamp: 9 is not tracked; 10 clicked at 1
-      { search: 'lamp', count: 2, nbHits: 2, clickThroughRate: 1, averageClickPosition: 1, clickPositions: positions({ 1: 1 }), conversionRate: 0, trackedSearchCount: 1, clickCount: 1, conversionCount: 0 },
+      {
+        search: 'lamp',
+        count: 2,
+        nbHits: 2,
+        clickThroughRate: 1,
+        averageClickPosition: 1,
+        clickPositions: positions({ 1: 1 }),
+        conversionRate: 0,
+        trackedSearchCount: 1,
+        clickCount: 1,
+        conversionCount: 0,
+      },
       // sofa: tracked twice, no event: rates 0, no average
-      { search: 'sofa', count: 2, nbHits: 0, clickThroughRate: 0, averageClickPosition: null, clickPositions: positions({}), conversionRate: 0, trackedSearchCount: 2, clickCount: 0, conversionCount: 0 },
-      { search: 'desk', count: 1, nbHits: 2, clickThroughRate: 1, averageClickPosition: 2, clickPositions: positions({ 2: 1 }), conversionRate: 0, trackedSearchCount: 1, clickCount: 1, conversionCount: 0 },
-      { search: 'desk lamp', count: 1, nbHits: 1, clickThroughRate: 0, averageClickPosition: null, clickPositions: positions({}), conversionRate: 0, trackedSearchCount: 1, clickCount: 0, conversionCount: 0 },
+      {
+        search: 'sofa',
+        count: 2,
+        nbHits: 0,
+        clickThroughRate: 0,
+        averageClickPosition: null,
+        clickPositions: positions({}),
+        conversionRate: 0,
+        trackedSearchCount: 2,
+        clickCount: 0,
+        conversionCount: 0,
+      },
+      {
+        search: 'desk',
+        count: 1,
+        nbHits: 2,
+        clickThroughRate: 1,
+        averageClickPosition: 2,
+        clickPositions: positions({ 2: 1 }),
+        conversionRate: 0,
+        trackedSearchCount: 1,
+        clickCount: 1,
+        conversionCount: 0,
+      },
+      {
+        search: 'desk lamp',
+        count: 1,
+        nbHits: 1,
+        clickThroughRate: 0,
+        averageClickPosition: null,
+        clickPositions: positions({}),
+        conversionRate: 0,
+        trackedSearchCount: 1,
+        clickCount: 0,
+        conversionCount: 0,
+      },
     ]);
   });
 
   test('/2/searches: orderBy, direction, limit, offset', async () => {
-    const order = async (query: string) => ((await report(`/2/searches?index=shop${query}`)).searches as Array<{ search: string }>).map((s) => s.search);
+    const order = async (query: string) =>
+      ((await report(`/2/searches?index=shop${query}`)).searches as Array<{ search: string }>).map((s) => s.search);
     // CTR: lamp 1, desk 1 (tie: more searches first), chair 1/3, sofa 0, desk lamp 0
-    assert.deepEqual(await order('&clickAnalytics=true&orderBy=clickThroughRate'), ['lamp', 'desk', 'chair', 'sofa', 'desk lamp']);
-    assert.deepEqual(await order('&clickAnalytics=true&orderBy=clickThroughRate&direction=asc'), ['sofa', 'desk lamp', 'chair', 'lamp', 'desk']);
+    assert.deepEqual(await order('&clickAnalytics=true&orderBy=clickThroughRate'), [
+      'lamp',
+      'desk',
+      'chair',
+      'sofa',
+      'desk lamp',
+    ]);
+    assert.deepEqual(await order('&clickAnalytics=true&orderBy=clickThroughRate&direction=asc'), [
+      'sofa',
+      'desk lamp',
+      'chair',
+      'lamp',
+      'desk',
+    ]);
     // average click position ascending: 1, 2, 3, then the queries without clicks (null) last
-    assert.deepEqual(await order('&clickAnalytics=true&orderBy=averageClickPosition&direction=asc'), ['lamp', 'desk', 'chair', 'sofa', 'desk lamp']);
-    assert.deepEqual(await order('&clickAnalytics=true&orderBy=conversionRate'), ['chair', 'lamp', 'sofa', 'desk', 'desk lamp']);
+    assert.deepEqual(await order('&clickAnalytics=true&orderBy=averageClickPosition&direction=asc'), [
+      'lamp',
+      'desk',
+      'chair',
+      'sofa',
+      'desk lamp',
+    ]);
+    assert.deepEqual(await order('&clickAnalytics=true&orderBy=conversionRate'), [
+      'chair',
+      'lamp',
+      'sofa',
+      'desk',
+      'desk lamp',
+    ]);
     assert.deepEqual(await order('&direction=asc'), ['desk', 'desk lamp', 'lamp', 'sofa', 'chair']);
     assert.deepEqual(await order('&limit=2&offset=1'), ['lamp', 'sofa']);
     assert.deepEqual(await order('&offset=5'), []);
   });
 
   test('tags: a search matches a tag its analyticsTags contain; AND, OR, parentheses', async () => {
-    const top = async (tags: string) => (await report(`/2/searches?index=shop&tags=${encodeURIComponent(tags)}`)).searches;
+    const top = async (tags: string) =>
+      (await report(`/2/searches?index=shop&tags=${encodeURIComponent(tags)}`)).searches;
     assert.deepEqual(await top('mobile'), [{ search: 'lamp', count: 2, nbHits: 2 }]);
     assert.deepEqual(await top('app'), [{ search: 'lamp', count: 1, nbHits: 2 }]);
     assert.deepEqual(await top('mobile AND app'), [{ search: 'lamp', count: 1, nbHits: 2 }]);
     assert.deepEqual(await top('desktop OR (app AND mobile)'), [{ search: 'lamp', count: 1, nbHits: 2 }]);
     assert.deepEqual(await top('desktop'), []);
-    assert.deepEqual(await report(`/2/searches/count?index=shop&tags=mobile`), { count: 2, dates: dates({ count: 0 }, { [D]: { count: 2 } }) });
+    assert.deepEqual(await report(`/2/searches/count?index=shop&tags=mobile`), {
+      count: 2,
+      dates: dates({ count: 0 }, { [D]: { count: 2 } }),
+    });
   });
 
   test('/2/searches/count, /2/users/count', async () => {
-    assert.deepEqual(await report('/2/searches/count?index=shop'), { count: 9, dates: dates({ count: 0 }, { [D]: { count: 8 }, [D_1]: { count: 1 } }) });
+    assert.deepEqual(await report('/2/searches/count?index=shop'), {
+      count: 9,
+      dates: dates({ count: 0 }, { [D]: { count: 8 }, [D_1]: { count: 1 } }),
+    });
     // alice, bob, 127.0.0.1 (anonymous), erin on D; carol on D-1: 5 distinct, not the sum of the days
-    assert.deepEqual(await report('/2/users/count?index=shop'), { count: 5, dates: dates({ count: 0 }, { [D]: { count: 4 }, [D_1]: { count: 1 } }) });
+    assert.deepEqual(await report('/2/users/count?index=shop'), {
+      count: 5,
+      dates: dates({ count: 0 }, { [D]: { count: 4 }, [D_1]: { count: 1 } }),
+    });
   });
 
   test('/2/searches/noResults and /2/searches/noResultRate', async () => {
-    assert.deepEqual(await report('/2/searches/noResults?index=shop'), { searches: [{ search: 'sofa', count: 2, withFilterCount: 1 }] });
+    assert.deepEqual(await report('/2/searches/noResults?index=shop'), {
+      searches: [{ search: 'sofa', count: 2, withFilterCount: 1 }],
+    });
     assert.deepEqual(await report('/2/searches/noResultRate?index=shop'), {
       rate: 2 / 9,
       count: 9,
       noResultCount: 2,
-      dates: dates({ rate: null as number | null, count: 0, noResultCount: 0 }, { [D]: { rate: 0.25, count: 8, noResultCount: 2 }, [D_1]: { rate: 0, count: 1, noResultCount: 0 } }),
+      dates: dates(
+        { rate: null as number | null, count: 0, noResultCount: 0 },
+        { [D]: { rate: 0.25, count: 8, noResultCount: 2 }, [D_1]: { rate: 0, count: 1, noResultCount: 0 } },
+      ),
     });
   });
 
   test('/2/searches/noClicks and /2/searches/noClickRate', async () => {
     // tracked with results: chair ×3 (one clicked), lamp (clicked), desk (clicked), desk lamp (no click)
-    assert.deepEqual(await report('/2/searches/noClicks?index=shop'), { searches: [{ search: 'desk lamp', count: 1, nbHits: 1 }] });
+    assert.deepEqual(await report('/2/searches/noClicks?index=shop'), {
+      searches: [{ search: 'desk lamp', count: 1, nbHits: 1 }],
+    });
     // tracked searches with results: 5, 6, 10, 12, 13 (D), 14 (D-1); without a click: 6, 13, 14
     assert.deepEqual(await report('/2/searches/noClickRate?index=shop'), {
       rate: 0.5,
       count: 6,
       noClickCount: 3,
-      dates: dates({ rate: null as number | null, count: 0, noClickCount: 0 }, { [D]: { rate: 0.4, count: 5, noClickCount: 2 }, [D_1]: { rate: 1, count: 1, noClickCount: 1 } }),
+      dates: dates(
+        { rate: null as number | null, count: 0, noClickCount: 0 },
+        { [D]: { rate: 0.4, count: 5, noClickCount: 2 }, [D_1]: { rate: 1, count: 1, noClickCount: 1 } },
+      ),
     });
   });
 
@@ -253,7 +481,9 @@ describe('hits', () => {
       hit('3', 3, 3, 0, 0),
       hit('4', 3, 3, 0, 0),
     ]);
-    assert.deepEqual((await report('/2/hits?index=shop&clickAnalytics=true&offset=4&limit=1')).hits, [hit('2', 2, 2, 1, 1)]);
+    assert.deepEqual((await report('/2/hits?index=shop&clickAnalytics=true&offset=4&limit=1')).hits, [
+      hit('2', 2, 2, 1, 1),
+    ]);
   });
 
   test('/2/hits?search=: one query; the default limit 0 means the whole list', async () => {
@@ -270,8 +500,15 @@ describe('hits', () => {
 
 describe('filters', () => {
   test('/2/filters and /2/filters?search=', async () => {
-    assert.deepEqual(await report('/2/filters?index=shop'), { attributes: [{ attribute: 'brand', count: 2 }, { attribute: 'price', count: 1 }] });
-    assert.deepEqual(await report('/2/filters?index=shop&search=sofa'), { attributes: [{ attribute: 'brand', count: 1 }] });
+    assert.deepEqual(await report('/2/filters?index=shop'), {
+      attributes: [
+        { attribute: 'brand', count: 2 },
+        { attribute: 'price', count: 1 },
+      ],
+    });
+    assert.deepEqual(await report('/2/filters?index=shop&search=sofa'), {
+      attributes: [{ attribute: 'brand', count: 1 }],
+    });
     assert.deepEqual(await report('/2/filters?index=shop&search=lamp'), { attributes: [] });
   });
 
@@ -282,19 +519,25 @@ describe('filters', () => {
         { attribute: 'brand', operator: ':', value: 'Hon', count: 1 },
       ],
     });
-    assert.deepEqual(await report('/2/filters/price?index=shop'), { values: [{ attribute: 'price', operator: '<', value: '100', count: 1 }] });
+    assert.deepEqual(await report('/2/filters/price?index=shop'), {
+      values: [{ attribute: 'price', operator: '<', value: '100', count: 1 }],
+    });
     assert.deepEqual(await report('/2/filters/brand,price?index=shop&search=chair'), {
       values: [
         { attribute: 'brand', operator: ':', value: 'Acme', count: 1 },
         { attribute: 'price', operator: '<', value: '100', count: 1 },
       ],
     });
-    assert.deepEqual(await report('/2/filters/brand?index=shop&search=sofa'), { values: [{ attribute: 'brand', operator: ':', value: 'Hon', count: 1 }] });
+    assert.deepEqual(await report('/2/filters/brand?index=shop&search=sofa'), {
+      values: [{ attribute: 'brand', operator: ':', value: 'Hon', count: 1 }],
+    });
   });
 
   test('/2/filters/noResults?search=', async () => {
     // sofa: 7 without filters, 8 with brand:Hon
-    assert.deepEqual(await report('/2/filters/noResults?index=shop&search=sofa'), { values: [{ count: 1, values: [{ attribute: 'brand', operator: ':', value: 'Hon' }] }] });
+    assert.deepEqual(await report('/2/filters/noResults?index=shop&search=sofa'), {
+      values: [{ count: 1, values: [{ attribute: 'brand', operator: ':', value: 'Hon' }] }],
+    });
     // chair never answered without results: null
     assert.deepEqual(await report('/2/filters/noResults?index=shop&search=chair'), { values: null });
   });
@@ -311,7 +554,13 @@ describe('clicks and conversions', () => {
       rate: 3 / 8,
       clickCount: 3,
       trackedSearchCount: 8,
-      dates: dates({ rate: null as number | null, clickCount: 0, trackedSearchCount: 0 }, { [D]: { rate: 3 / 7, clickCount: 3, trackedSearchCount: 7 }, [D_1]: { rate: 0, clickCount: 0, trackedSearchCount: 1 } }),
+      dates: dates(
+        { rate: null as number | null, clickCount: 0, trackedSearchCount: 0 },
+        {
+          [D]: { rate: 3 / 7, clickCount: 3, trackedSearchCount: 7 },
+          [D_1]: { rate: 0, clickCount: 0, trackedSearchCount: 1 },
+        },
+      ),
     });
   });
 
@@ -320,7 +569,13 @@ describe('clicks and conversions', () => {
       rate: 1 / 8,
       trackedSearchCount: 8,
       conversionCount: 1,
-      dates: dates({ rate: null as number | null, trackedSearchCount: 0, conversionCount: 0 }, { [D]: { rate: 1 / 7, trackedSearchCount: 7, conversionCount: 1 }, [D_1]: { rate: 0, trackedSearchCount: 1, conversionCount: 0 } }),
+      dates: dates(
+        { rate: null as number | null, trackedSearchCount: 0, conversionCount: 0 },
+        {
+          [D]: { rate: 1 / 7, trackedSearchCount: 7, conversionCount: 1 },
+          [D_1]: { rate: 0, trackedSearchCount: 1, conversionCount: 0 },
+        },
+      ),
     });
   });
 
@@ -352,14 +607,21 @@ describe('clicks and conversions', () => {
       trackedSearchCount: 0,
       dates: [{ date: D_10, rate: null, clickCount: 0, trackedSearchCount: 0 }],
     });
-    assert.deepEqual((await report(`/2/clicks/averageClickPosition?index=typing&startDate=${D_10}&endDate=${D_10}`)).average, null);
+    assert.deepEqual(
+      (await report(`/2/clicks/averageClickPosition?index=typing&startDate=${D_10}&endDate=${D_10}`)).average,
+      null,
+    );
   });
 });
 
 describe('periods', () => {
   test('startDate / endDate are inclusive UTC days; the default period leaves older data out', async () => {
-    assert.deepEqual(await report(`/2/searches?index=shop&startDate=${D_10}&endDate=${D_10}`), { searches: [{ search: 'desk', count: 1, nbHits: 2 }] });
-    assert.deepEqual(await report(`/2/searches?index=shop&startDate=${D_1}&endDate=${D_1}`), { searches: [{ search: 'chair', count: 1, nbHits: 4 }] });
+    assert.deepEqual(await report(`/2/searches?index=shop&startDate=${D_10}&endDate=${D_10}`), {
+      searches: [{ search: 'desk', count: 1, nbHits: 2 }],
+    });
+    assert.deepEqual(await report(`/2/searches?index=shop&startDate=${D_1}&endDate=${D_1}`), {
+      searches: [{ search: 'chair', count: 1, nbHits: 4 }],
+    });
     assert.equal((await report(`/2/searches/count?index=shop&startDate=${D_10}`)).count, 10);
     const users = await report(`/2/users/count?index=shop&startDate=${D_10}&endDate=${D}`);
     assert.equal(users.count, 6); // dave too
@@ -397,7 +659,10 @@ describe('rights and parameters', () => {
   test('the analytics right: admin key yes, search key 403, a key with analytics yes, restricted indices', async () => {
     assert.equal((await analytics('/2/searches?index=shop')).status, 200);
     const refused = await analytics('/2/searches?index=shop', { key: SEARCH_KEY });
-    assert.deepEqual([refused.status, refused.body], [403, { status: 403, message: 'Method not allowed with this API key (the right analytics is needed)' }]);
+    assert.deepEqual(
+      [refused.status, refused.body],
+      [403, { status: 403, message: 'Method not allowed with this API key (the right analytics is needed)' }],
+    );
     const wrong = await analytics('/2/searches?index=shop', { key: 'nope' });
     assert.deepEqual([wrong.status, wrong.body], [403, { status: 403, message: 'Invalid Application-Id or API-Key' }]);
 
@@ -407,7 +672,10 @@ describe('rights and parameters', () => {
     assert.equal((await analytics('/2/searches/count?index=typing', { key: other })).status, 200);
     assert.equal((await analytics('/2/searches/count?index=shop', { key: other })).status, 403);
     // Credentials as URL parameters (document 2: Analytics accepts them)
-    const byUrl = await analytics(`/2/searches/count?index=shop&X-Service-Application-Id=${APP_ID}&X-Service-API-Key=${ADMIN_KEY}`, { key: null, appId: null });
+    const byUrl = await analytics(
+      `/2/searches/count?index=shop&X-Service-Application-Id=${APP_ID}&X-Service-API-Key=${ADMIN_KEY}`,
+      { key: null, appId: null },
+    );
     assert.deepEqual([byUrl.status, byUrl.body.count], [200, 9]);
   });
 
@@ -449,7 +717,8 @@ describe('the official client', () => {
     const requester = {
       async send(request: { method: string; url: string; headers: Record<string, string> }) {
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(request.headers)) headers[name.replace(/^x-algolia-/i, 'x-service-')] = value;
+        for (const [name, value] of Object.entries(request.headers))
+          headers[name.replace(/^x-algolia-/i, 'x-service-')] = value;
         clock += 1000;
         const response = await fetch(request.url, { method: request.method, headers });
         return { content: await response.text(), isTimedOut: false, status: response.status };
@@ -459,10 +728,28 @@ describe('the official client', () => {
       region: 'us',
       options: { hosts: [{ url: new URL(svc.url).host, accept: 'readWrite', protocol: 'http' }], requester },
     });
-    const top = await client.getTopSearches({ index: 'shop', clickAnalytics: true, orderBy: 'clickThroughRate', direction: 'desc', limit: 2 });
-    assert.deepEqual(top.searches.map((s) => [s.search, s.count]), [['lamp', 2], ['desk', 1]]);
-    assert.deepEqual(await client.getClickThroughRate({ index: 'shop' }), await report('/2/clicks/clickThroughRate?index=shop'));
-    assert.deepEqual(await client.getTopFilterForAttribute({ index: 'shop', attribute: 'brand,price', search: 'chair' }), await report('/2/filters/brand,price?index=shop&search=chair'));
+    const top = await client.getTopSearches({
+      index: 'shop',
+      clickAnalytics: true,
+      orderBy: 'clickThroughRate',
+      direction: 'desc',
+      limit: 2,
+    });
+    assert.deepEqual(
+      top.searches.map((s) => [s.search, s.count]),
+      [
+        ['lamp', 2],
+        ['desk', 1],
+      ],
+    );
+    assert.deepEqual(
+      await client.getClickThroughRate({ index: 'shop' }),
+      await report('/2/clicks/clickThroughRate?index=shop'),
+    );
+    assert.deepEqual(
+      await client.getTopFilterForAttribute({ index: 'shop', attribute: 'brand,price', search: 'chair' }),
+      await report('/2/filters/brand,price?index=shop&search=chair'),
+    );
     assert.equal((await client.getUsersCount({ index: 'shop' })).count, 5);
     assert.deepEqual(await client.getStatus({ index: 'shop' }), { updatedAt: new Date(T0 + 402_000).toISOString() });
   });
@@ -506,12 +793,28 @@ describe('durability', () => {
     await svc.stop({ keepData: true });
     svc = await startService({ dataDir, now });
     const top = await report('/2/searches?index=shop&clickAnalytics=true');
-    assert.deepEqual(top.searches.filter((s: { search: string }) => s.search !== 'armchair'), before.top.searches);
-    assert.deepEqual(top.searches.find((s: { search: string }) => s.search === 'armchair'), {
-      search: 'armchair', count: 1, nbHits: 0, clickThroughRate: null, averageClickPosition: null,
-      clickPositions: before.top.searches[0].clickPositions.map((p: { position: number[] }) => ({ ...p, clickCount: 0 })),
-      conversionRate: null, trackedSearchCount: 0, clickCount: 0, conversionCount: 0,
-    });
+    assert.deepEqual(
+      top.searches.filter((s: { search: string }) => s.search !== 'armchair'),
+      before.top.searches,
+    );
+    assert.deepEqual(
+      top.searches.find((s: { search: string }) => s.search === 'armchair'),
+      {
+        search: 'armchair',
+        count: 1,
+        nbHits: 0,
+        clickThroughRate: null,
+        averageClickPosition: null,
+        clickPositions: before.top.searches[0].clickPositions.map((p: { position: number[] }) => ({
+          ...p,
+          clickCount: 0,
+        })),
+        conversionRate: null,
+        trackedSearchCount: 0,
+        clickCount: 0,
+        conversionCount: 0,
+      },
+    );
     assert.deepEqual(await report('/2/clicks/clickThroughRate?index=shop'), before.ctr);
     assert.equal((await report('/2/users/count?index=shop')).count, 6);
   });

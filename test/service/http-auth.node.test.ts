@@ -38,7 +38,10 @@ describe('credentials', () => {
   });
 
   test('credentials in the URL are refused outside Analytics, A/B test and Insights (whatever their case)', async () => {
-    for (const names of [['X-Service-Application-Id', 'X-Service-API-Key'], ['x-service-application-id', 'x-service-api-key']]) {
+    for (const names of [
+      ['X-Service-Application-Id', 'X-Service-API-Key'],
+      ['x-service-application-id', 'x-service-api-key'],
+    ]) {
       const query = `${names[0]}=${APP_ID}&${names[1]}=${SEARCH_KEY}`;
       const get = await svc.call('GET', `/1/indexes/books?${query}`, undefined, { key: null, appId: null });
       assert.deepEqual([get.status, get.body], [403, FORBIDDEN], query);
@@ -48,8 +51,12 @@ describe('credentials', () => {
   });
 
   test('Analytics takes URL credentials by their exact, case-sensitive names (document 2); other casings are missing credentials', async () => {
-    const path = (appIdName: string, keyName: string) => `/2/searches/count?index=books&${appIdName}=${APP_ID}&${keyName}=${ADMIN_KEY}`;
-    const exact = await svc.call('GET', path('X-Service-Application-Id', 'X-Service-API-Key'), undefined, { key: null, appId: null });
+    const path = (appIdName: string, keyName: string) =>
+      `/2/searches/count?index=books&${appIdName}=${APP_ID}&${keyName}=${ADMIN_KEY}`;
+    const exact = await svc.call('GET', path('X-Service-Application-Id', 'X-Service-API-Key'), undefined, {
+      key: null,
+      appId: null,
+    });
     assert.equal(exact.status, 200, JSON.stringify(exact.body));
     assert.equal(typeof exact.body.count, 'number');
     for (const [appIdName, keyName] of [
@@ -68,7 +75,10 @@ describe('credentials', () => {
     assert.equal((await svc.call('POST', '/1/indexes/books/query', { query: 'hobbit' }, asSearch)).status, 200);
     assert.equal((await svc.call('GET', '/1/indexes/books?query=hobbit', undefined, asSearch)).status, 200);
     assert.equal((await svc.call('POST', '/1/indexes/books/browse', {}, asSearch)).status, 200);
-    assert.equal((await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'books' }] }, asSearch)).status, 200);
+    assert.equal(
+      (await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'books' }] }, asSearch)).status,
+      200,
+    );
     const refused: Array<[string, string, unknown?]> = [
       ['POST', '/1/indexes/books', { title: 'x' }],
       ['PUT', '/1/indexes/books/9', { title: 'x' }],
@@ -96,9 +106,19 @@ describe('credentials', () => {
 
   test('a batch needs the right of each of its actions', async () => {
     const key = (await svc.ok('POST', '/1/keys', { acl: ['addObject'] })).key as string;
-    const add = await svc.call('POST', '/1/indexes/scratch/batch', { requests: [{ action: 'addObject', body: { objectID: 'a' } }] }, { key });
+    const add = await svc.call(
+      'POST',
+      '/1/indexes/scratch/batch',
+      { requests: [{ action: 'addObject', body: { objectID: 'a' } }] },
+      { key },
+    );
     assert.equal(add.status, 200);
-    const del = await svc.call('POST', '/1/indexes/scratch/batch', { requests: [{ action: 'deleteObject', body: { objectID: 'a' } }] }, { key });
+    const del = await svc.call(
+      'POST',
+      '/1/indexes/scratch/batch',
+      { requests: [{ action: 'deleteObject', body: { objectID: 'a' } }] },
+      { key },
+    );
     assert.equal(del.status, 403);
     const clear = await svc.call('POST', '/1/indexes/scratch/batch', { requests: [{ action: 'clear' }] }, { key });
     assert.equal(clear.status, 403);
@@ -144,20 +164,48 @@ describe('credentials before the body (every route)', () => {
       if (message) assert.match(answer.body.message, message);
     }
     // A key with deleteObject alone may still send a batch of deletions (the right of each action).
-    const deletion = await svc.call('POST', '/1/indexes/*/batch', { requests: [{ action: 'deleteObject', indexName: 'books', body: { objectID: 'none' } }] }, { key: deleteOnly });
+    const deletion = await svc.call(
+      'POST',
+      '/1/indexes/*/batch',
+      { requests: [{ action: 'deleteObject', indexName: 'books', body: { objectID: 'none' } }] },
+      { key: deleteOnly },
+    );
     assert.equal(deletion.status, 200, JSON.stringify(deletion.body));
   });
 
   test('the multi-index endpoints check each index after the credentials (restricted key)', async () => {
     const key = (await svc.ok('POST', '/1/keys', { acl: ['search', 'addObject'], indexes: ['books'] })).key as string;
-    assert.equal((await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'books' }] }, { key })).status, 200);
-    const queries = await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'books' }, { indexName: 'music' }] }, { key });
+    assert.equal(
+      (await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'books' }] }, { key })).status,
+      200,
+    );
+    const queries = await svc.call(
+      'POST',
+      '/1/indexes/*/queries',
+      { requests: [{ indexName: 'books' }, { indexName: 'music' }] },
+      { key },
+    );
     assert.deepEqual([queries.status, queries.body.message], [403, 'Index music is not allowed with this API key']);
-    const objects = await svc.call('POST', '/1/indexes/*/objects', { requests: [{ indexName: 'music', objectID: 'm1' }] }, { key });
+    const objects = await svc.call(
+      'POST',
+      '/1/indexes/*/objects',
+      { requests: [{ indexName: 'music', objectID: 'm1' }] },
+      { key },
+    );
     assert.deepEqual([objects.status, objects.body.message], [403, 'Index music is not allowed with this API key']);
-    const batch = await svc.call('POST', '/1/indexes/*/batch', { requests: [{ action: 'addObject', indexName: 'music', body: { objectID: 'm9' } }] }, { key });
+    const batch = await svc.call(
+      'POST',
+      '/1/indexes/*/batch',
+      { requests: [{ action: 'addObject', indexName: 'music', body: { objectID: 'm9' } }] },
+      { key },
+    );
     assert.deepEqual([batch.status, batch.body.message], [403, 'Index music is not allowed with this API key']);
-    const copy = await svc.call('POST', '/1/indexes/books/operation', { operation: 'copy', destination: 'music' }, { key });
+    const copy = await svc.call(
+      'POST',
+      '/1/indexes/books/operation',
+      { operation: 'copy', destination: 'music' },
+      { key },
+    );
     assert.deepEqual([copy.status, copy.body.message], [403, 'Index music is not allowed with this API key']);
     assert.equal((await svc.ok('POST', '/1/indexes/music/query', { query: '' })).nbHits, 1, 'nothing written to music');
   });
@@ -205,7 +253,11 @@ describe('credentials before the body (every route)', () => {
       assert.equal(wrong.status, status, `${method} ${path} wrong key: ${JSON.stringify(wrong.body)}`);
       assert.equal(wrong.body.message, FORBIDDEN.message, `${method} ${path}`);
       const none = await svc.call(method, path, undefined, { ...NONE, raw: MALFORMED });
-      assert.equal(none.status, path === '/2/abtests' ? 401 : status, `${method} ${path} no credentials: ${JSON.stringify(none.body)}`);
+      assert.equal(
+        none.status,
+        path === '/2/abtests' ? 401 : status,
+        `${method} ${path} no credentials: ${JSON.stringify(none.body)}`,
+      );
       // With the admin key the same body is refused as malformed: the order is what the test is about.
       const admin = await svc.call(method, path, undefined, { raw: MALFORMED });
       assert.equal(admin.status, 400, `${method} ${path} admin key: ${JSON.stringify(admin.body)}`);
@@ -226,14 +278,25 @@ describe('CORS', () => {
     assert.ok(response.status === 204 || response.status === 200, String(response.status));
     assert.equal(response.headers.get('access-control-allow-origin'), '*');
     const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase();
-    for (const header of ['content-type', 'x-service-application-id', 'x-service-api-key']) assert.ok(allowed.includes(header), allowed);
+    for (const header of ['content-type', 'x-service-application-id', 'x-service-api-key'])
+      assert.ok(allowed.includes(header), allowed);
     assert.match(response.headers.get('access-control-allow-methods') ?? '', /POST/);
   });
 
   test('answers (also errors) carry Access-Control-Allow-Origin', async () => {
-    const ok = await svc.call('POST', '/1/indexes/books/query', {}, { key: SEARCH_KEY, headers: { Origin: 'https://shop.example' } });
+    const ok = await svc.call(
+      'POST',
+      '/1/indexes/books/query',
+      {},
+      { key: SEARCH_KEY, headers: { Origin: 'https://shop.example' } },
+    );
     assert.equal(ok.headers.get('access-control-allow-origin'), '*');
-    const refused = await svc.call('POST', '/1/indexes/books/query', {}, { key: 'wrong', headers: { Origin: 'https://shop.example' } });
+    const refused = await svc.call(
+      'POST',
+      '/1/indexes/books/query',
+      {},
+      { key: 'wrong', headers: { Origin: 'https://shop.example' } },
+    );
     assert.equal(refused.status, 403);
     assert.equal(refused.headers.get('access-control-allow-origin'), '*');
   });
@@ -245,7 +308,12 @@ describe('secured API keys', () => {
     assert.equal((await svc.call('POST', '/1/indexes/books/query', { query: 'hobbit' }, { key })).status, 200);
     const other = await svc.call('POST', '/1/indexes/music/query', { query: 'hobbit' }, { key });
     assert.equal(other.status, 403);
-    const multi = await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'books' }, { indexName: 'music' }] }, { key });
+    const multi = await svc.call(
+      'POST',
+      '/1/indexes/*/queries',
+      { requests: [{ indexName: 'books' }, { indexName: 'music' }] },
+      { key },
+    );
     assert.equal(multi.status, 403);
   });
 
@@ -269,20 +337,53 @@ describe('secured API keys', () => {
     const key = securedKey(SEARCH_KEY, { filters: 'owner:bob' });
     const all = await svc.ok('POST', '/1/indexes/books/query', { query: '' }, { key });
     assert.deepEqual(all.hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['2', '3']);
-    const widened = await svc.ok('POST', '/1/indexes/books/query', { query: '', filters: 'owner:alice OR owner:bob' }, { key });
+    const widened = await svc.ok(
+      'POST',
+      '/1/indexes/books/query',
+      { query: '', filters: 'owner:alice OR owner:bob' },
+      { key },
+    );
     assert.deepEqual(widened.hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['2', '3']);
-    const escape = await svc.call('POST', '/1/indexes/books/query', { query: '', filters: 'year > 0) OR (owner:alice' }, { key });
+    const escape = await svc.call(
+      'POST',
+      '/1/indexes/books/query',
+      { query: '', filters: 'year > 0) OR (owner:alice' },
+      { key },
+    );
     assert.equal(escape.status, 400, 'unbalanced parentheses cannot escape the key filters');
-    const both = await svc.ok('POST', '/1/indexes/books/query', { query: '', filters: 'year > 1950 AND NOT owner:alice' }, { key });
+    const both = await svc.ok(
+      'POST',
+      '/1/indexes/books/query',
+      { query: '', filters: 'year > 1950 AND NOT owner:alice' },
+      { key },
+    );
     assert.deepEqual(both.hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['2', '3']);
     const narrowed = await svc.ok('POST', '/1/indexes/books/query', { query: '', filters: 'year > 2000' }, { key });
-    assert.deepEqual(narrowed.hits.map((hit: { objectID: string }) => hit.objectID), ['3']);
-    const aliceOnly = await svc.ok('POST', '/1/indexes/books/query', { query: '', facetFilters: ['owner:alice'] }, { key });
+    assert.deepEqual(
+      narrowed.hits.map((hit: { objectID: string }) => hit.objectID),
+      ['3'],
+    );
+    const aliceOnly = await svc.ok(
+      'POST',
+      '/1/indexes/books/query',
+      { query: '', facetFilters: ['owner:alice'] },
+      { key },
+    );
     assert.equal(aliceOnly.nbHits, 0);
     // Browse and get objects honour them too.
     const browsed = await svc.ok('POST', '/1/indexes/books/browse', {}, { key });
     assert.deepEqual(browsed.hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['2', '3']);
-    const objects = await svc.ok('POST', '/1/indexes/*/objects', { requests: [{ indexName: 'books', objectID: '1' }, { indexName: 'books', objectID: '2' }] }, { key });
+    const objects = await svc.ok(
+      'POST',
+      '/1/indexes/*/objects',
+      {
+        requests: [
+          { indexName: 'books', objectID: '1' },
+          { indexName: 'books', objectID: '2' },
+        ],
+      },
+      { key },
+    );
     assert.equal(objects.results[0], null);
     assert.equal(objects.results[1].objectID, '2');
   });
@@ -301,7 +402,10 @@ describe('secured API keys', () => {
       assert.match(answer.body.message, /cursor/);
     }
     const adminFirst = await svc.ok('POST', '/1/indexes/books/browse', { hitsPerPage: 1 });
-    assert.equal((await svc.call('POST', '/1/indexes/books/browse', { cursor: adminFirst.cursor }, { key })).status, 400);
+    assert.equal(
+      (await svc.call('POST', '/1/indexes/books/browse', { cursor: adminFirst.cursor }, { key })).status,
+      400,
+    );
     assert.equal((await svc.call('POST', '/1/indexes/music/browse', { cursor: first.cursor })).status, 400);
   });
 
@@ -314,17 +418,37 @@ describe('secured API keys', () => {
 
   test('userToken is forced on the search (and logged with its queryID)', async () => {
     const key = securedKey(SEARCH_KEY, { userToken: 'user-42' });
-    const answer = await svc.ok('POST', '/1/indexes/books/query', { query: 'hobbit', clickAnalytics: true, userToken: 'someone-else' }, { key });
+    const answer = await svc.ok(
+      'POST',
+      '/1/indexes/books/query',
+      { query: 'hobbit', clickAnalytics: true, userToken: 'someone-else' },
+      { key },
+    );
     assert.equal(svc.service.ctx.searchLog.get(answer.queryID)?.userToken, 'user-42');
   });
 
   test('referers: a request from another referer is refused', async () => {
     const key = securedKey(SEARCH_KEY, { referers: ['https://shop.example/*', '*.partner.example'] });
-    const allowed = await svc.call('POST', '/1/indexes/books/query', {}, { key, headers: { Referer: 'https://shop.example/search?q=x' } });
+    const allowed = await svc.call(
+      'POST',
+      '/1/indexes/books/query',
+      {},
+      { key, headers: { Referer: 'https://shop.example/search?q=x' } },
+    );
     assert.equal(allowed.status, 200);
-    const subdomain = await svc.call('POST', '/1/indexes/books/query', {}, { key, headers: { Referer: 'https://www.partner.example/' } });
+    const subdomain = await svc.call(
+      'POST',
+      '/1/indexes/books/query',
+      {},
+      { key, headers: { Referer: 'https://www.partner.example/' } },
+    );
     assert.equal(subdomain.status, 200);
-    const other = await svc.call('POST', '/1/indexes/books/query', {}, { key, headers: { Referer: 'https://evil.example/' } });
+    const other = await svc.call(
+      'POST',
+      '/1/indexes/books/query',
+      {},
+      { key, headers: { Referer: 'https://evil.example/' } },
+    );
     assert.equal(other.status, 403);
     const none = await svc.call('POST', '/1/indexes/books/query', {}, { key });
     assert.equal(none.status, 403);
@@ -348,9 +472,16 @@ describe('secured API keys', () => {
   });
 
   test('keys from the client’s generateSecuredApiKey are accepted and enforced', async () => {
-    const key = generateSecuredApiKey(SEARCH_KEY, { restrictIndices: ['books'], filters: 'owner:alice', validUntil: Math.floor(Date.now() / 1000) + 60 });
+    const key = generateSecuredApiKey(SEARCH_KEY, {
+      restrictIndices: ['books'],
+      filters: 'owner:alice',
+      validUntil: Math.floor(Date.now() / 1000) + 60,
+    });
     const answer = await svc.ok('POST', '/1/indexes/books/query', { query: '' }, { key });
-    assert.deepEqual(answer.hits.map((hit: { objectID: string }) => hit.objectID), ['1']);
+    assert.deepEqual(
+      answer.hits.map((hit: { objectID: string }) => hit.objectID),
+      ['1'],
+    );
     assert.equal((await svc.call('POST', '/1/indexes/music/query', {}, { key })).status, 403);
   });
 
@@ -362,7 +493,12 @@ describe('secured API keys', () => {
 
 describe('API keys endpoints', () => {
   test('create, read, list, update, delete, restore', async () => {
-    const created = await svc.ok('POST', '/1/keys', { acl: ['search'], description: 'front', indexes: ['books'], maxHitsPerQuery: 2 });
+    const created = await svc.ok('POST', '/1/keys', {
+      acl: ['search'],
+      description: 'front',
+      indexes: ['books'],
+      maxHitsPerQuery: 2,
+    });
     assert.equal(typeof created.key, 'string');
     assert.match(created.createdAt, /^\d{4}-\d{2}-\d{2}T/);
     const key = created.key as string;
@@ -418,7 +554,10 @@ describe('API keys endpoints', () => {
   });
 
   test('queryParameters are forced on every query of the key', async () => {
-    const { key } = await svc.ok('POST', '/1/keys', { acl: ['search'], queryParameters: 'filters=owner%3Abob&hitsPerPage=1' });
+    const { key } = await svc.ok('POST', '/1/keys', {
+      acl: ['search'],
+      queryParameters: 'filters=owner%3Abob&hitsPerPage=1',
+    });
     const answer = await svc.ok('POST', '/1/indexes/books/query', { query: '' }, { key });
     assert.equal(answer.nbHits, 2);
     assert.equal(answer.hits.length, 1);
@@ -433,9 +572,30 @@ describe('API keys endpoints', () => {
 
   test('maxQueriesPerIPPerHour counts calls, not the requests inside one (document 1, Limits: "calls per hour")', async () => {
     const { key } = await svc.ok('POST', '/1/keys', { acl: ['search'], maxQueriesPerIPPerHour: 2 });
-    const three = { requests: [{ indexName: 'books' }, { indexName: 'books', query: 'hobbit' }, { indexName: 'books', query: 'silmarillion' }] };
+    const three = {
+      requests: [
+        { indexName: 'books' },
+        { indexName: 'books', query: 'hobbit' },
+        { indexName: 'books', query: 'silmarillion' },
+      ],
+    };
     assert.equal((await svc.call('POST', '/1/indexes/*/queries', three, { key })).status, 200);
-    assert.equal((await svc.call('POST', '/1/indexes/*/objects', { requests: [{ indexName: 'books', objectID: '1' }, { indexName: 'books', objectID: '2' }] }, { key })).status, 200);
+    assert.equal(
+      (
+        await svc.call(
+          'POST',
+          '/1/indexes/*/objects',
+          {
+            requests: [
+              { indexName: 'books', objectID: '1' },
+              { indexName: 'books', objectID: '2' },
+            ],
+          },
+          { key },
+        )
+      ).status,
+      200,
+    );
     assert.equal((await svc.call('POST', '/1/indexes/*/queries', three, { key })).status, 429);
   });
 

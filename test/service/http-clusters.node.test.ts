@@ -42,14 +42,27 @@ describe('multi-cluster mapping over HTTP', () => {
         assert.equal(typeof answer.body.message, 'string');
       }
     }
-    assert.equal((await running.call('GET', '/1/clusters', undefined, { key: 'wrong-key' })).body.message, 'Invalid Application-Id or API-Key');
+    assert.equal(
+      (await running.call('GET', '/1/clusters', undefined, { key: 'wrong-key' })).body.message,
+      'Invalid Application-Id or API-Key',
+    );
   });
 
   test('assign one user: createdAt, then it is listed with zero records', async () => {
-    const answer = await running.ok('POST', '/1/clusters/mapping', { cluster: CLUSTER }, { headers: { [USER]: 'alice' } });
+    const answer = await running.ok(
+      'POST',
+      '/1/clusters/mapping',
+      { cluster: CLUSTER },
+      { headers: { [USER]: 'alice' } },
+    );
     assert.ok(!Number.isNaN(Date.parse(answer.createdAt)), answer.createdAt);
     assert.deepEqual(Object.keys(answer), ['createdAt']);
-    assert.deepEqual(await running.ok('GET', '/1/clusters/mapping/alice'), { userID: 'alice', clusterName: CLUSTER, nbRecords: 0, dataSize: 0 });
+    assert.deepEqual(await running.ok('GET', '/1/clusters/mapping/alice'), {
+      userID: 'alice',
+      clusterName: CLUSTER,
+      nbRecords: 0,
+      dataSize: 0,
+    });
   });
 
   test('refusals: missing or invalid user ID (400), missing cluster (400), another cluster (404), unknown user (404)', async () => {
@@ -64,7 +77,13 @@ describe('multi-cluster mapping over HTTP', () => {
       [400, 'POST', '/1/clusters/mapping/batch', { cluster: CLUSTER, users: [] }, {}],
       [400, 'POST', '/1/clusters/mapping/batch', { cluster: CLUSTER, users: 'bob' }, {}],
       [400, 'POST', '/1/clusters/mapping/batch', { cluster: CLUSTER, users: ['ok', 'not ok'] }, {}],
-      [400, 'POST', '/1/clusters/mapping/batch', { cluster: CLUSTER, users: Array.from({ length: 1001 }, (_, i) => `u${i}`) }, {}],
+      [
+        400,
+        'POST',
+        '/1/clusters/mapping/batch',
+        { cluster: CLUSTER, users: Array.from({ length: 1001 }, (_, i) => `u${i}`) },
+        {},
+      ],
       [404, 'POST', '/1/clusters/mapping/batch', { cluster: 'c2-other', users: ['bob'] }, {}],
       [404, 'GET', '/1/clusters/mapping/nobody', undefined, {}],
       [400, 'GET', '/1/clusters/mapping/a.b', undefined, {}],
@@ -78,7 +97,11 @@ describe('multi-cluster mapping over HTTP', () => {
     ];
     for (const [status, method, path, body, headers] of cases) {
       const answer = await running.call(method, path, body, { headers });
-      assert.equal(answer.status, status, `${method} ${path} ${JSON.stringify(body)?.slice(0, 80)} ${JSON.stringify(headers)}: ${JSON.stringify(answer.body)}`);
+      assert.equal(
+        answer.status,
+        status,
+        `${method} ${path} ${JSON.stringify(body)?.slice(0, 80)} ${JSON.stringify(headers)}: ${JSON.stringify(answer.body)}`,
+      );
       assert.equal(typeof answer.body.message, 'string');
     }
     // Nothing refused was assigned.
@@ -91,19 +114,32 @@ describe('multi-cluster mapping over HTTP', () => {
   });
 
   test('batch assigns every user; re-assigning keeps the user once', async () => {
-    const answer = await running.ok('POST', '/1/clusters/mapping/batch', { cluster: CLUSTER, users: ['bob', 'carol', 'dave', 'bob', 'alice'] });
+    const answer = await running.ok('POST', '/1/clusters/mapping/batch', {
+      cluster: CLUSTER,
+      users: ['bob', 'carol', 'dave', 'bob', 'alice'],
+    });
     assert.ok(!Number.isNaN(Date.parse(answer.createdAt)));
     const list = await running.ok('GET', '/1/clusters/mapping');
     assert.deepEqual(list, {
-      userIDs: ['alice', 'bob', 'carol', 'dave'].map((userID) => ({ userID, clusterName: CLUSTER, nbRecords: 0, dataSize: 0 })),
+      userIDs: ['alice', 'bob', 'carol', 'dave'].map((userID) => ({
+        userID,
+        clusterName: CLUSTER,
+        nbRecords: 0,
+        dataSize: 0,
+      })),
       page: 0,
       hitsPerPage: 100,
     });
     const paged = await running.ok('GET', '/1/clusters/mapping?page=1&hitsPerPage=3');
-    assert.deepEqual(paged.userIDs.map((user: { userID: string }) => user.userID), ['dave']);
+    assert.deepEqual(
+      paged.userIDs.map((user: { userID: string }) => user.userID),
+      ['dave'],
+    );
     assert.equal(paged.page, 1);
     assert.equal(paged.hitsPerPage, 3);
-    assert.deepEqual(await running.ok('GET', '/1/clusters'), { clusters: [{ clusterName: CLUSTER, nbRecords: 0, nbUserIDs: 4, dataSize: 0 }] });
+    assert.deepEqual(await running.ok('GET', '/1/clusters'), {
+      clusters: [{ clusterName: CLUSTER, nbRecords: 0, nbUserIDs: 4, dataSize: 0 }],
+    });
   });
 
   test('record writes with X-Service-User-ID count records and bytes; deletions decrement; unassigned users are refused', async () => {
@@ -111,7 +147,17 @@ describe('multi-cluster mapping over HTTP', () => {
     const a2 = { objectID: 'a2', name: 'Desk', price: 300 };
     const a3 = { name: 'Lamp' };
     // Batch on one index, POST without objectID, PUT.
-    await running.ok('POST', '/1/indexes/shop/batch', { requests: [{ action: 'addObject', body: a1 }, { action: 'updateObject', body: a2 }] }, { headers: { [USER]: 'alice' } });
+    await running.ok(
+      'POST',
+      '/1/indexes/shop/batch',
+      {
+        requests: [
+          { action: 'addObject', body: a1 },
+          { action: 'updateObject', body: a2 },
+        ],
+      },
+      { headers: { [USER]: 'alice' } },
+    );
     const added = await running.ok('POST', '/1/indexes/shop', a3, { headers: { [USER]: 'alice' } });
     const b1 = { name: 'Shelf', tags: ['wood'] };
     await running.ok('PUT', '/1/indexes/shop/b1', b1, { headers: { [USER]: 'bob' } });
@@ -121,18 +167,38 @@ describe('multi-cluster mapping over HTTP', () => {
     await running.ok(
       'POST',
       '/1/indexes/*/batch',
-      { requests: [{ action: 'addObject', indexName: 'other', body: { objectID: 'c1', v: 1 } }, { action: 'addObject', indexName: 'shop', body: { objectID: 'c2', v: 2 } }] },
+      {
+        requests: [
+          { action: 'addObject', indexName: 'other', body: { objectID: 'c1', v: 1 } },
+          { action: 'addObject', indexName: 'shop', body: { objectID: 'c2', v: 2 } },
+        ],
+      },
       { headers: { [USER]: 'carol' } },
     );
     const aliceSize = size(a1) + size(a2) + size({ ...a3, objectID: added.objectID });
-    assert.deepEqual(await running.ok('GET', '/1/clusters/mapping/alice'), { userID: 'alice', clusterName: CLUSTER, nbRecords: 3, dataSize: aliceSize });
-    assert.deepEqual(await running.ok('GET', '/1/clusters/mapping/bob'), { userID: 'bob', clusterName: CLUSTER, nbRecords: 1, dataSize: size({ ...b1, objectID: 'b1' }) });
+    assert.deepEqual(await running.ok('GET', '/1/clusters/mapping/alice'), {
+      userID: 'alice',
+      clusterName: CLUSTER,
+      nbRecords: 3,
+      dataSize: aliceSize,
+    });
+    assert.deepEqual(await running.ok('GET', '/1/clusters/mapping/bob'), {
+      userID: 'bob',
+      clusterName: CLUSTER,
+      nbRecords: 1,
+      dataSize: size({ ...b1, objectID: 'b1' }),
+    });
     const carol = await running.ok('GET', '/1/clusters/mapping/carol');
     assert.equal(carol.nbRecords, 2);
     assert.equal(carol.dataSize, size({ objectID: 'c1', v: 1 }) + size({ objectID: 'c2', v: 2 }));
 
     // Partial update by bob of alice's record: the record is bob's now, with its new size.
-    await running.ok('POST', '/1/indexes/shop/a1/partial', { price: { _operation: 'Increment', value: 1000 } }, { headers: { [USER]: 'bob' } });
+    await running.ok(
+      'POST',
+      '/1/indexes/shop/a1/partial',
+      { price: { _operation: 'Increment', value: 1000 } },
+      { headers: { [USER]: 'bob' } },
+    );
     const bob = await running.ok('GET', '/1/clusters/mapping/bob');
     assert.equal(bob.nbRecords, 2);
     assert.equal(bob.dataSize, size({ ...b1, objectID: 'b1' }) + size({ ...a1, price: 1120 }));
@@ -142,26 +208,55 @@ describe('multi-cluster mapping over HTTP', () => {
     const refused = await running.call('PUT', '/1/indexes/shop/z', { name: 'z' }, { headers: { [USER]: 'stranger' } });
     assert.equal(refused.status, 404);
     assert.match(refused.body.message, /stranger/);
-    assert.equal((await running.call('PUT', '/1/indexes/shop/z', { name: 'z' }, { headers: { [USER]: 'bad id' } })).status, 400);
-    assert.equal((await running.call('POST', '/1/indexes/shop/batch', { requests: [{ action: 'addObject', body: { objectID: 'z' } }] }, { headers: { [USER]: 'stranger' } })).status, 404);
+    assert.equal(
+      (await running.call('PUT', '/1/indexes/shop/z', { name: 'z' }, { headers: { [USER]: 'bad id' } })).status,
+      400,
+    );
+    assert.equal(
+      (
+        await running.call(
+          'POST',
+          '/1/indexes/shop/batch',
+          { requests: [{ action: 'addObject', body: { objectID: 'z' } }] },
+          { headers: { [USER]: 'stranger' } },
+        )
+      ).status,
+      404,
+    );
     assert.equal((await running.call('GET', '/1/indexes/shop/z')).status, 404);
 
     // Top: by record count, 10 at most per cluster.
     const top = await running.ok('GET', '/1/clusters/mapping/top');
     assert.equal(top.topUsers.length, 1);
     assert.deepEqual(Object.keys(top.topUsers[0]), [CLUSTER]);
-    const listed = top.topUsers[0][CLUSTER] as Array<{ userID: string; clusterName: string; nbRecords: number; dataSize: number }>;
-    assert.deepEqual(listed.map((user) => user.nbRecords), [2, 2, 2, 0]);
+    const listed = top.topUsers[0][CLUSTER] as Array<{
+      userID: string;
+      clusterName: string;
+      nbRecords: number;
+      dataSize: number;
+    }>;
+    assert.deepEqual(
+      listed.map((user) => user.nbRecords),
+      [2, 2, 2, 0],
+    );
     assert.deepEqual(new Set(listed.slice(0, 3).map((user) => user.userID)), new Set(['alice', 'bob', 'carol']));
-    assert.deepEqual(listed.find((user) => user.userID === 'bob'), await running.ok('GET', '/1/clusters/mapping/bob'));
+    assert.deepEqual(
+      listed.find((user) => user.userID === 'bob'),
+      await running.ok('GET', '/1/clusters/mapping/bob'),
+    );
     const counts = top.topUsers[0][CLUSTER].map((user: { nbRecords: number }) => user.nbRecords);
-    assert.deepEqual(counts, [...counts].sort((a: number, b: number) => b - a));
+    assert.deepEqual(
+      counts,
+      [...counts].sort((a: number, b: number) => b - a),
+    );
     assert.equal(top.topUsers[0][CLUSTER].at(-1).userID, 'dave');
 
     // Deletions by any path decrement: delete object, batch deleteObject, clear, delete index.
     await running.ok('DELETE', '/1/indexes/shop/a2');
     assert.equal((await running.ok('GET', '/1/clusters/mapping/alice')).nbRecords, 1);
-    await running.ok('POST', '/1/indexes/shop/batch', { requests: [{ action: 'deleteObject', body: { objectID: 'b1' } }] });
+    await running.ok('POST', '/1/indexes/shop/batch', {
+      requests: [{ action: 'deleteObject', body: { objectID: 'b1' } }],
+    });
     assert.equal((await running.ok('GET', '/1/clusters/mapping/bob')).nbRecords, 1);
     await running.ok('DELETE', '/1/indexes/other');
     assert.equal((await running.ok('GET', '/1/clusters/mapping/carol')).nbRecords, 1);
@@ -170,23 +265,51 @@ describe('multi-cluster mapping over HTTP', () => {
     assert.equal((await running.ok('GET', '/1/clusters/mapping/alice')).nbRecords, 1);
 
     const [cluster] = (await running.ok('GET', '/1/clusters')).clusters;
-    const users = (await running.ok('GET', '/1/clusters/mapping')).userIDs as Array<{ nbRecords: number; dataSize: number }>;
+    const users = (await running.ok('GET', '/1/clusters/mapping')).userIDs as Array<{
+      nbRecords: number;
+      dataSize: number;
+    }>;
     assert.equal(cluster.nbUserIDs, 4);
-    assert.equal(cluster.nbRecords, users.reduce((sum, user) => sum + user.nbRecords, 0));
+    assert.equal(
+      cluster.nbRecords,
+      users.reduce((sum, user) => sum + user.nbRecords, 0),
+    );
     assert.equal(cluster.nbRecords, 3);
-    assert.equal(cluster.dataSize, users.reduce((sum, user) => sum + user.dataSize, 0));
+    assert.equal(
+      cluster.dataSize,
+      users.reduce((sum, user) => sum + user.dataSize, 0),
+    );
   });
 
   test('top lists 10 users at most', async () => {
     const many = Array.from({ length: 12 }, (_, i) => `top${String(i).padStart(2, '0')}`);
     await running.ok('POST', '/1/clusters/mapping/batch', { cluster: CLUSTER, users: many });
     for (const [i, userID] of many.entries()) {
-      await running.ok('POST', '/1/indexes/tops/batch', { requests: Array.from({ length: i + 1 }, (_, n) => ({ action: 'addObject', body: { objectID: `${userID}-${n}` } })) }, { headers: { [USER]: userID } });
+      await running.ok(
+        'POST',
+        '/1/indexes/tops/batch',
+        {
+          requests: Array.from({ length: i + 1 }, (_, n) => ({
+            action: 'addObject',
+            body: { objectID: `${userID}-${n}` },
+          })),
+        },
+        { headers: { [USER]: userID } },
+      );
     }
-    const listed = (await running.ok('GET', '/1/clusters/mapping/top')).topUsers[0][CLUSTER] as Array<{ userID: string; nbRecords: number }>;
+    const listed = (await running.ok('GET', '/1/clusters/mapping/top')).topUsers[0][CLUSTER] as Array<{
+      userID: string;
+      nbRecords: number;
+    }>;
     assert.equal(listed.length, 10);
-    assert.deepEqual(listed.map((user) => user.userID), [...many].reverse().slice(0, 10));
-    assert.deepEqual(listed.map((user) => user.nbRecords), [12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
+    assert.deepEqual(
+      listed.map((user) => user.userID),
+      [...many].reverse().slice(0, 10),
+    );
+    assert.deepEqual(
+      listed.map((user) => user.nbRecords),
+      [12, 11, 10, 9, 8, 7, 6, 5, 4, 3],
+    );
   });
 
   test('search user IDs: substring, case-insensitive, cluster filter, pages, highlight', async () => {
@@ -196,7 +319,10 @@ describe('multi-cluster mapping over HTTP', () => {
     assert.equal(all.hitsPerPage, 20);
     assert.ok(!Number.isNaN(Date.parse(all.updatedAt)));
     const found = await running.ok('POST', '/1/clusters/mapping/search', { query: 'AR', clusterName: CLUSTER });
-    assert.deepEqual(found.hits.map((hit: { userID: string }) => hit.userID), ['carol']);
+    assert.deepEqual(
+      found.hits.map((hit: { userID: string }) => hit.userID),
+      ['carol'],
+    );
     const [hit] = found.hits;
     assert.equal(hit.objectID, 'carol');
     assert.equal(hit.clusterName, CLUSTER);
@@ -205,13 +331,19 @@ describe('multi-cluster mapping over HTTP', () => {
     assert.equal(hit._highlightResult.userID.matchLevel, 'full');
     const paged = await running.ok('POST', '/1/clusters/mapping/search', { query: 'top', page: 2, hitsPerPage: 5 });
     assert.equal(paged.nbHits, 12);
-    assert.deepEqual(paged.hits.map((h: { userID: string }) => h.userID), ['top10', 'top11']);
+    assert.deepEqual(
+      paged.hits.map((h: { userID: string }) => h.userID),
+      ['top10', 'top11'],
+    );
     assert.equal((await running.ok('POST', '/1/clusters/mapping/search', { query: 'nobody' })).nbHits, 0);
   });
 
   test('pending: always false, clusters {} with getClusters=true', async () => {
     assert.deepEqual(await running.ok('GET', '/1/clusters/mapping/pending'), { pending: false });
-    assert.deepEqual(await running.ok('GET', '/1/clusters/mapping/pending?getClusters=true'), { pending: false, clusters: {} });
+    assert.deepEqual(await running.ok('GET', '/1/clusters/mapping/pending?getClusters=true'), {
+      pending: false,
+      clusters: {},
+    });
   });
 
   test('delete a user: deletedAt, gone from every listing, its records stay in the index', async () => {

@@ -21,7 +21,13 @@ function config(overrides: Record<string, unknown> = {}): Record<string, unknown
     indexPrefix: 'crawler_',
     rateLimit: 8,
     startUrls: ['http://localhost:9/docs/'],
-    actions: [{ indexName: 'docs', pathsToMatch: ['http://localhost:9/docs/**'], recordExtractor: { __type: 'function', source: '({ $ }) => []' } }],
+    actions: [
+      {
+        indexName: 'docs',
+        pathsToMatch: ['http://localhost:9/docs/**'],
+        recordExtractor: { __type: 'function', source: '({ $ }) => []' },
+      },
+    ],
     ...overrides,
   };
 }
@@ -30,7 +36,11 @@ describe('Crawler API: authentication and errors', () => {
   let running: Running;
   let id: string;
   const call = (method: string, path: string, body?: unknown, authorization: string | null = BASIC) =>
-    running.call(method, path, body, { key: null, appId: null, headers: authorization === null ? {} : { authorization } });
+    running.call(method, path, body, {
+      key: null,
+      appId: null,
+      headers: authorization === null ? {} : { authorization },
+    });
 
   before(async () => {
     running = await startService({ dataDir: ':memory:', crawlerDomains: ['docs.example.com', '*.example.org'] });
@@ -41,7 +51,13 @@ describe('Crawler API: authentication and errors', () => {
   after(() => running.stop());
 
   test('401 without, with malformed or with wrong Basic credentials (WWW-Authenticate); the search API keys do not open it', async () => {
-    for (const authorization of [null, 'Bearer local-crawler-key', basic('local-crawler', 'wrong'), basic('someone', 'local-crawler-key'), 'Basic !!!']) {
+    for (const authorization of [
+      null,
+      'Bearer local-crawler-key',
+      basic('local-crawler', 'wrong'),
+      basic('someone', 'local-crawler-key'),
+      'Basic !!!',
+    ]) {
       const answer = await call('GET', `/api/1/crawlers/${id}`, undefined, authorization);
       assert.equal(answer.status, 401, String(authorization));
       assert.equal(typeof answer.body.message, 'string');
@@ -56,15 +72,24 @@ describe('Crawler API: authentication and errors', () => {
     const preflight = (path: string, headers: string) =>
       fetch(`${running.url}${path}`, {
         method: 'OPTIONS',
-        headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': headers },
+        headers: {
+          origin: 'http://evil.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': headers,
+        },
       });
     const crawler = await preflight('/api/1/crawlers', 'authorization,content-type');
     assert.equal(crawler.headers.get('access-control-allow-origin'), null);
     assert.equal(crawler.headers.get('access-control-allow-headers'), null);
-    const answer = await fetch(`${running.url}/api/1/crawlers/${id}`, { headers: { origin: 'http://evil.example', authorization: BASIC } });
+    const answer = await fetch(`${running.url}/api/1/crawlers/${id}`, {
+      headers: { origin: 'http://evil.example', authorization: BASIC },
+    });
     assert.equal(answer.status, 200);
     assert.equal(answer.headers.get('access-control-allow-origin'), null, 'a browser would not let the page read it');
-    const search = await preflight('/1/indexes/products/query', 'x-service-api-key,x-service-application-id,content-type');
+    const search = await preflight(
+      '/1/indexes/products/query',
+      'x-service-api-key,x-service-application-id,content-type',
+    );
     assert.equal(search.headers.get('access-control-allow-origin'), '*');
     assert.doesNotMatch(search.headers.get('access-control-allow-headers') ?? '', /authorization/i);
     const analytics = await preflight('/2/searches', 'x-service-api-key');
@@ -78,13 +103,20 @@ describe('Crawler API: authentication and errors', () => {
     const domains = await call('GET', '/api/1/domains');
     assert.equal(domains.status, 200);
     assert.deepEqual(domains.body, {
-      items: ['localhost', '127.0.0.1', '[::1]', 'docs.example.com', '*.example.org'].map((domain) => ({ appId: APP_ID, domain, verified: true })),
+      items: ['localhost', '127.0.0.1', '[::1]', 'docs.example.com', '*.example.org'].map((domain) => ({
+        appId: APP_ID,
+        domain,
+        verified: true,
+      })),
       itemsPerPage: 20,
       page: 1,
       total: 5,
     });
     const second = await call('GET', '/api/1/domains?itemsPerPage=2&page=2');
-    assert.deepEqual(second.body.items.map((item: any) => item.domain), ['[::1]', 'docs.example.com']);
+    assert.deepEqual(
+      second.body.items.map((item: any) => item.domain),
+      ['[::1]', 'docs.example.com'],
+    );
     assert.equal((await call('GET', '/api/1/domains?itemsPerPage=0')).status, 400);
     assert.equal((await call('GET', `/api/1/domains?appId=OTHER`)).status, 400);
   });
@@ -117,33 +149,83 @@ describe('Crawler API: authentication and errors', () => {
       ['POST', '/api/1/crawlers', { name: 'x' }, /^config: required/],
       ['POST', '/api/1/crawlers', { name: 'x', config: config(), extra: 1 }, /^extra: unknown field/],
       ['POST', '/api/1/crawlers', { name: 'x', config: config({ appId: 'OTHERAPP' }) }, /^config\.appId: /],
-      ['POST', '/api/1/crawlers', { name: 'x', config: config({ apiKey: SEARCH_KEY }) }, /^config\.apiKey: the API key lacks the addObject right/],
-      ['POST', '/api/1/crawlers', { name: 'x', config: config({ apiKey: 'no-such-key' }) }, /^config\.apiKey: not an API key/],
+      [
+        'POST',
+        '/api/1/crawlers',
+        { name: 'x', config: config({ apiKey: SEARCH_KEY }) },
+        /^config\.apiKey: the API key lacks the addObject right/,
+      ],
+      [
+        'POST',
+        '/api/1/crawlers',
+        { name: 'x', config: config({ apiKey: 'no-such-key' }) },
+        /^config\.apiKey: not an API key/,
+      ],
       ['POST', '/api/1/crawlers', { name: 'x', config: config({ rateLimit: 0 }) }, /^config\.rateLimit: /],
-      ['POST', '/api/1/crawlers', { name: 'x', config: config({ startUrls: ['ftp://x/'] }) }, /^config\.startUrls\[0\]: /],
+      [
+        'POST',
+        '/api/1/crawlers',
+        { name: 'x', config: config({ startUrls: ['ftp://x/'] }) },
+        /^config\.startUrls\[0\]: /,
+      ],
       ['POST', '/api/1/crawlers', { name: 'x', config: config({ actions: [] }) }, /^config\.actions: /],
       [
         'POST',
         '/api/1/crawlers',
-        { name: 'x', config: config({ actions: [{ indexName: 'docs', recordExtractor: { __type: 'function', source: '() => []' } }] }) },
+        {
+          name: 'x',
+          config: config({
+            actions: [{ indexName: 'docs', recordExtractor: { __type: 'function', source: '() => []' } }],
+          }),
+        },
         /^config\.actions\[0\]\.pathsToMatch: /,
       ],
       [
         'POST',
         '/api/1/crawlers',
-        { name: 'x', config: config({ actions: [{ indexName: 'docs', pathsToMatch: ['**'], recordExtractor: { __type: 'function', source: '({ $ ) => [' } }] }) },
+        {
+          name: 'x',
+          config: config({
+            actions: [
+              {
+                indexName: 'docs',
+                pathsToMatch: ['**'],
+                recordExtractor: { __type: 'function', source: '({ $ ) => [' },
+              },
+            ],
+          }),
+        },
         /^config\.actions\[0\]\.recordExtractor\.source: does not compile/,
       ],
       [
         'POST',
         '/api/1/crawlers',
-        { name: 'x', config: config({ actions: [{ indexName: 'docs', pathsToMatch: ['**'], selectorsToMatch: ['!::::'], recordExtractor: { __type: 'function', source: '() => []' } }] }) },
+        {
+          name: 'x',
+          config: config({
+            actions: [
+              {
+                indexName: 'docs',
+                pathsToMatch: ['**'],
+                selectorsToMatch: ['!::::'],
+                recordExtractor: { __type: 'function', source: '() => []' },
+              },
+            ],
+          }),
+        },
         /^config\.actions\[0\]\.selectorsToMatch\[0\]: /,
       ],
       [
         'POST',
         '/api/1/crawlers',
-        { name: 'x', config: config({ actions: [{ indexName: 'a*b', pathsToMatch: ['**'], recordExtractor: { __type: 'function', source: '() => []' } }] }) },
+        {
+          name: 'x',
+          config: config({
+            actions: [
+              { indexName: 'a*b', pathsToMatch: ['**'], recordExtractor: { __type: 'function', source: '() => []' } },
+            ],
+          }),
+        },
         /^config\.actions\[0\]\.indexName: /,
       ],
       ['GET', '/api/1/crawlers?itemsPerPage=101', undefined, /^itemsPerPage: /],
@@ -154,21 +236,40 @@ describe('Crawler API: authentication and errors', () => {
       ['PATCH', `/api/1/crawlers/${id}/config`, { rateLimit: 'fast' }, /^config\.rateLimit: /],
       ['PATCH', `/api/1/crawlers/${id}/config`, [], /must be a JSON object/],
       ['POST', `/api/1/crawlers/${id}/urls/crawl`, {}, /^urls: required/],
-      ['POST', `/api/1/crawlers/${id}/urls/crawl`, { urls: Array.from({ length: 51 }, (_, i) => `http://localhost:9/docs/${i}`) }, /^urls: at most 50/],
+      [
+        'POST',
+        `/api/1/crawlers/${id}/urls/crawl`,
+        { urls: Array.from({ length: 51 }, (_, i) => `http://localhost:9/docs/${i}`) },
+        /^urls: at most 50/,
+      ],
       ['POST', `/api/1/crawlers/${id}/urls/crawl`, { urls: ['not a url'] }, /^urls\[0\]: /],
       ['POST', `/api/1/crawlers/${id}/urls/crawl`, { urls: ['http://localhost:9/docs/'], save: 'yes' }, /^save: /],
       ['POST', `/api/1/crawlers/${id}/test`, { url: 'javascript:alert(1)' }, /^url: /],
       ['POST', `/api/1/crawlers/${id}/test`, { url: 'http://localhost:9/docs/', config: [] }, /^config: /],
-      ['POST', `/api/1/crawlers/${id}/test`, { url: 'http://localhost:9/docs/', config: { apiKey: SEARCH_KEY } }, /^config\.apiKey: /],
+      [
+        'POST',
+        `/api/1/crawlers/${id}/test`,
+        { url: 'http://localhost:9/docs/', config: { apiKey: SEARCH_KEY } },
+        /^config\.apiKey: /,
+      ],
       ['GET', `/api/1/crawlers/${id}/tasks/${UNKNOWN}`, undefined, /^taskId: /],
       ['POST', `/api/1/crawlers/${id}/tasks/${UNKNOWN}/cancel`, undefined, /^taskId: /],
     ];
     for (const [method, path, body, message] of cases) {
       const answer = await call(method, path, body);
-      assert.equal(answer.status, 400, `${method} ${path} ${JSON.stringify(body)?.slice(0, 200)}: ${JSON.stringify(answer.body)}`);
+      assert.equal(
+        answer.status,
+        400,
+        `${method} ${path} ${JSON.stringify(body)?.slice(0, 200)}: ${JSON.stringify(answer.body)}`,
+      );
       assert.match(answer.body.message, message);
     }
-    const malformed = await running.call('POST', '/api/1/crawlers', undefined, { key: null, appId: null, headers: { authorization: BASIC }, raw: '{"name":' });
+    const malformed = await running.call('POST', '/api/1/crawlers', undefined, {
+      key: null,
+      appId: null,
+      headers: { authorization: BASIC },
+      raw: '{"name":',
+    });
     assert.equal(malformed.status, 400);
     assert.match(malformed.body.message, /Invalid JSON/);
   });
@@ -222,9 +323,17 @@ describe('Crawler API: credentials from the options and the CLI', () => {
   test('createService({ crawlerUserId, crawlerApiKey }) replaces the dev credentials', async () => {
     const running = await startService({ dataDir: ':memory:', crawlerUserId: 'ops', crawlerApiKey: 's3cret' });
     try {
-      const dev = await running.call('GET', '/api/1/crawlers', undefined, { key: null, appId: null, headers: { authorization: BASIC } });
+      const dev = await running.call('GET', '/api/1/crawlers', undefined, {
+        key: null,
+        appId: null,
+        headers: { authorization: BASIC },
+      });
       assert.equal(dev.status, 401);
-      const own = await running.call('GET', '/api/1/crawlers', undefined, { key: null, appId: null, headers: { authorization: basic('ops', 's3cret') } });
+      const own = await running.call('GET', '/api/1/crawlers', undefined, {
+        key: null,
+        appId: null,
+        headers: { authorization: basic('ops', 's3cret') },
+      });
       assert.equal(own.status, 200);
     } finally {
       await running.stop();
@@ -234,7 +343,24 @@ describe('Crawler API: credentials from the options and the CLI', () => {
   test('npm run serve prints the crawler credentials after the keys and takes --crawler-* flags', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/service/cli.ts', 'serve', '--port', '0', '--data-dir', ':memory:', '--crawler-user-id', 'cli-user', '--crawler-api-key', 'cli-key', '--crawler-domain', 'docs.example.com', '--crawler-domain', 'blog.example.com'],
+      [
+        '--import',
+        'tsx',
+        'src/service/cli.ts',
+        'serve',
+        '--port',
+        '0',
+        '--data-dir',
+        ':memory:',
+        '--crawler-user-id',
+        'cli-user',
+        '--crawler-api-key',
+        'cli-key',
+        '--crawler-domain',
+        'docs.example.com',
+        '--crawler-domain',
+        'blog.example.com',
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     try {
@@ -250,7 +376,10 @@ describe('Crawler API: credentials from the options and the CLI', () => {
       const url = lines[0]!.slice('listening on '.length);
       const domains = await fetch(`${url}/api/1/domains`, { headers: { authorization: basic('cli-user', 'cli-key') } });
       assert.equal(domains.status, 200);
-      assert.deepEqual(((await domains.json()) as any).items.map((item: any) => item.domain).slice(3), ['docs.example.com', 'blog.example.com']);
+      assert.deepEqual(((await domains.json()) as any).items.map((item: any) => item.domain).slice(3), [
+        'docs.example.com',
+        'blog.example.com',
+      ]);
     } finally {
       child.kill('SIGTERM');
       await once(child, 'exit');

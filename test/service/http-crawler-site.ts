@@ -27,8 +27,10 @@ export interface Site {
 
 export function page(title: string, body: string, links: string[] = [], articleClass = ''): string {
   const anchors = links.map((href) => `<a href="${href}">${href}</a>`).join('\n');
-  return `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
-    `<article${articleClass ? ` class="${articleClass}"` : ''}><p>${body}</p></article><nav>${anchors}</nav></body></html>`;
+  return (
+    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
+    `<article${articleClass ? ` class="${articleClass}"` : ''}><p>${body}</p></article><nav>${anchors}</nav></body></html>`
+  );
 }
 
 export async function startSite(host: string, pages: Record<string, string>, robots?: string): Promise<Site> {

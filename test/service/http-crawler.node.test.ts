@@ -14,7 +14,11 @@ const BASIC = `Basic ${Buffer.from('local-crawler:local-crawler-key').toString('
 
 function crawlerCall(running: Running, authorization: string | null = BASIC) {
   return (method: string, path: string, body?: unknown) =>
-    running.call(method, path, body, { key: null, appId: null, headers: authorization === null ? {} : { authorization } });
+    running.call(method, path, body, {
+      key: null,
+      appId: null,
+      headers: authorization === null ? {} : { authorization },
+    });
 }
 
 async function waitTask(running: Running, id: string, taskId: string, timeoutMs = 20_000): Promise<void> {
@@ -120,7 +124,17 @@ describe('Crawler API: a reindex of a real site', () => {
     assert.equal(crawler.status, 200);
     assert.deepEqual(
       { ...crawler.body, createdAt: undefined, updatedAt: undefined },
-      { id, name: 'docs', running: false, reindexing: false, blocked: false, lastReindexStartedAt: null, lastReindexEndedAt: null, createdAt: undefined, updatedAt: undefined },
+      {
+        id,
+        name: 'docs',
+        running: false,
+        reindexing: false,
+        blocked: false,
+        lastReindexStartedAt: null,
+        lastReindexEndedAt: null,
+        createdAt: undefined,
+        updatedAt: undefined,
+      },
     );
     assert.equal(crawler.body.config, undefined);
     assert.ok(!Number.isNaN(Date.parse(crawler.body.createdAt)));
@@ -150,7 +164,16 @@ describe('Crawler API: a reindex of a real site', () => {
     // /docs/secret.html (robots.txt), the unregistered host 127.0.0.2, the fragment duplicate, mailto.
     assert.deepEqual(
       site.requests.map((request) => request.path),
-      ['/robots.txt', '/docs/index.html', '/docs/install.html', '/docs/usage.html', '/docs/draft.html', '/docs/missing.html', '/docs/advanced.html', '/docs/from-draft.html'],
+      [
+        '/robots.txt',
+        '/docs/index.html',
+        '/docs/install.html',
+        '/docs/usage.html',
+        '/docs/draft.html',
+        '/docs/missing.html',
+        '/docs/advanced.html',
+        '/docs/from-draft.html',
+      ],
     );
     assert.equal(other.requests.length, 0, 'a host outside the registered domains is never fetched');
     assert.match(site.requests[0]!.userAgent, /SvcSearchCrawler/);
@@ -158,21 +181,45 @@ describe('Crawler API: a reindex of a real site', () => {
     const all = await running.ok('POST', '/1/indexes/crawler_docs/query', { query: '', hitsPerPage: 20 });
     assert.equal(all.nbHits, 5);
     const byPath = new Map(all.hits.map((hit: any) => [hit.path, hit]));
-    assert.deepEqual([...byPath.keys()].sort(), ['/docs/advanced.html', '/docs/from-draft.html', '/docs/index.html', '/docs/install.html', '/docs/usage.html']);
+    assert.deepEqual([...byPath.keys()].sort(), [
+      '/docs/advanced.html',
+      '/docs/from-draft.html',
+      '/docs/index.html',
+      '/docs/install.html',
+      '/docs/usage.html',
+    ]);
     assert.deepEqual(
       { ...(byPath.get('/docs/install.html') as any), _highlightResult: undefined },
-      { title: 'Install', body: 'Run npm install', path: '/docs/install.html', objectID: objectId(`${site.origin}/docs/install.html`), _highlightResult: undefined },
+      {
+        title: 'Install',
+        body: 'Run npm install',
+        path: '/docs/install.html',
+        objectID: objectId(`${site.origin}/docs/install.html`),
+        _highlightResult: undefined,
+      },
     );
     const install = await running.ok('POST', '/1/indexes/crawler_docs/query', { query: 'npm install' });
-    assert.deepEqual(install.hits.map((hit: any) => hit.title), ['Install']);
+    assert.deepEqual(
+      install.hits.map((hit: any) => hit.title),
+      ['Install'],
+    );
     const indices = await running.ok('GET', '/1/indexes');
-    assert.ok(!indices.items.some((item: any) => item.name.endsWith('.tmp')), 'the temporary index was moved over the live one');
+    assert.ok(
+      !indices.items.some((item: any) => item.name.endsWith('.tmp')),
+      'the temporary index was moved over the live one',
+    );
 
     const stats = await call('GET', `/api/1/crawlers/${id}/stats/urls`);
     assert.equal(stats.status, 200);
     assert.equal(stats.body.count, 10);
     const lines = Object.fromEntries(stats.body.data.map((item: any) => [item.reason, item]));
-    assert.deepEqual(lines.success, { reason: 'success', status: 'DONE', category: 'success', readable: 'Success', count: 5 });
+    assert.deepEqual(lines.success, {
+      reason: 'success',
+      status: 'DONE',
+      category: 'success',
+      readable: 'Success',
+      count: 5,
+    });
     assert.deepEqual(
       Object.fromEntries(stats.body.data.map((item: any) => [item.reason, [item.status, item.category, item.count]])),
       {
@@ -190,11 +237,28 @@ describe('Crawler API: a reindex of a real site', () => {
   test('the test endpoint answers records, links and logs and writes nothing', async () => {
     const before = site.requests.length;
     const statsBefore = (await call('GET', `/api/1/crawlers/${id}/stats/urls`)).body;
-    site.pages.set('/docs/install.html', page('Install now', 'Run npm install today', ['/docs/index.html', '/private/notes.html']));
-    const answer = await call('POST', `/api/1/crawlers/${id}/test`, { url: `${site.origin}/docs/install.html`, config: { indexPrefix: 'preview_' } });
+    site.pages.set(
+      '/docs/install.html',
+      page('Install now', 'Run npm install today', ['/docs/index.html', '/private/notes.html']),
+    );
+    const answer = await call('POST', `/api/1/crawlers/${id}/test`, {
+      url: `${site.origin}/docs/install.html`,
+      config: { indexPrefix: 'preview_' },
+    });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    const record = { title: 'Install now', body: 'Run npm install today', path: '/docs/install.html', objectID: objectId(`${site.origin}/docs/install.html`) };
-    assert.deepEqual(answer.body.records, [{ indexName: 'preview_docs', records: [record], recordsPerExtractor: [{ index: 0, type: 'custom', records: [record] }] }]);
+    const record = {
+      title: 'Install now',
+      body: 'Run npm install today',
+      path: '/docs/install.html',
+      objectID: objectId(`${site.origin}/docs/install.html`),
+    };
+    assert.deepEqual(answer.body.records, [
+      {
+        indexName: 'preview_docs',
+        records: [record],
+        recordsPerExtractor: [{ index: 0, type: 'custom', records: [record] }],
+      },
+    ]);
     assert.deepEqual(answer.body.links, [`${site.origin}/docs/index.html`], 'only links an action would follow');
     assert.deepEqual(answer.body.logs, [['extracting', '/docs/install.html']]);
     assert.deepEqual(answer.body.externalData, {});
@@ -215,7 +279,15 @@ describe('Crawler API: a reindex of a real site', () => {
 
     const broken = await call('POST', `/api/1/crawlers/${id}/test`, {
       url: `${site.origin}/docs/usage.html`,
-      config: { actions: [{ indexName: 'docs', pathsToMatch: [`${site.origin}/docs/**`], recordExtractor: { __type: 'function', source: '() => { while (true) {} }' } }] },
+      config: {
+        actions: [
+          {
+            indexName: 'docs',
+            pathsToMatch: [`${site.origin}/docs/**`],
+            recordExtractor: { __type: 'function', source: '() => { while (true) {} }' },
+          },
+        ],
+      },
     });
     assert.equal(broken.status, 200);
     assert.equal(broken.body.error.code, 'extractor_error');
@@ -240,16 +312,31 @@ describe('Crawler API: a reindex of a real site', () => {
     });
     assert.equal(sandbox.status, 200, JSON.stringify(sandbox.body));
     assert.deepEqual(sandbox.body.records[0].records, [
-      { objectID: 'probe', require: 'undefined', process: 'undefined', evalBlocked: true, fileType: 'html', big: true, dataSources: '{}', parts: [{ u: '/docs/usage.html', text: 'Call the search method' }] },
+      {
+        objectID: 'probe',
+        require: 'undefined',
+        process: 'undefined',
+        evalBlocked: true,
+        fileType: 'html',
+        big: true,
+        dataSources: '{}',
+        parts: [{ u: '/docs/usage.html', text: 'Call the search method' }],
+      },
     ]);
   });
 
   test('urls/crawl without a reindex writes into the live index; save adds extraUrls', async () => {
-    const answer = await call('POST', `/api/1/crawlers/${id}/urls/crawl`, { urls: [`${site.origin}/docs/install.html`, `${site.origin}/docs/extra.html`], save: true });
+    const answer = await call('POST', `/api/1/crawlers/${id}/urls/crawl`, {
+      urls: [`${site.origin}/docs/install.html`, `${site.origin}/docs/extra.html`],
+      save: true,
+    });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     await waitTask(running, id, answer.body.taskId);
     const today = await running.ok('POST', '/1/indexes/crawler_docs/query', { query: 'today' });
-    assert.deepEqual(today.hits.map((hit: any) => [hit.objectID, hit.title]), [[objectId(`${site.origin}/docs/install.html`), 'Install now']]);
+    assert.deepEqual(
+      today.hits.map((hit: any) => [hit.objectID, hit.title]),
+      [[objectId(`${site.origin}/docs/install.html`), 'Install now']],
+    );
     const all = await running.ok('POST', '/1/indexes/crawler_docs/query', { query: '' });
     assert.equal(all.nbHits, 6, 'install replaced in place, extra added');
     const config = (await call('GET', `/api/1/crawlers/${id}?withConfig=true`)).body.config;
@@ -262,7 +349,10 @@ describe('Crawler API: a reindex of a real site', () => {
     site.pages.set('/docs/later.html', page('Later', 'Added while reindexing'));
     site.held.add('/docs/advanced.html');
     const reindex = await call('POST', `/api/1/crawlers/${id}/reindex`);
-    await waitFor(() => site.requests.some((request) => request.path === '/docs/advanced.html' && site.held.size > 0), 'the held page');
+    await waitFor(
+      () => site.requests.some((request) => request.path === '/docs/advanced.html' && site.held.size > 0),
+      'the held page',
+    );
     const urls = await call('POST', `/api/1/crawlers/${id}/urls/crawl`, { urls: [`${site.origin}/docs/later.html`] });
     assert.equal(urls.status, 200);
     await waitTask(running, id, urls.body.taskId);
@@ -301,13 +391,24 @@ describe('Crawler API: a reindex of a real site', () => {
 
 describe('Crawler API: rateLimit', () => {
   test('at most rateLimit requests start in any second (rateLimit 4 → starts ≥ 250 ms apart)', async () => {
-    const pages: Record<string, string> = { '/docs/index.html': page('Index', 'Start', ['/docs/1.html', '/docs/2.html', '/docs/3.html', '/docs/4.html', '/docs/5.html']) };
+    const pages: Record<string, string> = {
+      '/docs/index.html': page('Index', 'Start', [
+        '/docs/1.html',
+        '/docs/2.html',
+        '/docs/3.html',
+        '/docs/4.html',
+        '/docs/5.html',
+      ]),
+    };
     for (let i = 1; i <= 5; i++) pages[`/docs/${i}.html`] = page(`Page ${i}`, `Number ${i}`);
     const site = await startSite('127.0.0.1', pages);
     const running = await startService({ dataDir: ':memory:' });
     const call = crawlerCall(running);
     try {
-      const config: Record<string, any> = { ...docsConfig(site, site, 4), startUrls: [`${site.origin}/docs/index.html`] };
+      const config: Record<string, any> = {
+        ...docsConfig(site, site, 4),
+        startUrls: [`${site.origin}/docs/index.html`],
+      };
       config.actions[0].pathsToMatch = [`${site.origin}/docs/**`];
       const { id } = (await call('POST', '/api/1/crawlers', { name: 'paced', config })).body;
       const { taskId } = (await call('POST', `/api/1/crawlers/${id}/run`)).body; // never crawled: run starts the first reindex
@@ -330,7 +431,10 @@ describe('Crawler API: rateLimit', () => {
 
 describe('Crawler API: blocked reindex and cancel (rule 3)', () => {
   test('every URL failing blocks the crawler, keeps the live index; only the blocking task can be cancelled', async () => {
-    const site = await startSite('127.0.0.1', { '/docs/index.html': page('Home', 'Welcome home', ['/docs/a.html']), '/docs/a.html': page('A', 'Page A') });
+    const site = await startSite('127.0.0.1', {
+      '/docs/index.html': page('Home', 'Welcome home', ['/docs/a.html']),
+      '/docs/a.html': page('A', 'Page A'),
+    });
     const running = await startService({ dataDir: ':memory:' });
     const call = crawlerCall(running);
     try {
@@ -342,7 +446,10 @@ describe('Crawler API: blocked reindex and cancel (rule 3)', () => {
 
       site.down = true;
       const second = (await call('POST', `/api/1/crawlers/${id}/reindex`)).body.taskId;
-      await waitFor(() => site.requests.filter((request) => request.path === '/docs/index.html').length === 2, 'the second fetch');
+      await waitFor(
+        () => site.requests.filter((request) => request.path === '/docs/index.html').length === 2,
+        'the second fetch',
+      );
       let crawler = (await call('GET', `/api/1/crawlers/${id}`)).body;
       for (let i = 0; i < 200 && !crawler.blocked; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -351,10 +458,29 @@ describe('Crawler API: blocked reindex and cancel (rule 3)', () => {
       assert.equal(crawler.blocked, true);
       assert.equal(crawler.blockingTaskId, second);
       assert.equal(crawler.reindexing, false);
-      assert.equal((await call('GET', `/api/1/crawlers/${id}/tasks/${second}`)).body.pending, true, 'the blocking task waits for the cancel');
-      assert.equal((await running.ok('POST', '/1/indexes/crawler_docs/query', { query: '' })).nbHits, 2, 'the live index is kept');
+      assert.equal(
+        (await call('GET', `/api/1/crawlers/${id}/tasks/${second}`)).body.pending,
+        true,
+        'the blocking task waits for the cancel',
+      );
+      assert.equal(
+        (await running.ok('POST', '/1/indexes/crawler_docs/query', { query: '' })).nbHits,
+        2,
+        'the live index is kept',
+      );
       const stats = (await call('GET', `/api/1/crawlers/${id}/stats/urls`)).body;
-      assert.deepEqual(stats, { count: 1, data: [{ reason: 'http_500', status: 'FAILED', category: 'fetch', readable: 'HTTP 500 Internal Server Error', count: 1 }] });
+      assert.deepEqual(stats, {
+        count: 1,
+        data: [
+          {
+            reason: 'http_500',
+            status: 'FAILED',
+            category: 'fetch',
+            readable: 'HTTP 500 Internal Server Error',
+            count: 1,
+          },
+        ],
+      });
 
       // While blocked: reindex, run and urls/crawl are refused; cancelling another task is an error.
       for (const path of ['reindex', 'run']) {
@@ -362,7 +488,10 @@ describe('Crawler API: blocked reindex and cancel (rule 3)', () => {
         assert.equal(refused.status, 400);
         assert.match(refused.body.message, /blocked/);
       }
-      assert.equal((await call('POST', `/api/1/crawlers/${id}/urls/crawl`, { urls: [`${site.origin}/docs/a.html`] })).status, 400);
+      assert.equal(
+        (await call('POST', `/api/1/crawlers/${id}/urls/crawl`, { urls: [`${site.origin}/docs/a.html`] })).status,
+        400,
+      );
       const wrong = await call('POST', `/api/1/crawlers/${id}/tasks/${first}/cancel`);
       assert.equal(wrong.status, 400);
       assert.match(wrong.body.message, /^taskId: /);
@@ -374,8 +503,16 @@ describe('Crawler API: blocked reindex and cancel (rule 3)', () => {
       assert.equal(crawler.blockingTaskId, undefined);
       assert.equal((await call('GET', `/api/1/crawlers/${id}/tasks/${second}`)).body.pending, false);
       const indices = await running.ok('GET', '/1/indexes');
-      assert.deepEqual(indices.items.map((item: any) => item.name), ['crawler_docs'], 'the temporary index is discarded');
-      assert.equal((await call('POST', `/api/1/crawlers/${id}/tasks/${second}/cancel`)).status, 400, 'no longer blocking');
+      assert.deepEqual(
+        indices.items.map((item: any) => item.name),
+        ['crawler_docs'],
+        'the temporary index is discarded',
+      );
+      assert.equal(
+        (await call('POST', `/api/1/crawlers/${id}/tasks/${second}/cancel`)).status,
+        400,
+        'no longer blocking',
+      );
       // Statistics are those of the live crawl again.
       assert.equal((await call('GET', `/api/1/crawlers/${id}/stats/urls`)).body.count, 2);
     } finally {
@@ -393,7 +530,8 @@ describe('Crawler API: blocked reindex and cancel (rule 3)', () => {
     const running = await startService({ dataDir: ':memory:' });
     const call = crawlerCall(running);
     try {
-      const { id } = (await call('POST', '/api/1/crawlers', { name: 'shrinking', config: docsConfig(site, site, 100) })).body;
+      const { id } = (await call('POST', '/api/1/crawlers', { name: 'shrinking', config: docsConfig(site, site, 100) }))
+        .body;
       await waitTask(running, id, (await call('POST', `/api/1/crawlers/${id}/reindex`)).body.taskId);
       assert.equal((await running.ok('POST', '/1/indexes/crawler_docs/query', { query: '' })).nbHits, 13);
       site.pages.set('/docs/index.html', page('Home', 'Index', links.slice(0, 3))); // 4 records would remain of 13
@@ -416,7 +554,10 @@ describe('Crawler API: blocked reindex and cancel (rule 3)', () => {
 
 describe('Crawler API: restart', () => {
   test('crawlers, tasks, statistics and records survive; an interrupted reindex ends, its temporary index goes', async () => {
-    const site = await startSite('127.0.0.1', { '/docs/index.html': page('Home', 'Welcome home', ['/docs/a.html']), '/docs/a.html': page('A', 'Page A') });
+    const site = await startSite('127.0.0.1', {
+      '/docs/index.html': page('Home', 'Welcome home', ['/docs/a.html']),
+      '/docs/a.html': page('A', 'Page A'),
+    });
     const dataDir = tempDir();
     let running = await startService({ dataDir });
     let call = crawlerCall(running);
@@ -430,7 +571,10 @@ describe('Crawler API: restart', () => {
     // A second reindex (it runs the crawler again), held on a page, then the service stops.
     site.held.add('/docs/a.html');
     const interrupted = (await call('POST', `/api/1/crawlers/${id}/reindex`)).body.taskId;
-    await waitFor(() => site.held.size > 0 && site.requests.filter((request) => request.path === '/docs/a.html').length === 2, 'the held page');
+    await waitFor(
+      () => site.held.size > 0 && site.requests.filter((request) => request.path === '/docs/a.html').length === 2,
+      'the held page',
+    );
     await running.stop({ keepData: true });
     site.release();
 
@@ -447,9 +591,16 @@ describe('Crawler API: restart', () => {
       assert.equal((await call('GET', `/api/1/crawlers/${id}/tasks/${interrupted}`)).body.pending, false);
       assert.equal((await call('GET', `/api/1/crawlers/${id}/tasks/${first}`)).body.pending, false);
       const indices = await running.ok('GET', '/1/indexes');
-      assert.deepEqual(indices.items.map((item: any) => item.name), ['crawler_docs']);
+      assert.deepEqual(
+        indices.items.map((item: any) => item.name),
+        ['crawler_docs'],
+      );
       assert.equal((await running.ok('POST', '/1/indexes/crawler_docs/query', { query: 'welcome' })).nbHits, 1);
-      assert.equal((await call('GET', `/api/1/crawlers/${id}/stats/urls`)).body.count, 2, 'the statistics of the last finished crawl');
+      assert.equal(
+        (await call('GET', `/api/1/crawlers/${id}/stats/urls`)).body.count,
+        2,
+        'the statistics of the last finished crawl',
+      );
       // And it crawls again after the restart.
       await waitTask(running, id, (await call('POST', `/api/1/crawlers/${id}/reindex`)).body.taskId);
       assert.equal((await running.ok('POST', '/1/indexes/crawler_docs/query', { query: '' })).nbHits, 2);

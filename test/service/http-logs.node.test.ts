@@ -17,12 +17,15 @@ test('records calls newest first with method, url, code, bodies; filters by type
 
   const all = await svc.ok('GET', '/1/logs?length=4');
   assert.equal(all.logs.length, 4);
-  assert.deepEqual(all.logs.map((entry: { method: string; url: string }) => `${entry.method} ${entry.url}`), [
-    'PUT /1/indexes/other/1',
-    'POST /1/indexes/missing/query',
-    'POST /1/indexes/logged/query',
-    'PUT /1/indexes/logged/1',
-  ]);
+  assert.deepEqual(
+    all.logs.map((entry: { method: string; url: string }) => `${entry.method} ${entry.url}`),
+    [
+      'PUT /1/indexes/other/1',
+      'POST /1/indexes/missing/query',
+      'POST /1/indexes/logged/query',
+      'PUT /1/indexes/logged/1',
+    ],
+  );
   const search = all.logs[2];
   assert.equal(search.answer_code, '200');
   assert.equal(search.index, 'logged');
@@ -35,7 +38,10 @@ test('records calls newest first with method, url, code, bodies; filters by type
   assert.ok(errors.logs.every((entry: { answer_code: string }) => Number(entry.answer_code) >= 400));
   assert.equal(errors.logs[0].url, '/1/indexes/missing/query');
   const queries = await svc.ok('GET', '/1/logs?type=query&indexName=logged');
-  assert.deepEqual(queries.logs.map((entry: { url: string }) => entry.url), ['/1/indexes/logged/query']);
+  assert.deepEqual(
+    queries.logs.map((entry: { url: string }) => entry.url),
+    ['/1/indexes/logged/query'],
+  );
   const builds = await svc.ok('GET', '/1/logs?type=build&length=100');
   assert.ok(builds.logs.every((entry: { method: string }) => entry.method !== 'GET'));
   assert.equal((await svc.ok('GET', '/1/logs?offset=1&length=1')).logs[0].url, '/1/indexes/missing/query');

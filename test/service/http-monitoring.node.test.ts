@@ -26,7 +26,9 @@ function storedAverages(ops: string[]): Array<{ t: number; v: number }> {
   const db = new Database(join(dataDir, 'svc-search.sqlite'), { readonly: true });
   try {
     const rows = db
-      .prepare(`SELECT ts, ms FROM usage_calls WHERE app = 1 AND op IN (${ops.map(() => '?').join(',')}) AND ts >= ? ORDER BY ts`)
+      .prepare(
+        `SELECT ts, ms FROM usage_calls WHERE app = 1 AND op IN (${ops.map(() => '?').join(',')}) AND ts >= ? ORDER BY ts`,
+      )
       .all(...ops, clock - 24 * HOUR) as Array<{ ts: number; ms: number }>;
     const sums = new Map<number, number[]>();
     for (const row of rows) {
@@ -45,11 +47,15 @@ describe('Monitoring API', () => {
     dataDir = svc.dataDir;
     // yesterday 08:00 (more than 24 h before the reads): a write and a search, outside the window
     clock = D - DAY + 8 * HOUR;
-    await svc.ok('POST', '/1/indexes/shop/batch', { requests: [{ action: 'addObject', body: { objectID: 'a', name: 'oak chair' } }] });
+    await svc.ok('POST', '/1/indexes/shop/batch', {
+      requests: [{ action: 'addObject', body: { objectID: 'a', name: 'oak chair' } }],
+    });
     await svc.ok('POST', '/1/indexes/shop/query', { query: 'chair' });
     // D 09:15: two writes, three searches; D 10:30: one search, one settings change
     clock = D + 9 * HOUR + 15 * 60_000;
-    await svc.ok('POST', '/1/indexes/shop/batch', { requests: [{ action: 'addObject', body: { objectID: 'b', name: 'garden chair' } }] });
+    await svc.ok('POST', '/1/indexes/shop/batch', {
+      requests: [{ action: 'addObject', body: { objectID: 'b', name: 'garden chair' } }],
+    });
     await svc.ok('PUT', '/1/indexes/shop/b', { name: 'garden chair 2' });
     for (const query of ['chair', 'oak', 'garden']) await svc.ok('POST', '/1/indexes/shop/query', { query });
     clock = D + 10 * HOUR + 30 * 60_000;
@@ -67,14 +73,21 @@ describe('Monitoring API', () => {
     assert.deepEqual(await svc.ok('GET', '/1/status/c1-local-1'), { status: { 'c1-local-1': 'operational' } });
     assert.deepEqual(await svc.ok('GET', '/1/incidents'), { incidents: { 'c1-local-1': [] } });
     assert.deepEqual(await svc.ok('GET', '/1/incidents/c1-local-1,c1-local-1'), { incidents: { 'c1-local-1': [] } });
-    assert.deepEqual(await svc.ok('GET', '/1/status/c1-local-1,c1-local'), { status: { 'c1-local-1': 'operational', 'c1-local': 'operational' } });
-    assert.deepEqual(await svc.ok('GET', '/1/inventory/servers'), { inventory: [{ name: 'c1-local-1', region: 'local', is_replica: false, cluster: 'c1-local' }] });
+    assert.deepEqual(await svc.ok('GET', '/1/status/c1-local-1,c1-local'), {
+      status: { 'c1-local-1': 'operational', 'c1-local': 'operational' },
+    });
+    assert.deepEqual(await svc.ok('GET', '/1/inventory/servers'), {
+      inventory: [{ name: 'c1-local-1', region: 'local', is_replica: false, cluster: 'c1-local' }],
+    });
   });
 
   test('latency: hourly average of the recorded search times of the last 24 hours', async () => {
     const body = await svc.ok('GET', '/1/latency/c1-local-1');
     const points = body.metrics.latency['c1-local-1'] as Array<{ t: number; v: number }>;
-    assert.deepEqual(points.map((p) => p.t), [D + 9 * HOUR, D + 10 * HOUR]); // yesterday's search is outside
+    assert.deepEqual(
+      points.map((p) => p.t),
+      [D + 9 * HOUR, D + 10 * HOUR],
+    ); // yesterday's search is outside
     assert.deepEqual(points, storedAverages(['queries', 'multi_queries']));
     for (const p of points) assert.ok(Number.isInteger(p.v) && p.v >= 0);
   });
@@ -82,32 +95,53 @@ describe('Monitoring API', () => {
   test('indexing: hourly average of the recorded index write times', async () => {
     const body = await svc.ok('GET', '/1/indexing/c1-local-1');
     const points = body.metrics.indexing['c1-local-1'] as Array<{ t: number; v: number }>;
-    assert.deepEqual(points.map((p) => p.t), [D + 9 * HOUR, D + 10 * HOUR]);
+    assert.deepEqual(
+      points.map((p) => p.t),
+      [D + 9 * HOUR, D + 10 * HOUR],
+    );
     assert.deepEqual(points, storedAverages(['batch', 'update_record', 'set_settings']));
   });
 
   test('reachability probes', async () => {
-    assert.deepEqual(await svc.ok('GET', '/1/reachability/c1-local-1/probes'), { 'c1-local-1': { http: true, storage: true } });
+    assert.deepEqual(await svc.ok('GET', '/1/reachability/c1-local-1/probes'), {
+      'c1-local-1': { http: true, storage: true },
+    });
   });
 
   test('infrastructure metrics and periods', async () => {
     const build = await svc.ok('GET', '/1/infrastructure/avg_build_time/period/day');
-    assert.deepEqual(build.metrics.avg_build_time['c1-local-1'], storedAverages(['batch', 'update_record', 'set_settings']));
+    assert.deepEqual(
+      build.metrics.avg_build_time['c1-local-1'],
+      storedAverages(['batch', 'update_record', 'set_settings']),
+    );
     const minute = await svc.ok('GET', '/1/infrastructure/avg_build_time/period/minute');
     assert.deepEqual(minute.metrics.avg_build_time['c1-local-1'], []); // no write in the last minute
     const all = await svc.ok('GET', '/1/infrastructure/*/period/hour');
-    assert.deepEqual(Object.keys(all.metrics).sort(), ['avg_build_time', 'cpu_usage', 'ram_indexing_usage', 'ram_search_usage', 'ssd_usage']);
+    assert.deepEqual(Object.keys(all.metrics).sort(), [
+      'avg_build_time',
+      'cpu_usage',
+      'ram_indexing_usage',
+      'ram_search_usage',
+      'ssd_usage',
+    ]);
     for (const metric of ['cpu_usage', 'ram_search_usage', 'ssd_usage']) {
       const [point, ...rest] = all.metrics[metric]['c1-local-1'];
       assert.equal(rest.length, 0, metric);
       assert.ok(Number.isInteger(point.v) && point.v >= 0 && point.v <= 100 * 64, metric);
       assert.equal(point.t, D + 11 * HOUR);
     }
-    for (const period of ['week', 'month']) assert.equal((await svc.call('GET', `/1/infrastructure/cpu_usage/period/${period}`)).status, 200);
+    for (const period of ['week', 'month'])
+      assert.equal((await svc.call('GET', `/1/infrastructure/cpu_usage/period/${period}`)).status, 200);
   });
 
   test('404 for an unknown server, 400 for an unknown metric or period', async () => {
-    for (const path of ['/1/status/c9-eu-1', '/1/incidents/c1-local-1,c9-eu-1', '/1/latency/nope', '/1/indexing/nope', '/1/reachability/nope/probes']) {
+    for (const path of [
+      '/1/status/c9-eu-1',
+      '/1/incidents/c1-local-1,c9-eu-1',
+      '/1/latency/nope',
+      '/1/indexing/nope',
+      '/1/reachability/nope/probes',
+    ]) {
       const answer = await svc.call('GET', path);
       assert.equal(answer.status, 404, path);
       assert.match(answer.body.message, /Unknown server/);

@@ -51,16 +51,38 @@ let recommendKey: string;
 const t0 = Date.now() - 60 * MIN;
 
 type Event = Record<string, unknown>;
-const click = (userToken: string, objectIDs: string[], timestamp: number): Event => ({ eventType: 'click', eventName: 'Product Clicked', index: 'products', userToken, objectIDs, timestamp });
-const order = (userToken: string, objectIDs: string[], timestamp: number): Event => ({ eventType: 'conversion', eventName: 'Order Completed', index: 'products', userToken, objectIDs, timestamp });
+const click = (userToken: string, objectIDs: string[], timestamp: number): Event => ({
+  eventType: 'click',
+  eventName: 'Product Clicked',
+  index: 'products',
+  userToken,
+  objectIDs,
+  timestamp,
+});
+const order = (userToken: string, objectIDs: string[], timestamp: number): Event => ({
+  eventType: 'conversion',
+  eventName: 'Order Completed',
+  index: 'products',
+  userToken,
+  objectIDs,
+  timestamp,
+});
 
 async function send(events: Event[]) {
   const answer = await svc.call('POST', '/1/events', { events }, { key: SEARCH_KEY });
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
 }
 
-async function search(params: Record<string, unknown>, options: { key?: string; headers?: Record<string, string> } = {}) {
-  const answer = await svc.call('POST', '/1/indexes/products/query', { query: 'chair', ...params }, { key: options.key ?? SEARCH_KEY, ...(options.headers ? { headers: options.headers } : {}) });
+async function search(
+  params: Record<string, unknown>,
+  options: { key?: string; headers?: Record<string, string> } = {},
+) {
+  const answer = await svc.call(
+    'POST',
+    '/1/indexes/products/query',
+    { query: 'chair', ...params },
+    { key: options.key ?? SEARCH_KEY, ...(options.headers ? { headers: options.headers } : {}) },
+  );
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
   return answer.body as { hits: Array<Record<string, any>>; params: string; processingTimeMS: number };
 }
@@ -68,7 +90,8 @@ const ids = (body: { hits: Array<Record<string, any>> }): string[] => body.hits.
 /** The answer without the one field that varies from call to call. */
 const stable = (body: Record<string, unknown>) => JSON.stringify({ ...body, processingTimeMS: 0 });
 
-const profile = (userToken: string, key = recommendKey) => svc.call('GET', `/1/profiles/personalization/${encodeURIComponent(userToken)}`, undefined, { key });
+const profile = (userToken: string, key = recommendKey) =>
+  svc.call('GET', `/1/profiles/personalization/${encodeURIComponent(userToken)}`, undefined, { key });
 
 /** Answers recorded before any strategy exists: what a search answers "today". */
 let before0: { plain: string; plainWithUser: string; nobody: string };
@@ -76,7 +99,8 @@ let before0: { plain: string; plainWithUser: string; nobody: string };
 before(async () => {
   svc = await startService();
   await index(svc, 'products', CHAIRS, SETTINGS);
-  recommendKey = (await svc.ok('POST', '/1/keys', { acl: ['recommendation'], description: 'personalization backend' })).key;
+  recommendKey = (await svc.ok('POST', '/1/keys', { acl: ['recommendation'], description: 'personalization backend' }))
+    .key;
   before0 = {
     plain: stable(await search({ getRankingInfo: true })),
     plainWithUser: stable(await search({ getRankingInfo: true, userToken: 'alice', enablePersonalization: true })),
@@ -99,20 +123,44 @@ describe('strategy', () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ facetsScoring: STRATEGY.facetsScoring, personalizationImpact: 50 }, /^eventsScoring: required/],
       [{ eventsScoring: STRATEGY.eventsScoring, personalizationImpact: 50 }, /^facetsScoring: required/],
-      [{ eventsScoring: STRATEGY.eventsScoring, facetsScoring: STRATEGY.facetsScoring }, /^personalizationImpact: required/],
+      [
+        { eventsScoring: STRATEGY.eventsScoring, facetsScoring: STRATEGY.facetsScoring },
+        /^personalizationImpact: required/,
+      ],
       [{ ...STRATEGY, personalizationImpact: 101 }, /^personalizationImpact: must be an integer from 0 to 100/],
       [{ ...STRATEGY, personalizationImpact: 'high' }, /^personalizationImpact: must be an integer/],
       [{ ...STRATEGY, eventsScoring: 'click' }, /^eventsScoring: must be an array/],
       [{ ...STRATEGY, eventsScoring: [] }, /^eventsScoring: must hold at least one entry/],
-      [{ ...STRATEGY, eventsScoring: [{ eventName: 'Bought', eventType: 'purchase', score: 5 }] }, /^eventsScoring\[0\]\.eventType: must be one of click, conversion, view/],
+      [
+        { ...STRATEGY, eventsScoring: [{ eventName: 'Bought', eventType: 'purchase', score: 5 }] },
+        /^eventsScoring\[0\]\.eventType: must be one of click, conversion, view/,
+      ],
       [{ ...STRATEGY, eventsScoring: [{ eventType: 'click', score: 5 }] }, /^eventsScoring\[0\]\.eventName: required/],
-      [{ ...STRATEGY, eventsScoring: [{ eventName: 'Clicked', eventType: 'click', score: 0 }] }, /^eventsScoring\[0\]\.score: must be an integer from 1 to 100/],
-      [{ ...STRATEGY, eventsScoring: [{ eventName: 'Clicked', eventType: 'click', score: 2.5 }] }, /^eventsScoring\[0\]\.score: must be an integer/],
-      [{ ...STRATEGY, eventsScoring: [STRATEGY.eventsScoring[0], { ...STRATEGY.eventsScoring[0], score: 3 }] }, /^eventsScoring\[1\]: duplicate/],
-      [{ ...STRATEGY, facetsScoring: [{ facetName: '', score: 5 }] }, /^facetsScoring\[0\]\.facetName: must be a non-empty string/],
-      [{ ...STRATEGY, facetsScoring: [{ facetName: 'brand', score: 500 }] }, /^facetsScoring\[0\]\.score: must be an integer from 1 to 100/],
+      [
+        { ...STRATEGY, eventsScoring: [{ eventName: 'Clicked', eventType: 'click', score: 0 }] },
+        /^eventsScoring\[0\]\.score: must be an integer from 1 to 100/,
+      ],
+      [
+        { ...STRATEGY, eventsScoring: [{ eventName: 'Clicked', eventType: 'click', score: 2.5 }] },
+        /^eventsScoring\[0\]\.score: must be an integer/,
+      ],
+      [
+        { ...STRATEGY, eventsScoring: [STRATEGY.eventsScoring[0], { ...STRATEGY.eventsScoring[0], score: 3 }] },
+        /^eventsScoring\[1\]: duplicate/,
+      ],
+      [
+        { ...STRATEGY, facetsScoring: [{ facetName: '', score: 5 }] },
+        /^facetsScoring\[0\]\.facetName: must be a non-empty string/,
+      ],
+      [
+        { ...STRATEGY, facetsScoring: [{ facetName: 'brand', score: 500 }] },
+        /^facetsScoring\[0\]\.score: must be an integer from 1 to 100/,
+      ],
       [{ ...STRATEGY, facetsScoring: [{ facetName: 'brand' }] }, /^facetsScoring\[0\]\.score: required/],
-      [{ ...STRATEGY, facetsScoring: [{ facetName: 'brand', score: 5, weight: 2 }] }, /^facetsScoring\[0\]\.weight: unexpected field/],
+      [
+        { ...STRATEGY, facetsScoring: [{ facetName: 'brand', score: 5, weight: 2 }] },
+        /^facetsScoring\[0\]\.weight: unexpected field/,
+      ],
       [{ ...STRATEGY, extra: true }, /^body\.extra: unexpected field/],
       [[STRATEGY], /^body: must be a JSON object/],
     ];
@@ -121,9 +169,15 @@ describe('strategy', () => {
       assert.equal(answer.status, 422, JSON.stringify(body));
       assert.match(answer.body.message, message, JSON.stringify(body));
     }
-    const malformed = await svc.call('POST', '/1/strategies/personalization', undefined, { key: recommendKey, raw: '{"eventsScoring": [' });
+    const malformed = await svc.call('POST', '/1/strategies/personalization', undefined, {
+      key: recommendKey,
+      raw: '{"eventsScoring": [',
+    });
     assert.equal(malformed.status, 400);
-    assert.equal((await svc.call('GET', '/1/strategies/personalization', undefined, { key: recommendKey })).status, 404);
+    assert.equal(
+      (await svc.call('GET', '/1/strategies/personalization', undefined, { key: recommendKey })).status,
+      404,
+    );
   });
 
   test('POST answers {status, message}; GET answers the strategy as set', async () => {
@@ -143,10 +197,31 @@ describe('profiles', () => {
       // Lighting 20×30 = 600 (a Filter Applied click: its attribute:value counts directly).
       click('alice', ['C4'], t0),
       order('alice', ['C2'], t0 + 1 * MIN),
-      { eventType: 'click', eventName: 'Filter Applied', index: 'products', userToken: 'alice', filters: ['category:Lighting'], timestamp: t0 + 2 * MIN },
+      {
+        eventType: 'click',
+        eventName: 'Filter Applied',
+        index: 'products',
+        userToken: 'alice',
+        filters: ['category:Lighting'],
+        timestamp: t0 + 2 * MIN,
+      },
       // Not in the strategy: no points, and not her lastEventAt.
-      { eventType: 'view', eventName: 'Product Viewed', index: 'products', userToken: 'alice', objectIDs: ['C1'], timestamp: t0 + 9 * MIN },
-      { eventType: 'click', eventName: 'Other Click', index: 'products', userToken: 'alice', objectIDs: ['C3'], timestamp: t0 + 9 * MIN },
+      {
+        eventType: 'view',
+        eventName: 'Product Viewed',
+        index: 'products',
+        userToken: 'alice',
+        objectIDs: ['C1'],
+        timestamp: t0 + 9 * MIN,
+      },
+      {
+        eventType: 'click',
+        eventName: 'Other Click',
+        index: 'products',
+        userToken: 'alice',
+        objectIDs: ['C3'],
+        timestamp: t0 + 9 * MIN,
+      },
       // An unknown record gives no points (the event still counts for lastEventAt).
       click('alice', ['NOPE'], t0 + 3 * MIN),
       // carol: one click on C3 → Hon 600, Lounge 300.
@@ -155,7 +230,14 @@ describe('profiles', () => {
       ...Array.from({ length: 10 }, (_, i) => order('erin', ['C2'], t0 + i * MIN)),
       click('erin', ['C4'], t0 + 20 * MIN),
       // frank's only event is not scored by the strategy: no profile.
-      { eventType: 'view', eventName: 'Product Viewed', index: 'products', userToken: 'frank', objectIDs: ['C1'], timestamp: t0 },
+      {
+        eventType: 'view',
+        eventName: 'Product Viewed',
+        index: 'products',
+        userToken: 'frank',
+        objectIDs: ['C1'],
+        timestamp: t0,
+      },
     ]);
   });
 
@@ -173,7 +255,11 @@ describe('profiles', () => {
 
     const carol = await profile('carol');
     // max = 600: Hon 20, Lounge round(20 × 300 / 600) = 10
-    assert.deepEqual(carol.body, { userToken: 'carol', lastEventAt: new Date(t0 + 4 * MIN).toISOString(), scores: { brand: { Hon: 20 }, category: { Lounge: 10 } } });
+    assert.deepEqual(carol.body, {
+      userToken: 'carol',
+      lastEventAt: new Date(t0 + 4 * MIN).toISOString(),
+      scores: { brand: { Hon: 20 }, category: { Lounge: 10 } },
+    });
   });
 
   test('scores are bounded 1–20 however many events', async () => {
@@ -219,14 +305,21 @@ describe('rights', () => {
       const wrong = await svc.call(method, path, body, { key: 'not-a-key' });
       assert.equal(wrong.status, 401, `${method} ${path} wrong key`);
       assert.equal(wrong.body.message, 'Invalid Application-Id or API-Key');
-      assert.equal((await svc.call(method, path, body, { key: SEARCH_KEY })).status, 403, `${method} ${path} search key`);
+      assert.equal(
+        (await svc.call(method, path, body, { key: SEARCH_KEY })).status,
+        403,
+        `${method} ${path} search key`,
+      );
       const other = await svc.call(method, path, body, { key: searchOnly });
       assert.equal(other.status, 403, `${method} ${path} key without the right`);
       assert.match(other.body.message, /recommendation/);
     }
     // the admin key has every right
     assert.equal((await svc.call('GET', '/1/profiles/personalization/alice')).status, 200);
-    assert.equal((await svc.call('GET', '/1/profiles/personalization/alice', undefined, { key: recommendKey })).status, 200);
+    assert.equal(
+      (await svc.call('GET', '/1/profiles/personalization/alice', undefined, { key: recommendKey })).status,
+      200,
+    );
   });
 });
 
@@ -249,14 +342,28 @@ describe('search', () => {
     );
     // "desk" matches C2 and the lamp L1 alike; L1 is more popular, but for alice C2 scores 20 (Acme) + 8 (Chairs)
     // = 28 and L1 20 + 3 (Lighting) = 23
-    const desk = await svc.call('POST', '/1/indexes/products/query', { query: 'desk', enablePersonalization: true, userToken: 'alice' }, { key: SEARCH_KEY });
+    const desk = await svc.call(
+      'POST',
+      '/1/indexes/products/query',
+      { query: 'desk', enablePersonalization: true, userToken: 'alice' },
+      { key: SEARCH_KEY },
+    );
     assert.deepEqual(ids(desk.body), ['C2', 'L1']);
-    assert.deepEqual(ids((await svc.call('POST', '/1/indexes/products/query', { query: 'desk' }, { key: SEARCH_KEY })).body), ['L1', 'C2']);
+    assert.deepEqual(
+      ids((await svc.call('POST', '/1/indexes/products/query', { query: 'desk' }, { key: SEARCH_KEY })).body),
+      ['L1', 'C2'],
+    );
   });
 
   test('another user gets their own order; a user without profile and a search without enablePersonalization the usual one', async () => {
     // carol: Hon 20, Lounge 10 → C3 30, C1 20, others 0 (popularity: C2, C4, C5)
-    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'carol' })), ['C3', 'C1', 'C2', 'C4', 'C5']);
+    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'carol' })), [
+      'C3',
+      'C1',
+      'C2',
+      'C4',
+      'C5',
+    ]);
     assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'nobody' })), BASELINE);
     assert.deepEqual(ids(await search({ enablePersonalization: false, userToken: 'alice' })), BASELINE);
     assert.deepEqual(ids(await search({ userToken: 'alice' })), BASELINE);
@@ -269,7 +376,12 @@ describe('search', () => {
     const noFlag = await search({ getRankingInfo: true, userToken: 'alice', enablePersonalization: false });
     assert.deepEqual(JSON.stringify(noFlag.hits), JSON.stringify(JSON.parse(before0.plain).hits));
     // with the flag and impact 0: the hits alice got before she had a profile
-    const impactZero = await search({ getRankingInfo: true, userToken: 'alice', enablePersonalization: true, personalizationImpact: 0 });
+    const impactZero = await search({
+      getRankingInfo: true,
+      userToken: 'alice',
+      enablePersonalization: true,
+      personalizationImpact: 0,
+    });
     assert.equal(JSON.stringify(impactZero.hits), JSON.stringify(JSON.parse(before0.plainWithUser).hits));
     // a user without profile, with the flag: the whole answer is the one from before any strategy
     const nobody = await search({ getRankingInfo: true, userToken: 'nobody', enablePersonalization: true });
@@ -279,7 +391,8 @@ describe('search', () => {
   });
 
   test('a smaller impact buckets the scores: it decides less often', async () => {
-    const at = async (impact: number) => search({ enablePersonalization: true, userToken: 'alice', personalizationImpact: impact, getRankingInfo: true });
+    const at = async (impact: number) =>
+      search({ enablePersonalization: true, userToken: 'alice', personalizationImpact: impact, getRankingInfo: true });
     // 50: ⌊28/2⌋ = 14, ⌊22/2⌋ = 11, 4, 4, 0 → the same order as 100
     assert.deepEqual(ids(await at(50)), ['C2', 'C4', 'C1', 'C5', 'C3']);
     // 10: ⌊2.8⌋ = 2, ⌊2.2⌋ = 2, ⌊0.8⌋ = 0, 0, 0 → C2 and C4 tie (popularity), then C1, C3, C5 by popularity
@@ -288,62 +401,129 @@ describe('search', () => {
     assert.deepEqual(ten.hits[1]!._rankingInfo.personalization, { filtersScore: 22, rankingScore: 2, score: 2.2 });
     // 3: ⌊0.84⌋ = 0 for everyone → the usual order
     assert.deepEqual(ids(await at(3)), BASELINE);
-    const bad = await svc.call('POST', '/1/indexes/products/query', { query: 'chair', enablePersonalization: true, userToken: 'alice', personalizationImpact: 120 }, { key: SEARCH_KEY });
+    const bad = await svc.call(
+      'POST',
+      '/1/indexes/products/query',
+      { query: 'chair', enablePersonalization: true, userToken: 'alice', personalizationImpact: 120 },
+      { key: SEARCH_KEY },
+    );
     assert.equal(bad.status, 400);
     assert.match(bad.body.message, /personalizationImpact/);
   });
 
   test('the user from the X-Service-UserToken header, a secured key, GET and multi-query', async () => {
-    assert.deepEqual(ids(await search({ enablePersonalization: true }, { headers: { 'X-Service-UserToken': 'alice' } })), ['C2', 'C4', 'C1', 'C5', 'C3']);
+    assert.deepEqual(
+      ids(await search({ enablePersonalization: true }, { headers: { 'X-Service-UserToken': 'alice' } })),
+      ['C2', 'C4', 'C1', 'C5', 'C3'],
+    );
     // a secured key's userToken replaces the query's
     const carolKey = securedKey(SEARCH_KEY, { userToken: 'carol' });
-    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'alice' }, { key: carolKey })), ['C3', 'C1', 'C2', 'C4', 'C5']);
-    const get = await svc.call('GET', '/1/indexes/products?query=chair&enablePersonalization=true&userToken=alice', undefined, { key: SEARCH_KEY });
+    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'alice' }, { key: carolKey })), [
+      'C3',
+      'C1',
+      'C2',
+      'C4',
+      'C5',
+    ]);
+    const get = await svc.call(
+      'GET',
+      '/1/indexes/products?query=chair&enablePersonalization=true&userToken=alice',
+      undefined,
+      { key: SEARCH_KEY },
+    );
     assert.deepEqual(ids(get.body), ['C2', 'C4', 'C1', 'C5', 'C3']);
     const multi = await svc.call(
       'POST',
       '/1/indexes/*/queries',
-      { requests: [{ indexName: 'products', query: 'chair', enablePersonalization: true, userToken: 'carol' }, { indexName: 'products', params: 'query=chair&enablePersonalization=true&userToken=alice' }] },
+      {
+        requests: [
+          { indexName: 'products', query: 'chair', enablePersonalization: true, userToken: 'carol' },
+          { indexName: 'products', params: 'query=chair&enablePersonalization=true&userToken=alice' },
+        ],
+      },
       { key: SEARCH_KEY },
     );
-    assert.deepEqual(multi.body.results.map(ids), [['C3', 'C1', 'C2', 'C4', 'C5'], ['C2', 'C4', 'C1', 'C5', 'C3']]);
+    assert.deepEqual(multi.body.results.map(ids), [
+      ['C3', 'C1', 'C2', 'C4', 'C5'],
+      ['C2', 'C4', 'C1', 'C5', 'C3'],
+    ]);
   });
 
   test('a strategy with impact 0 turns it off; a new strategy recomputes the profiles', async () => {
-    await svc.ok('POST', '/1/strategies/personalization', { ...STRATEGY, personalizationImpact: 0 }, { key: recommendKey });
+    await svc.ok(
+      'POST',
+      '/1/strategies/personalization',
+      { ...STRATEGY, personalizationImpact: 0 },
+      { key: recommendKey },
+    );
     assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'alice' })), BASELINE);
     // the query's own impact still applies
-    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'alice', personalizationImpact: 100 })), ['C2', 'C4', 'C1', 'C5', 'C3']);
+    assert.deepEqual(
+      ids(await search({ enablePersonalization: true, userToken: 'alice', personalizationImpact: 100 })),
+      ['C2', 'C4', 'C1', 'C5', 'C3'],
+    );
 
     // category only: alice Chairs 1,500 → 20, Lighting 600 → 8, Outdoor 300 → 4
-    await svc.ok('POST', '/1/strategies/personalization', { ...STRATEGY, facetsScoring: [{ facetName: 'category', score: 30 }] }, { key: recommendKey });
+    await svc.ok(
+      'POST',
+      '/1/strategies/personalization',
+      { ...STRATEGY, facetsScoring: [{ facetName: 'category', score: 30 }] },
+      { key: recommendKey },
+    );
     assert.deepEqual((await profile('alice')).body.scores, { category: { Chairs: 20, Lighting: 8, Outdoor: 4 } });
     // C1, C2, C5 (Chairs, 20) by popularity, then C4 (4), C3 (0)
-    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'alice' })), ['C1', 'C2', 'C5', 'C4', 'C3']);
+    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'alice' })), [
+      'C1',
+      'C2',
+      'C5',
+      'C4',
+      'C3',
+    ]);
     await svc.ok('POST', '/1/strategies/personalization', STRATEGY, { key: recommendKey });
-    assert.deepEqual((await profile('alice')).body.scores, { brand: { Acme: 20 }, category: { Chairs: 8, Lighting: 3, Outdoor: 2 } });
+    assert.deepEqual((await profile('alice')).body.scores, {
+      brand: { Acme: 20 },
+      category: { Chairs: 8, Lighting: 3, Outdoor: 2 },
+    });
   });
 });
 
 describe('official client', () => {
   test('the algoliasearch v5 Personalization client (credential header names renamed only) reads and writes the same resources', async () => {
     const requester = {
-      async send(request: { method: string; url: string; headers: Record<string, string>; data?: string | Uint8Array }) {
+      async send(request: {
+        method: string;
+        url: string;
+        headers: Record<string, string>;
+        data?: string | Uint8Array;
+      }) {
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(request.headers)) headers[name.replace(/^x-algolia-/i, 'x-service-')] = value;
+        for (const [name, value] of Object.entries(request.headers))
+          headers[name.replace(/^x-algolia-/i, 'x-service-')] = value;
         const body = request.data;
-        const response = await fetch(request.url, { method: request.method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
+        const response = await fetch(request.url, {
+          method: request.method,
+          headers,
+          body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+        });
         return { content: await response.text(), isTimedOut: false, status: response.status };
       },
     };
     const { host } = new URL(svc.url);
-    const client = algoliasearch(APP_ID, recommendKey).initPersonalization({ region: 'us', options: { hosts: [{ url: host, accept: 'readWrite', protocol: 'http' }], requester } });
+    const client = algoliasearch(APP_ID, recommendKey).initPersonalization({
+      region: 'us',
+      options: { hosts: [{ url: host, accept: 'readWrite', protocol: 'http' }], requester },
+    });
     assert.deepEqual(await client.getPersonalizationStrategy(), STRATEGY);
-    const set = await client.setPersonalizationStrategy(STRATEGY as Parameters<typeof client.setPersonalizationStrategy>[0]);
+    const set = await client.setPersonalizationStrategy(
+      STRATEGY as Parameters<typeof client.setPersonalizationStrategy>[0],
+    );
     assert.equal(set.message, 'Strategy was successfully updated');
     const carol = await client.getUserTokenProfile({ userToken: 'carol' });
     assert.deepEqual(carol.scores, { brand: { Hon: 20 }, category: { Lounge: 10 } });
-    await assert.rejects(client.getUserTokenProfile({ userToken: 'nobody' }), (error: { status?: number }) => error.status === 404);
+    await assert.rejects(
+      client.getUserTokenProfile({ userToken: 'nobody' }),
+      (error: { status?: number }) => error.status === 404,
+    );
   });
 });
 
@@ -373,22 +553,51 @@ describe('delete and restart', () => {
     // a later event starts a new profile: one click on C3 → Hon 20, Lounge 10
     const later = Date.parse(deletedUntil) + 1000;
     await send([click('alice', ['C3'], later)]);
-    assert.deepEqual((await profile('alice')).body, { userToken: 'alice', lastEventAt: new Date(later).toISOString(), scores: { brand: { Hon: 20 }, category: { Lounge: 10 } } });
-    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'alice' })), ['C3', 'C1', 'C2', 'C4', 'C5']);
+    assert.deepEqual((await profile('alice')).body, {
+      userToken: 'alice',
+      lastEventAt: new Date(later).toISOString(),
+      scores: { brand: { Hon: 20 }, category: { Lounge: 10 } },
+    });
+    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'alice' })), [
+      'C3',
+      'C1',
+      'C2',
+      'C4',
+      'C5',
+    ]);
   });
 
   test('strategy, deletions and profiles survive a restart', async () => {
-    const profilesBefore = await Promise.all(['alice', 'carol', 'erin', 'gina'].map(async (user) => (await profile(user)).body));
+    const profilesBefore = await Promise.all(
+      ['alice', 'carol', 'erin', 'gina'].map(async (user) => (await profile(user)).body),
+    );
     const dataDir = svc.dataDir;
     await svc.stop({ keepData: true });
     svc = await startService({ dataDir });
-    assert.deepEqual((await svc.call('GET', '/1/strategies/personalization', undefined, { key: recommendKey })).body, STRATEGY);
-    const profilesAfter = await Promise.all(['alice', 'carol', 'erin', 'gina'].map(async (user) => (await profile(user)).body));
+    assert.deepEqual(
+      (await svc.call('GET', '/1/strategies/personalization', undefined, { key: recommendKey })).body,
+      STRATEGY,
+    );
+    const profilesAfter = await Promise.all(
+      ['alice', 'carol', 'erin', 'gina'].map(async (user) => (await profile(user)).body),
+    );
     assert.deepEqual(profilesAfter, profilesBefore);
     // alice's deletion still holds: only the click after it counts
     assert.deepEqual(profilesAfter[0].scores, { brand: { Hon: 20 }, category: { Lounge: 10 } });
-    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'alice' })), ['C3', 'C1', 'C2', 'C4', 'C5']);
-    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'carol' })), ['C3', 'C1', 'C2', 'C4', 'C5']);
+    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'alice' })), [
+      'C3',
+      'C1',
+      'C2',
+      'C4',
+      'C5',
+    ]);
+    assert.deepEqual(ids(await search({ enablePersonalization: true, userToken: 'carol' })), [
+      'C3',
+      'C1',
+      'C2',
+      'C4',
+      'C5',
+    ]);
     assert.deepEqual(ids(await search({})), BASELINE);
   });
 });
@@ -399,15 +608,22 @@ describe('engine benchmark path', () => {
     const products = syntheticProducts({ count: 4000 });
     const queries = syntheticQueries(products, { count: 60 });
     const engine = new Index('bench');
-    engine.setSettings({ searchableAttributes: ['name', 'brand', 'category'], attributesForFaceting: ['brand', 'category', 'price'], customRanking: ['desc(popularity)'] });
+    engine.setSettings({
+      searchableAttributes: ['name', 'brand', 'category'],
+      attributesForFaceting: ['brand', 'category', 'price'],
+      customRanking: ['desc(popularity)'],
+    });
     engine.saveObjects(products);
     engine.search({ query: 'a' });
     const same = (params: Record<string, unknown>) => {
       const plain = engine.search(params);
       const withUndefined = engine.search(params, undefined);
       const withEmpty = engine.search(params, {});
-      const impactZero = engine.search(params, { personalization: { impact: 0, scores: { brand: { [products[0]!.brand]: 20 } } } });
-      for (const other of [withUndefined, withEmpty, impactZero]) assert.equal(stable(other as never), stable(plain as never), JSON.stringify(params));
+      const impactZero = engine.search(params, {
+        personalization: { impact: 0, scores: { brand: { [products[0]!.brand]: 20 } } },
+      });
+      for (const other of [withUndefined, withEmpty, impactZero])
+        assert.equal(stable(other as never), stable(plain as never), JSON.stringify(params));
     };
     for (const q of queries.prefix) same({ query: q, hitsPerPage: 20 });
     for (const q of queries.typo) same({ query: q.query, hitsPerPage: 20 });
@@ -417,9 +633,15 @@ describe('engine benchmark path', () => {
     // text, so the profile's brand comes first (by popularity among its records)
     const brand = products[0]!.brand;
     const ofBrand = products.filter((product) => product.brand === brand).sort((a, b) => b.popularity - a.popularity);
-    const personal = engine.search({ query: '', hitsPerPage: 20 }, { personalization: { impact: 100, scores: { brand: { [brand]: 20 } } } });
+    const personal = engine.search(
+      { query: '', hitsPerPage: 20 },
+      { personalization: { impact: 100, scores: { brand: { [brand]: 20 } } } },
+    );
     const expected = ofBrand.slice(0, 20).map((product) => product.objectID);
-    assert.deepEqual(personal.hits.slice(0, expected.length).map((hit) => hit.objectID), expected);
+    assert.deepEqual(
+      personal.hits.slice(0, expected.length).map((hit) => hit.objectID),
+      expected,
+    );
     assert.notDeepEqual(ids(engine.search({ query: '', hitsPerPage: 20 })), ids(personal));
   });
 });

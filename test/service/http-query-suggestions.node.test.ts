@@ -25,7 +25,11 @@ const RECORDS = [
   { objectID: '7', name: 'Standing desk', brand: 'Hon', category: 'Desks', color: 'White' },
   { objectID: '8', name: 'Cheap desk', brand: 'Acme', category: 'Desks', color: 'Brown' },
 ];
-const SETTINGS = { searchableAttributes: ['name', 'brand', 'category'], attributesForFaceting: ['brand', 'category', 'color'], replicas: ['shop_newest'] };
+const SETTINGS = {
+  searchableAttributes: ['name', 'brand', 'category'],
+  attributesForFaceting: ['brand', 'category', 'color'],
+  replicas: ['shop_newest'],
+};
 
 const FACETS = [
   { attribute: 'brand', amount: 1 },
@@ -44,7 +48,10 @@ let user = 0;
 
 /** One search by a new user (a user of its own: no keystroke series across the scenario's searches). */
 async function search(indexName: string, params: Record<string, unknown>, userToken = `user-${++user}`) {
-  const answer = await svc.call('POST', `/1/indexes/${indexName}/query`, params, { key: SEARCH_KEY, headers: { 'X-Service-UserToken': userToken } });
+  const answer = await svc.call('POST', `/1/indexes/${indexName}/query`, params, {
+    key: SEARCH_KEY,
+    headers: { 'X-Service-UserToken': userToken },
+  });
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
 }
 
@@ -75,8 +82,13 @@ async function records(indexName: string): Promise<Map<string, Record<string, an
   const out = new Map<string, Record<string, any>>();
   let cursor: string | undefined;
   do {
-    const answer = await svc.ok('POST', `/1/indexes/${indexName}/browse`, cursor === undefined ? { hitsPerPage: 1000 } : { cursor });
-    for (const { _highlightResult, ...record } of answer.hits as Array<Record<string, any>>) out.set(record.objectID, record);
+    const answer = await svc.ok(
+      'POST',
+      `/1/indexes/${indexName}/browse`,
+      cursor === undefined ? { hitsPerPage: 1000 } : { cursor },
+    );
+    for (const { _highlightResult, ...record } of answer.hits as Array<Record<string, any>>)
+      out.set(record.objectID, record);
     cursor = answer.cursor;
   } while (cursor !== undefined);
   return out;
@@ -175,7 +187,12 @@ describe('a build', () => {
 
   test('each record: objectID, query, popularity, nb_words, and per source index exact_nb_hits and facets', async () => {
     const all = await records('shop_qs');
-    const entry = (exactNbHits: number, brand: Array<[string, number]>, color: Array<[string, number]>, analyticsBrand: Array<[string, number]> = []) => ({
+    const entry = (
+      exactNbHits: number,
+      brand: Array<[string, number]>,
+      color: Array<[string, number]>,
+      analyticsBrand: Array<[string, number]> = [],
+    ) => ({
       exact_nb_hits: exactNbHits,
       facets: {
         exact_matches: {
@@ -191,18 +208,81 @@ describe('a build', () => {
     // "chair" matches records 1-4 (name, or category Chairs): brand Acme 2 / Hon 2 → amount 1 keeps
     // the first by value on a tie, Acme; color Green 2, then Black 1 and Brown 1 → Green, Black. Its
     // searches filtered brand:Hon twice and brand:Acme once → Hon 2.
-    assert.deepEqual(all.get('chair'), { objectID: 'chair', query: 'chair', popularity: 5, nb_words: 1, shop: entry(4, [['Acme', 2]], [['Green', 2], ['Black', 1]], [['Hon', 2]]) });
+    assert.deepEqual(all.get('chair'), {
+      objectID: 'chair',
+      query: 'chair',
+      popularity: 5,
+      nb_words: 1,
+      shop: entry(
+        4,
+        [['Acme', 2]],
+        [
+          ['Green', 2],
+          ['Black', 1],
+        ],
+        [['Hon', 2]],
+      ),
+    });
     // "lamp": records 5 and 6; one search filtered brand:Tensor.
-    assert.deepEqual(all.get('lamp'), { objectID: 'lamp', query: 'lamp', popularity: 4, nb_words: 1, shop: entry(2, [['Tensor', 2]], [['Black', 1], ['White', 1]], [['Tensor', 1]]) });
+    assert.deepEqual(all.get('lamp'), {
+      objectID: 'lamp',
+      query: 'lamp',
+      popularity: 4,
+      nb_words: 1,
+      shop: entry(
+        2,
+        [['Tensor', 2]],
+        [
+          ['Black', 1],
+          ['White', 1],
+        ],
+        [['Tensor', 1]],
+      ),
+    });
     // "desk": records 5 (Desk lamp), 7 and 8, one of each brand and color.
-    assert.deepEqual(all.get('desk'), { objectID: 'desk', query: 'desk', popularity: 2, nb_words: 1, shop: entry(3, [['Acme', 1]], [['Black', 1], ['Brown', 1]]) });
-    assert.deepEqual(all.get('cushion'), { objectID: 'cushion', query: 'cushion', popularity: 1, nb_words: 1, shop: entry(1, [['Acme', 1]], [['Green', 1]]) });
+    assert.deepEqual(all.get('desk'), {
+      objectID: 'desk',
+      query: 'desk',
+      popularity: 2,
+      nb_words: 1,
+      shop: entry(
+        3,
+        [['Acme', 1]],
+        [
+          ['Black', 1],
+          ['Brown', 1],
+        ],
+      ),
+    });
+    assert.deepEqual(all.get('cushion'), {
+      objectID: 'cushion',
+      query: 'cushion',
+      popularity: 1,
+      nb_words: 1,
+      shop: entry(1, [['Acme', 1]], [['Green', 1]]),
+    });
     // "acme chairs": record 3 (Acme, Chairs) and record 4 (Acme, "Chair cushion": chairs → chair, one typo).
-    assert.deepEqual(all.get('acme chairs'), { objectID: 'acme chairs', query: 'acme chairs', popularity: 0, nb_words: 2, shop: entry(2, [['Acme', 2]], [['Green', 2]]) });
-    assert.deepEqual(all.get('hon desks'), { objectID: 'hon desks', query: 'hon desks', popularity: 0, nb_words: 2, shop: entry(1, [['Hon', 1]], [['White', 1]]) });
+    assert.deepEqual(all.get('acme chairs'), {
+      objectID: 'acme chairs',
+      query: 'acme chairs',
+      popularity: 0,
+      nb_words: 2,
+      shop: entry(2, [['Acme', 2]], [['Green', 2]]),
+    });
+    assert.deepEqual(all.get('hon desks'), {
+      objectID: 'hon desks',
+      query: 'hon desks',
+      popularity: 0,
+      nb_words: 2,
+      shop: entry(1, [['Hon', 1]], [['White', 1]]),
+    });
     // exact_nb_hits is the nbHits of the same search on the source index.
     for (const record of all.values()) {
-      const answer = await svc.ok('POST', '/1/indexes/shop/query', { query: record.query, hitsPerPage: 0, analytics: false });
+      const answer = await svc.ok('POST', '/1/indexes/shop/query', {
+        query: record.query,
+        hitsPerPage: 0,
+        analytics: false,
+      });
       assert.equal(record.shop.exact_nb_hits, answer.nbHits, record.query);
     }
   });
@@ -211,7 +291,12 @@ describe('a build', () => {
     const settings = await svc.ok('GET', '/1/indexes/shop_qs/settings');
     assert.deepEqual(settings.searchableAttributes, ['query']);
     assert.deepEqual(settings.customRanking, ['desc(popularity)']);
-    const answer = await svc.call('POST', '/1/indexes/shop_qs/query', { query: 'c', analytics: false }, { key: SEARCH_KEY });
+    const answer = await svc.call(
+      'POST',
+      '/1/indexes/shop_qs/query',
+      { query: 'c', analytics: false },
+      { key: SEARCH_KEY },
+    );
     assert.equal(answer.status, 200);
     assert.deepEqual(
       answer.body.hits.map((hit: { query: string }) => hit.query),
@@ -220,7 +305,10 @@ describe('a build', () => {
     // Settings given to the suggestions index are kept by later builds.
     await svc.ok('PUT', '/1/indexes/shop_qs/settings', { customRanking: ['desc(popularity)', 'asc(nb_words)'] });
     await rebuild('shop_qs');
-    assert.deepEqual((await svc.ok('GET', '/1/indexes/shop_qs/settings')).customRanking, ['desc(popularity)', 'asc(nb_words)']);
+    assert.deepEqual((await svc.ok('GET', '/1/indexes/shop_qs/settings')).customRanking, [
+      'desc(popularity)',
+      'asc(nb_words)',
+    ]);
   });
 
   test('the log of the last build: JSON Lines, every step, each skipped candidate with its reason', async () => {
@@ -233,7 +321,9 @@ describe('a build', () => {
     }
     // "a record of level n+1 belongs to the preceding record of level n"
     assert.equal(lines[0]!.contextLevel, 0);
-    lines.forEach((line, i) => i > 0 && assert.ok(line.contextLevel <= lines[i - 1]!.contextLevel + 1, JSON.stringify(line)));
+    lines.forEach(
+      (line, i) => i > 0 && assert.ok(line.contextLevel <= lines[i - 1]!.contextLevel + 1, JSON.stringify(line)),
+    );
     assert.equal(lines.filter((line) => line.level === 'ERROR').length, 0);
     const skips = lines.filter((line) => line.level === 'SKIP').map((line) => line.message);
     assert.deepEqual(skips.sort(), [
@@ -267,8 +357,16 @@ describe('the configuration fields', () => {
     await configure({ ...BASE, sourceIndices: [{ indexName: 'shop', minHits: 1, generate: [['category']] }] });
     assert.deepEqual(await suggestions('shop_qs'), ['chair:5', 'lamp:4', 'desk:2', 'ch:1', 'cushion:1']);
     const skips = (await buildLog('shop_qs')).filter((line) => line.level === 'SKIP').map((line) => line.message);
-    for (const [plural, singular] of [['chairs', 'chair'], ['cushions', 'cushion'], ['desks', 'desk'], ['lamps', 'lamp']]) {
-      assert.ok(skips.includes(`"${plural}": singular/plural form of "${singular}", which is kept (at least as popular)`), plural);
+    for (const [plural, singular] of [
+      ['chairs', 'chair'],
+      ['cushions', 'cushion'],
+      ['desks', 'desk'],
+      ['lamps', 'lamp'],
+    ]) {
+      assert.ok(
+        skips.includes(`"${plural}": singular/plural form of "${singular}", which is kept (at least as popular)`),
+        plural,
+      );
     }
   });
 
@@ -290,7 +388,13 @@ describe('the configuration fields', () => {
     // minLetters 5 skips lamp, desk, xyz and ch ("chairs" has 6 letters, then goes as the plural of
     // "chair"). "ACME *" removes the three acme pairs, the word "Tensor" removes "tensor lamps" (case and
     // whole words); "cheap desk" is no longer excluded.
-    assert.deepEqual(await suggestions('shop_qs'), ['chair:5', 'cheap desk:2', 'cushion:1', 'hon chairs:0', 'hon desks:0']);
+    assert.deepEqual(await suggestions('shop_qs'), [
+      'chair:5',
+      'cheap desk:2',
+      'cushion:1',
+      'hon chairs:0',
+      'hon desks:0',
+    ]);
     const skips = (await buildLog('shop_qs')).filter((line) => line.level === 'SKIP').map((line) => line.message);
     assert.ok(skips.includes('"lamp": 4 letters, fewer than minLetters (5)'));
     assert.ok(skips.includes('"acme chairs": excluded by "ACME *"'));
@@ -318,10 +422,24 @@ describe('the configuration fields', () => {
     });
     assert.deepEqual(await suggestions('shop_qs'), ['chair:5', 'lamp:4', 'desk:3', 'cushion:1', 'oak:1']);
     const all = await records('shop_qs');
-    assert.deepEqual(Object.keys(all.get('desk')!).filter((key) => key.startsWith('shop')).sort(), ['shop', 'shop_newest']);
+    assert.deepEqual(
+      Object.keys(all.get('desk')!)
+        .filter((key) => key.startsWith('shop'))
+        .sort(),
+      ['shop', 'shop_newest'],
+    );
     assert.equal(all.get('desk')!.shop.exact_nb_hits, 3);
-    assert.deepEqual(all.get('desk')!.shop_newest.facets.exact_matches.brand, [{ value: 'Acme', count: 1 }, { value: 'Hon', count: 1 }]);
-    assert.deepEqual(Object.keys(all.get('oak')!).sort(), ['nb_words', 'objectID', 'popularity', 'query', 'shop_newest']);
+    assert.deepEqual(all.get('desk')!.shop_newest.facets.exact_matches.brand, [
+      { value: 'Acme', count: 1 },
+      { value: 'Hon', count: 1 },
+    ]);
+    assert.deepEqual(Object.keys(all.get('oak')!).sort(), [
+      'nb_words',
+      'objectID',
+      'popularity',
+      'query',
+      'shop_newest',
+    ]);
     assert.deepEqual(Object.keys(all.get('chair')!).sort(), ['nb_words', 'objectID', 'popularity', 'query', 'shop']);
     assert.deepEqual(all.get('chair')!.shop.facets, { exact_matches: {}, analytics: {} });
   });
@@ -333,10 +451,15 @@ describe('the configuration fields', () => {
       { objectID: 'e3', query: 'sofa', count: 3 },
       { objectID: 'e4', title: 'no query here' },
     ]);
-    await configure({ ...BASE, sourceIndices: [{ indexName: 'shop', minHits: 1, minLetters: 3, external: ['shop_external'] }] });
+    await configure({
+      ...BASE,
+      sourceIndices: [{ indexName: 'shop', minHits: 1, minLetters: 3, external: ['shop_external'] }],
+    });
     assert.deepEqual(await suggestions('shop_qs'), ['oak chair:7', 'chair:5', 'lamp:4', 'desk:2', 'cushion:1']);
     const skips = (await buildLog('shop_qs')).filter((line) => line.level === 'SKIP').map((line) => line.message);
-    assert.ok(skips.includes('"chair" of "shop_external": already a popular search of "shop" (the external record is ignored)'));
+    assert.ok(
+      skips.includes('"chair" of "shop_external": already a popular search of "shop" (the external record is ignored)'),
+    );
     assert.ok(skips.includes('"sofa": 0 hits, fewer than minHits (1)'));
     assert.ok(skips.some((message) => message.startsWith('record "e4" of "shop_external"')));
   });
@@ -349,7 +472,9 @@ describe('the configuration fields', () => {
         { indexName: 'nowhere' },
       ],
     });
-    const status = (await svc.ok('GET', '/1/configs/shop_qs/status')) as Status & { lastSuccessfulBuiltAt: string | null };
+    const status = (await svc.ok('GET', '/1/configs/shop_qs/status')) as Status & {
+      lastSuccessfulBuiltAt: string | null;
+    };
     assert.notEqual(status.lastSuccessfulBuiltAt, status.lastBuiltAt);
     const errors = (await buildLog('shop_qs')).filter((line) => line.level === 'ERROR').map((line) => line.message);
     assert.deepEqual(errors, [
@@ -364,11 +489,25 @@ describe('the configuration fields', () => {
 describe('status, reads and rebuilds', () => {
   test('status: isRunning during a build, lastBuiltAt after it; the build comes right after the answer', async () => {
     // 2,000 records with a word each: generate gives 2,000 candidates to search, a build long enough to watch.
-    await index(svc, 'parts', Array.from({ length: 2000 }, (_, i) => ({ objectID: `p${i}`, sku: `part${i}x` })), { attributesForFaceting: ['sku'] });
-    const created = await svc.call('POST', '/1/configs', { indexName: 'parts_qs', sourceIndices: [{ indexName: 'parts', minHits: 1, generate: [['sku']] }] });
+    await index(
+      svc,
+      'parts',
+      Array.from({ length: 2000 }, (_, i) => ({ objectID: `p${i}`, sku: `part${i}x` })),
+      { attributesForFaceting: ['sku'] },
+    );
+    const created = await svc.call('POST', '/1/configs', {
+      indexName: 'parts_qs',
+      sourceIndices: [{ indexName: 'parts', minHits: 1, generate: [['sku']] }],
+    });
     assert.equal(created.status, 200);
     const during = (await svc.ok('GET', '/1/configs/parts_qs/status')) as Status;
-    assert.deepEqual(during, { indexName: 'parts_qs', isRunning: true, lastBuiltAt: null, lastSuccessfulBuiltAt: null, lastSuccessfulBuildDuration: null });
+    assert.deepEqual(during, {
+      indexName: 'parts_qs',
+      isRunning: true,
+      lastBuiltAt: null,
+      lastSuccessfulBuiltAt: null,
+      lastSuccessfulBuildDuration: null,
+    });
     // Other calls are answered during the build (it gives the event loop back).
     assert.equal((await svc.call('POST', '/1/indexes/shop/query', { query: 'oak', analytics: false })).status, 200);
     const after1 = await built('parts_qs');
@@ -378,7 +517,9 @@ describe('status, reads and rebuilds', () => {
     assert.match(first.lastSuccessfulBuildDuration, /^\d+\.\d{3}$/);
 
     // An update answers at once and builds again; two rebuild requests during it queue one more build.
-    await svc.ok('PUT', '/1/configs/parts_qs', { sourceIndices: [{ indexName: 'parts', minHits: 1, minLetters: 7, generate: [['sku']] }] });
+    await svc.ok('PUT', '/1/configs/parts_qs', {
+      sourceIndices: [{ indexName: 'parts', minHits: 1, minLetters: 7, generate: [['sku']] }],
+    });
     assert.equal(((await svc.ok('GET', '/1/configs/parts_qs/status')) as Status).isRunning, true);
     const [a, b] = await Promise.all([rebuild('parts_qs'), rebuild('parts_qs')]);
     assert.equal(a.isRunning, false);
@@ -390,19 +531,42 @@ describe('status, reads and rebuilds', () => {
   });
 
   test('read answers: minHit, replicas, every default filled; the list of configurations', async () => {
-    await svc.ok('POST', '/1/configs', { indexName: 'shop_mobile_qs', sourceIndices: [{ indexName: 'shop', analyticsTags: ['mobile'] }] });
+    await svc.ok('POST', '/1/configs', {
+      indexName: 'shop_mobile_qs',
+      sourceIndices: [{ indexName: 'shop', analyticsTags: ['mobile'] }],
+    });
     await built('shop_mobile_qs');
     const config = await svc.ok('GET', '/1/configs/shop_mobile_qs');
     assert.deepEqual(config, {
       appID: APP_ID,
       indexName: 'shop_mobile_qs',
-      sourceIndices: [{ indexName: 'shop', replicas: false, analyticsTags: ['mobile'], facets: [], minHit: 0, minLetters: 0, generate: [], external: [] }],
+      sourceIndices: [
+        {
+          indexName: 'shop',
+          replicas: false,
+          analyticsTags: ['mobile'],
+          facets: [],
+          minHit: 0,
+          minLetters: 0,
+          generate: [],
+          external: [],
+        },
+      ],
       languages: [],
       exclude: [],
     });
     assert.deepEqual(await suggestions('shop_mobile_qs'), ['cushion:1']);
     const base = await svc.ok('GET', '/1/configs/shop_qs');
-    assert.deepEqual(base.sourceIndices[0], { indexName: 'shop', replicas: false, analyticsTags: [], facets: FACETS, minHit: 1, minLetters: 3, generate: [['brand', 'category']], external: [] });
+    assert.deepEqual(base.sourceIndices[0], {
+      indexName: 'shop',
+      replicas: false,
+      analyticsTags: [],
+      facets: FACETS,
+      minHit: 1,
+      minLetters: 3,
+      generate: [['brand', 'category']],
+      external: [],
+    });
     // A read answer can be sent back as it is (minHit, appID).
     await svc.ok('PUT', '/1/configs/shop_mobile_qs', config);
     assert.deepEqual(await svc.ok('GET', '/1/configs/shop_mobile_qs'), config);
@@ -415,12 +579,21 @@ describe('status, reads and rebuilds', () => {
   });
 
   test('PUT creates a configuration too (deprecated)', async () => {
-    const answer = await svc.call('PUT', '/1/configs/shop_put_qs', { sourceIndices: [{ indexName: 'shop', minHits: 1, minLetters: 3 }] });
+    const answer = await svc.call('PUT', '/1/configs/shop_put_qs', {
+      sourceIndices: [{ indexName: 'shop', minHits: 1, minLetters: 3 }],
+    });
     assert.equal(answer.status, 200);
     assert.match(answer.body.message, /deprecated/);
     await built('shop_put_qs');
     // No languages and no exclude: chairs and cheap desk are suggestions.
-    assert.deepEqual(await suggestions('shop_put_qs'), ['chair:5', 'lamp:4', 'chairs:2', 'cheap desk:2', 'desk:2', 'cushion:1']);
+    assert.deepEqual(await suggestions('shop_put_qs'), [
+      'chair:5',
+      'lamp:4',
+      'chairs:2',
+      'cheap desk:2',
+      'desk:2',
+      'cushion:1',
+    ]);
   });
 
   test('delete stops the updates and leaves the suggestions index', async () => {
@@ -433,7 +606,9 @@ describe('status, reads and rebuilds', () => {
     assert.equal((await svc.call('GET', '/1/logs/shop_put_qs')).status, 404);
     assert.equal((await svc.call('POST', '/1/_local/configs/shop_put_qs/build')).status, 404);
     assert.deepEqual(await records('shop_put_qs'), before);
-    assert.ok(!(await svc.ok('GET', '/1/configs')).some((item: { indexName: string }) => item.indexName === 'shop_put_qs'));
+    assert.ok(
+      !(await svc.ok('GET', '/1/configs')).some((item: { indexName: string }) => item.indexName === 'shop_put_qs'),
+    );
   });
 });
 
@@ -450,7 +625,18 @@ describe('errors', () => {
       ['POST', '/1/_local/configs/shop_qs/build'],
     ];
     const allRights = await svc.ok('POST', '/1/keys', {
-      acl: ['search', 'browse', 'addObject', 'deleteObject', 'deleteIndex', 'settings', 'editSettings', 'analytics', 'listIndexes', 'logs'],
+      acl: [
+        'search',
+        'browse',
+        'addObject',
+        'deleteObject',
+        'deleteIndex',
+        'settings',
+        'editSettings',
+        'analytics',
+        'listIndexes',
+        'logs',
+      ],
     });
     for (const [method, path, body] of routes) {
       for (const options of [{ key: null }, { key: 'wrong-key' }, { appId: 'OTHER' }]) {
@@ -490,31 +676,90 @@ describe('errors', () => {
       [{ indexName: 'q', sourceIndices: {} }, /^sourceIndices: /],
       [{ indexName: 'q', sourceIndices: [{}] }, /^sourceIndices\[0\]\.indexName: is required/],
       [{ indexName: 'q', sourceIndices: ['shop'] }, /^sourceIndices\[0\]: must be an object/],
-      [{ indexName: 'q', sourceIndices: [{ ...source, minHits: -1 }] }, /^sourceIndices\[0\]\.minHits: must be an integer ≥ 0/],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, minHits: -1 }] },
+        /^sourceIndices\[0\]\.minHits: must be an integer ≥ 0/,
+      ],
       [{ indexName: 'q', sourceIndices: [{ ...source, minHits: 1.5 }] }, /^sourceIndices\[0\]\.minHits: /],
       [{ indexName: 'q', sourceIndices: [{ ...source, minHit: '2' }] }, /^sourceIndices\[0\]\.minHit: /],
-      [{ indexName: 'q', sourceIndices: [{ ...source, minHits: 1, minHit: 2 }] }, /^sourceIndices\[0\]\.minHits: differs/],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, minHits: 1, minHit: 2 }] },
+        /^sourceIndices\[0\]\.minHits: differs/,
+      ],
       [{ indexName: 'q', sourceIndices: [{ ...source, minLetters: 'x' }] }, /^sourceIndices\[0\]\.minLetters: /],
       [{ indexName: 'q', sourceIndices: [{ ...source, replicas: 'yes' }] }, /^sourceIndices\[0\]\.replicas: /],
-      [{ indexName: 'q', sourceIndices: [{ ...source, analyticsTags: 'mobile' }] }, /^sourceIndices\[0\]\.analyticsTags: must be a list/],
-      [{ indexName: 'q', sourceIndices: [{ ...source, analyticsTags: [1] }] }, /^sourceIndices\[0\]\.analyticsTags\[0\]: /],
-      [{ indexName: 'q', sourceIndices: [{ ...source, facets: [{ attribute: 'brand' }] }] }, /^sourceIndices\[0\]\.facets\[0\]\.amount: is required/],
-      [{ indexName: 'q', sourceIndices: [{ ...source, facets: [{ amount: 2 }] }] }, /^sourceIndices\[0\]\.facets\[0\]\.attribute: is required/],
-      [{ indexName: 'q', sourceIndices: [{ ...source, facets: [{ attribute: 'brand', amount: 0 }] }] }, /^sourceIndices\[0\]\.facets\[0\]\.amount: must be an integer from 1 to 1000/],
-      [{ indexName: 'q', sourceIndices: [{ ...source, facets: [{ attribute: 'brand', amount: 1, sort: 'x' }] }] }, /^sourceIndices\[0\]\.facets\[0\]\.sort: is not a field/],
-      [{ indexName: 'q', sourceIndices: [{ ...source, facets: [{ attribute: 'b', amount: 1 }, { attribute: 'b', amount: 2 }] }] }, /^sourceIndices\[0\]\.facets\[1\]\.attribute: "b" is listed twice/],
-      [{ indexName: 'q', sourceIndices: [{ ...source, generate: ['brand'] }] }, /^sourceIndices\[0\]\.generate\[0\]: must be a non-empty list/],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, analyticsTags: 'mobile' }] },
+        /^sourceIndices\[0\]\.analyticsTags: must be a list/,
+      ],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, analyticsTags: [1] }] },
+        /^sourceIndices\[0\]\.analyticsTags\[0\]: /,
+      ],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, facets: [{ attribute: 'brand' }] }] },
+        /^sourceIndices\[0\]\.facets\[0\]\.amount: is required/,
+      ],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, facets: [{ amount: 2 }] }] },
+        /^sourceIndices\[0\]\.facets\[0\]\.attribute: is required/,
+      ],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, facets: [{ attribute: 'brand', amount: 0 }] }] },
+        /^sourceIndices\[0\]\.facets\[0\]\.amount: must be an integer from 1 to 1000/,
+      ],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, facets: [{ attribute: 'brand', amount: 1, sort: 'x' }] }] },
+        /^sourceIndices\[0\]\.facets\[0\]\.sort: is not a field/,
+      ],
+      [
+        {
+          indexName: 'q',
+          sourceIndices: [
+            {
+              ...source,
+              facets: [
+                { attribute: 'b', amount: 1 },
+                { attribute: 'b', amount: 2 },
+              ],
+            },
+          ],
+        },
+        /^sourceIndices\[0\]\.facets\[1\]\.attribute: "b" is listed twice/,
+      ],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, generate: ['brand'] }] },
+        /^sourceIndices\[0\]\.generate\[0\]: must be a non-empty list/,
+      ],
       [{ indexName: 'q', sourceIndices: [{ ...source, generate: [[]] }] }, /^sourceIndices\[0\]\.generate\[0\]: /],
       [{ indexName: 'q', sourceIndices: [{ ...source, external: ['a*'] }] }, /^sourceIndices\[0\]\.external\[0\]: /],
-      [{ indexName: 'q', sourceIndices: [{ ...source, colour: 'red' }] }, /^sourceIndices\[0\]\.colour: is not a field/],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, colour: 'red' }] },
+        /^sourceIndices\[0\]\.colour: is not a field/,
+      ],
       [{ indexName: 'q', sourceIndices: [source, source] }, /^sourceIndices\[1\]\.indexName: "shop" is listed twice/],
-      [{ indexName: 'q', sourceIndices: [{ indexName: 'popularity' }] }, /^sourceIndices\[0\]\.indexName: "popularity" is an attribute of every suggestion record/],
-      [{ indexName: 'q', sourceIndices: [{ indexName: 'q' }] }, /^sourceIndices\[0\]\.indexName: the suggestions index "q" cannot be one of its own source indices/],
-      [{ indexName: 'q', sourceIndices: [{ ...source, external: ['q'] }] }, /^sourceIndices\[0\]\.external\[0\]: the suggestions index "q" cannot be/],
+      [
+        { indexName: 'q', sourceIndices: [{ indexName: 'popularity' }] },
+        /^sourceIndices\[0\]\.indexName: "popularity" is an attribute of every suggestion record/,
+      ],
+      [
+        { indexName: 'q', sourceIndices: [{ indexName: 'q' }] },
+        /^sourceIndices\[0\]\.indexName: the suggestions index "q" cannot be one of its own source indices/,
+      ],
+      [
+        { indexName: 'q', sourceIndices: [{ ...source, external: ['q'] }] },
+        /^sourceIndices\[0\]\.external\[0\]: the suggestions index "q" cannot be/,
+      ],
       [{ indexName: 'q', sourceIndices: [source], languages: 'en' }, /^languages: must be a list/],
-      [{ indexName: 'q', sourceIndices: [source], languages: ['english'] }, /^languages\[0\]: "english" is not a supported language code/],
+      [
+        { indexName: 'q', sourceIndices: [source], languages: ['english'] },
+        /^languages\[0\]: "english" is not a supported language code/,
+      ],
       [{ indexName: 'q', sourceIndices: [source], exclude: [''] }, /^exclude\[0\]: must be a non-empty string/],
-      [{ indexName: 'q', sourceIndices: [source], enablePersonalization: true }, /^enablePersonalization: is not a field/],
+      [
+        { indexName: 'q', sourceIndices: [source], enablePersonalization: true },
+        /^enablePersonalization: is not a field/,
+      ],
       [{ ...BASE }, /^indexName: a Query Suggestions configuration for shop_qs exists already/],
     ];
     for (const [body, message] of cases) {
@@ -529,7 +774,10 @@ describe('errors', () => {
     const selfSource = await svc.call('PUT', '/1/configs/shop', { sourceIndices: [{ indexName: 'shop' }] });
     assert.equal(selfSource.status, 422);
     // Nothing of the refused calls was kept.
-    assert.deepEqual((await svc.ok('GET', '/1/configs')).map((item: { indexName: string }) => item.indexName), ['shop_qs', 'shop_mobile_qs']);
+    assert.deepEqual(
+      (await svc.ok('GET', '/1/configs')).map((item: { indexName: string }) => item.indexName),
+      ['shop_qs', 'shop_mobile_qs'],
+    );
   });
 
   test('404 for an unknown configuration, and for the log of one that was never built', async () => {
@@ -550,12 +798,19 @@ describe('errors', () => {
     await index(svc, 'tiny', [{ objectID: '1', name: 'tiny' }]);
     const existing = (await svc.ok('GET', '/1/configs')).length as number;
     const names = Array.from({ length: 100 - existing }, (_, i) => `tiny_qs_${i}`);
-    for (const name of names) await svc.ok('POST', '/1/configs', { indexName: name, sourceIndices: [{ indexName: 'tiny' }] });
+    for (const name of names)
+      await svc.ok('POST', '/1/configs', { indexName: name, sourceIndices: [{ indexName: 'tiny' }] });
     assert.equal((await svc.ok('GET', '/1/configs')).length, 100);
-    const refused = await svc.call('POST', '/1/configs', { indexName: 'tiny_qs_extra', sourceIndices: [{ indexName: 'tiny' }] });
+    const refused = await svc.call('POST', '/1/configs', {
+      indexName: 'tiny_qs_extra',
+      sourceIndices: [{ indexName: 'tiny' }],
+    });
     assert.equal(refused.status, 403);
     assert.match(refused.body.message, /Up to 100 Query Suggestions configurations/);
-    assert.equal((await svc.call('PUT', '/1/configs/tiny_qs_extra', { sourceIndices: [{ indexName: 'tiny' }] })).status, 403);
+    assert.equal(
+      (await svc.call('PUT', '/1/configs/tiny_qs_extra', { sourceIndices: [{ indexName: 'tiny' }] })).status,
+      403,
+    );
     // Updating one of the 100 is not creating.
     await svc.ok('PUT', `/1/configs/${names[0]}`, { sourceIndices: [{ indexName: 'tiny', minLetters: 2 }] });
     await svc.ok('DELETE', `/1/configs/${names[0]}`);
@@ -571,10 +826,20 @@ describe('errors', () => {
 describe('the official client', () => {
   test('algoliasearch v5 querySuggestionsClient: create, read, status, list, update, delete', async () => {
     const requester = {
-      async send(request: { method: string; url: string; headers: Record<string, string>; data?: string | Uint8Array }) {
+      async send(request: {
+        method: string;
+        url: string;
+        headers: Record<string, string>;
+        data?: string | Uint8Array;
+      }) {
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(request.headers)) headers[name.replace(/^x-algolia-/i, 'x-service-')] = value;
-        const response = await fetch(request.url, { method: request.method, headers, ...(request.data === undefined ? {} : { body: request.data as BodyInit }) });
+        for (const [name, value] of Object.entries(request.headers))
+          headers[name.replace(/^x-algolia-/i, 'x-service-')] = value;
+        const response = await fetch(request.url, {
+          method: request.method,
+          headers,
+          ...(request.data === undefined ? {} : { body: request.data as BodyInit }),
+        });
         return { content: await response.text(), isTimedOut: false, status: response.status };
       },
     };
@@ -582,7 +847,12 @@ describe('the official client', () => {
       region: 'us',
       options: { hosts: [{ url: new URL(svc.url).host, accept: 'readWrite', protocol: 'http' }], requester },
     });
-    const created = await client.createConfig({ indexName: 'shop_client_qs', sourceIndices: [{ indexName: 'shop', minHits: 1, minLetters: 4 }], languages: ['en'], exclude: ['cheap'] });
+    const created = await client.createConfig({
+      indexName: 'shop_client_qs',
+      sourceIndices: [{ indexName: 'shop', minHits: 1, minLetters: 4 }],
+      languages: ['en'],
+      exclude: ['cheap'],
+    });
     assert.equal(created.status, 200);
     await built('shop_client_qs');
     const config = await client.getConfig({ indexName: 'shop_client_qs' });
@@ -592,12 +862,18 @@ describe('the official client', () => {
     assert.equal(status.isRunning, false);
     assert.equal(typeof status.lastBuiltAt, 'string');
     assert.ok((await client.getAllConfigs()).some((item) => item.indexName === 'shop_client_qs'));
-    await client.updateConfig({ indexName: 'shop_client_qs', configuration: { sourceIndices: [{ indexName: 'shop', minHits: 3 }] } });
+    await client.updateConfig({
+      indexName: 'shop_client_qs',
+      configuration: { sourceIndices: [{ indexName: 'shop', minHits: 3 }] },
+    });
     await rebuild('shop_client_qs');
     // No languages, exclude or minLetters any more: chair 4 hits, chairs 4, desk 3, ch 5 (lamp 2, cheap desk 1, cushion 1 are skipped).
     assert.deepEqual(await suggestions('shop_client_qs'), ['chair:5', 'chairs:2', 'desk:2', 'ch:1']);
     assert.equal((await client.deleteConfig({ indexName: 'shop_client_qs' })).status, 200);
-    await assert.rejects(client.getConfig({ indexName: 'shop_client_qs' }), (error: { status?: number }) => error.status === 404);
+    await assert.rejects(
+      client.getConfig({ indexName: 'shop_client_qs' }),
+      (error: { status?: number }) => error.status === 404,
+    );
   });
 });
 

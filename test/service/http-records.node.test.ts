@@ -14,7 +14,8 @@ before(async () => {
 after(() => svc.stop());
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-const get = (indexName: string, objectID: string) => svc.call('GET', `/1/indexes/${indexName}/${encodeURIComponent(objectID)}`);
+const get = (indexName: string, objectID: string) =>
+  svc.call('GET', `/1/indexes/${indexName}/${encodeURIComponent(objectID)}`);
 const ids = (answer: { hits: Array<{ objectID: string }> }) => answer.hits.map((hit) => hit.objectID).sort();
 
 async function published(indexName: string, taskID: number) {
@@ -53,11 +54,15 @@ describe('single records', () => {
 
   test('get object with attributesToRetrieve (comma list and JSON array); unknown object and index 404', async () => {
     await svc.ok('PUT', '/1/indexes/rec/full', { a: 1, b: 2, c: { d: 3, e: 4 } });
-    assert.deepEqual((await svc.ok('GET', '/1/indexes/rec/full?attributesToRetrieve=a,c')), { a: 1, c: { d: 3, e: 4 }, objectID: 'full' });
-    assert.deepEqual(
-      await svc.ok('GET', `/1/indexes/rec/full?attributesToRetrieve=${encodeURIComponent('["b"]')}`),
-      { b: 2, objectID: 'full' },
-    );
+    assert.deepEqual(await svc.ok('GET', '/1/indexes/rec/full?attributesToRetrieve=a,c'), {
+      a: 1,
+      c: { d: 3, e: 4 },
+      objectID: 'full',
+    });
+    assert.deepEqual(await svc.ok('GET', `/1/indexes/rec/full?attributesToRetrieve=${encodeURIComponent('["b"]')}`), {
+      b: 2,
+      objectID: 'full',
+    });
     assert.equal((await get('rec', 'nope')).status, 404);
     assert.equal((await get('no-such-index', 'full')).status, 404);
     // The search key may read objects.
@@ -75,7 +80,11 @@ describe('single records', () => {
     assert.equal(searched.hits[0].cost, undefined);
     assert.equal((await svc.ok('POST', '/1/indexes/secret/query', { query: 'thing' })).hits[0].cost, 12);
     assert.equal((await svc.ok('POST', '/1/indexes/secret/browse', {})).hits[0].cost, 12);
-    assert.equal((await svc.ok('POST', '/1/indexes/secret/query', { query: 'thing', attributesToRetrieve: ['name'] })).hits[0].cost, undefined);
+    assert.equal(
+      (await svc.ok('POST', '/1/indexes/secret/query', { query: 'thing', attributesToRetrieve: ['name'] })).hits[0]
+        .cost,
+      undefined,
+    );
     const { key } = await svc.ok('POST', '/1/keys', { acl: ['search', 'seeUnretrievableAttributes'] });
     assert.equal((await svc.ok('POST', '/1/indexes/secret/query', { query: 'thing' }, { key })).hits[0].cost, 12);
   });
@@ -106,7 +115,8 @@ describe('single records', () => {
 });
 
 describe('partial updates', () => {
-  const partial = (objectID: string, body: unknown, query = '') => svc.call('POST', `/1/indexes/ops/${objectID}/partial${query}`, body);
+  const partial = (objectID: string, body: unknown, query = '') =>
+    svc.call('POST', `/1/indexes/ops/${objectID}/partial${query}`, body);
   const record = async (objectID: string) => (await get('ops', objectID)).body;
 
   test('plain attributes add or replace first-level attributes; nested objects replace their ancestor', async () => {
@@ -151,7 +161,10 @@ describe('partial updates', () => {
 
   test('Remove and AddUnique are silently ignored on arrays holding objects or arrays', async () => {
     await svc.ok('PUT', '/1/indexes/ops/nested', { list: [{ a: 1 }, 'x'], other: [[1], 2] });
-    const first = await partial('nested', { list: { _operation: 'Remove', value: 'x' }, other: { _operation: 'AddUnique', value: 3 } });
+    const first = await partial('nested', {
+      list: { _operation: 'Remove', value: 'x' },
+      other: { _operation: 'AddUnique', value: 3 },
+    });
     assert.equal(first.status, 200);
     assert.deepEqual(await record('nested'), { list: [{ a: 1 }, 'x'], other: [[1], 2], objectID: 'nested' });
   });
@@ -186,7 +199,9 @@ describe('partial updates', () => {
   });
 
   test('an attribute named __proto__ is kept as data', async () => {
-    const answer = await svc.call('POST', '/1/indexes/ops/proto/partial', undefined, { raw: '{"__proto__":{"polluted":true},"a":1}' });
+    const answer = await svc.call('POST', '/1/indexes/ops/proto/partial', undefined, {
+      raw: '{"__proto__":{"polluted":true},"a":1}',
+    });
     assert.equal(answer.status, 200);
     const stored = await record('proto');
     assert.deepEqual(stored.__proto__, { polluted: true });
@@ -196,7 +211,9 @@ describe('partial updates', () => {
   test('concurrent increments are applied one after the other, none lost; task ids grow', async () => {
     await svc.ok('PUT', '/1/indexes/ops/counter', { hits: 0 });
     const answers = await Promise.all(
-      Array.from({ length: 40 }, () => svc.ok('POST', '/1/indexes/ops/counter/partial', { hits: { _operation: 'Increment', value: 1 } })),
+      Array.from({ length: 40 }, () =>
+        svc.ok('POST', '/1/indexes/ops/counter/partial', { hits: { _operation: 'Increment', value: 1 } }),
+      ),
     );
     assert.equal((await record('counter')).hits, 40);
     assert.equal(new Set(answers.map((answer) => answer.taskID)).size, 40);
@@ -243,10 +260,22 @@ describe('batches', () => {
   test('a batch with one bad request writes nothing (400)', async () => {
     await svc.ok('PUT', '/1/indexes/atomic/x', { n: 1 });
     for (const requests of [
-      [{ action: 'addObject', body: { objectID: 'y' } }, { action: 'fly', body: {} }],
-      [{ action: 'addObject', body: { objectID: 'y' } }, { action: 'toString', body: { objectID: 'x' } }],
-      [{ action: 'addObject', body: { objectID: 'y' } }, { action: 'updateObject', body: { n: 1 } }],
-      [{ action: 'addObject', body: { objectID: 'y' } }, { action: 'deleteObject', body: 'x' }],
+      [
+        { action: 'addObject', body: { objectID: 'y' } },
+        { action: 'fly', body: {} },
+      ],
+      [
+        { action: 'addObject', body: { objectID: 'y' } },
+        { action: 'toString', body: { objectID: 'x' } },
+      ],
+      [
+        { action: 'addObject', body: { objectID: 'y' } },
+        { action: 'updateObject', body: { n: 1 } },
+      ],
+      [
+        { action: 'addObject', body: { objectID: 'y' } },
+        { action: 'deleteObject', body: 'x' },
+      ],
     ]) {
       const answer = await svc.call('POST', '/1/indexes/atomic/batch', { requests });
       assert.equal(answer.status, 400, JSON.stringify(requests));
@@ -269,7 +298,9 @@ describe('batches', () => {
     await published('multi-a', answer.taskID['multi-a']);
     assert.deepEqual((await get('multi-a', '1')).body, { objectID: '1', v: 'a', w: true });
     assert.equal((await get('multi-b', '2')).status, 404);
-    const missingIndex = await svc.call('POST', '/1/indexes/*/batch', { requests: [{ action: 'addObject', body: {} }] });
+    const missingIndex = await svc.call('POST', '/1/indexes/*/batch', {
+      requests: [{ action: 'addObject', body: {} }],
+    });
     assert.equal(missingIndex.status, 400);
   });
 });
@@ -300,7 +331,9 @@ describe('clear and delete by query', () => {
     }
     const bad = await svc.call('POST', '/1/indexes/dbq/deleteByQuery', { filters: 'kind:old AND (' });
     assert.equal(bad.status, 400);
-    const answer = await svc.ok('POST', '/1/indexes/dbq/deleteByQuery', { params: 'filters=kind%3Aold%20AND%20price%20%3C%2010' });
+    const answer = await svc.ok('POST', '/1/indexes/dbq/deleteByQuery', {
+      params: 'filters=kind%3Aold%20AND%20price%20%3C%2010',
+    });
     assert.deepEqual(Object.keys(answer).sort(), ['deletedAt', 'taskID']);
     assert.deepEqual(ids(await svc.ok('POST', '/1/indexes/dbq/browse', {})), ['2', '3']);
     await svc.ok('POST', '/1/indexes/dbq/deleteByQuery', { numericFilters: ['price>=50'] });
@@ -345,10 +378,20 @@ describe('indices', () => {
     assert.equal((await get('moved', '1')).status, 200);
     assert.equal((await svc.call('POST', '/1/indexes/src/query', {})).status, 404);
 
-    assert.equal((await svc.call('POST', '/1/indexes/nope/operation', { operation: 'copy', destination: 'x' })).status, 404);
-    assert.equal((await svc.call('POST', '/1/indexes/moved/operation', { operation: 'rename', destination: 'x' })).status, 400);
+    assert.equal(
+      (await svc.call('POST', '/1/indexes/nope/operation', { operation: 'copy', destination: 'x' })).status,
+      404,
+    );
+    assert.equal(
+      (await svc.call('POST', '/1/indexes/moved/operation', { operation: 'rename', destination: 'x' })).status,
+      400,
+    );
     assert.equal((await svc.call('POST', '/1/indexes/moved/operation', { operation: 'copy' })).status, 400);
-    assert.equal((await svc.call('POST', '/1/indexes/moved/operation', { operation: 'copy', destination: 'x', scope: ['colors'] })).status, 400);
+    assert.equal(
+      (await svc.call('POST', '/1/indexes/moved/operation', { operation: 'copy', destination: 'x', scope: ['colors'] }))
+        .status,
+      400,
+    );
   });
 
   test('task status: published for known tasks, 404 for unknown, 400 for a non-number', async () => {
@@ -357,7 +400,10 @@ describe('indices', () => {
     assert.equal((await svc.call('GET', '/1/indexes/tasks/task/999999')).status, 404);
     assert.equal((await svc.call('GET', '/1/indexes/tasks/task/abc')).status, 400);
     // Any valid key may read a task.
-    assert.equal((await svc.call('GET', `/1/indexes/tasks/task/${taskID}`, undefined, { key: SEARCH_KEY })).status, 200);
+    assert.equal(
+      (await svc.call('GET', `/1/indexes/tasks/task/${taskID}`, undefined, { key: SEARCH_KEY })).status,
+      200,
+    );
     assert.deepEqual(await svc.ok('GET', `/1/task/${taskID}`), { status: 'published' });
     assert.equal((await svc.call('GET', '/1/task/999999')).status, 404);
   });
@@ -365,7 +411,10 @@ describe('indices', () => {
 
 describe('settings', () => {
   test('PUT is a partial update answering updatedAt and taskID; GET returns full settings', async () => {
-    const answer = await svc.ok('PUT', '/1/indexes/set/settings', { searchableAttributes: ['title', 'unordered(body)'], hitsPerPage: 5 });
+    const answer = await svc.ok('PUT', '/1/indexes/set/settings', {
+      searchableAttributes: ['title', 'unordered(body)'],
+      hitsPerPage: 5,
+    });
     assert.deepEqual(Object.keys(answer).sort(), ['taskID', 'updatedAt']);
     await svc.ok('PUT', '/1/indexes/set/settings', { customRanking: ['desc(rank)'] });
     const settings = await svc.ok('GET', '/1/indexes/set/settings');
@@ -391,7 +440,10 @@ describe('settings', () => {
     assert.ok(!(await svc.ok('GET', '/1/indexes')).items.some((item: { name: string }) => item.name === 'born-bad'));
     // A refused change on an existing index keeps its previous settings.
     await svc.ok('PUT', '/1/indexes/born-good/settings', { hitsPerPage: 3 });
-    assert.equal((await svc.call('PUT', '/1/indexes/born-good/settings', { hitsPerPage: 4, ranking: ['magic'] })).status, 400);
+    assert.equal(
+      (await svc.call('PUT', '/1/indexes/born-good/settings', { hitsPerPage: 4, ranking: ['magic'] })).status,
+      400,
+    );
     assert.equal((await svc.ok('GET', '/1/indexes/born-good/settings')).hitsPerPage, 3);
   });
 
@@ -412,8 +464,12 @@ describe('settings', () => {
       attributesForFaceting: ['brand'],
       replicas: ['shop_price_asc', 'shop_price_desc'],
     });
-    await svc.ok('PUT', '/1/indexes/shop_price_asc/settings', { ranking: ['asc(price)', 'typo', 'words', 'proximity', 'attribute', 'exact', 'custom'] });
-    await svc.ok('PUT', '/1/indexes/shop_price_desc/settings', { ranking: ['desc(price)', 'typo', 'words', 'proximity', 'attribute', 'exact', 'custom'] });
+    await svc.ok('PUT', '/1/indexes/shop_price_asc/settings', {
+      ranking: ['asc(price)', 'typo', 'words', 'proximity', 'attribute', 'exact', 'custom'],
+    });
+    await svc.ok('PUT', '/1/indexes/shop_price_desc/settings', {
+      ranking: ['desc(price)', 'typo', 'words', 'proximity', 'attribute', 'exact', 'custom'],
+    });
     await svc.ok('POST', '/1/indexes/shop/batch', {
       requests: [
         { action: 'addObject', body: { objectID: 'm', name: 'lamp medium', price: 20, brand: 'x' } },
@@ -427,7 +483,9 @@ describe('settings', () => {
     assert.equal(replica.primary, 'shop');
     assert.deepEqual(replica.attributesForFaceting, ['brand'], 'a new replica starts with the primary settings');
     const order = async (indexName: string) =>
-      (await svc.ok('POST', `/1/indexes/${indexName}/query`, { query: 'lamp' }, { key: SEARCH_KEY })).hits.map((hit: { objectID: string }) => hit.objectID);
+      (await svc.ok('POST', `/1/indexes/${indexName}/query`, { query: 'lamp' }, { key: SEARCH_KEY })).hits.map(
+        (hit: { objectID: string }) => hit.objectID,
+      );
     assert.deepEqual(await order('shop_price_asc'), ['c', 'm', 'e']);
     assert.deepEqual(await order('shop_price_desc'), ['e', 'm', 'c']);
 
@@ -442,8 +500,15 @@ describe('settings', () => {
     await svc.ok('PUT', '/1/indexes/shop/settings?forwardToReplicas=true', { hitsPerPage: 7 });
     assert.equal((await svc.ok('GET', '/1/indexes/shop_price_desc/settings')).hitsPerPage, 7);
     await svc.ok('PUT', '/1/indexes/shop/settings', { hitsPerPage: 9 });
-    assert.equal((await svc.ok('GET', '/1/indexes/shop_price_desc/settings')).hitsPerPage, 7, 'not forwarded without the flag');
-    assert.equal((await svc.call('PUT', '/1/indexes/shop/settings?forwardToReplicas=perhaps', { hitsPerPage: 9 })).status, 400);
+    assert.equal(
+      (await svc.ok('GET', '/1/indexes/shop_price_desc/settings')).hitsPerPage,
+      7,
+      'not forwarded without the flag',
+    );
+    assert.equal(
+      (await svc.call('PUT', '/1/indexes/shop/settings?forwardToReplicas=perhaps', { hitsPerPage: 9 })).status,
+      400,
+    );
 
     // Removing a replica from the list detaches it (it stays as a regular index).
     await svc.ok('PUT', '/1/indexes/shop/settings', { replicas: ['shop_price_asc'] });

@@ -23,7 +23,12 @@ before(async () => {
       { objectID: 'l1', name: 'Desk lamp', brand: 'Tensor', price: 30, sold: 20 },
       { objectID: 'd1', name: 'Standing desk', brand: 'Bush', price: 450, sold: 10 },
     ],
-    { searchableAttributes: ['name', 'brand'], attributesForFaceting: ['brand', 'price'], customRanking: ['desc(sold)'], replicas: ['shop_price_asc'] },
+    {
+      searchableAttributes: ['name', 'brand'],
+      attributesForFaceting: ['brand', 'price'],
+      customRanking: ['desc(sold)'],
+      replicas: ['shop_price_asc'],
+    },
   );
 });
 after(() => svc.stop());
@@ -74,7 +79,10 @@ describe('rules endpoints', () => {
     const all = await svc.ok('POST', '/1/indexes/shop/rules/search', { query: '' });
     assert.deepEqual(all.hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['b1', 'b2']);
     await svc.ok('POST', '/1/indexes/shop/rules/batch', [{ objectID: 'b3', consequence: { userData: 3 } }]);
-    assert.equal((await svc.ok('POST', '/1/indexes/shop/rules/search', { query: '', hitsPerPage: 2, page: 1 })).hits.length, 1);
+    assert.equal(
+      (await svc.ok('POST', '/1/indexes/shop/rules/search', { query: '', hitsPerPage: 2, page: 1 })).hits.length,
+      1,
+    );
     await svc.ok('POST', '/1/indexes/shop/rules/clear');
   });
 
@@ -105,12 +113,16 @@ describe('rules endpoints', () => {
 });
 
 describe('rules applied to searches', () => {
-  const search = (body: Record<string, unknown>, indexName = 'shop', key: string = SEARCH_KEY) => svc.ok('POST', `/1/indexes/${indexName}/query`, body, { key });
+  const search = (body: Record<string, unknown>, indexName = 'shop', key: string = SEARCH_KEY) =>
+    svc.ok('POST', `/1/indexes/${indexName}/query`, body, { key });
 
   test('a pattern rule adds filters and edits the query; appliedRules and userData', async () => {
     await svc.ok('PUT', '/1/indexes/shop/rules/cheap', {
       conditions: [{ pattern: 'cheap', anchoring: 'contains' }],
-      consequence: { params: { filters: 'price < 100', query: { edits: [{ type: 'remove', delete: 'cheap' }] } }, userData: { banner: 'Bargains' } },
+      consequence: {
+        params: { filters: 'price < 100', query: { edits: [{ type: 'remove', delete: 'cheap' }] } },
+        userData: { banner: 'Bargains' },
+      },
     });
     const answer = await search({ query: 'cheap chair' });
     assert.deepEqual(ids(answer), ['c3']);
@@ -127,8 +139,16 @@ describe('rules applied to searches', () => {
   test('anchoring is / startsWith / endsWith', async () => {
     await svc.ok('POST', '/1/indexes/shop/rules/batch?clearExistingRules=true', [
       { objectID: 'is', conditions: [{ pattern: 'lamp', anchoring: 'is' }], consequence: { userData: 'is' } },
-      { objectID: 'starts', conditions: [{ pattern: 'desk', anchoring: 'startsWith' }], consequence: { userData: 'starts' } },
-      { objectID: 'ends', conditions: [{ pattern: 'Chair', anchoring: 'endsWith' }], consequence: { userData: 'ends' } },
+      {
+        objectID: 'starts',
+        conditions: [{ pattern: 'desk', anchoring: 'startsWith' }],
+        consequence: { userData: 'starts' },
+      },
+      {
+        objectID: 'ends',
+        conditions: [{ pattern: 'Chair', anchoring: 'endsWith' }],
+        consequence: { userData: 'ends' },
+      },
     ]);
     assert.deepEqual((await search({ query: 'Lamp' })).userData, ['is']);
     assert.equal((await search({ query: 'lamp desk' })).userData?.includes('is') ?? false, false);
@@ -152,7 +172,13 @@ describe('rules applied to searches', () => {
       {
         objectID: 'pins',
         conditions: [{ pattern: 'chair', anchoring: 'contains' }],
-        consequence: { promote: [{ objectID: 'c3', position: 0 }, { objectIDs: ['l1'], position: 2 }], hide: [{ objectID: 'c2' }] },
+        consequence: {
+          promote: [
+            { objectID: 'c3', position: 0 },
+            { objectIDs: ['l1'], position: 2 },
+          ],
+          hide: [{ objectID: 'c2' }],
+        },
       },
     ]);
     const answer = await search({ query: 'chair' });
@@ -192,8 +218,15 @@ describe('rules applied to searches', () => {
 
   test('rules survive a restart and follow copy (scope rules) and index deletion', async () => {
     await svc.ok('POST', '/1/indexes/shop/rules/clear?forwardToReplicas=true');
-    await svc.ok('PUT', '/1/indexes/shop/rules/kept', { conditions: [{ pattern: 'lamp', anchoring: 'is' }], consequence: { userData: 'kept' } });
-    await svc.ok('POST', '/1/indexes/shop/operation', { operation: 'copy', destination: 'shop_rules_only', scope: ['rules'] });
+    await svc.ok('PUT', '/1/indexes/shop/rules/kept', {
+      conditions: [{ pattern: 'lamp', anchoring: 'is' }],
+      consequence: { userData: 'kept' },
+    });
+    await svc.ok('POST', '/1/indexes/shop/operation', {
+      operation: 'copy',
+      destination: 'shop_rules_only',
+      scope: ['rules'],
+    });
     assert.equal((await svc.ok('GET', '/1/indexes/shop_rules_only/rules/kept')).objectID, 'kept');
     const dataDir = svc.dataDir;
     await svc.stop({ keepData: true });

@@ -12,11 +12,56 @@ let svc: Running;
 const asSearch = { key: SEARCH_KEY };
 
 const FURNITURE = [
-  { objectID: 'f1', name: 'Oak chair', brand: 'Hon', color: 'brown', price: 120, stock: 4, _tags: ['sale'], 'product type': 'seat' },
-  { objectID: 'f2', name: 'Office chair deluxe', brand: 'Hon', color: 'black', price: 300, stock: 0, _tags: ['new'], 'product type': 'seat' },
-  { objectID: 'f3', name: 'Standing desk', brand: 'Bush', color: 'white', price: 450, stock: 2, _tags: ['new', 'sale'], 'product type': 'table' },
-  { objectID: 'f4', name: 'Bookcase', brand: 'Bush', color: 'brown', price: 90, stock: 10, _tags: [], 'product type': 'storage' },
-  { objectID: 'f5', name: 'Chair mat', brand: 'Deflect-o', color: 'clear', price: 30, stock: 7, _tags: ['sale'], 'product type': 'accessory' },
+  {
+    objectID: 'f1',
+    name: 'Oak chair',
+    brand: 'Hon',
+    color: 'brown',
+    price: 120,
+    stock: 4,
+    _tags: ['sale'],
+    'product type': 'seat',
+  },
+  {
+    objectID: 'f2',
+    name: 'Office chair deluxe',
+    brand: 'Hon',
+    color: 'black',
+    price: 300,
+    stock: 0,
+    _tags: ['new'],
+    'product type': 'seat',
+  },
+  {
+    objectID: 'f3',
+    name: 'Standing desk',
+    brand: 'Bush',
+    color: 'white',
+    price: 450,
+    stock: 2,
+    _tags: ['new', 'sale'],
+    'product type': 'table',
+  },
+  {
+    objectID: 'f4',
+    name: 'Bookcase',
+    brand: 'Bush',
+    color: 'brown',
+    price: 90,
+    stock: 10,
+    _tags: [],
+    'product type': 'storage',
+  },
+  {
+    objectID: 'f5',
+    name: 'Chair mat',
+    brand: 'Deflect-o',
+    color: 'clear',
+    price: 30,
+    stock: 7,
+    _tags: ['sale'],
+    'product type': 'accessory',
+  },
 ];
 
 before(async () => {
@@ -35,8 +80,25 @@ const sorted = (answer: { hits: Array<{ objectID: string }> }) => ids(answer).so
 
 describe('search one index', () => {
   test('POST with parameters in the body: the document’s response fields', async () => {
-    const answer = await svc.ok('POST', '/1/indexes/furniture/query', { query: 'chair', hitsPerPage: 2, facets: ['brand', 'price'] }, asSearch);
-    for (const field of ['hits', 'page', 'nbHits', 'nbPages', 'hitsPerPage', 'processingTimeMS', 'query', 'params', 'exhaustiveNbHits', 'facets', 'facets_stats']) {
+    const answer = await svc.ok(
+      'POST',
+      '/1/indexes/furniture/query',
+      { query: 'chair', hitsPerPage: 2, facets: ['brand', 'price'] },
+      asSearch,
+    );
+    for (const field of [
+      'hits',
+      'page',
+      'nbHits',
+      'nbPages',
+      'hitsPerPage',
+      'processingTimeMS',
+      'query',
+      'params',
+      'exhaustiveNbHits',
+      'facets',
+      'facets_stats',
+    ]) {
       assert.ok(field in answer, field);
     }
     assert.equal(answer.nbHits, 3);
@@ -59,12 +121,22 @@ describe('search one index', () => {
   });
 
   test('POST with a params string, and GET with the query string, give the same hits', async () => {
-    const viaParams = await svc.ok('POST', '/1/indexes/furniture/query', { params: 'query=chair&filters=brand%3AHon' }, asSearch);
+    const viaParams = await svc.ok(
+      'POST',
+      '/1/indexes/furniture/query',
+      { params: 'query=chair&filters=brand%3AHon' },
+      asSearch,
+    );
     const viaGet = await svc.ok('GET', '/1/indexes/furniture?query=chair&filters=brand%3AHon', undefined, asSearch);
     assert.deepEqual(sorted(viaParams), ['f1', 'f2']);
     assert.deepEqual(ids(viaGet), ids(viaParams));
     // Body fields win over the same names in params.
-    const both = await svc.ok('POST', '/1/indexes/furniture/query', { params: 'query=desk', query: 'bookcase' }, asSearch);
+    const both = await svc.ok(
+      'POST',
+      '/1/indexes/furniture/query',
+      { params: 'query=desk', query: 'bookcase' },
+      asSearch,
+    );
     assert.deepEqual(ids(both), ['f4']);
   });
 
@@ -77,7 +149,15 @@ describe('search one index', () => {
     const answer = await svc.ok(
       'POST',
       '/1/indexes/furniture/query',
-      { query: 'chair', clickAnalytics: true, userToken: 'u-1', analytics: true, analyticsTags: ['web'], ruleContexts: ['home'], enablePersonalization: false },
+      {
+        query: 'chair',
+        clickAnalytics: true,
+        userToken: 'u-1',
+        analytics: true,
+        analyticsTags: ['web'],
+        ruleContexts: ['home'],
+        enablePersonalization: false,
+      },
       asSearch,
     );
     assert.match(answer.queryID, /^[0-9a-f]{32}$/);
@@ -95,15 +175,40 @@ describe('search one index', () => {
     const answer = await svc.ok(
       'POST',
       '/1/indexes/furniture/query',
-      { query: 'chiar', offset: 1, length: 1, getRankingInfo: true, attributesToRetrieve: ['name'], typoTolerance: true },
+      {
+        query: 'chiar',
+        offset: 1,
+        length: 1,
+        getRankingInfo: true,
+        attributesToRetrieve: ['name'],
+        typoTolerance: true,
+      },
       asSearch,
     );
     assert.equal(answer.hits.length, 1);
-    assert.deepEqual(Object.keys(answer.hits[0]).filter((key) => !key.startsWith('_')).sort(), ['name', 'objectID']);
-    for (const field of ['nbTypos', 'firstMatchedWord', 'proximityDistance', 'userScore', 'geoDistance', 'geoPrecision', 'nbExactWords']) {
+    assert.deepEqual(
+      Object.keys(answer.hits[0])
+        .filter((key) => !key.startsWith('_'))
+        .sort(),
+      ['name', 'objectID'],
+    );
+    for (const field of [
+      'nbTypos',
+      'firstMatchedWord',
+      'proximityDistance',
+      'userScore',
+      'geoDistance',
+      'geoPrecision',
+      'nbExactWords',
+    ]) {
       assert.equal(typeof answer.hits[0]._rankingInfo[field], 'number', field);
     }
-    const strict = await svc.ok('POST', '/1/indexes/furniture/query', { query: 'chiar', typoTolerance: false }, asSearch);
+    const strict = await svc.ok(
+      'POST',
+      '/1/indexes/furniture/query',
+      { query: 'chiar', typoTolerance: false },
+      asSearch,
+    );
     assert.equal(strict.nbHits, 0);
   });
 
@@ -135,7 +240,11 @@ describe('filter syntax over HTTP', () => {
     ['numericFilters', { numericFilters: ['price>=100', 'stock>0'] }, ['f1', 'f3']],
     ['numericFilters nested OR', { numericFilters: [['price<50', 'price>400']] }, ['f3', 'f5']],
     ['tagFilters', { tagFilters: [['new', 'sale'], 'sale'] }, ['f1', 'f3', 'f5']],
-    ['params string with comma-separated facetFilters', { params: 'facetFilters=brand%3ABush%2Ccolor%3Awhite' }, ['f3']],
+    [
+      'params string with comma-separated facetFilters',
+      { params: 'facetFilters=brand%3ABush%2Ccolor%3Awhite' },
+      ['f3'],
+    ],
   ];
   for (const [name, params, expected] of cases) {
     test(name, async () => {
@@ -171,7 +280,10 @@ describe('multi-query', () => {
       asSearch,
     );
     assert.equal(answer.results.length, 3);
-    assert.deepEqual(answer.results.map((result: { index: string }) => result.index), ['furniture', 'furniture', 'empty']);
+    assert.deepEqual(
+      answer.results.map((result: { index: string }) => result.index),
+      ['furniture', 'furniture', 'empty'],
+    );
     assert.equal(answer.results[0].nbHits, 3);
     assert.deepEqual(ids(answer.results[1]), ['f3']);
     assert.equal(answer.results[2].nbHits, 0);
@@ -212,34 +324,75 @@ describe('multi-query', () => {
       asSearch,
     );
     assert.match(answer.results[0].queryID, /^[0-9a-f]{32}$/);
-    assert.deepEqual(answer.results[1].facetHits.map((hit: { value: string }) => hit.value), ['Bush']);
+    assert.deepEqual(
+      answer.results[1].facetHits.map((hit: { value: string }) => hit.value),
+      ['Bush'],
+    );
   });
 
   test('errors: unknown index 404, bad strategy 400, requests not a list 400, bad params 400', async () => {
-    assert.equal((await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'nope' }] }, asSearch)).status, 404);
-    assert.equal((await svc.call('POST', '/1/indexes/*/queries', { requests: [], strategy: 'fast' }, asSearch)).status, 400);
+    assert.equal(
+      (await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'nope' }] }, asSearch)).status,
+      404,
+    );
+    assert.equal(
+      (await svc.call('POST', '/1/indexes/*/queries', { requests: [], strategy: 'fast' }, asSearch)).status,
+      400,
+    );
     assert.equal((await svc.call('POST', '/1/indexes/*/queries', { requests: {} }, asSearch)).status, 400);
-    assert.equal((await svc.call('POST', '/1/indexes/*/queries', { requests: [{ params: 'query=x' }] }, asSearch)).status, 400);
-    assert.equal((await svc.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'furniture', params: 'hitsPerPage=lots' }] }, asSearch)).status, 400);
+    assert.equal(
+      (await svc.call('POST', '/1/indexes/*/queries', { requests: [{ params: 'query=x' }] }, asSearch)).status,
+      400,
+    );
+    assert.equal(
+      (
+        await svc.call(
+          'POST',
+          '/1/indexes/*/queries',
+          { requests: [{ indexName: 'furniture', params: 'hitsPerPage=lots' }] },
+          asSearch,
+        )
+      ).status,
+      400,
+    );
   });
 });
 
 describe('search for facet values', () => {
   test('facetHits with value, highlighted and count, honouring the other parameters', async () => {
     const answer = await svc.ok('POST', '/1/indexes/furniture/facets/brand/query', { facetQuery: 'h' }, asSearch);
-    assert.deepEqual(answer.facetHits.map((hit: { value: string; count: number }) => [hit.value, hit.count]), [['Hon', 2]]);
+    assert.deepEqual(
+      answer.facetHits.map((hit: { value: string; count: number }) => [hit.value, hit.count]),
+      [['Hon', 2]],
+    );
     assert.match(answer.facetHits[0].highlighted, /<em>H<\/em>on/);
-    const filtered = await svc.ok('POST', '/1/indexes/furniture/facets/brand/query', { facetQuery: '', params: 'filters=color%3Abrown' }, asSearch);
-    assert.deepEqual(filtered.facetHits.map((hit: { value: string; count: number }) => [hit.value, hit.count]).sort(), [['Bush', 1], ['Hon', 1]]);
+    const filtered = await svc.ok(
+      'POST',
+      '/1/indexes/furniture/facets/brand/query',
+      { facetQuery: '', params: 'filters=color%3Abrown' },
+      asSearch,
+    );
+    assert.deepEqual(filtered.facetHits.map((hit: { value: string; count: number }) => [hit.value, hit.count]).sort(), [
+      ['Bush', 1],
+      ['Hon', 1],
+    ]);
     const limited = await svc.ok('POST', '/1/indexes/furniture/facets/brand/query', { maxFacetHits: 1 }, asSearch);
     assert.equal(limited.facetHits.length, 1);
   });
 
   test('400 for a facet that is not searchable(...) and for maxFacetHits above 100; 404 unknown index', async () => {
-    const notSearchable = await svc.call('POST', '/1/indexes/furniture/facets/color/query', { facetQuery: 'b' }, asSearch);
+    const notSearchable = await svc.call(
+      'POST',
+      '/1/indexes/furniture/facets/color/query',
+      { facetQuery: 'b' },
+      asSearch,
+    );
     assert.equal(notSearchable.status, 400);
     assert.match(notSearchable.body.message, /searchable/);
-    assert.equal((await svc.call('POST', '/1/indexes/furniture/facets/brand/query', { maxFacetHits: 101 }, asSearch)).status, 400);
+    assert.equal(
+      (await svc.call('POST', '/1/indexes/furniture/facets/brand/query', { maxFacetHits: 101 }, asSearch)).status,
+      400,
+    );
     assert.equal((await svc.call('POST', '/1/indexes/nope/facets/brand/query', {}, asSearch)).status, 404);
   });
 });
@@ -254,7 +407,15 @@ describe('browse', () => {
     for (const hit of answer.hits) seen.add(hit.objectID);
     assert.equal(answer.hits.length, 1000);
     while (answer.cursor) {
-      answer = calls % 2 ? await svc.ok('GET', `/1/indexes/big/browse?cursor=${encodeURIComponent(answer.cursor)}`, undefined, asSearch) : await svc.ok('POST', '/1/indexes/big/browse', { cursor: answer.cursor }, asSearch);
+      answer =
+        calls % 2
+          ? await svc.ok(
+              'GET',
+              `/1/indexes/big/browse?cursor=${encodeURIComponent(answer.cursor)}`,
+              undefined,
+              asSearch,
+            )
+          : await svc.ok('POST', '/1/indexes/big/browse', { cursor: answer.cursor }, asSearch);
       calls += 1;
       assert.ok(answer.hits.length <= 1000);
       for (const hit of answer.hits) seen.add(hit.objectID);
@@ -272,10 +433,25 @@ describe('browse', () => {
   });
 
   test('GET browse takes parameters in the query string (direct or as params)', async () => {
-    const direct = await svc.ok('GET', '/1/indexes/furniture/browse?filters=brand%3ABush&attributesToRetrieve=name', undefined, asSearch);
+    const direct = await svc.ok(
+      'GET',
+      '/1/indexes/furniture/browse?filters=brand%3ABush&attributesToRetrieve=name',
+      undefined,
+      asSearch,
+    );
     assert.deepEqual(sorted(direct), ['f3', 'f4']);
-    assert.deepEqual(Object.keys(direct.hits[0]).filter((key) => !key.startsWith('_')).sort(), ['name', 'objectID']);
-    const viaParams = await svc.ok('GET', `/1/indexes/furniture/browse?params=${encodeURIComponent('filters=brand:Hon')}`, undefined, asSearch);
+    assert.deepEqual(
+      Object.keys(direct.hits[0])
+        .filter((key) => !key.startsWith('_'))
+        .sort(),
+      ['name', 'objectID'],
+    );
+    const viaParams = await svc.ok(
+      'GET',
+      `/1/indexes/furniture/browse?params=${encodeURIComponent('filters=brand:Hon')}`,
+      undefined,
+      asSearch,
+    );
     assert.deepEqual(sorted(viaParams), ['f1', 'f2']);
     assert.equal('cursor' in viaParams, false);
   });
@@ -294,7 +470,10 @@ describe('errors for bad input', () => {
       assert.equal(answer.status, 400, raw);
       assert.match(answer.body.message, /JSON/);
     }
-    const notUtf8 = await svc.call('POST', '/1/indexes/furniture/query', undefined, { ...asSearch, raw: Buffer.from([0x7b, 0xff, 0x7d]) });
+    const notUtf8 = await svc.call('POST', '/1/indexes/furniture/query', undefined, {
+      ...asSearch,
+      raw: Buffer.from([0x7b, 0xff, 0x7d]),
+    });
     assert.equal(notUtf8.status, 400);
   });
 
@@ -328,16 +507,32 @@ describe('errors for bad input', () => {
 
   test('gzip bodies are accepted; a bomb above the limit → 413, corrupt → 400, unknown encoding → 415', async () => {
     const zipped = gzipSync(JSON.stringify({ query: 'chair', hitsPerPage: 1 }));
-    const answer = await svc.call('POST', '/1/indexes/furniture/query', undefined, { ...asSearch, raw: zipped, headers: { 'Content-Encoding': 'gzip' } });
+    const answer = await svc.call('POST', '/1/indexes/furniture/query', undefined, {
+      ...asSearch,
+      raw: zipped,
+      headers: { 'Content-Encoding': 'gzip' },
+    });
     assert.equal(answer.status, 200);
     assert.equal(answer.body.nbHits, 3);
     const bomb = gzipSync(JSON.stringify({ query: ' '.repeat(11 * 1024 * 1024) }));
     assert.ok(bomb.length < 100_000);
-    const exploded = await svc.call('POST', '/1/indexes/furniture/query', undefined, { ...asSearch, raw: bomb, headers: { 'Content-Encoding': 'gzip' } });
+    const exploded = await svc.call('POST', '/1/indexes/furniture/query', undefined, {
+      ...asSearch,
+      raw: bomb,
+      headers: { 'Content-Encoding': 'gzip' },
+    });
     assert.equal(exploded.status, 413);
-    const corrupt = await svc.call('POST', '/1/indexes/furniture/query', undefined, { ...asSearch, raw: '{"query":"x"}', headers: { 'Content-Encoding': 'gzip' } });
+    const corrupt = await svc.call('POST', '/1/indexes/furniture/query', undefined, {
+      ...asSearch,
+      raw: '{"query":"x"}',
+      headers: { 'Content-Encoding': 'gzip' },
+    });
     assert.equal(corrupt.status, 400);
-    const unknown = await svc.call('POST', '/1/indexes/furniture/query', undefined, { ...asSearch, raw: '{}', headers: { 'Content-Encoding': 'zstd-ish' } });
+    const unknown = await svc.call('POST', '/1/indexes/furniture/query', undefined, {
+      ...asSearch,
+      raw: '{}',
+      headers: { 'Content-Encoding': 'zstd-ish' },
+    });
     assert.equal(unknown.status, 415);
   });
 

@@ -9,8 +9,10 @@ import { index, SEARCH_KEY, startService, type Running } from './service-helpers
 
 let svc: Running;
 const ids = (answer: { hits: Array<{ objectID: string }> }) => answer.hits.map((hit) => hit.objectID);
-const search = async (params: Record<string, unknown>, indexName = 'shop') => svc.ok('POST', `/1/indexes/${indexName}/query`, { hitsPerPage: 50, ...params });
-const sorted = async (params: Record<string, unknown>, indexName = 'shop') => ids(await search(params, indexName)).sort();
+const search = async (params: Record<string, unknown>, indexName = 'shop') =>
+  svc.ok('POST', `/1/indexes/${indexName}/query`, { hitsPerPage: 50, ...params });
+const sorted = async (params: Record<string, unknown>, indexName = 'shop') =>
+  ids(await search(params, indexName)).sort();
 
 before(async () => {
   svc = await startService();
@@ -33,19 +35,34 @@ after(() => svc.stop());
 
 describe('synonyms endpoints', () => {
   test('save, get, search, delete, clear: answers as the hosted API gives them', async () => {
-    const saved = await svc.ok('PUT', '/1/indexes/shop/synonyms/seats', { objectID: 'seats', type: 'synonym', synonyms: ['couch', 'sofa'] });
+    const saved = await svc.ok('PUT', '/1/indexes/shop/synonyms/seats', {
+      objectID: 'seats',
+      type: 'synonym',
+      synonyms: ['couch', 'sofa'],
+    });
     assert.deepEqual(Object.keys(saved).sort(), ['id', 'taskID', 'updatedAt']);
     assert.equal(saved.id, 'seats');
     assert.deepEqual(await svc.ok('GET', `/1/indexes/shop/task/${saved.taskID}`), { status: 'published' });
     // the objectID of the path is used when the body has none
-    await svc.ok('PUT', '/1/indexes/shop/synonyms/phones', { type: 'onewaysynonym', input: 'phone', synonyms: ['smartphone'] });
-    assert.deepEqual(await svc.ok('GET', '/1/indexes/shop/synonyms/phones'), { objectID: 'phones', type: 'onewaysynonym', input: 'phone', synonyms: ['smartphone'] });
+    await svc.ok('PUT', '/1/indexes/shop/synonyms/phones', {
+      type: 'onewaysynonym',
+      input: 'phone',
+      synonyms: ['smartphone'],
+    });
+    assert.deepEqual(await svc.ok('GET', '/1/indexes/shop/synonyms/phones'), {
+      objectID: 'phones',
+      type: 'onewaysynonym',
+      input: 'phone',
+      synonyms: ['smartphone'],
+    });
 
     const all = await svc.ok('POST', '/1/indexes/shop/synonyms/search', {});
     assert.equal(all.nbHits, 2);
     assert.deepEqual(ids(all), ['seats', 'phones']);
     assert.deepEqual(ids(await svc.ok('POST', '/1/indexes/shop/synonyms/search', { query: 'sof' })), ['seats']);
-    assert.deepEqual(ids(await svc.ok('POST', '/1/indexes/shop/synonyms/search', { type: 'onewaysynonym' })), ['phones']);
+    assert.deepEqual(ids(await svc.ok('POST', '/1/indexes/shop/synonyms/search', { type: 'onewaysynonym' })), [
+      'phones',
+    ]);
     const paged = await svc.ok('POST', '/1/indexes/shop/synonyms/search', { hitsPerPage: 1, page: 1 });
     assert.deepEqual([ids(paged), paged.nbHits], [['phones'], 2]);
 
@@ -61,7 +78,11 @@ describe('synonyms endpoints', () => {
 
   test('errors: 400 naming the field, 404 unknown index or synonym, 403 without editSettings', async () => {
     const bad = async (body: unknown, path = '/1/indexes/shop/synonyms/x') => {
-      const answer = await svc.call(Array.isArray(body) ? 'POST' : 'PUT', Array.isArray(body) ? '/1/indexes/shop/synonyms/batch' : path, body);
+      const answer = await svc.call(
+        Array.isArray(body) ? 'POST' : 'PUT',
+        Array.isArray(body) ? '/1/indexes/shop/synonyms/batch' : path,
+        body,
+      );
       assert.equal(answer.status, 400, JSON.stringify(answer.body));
       return answer.body.message as string;
     };
@@ -73,9 +94,21 @@ describe('synonyms endpoints', () => {
     assert.match(await bad({ type: 'synonym', synonyms: ['a'], input: 'b' }), /input is unexpected for type synonym/);
     assert.match(await bad({ type: 'onewaysynonym', synonyms: ['a'] }), /\.input is required/);
     assert.match(await bad({ type: 'altcorrection1', word: 'a' }), /\.corrections is required/);
-    assert.match(await bad({ type: 'placeholder', placeholder: 'number', replacements: ['1'] }), /\.placeholder must be a token written <name>/);
-    assert.match(await bad({ objectID: 'y', type: 'synonym', synonyms: ['a'] }), /objectID must be the objectID of the path/);
-    assert.match(await bad([{ objectID: 'a', type: 'synonym', synonyms: ['a', 'b'] }, { type: 'synonym', synonyms: ['a'] }]), /synonyms\[1\]\.objectID is required/);
+    assert.match(
+      await bad({ type: 'placeholder', placeholder: 'number', replacements: ['1'] }),
+      /\.placeholder must be a token written <name>/,
+    );
+    assert.match(
+      await bad({ objectID: 'y', type: 'synonym', synonyms: ['a'] }),
+      /objectID must be the objectID of the path/,
+    );
+    assert.match(
+      await bad([
+        { objectID: 'a', type: 'synonym', synonyms: ['a', 'b'] },
+        { type: 'synonym', synonyms: ['a'] },
+      ]),
+      /synonyms\[1\]\.objectID is required/,
+    );
     assert.equal((await svc.call('POST', '/1/indexes/shop/synonyms/batch', { objectID: 'a' })).status, 400);
     assert.equal((await svc.call('POST', '/1/indexes/shop/synonyms/batch?forwardToReplicas=yes', [])).status, 400);
     assert.equal((await svc.call('POST', '/1/indexes/shop/synonyms/search', { type: 'nope' })).status, 400);
@@ -91,7 +124,17 @@ describe('synonyms endpoints', () => {
     ] as const) {
       assert.equal((await svc.call(method, path, body)).status, 404, `${method} ${path}`);
     }
-    assert.equal((await svc.call('PUT', '/1/indexes/shop/synonyms/a', { type: 'synonym', synonyms: ['a', 'b'] }, { key: SEARCH_KEY })).status, 403);
+    assert.equal(
+      (
+        await svc.call(
+          'PUT',
+          '/1/indexes/shop/synonyms/a',
+          { type: 'synonym', synonyms: ['a', 'b'] },
+          { key: SEARCH_KEY },
+        )
+      ).status,
+      403,
+    );
     assert.equal((await svc.call('POST', '/1/indexes/shop/synonyms/search', {}, { key: SEARCH_KEY })).status, 403);
   });
 });
@@ -139,7 +182,11 @@ describe('synonyms in searches', () => {
       { searchableAttributes: ['name'] },
     );
     await svc.ok('PUT', '/1/indexes/city/synonyms/nyc', { type: 'synonym', synonyms: ['ny', 'new york'] });
-    await svc.ok('PUT', '/1/indexes/city/synonyms/street', { type: 'placeholder', placeholder: '<street>', replacements: ['main street'] });
+    await svc.ok('PUT', '/1/indexes/city/synonyms/street', {
+      type: 'placeholder',
+      placeholder: '<street>',
+      replacements: ['main street'],
+    });
     // ny: b (ny itself, exact) then a ("new york" as a phrase); never c (the words, not the phrase)
     const ny = await search({ query: 'ny' }, 'city');
     assert.deepEqual(ids(ny), ['b', 'a']);
@@ -147,8 +194,16 @@ describe('synonyms in searches', () => {
     // new york: a (the words next to each other, exact), b (ny, not exact), c (the words apart: proximity 2)
     const newYork = await search({ query: 'new york', getRankingInfo: true }, 'city');
     assert.deepEqual(ids(newYork), ['a', 'b', 'c']);
-    assert.deepEqual(newYork.hits.map((h: any) => h._rankingInfo.proximityDistance), [1, 1, 2]);
-    assert.deepEqual(newYork.hits[1]._highlightResult.name, { value: '<em>NY</em> bagels', matchLevel: 'full', matchedWords: ['new', 'york'], fullyHighlighted: false });
+    assert.deepEqual(
+      newYork.hits.map((h: any) => h._rankingInfo.proximityDistance),
+      [1, 1, 2],
+    );
+    assert.deepEqual(newYork.hits[1]._highlightResult.name, {
+      value: '<em>NY</em> bagels',
+      matchLevel: 'full',
+      matchedWords: ['new', 'york'],
+      fullyHighlighted: false,
+    });
     // still typing the last word: no synonym
     assert.deepEqual(await sorted({ query: 'new yo' }, 'city'), ['a', 'c']);
     assert.deepEqual(ids(await search({ query: 'ny bagels' }, 'city')), ['b']);
@@ -164,10 +219,14 @@ describe('synonyms in searches', () => {
   });
 
   test('replaceExistingSynonyms replaces; without it a batch adds', async () => {
-    await svc.ok('POST', '/1/indexes/shop/synonyms/batch', [{ objectID: 'tv', type: 'synonym', synonyms: ['tv', 'television'] }]);
+    await svc.ok('POST', '/1/indexes/shop/synonyms/batch', [
+      { objectID: 'tv', type: 'synonym', synonyms: ['tv', 'television'] },
+    ]);
     assert.equal((await svc.ok('POST', '/1/indexes/shop/synonyms/search', {})).nbHits, 5);
     assert.deepEqual(ids(await search({ query: 'tv' })), ['7']);
-    await svc.ok('POST', '/1/indexes/shop/synonyms/batch?replaceExistingSynonyms=true', [{ objectID: 'tv', type: 'synonym', synonyms: ['tv', 'television'] }]);
+    await svc.ok('POST', '/1/indexes/shop/synonyms/batch?replaceExistingSynonyms=true', [
+      { objectID: 'tv', type: 'synonym', synonyms: ['tv', 'television'] },
+    ]);
     const left = await svc.ok('POST', '/1/indexes/shop/synonyms/search', {});
     assert.deepEqual(ids(left), ['tv']);
     assert.deepEqual(ids(await search({ query: 'couch' })), ['1']);
@@ -177,11 +236,16 @@ describe('synonyms in searches', () => {
     await svc.ok('PUT', '/1/indexes/shop/synonyms/seats', { type: 'synonym', synonyms: ['couch', 'sofa'] });
     assert.equal((await svc.call('GET', '/1/indexes/shop_replica/synonyms/seats')).status, 404);
     assert.deepEqual(ids(await search({ query: 'couch' }, 'shop_replica')), ['1']);
-    await svc.ok('PUT', '/1/indexes/shop/synonyms/seats?forwardToReplicas=true', { type: 'synonym', synonyms: ['couch', 'sofa'] });
+    await svc.ok('PUT', '/1/indexes/shop/synonyms/seats?forwardToReplicas=true', {
+      type: 'synonym',
+      synonyms: ['couch', 'sofa'],
+    });
     assert.deepEqual(ids(await search({ query: 'couch' }, 'shop_replica')), ['1', '2']);
     await svc.ok('DELETE', '/1/indexes/shop/synonyms/seats?forwardToReplicas=true');
     assert.equal((await svc.call('GET', '/1/indexes/shop_replica/synonyms/seats')).status, 404);
-    await svc.ok('POST', '/1/indexes/shop/synonyms/batch?forwardToReplicas=true', [{ objectID: 'seats', type: 'synonym', synonyms: ['couch', 'sofa'] }]);
+    await svc.ok('POST', '/1/indexes/shop/synonyms/batch?forwardToReplicas=true', [
+      { objectID: 'seats', type: 'synonym', synonyms: ['couch', 'sofa'] },
+    ]);
     assert.equal((await svc.ok('GET', '/1/indexes/shop_replica/synonyms/seats')).objectID, 'seats');
     await svc.ok('POST', '/1/indexes/shop/synonyms/clear?forwardToReplicas=true');
     assert.equal((await svc.ok('POST', '/1/indexes/shop_replica/synonyms/search', {})).nbHits, 0);
@@ -189,8 +253,16 @@ describe('synonyms in searches', () => {
 
   test('synonyms survive a restart, follow copy (full and scope synonyms) and move, and go with the index', async () => {
     await svc.ok('PUT', '/1/indexes/shop/synonyms/seats', { type: 'synonym', synonyms: ['couch', 'sofa'] });
-    await svc.ok('POST', '/1/indexes/shop/operation', { operation: 'copy', destination: 'shop_syn_only', scope: ['synonyms'] });
-    await svc.ok('POST', '/1/indexes/shop/operation', { operation: 'copy', destination: 'shop_rules_only', scope: ['rules'] });
+    await svc.ok('POST', '/1/indexes/shop/operation', {
+      operation: 'copy',
+      destination: 'shop_syn_only',
+      scope: ['synonyms'],
+    });
+    await svc.ok('POST', '/1/indexes/shop/operation', {
+      operation: 'copy',
+      destination: 'shop_rules_only',
+      scope: ['rules'],
+    });
     await svc.ok('POST', '/1/indexes/shop/operation', { operation: 'copy', destination: 'shop_copy' });
     assert.equal((await svc.ok('GET', '/1/indexes/shop_syn_only/synonyms/seats')).objectID, 'seats');
     assert.equal((await svc.call('GET', '/1/indexes/shop_rules_only/synonyms/seats')).status, 404);
@@ -201,7 +273,11 @@ describe('synonyms in searches', () => {
     svc = await startService({ dataDir });
     assert.deepEqual(ids(await search({ query: 'couch' })), ['1', '2']);
     assert.deepEqual(ids(await search({ query: 'couch' }, 'shop_moved')), ['1', '2']);
-    assert.deepEqual(await svc.ok('GET', '/1/indexes/shop/synonyms/seats'), { objectID: 'seats', type: 'synonym', synonyms: ['couch', 'sofa'] });
+    assert.deepEqual(await svc.ok('GET', '/1/indexes/shop/synonyms/seats'), {
+      objectID: 'seats',
+      type: 'synonym',
+      synonyms: ['couch', 'sofa'],
+    });
     assert.equal((await svc.ok('GET', '/1/indexes/shop_syn_only/synonyms/seats')).objectID, 'seats');
     await svc.ok('DELETE', '/1/indexes/shop_syn_only');
     await svc.ok('PUT', '/1/indexes/shop_syn_only/1', { name: 'x' });

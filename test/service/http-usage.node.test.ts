@@ -73,7 +73,11 @@ async function makeCalls(running: Running) {
   clock = D + DAY + 9 * HOUR;
   await running.ok('GET', '/1/indexes/shop/a');
   await running.ok('DELETE', '/1/indexes/shop/c');
-  await running.ok('PUT', '/1/indexes/shop/rules/r1', { objectID: 'r1', conditions: [{ pattern: 'oak', anchoring: 'contains' }], consequence: { params: { query: 'chair' } } });
+  await running.ok('PUT', '/1/indexes/shop/rules/r1', {
+    objectID: 'r1',
+    conditions: [{ pattern: 'oak', anchoring: 'contains' }],
+    consequence: { params: { query: 'chair' } },
+  });
   await running.ok('POST', '/1/indexes/shop/rules/search', { query: '' });
   clock = D + DAY + 12 * HOUR;
 }
@@ -96,7 +100,8 @@ describe('Usage API', () => {
     assert.deepEqual(body.set_settings_operations, days(0, 1, 0));
     assert.deepEqual(body.batch_operations, days(0, 1, 0));
     assert.deepEqual(body.add_record_operations, days(0, 1, 0));
-    for (const op of ['add_api_key', 'get_api_keys', 'get_api_key', 'update_api_key', 'delete_api_key']) assert.deepEqual(body[`${op}_operations`], days(0, 1, 0), op);
+    for (const op of ['add_api_key', 'get_api_keys', 'get_api_key', 'update_api_key', 'delete_api_key'])
+      assert.deepEqual(body[`${op}_operations`], days(0, 1, 0), op);
     assert.deepEqual(body.get_record_operations, days(0, 0, 1));
     assert.deepEqual(body.delete_record_operations, days(0, 0, 1));
     assert.deepEqual(body.save_rules_operations, days(0, 0, 1));
@@ -113,11 +118,24 @@ describe('Usage API', () => {
     // search requests: 4 single searches + the 3 queries of the multi-query
     assert.deepEqual(body.total_search_requests, days(0, 7, 0));
     // 10:10:00: 3 searches + 3 multi-query requests in the same second
-    assert.deepEqual(body.max_qps, days(0, 0, 0).map((p, i) => ({ t: p.t, v: { 'c1-local-1': [0, 6, 0][i] } })));
+    assert.deepEqual(
+      body.max_qps,
+      days(0, 0, 0).map((p, i) => ({ t: p.t, v: { 'c1-local-1': [0, 6, 0][i] } })),
+    );
     assert.deepEqual(body.region_max_qps?.[1], { t: D, v: { local: 6 } });
     assert.deepEqual(body.total_max_qps, days(0, 6, 0));
     // never measured or without data: omitted
-    for (const absent of ['used_search_capacity', 'degraded_queries_ssd_used_queries_impacted', 'total_synonym_operations', 'batch_synonym_operations', 'querysuggestions_total_operations', 'total_recommend_requests', 'insights_operations', 'queries_above_last_ms_processing_time', 'wait_task_operations']) {
+    for (const absent of [
+      'used_search_capacity',
+      'degraded_queries_ssd_used_queries_impacted',
+      'total_synonym_operations',
+      'batch_synonym_operations',
+      'querysuggestions_total_operations',
+      'total_recommend_requests',
+      'insights_operations',
+      'queries_above_last_ms_processing_time',
+      'wait_task_operations',
+    ]) {
       assert.equal(body[absent], undefined, absent);
     }
     // processing times: only the day with searches, integers, 99p ≥ 90p
@@ -140,7 +158,12 @@ describe('Usage API', () => {
     assert.equal(body.add_api_key_operations, undefined); // key calls have no index
     assert.deepEqual(body.records, [{ t: D + DAY, v: 2 }]);
     const o = await stats('total_operations,search_operations,record_operations,records/other', D - DAY, D + 2 * DAY);
-    assert.deepEqual(Object.keys(o).sort(), ['add_record_operations', 'multi_queries_operations', 'records', 'total_operations']);
+    assert.deepEqual(Object.keys(o).sort(), [
+      'add_record_operations',
+      'multi_queries_operations',
+      'records',
+      'total_operations',
+    ]);
     assert.deepEqual(o.total_operations, days(0, 2, 0));
     assert.deepEqual(o.records, [{ t: D + DAY, v: 1 }]);
     assert.deepEqual(await stats('*/nothing-here', D - DAY, D + 2 * DAY), {});
@@ -157,7 +180,10 @@ describe('Usage API', () => {
       { t: D + 11 * HOUR, v: 6 },
     ]);
     // from 10:10:00 (inclusive) to 11:00: the four searches only; before 10:10:00 nothing searched
-    assert.deepEqual((await stats('search_operations', D + 10 * HOUR + 10 * 60_000, D + 11 * HOUR, 'hourly')).queries_operations, [{ t: D + 10 * HOUR, v: 3 }]);
+    assert.deepEqual(
+      (await stats('search_operations', D + 10 * HOUR + 10 * 60_000, D + 11 * HOUR, 'hourly')).queries_operations,
+      [{ t: D + 10 * HOUR, v: 3 }],
+    );
     assert.deepEqual(await stats('search_operations', D + 9 * HOUR, D + 10 * HOUR + 10 * 60_000, 'hourly'), {});
     // a range without calls
     assert.deepEqual(await stats('*', D - 30 * DAY, D - 20 * DAY), {});
@@ -165,9 +191,21 @@ describe('Usage API', () => {
 
   test('groups expand to their members; capacity metrics are accepted and omitted', async () => {
     const body = await stats('acl_operations', D, D + DAY);
-    assert.deepEqual(Object.keys(body).sort(), ['add_api_key_operations', 'delete_api_key_operations', 'get_api_key_operations', 'get_api_keys_operations', 'update_api_key_operations']);
-    assert.deepEqual(await stats('used_search_capacity,degraded_queries_max_capacity_seconds_impacted', D, D + DAY), {});
-    assert.deepEqual(Object.keys(await stats('rule_operations,synonym_operations', D, D + 2 * DAY)).sort(), ['save_rules_operations', 'search_rules_operations']);
+    assert.deepEqual(Object.keys(body).sort(), [
+      'add_api_key_operations',
+      'delete_api_key_operations',
+      'get_api_key_operations',
+      'get_api_keys_operations',
+      'update_api_key_operations',
+    ]);
+    assert.deepEqual(
+      await stats('used_search_capacity,degraded_queries_max_capacity_seconds_impacted', D, D + DAY),
+      {},
+    );
+    assert.deepEqual(Object.keys(await stats('rule_operations,synonym_operations', D, D + 2 * DAY)).sort(), [
+      'save_rules_operations',
+      'search_rules_operations',
+    ]);
   });
 
   test('usage calls are not counted', async () => {
@@ -184,7 +222,10 @@ describe('Usage API', () => {
       [`/1/usage/queries_operations?startDate=yesterday&endDate=${iso(D + DAY)}`, 'startDate'],
       [`/1/usage/queries_operations?startDate=${iso(D)}&endDate=${iso(D + DAY)}&granularity=weekly`, 'granularity'],
       [`/1/usage/queries_operations?startDate=${iso(D)}&endDate=${iso(D)}`, 'endDate'],
-      [`/1/usage/queries_operations?startDate=${iso(D)}&endDate=${iso(D + 7 * DAY + HOUR)}&granularity=hourly`, 'hourly'],
+      [
+        `/1/usage/queries_operations?startDate=${iso(D)}&endDate=${iso(D + 7 * DAY + HOUR)}&granularity=hourly`,
+        'hourly',
+      ],
       [`/1/usage/queries_operations?startDate=${iso(D)}&endDate=${iso(D + 366 * DAY)}`, 'daily'],
       [`/1/usage/queries_operations,nope_operations?startDate=${iso(D)}&endDate=${iso(D + DAY)}`, 'nope_operations'],
       [`/1/usage/max_qps/shop?startDate=${iso(D)}&endDate=${iso(D + DAY)}`, 'whole application'],
@@ -212,7 +253,9 @@ describe('Usage API', () => {
       assert.equal(typeof answer.body.message, 'string');
     }
     assert.equal((await svc.call('GET', path, undefined, { key: USAGE_KEY, appId: 'OTHER' })).status, 403);
-    const created = (await svc.ok('POST', '/1/keys', { acl: ['search', 'browse', 'analytics', 'logs', 'settings', 'listIndexes'] })).key as string;
+    const created = (
+      await svc.ok('POST', '/1/keys', { acl: ['search', 'browse', 'analytics', 'logs', 'settings', 'listIndexes'] })
+    ).key as string;
     assert.equal((await svc.call('GET', path, undefined, { key: created })).status, 403);
     // the usage key opens nothing else
     assert.equal((await svc.call('GET', '/1/indexes', undefined, { key: USAGE_KEY })).status, 403);

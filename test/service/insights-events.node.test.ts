@@ -31,7 +31,11 @@ function view(userToken: string, extra: Record<string, unknown> = {}): Record<st
   return { eventType: 'view', eventName: 'Hits Viewed', index: 'products', userToken, objectIDs: ['1'], ...extra };
 }
 
-async function post(body: unknown, headers: Record<string, string> = SEARCH, query = ''): Promise<{ status: number; body: { status?: number; message?: string } }> {
+async function post(
+  body: unknown,
+  headers: Record<string, string> = SEARCH,
+  query = '',
+): Promise<{ status: number; body: { status?: number; message?: string } }> {
   const res = await fetch(`${base}/1/events${query}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -88,7 +92,9 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
     assert.equal((await stored(userToken)).length, 1);
     // The key given in the URL never reaches the call log (GET /1/logs), whatever its case.
     await post({ events: [view(token())] }, {}, `?x-service-api-key=${DEV_CREDENTIALS.searchKey}`);
-    const logs = (await (await fetch(`${base}/1/logs?length=3`, { headers: ADMIN })).json()) as { logs: Array<{ url: string }> };
+    const logs = (await (await fetch(`${base}/1/logs?length=3`, { headers: ADMIN })).json()) as {
+      logs: Array<{ url: string }>;
+    };
     const urls = logs.logs.map((entry) => entry.url).filter((url) => url.startsWith('/1/events'));
     assert.deepEqual(urls, ['/1/events', `/1/events?X-Service-Application-Id=${DEV_CREDENTIALS.appId}`]);
   });
@@ -103,7 +109,11 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
     ]) {
       const userToken = token();
       const res = await post({ events: [view(userToken)] }, {}, query);
-      assert.deepEqual(res, { status: 401, body: { status: 401, message: 'Invalid Application-Id or API-Key' } }, query);
+      assert.deepEqual(
+        res,
+        { status: 401, body: { status: 401, message: 'Invalid Application-Id or API-Key' } },
+        query,
+      );
       assert.equal((await stored(userToken)).length, 0, query);
     }
   });
@@ -117,7 +127,11 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
   });
 
   it('answers 401 with status and message when credentials are missing or wrong', async () => {
-    for (const headers of [{}, { ...SEARCH, 'x-service-api-key': 'wrong-key' }, { ...SEARCH, 'x-service-application-id': 'OTHERAPP' }]) {
+    for (const headers of [
+      {},
+      { ...SEARCH, 'x-service-api-key': 'wrong-key' },
+      { ...SEARCH, 'x-service-application-id': 'OTHERAPP' },
+    ]) {
       const res = await post({ events: [view(token())] }, headers);
       assert.equal(res.status, 401);
       assert.equal(res.body.status, 401);
@@ -129,7 +143,11 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
 
   it('refuses a key without the search right (401) and accepts one with it', async () => {
     const create = async (acl: string[]) => {
-      const res = await fetch(`${base}/1/keys`, { method: 'POST', headers: { ...ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ acl }) });
+      const res = await fetch(`${base}/1/keys`, {
+        method: 'POST',
+        headers: { ...ADMIN, 'content-type': 'application/json' },
+        body: JSON.stringify({ acl }),
+      });
       assert.equal(res.status, 200);
       return ((await res.json()) as { key: string }).key;
     };
@@ -148,7 +166,10 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
     const headers = { ...SEARCH, 'x-service-api-key': secured };
     const userToken = token();
     assert.equal((await post({ events: [view(userToken, { index: 'allowed_products' })] }, headers)).status, 200);
-    const res = await post({ events: [view(userToken, { index: 'allowed_products' }), view(userToken, { index: 'secret' })] }, headers);
+    const res = await post(
+      { events: [view(userToken, { index: 'allowed_products' }), view(userToken, { index: 'secret' })] },
+      headers,
+    );
     assert.equal(res.status, 401);
     assert.equal(res.body.status, 401);
     assert.equal((await stored(userToken)).length, 1);
@@ -160,7 +181,9 @@ describe('POST /1/events: body and request limits', () => {
     const limit = 2 * 1024 * 1024;
     /** 1000 events whose JSON body is exactly `bytes` long (ASCII, so characters = bytes). */
     const bodyOf = (userToken: string, bytes: number) => {
-      const events = Array.from({ length: 1000 }, (_, i) => view(userToken, { objectIDs: [`${i}-${'x'.repeat(1900)}`] }));
+      const events = Array.from({ length: 1000 }, (_, i) =>
+        view(userToken, { objectIDs: [`${i}-${'x'.repeat(1900)}`] }),
+      );
       const pad = bytes - JSON.stringify({ events }).length;
       assert.ok(pad > 0);
       events[0]!.objectIDs = [`0-${'x'.repeat(1900 + pad)}`];
@@ -201,7 +224,14 @@ describe('POST /1/events: body and request limits', () => {
 
   it('names the first invalid event, and stores nothing when any event is invalid', async () => {
     const userToken = token();
-    const res = await post({ events: [view(userToken), view(userToken), view(userToken, { eventType: 'bogus' }), view(userToken, { userToken: 'b@d' })] });
+    const res = await post({
+      events: [
+        view(userToken),
+        view(userToken),
+        view(userToken, { eventType: 'bogus' }),
+        view(userToken, { userToken: 'b@d' }),
+      ],
+    });
     assert.equal(res.status, 422);
     assert.match(res.body.message ?? '', /^events\[2\]\.eventType/);
     assert.equal((await stored(userToken)).length, 0);
@@ -254,7 +284,10 @@ describe('POST /1/events: event fields', () => {
     const t = token();
     await accepted(view(t));
     const [withoutTimestamp] = await stored(t);
-    assert.ok(Math.abs((withoutTimestamp!.timestamp as number) - Date.now()) < 60_000, 'defaults to the time of receipt');
+    assert.ok(
+      Math.abs((withoutTimestamp!.timestamp as number) - Date.now()) < 60_000,
+      'defaults to the time of receipt',
+    );
     await refused(view(token(), { timestamp: now - 4.1 * 24 * 3600 * 1000 }), 'timestamp');
     await refused(view(token(), { timestamp: now + 2 * 3600 * 1000 }), 'timestamp');
     await refused(view(token(), { timestamp: now + 0.5 }), 'timestamp');
@@ -295,7 +328,14 @@ describe('POST /1/events: event fields', () => {
 
   it('positions: only on clicks, one per objectID, required for clicks with a queryID', async () => {
     const click = (extra: Record<string, unknown>) =>
-      view(token(), { eventType: 'click', eventName: 'Hit Clicked', queryID: 'q'.repeat(32), objectIDs: ['1', '2'], positions: [3, 13], ...extra });
+      view(token(), {
+        eventType: 'click',
+        eventName: 'Hit Clicked',
+        queryID: 'q'.repeat(32),
+        objectIDs: ['1', '2'],
+        positions: [3, 13],
+        ...extra,
+      });
     await accepted(click({}));
     const { queryID: _q, positions: _p, ...clickWithoutSearch } = click({});
     await accepted(clickWithoutSearch);
@@ -312,7 +352,11 @@ describe('POST /1/events: event fields', () => {
 describe('stored events', () => {
   it('are read back with what they refer to (the search of their queryID: index, query, position)', async () => {
     const indexName = `insights_refs_${process.pid}`;
-    const records = Array.from({ length: 30 }, (_, i) => ({ objectID: `p${i}`, name: `lamp model ${i}`, rank: 100 - i }));
+    const records = Array.from({ length: 30 }, (_, i) => ({
+      objectID: `p${i}`,
+      name: `lamp model ${i}`,
+      rank: 100 - i,
+    }));
     const batch = await fetch(`${base}/1/indexes/${indexName}/batch`, {
       method: 'POST',
       headers: { ...ADMIN, 'content-type': 'application/json' },
@@ -337,15 +381,36 @@ describe('stored events', () => {
     const userToken = token();
     const res = await post({
       events: [
-        { eventType: 'click', eventName: 'Hit Clicked', index: indexName, userToken, queryID: answer.queryID, objectIDs: [third], positions: [13] },
-        { eventType: 'conversion', eventName: 'Added to cart', index: indexName, userToken, queryID: answer.queryID, objectIDs: [third, 'not-in-answer'] },
+        {
+          eventType: 'click',
+          eventName: 'Hit Clicked',
+          index: indexName,
+          userToken,
+          queryID: answer.queryID,
+          objectIDs: [third],
+          positions: [13],
+        },
+        {
+          eventType: 'conversion',
+          eventName: 'Added to cart',
+          index: indexName,
+          userToken,
+          queryID: answer.queryID,
+          objectIDs: [third, 'not-in-answer'],
+        },
       ],
     });
     assert.equal(res.status, 200);
     const [click, conversion] = await stored(userToken);
     assert.equal(click!.queryID, answer.queryID);
     assert.deepEqual(click!.positions, [13]);
-    assert.deepEqual(click!.search, { indexName, query: 'lamp', at: (click!.search as { at: number }).at, positions: [13], withinWindow: true });
+    assert.deepEqual(click!.search, {
+      indexName,
+      query: 'lamp',
+      at: (click!.search as { at: number }).at,
+      positions: [13],
+      withinWindow: true,
+    });
     assert.deepEqual((conversion!.search as { positions: unknown }).positions, [13, null]);
     assert.equal(conversion!.positions, undefined);
   });
@@ -370,9 +435,15 @@ describe('stored events', () => {
     assert.equal((await post({ events: [view(userToken), view(userToken, { objectIDs: ['9'] })] })).status, 200);
     off();
     assert.equal(seen.length, 1);
-    assert.deepEqual((seen[0] as Array<{ userToken: string }>).map((e) => e.userToken), [userToken, userToken]);
+    assert.deepEqual(
+      (seen[0] as Array<{ userToken: string }>).map((e) => e.userToken),
+      [userToken, userToken],
+    );
     const store = getEventStore(service.ctx);
-    assert.deepEqual(store.query({ userToken }).map((e) => e.objectIDs), [['1'], ['9']]);
+    assert.deepEqual(
+      store.query({ userToken }).map((e) => e.objectIDs),
+      [['1'], ['9']],
+    );
     assert.equal(store.query({ userToken, eventType: 'click' }).length, 0);
     assert.equal(store.query({ userToken, limit: 1 }).length, 1);
     assert.equal(store.count({ userToken }), 2);
@@ -383,13 +454,26 @@ describe('stored events', () => {
     const userToken = token();
     const old = Date.now() - 30 * 24 * 3600 * 1000;
     const rows = store.append([
-      { eventType: 'conversion', eventName: 'Order', index: 'seeded', userToken, objectIDs: ['a', 'b'], timestamp: old },
+      {
+        eventType: 'conversion',
+        eventName: 'Order',
+        index: 'seeded',
+        userToken,
+        objectIDs: ['a', 'b'],
+        timestamp: old,
+      },
       { eventType: 'conversion', eventName: 'Order', index: 'seeded', userToken, objectIDs: ['c'] },
     ]);
     assert.equal(rows.length, 2);
     assert.equal(store.query({ index: 'seeded', userToken, since: old + 1 }).length, 1);
     assert.equal(store.query({ index: 'seeded', userToken, until: old + 1 }).length, 1);
-    assert.throws(() => store.append([{ eventType: 'view', eventName: 'x', index: 'seeded', userToken: 'bad token', objectIDs: ['a'] } as never]), /events\[0\]\.userToken/);
+    assert.throws(
+      () =>
+        store.append([
+          { eventType: 'view', eventName: 'x', index: 'seeded', userToken: 'bad token', objectIDs: ['a'] } as never,
+        ]),
+      /events\[0\]\.userToken/,
+    );
   });
 
   it('survive a restart of the service (durable in sqlite)', async () => {
@@ -411,9 +495,14 @@ describe('GET /1/_local/events (the service’s own admin listing)', () => {
 
   it('filters by index, eventType and userToken and limits', async () => {
     const userToken = token();
-    await post({ events: [view(userToken), view(userToken, { eventType: 'conversion', eventName: 'Bought', index: 'other' })] });
+    await post({
+      events: [view(userToken), view(userToken, { eventType: 'conversion', eventName: 'Bought', index: 'other' })],
+    });
     const get = async (query: string) =>
-      (await (await fetch(`${base}/1/_local/events?userToken=${userToken}&${query}`, { headers: ADMIN })).json()) as { events: unknown[]; nbEvents: number };
+      (await (await fetch(`${base}/1/_local/events?userToken=${userToken}&${query}`, { headers: ADMIN })).json()) as {
+        events: unknown[];
+        nbEvents: number;
+      };
     assert.equal((await get('')).nbEvents, 2);
     assert.equal((await get('index=other')).events.length, 1);
     assert.equal((await get('eventType=view')).events.length, 1);

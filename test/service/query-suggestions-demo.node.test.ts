@@ -35,7 +35,12 @@ async function builtStatus(running: Running): Promise<Status> {
 function combinationsOfTheData(): Map<string, { products: number; orders: number; category: string }> {
   const combos = new Map<string, { products: number; orders: number; category: string }>();
   for (const product of loadSuperstore().products) {
-    for (const query of [product.subCategory, product.category, product.brand, `${product.brand} ${product.subCategory}`]) {
+    for (const query of [
+      product.subCategory,
+      product.category,
+      product.brand,
+      `${product.brand} ${product.subCategory}`,
+    ]) {
       const key = query.toLowerCase();
       const combo = combos.get(key) ?? { products: 0, orders: 0, category: product.category };
       combo.products++;
@@ -49,7 +54,10 @@ function combinationsOfTheData(): Map<string, { products: number; orders: number
 interface Suggestion {
   query: string;
   popularity: number;
-  products: { exact_nb_hits: number; facets: { exact_matches: Record<string, Array<{ value: string; count: number }>> } };
+  products: {
+    exact_nb_hits: number;
+    facets: { exact_matches: Record<string, Array<{ value: string; count: number }>> };
+  };
   _highlightResult: { query: { value: string } };
 }
 
@@ -69,8 +77,17 @@ test('the demo creates the configuration at start and builds it successfully', a
   assert.equal(status.lastSuccessfulBuiltAt, status.lastBuiltAt, 'the first build succeeded');
   const config = await svc.ok('GET', `/1/configs/${SUGGESTIONS}`);
   assert.equal(config.sourceIndices[0].indexName, 'products');
-  assert.deepEqual(config.sourceIndices[0].generate, [['subCategory'], ['category'], ['brand'], ['brand', 'subCategory']]);
-  const log: string = await (await fetch(`${svc.url}/1/logs/${SUGGESTIONS}`, { headers: { 'X-Service-Application-Id': 'SVCLOCAL', 'X-Service-API-Key': 'local-admin-key' } })).text();
+  assert.deepEqual(config.sourceIndices[0].generate, [
+    ['subCategory'],
+    ['category'],
+    ['brand'],
+    ['brand', 'subCategory'],
+  ]);
+  const log: string = await (
+    await fetch(`${svc.url}/1/logs/${SUGGESTIONS}`, {
+      headers: { 'X-Service-Application-Id': 'SVCLOCAL', 'X-Service-API-Key': 'local-admin-key' },
+    })
+  ).text();
   assert.ok(!log.includes('"ERROR"'), log);
 });
 
@@ -100,24 +117,34 @@ test('"pho": the phones suggestions, most ordered first, each in Technology, hig
   // found by "phones"), at most all the hits (a name such as "… for phones" can be in another category).
   const phones = hits[0]!;
   const technology = phones.products.facets.exact_matches.category![0]!.count;
-  assert.ok(technology >= expected[0]![1].products && technology <= phones.products.exact_nb_hits, `${technology} of ${phones.products.exact_nb_hits}`);
+  assert.ok(
+    technology >= expected[0]![1].products && technology <= phones.products.exact_nb_hits,
+    `${technology} of ${phones.products.exact_nb_hits}`,
+  );
   assert.equal(phones.products.facets.exact_matches.subCategory![0]!.count, expected[0]![1].products);
 });
 
 test('"hon": the brand and its sub-categories before other brands starting with "hon"; sizes and one-product brands are left out', async () => {
   await builtStatus(svc);
   const combos = combinationsOfTheData();
-  const hon = [...combos].filter(([query, combo]) => combo.products >= 2 && (query == 'hon' || query.startsWith('hon '))).sort(([, a], [, b]) => b.orders - a.orders);
+  const hon = [...combos]
+    .filter(([query, combo]) => combo.products >= 2 && (query === 'hon' || query.startsWith('hon ')))
+    .sort(([, a], [, b]) => b.orders - a.orders);
   const { hits } = await suggest('hon', 20);
   // The exact word "hon" ranks before the prefix ("honeywell"), then the orders decide.
   assert.deepEqual(
-    hits.slice(0, hon.length).map((hit) => [hit.query, hit.popularity, hit.products.facets.exact_matches.category![0]!.value]),
+    hits
+      .slice(0, hon.length)
+      .map((hit) => [hit.query, hit.popularity, hit.products.facets.exact_matches.category![0]!.value]),
     hon.map(([query, combo]) => [query, combo.orders, combo.category]),
   );
   assert.ok(hits.slice(hon.length).every((hit) => !hit.query.split(' ').includes('hon')));
   // exclude: "#10- Envelopes" names give no "#10-" suggestion; languages: "staples" folded into "staple".
   assert.equal((await suggest('#10')).hits.filter((hit) => hit.query.startsWith('#')).length, 0);
-  assert.deepEqual((await suggest('staple', 50)).hits.filter((hit) => hit.query == 'staples'), []);
+  assert.deepEqual(
+    (await suggest('staple', 50)).hits.filter((hit) => hit.query === 'staples'),
+    [],
+  );
 });
 
 test('a restart keeps the configuration as edited and does not build again', async () => {

@@ -46,30 +46,47 @@ test('every order becomes one conversion event of its customer, the latest yeste
 test('bought-together shows the real pairs of the orders', async () => {
   const first = orderLines[0]!;
   const partners = [...orders.get(first.orderId)!.productIds].filter((id) => id !== first.productId);
-  const answer = await svc.call('POST', '/1/indexes/*/recommendations', {
-    requests: [{ indexName: 'products', model: 'bought-together', objectID: first.productId, threshold: 0 }],
-  }, { key: SEARCH_KEY });
+  const answer = await svc.call(
+    'POST',
+    '/1/indexes/*/recommendations',
+    {
+      requests: [{ indexName: 'products', model: 'bought-together', objectID: first.productId, threshold: 0 }],
+    },
+    { key: SEARCH_KEY },
+  );
   assert.equal(answer.status, 200);
   const ids = answer.body.results[0].hits.map((h: { objectID: string }) => h.objectID);
   for (const partner of partners) assert.ok(ids.includes(partner), `${partner} in ${ids}`);
   // Every recommended product was in an order with the source product.
   for (const id of ids) {
-    assert.ok([...orders.values()].some((o) => o.productIds.has(first.productId) && o.productIds.has(id)), id);
+    assert.ok(
+      [...orders.values()].some((o) => o.productIds.has(first.productId) && o.productIds.has(id)),
+      id,
+    );
   }
 });
 
 test('trending items and trending categories come from the last month of orders', async () => {
-  const answer = await svc.call('POST', '/1/indexes/*/recommendations', {
-    requests: [
-      { indexName: 'products', model: 'trending-items', threshold: 0, maxRecommendations: 5 },
-      { indexName: 'products', model: 'trending-facets', facetName: 'category', threshold: 0 },
-    ],
-  }, { key: SEARCH_KEY });
+  const answer = await svc.call(
+    'POST',
+    '/1/indexes/*/recommendations',
+    {
+      requests: [
+        { indexName: 'products', model: 'trending-items', threshold: 0, maxRecommendations: 5 },
+        { indexName: 'products', model: 'trending-facets', facetName: 'category', threshold: 0 },
+      ],
+    },
+    { key: SEARCH_KEY },
+  );
   assert.equal(answer.status, 200);
   const [items, facets] = answer.body.results;
   assert.equal(items.hits.length, 5);
   assert.equal(items.hits[0]._score, 100);
-  assert.deepEqual(facets.hits.map((h: { facetValue: string }) => h.facetValue).sort(), ['Furniture', 'Office Supplies', 'Technology']);
+  assert.deepEqual(facets.hits.map((h: { facetValue: string }) => h.facetValue).sort(), [
+    'Furniture',
+    'Office Supplies',
+    'Technology',
+  ]);
 });
 
 test('seeding happens once: a restart with --demo adds nothing', async () => {
@@ -80,28 +97,52 @@ test('seeding happens once: a restart with --demo adds nothing', async () => {
 
 /** The trending items of the demo index (the 30-day window). */
 async function trendingItems(): Promise<string[]> {
-  const answer = await svc.call('POST', '/1/indexes/*/recommendations', {
-    requests: [{ indexName: 'products', model: 'trending-items', threshold: 0, maxRecommendations: 5 }],
-  }, { key: SEARCH_KEY });
+  const answer = await svc.call(
+    'POST',
+    '/1/indexes/*/recommendations',
+    {
+      requests: [{ indexName: 'products', model: 'trending-items', threshold: 0, maxRecommendations: 5 }],
+    },
+    { key: SEARCH_KEY },
+  );
   assert.equal(answer.status, 200);
   return answer.body.results[0].hits.map((h: { objectID: string }) => h.objectID);
 }
 
 /** Every stored event as `id → timestamp`, from the database itself. */
-const rows = () => svc.service.ctx.db.prepare('SELECT id, timestamp, event_name, user_token, received_at FROM insights_events ORDER BY id').all() as Array<{ id: number; timestamp: number; event_name: string; user_token: string; received_at: number }>;
+const rows = () =>
+  svc.service.ctx.db
+    .prepare('SELECT id, timestamp, event_name, user_token, received_at FROM insights_events ORDER BY id')
+    .all() as Array<{ id: number; timestamp: number; event_name: string; user_token: string; received_at: number }>;
 /** The seeded rows: they keep the seeding's clock as their time of receipt. */
-const seededAt = () => (svc.service.ctx.db.prepare('SELECT seeded_at FROM recommend_demo_seed').get() as { seeded_at: number }).seeded_at;
+const seededAt = () =>
+  (svc.service.ctx.db.prepare('SELECT seeded_at FROM recommend_demo_seed').get() as { seeded_at: number }).seeded_at;
 const demoRows = () => rows().filter((r) => r.received_at === seededAt());
 const REAL_USER = 'CG-12520'; // a real order of a demo customer: same token, same event name, but received over HTTP
-const age = (days: number) => svc.service.ctx.db.prepare('UPDATE insights_events SET timestamp = timestamp - ?').run(days * DAY);
+const age = (days: number) =>
+  svc.service.ctx.db.prepare('UPDATE insights_events SET timestamp = timestamp - ?').run(days * DAY);
 const today = () => Math.floor(Date.now() / DAY) * DAY;
 
 test('a data directory kept 40 days: a restart with --demo moves the seeded events (only those) so the latest is yesterday', async () => {
   // A real order over HTTP by a demo customer, with the demo's event name: it must never move.
   const first = orderLines[0]!;
-  const sent = await svc.call('POST', '/1/events', {
-    events: [{ eventType: 'conversion', eventName: DEMO_EVENT_NAME, index: 'products', userToken: REAL_USER, objectIDs: [first.productId], timestamp: Date.now() - 3600_000 }],
-  }, { key: SEARCH_KEY });
+  const sent = await svc.call(
+    'POST',
+    '/1/events',
+    {
+      events: [
+        {
+          eventType: 'conversion',
+          eventName: DEMO_EVENT_NAME,
+          index: 'products',
+          userToken: REAL_USER,
+          objectIDs: [first.productId],
+          timestamp: Date.now() - 3600_000,
+        },
+      ],
+    },
+    { key: SEARCH_KEY },
+  );
   assert.equal(sent.status, 200);
   assert.ok((await trendingItems()).length > 0);
   // 40 days pass: every stored time moves back (as if the clock had moved on).
@@ -129,9 +170,15 @@ test('a data directory kept 40 days: a restart with --demo moves the seeded even
   const shift = demo[0]!.timestamp - agedDemo[0]!.timestamp;
   assert.equal(shift % DAY, 0);
   assert.ok(shift >= 39 * DAY && shift <= 40 * DAY, `moved ${shift / DAY} days`);
-  assert.deepEqual(demo.map((r) => r.timestamp - shift), agedDemo.map((r) => r.timestamp));
+  assert.deepEqual(
+    demo.map((r) => r.timestamp - shift),
+    agedDemo.map((r) => r.timestamp),
+  );
   // The real event is untouched (same row, same time).
-  assert.deepEqual(after.find((r) => r.id === real.id), real);
+  assert.deepEqual(
+    after.find((r) => r.id === real.id),
+    real,
+  );
   assert.equal((await trendingItems()).length, 5);
   // Recent: a second restart moves nothing.
   await svc.stop({ keepData: true });
@@ -150,7 +197,10 @@ test('while the service runs: a day after the latest order is yesterday, a Recom
   assert.equal((await trendingItems()).length, 5);
   const moved = demoRows();
   assert.equal(moved.length, before.length);
-  assert.deepEqual(moved.map((r) => r.timestamp - 40 * DAY), before.map((r) => r.timestamp));
+  assert.deepEqual(
+    moved.map((r) => r.timestamp - 40 * DAY),
+    before.map((r) => r.timestamp),
+  );
   const day = Math.floor(clock / DAY) * DAY;
   const latest = Math.max(...moved.map((r) => r.timestamp));
   assert.ok(latest >= day - DAY && latest < day);

@@ -5,7 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { contentSimilarity, IndexModels, type ModelEvent, type RecordSource } from '../../src/service/recommend/models.js';
+import {
+  contentSimilarity,
+  IndexModels,
+  type ModelEvent,
+  type RecordSource,
+} from '../../src/service/recommend/models.js';
 
 const MIN = 60_000;
 
@@ -20,7 +25,11 @@ function random(seed: number): () => number {
 }
 
 const records: RecordSource = (() => {
-  const list = Array.from({ length: 12 }, (_, i) => ({ objectID: `o${i}`, name: `thing ${i % 4} kind`, category: `c${i % 3}` }));
+  const list = Array.from({ length: 12 }, (_, i) => ({
+    objectID: `o${i}`,
+    name: `thing ${i % 4} kind`,
+    category: `c${i % 3}`,
+  }));
   const map = new Map(list.map((r) => [r.objectID, r]));
   return { get: (id) => map.get(id), objects: () => list, version: () => 1 };
 })();
@@ -49,9 +58,13 @@ test('adding events in shuffled batches equals building from all of them', () =>
   const incremental = new IndexModels();
   const shuffled = [...events].sort(() => next() - 0.5);
   for (let i = 0; i < shuffled.length; i += 7) incremental.add(shuffled.slice(i, i + 7));
-  const round = (value: unknown) => JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v)));
+  const round = (value: unknown) =>
+    JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v)));
   assert.deepEqual(round(answers(incremental, now)), round(answers(all, now)));
-  assert.ok(answers(all, now).bought.some((list) => list.length > 0), 'the case has bought-together pairs');
+  assert.ok(
+    answers(all, now).bought.some((list) => list.length > 0),
+    'the case has bought-together pairs',
+  );
 });
 
 test('a late event between two sessions joins them into one', () => {
@@ -75,7 +88,12 @@ test('a late event between two sessions joins them into one', () => {
 test('a session with more distinct items than maxSessionItems counts its items but makes no pairs', () => {
   const t0 = Date.now() - 3600_000;
   const basket = (user: string, size: number, offset: number): ModelEvent[] =>
-    Array.from({ length: size }, (_, i) => ({ eventType: 'conversion', userToken: user, timestamp: t0 + i, objectIDs: [`x${offset + i}`] }));
+    Array.from({ length: size }, (_, i) => ({
+      eventType: 'conversion',
+      userToken: user,
+      timestamp: t0 + i,
+      objectIDs: [`x${offset + i}`],
+    }));
   const models = new IndexModels({ maxSessionItems: 3 });
   models.add([...basket('small', 3, 0), ...basket('bulk', 4, 100)]);
   // Three items: each in 1 session with the two others → 100 × 1 / (1 + 1) = 50.
@@ -86,7 +104,10 @@ test('a session with more distinct items than maxSessionItems counts its items b
   assert.deepEqual(models.boughtTogether('x100'), [], 'four items in one session: no pairs');
   // The bulk session's items still count once each: adding a real basket with x100 scores 100 × 1 / (2 + 1).
   models.add(basket('later', 2, 99));
-  assert.deepEqual(models.boughtTogether('x100').map(({ objectID, score }) => [objectID, Math.round(score * 100) / 100]), [['x99', 33.33]]);
+  assert.deepEqual(
+    models.boughtTogether('x100').map(({ objectID, score }) => [objectID, Math.round(score * 100) / 100]),
+    [['x99', 33.33]],
+  );
 });
 
 test('one user sending thousands of distinct conversions in one session stays cheap to add (no n² recount per batch)', () => {
@@ -120,14 +141,19 @@ test('appending to a long history recomputes only the sessions the new events ca
   }));
   const models = new IndexModels();
   models.add(history);
-  models.add([{ eventType: 'conversion', userToken: 'u', timestamp: t0 + 199 * 24 * 3600_000 + 5 * MIN, objectIDs: ['c'] }]);
+  models.add([
+    { eventType: 'conversion', userToken: 'u', timestamp: t0 + 199 * 24 * 3600_000 + 5 * MIN, objectIDs: ['c'] },
+  ]);
   assert.deepEqual(models.boughtTogether('a0'), [{ objectID: 'b0', score: 50 }]);
   assert.deepEqual(models.boughtTogether('c'), [
     { objectID: 'a199', score: 50 },
     { objectID: 'b199', score: 50 },
   ]);
   const all = new IndexModels();
-  all.add([...history, { eventType: 'conversion', userToken: 'u', timestamp: t0 + 199 * 24 * 3600_000 + 5 * MIN, objectIDs: ['c'] }]);
+  all.add([
+    ...history,
+    { eventType: 'conversion', userToken: 'u', timestamp: t0 + 199 * 24 * 3600_000 + 5 * MIN, objectIDs: ['c'] },
+  ]);
   for (const id of ['a0', 'a199', 'b199', 'c']) assert.deepEqual(models.boughtTogether(id), all.boughtTogether(id));
 });
 

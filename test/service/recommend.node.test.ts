@@ -35,7 +35,13 @@ const TREND = [
   { objectID: 'P5', title: 'Five', category: 'Games' },
 ];
 
-function ev(eventType: ValidEvent['eventType'], indexName: string, userToken: string, timestamp: number, objectIDs: string[]): ValidEvent {
+function ev(
+  eventType: ValidEvent['eventType'],
+  indexName: string,
+  userToken: string,
+  timestamp: number,
+  objectIDs: string[],
+): ValidEvent {
   const eventName = eventType === 'conversion' ? 'Purchase' : eventType === 'click' ? 'Product Clicked' : 'Viewed';
   return { eventType, eventName, index: indexName, userToken, timestamp, objectIDs };
 }
@@ -93,7 +99,11 @@ describe('bought-together', () => {
     // A is converted in S1, S2, S3 → 3 sessions. Together with B in S1 and S3 (2), with C in S1 (1), with D in S2 (1).
     // B: 100 × 2 / (3 + 1) = 50;  C: 100 × 1 / 4 = 25;  D: 100 × 1 / 4 = 25 (tie: objectID order).
     const result = await one({ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0 });
-    assert.deepEqual(scores(result.hits), [['B', 50], ['C', 25], ['D', 25]]);
+    assert.deepEqual(scores(result.hits), [
+      ['B', 50],
+      ['C', 25],
+      ['D', 25],
+    ]);
     assert.equal(result.nbHits, 3);
     assert.match(result.queryID, /^[0-9a-f]{32}$/);
     // Hits are the records plus _score.
@@ -103,7 +113,10 @@ describe('bought-together', () => {
   test('clicks do not count: B converted in S1, S3, S4; with A in S1 and S3, with C in S1', async () => {
     // A: 100 × 2 / (3 + 1) = 50;  C: 100 × 1 / 4 = 25 (C was only clicked in S4).
     const result = await one({ indexName: 'shop', model: 'bought-together', objectID: 'B', threshold: 0 });
-    assert.deepEqual(scores(result.hits), [['A', 50], ['C', 25]]);
+    assert.deepEqual(scores(result.hits), [
+      ['A', 50],
+      ['C', 25],
+    ]);
   });
 
   test('an item never converted has no bought-together recommendations', async () => {
@@ -129,7 +142,12 @@ describe('related-products', () => {
     // C: 100·(1 − .85·(1 − .280566)) = 38.85
     // D: 100·(1 − 1·(1 − .178174))   = 17.82
     const result = await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 0 });
-    assert.deepEqual(scores(result.hits), [['E', 90], ['B', 88.57], ['C', 38.85], ['D', 17.82]]);
+    assert.deepEqual(scores(result.hits), [
+      ['E', 90],
+      ['B', 88.57],
+      ['C', 38.85],
+      ['D', 17.82],
+    ]);
   });
 
   test('a new item (no events, λ = 0) gets recommendations from content alone', async () => {
@@ -138,7 +156,11 @@ describe('related-products', () => {
     //   B: .35 + .15 + .2 + .3·(1/4) = .775 → 77.5   ({pen} shared of {red, pen, refill, blue})
     //   C: .15 → 15;  D, F: 0 (not recommended)
     const result = await one({ indexName: 'shop', model: 'related-products', objectID: 'E', threshold: 0 });
-    assert.deepEqual(scores(result.hits), [['A', 90], ['B', 77.5], ['C', 15]]);
+    assert.deepEqual(scores(result.hits), [
+      ['A', 90],
+      ['B', 77.5],
+      ['C', 15],
+    ]);
   });
 });
 
@@ -146,13 +168,50 @@ describe('trending-items', () => {
   test('decayed popularity relative to the hottest item', async () => {
     // P1 1 + .25 = 1.25 → 100;  P2 .5 + .5 = 1 → 80;  P3 .25 → 20;  P4 .25 → 20;  P5 no events.
     const result = await one({ indexName: 'trend', model: 'trending-items', threshold: 0 });
-    assert.deepEqual(scores(result.hits), [['P1', 100], ['P2', 80], ['P3', 20], ['P4', 20]]);
+    assert.deepEqual(scores(result.hits), [
+      ['P1', 100],
+      ['P2', 80],
+      ['P3', 20],
+      ['P4', 20],
+    ]);
   });
 
   test('within one facet value the hottest item of that value is 100', async () => {
     // Music: P3 .25, P4 .25 → 100 each.  Books: P1 1.25 → 100, P2 1 → 80.
-    assert.deepEqual(scores((await one({ indexName: 'trend', model: 'trending-items', threshold: 0, facetName: 'category', facetValue: 'Music' })).hits), [['P3', 100], ['P4', 100]]);
-    assert.deepEqual(scores((await one({ indexName: 'trend', model: 'trending-items', threshold: 0, facetName: 'category', facetValue: 'Books' })).hits), [['P1', 100], ['P2', 80]]);
+    assert.deepEqual(
+      scores(
+        (
+          await one({
+            indexName: 'trend',
+            model: 'trending-items',
+            threshold: 0,
+            facetName: 'category',
+            facetValue: 'Music',
+          })
+        ).hits,
+      ),
+      [
+        ['P3', 100],
+        ['P4', 100],
+      ],
+    );
+    assert.deepEqual(
+      scores(
+        (
+          await one({
+            indexName: 'trend',
+            model: 'trending-items',
+            threshold: 0,
+            facetName: 'category',
+            facetValue: 'Books',
+          })
+        ).hits,
+      ),
+      [
+        ['P1', 100],
+        ['P2', 80],
+      ],
+    );
   });
 });
 
@@ -173,7 +232,11 @@ describe('request parameters change the answer', () => {
     const bt = await one({ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 30 });
     assert.deepEqual(scores(bt.hits), [['B', 50]]);
     const rp = await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 38.85 });
-    assert.deepEqual(scores(rp.hits), [['E', 90], ['B', 88.57], ['C', 38.85]]);
+    assert.deepEqual(scores(rp.hits), [
+      ['E', 90],
+      ['B', 88.57],
+      ['C', 38.85],
+    ]);
     const tf = await one({ indexName: 'trend', model: 'trending-facets', threshold: 50, facetName: 'category' });
     assert.deepEqual(scores(tf.hits), [['Books', 100]]);
     const none = await one({ indexName: 'trend', model: 'trending-items', threshold: 100 });
@@ -181,41 +244,139 @@ describe('request parameters change the answer', () => {
   });
 
   test('maxRecommendations caps the hits (0 = all)', async () => {
-    assert.deepEqual(scores((await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 0, maxRecommendations: 2 })).hits), [['E', 90], ['B', 88.57]]);
-    assert.equal((await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 0, maxRecommendations: 0 })).nbHits, 4);
-    assert.equal((await one({ indexName: 'trend', model: 'trending-facets', threshold: 0, facetName: 'category', maxRecommendations: 1 })).nbHits, 1);
+    assert.deepEqual(
+      scores(
+        (
+          await one({
+            indexName: 'shop',
+            model: 'related-products',
+            objectID: 'A',
+            threshold: 0,
+            maxRecommendations: 2,
+          })
+        ).hits,
+      ),
+      [
+        ['E', 90],
+        ['B', 88.57],
+      ],
+    );
+    assert.equal(
+      (await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 0, maxRecommendations: 0 }))
+        .nbHits,
+      4,
+    );
+    assert.equal(
+      (
+        await one({
+          indexName: 'trend',
+          model: 'trending-facets',
+          threshold: 0,
+          facetName: 'category',
+          maxRecommendations: 1,
+        })
+      ).nbHits,
+      1,
+    );
   });
 
   test('queryParameters filter the recommended records and shape them', async () => {
-    const lumo = await one({ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0, queryParameters: { facetFilters: ['brand:Lumo'] } });
+    const lumo = await one({
+      indexName: 'shop',
+      model: 'bought-together',
+      objectID: 'A',
+      threshold: 0,
+      queryParameters: { facetFilters: ['brand:Lumo'] },
+    });
     assert.deepEqual(scores(lumo.hits), [['D', 25]]);
-    const office = await one({ indexName: 'shop', model: 'related-products', objectID: 'A', threshold: 0, queryParameters: { filters: 'category:Office AND NOT subCategory:Paper', attributesToRetrieve: ['name'] } });
+    const office = await one({
+      indexName: 'shop',
+      model: 'related-products',
+      objectID: 'A',
+      threshold: 0,
+      queryParameters: { filters: 'category:Office AND NOT subCategory:Paper', attributesToRetrieve: ['name'] },
+    });
     assert.deepEqual(office.hits, [
       { objectID: 'E', name: 'Red Pen Refill', _score: 90 },
       { objectID: 'B', name: 'Blue Pen', _score: 88.57 },
     ]);
-    const music = await one({ indexName: 'trend', model: 'trending-items', threshold: 0, queryParameters: { filters: 'category:Music' } });
-    assert.deepEqual(scores(music.hits), [['P3', 20], ['P4', 20]]);
+    const music = await one({
+      indexName: 'trend',
+      model: 'trending-items',
+      threshold: 0,
+      queryParameters: { filters: 'category:Music' },
+    });
+    assert.deepEqual(scores(music.hits), [
+      ['P3', 20],
+      ['P4', 20],
+    ]);
   });
 
   test('fallbackParameters fill up to maxRecommendations with a search (score 0) when the model has too few', async () => {
     // bought-together(B) has A and C; two more are asked for: the Furniture records D and F fill up.
-    const filled = await one({ indexName: 'shop', model: 'bought-together', objectID: 'B', threshold: 0, maxRecommendations: 4, fallbackParameters: { filters: 'category:Furniture' } });
-    assert.deepEqual(scores(filled.hits.slice(0, 2)), [['A', 50], ['C', 25]]);
-    assert.deepEqual(filled.hits.slice(2).map((h) => [h.objectID, h._score]).sort(), [['D', 0], ['F', 0]]);
+    const filled = await one({
+      indexName: 'shop',
+      model: 'bought-together',
+      objectID: 'B',
+      threshold: 0,
+      maxRecommendations: 4,
+      fallbackParameters: { filters: 'category:Furniture' },
+    });
+    assert.deepEqual(scores(filled.hits.slice(0, 2)), [
+      ['A', 50],
+      ['C', 25],
+    ]);
+    assert.deepEqual(
+      filled.hits
+        .slice(2)
+        .map((h) => [h.objectID, h._score])
+        .sort(),
+      [
+        ['D', 0],
+        ['F', 0],
+      ],
+    );
     assert.equal(filled.nbHits, 4);
     // The source record and records already recommended are not repeated.
-    const dedup = await one({ indexName: 'shop', model: 'bought-together', objectID: 'B', threshold: 0, maxRecommendations: 6, fallbackParameters: { filters: 'category:Office' } });
+    const dedup = await one({
+      indexName: 'shop',
+      model: 'bought-together',
+      objectID: 'B',
+      threshold: 0,
+      maxRecommendations: 6,
+      fallbackParameters: { filters: 'category:Office' },
+    });
     assert.deepEqual(dedup.hits.map((h) => h.objectID).sort(), ['A', 'C', 'E']);
-    const without = await one({ indexName: 'shop', model: 'bought-together', objectID: 'B', threshold: 0, maxRecommendations: 4 });
+    const without = await one({
+      indexName: 'shop',
+      model: 'bought-together',
+      objectID: 'B',
+      threshold: 0,
+      maxRecommendations: 4,
+    });
     assert.equal(without.nbHits, 2);
-    const trending = await one({ indexName: 'trend', model: 'trending-items', threshold: 0, maxRecommendations: 3, facetName: 'category', facetValue: 'Music', fallbackParameters: { facetFilters: ['category:Games'] } });
-    assert.deepEqual(scores(trending.hits), [['P3', 100], ['P4', 100], ['P5', 0]]);
+    const trending = await one({
+      indexName: 'trend',
+      model: 'trending-items',
+      threshold: 0,
+      maxRecommendations: 3,
+      facetName: 'category',
+      facetValue: 'Music',
+      fallbackParameters: { facetFilters: ['category:Games'] },
+    });
+    assert.deepEqual(scores(trending.hits), [
+      ['P3', 100],
+      ['P4', 100],
+      ['P5', 0],
+    ]);
   });
 
   test("a secured key's filters restrict the recommended records too", async () => {
     const acmeOnly = securedKey(SEARCH_KEY, { filters: 'brand:Acme' });
-    const answer = await recommend([{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0 }], acmeOnly);
+    const answer = await recommend(
+      [{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0 }],
+      acmeOnly,
+    );
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     // C (Zeta) and D (Lumo) are filtered out; B (Acme) keeps its 50.
     assert.deepEqual(scores(answer.body.results[0].hits), [['B', 50]]);
@@ -227,7 +388,16 @@ describe('request parameters change the answer', () => {
       { indexName: 'trend', model: 'trending-facets', facetName: 'category', threshold: 0 },
     ]);
     assert.equal(answer.status, 200);
-    assert.deepEqual(answer.body.results.map((r: { hits: unknown[] }) => scores(r.hits as Array<Record<string, unknown>>)), [[['B', 50]], [['Books', 100], ['Music', 33.33]]]);
+    assert.deepEqual(
+      answer.body.results.map((r: { hits: unknown[] }) => scores(r.hits as Array<Record<string, unknown>>)),
+      [
+        [['B', 50]],
+        [
+          ['Books', 100],
+          ['Music', 33.33],
+        ],
+      ],
+    );
     assert.notEqual(answer.body.results[0].queryID, answer.body.results[1].queryID);
   });
 });
@@ -235,19 +405,52 @@ describe('request parameters change the answer', () => {
 describe('events feed the models incrementally', () => {
   test('a conversion through POST /1/events changes bought-together for that pair', async () => {
     // Before: D converted only in S2 (with A) → A: 100 × 1 / (1 + 1) = 50.
-    assert.deepEqual(scores((await one({ indexName: 'shop', model: 'bought-together', objectID: 'D', threshold: 0 })).hits), [['A', 50]]);
-    const sent = await svc.call('POST', '/1/events', { events: [{ eventType: 'conversion', eventName: 'Purchase', index: 'shop', userToken: 'u9', objectIDs: ['C', 'D'] }] }, { key: SEARCH_KEY });
+    assert.deepEqual(
+      scores((await one({ indexName: 'shop', model: 'bought-together', objectID: 'D', threshold: 0 })).hits),
+      [['A', 50]],
+    );
+    const sent = await svc.call(
+      'POST',
+      '/1/events',
+      {
+        events: [
+          { eventType: 'conversion', eventName: 'Purchase', index: 'shop', userToken: 'u9', objectIDs: ['C', 'D'] },
+        ],
+      },
+      { key: SEARCH_KEY },
+    );
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     // After: D in 2 sessions, with A once and with C once → A 100 × 1 / 3 = 33.33, C 33.33.
-    assert.deepEqual(scores((await one({ indexName: 'shop', model: 'bought-together', objectID: 'D', threshold: 0 })).hits), [['A', 33.33], ['C', 33.33]]);
+    assert.deepEqual(
+      scores((await one({ indexName: 'shop', model: 'bought-together', objectID: 'D', threshold: 0 })).hits),
+      [
+        ['A', 33.33],
+        ['C', 33.33],
+      ],
+    );
   });
 
   test('the queryID of an answer makes a click on a recommendation attributable (position 1..n)', async () => {
     const result = await one({ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0 });
     const second = result.hits[1]!.objectID as string;
-    const sent = await svc.call('POST', '/1/events', {
-      events: [{ eventType: 'click', eventName: 'Recommendation Clicked', index: 'shop', userToken: 'u10', queryID: result.queryID, objectIDs: [second], positions: [2] }],
-    }, { key: SEARCH_KEY });
+    const sent = await svc.call(
+      'POST',
+      '/1/events',
+      {
+        events: [
+          {
+            eventType: 'click',
+            eventName: 'Recommendation Clicked',
+            index: 'shop',
+            userToken: 'u10',
+            queryID: result.queryID,
+            objectIDs: [second],
+            positions: [2],
+          },
+        ],
+      },
+      { key: SEARCH_KEY },
+    );
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     const listed = await svc.ok('GET', `/1/_local/events?userToken=u10`);
     const stored = (listed.events ?? listed).find((e: { queryID?: string }) => e.queryID === result.queryID);
@@ -261,18 +464,99 @@ describe('errors', () => {
   const cases: Array<[string, unknown, RegExp]> = [
     ['requests missing', {}, /requests/],
     ['requests not a list', { requests: {} }, /requests/],
-    ['threshold missing', { requests: [{ indexName: 'shop', model: 'bought-together', objectID: 'A' }] }, /requests\[0\]\.threshold is required/],
-    ['threshold over 100', { requests: [{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 101 }] }, /threshold must be a number from 0 to 100/],
-    ['threshold a string', { requests: [{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: '5' }] }, /threshold/],
-    ['unknown model', { requests: [{ indexName: 'shop', model: 'looking-similar', objectID: 'A', threshold: 0 }] }, /model must be one of/],
-    ['objectID missing', { requests: [{ indexName: 'shop', model: 'related-products', threshold: 0 }] }, /objectID is required/],
-    ['facetName without facetValue', { requests: [{ indexName: 'trend', model: 'trending-items', threshold: 0, facetName: 'category' }] }, /facetName and facetValue/],
-    ['trending-facets without facetName', { requests: [{ indexName: 'trend', model: 'trending-facets', threshold: 0 }] }, /facetName is required/],
-    ['field of another model', { requests: [{ indexName: 'trend', model: 'trending-facets', threshold: 0, facetName: 'category', objectID: 'A' }] }, /objectID is not a parameter of the trending-facets model/],
-    ['maxRecommendations negative', { requests: [{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0, maxRecommendations: -1 }] }, /maxRecommendations/],
-    ['bad search parameter', { requests: [{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0, queryParameters: { hitsPerPage: 'many' } }] }, /queryParameters.*hitsPerPage/],
-    ['bad filter syntax', { requests: [{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0, queryParameters: { filters: 'brand:(' } }] }, /queryParameters/],
-    ['the second request is checked too', { requests: [{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0 }, { indexName: 'shop', model: 'bought-together', threshold: 0 }] }, /requests\[1\]\.objectID/],
+    [
+      'threshold missing',
+      { requests: [{ indexName: 'shop', model: 'bought-together', objectID: 'A' }] },
+      /requests\[0\]\.threshold is required/,
+    ],
+    [
+      'threshold over 100',
+      { requests: [{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 101 }] },
+      /threshold must be a number from 0 to 100/,
+    ],
+    [
+      'threshold a string',
+      { requests: [{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: '5' }] },
+      /threshold/,
+    ],
+    [
+      'unknown model',
+      { requests: [{ indexName: 'shop', model: 'looking-similar', objectID: 'A', threshold: 0 }] },
+      /model must be one of/,
+    ],
+    [
+      'objectID missing',
+      { requests: [{ indexName: 'shop', model: 'related-products', threshold: 0 }] },
+      /objectID is required/,
+    ],
+    [
+      'facetName without facetValue',
+      { requests: [{ indexName: 'trend', model: 'trending-items', threshold: 0, facetName: 'category' }] },
+      /facetName and facetValue/,
+    ],
+    [
+      'trending-facets without facetName',
+      { requests: [{ indexName: 'trend', model: 'trending-facets', threshold: 0 }] },
+      /facetName is required/,
+    ],
+    [
+      'field of another model',
+      {
+        requests: [
+          { indexName: 'trend', model: 'trending-facets', threshold: 0, facetName: 'category', objectID: 'A' },
+        ],
+      },
+      /objectID is not a parameter of the trending-facets model/,
+    ],
+    [
+      'maxRecommendations negative',
+      {
+        requests: [
+          { indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0, maxRecommendations: -1 },
+        ],
+      },
+      /maxRecommendations/,
+    ],
+    [
+      'bad search parameter',
+      {
+        requests: [
+          {
+            indexName: 'shop',
+            model: 'bought-together',
+            objectID: 'A',
+            threshold: 0,
+            queryParameters: { hitsPerPage: 'many' },
+          },
+        ],
+      },
+      /queryParameters.*hitsPerPage/,
+    ],
+    [
+      'bad filter syntax',
+      {
+        requests: [
+          {
+            indexName: 'shop',
+            model: 'bought-together',
+            objectID: 'A',
+            threshold: 0,
+            queryParameters: { filters: 'brand:(' },
+          },
+        ],
+      },
+      /queryParameters/,
+    ],
+    [
+      'the second request is checked too',
+      {
+        requests: [
+          { indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0 },
+          { indexName: 'shop', model: 'bought-together', threshold: 0 },
+        ],
+      },
+      /requests\[1\]\.objectID/,
+    ],
   ];
   for (const [name, body, message] of cases) {
     test(`400: ${name}`, async () => {
@@ -297,7 +581,10 @@ describe('errors', () => {
     const request = [{ indexName: 'shop', model: 'bought-together', objectID: 'A', threshold: 0 }];
     assert.equal((await recommend(request, noSearch.key)).status, 403);
     assert.equal((await recommend(request, otherIndex.key)).status, 403);
-    assert.equal((await recommend([{ indexName: 'trend', model: 'trending-items', threshold: 0 }], otherIndex.key)).status, 200);
+    assert.equal(
+      (await recommend([{ indexName: 'trend', model: 'trending-items', threshold: 0 }], otherIndex.key)).status,
+      200,
+    );
   });
 
   test('404 for an index that does not exist', async () => {

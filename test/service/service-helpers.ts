@@ -41,7 +41,12 @@ export function tempDir(): string {
 }
 
 export function caller(url: string) {
-  return async function call<T = any>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Answer<T>> {
+  return async function call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: CallOptions = {},
+  ): Promise<Answer<T>> {
     const headers: Record<string, string> = { ...options.headers };
     const appId = options.appId === undefined ? APP_ID : options.appId;
     const key = options.key === undefined ? ADMIN_KEY : options.key;
@@ -51,7 +56,11 @@ export function caller(url: string) {
     if (options.raw !== undefined) payload = options.raw;
     else if (body !== undefined) payload = JSON.stringify(body);
     if (payload !== undefined) headers['Content-Type'] ??= 'application/json; charset=UTF-8';
-    const response = await fetch(`${url}${path}`, { method, headers, body: typeof payload === 'string' || payload === undefined ? payload : new Uint8Array(payload) });
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      body: typeof payload === 'string' || payload === undefined ? payload : new Uint8Array(payload),
+    });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -75,7 +84,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     call,
     async ok(method, path, body, callOptions) {
       const answer = await call(method, path, body, callOptions);
-      if (answer.status !== 200) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      if (answer.status !== 200)
+        throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return answer.body;
     },
     async stop({ keepData = false } = {}) {
@@ -89,7 +99,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 export function securedKey(parentKey: string, restrictions: Record<string, unknown>): string {
   const query = Object.entries(restrictions)
     .map(([name, value]) => {
-      const text = typeof value === 'string' ? value : Array.isArray(value) || typeof value === 'object' ? JSON.stringify(value) : String(value);
+      const text =
+        typeof value === 'string'
+          ? value
+          : Array.isArray(value) || typeof value === 'object'
+            ? JSON.stringify(value)
+            : String(value);
       return `${encodeURIComponent(name)}=${encodeURIComponent(text)}`;
     })
     .join('&');
@@ -98,7 +113,12 @@ export function securedKey(parentKey: string, restrictions: Record<string, unkno
 }
 
 /** Indexes records through the batch endpoint and returns the taskID. */
-export async function index(running: Running, indexName: string, records: Array<Record<string, unknown>>, settings?: Record<string, unknown>) {
+export async function index(
+  running: Running,
+  indexName: string,
+  records: Array<Record<string, unknown>>,
+  settings?: Record<string, unknown>,
+) {
   if (settings) await running.ok('PUT', `/1/indexes/${encodeURIComponent(indexName)}/settings`, settings);
   const answer = await running.ok('POST', `/1/indexes/${encodeURIComponent(indexName)}/batch`, {
     requests: records.map((body) => ({ action: 'addObject', body })),
@@ -131,5 +151,9 @@ export const SMALL_SHOP = {
     { objectID: '6', name: 'Floor lamp', brand: 'Tensor', price: 90, rank: 2 },
     { objectID: '7', name: 'Standing desk', brand: 'Hon', price: 500, rank: 1 },
   ],
-  settings: { searchableAttributes: ['name', 'brand'], attributesForFaceting: ['brand', 'price'], customRanking: ['desc(rank)'] },
+  settings: {
+    searchableAttributes: ['name', 'brand'],
+    attributesForFaceting: ['brand', 'price'],
+    customRanking: ['desc(rank)'],
+  },
 };

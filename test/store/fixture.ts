@@ -23,7 +23,10 @@ export interface HoldingProxy {
  * A loopback proxy to the real service that holds each request `hold(request)` ms before forwarding it;
  * a request whose client goes away meanwhile is marked `aborted` and never forwarded.
  */
-export async function startHoldingProxy(target: string, hold: (request: HeldRequest) => number = () => 0): Promise<HoldingProxy> {
+export async function startHoldingProxy(
+  target: string,
+  hold: (request: HeldRequest) => number = () => 0,
+): Promise<HoldingProxy> {
   const requests: HeldRequest[] = [];
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -58,7 +61,10 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function settle<T>(store: SearchStore<T>, timeoutMs = 5000): Promise<StoreSnapshot<T>> {
   return new Promise((resolve, reject) => {
     setTimeout(() => {
-      const timer = setTimeout(() => reject(new Error(`store did not settle (status ${store.getSnapshot().status})`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`store did not settle (status ${store.getSnapshot().status})`)),
+        timeoutMs,
+      );
       const unsubscribe = store.subscribe((snapshot) => {
         if (snapshot.status === 'idle' || snapshot.status === 'error') {
           clearTimeout(timer);
@@ -72,5 +78,8 @@ export function settle<T>(store: SearchStore<T>, timeoutMs = 5000): Promise<Stor
 
 /** The queries of a multi-query body, params decoded to strings. */
 export function queriesOf(json: any): Array<{ indexName: string } & Record<string, string>> {
-  return (json.requests as Array<{ indexName: string; params: string }>).map((r) => ({ ...Object.fromEntries(new URLSearchParams(r.params)), indexName: r.indexName }));
+  return (json.requests as Array<{ indexName: string; params: string }>).map((r) => ({
+    ...Object.fromEntries(new URLSearchParams(r.params)),
+    indexName: r.indexName,
+  }));
 }

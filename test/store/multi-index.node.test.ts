@@ -8,7 +8,14 @@ import { after, before, describe, test } from 'node:test';
 import { createClient } from '../../src/client/index.js';
 import { createSearchStore } from '../../src/store/index.js';
 import type { SearchStore } from '../../src/store/types.js';
-import { catalogue, indexProducts, startService, waitTask, type Product, type RunningService } from '../client/fixture.js';
+import {
+  catalogue,
+  indexProducts,
+  startService,
+  waitTask,
+  type Product,
+  type RunningService,
+} from '../client/fixture.js';
 import { queriesOf, settle, sleep, startHoldingProxy, type HoldingProxy } from './fixture.js';
 
 const PRODUCTS = 'multi_products';
@@ -43,7 +50,9 @@ before(async () => {
     customRanking: ['asc(rank)'],
   });
   await waitTask(svc.admin, ARTICLES, settings.taskID);
-  const batch = await svc.admin.request<{ taskID: number }>('POST', `${path}/batch`, { requests: articles.map((body) => ({ action: 'addObject', body })) });
+  const batch = await svc.admin.request<{ taskID: number }>('POST', `${path}/batch`, {
+    requests: articles.map((body) => ({ action: 'addObject', body })),
+  });
   await waitTask(svc.admin, ARTICLES, batch.taskID);
 });
 after(async () => {
@@ -85,7 +94,10 @@ describe('several indices', () => {
       const since = proxy.requests.length;
       const [first, firstChild] = await settleAll(store, child);
       assert.equal(proxy.requests.length, since + 1, 'one request for the first searches of both');
-      assert.deepEqual(queriesOf(proxy.requests[since]!.json).map((q) => q.indexName), [PRODUCTS, ARTICLES]);
+      assert.deepEqual(
+        queriesOf(proxy.requests[since]!.json).map((q) => q.indexName),
+        [PRODUCTS, ARTICLES],
+      );
       assert.equal(first.results?.nbHits, products.length);
       assert.equal(firstChild.results?.nbHits, articles.length);
 
@@ -96,10 +108,25 @@ describe('several indices', () => {
       assert.equal(store.requestLog.length, 2);
       assert.equal(child.requestLog, store.requestLog, 'one log for the tree');
       const queries = queriesOf(proxy.requests.at(-1)!.json);
-      assert.deepEqual(queries.map((q) => [q.indexName, q.query]), [[PRODUCTS, 'laptop'], [ARTICLES, 'laptop']]);
-      assert.deepEqual(ids(p.results?.hits), ids(products.filter((r) => words(r.name).includes('laptop') || r.kind === 'laptop')));
+      assert.deepEqual(
+        queries.map((q) => [q.indexName, q.query]),
+        [
+          [PRODUCTS, 'laptop'],
+          [ARTICLES, 'laptop'],
+        ],
+      );
+      assert.deepEqual(
+        ids(p.results?.hits),
+        ids(products.filter((r) => words(r.name).includes('laptop') || r.kind === 'laptop')),
+      );
       assert.deepEqual(ids(a.results?.hits), ids(articles.filter((r) => words(r.title).includes('laptop'))));
-      assert.deepEqual(a.results?.facets.author, countBy(articles.filter((r) => r.topic === 'laptop'), 'author'));
+      assert.deepEqual(
+        a.results?.facets.author,
+        countBy(
+          articles.filter((r) => r.topic === 'laptop'),
+          'author',
+        ),
+      );
       assert.equal(p.results?.index, PRODUCTS);
       assert.equal(a.results?.index, ARTICLES);
     } finally {
@@ -118,7 +145,11 @@ describe('several indices', () => {
       const [p0, a0] = await settleAll(store, child);
       assert.equal(proxy.requests.length, since + 1);
       const alone = queriesOf(proxy.requests.at(-1)!.json);
-      assert.deepEqual(alone.map((q) => q.indexName), [ARTICLES, ARTICLES], "the child's main and author queries, nothing of the parent");
+      assert.deepEqual(
+        alone.map((q) => q.indexName),
+        [ARTICLES, ARTICLES],
+        "the child's main and author queries, nothing of the parent",
+      );
       assert.deepEqual(JSON.parse(alone[0]!.facetFilters!), [['author:Ann']]);
       assert.equal(alone[1]!.facetFilters, undefined, 'the author query leaves out its own refinement');
       const phones = articles.filter((r) => r.topic === 'phone');
@@ -132,10 +163,15 @@ describe('several indices', () => {
       const [p, a] = await settleAll(store, child);
       assert.equal(proxy.requests.length, since + 1, 'one request for both changes');
       const both = queriesOf(proxy.requests.at(-1)!.json);
-      assert.deepEqual(both.map((q) => q.indexName), [PRODUCTS, PRODUCTS, ARTICLES, ARTICLES]);
+      assert.deepEqual(
+        both.map((q) => q.indexName),
+        [PRODUCTS, PRODUCTS, ARTICLES, ARTICLES],
+      );
       assert.deepEqual(JSON.parse(both[0]!.facetFilters!), [['brand:Acme']]);
       assert.deepEqual(JSON.parse(both[2]!.facetFilters!), [['author:Ann', 'author:Bob']]);
-      const acmePhones = products.filter((r) => r.brand === 'Acme' && (r.kind === 'phone' || words(r.name).includes('phone')));
+      const acmePhones = products.filter(
+        (r) => r.brand === 'Acme' && (r.kind === 'phone' || words(r.name).includes('phone')),
+      );
       assert.deepEqual(ids(p.results?.hits), ids(acmePhones));
       assert.deepEqual(ids(a.results?.hits), ids(phones.filter((r) => r.author !== 'Cy')));
       assert.deepEqual(store.getSnapshot().state.disjunctiveFacetRefinements, { brand: ['Acme'] });
@@ -185,7 +221,10 @@ describe('several indices', () => {
       child.registerNeeds('own', { params: { userToken: 'child-user' } });
       await settle(child);
       queries = queriesOf(proxy.requests.at(-1)!.json);
-      assert.deepEqual(queries.filter((q) => q.hitsPerPage !== '0').map((q) => [q.indexName, q.userToken]), [[ARTICLES, 'child-user']]);
+      assert.deepEqual(
+        queries.filter((q) => q.hitsPerPage !== '0').map((q) => [q.indexName, q.userToken]),
+        [[ARTICLES, 'child-user']],
+      );
       offGrand();
     } finally {
       stop();
@@ -222,7 +261,11 @@ describe('several indices', () => {
 
   test('out of order per index: a late answer is ignored by the store that has a newer one, shown by the other', async () => {
     // The request whose products query is "a" is held 300 ms.
-    const held = await startHoldingProxy(svc.url, (r) => (r.json?.requests?.some((q: any) => q.indexName === PRODUCTS && new URLSearchParams(q.params).get('query') === 'a') ? 300 : 0));
+    const held = await startHoldingProxy(svc.url, (r) =>
+      r.json?.requests?.some((q: any) => q.indexName === PRODUCTS && new URLSearchParams(q.params).get('query') === 'a')
+        ? 300
+        : 0,
+    );
     const { store, child, stop } = makeTree(held.url);
     try {
       await settleAll(store, child);
@@ -258,7 +301,10 @@ describe('several indices', () => {
       child.toggleRefinement('topic', 'camera');
       const a = await settle(child);
       assert.equal(proxy.requests.length, since, 'no request');
-      assert.deepEqual(store.requestLog.slice(logged).map((e) => [e.kind, e.cached, (e.body as any).requests[0].indexName]), [['search', true, ARTICLES]]);
+      assert.deepEqual(
+        store.requestLog.slice(logged).map((e) => [e.kind, e.cached, (e.body as any).requests[0].indexName]),
+        [['search', true, ARTICLES]],
+      );
       assert.equal(a.results?.nbHits, articles.length);
 
       // Only the child searches a missing index (it alone is in the request): only it is in error.
@@ -282,8 +328,14 @@ describe('several indices', () => {
       child.toggleRefinement('author', 'Ann', 'or');
       child.setPage(1);
       const query = store.toQueryString();
-      assert.equal(query, `q=laptop&refinementList[brand]=Acme&${ARTICLES}.q=laptop&${ARTICLES}.page=2&${ARTICLES}.refinementList[author]=Ann`);
-      assert.equal(store.createURL((s) => ({ ...s, page: 3 })), `?q=laptop&page=4&refinementList[brand]=Acme&${ARTICLES}.q=laptop&${ARTICLES}.page=2&${ARTICLES}.refinementList[author]=Ann`);
+      assert.equal(
+        query,
+        `q=laptop&refinementList[brand]=Acme&${ARTICLES}.q=laptop&${ARTICLES}.page=2&${ARTICLES}.refinementList[author]=Ann`,
+      );
+      assert.equal(
+        store.createURL((s) => ({ ...s, page: 3 })),
+        `?q=laptop&page=4&refinementList[brand]=Acme&${ARTICLES}.q=laptop&${ARTICLES}.page=2&${ARTICLES}.refinementList[author]=Ann`,
+      );
       assert.equal(child.toQueryString(), 'q=laptop&page=2&refinementList[author]=Ann', "the child's own form");
       assert.equal(
         child.createURL((s) => ({ ...s, page: 0 })),
@@ -291,7 +343,10 @@ describe('several indices', () => {
         "a child's link is the whole page's URL",
       );
       const parsed = store.fromQueryString(query);
-      assert.deepStrictEqual(parsed, { ...store.getSnapshot().state, indices: { [ARTICLES]: child.getSnapshot().state } });
+      assert.deepStrictEqual(parsed, {
+        ...store.getSnapshot().state,
+        indices: { [ARTICLES]: child.getSnapshot().state },
+      });
 
       // A new page from that URL: the state of the index added later is waiting for it.
       const again = createSearchStore({ client: store.client, indexName: PRODUCTS, initialState: query });
@@ -331,7 +386,10 @@ describe('several indices', () => {
       const since = proxy.requests.length;
       store.setQuery('camera');
       await settle(store);
-      assert.deepEqual(queriesOf(proxy.requests.at(-1)!.json).map((q) => q.indexName), [PRODUCTS]);
+      assert.deepEqual(
+        queriesOf(proxy.requests.at(-1)!.json).map((q) => q.indexName),
+        [PRODUCTS],
+      );
       assert.equal(proxy.requests.length, since + 1);
       const last = store.addIndex(ARTICLES);
       store.dispose();

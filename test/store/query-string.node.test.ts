@@ -20,8 +20,46 @@ function prng(seed: number) {
   };
 }
 
-const ALPHABET = ['a', 'b', 'Z', '0', ' ', '+', '%', '&', '=', '?', '#', '[', ']', ':', ',', '-', '"', '\\', '/', 'é', '日', '😀', '%20', '\n'];
-const NAMES = ['brand', 'color', 'price', 'a b', 'x[y]', 'q', 'page', '__proto__', 'constructor', '1', 'refinementList[brand]', 'é'];
+const ALPHABET = [
+  'a',
+  'b',
+  'Z',
+  '0',
+  ' ',
+  '+',
+  '%',
+  '&',
+  '=',
+  '?',
+  '#',
+  '[',
+  ']',
+  ':',
+  ',',
+  '-',
+  '"',
+  '\\',
+  '/',
+  'é',
+  '日',
+  '😀',
+  '%20',
+  '\n',
+];
+const NAMES = [
+  'brand',
+  'color',
+  'price',
+  'a b',
+  'x[y]',
+  'q',
+  'page',
+  '__proto__',
+  'constructor',
+  '1',
+  'refinementList[brand]',
+  'é',
+];
 const NUMBERS = [0, -0, 1, -1, 0.5, 1e21, -3.25e-7, Number.MAX_SAFE_INTEGER, 42];
 const OPERATORS = ['=', '!=', '<', '<=', '>', '>='] as const;
 
@@ -36,7 +74,14 @@ function generate(random: () => number, baseIndex: string): IndexState {
   };
   const numeric: Array<[string, IndexState['numericRefinements'][string]]> = [];
   for (const name of NAMES) {
-    if (random() < 0.15) numeric.push([name, Array.from({ length: 1 + Math.floor(random() * 2) }, () => ({ operator: pick(OPERATORS), value: pick(NUMBERS) }))]);
+    if (random() < 0.15)
+      numeric.push([
+        name,
+        Array.from({ length: 1 + Math.floor(random() * 2) }, () => ({
+          operator: pick(OPERATORS),
+          value: pick(NUMBERS),
+        })),
+      ]);
   }
   const state: IndexState = {
     ...emptyState(random() < 0.2 ? `${baseIndex}_price_asc` : baseIndex),
@@ -53,13 +98,33 @@ function generate(random: () => number, baseIndex: string): IndexState {
 }
 
 /** Names of added indices: usual ones and ones with the characters the key escapes (`%`, `.`, `[`, `]`). */
-const INDEX_NAMES = ['articles', 'products_price_asc', 'a.b', 'x[y]', '100%', '%2E', 'q', 'refinementList[brand]', '__proto__', 'é 日', 'a..b.', ']['];
+const INDEX_NAMES = [
+  'articles',
+  'products_price_asc',
+  'a.b',
+  'x[y]',
+  '100%',
+  '%2E',
+  'q',
+  'refinementList[brand]',
+  '__proto__',
+  'é 日',
+  'a..b.',
+  '][',
+];
 
 /** A state with added indices (nested up to `depth`), each generated like the root. */
 function generateTree(random: () => number, baseIndex: string, depth: number): IndexState {
   const state = generate(random, baseIndex);
   if (depth > 0 && random() < 0.7) {
-    const names = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => INDEX_NAMES[Math.floor(random() * INDEX_NAMES.length)]!))];
+    const names = [
+      ...new Set(
+        Array.from(
+          { length: 1 + Math.floor(random() * 3) },
+          () => INDEX_NAMES[Math.floor(random() * INDEX_NAMES.length)]!,
+        ),
+      ),
+    ];
     state.indices = Object.fromEntries(names.map((name) => [name, generateTree(random, name, depth - 1)]));
   }
   return state;
@@ -98,14 +163,26 @@ describe('URL state', () => {
       ...emptyState('products'),
       query: 'tv',
       indices: {
-        articles: { ...emptyState('articles'), query: 'tv', page: 1, disjunctiveFacetRefinements: { author: ['Ann'] }, indices: { comments: emptyState('comments') } },
+        articles: {
+          ...emptyState('articles'),
+          query: 'tv',
+          page: 1,
+          disjunctiveFacetRefinements: { author: ['Ann'] },
+          indices: { comments: emptyState('comments') },
+        },
         'a.b[c]%': emptyState('a.b[c]%'),
       },
     };
     const query = stateToQueryString(state, 'products');
-    assert.equal(query, 'q=tv&articles.q=tv&articles.page=2&articles.refinementList[author]=Ann&articles.comments.q=&a%252Eb%255Bc%255D%2525.q=');
+    assert.equal(
+      query,
+      'q=tv&articles.q=tv&articles.page=2&articles.refinementList[author]=Ann&articles.comments.q=&a%252Eb%255Bc%255D%2525.q=',
+    );
     assert.deepStrictEqual(queryStringToState(query, 'products'), state);
-    assert.deepStrictEqual(queryStringToState('q=tv&blog.page=3&utm.source=x&.q=1', 'products'), { ...emptyState('products'), query: 'tv' });
+    assert.deepStrictEqual(queryStringToState('q=tv&blog.page=3&utm.source=x&.q=1', 'products'), {
+      ...emptyState('products'),
+      query: 'tv',
+    });
   });
 
   test('readable form: q, 1-based page, refinementList, numeric, sortBy', () => {
@@ -126,18 +203,28 @@ describe('URL state', () => {
   });
 
   test('hand-edited URLs: invalid parts are ignored, not thrown on', () => {
-    const state = queryStringToState('?page=zero&page=-2&hitsPerPage=1.5&numeric[price]=~3&numeric[x]=>abc&unknown=1&refinementList[brand]=A', 'products');
+    const state = queryStringToState(
+      '?page=zero&page=-2&hitsPerPage=1.5&numeric[price]=~3&numeric[x]=>abc&unknown=1&refinementList[brand]=A',
+      'products',
+    );
     assert.deepStrictEqual(state, { ...emptyState('products'), disjunctiveFacetRefinements: { brand: ['A'] } });
   });
 
   test('the store: initial state from a query string, toQueryString and createURL', () => {
     const client = createClient({ appId: 'A', apiKey: 'k', hosts: ['http://127.0.0.1:9'] });
-    const store = createSearchStore({ client, indexName: 'products', initialState: '?q=tv&page=2&refinementList[brand]=LG' });
+    const store = createSearchStore({
+      client,
+      indexName: 'products',
+      initialState: '?q=tv&page=2&refinementList[brand]=LG',
+    });
     try {
       assert.equal(store.getSnapshot().state.query, 'tv');
       assert.equal(store.getSnapshot().state.page, 1);
       assert.equal(store.toQueryString(), 'q=tv&page=2&refinementList[brand]=LG');
-      assert.equal(store.createURL((s) => ({ ...s, page: 4 })), '?q=tv&page=5&refinementList[brand]=LG');
+      assert.equal(
+        store.createURL((s) => ({ ...s, page: 4 })),
+        '?q=tv&page=5&refinementList[brand]=LG',
+      );
       assert.deepStrictEqual(store.fromQueryString(store.toQueryString()), store.getSnapshot().state);
       assert.equal(store.getSnapshot().state.page, 1, 'createURL does not change the state');
     } finally {

@@ -3,7 +3,16 @@ import { after, before, describe, test } from 'node:test';
 import { ApiError, createClient } from '../../src/client/index.js';
 import { createSearchStore } from '../../src/store/index.js';
 import type { SearchStatus, SearchStore, StoreSnapshot } from '../../src/store/types.js';
-import { catalogue, indexProducts, startProxy, startService, waitTask, type Product, type Proxy, type RunningService } from '../client/fixture.js';
+import {
+  catalogue,
+  indexProducts,
+  startProxy,
+  startService,
+  waitTask,
+  type Product,
+  type Proxy,
+  type RunningService,
+} from '../client/fixture.js';
 import { settle, startHoldingProxy } from './fixture.js';
 
 const INDEX = 'store_products';
@@ -26,7 +35,6 @@ function makeStore(url: string, extra: { stalledDelayMs?: number; initialState?:
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
-
 
 /** The queries of one proxied multi-query request, params decoded. */
 function queriesOf(proxy: Proxy, n: number): Array<Record<string, string>> {
@@ -79,7 +87,11 @@ describe('request counts', () => {
     const proxy = await startProxy(svc.url);
     const store = makeStore(proxy.url);
     try {
-      store.registerNeeds('lists', { disjunctiveFacets: ['brand', 'color'], facets: ['kind'], params: { clickAnalytics: true } });
+      store.registerNeeds('lists', {
+        disjunctiveFacets: ['brand', 'color'],
+        facets: ['kind'],
+        params: { clickAnalytics: true },
+      });
       await settle(store);
       const before = proxy.requests.length;
       store.toggleRefinement('brand', 'Acme', 'or');
@@ -118,7 +130,13 @@ describe('request counts', () => {
       const snapshot = await settle(store);
       assert.equal(proxy.requests.length, before + 2);
       assert.equal(snapshot.results?.page, 2);
-      assert.deepEqual(snapshot.results?.hits.map((h) => h.objectID), [...records].sort((a, b) => a.price - b.price || a.objectID.localeCompare(b.objectID)).slice(20, 30).map((r) => r.objectID));
+      assert.deepEqual(
+        snapshot.results?.hits.map((h) => h.objectID),
+        [...records]
+          .sort((a, b) => a.price - b.price || a.objectID.localeCompare(b.objectID))
+          .slice(20, 30)
+          .map((r) => r.objectID),
+      );
       store.toggleRefinement('kind', 'phone');
       assert.equal(store.getSnapshot().state.page, 0);
       store.setPage(3);
@@ -148,9 +166,27 @@ describe('disjunctive faceting', () => {
       const matches = (r: Product, skip?: string) =>
         (skip === 'brand' || brands.has(r.brand)) && (skip === 'color' || r.color === 'red') && r.kind === 'laptop';
       assert.equal(results.nbHits, records.filter((r) => matches(r)).length);
-      assert.deepEqual(results.facets.brand, countBy(records.filter((r) => matches(r, 'brand')), 'brand'));
-      assert.deepEqual(results.facets.color, countBy(records.filter((r) => matches(r, 'color')), 'color'));
-      assert.deepEqual(results.facets.kind, countBy(records.filter((r) => matches(r)), 'kind'));
+      assert.deepEqual(
+        results.facets.brand,
+        countBy(
+          records.filter((r) => matches(r, 'brand')),
+          'brand',
+        ),
+      );
+      assert.deepEqual(
+        results.facets.color,
+        countBy(
+          records.filter((r) => matches(r, 'color')),
+          'color',
+        ),
+      );
+      assert.deepEqual(
+        results.facets.kind,
+        countBy(
+          records.filter((r) => matches(r)),
+          'kind',
+        ),
+      );
       assert.deepEqual(results.disjunctiveFacets, ['brand', 'color']);
 
       // With a query too, and a refined value that has no match left (listed with 0).
@@ -160,10 +196,23 @@ describe('disjunctive faceting', () => {
       store.toggleRefinement('color', 'purple', 'or');
       const next = (await settle(store)).results!;
       const colors = new Set(['red', 'purple']);
-      const phone = (r: Product, skip?: string) => r.kind === 'phone' && (skip === 'brand' || brands.has(r.brand)) && (skip === 'color' || colors.has(r.color));
+      const phone = (r: Product, skip?: string) =>
+        r.kind === 'phone' && (skip === 'brand' || brands.has(r.brand)) && (skip === 'color' || colors.has(r.color));
       assert.equal(next.nbHits, records.filter((r) => phone(r)).length);
-      assert.deepEqual(next.facets.brand, countBy(records.filter((r) => phone(r, 'brand')), 'brand'));
-      assert.deepEqual(next.facets.color, { ...countBy(records.filter((r) => phone(r, 'color')), 'color'), purple: 0 });
+      assert.deepEqual(
+        next.facets.brand,
+        countBy(
+          records.filter((r) => phone(r, 'brand')),
+          'brand',
+        ),
+      );
+      assert.deepEqual(next.facets.color, {
+        ...countBy(
+          records.filter((r) => phone(r, 'color')),
+          'color',
+        ),
+        purple: 0,
+      });
     } finally {
       store.dispose();
     }
@@ -181,11 +230,16 @@ describe('disjunctive faceting', () => {
       assert.deepEqual(Object.fromEntries(facetHits.map((h) => [h.value, h.count])), countBy(acme, 'category'));
       const sent = proxy.requests.at(-1)!;
       assert.equal(sent.url, `/1/indexes/${INDEX}/facets/category/query`);
-      assert.deepEqual(JSON.parse(new URLSearchParams((sent.json as { params: string }).params).get('facetFilters')!), ['brand:Acme']);
+      assert.deepEqual(JSON.parse(new URLSearchParams((sent.json as { params: string }).params).get('facetFilters')!), [
+        'brand:Acme',
+      ]);
       const before = proxy.requests.length;
       await store.searchForFacetValues('category', '');
       assert.equal(proxy.requests.length, before, 'the same facet search again is cached');
-      assert.deepEqual(store.requestLog.filter((e) => e.kind === 'searchForFacetValues').map((e) => e.cached), [false, true]);
+      assert.deepEqual(
+        store.requestLog.filter((e) => e.kind === 'searchForFacetValues').map((e) => e.cached),
+        [false, true],
+      );
     } finally {
       store.dispose();
       await proxy.close();
@@ -256,7 +310,10 @@ describe('answers and status', () => {
       }
       await new Promise((r) => setTimeout(r, 60));
       // Postponed by each keystroke, stalled could not come before the last keystroke + the delay.
-      assert.ok(stalledAt > 0 && stalledAt < lastKeystroke + 100, `stalled after ${stalledAt} ms, last keystroke at ${lastKeystroke} ms`);
+      assert.ok(
+        stalledAt > 0 && stalledAt < lastKeystroke + 100,
+        `stalled after ${stalledAt} ms, last keystroke at ${lastKeystroke} ms`,
+      );
       await settle(store);
       let calls = 0;
       store.subscribe(() => calls++);
@@ -296,7 +353,12 @@ describe('answers and status', () => {
     try {
       store.registerNeeds('hits', { hitsPerPage: 8, attributesToHighlight: ['name'] });
       const remove = store.registerNeeds('brand-list', { disjunctiveFacets: ['brand'], maxValuesPerFacet: 5 });
-      store.registerNeeds('kinds', { facets: ['kind'], hitsPerPage: 4, attributesToHighlight: ['brand'], params: { analyticsTags: ['web'] } });
+      store.registerNeeds('kinds', {
+        facets: ['kind'],
+        hitsPerPage: 4,
+        attributesToHighlight: ['brand'],
+        params: { analyticsTags: ['web'] },
+      });
       const { results } = await settle(store);
       assert.equal(proxy.requests.length, 1);
       const [main] = queriesOf(proxy, 0);
@@ -408,7 +470,13 @@ describe('subscription', () => {
       const snapshot = await settle(store);
       assert.equal(proxy.requests.length, 3, 'one search of the new state');
       assert.equal(snapshot.results?.query, 'speaker');
-      assert.deepEqual(snapshot.results?.hits.map((h) => h.objectID).sort(), records.filter((r) => r.kind === 'speaker' && r.brand === 'Acme').map((r) => r.objectID).sort());
+      assert.deepEqual(
+        snapshot.results?.hits.map((h) => h.objectID).sort(),
+        records
+          .filter((r) => r.kind === 'speaker' && r.brand === 'Acme')
+          .map((r) => r.objectID)
+          .sort(),
+      );
       off();
       store.subscribe(() => {});
       await new Promise((r) => setTimeout(r, 30));
@@ -451,7 +519,11 @@ describe('subscription', () => {
     try {
       const offParent = store.subscribe(() => {});
       await settle(store);
-      assert.deepEqual(proxy.requests.map((r) => r.json.requests.length), [1], 'only the parent searched');
+      assert.deepEqual(
+        proxy.requests.map((r) => r.json.requests.length),
+        [1],
+        'only the parent searched',
+      );
       const offChild = child.subscribe(() => {});
       store.setQuery('laptop');
       for (let i = 0; i < 100 && proxy.requests.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
@@ -490,7 +562,10 @@ describe('Recommend', () => {
       assert.ok(Array.isArray(b.hits));
       await store.recommend({ indexName: INDEX, model: 'trending-items', threshold: 0 });
       assert.equal(proxy.requests.length, before + 1);
-      assert.deepEqual(store.requestLog.filter((e) => e.kind === 'recommend').map((e) => e.cached), [false, true]);
+      assert.deepEqual(
+        store.requestLog.filter((e) => e.kind === 'recommend').map((e) => e.cached),
+        [false, true],
+      );
     } finally {
       store.dispose();
       await proxy.close();
@@ -506,23 +581,33 @@ describe('other refinements', () => {
       store.registerNeeds('list', { facets: ['kind'] });
       const all = (await settle(store)).results!;
       const prices = records.map((r) => r.price);
-      assert.deepEqual([all.facets_stats?.price?.min, all.facets_stats?.price?.max], [Math.min(...prices), Math.max(...prices)]);
+      assert.deepEqual(
+        [all.facets_stats?.price?.min, all.facets_stats?.price?.max],
+        [Math.min(...prices), Math.max(...prices)],
+      );
 
       const sent = store.requestLog.length;
       store.addNumericRefinement('price', '>=', 300);
       store.addNumericRefinement('price', '<=', 400);
       const { results } = await settle(store);
       assert.equal(store.requestLog.length, sent + 1, 'one HTTP request');
-      const queries = (store.requestLog.at(-1)!.body as { requests: Array<{ params: Record<string, unknown> }> }).requests;
+      const queries = (store.requestLog.at(-1)!.body as { requests: Array<{ params: Record<string, unknown> }> })
+        .requests;
       assert.equal(queries.length, 2, 'the main query and the stats query of price');
       assert.deepEqual(queries[0]!.params.numericFilters, ['price>=300', 'price<=400']);
       assert.equal(queries[1]!.params.numericFilters, undefined, "the stats query leaves out price's own range");
-      assert.deepEqual([queries[1]!.params.hitsPerPage, queries[1]!.params.analytics, queries[1]!.params.facets], [0, false, ['price']]);
+      assert.deepEqual(
+        [queries[1]!.params.hitsPerPage, queries[1]!.params.analytics, queries[1]!.params.facets],
+        [0, false, ['price']],
+      );
       // Hits are in the range; price's stats are those without the range; the other facets follow the range.
       const inRange = records.filter((r) => r.price >= 300 && r.price <= 400);
       assert.equal(results!.nbHits, inRange.length);
       assert.deepEqual(results!.facets_stats?.price, all.facets_stats?.price);
-      assert.equal(Object.values(results!.facets.kind ?? {}).reduce((a, b) => a + b, 0), inRange.length);
+      assert.equal(
+        Object.values(results!.facets.kind ?? {}).reduce((a, b) => a + b, 0),
+        inRange.length,
+      );
 
       // A range on an attribute nobody asked as an OR facet adds no query (its stats follow its range).
       store.clearRefinements();
@@ -536,7 +621,9 @@ describe('other refinements', () => {
 
   test('numeric and tag refinements, configure params and a sort replica reach the service', async () => {
     const replica = `${INDEX}_price_desc`;
-    const primary = await svc.admin.request<{ taskID: number }>('PUT', `/1/indexes/${INDEX}/settings`, { replicas: [replica] });
+    const primary = await svc.admin.request<{ taskID: number }>('PUT', `/1/indexes/${INDEX}/settings`, {
+      replicas: [replica],
+    });
     await waitTask(svc.admin, INDEX, primary.taskID);
     const replicaSettings = await svc.admin.request<{ taskID: number }>('PUT', `/1/indexes/${replica}/settings`, {
       searchableAttributes: ['name', 'brand', 'kind'],
@@ -558,7 +645,10 @@ describe('other refinements', () => {
       store.setIndex(replica);
       const sorted = (await settle(store)).results!;
       assert.equal(sorted.index ?? replica, replica);
-      assert.deepEqual(sorted.hits.map((h) => h.price), expected.map((r) => r.price).sort((a, b) => b - a));
+      assert.deepEqual(
+        sorted.hits.map((h) => h.price),
+        expected.map((r) => r.price).sort((a, b) => b - a),
+      );
       assert.equal(store.toQueryString(), `sortBy=${replica}&numeric[price]=%3E%3D500&tags=sale`);
 
       store.removeNumericRefinement('price');

@@ -14,13 +14,33 @@ export function Shop() {
   const box = useRef<SvcSearchBox>(null);
   const hits = useRef<SvcHits>(null);
   return (
-    <svc-search store={store} indexName="products" insightsEnabled={false} routing className="shop" onsvc-insights={(e) => e.detail.event}>
-      <svc-search-box ref={box} placeholder="Search" onsvc-search-input={(event) => event.detail.query.trim()} onsvc-search-submit={(e) => e.currentTarget.placeholder} />
+    <svc-search
+      store={store}
+      indexName="products"
+      insightsEnabled={false}
+      routing
+      className="shop"
+      onsvc-insights={(e) => e.detail.event}
+    >
+      <svc-search-box
+        ref={box}
+        placeholder="Search"
+        onsvc-search-input={(event) => event.detail.query.trim()}
+        onsvc-search-submit={(e) => e.currentTarget.placeholder}
+      />
       <svc-refinement-list attribute="brand" operator="or" showMore onsvc-refine={(event) => event.detail.refined} />
-      <svc-hits ref={hits} renderHit={(hit: Hit<Product>) => hit.price.toFixed(2)} translations={{ noResults: 'Rien pour « {query} »' }} />
+      <svc-hits
+        ref={hits}
+        renderHit={(hit: Hit<Product>) => hit.price.toFixed(2)}
+        translations={{ noResults: 'Rien pour « {query} »' }}
+      />
       <svc-hits renderHit={(hit, info) => `${String(hit.name)} ${info.position}`} />
       <svc-pagination padding={2} onsvc-page-change={(event) => event.detail.page} />
-      <svc-recommendations model="related-products" objectId="42" onsvc-recommendations-select={(event) => event.detail} />
+      <svc-recommendations
+        model="related-products"
+        objectId="42"
+        onsvc-recommendations-select={(event) => event.detail}
+      />
       <svc-trending model="trending-items" />
       <svc-stats slot="stats" id="stats" style={{ color: 'red' }} aria-label="Stats" />
       {/* @ts-expect-error not a property of svc-hits */}

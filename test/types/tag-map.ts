@@ -66,12 +66,17 @@ search.addEventListener('svc-refine', (event) => {
 search.addEventListener('svc-page-change', (event) => event.detail.page + 1);
 search.addEventListener('svc-insights', (event) => event.detail.event.eventType);
 document.addEventListener('svc-sort-change', (event) => event.detail);
-document.addEventListener('svc-range-change', (event) => `${event.detail.attribute}: ${event.detail.min ?? '-∞'}…${event.detail.max?.toFixed(2) ?? '∞'}`);
+document.addEventListener(
+  'svc-range-change',
+  (event) => `${event.detail.attribute}: ${event.detail.min ?? '-∞'}…${event.detail.max?.toFixed(2) ?? '∞'}`,
+);
 // @ts-expect-error min is a number or undefined
 document.addEventListener('svc-range-change', (event) => event.detail.min.toFixed());
-document.addEventListener('svc-show-more', (event) => (event.detail.direction == 'more' ? event.detail.page + 1 : event.detail.page));
+document.addEventListener('svc-show-more', (event) =>
+  event.detail.direction === 'more' ? event.detail.page + 1 : event.detail.page,
+);
 // @ts-expect-error direction is 'more' or 'previous'
-document.addEventListener('svc-show-more', (event) => event.detail.direction == 'next');
+document.addEventListener('svc-show-more', (event) => event.detail.direction === 'next');
 export const menu = document.createElement('svc-menu');
 menu.sortBy = ['isRefined', 'count:desc'];
 // @ts-expect-error not a sort criterion

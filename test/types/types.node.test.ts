@@ -21,10 +21,15 @@ const here = join(root, 'test/types');
 
 /** `svc-search/<subpath>` → the `src/` file of its `types` target (browser subpaths). */
 function paths(): Record<string, string[]> {
-  const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+  const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, unknown>;
+  };
   const out: Record<string, string[]> = {};
   for (const [key, value] of Object.entries(exports)) {
-    const target = value && typeof value === 'object' ? ((value as { types?: string }).types ?? (value as { node?: { types: string } }).node?.types) : undefined;
+    const target =
+      value && typeof value === 'object'
+        ? ((value as { types?: string }).types ?? (value as { node?: { types: string } }).node?.types)
+        : undefined;
     if (!target) continue;
     out[`svc-search${key.slice(1)}`] = [join(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts'))];
   }
@@ -75,8 +80,12 @@ const examples = readdirSync(join(root, 'examples'), { recursive: true, encoding
 
 /** Single-file components: the examples users copy and the template type tests. */
 const vueFiles = [
-  ...readdirSync(join(root, 'examples/vue')).filter((name) => name.endsWith('.vue')).map((name) => join(root, 'examples/vue', name)),
-  ...readdirSync(here).filter((name) => name.endsWith('.vue')).map((name) => join(here, name)),
+  ...readdirSync(join(root, 'examples/vue'))
+    .filter((name) => name.endsWith('.vue'))
+    .map((name) => join(root, 'examples/vue', name)),
+  ...readdirSync(here)
+    .filter((name) => name.endsWith('.vue'))
+    .map((name) => join(here, name)),
 ];
 
 /** `<!-- @vue-expect-error TS2322 … -->` on line n: the error expected on line n + 1, as `"<line> TS<code>"`. */
@@ -106,13 +115,24 @@ test('the @ts-expect-error lines are what fails: without them the same files do 
   try {
     const stripped = files.map((file) => {
       const copy = join(dir, file.split('/').pop()!);
-      writeFileSync(copy, readFileSync(file, 'utf8').replace(/\/\/ @ts-expect-error.*$|\{\/\* @ts-expect-error.*?\*\/\}/gm, ''));
+      writeFileSync(
+        copy,
+        readFileSync(file, 'utf8').replace(/\/\/ @ts-expect-error.*$|\{\/\* @ts-expect-error.*?\*\/\}/gm, ''),
+      );
       return copy;
     });
     const { status, output } = typecheck(stripped);
     assert.notEqual(status, 0);
-    const expected = files.reduce((n, file) => n + (readFileSync(file, 'utf8').match(/@ts-expect-error/g)?.length ?? 0), 0);
-    const errors = new Set(output.split('\n').filter((line) => /error TS\d+/.test(line)).map((line) => line.replace(/: error.*/, '')));
+    const expected = files.reduce(
+      (n, file) => n + (readFileSync(file, 'utf8').match(/@ts-expect-error/g)?.length ?? 0),
+      0,
+    );
+    const errors = new Set(
+      output
+        .split('\n')
+        .filter((line) => /error TS\d+/.test(line))
+        .map((line) => line.replace(/: error.*/, '')),
+    );
     assert.ok(errors.size >= expected, `expected ≥ ${expected} error locations, got ${errors.size}:\n${output}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -120,7 +140,10 @@ test('the @ts-expect-error lines are what fails: without them the same files do 
 });
 
 test('Vue templates type-check with vue-tsc: the ShopSearch.vue example and the valid uses, every @vue-expect-error used', () => {
-  assert.ok(vueFiles.some((file) => file.endsWith('examples/vue/ShopSearch.vue')) && vueFiles.length >= 2, `vue files: ${vueFiles}`);
+  assert.ok(
+    vueFiles.some((file) => file.endsWith('examples/vue/ShopSearch.vue')) && vueFiles.length >= 2,
+    `vue files: ${vueFiles}`,
+  );
   const { status, output } = typecheck(vueFiles, { vue: true });
   assert.equal(status, 0, output);
 });
@@ -148,7 +171,9 @@ test('the @vue-expect-error elements are what fails, each on its line with the e
 
 test('ShopSearch.vue has the very template of shop-search.ts, the one test/embedding/vue.browser.test.ts mounts', () => {
   const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
-  const sfc = /^<template>([\s\S]*)^<\/template>/m.exec(readFileSync(join(root, 'examples/vue/ShopSearch.vue'), 'utf8'))?.[1];
+  const sfc = /^<template>([\s\S]*)^<\/template>/m.exec(
+    readFileSync(join(root, 'examples/vue/ShopSearch.vue'), 'utf8'),
+  )?.[1];
   const component = /template: `([^`]*)`/.exec(readFileSync(join(root, 'examples/vue/shop-search.ts'), 'utf8'))?.[1];
   assert.ok(sfc && component);
   assert.equal(squash(sfc), squash(component));

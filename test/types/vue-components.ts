@@ -9,7 +9,13 @@ type Props<K extends keyof GlobalComponents> = InstanceType<GlobalComponents[K]>
 type Emit<K extends keyof GlobalComponents> = InstanceType<GlobalComponents[K]>['$emit'];
 declare const store: SearchStore;
 
-export const searchProps: Props<'svc-search'> = { store, indexName: 'products', insightsEnabled: false, class: 'shop', id: 'main' };
+export const searchProps: Props<'svc-search'> = {
+  store,
+  indexName: 'products',
+  insightsEnabled: false,
+  class: 'shop',
+  id: 'main',
+};
 export const hitsProps: Props<'svc-hits'> = { attribute: 'name', renderHit: (hit) => String(hit.name) };
 export const listProps: Props<'svc-refinement-list'> = { attribute: 'brand', operator: 'or', showMore: true };
 // @ts-expect-error padding is a number

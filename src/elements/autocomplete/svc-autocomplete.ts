@@ -11,7 +11,8 @@ export interface SvcAutocompleteEventDetail {
 }
 
 /** An icon (24 × 24 path), hidden from assistive technologies. */
-const icon = (d: string, hidden = false) => html`<svg viewBox="0 0 24 24" aria-hidden="true" ?hidden=${hidden}><path d=${d} /></svg>`;
+const icon = (d: string, hidden = false) =>
+  html`<svg viewBox="0 0 24 24" aria-hidden="true" ?hidden=${hidden}><path d=${d} /></svg>`;
 
 /** Keeps the focus in the field when an option is pressed (the click then selects it). */
 const keepFocus = (event: Event) => event.preventDefault();
@@ -113,7 +114,7 @@ export class SvcAutocomplete extends SvcElement {
     });
     // The store's query changed elsewhere (routing, clear refinements, a chip): show it.
     const query = this.#ac.query;
-    if (this.#ac.snapshot && query != this.#storeQuery) {
+    if (this.#ac.snapshot && query !== this.#storeQuery) {
       this.#storeQuery = query;
       this.#ac.showQuery(query);
     }
@@ -126,7 +127,7 @@ export class SvcAutocomplete extends SvcElement {
   protected override updated(): void {
     // The field is the user's while they type; it is set only when the value differs (as Lit's `live`).
     const input = this.input;
-    if (input && input.value != this.#ac.input) input.value = this.#ac.input;
+    if (input && input.value !== this.#ac.input) input.value = this.#ac.input;
     this.renderRoot.querySelector('[part~="option-active"]')?.scrollIntoView?.({ block: 'nearest' });
   }
 
@@ -173,18 +174,18 @@ export class SvcAutocomplete extends SvcElement {
   #onKeydown(event: KeyboardEvent): void {
     const ac = this.#ac;
     const key = event.key;
-    if (key == 'ArrowDown' || key == 'ArrowUp') {
+    if (key === 'ArrowDown' || key === 'ArrowUp') {
       event.preventDefault(); // not the caret
-      ac.move(key == 'ArrowDown' ? 1 : -1);
-    } else if (key == 'Enter' && ac.active) {
+      ac.move(key === 'ArrowDown' ? 1 : -1);
+    } else if (key === 'Enter' && ac.active) {
       event.preventDefault(); // not the form's submit
       this.#select();
-    } else if (key == 'Escape' && (ac.expanded || ac.input)) {
+    } else if (key === 'Escape' && (ac.expanded || ac.input)) {
       event.preventDefault();
       event.stopPropagation(); // only close or clear, not also close an enclosing dialog
       if (ac.expanded) ac.close();
       else this.#clear();
-    } else if (key == 'Tab') ac.close();
+    } else if (key === 'Tab') ac.close();
   }
 
   override render() {
@@ -203,12 +204,14 @@ export class SvcAutocomplete extends SvcElement {
       this.focus();
     }} @focusout=${(event: FocusEvent) => {
       if (!this.renderRoot.contains(event.relatedTarget as Node | null)) ac.close();
-    }}><label class="visually-hidden" for="input">${this.t('label')}</label><input id="input" part="input" type="search" role="combobox" aria-autocomplete="list" aria-expanded=${expanded} aria-controls="listbox" aria-activedescendant=${ac.active ? `option-${ac.activeIndex}` : nothing} autocomplete="off" autocorrect="off" autocapitalize="off" spellcheck="false" enterkeyhint="search" maxlength="512" placeholder=${this.placeholder ?? this.t('placeholder')} @input=${(event: Event) => ac.setInput((event.target as HTMLInputElement).value)} @keydown=${(event: KeyboardEvent) => this.#onKeydown(event)} /><button part="submit" type="submit" title=${submit} aria-label=${submit}>${icon('M16 16l4 4M18 11a7 7 0 1 1-14 0 7 7 0 0 1 14 0')}</button><span part="loading-indicator" role="status" aria-label=${stalled ? this.t('loadingLabel') : ''}>${icon('M12 3a9 9 0 1 0 9 9', !stalled)}</span><button part="reset" type="reset" title=${reset} aria-label=${reset} ?hidden=${!ac.input}>${icon('M6 6l12 12M18 6 6 18')}</button></form><ul id="listbox" part="listbox" role="listbox" aria-label=${this.t('listLabel')} ?hidden=${!expanded}>${expanded
-      ? ac.suggestions.map((suggestion, i) => {
-          const active = i == ac.activeIndex;
-          return html`<li id="option-${i}" part="option${active ? ' option-active' : ''}" role="option" aria-selected=${active} @mousedown=${keepFocus} @click=${() => this.#select(i)}><div part="query">${renderHighlight(suggestion.highlighted)}</div>${suggestion.category == null ? nothing : html` <div part="category">${this.t('inCategory', { category: suggestion.category })}</div>`}</li>`;
-        })
-      : nothing}</ul><p class="visually-hidden" role="status">${count ? this.t('suggestionCount', { count }) : ''}</p>`;
+    }}><label class="visually-hidden" for="input">${this.t('label')}</label><input id="input" part="input" type="search" role="combobox" aria-autocomplete="list" aria-expanded=${expanded} aria-controls="listbox" aria-activedescendant=${ac.active ? `option-${ac.activeIndex}` : nothing} autocomplete="off" autocorrect="off" autocapitalize="off" spellcheck="false" enterkeyhint="search" maxlength="512" placeholder=${this.placeholder ?? this.t('placeholder')} @input=${(event: Event) => ac.setInput((event.target as HTMLInputElement).value)} @keydown=${(event: KeyboardEvent) => this.#onKeydown(event)} /><button part="submit" type="submit" title=${submit} aria-label=${submit}>${icon('M16 16l4 4M18 11a7 7 0 1 1-14 0 7 7 0 0 1 14 0')}</button><span part="loading-indicator" role="status" aria-label=${stalled ? this.t('loadingLabel') : ''}>${icon('M12 3a9 9 0 1 0 9 9', !stalled)}</span><button part="reset" type="reset" title=${reset} aria-label=${reset} ?hidden=${!ac.input}>${icon('M6 6l12 12M18 6 6 18')}</button></form><ul id="listbox" part="listbox" role="listbox" aria-label=${this.t('listLabel')} ?hidden=${!expanded}>${
+      expanded
+        ? ac.suggestions.map((suggestion, i) => {
+            const active = i === ac.activeIndex;
+            return html`<li id="option-${i}" part="option${active ? ' option-active' : ''}" role="option" aria-selected=${active} @mousedown=${keepFocus} @click=${() => this.#select(i)}><div part="query">${renderHighlight(suggestion.highlighted)}</div>${suggestion.category == null ? nothing : html` <div part="category">${this.t('inCategory', { category: suggestion.category })}</div>`}</li>`;
+          })
+        : nothing
+    }</ul><p class="visually-hidden" role="status">${count ? this.t('suggestionCount', { count }) : ''}</p>`;
   }
 }
 

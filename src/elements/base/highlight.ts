@@ -17,7 +17,7 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
  */
 export function unescapeHtml(text: string): string {
   return text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (match, entity: string) => {
-    if (entity[0] != '#') return ENTITIES[entity.toLowerCase()] ?? match;
+    if (entity[0] !== '#') return ENTITIES[entity.toLowerCase()] ?? match;
     const code = +`0${entity.slice(1)}`; // "0x1f" (hex) or "0123" (decimal)
     return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : match;
   });
@@ -60,14 +60,19 @@ export function parseHighlight(value: string): HighlightPart[] {
 
 /** Reads a possibly dotted attribute path (`brand.name`, `tags.0`) of an object. */
 export function getPath(object: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (value && typeof value == 'object' ? (value as Record<string, unknown>)[key] : undefined), object);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+      object,
+    );
 }
 
 /** A value as text: arrays joined by `separator` (objects inside left out), objects and null undefined. */
 export function toText(value: unknown, separator = ', '): string | undefined {
   return Array.isArray(value)
-    ? value.filter((v) => v == null || typeof v != 'object').join(separator)
-    : value == null || typeof value == 'object'
+    ? value.filter((v) => v == null || typeof v !== 'object').join(separator)
+    : value == null || typeof value === 'object'
       ? undefined
       : String(value);
 }
@@ -89,7 +94,7 @@ export function highlightedValue(
       return values.length ? values.join(separator) : undefined;
     }
     const value = (result as { value?: unknown } | undefined)?.value;
-    return typeof value == 'string' ? value : undefined;
+    return typeof value === 'string' ? value : undefined;
   };
   return read(getPath(hit[kind], attribute)) ?? escapeHtml(toText(getPath(hit, attribute), separator) ?? '');
 }
@@ -101,13 +106,15 @@ export function highlightedValue(
  * html`<span>${renderHighlight(hit._highlightResult.name.value)}</span>`
  */
 export function renderHighlight(value: string): Array<TemplateResult | string> {
-  return parseHighlight(value).map((part) => (part.highlighted ? html`<mark part="highlighted">${part.value}</mark>` : part.value));
+  return parseHighlight(value).map((part) =>
+    part.highlighted ? html`<mark part="highlighted">${part.value}</mark>` : part.value,
+  );
 }
 
 /** The first attribute of a hit's `_highlightResult` (searchable attributes come first), else `objectID`. */
 export function defaultAttribute(hit: Record<string, unknown> | undefined): string {
   for (const [key, result] of Object.entries((hit?._highlightResult as Record<string, unknown>) ?? {})) {
-    if (typeof ([result].flat()[0] as { value?: unknown } | undefined)?.value == 'string') return key;
+    if (typeof ([result].flat()[0] as { value?: unknown } | undefined)?.value === 'string') return key;
   }
   return 'objectID';
 }

@@ -54,7 +54,7 @@ export abstract class SvcHitList extends SvcElement {
   /** Keeps `insights.observe` / `unobserve` in step with the rendered record items. */
   protected override updated(): void {
     const insights = this.insights;
-    if (insights != this.#observing) this.#unobserve();
+    if (insights !== this.#observing) this.#unobserve();
     this.#observing = insights;
     if (!insights) return;
     const observed = new Map<Element, string>();
@@ -62,7 +62,7 @@ export abstract class SvcHitList extends SvcElement {
       const ref = this.#refs[i]!;
       const key = JSON.stringify(ref);
       // A new query gives the same item a new queryID: observe it again.
-      if (this.#observed.get(li) != key) {
+      if (this.#observed.get(li) !== key) {
         if (this.#observed.has(li)) insights.unobserve(li);
         insights.observe(li, ref);
       }
@@ -83,8 +83,10 @@ export abstract class SvcHitList extends SvcElement {
     const template = (this.#template = this.querySelector(':scope > template'));
     this.#markup = template?.innerHTML ?? '';
     this.#refs = [];
-    const css = template ? [...template.content.querySelectorAll('style')].map((style) => style.textContent).join('\n') : '';
-    if (css && this.#style?.textContent != css) (this.#style = document.createElement('style')).textContent = css;
+    const css = template
+      ? [...template.content.querySelectorAll('style')].map((style) => style.textContent).join('\n')
+      : '';
+    if (css && this.#style?.textContent !== css) (this.#style = document.createElement('style')).textContent = css;
     return css ? this.#style! : nothing;
   }
 
@@ -93,7 +95,7 @@ export abstract class SvcHitList extends SvcElement {
     if (render) return render(hit as never, { index, position: ref.position, queryID: ref.queryID });
     if (!this.#template) return fallback();
     const cached = this.#nodes.get(hit);
-    if (cached?.[0] == this.#markup) return cached[1];
+    if (cached?.[0] === this.#markup) return cached[1];
     const nodes = renderTemplate(this.#template, hit, this.language);
     this.#nodes.set(hit, [this.#markup, nodes]);
     return nodes;

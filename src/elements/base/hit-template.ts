@@ -4,7 +4,8 @@ import { getPath, toText } from './highlight.js';
  * Attributes whose value is a URL: only http(s) and relative URLs are set (never `javascript:`, `data:`…).
  * `data`/`codebase` are `<object>`'s; `to`/`from`/`by`/`values` are SVG animations', which can set an `href`.
  */
-const URL_ATTRIBUTE = /^(href|src|action|formaction|poster|cite|background|xlink:href|ping|data|codebase|to|from|by|values)$/i;
+const URL_ATTRIBUTE =
+  /^(href|src|action|formaction|poster|cite|background|xlink:href|ping|data|codebase|to|from|by|values)$/i;
 /** Attributes never set from record values: event handlers, frames' documents, styles, image candidate lists… */
 const FORBIDDEN_ATTRIBUTE = /^(on|srcdoc$|style$|srcset$|is$|slot$|id$|attributename$)/i;
 
@@ -56,11 +57,11 @@ export function renderTemplate(template: HTMLTemplateElement, hit: Record<string
     for (const { name, value } of [...element.attributes]) {
       const field = getPath(hit, value);
       let text = toText(field);
-      if (name == 'data-text') {
+      if (name === 'data-text') {
         const { currency, decimals, number } = (element as HTMLElement).dataset;
         const key = JSON.stringify([lang, currency, decimals]);
         try {
-          if (typeof field == 'number' && (currency ?? decimals ?? number) != null) {
+          if (typeof field === 'number' && (currency ?? decimals ?? number) != null) {
             text = (formats[key] ??= new Intl.NumberFormat(lang, {
               style: (currency && 'currency') as never, // '' is invalid too
               currency,
@@ -76,11 +77,17 @@ export function renderTemplate(template: HTMLTemplateElement, hit: Record<string
       }
       const target = /^data-(?:(src|href)$|attr-(.+))/.exec(name);
       const attribute = target && (target[1] ?? target[2]!);
-      if (attribute && text != null && !FORBIDDEN_ATTRIBUTE.test(attribute) && (!URL_ATTRIBUTE.test(attribute) || isSafeUrl(text))) {
+      if (
+        attribute &&
+        text != null &&
+        !FORBIDDEN_ATTRIBUTE.test(attribute) &&
+        (!URL_ATTRIBUTE.test(attribute) || isSafeUrl(text))
+      ) {
         element.setAttribute(attribute, text);
       }
     }
-    if (element.localName.startsWith('svc-') && element.hasAttribute('attribute')) (element as Element & { hit?: unknown }).hit = hit;
+    if (element.localName.startsWith('svc-') && element.hasAttribute('attribute'))
+      (element as Element & { hit?: unknown }).hit = hit;
   }
   return [...fragment.childNodes];
 }

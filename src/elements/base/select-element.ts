@@ -25,7 +25,7 @@ export abstract class SvcSelectElement<V extends string | number, I extends Sele
 
   /** Keep the label for screen readers only. */
   declare hideLabel: boolean;
-  protected declare optionItems: I[];
+  declare protected optionItems: I[];
 
   readonly #selectId = `svc-select-${++sequence}`;
   readonly #observer = new MutationObserver(() => this.#readOptions());
@@ -74,7 +74,9 @@ export abstract class SvcSelectElement<V extends string | number, I extends Sele
   }
 
   #readOptions(): void {
-    const items = [...this.querySelectorAll(':scope > option')].map((option) => this.itemOf(option as HTMLOptionElement));
+    const items = [...this.querySelectorAll(':scope > option')].map((option) =>
+      this.itemOf(option as HTMLOptionElement),
+    );
     // The observer also sees the host's own attributes: only a real change of the options re-renders.
     if (JSON.stringify(items) !== JSON.stringify(this.optionItems)) this.optionItems = items;
   }

@@ -78,7 +78,7 @@ export class SvcElement extends LitElement {
    */
   #onContext = (event: Event) => {
     // composedPath()[0]: a root inside a shadow root reaches `document` retargeted to its host.
-    if (this.search) (event.composedPath()[0] as Element).id == this.search && this.#named();
+    if (this.search) (event.composedPath()[0] as Element).id === this.search && this.#named();
     else if (!this.#provided && this.#consumer) this.#consumer.hostConnected(); // sends the context request again
   };
 
@@ -151,7 +151,12 @@ export class SvcElement extends LitElement {
     const root = this.#context?.translations;
     // A root key written for this tag (`'svc-pagination.label'`) wins over the plain one: `label` is shared.
     return translate(
-      [this.translations, (k) => root?.[`${this.localName}.${k}`], root, (this.constructor as typeof SvcElement).defaultTranslations],
+      [
+        this.translations,
+        (k) => root?.[`${this.localName}.${k}`],
+        root,
+        (this.constructor as typeof SvcElement).defaultTranslations,
+      ],
       key,
       params,
       this.language,

@@ -45,16 +45,17 @@ export function translate(
   lang = 'en',
 ): string {
   const count = params.count;
-  const keys = typeof count == 'number' ? [`${key}.${intl<Intl.PluralRules>('PluralRules', lang).select(count)}`, key] : [key];
+  const keys =
+    typeof count === 'number' ? [`${key}.${intl<Intl.PluralRules>('PluralRules', lang).select(count)}`, key] : [key];
   let template: string | undefined;
   for (const map of maps) {
     for (const k of keys) {
-      const value = typeof map == 'function' ? map(k) : map?.[k];
-      if (template == null && typeof value == 'string') template = value;
+      const value = typeof map === 'function' ? map(k) : map?.[k];
+      if (template == null && typeof value === 'string') template = value;
     }
   }
   return (template ?? key).replace(/\{(\w+)\}/g, (match, name: string) => {
     const value = params[name];
-    return value == null ? match : typeof value == 'number' ? formatNumber(value, lang) : value;
+    return value == null ? match : typeof value === 'number' ? formatNumber(value, lang) : value;
   });
 }

@@ -12,7 +12,12 @@ export interface SvcRefinementsClearEventDetail {
 
 const list = {
   converter: (value: string | null) =>
-    value === null ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean),
+    value === null
+      ? undefined
+      : value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
 };
 
 /**

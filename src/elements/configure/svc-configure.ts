@@ -6,8 +6,27 @@ import { styles } from './styles.js';
 
 /** Attributes of the element itself (and global HTML attributes), never search parameters. */
 const OWN_ATTRIBUTES = new Set([
-  'search', 'id', 'class', 'style', 'slot', 'hidden', 'lang', 'dir', 'title', 'part', 'exportparts', 'tabindex',
-  'role', 'is', 'translate', 'inert', 'nonce', 'autofocus', 'draggable', 'contenteditable', 'spellcheck',
+  'search',
+  'id',
+  'class',
+  'style',
+  'slot',
+  'hidden',
+  'lang',
+  'dir',
+  'title',
+  'part',
+  'exportparts',
+  'tabindex',
+  'role',
+  'is',
+  'translate',
+  'inert',
+  'nonce',
+  'autofocus',
+  'draggable',
+  'contenteditable',
+  'spellcheck',
 ]);
 
 /**
@@ -40,7 +59,7 @@ export class SvcConfigure extends SvcElement {
 
   /** Search parameters added to every search (merged over those of the attributes). */
   declare params: SearchParams | undefined;
-  private declare attributeParams: SearchParams;
+  declare private attributeParams: SearchParams;
 
   private readonly configure = new ConfigureController(this, { store: () => this.store });
   private readonly observer = new MutationObserver(() => this.readAttributes());
@@ -63,7 +82,10 @@ export class SvcConfigure extends SvcElement {
 
   protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
     super.willUpdate(changed);
-    if (this.params !== undefined && (this.params === null || typeof this.params !== 'object' || Array.isArray(this.params))) {
+    if (
+      this.params !== undefined &&
+      (this.params === null || typeof this.params !== 'object' || Array.isArray(this.params))
+    ) {
       console.error('<svc-configure>: `params` must be an object of search parameters, e.g. { hitsPerPage: 12 }');
       this.configure.params = { ...this.attributeParams };
     } else {
@@ -79,12 +101,15 @@ export class SvcConfigure extends SvcElement {
   private readAttributes(): void {
     const params: SearchParams = {};
     for (const { name, value } of [...this.attributes]) {
-      if (OWN_ATTRIBUTES.has(name) || name.startsWith('aria-') || name.startsWith('data-') || name.startsWith('on')) continue;
+      if (OWN_ATTRIBUTES.has(name) || name.startsWith('aria-') || name.startsWith('data-') || name.startsWith('on'))
+        continue;
       try {
         const [parameter, parsed] = parseParameter(name, value);
         params[parameter] = parsed;
       } catch (error) {
-        console.error(`<svc-configure>: ${(error as Error).message.replace(/^svc-configure: /, '')}; the parameter is left out.`);
+        console.error(
+          `<svc-configure>: ${(error as Error).message.replace(/^svc-configure: /, '')}; the parameter is left out.`,
+        );
       }
     }
     if (JSON.stringify(params) !== JSON.stringify(this.attributeParams)) this.attributeParams = params;

@@ -2,7 +2,8 @@ import { SvcCurrentRefinements } from './svc-current-refinements.js';
 
 export { SvcCurrentRefinements };
 
-if (!customElements.get('svc-current-refinements')) customElements.define('svc-current-refinements', SvcCurrentRefinements);
+if (!customElements.get('svc-current-refinements'))
+  customElements.define('svc-current-refinements', SvcCurrentRefinements);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -22,7 +22,12 @@ export interface SvcRefinementRemoveEventDetail {
 
 const list = {
   converter: (value: string | null) =>
-    value === null ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean),
+    value === null
+      ? undefined
+      : value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
 };
 
 const OPERATOR_SIGNS: Record<string, string> = { '=': '=', '!=': '≠', '<': '<', '<=': '≤', '>': '>', '>=': '≥' };
@@ -72,7 +77,9 @@ export class SvcCurrentRefinements extends SvcElement {
         } catch {
           // reported below
         }
-        console.error(`<svc-current-refinements>: labels must be a JSON object such as {"brand":"Brand"}, got ${value}`);
+        console.error(
+          `<svc-current-refinements>: labels must be a JSON object such as {"brand":"Brand"}, got ${value}`,
+        );
         return undefined;
       },
     },

@@ -1,4 +1,4 @@
-import { type PropertyDeclarations } from 'lit';
+import type { PropertyDeclarations } from 'lit';
 import type { Hit } from '../../client/types.js';
 import { SvcElement } from '../base/svc-element.js';
 import { highlightedValue, renderHighlight } from '../base/highlight.js';

@@ -65,7 +65,9 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
     super.willUpdate(changed);
     // `<svc-snippet>`s of the template ask for their snippets (no second search).
     this.#results.attributesToSnippet = [
-      ...(this.querySelector<HTMLTemplateElement>(':scope > template')?.content.querySelectorAll('svc-snippet[attribute]') ?? []),
+      ...(this.querySelector<HTMLTemplateElement>(':scope > template')?.content.querySelectorAll(
+        'svc-snippet[attribute]',
+      ) ?? []),
     ].map((snippet) => `${snippet.getAttribute('attribute')}:${Number(snippet.getAttribute('words')) || 10}`);
   }
 
@@ -77,13 +79,20 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
   override render() {
     const results = this.#results;
     const query = results.query;
-    return html`${this.templateStyle()}<div role="status" aria-live="polite">${results.error
-      ? html`<p part="error">${this.t('error')}</p>`
-      : results.isEmpty
-        ? html`<p part="empty">${query ? this.t('noResults', { query }) : this.t('noResultsNoQuery')}</p>`
-        : nothing}</div>${this.list(
+    return html`${this.templateStyle()}<div role="status" aria-live="polite">${
+      results.error
+        ? html`<p part="error">${this.t('error')}</p>`
+        : results.isEmpty
+          ? html`<p part="empty">${query ? this.t('noResults', { query }) : this.t('noResultsNoQuery')}</p>`
+          : nothing
+    }</div>${this.list(
       results.items.map((item) =>
-        this.recordItem(item, this.itemContent(item, this.renderHit, () => renderHighlight(highlightedValue(item.hit, this.attribute || defaultAttribute(item.hit))))),
+        this.recordItem(
+          item,
+          this.itemContent(item, this.renderHit, () =>
+            renderHighlight(highlightedValue(item.hit, this.attribute || defaultAttribute(item.hit))),
+          ),
+        ),
       ),
       results.isLoading,
       this.t('listLabel'),

@@ -75,12 +75,13 @@ export class SvcIndex extends SvcElement {
   /** Adds the index to the current parent store (again when the parent or the name changed) and provides it. */
   #sync(): void {
     const parent = this.store;
-    if (parent != this.#parent || this.indexName != this.#name) {
+    if (parent !== this.#parent || this.indexName !== this.#name) {
       this.#release();
       this.#parent = parent;
       this.#name = this.indexName;
       try {
-        if (parent && this.indexName) this.#index = parent.addIndex(this.indexName, { initialState: this.initialState });
+        if (parent && this.indexName)
+          this.#index = parent.addIndex(this.indexName, { initialState: this.initialState });
       } catch (error) {
         console.error(`<svc-index>: ${(error as Error).message}`);
       }
@@ -88,7 +89,11 @@ export class SvcIndex extends SvcElement {
     const context = this.searchContext;
     const value = this.#index && { ...context, store: this.#index };
     // A new value only when something in it changed (the elements inside re-render on each new value).
-    if (value?.store != this.#value?.store || value?.insights != this.#value?.insights || value?.translations != this.#value?.translations) {
+    if (
+      value?.store !== this.#value?.store ||
+      value?.insights !== this.#value?.insights ||
+      value?.translations !== this.#value?.translations
+    ) {
       this.#provider.setValue((this.#value = value));
     }
   }

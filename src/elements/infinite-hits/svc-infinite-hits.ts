@@ -92,7 +92,9 @@ export class SvcInfiniteHits<T extends Record<string, unknown> = Record<string, 
     super.willUpdate(changed);
     // `<svc-snippet>`s of the template ask for their snippets (no second search).
     this.#results.attributesToSnippet = [
-      ...(this.querySelector<HTMLTemplateElement>(':scope > template')?.content.querySelectorAll('svc-snippet[attribute]') ?? []),
+      ...(this.querySelector<HTMLTemplateElement>(':scope > template')?.content.querySelectorAll(
+        'svc-snippet[attribute]',
+      ) ?? []),
     ].map((snippet) => `${snippet.getAttribute('attribute')}:${Number(snippet.getAttribute('words')) || 10}`);
   }
 
@@ -106,7 +108,9 @@ export class SvcInfiniteHits<T extends Record<string, unknown> = Record<string, 
     // Only when the focus is still on the button pressed (or was lost with it): never take it from elsewhere.
     const active = this.shadowRoot!.activeElement;
     const outside = (this.getRootNode() as Document | ShadowRoot).activeElement;
-    const ours = active ? active.matches('[part~="show-more"],[part~="show-previous"]') : !outside || outside == document.body;
+    const ours = active
+      ? active.matches('[part~="show-more"],[part~="show-previous"]')
+      : !outside || outside === document.body;
     if (item && ours) {
       item.tabIndex = -1; // focusable by script only: Tab still goes from link to link
       item.focus();
@@ -130,7 +134,7 @@ export class SvcInfiniteHits<T extends Record<string, unknown> = Record<string, 
 
   #ask(direction: SvcShowMoreEventDetail['direction']): void {
     if (this.#pending && this.#results.isLoading) return; // that page is on its way
-    const page = direction == 'more' ? this.#results.showMore() : this.#results.showPrevious();
+    const page = direction === 'more' ? this.#results.showMore() : this.#results.showPrevious();
     if (page === undefined) return;
     this.#pending = { page, direction };
     this.#focusIndex = -1;
@@ -142,28 +146,35 @@ export class SvcInfiniteHits<T extends Record<string, unknown> = Record<string, 
     const query = results.query;
     const items = results.items;
     const pending = this.#pending;
-    if (pending) this.#focusIndex = items.findIndex((item) => item.page == pending.page);
+    if (pending) this.#focusIndex = items.findIndex((item) => item.page === pending.page);
     const button = (direction: SvcShowMoreEventDetail['direction'], shown: boolean) =>
       html`<button
         part="show-${direction}"
         type="button"
-        aria-disabled=${pending?.direction == direction && results.isLoading ? 'true' : nothing}
+        aria-disabled=${pending?.direction === direction && results.isLoading ? 'true' : nothing}
         ?hidden=${!shown}
         @click=${() => this.#ask(direction)}
       >
-        ${this.t(direction == 'more' ? 'showMore' : 'showPrevious')}
+        ${this.t(direction === 'more' ? 'showMore' : 'showPrevious')}
       </button>`;
-    return html`${this.templateStyle()}<div role="status" aria-live="polite">${results.error
+    return html`${this.templateStyle()}<div role="status" aria-live="polite">${
+      results.error
         ? html`<p part="error">${this.t('error')}</p>`
         : results.isEmpty
           ? html`<p part="empty">${query ? this.t('noResults', { query }) : this.t('noResultsNoQuery')}</p>`
-          : nothing}</div>${button('previous', results.canShowPrevious)}${this.list(
-        items.map((item) =>
-          this.recordItem(item, this.itemContent(item, this.renderHit, () => renderHighlight(highlightedValue(item.hit, this.attribute || defaultAttribute(item.hit))))),
+          : nothing
+    }</div>${button('previous', results.canShowPrevious)}${this.list(
+      items.map((item) =>
+        this.recordItem(
+          item,
+          this.itemContent(item, this.renderHit, () =>
+            renderHighlight(highlightedValue(item.hit, this.attribute || defaultAttribute(item.hit))),
+          ),
         ),
-        results.isLoading,
-        this.t('listLabel'),
-      )}${button('more', results.canShowMore)}`;
+      ),
+      results.isLoading,
+      this.t('listLabel'),
+    )}${button('more', results.canShowMore)}`;
   }
 }
 

@@ -52,7 +52,10 @@ export class SvcMenu extends SvcElement {
     limit: { type: Number },
     showMore: { type: Boolean, attribute: 'show-more' },
     showMoreLimit: { type: Number, attribute: 'show-more-limit' },
-    sortBy: { attribute: 'sort-by', converter: (value: string | null) => value?.split(',').map((criterion) => criterion.trim()) },
+    sortBy: {
+      attribute: 'sort-by',
+      converter: (value: string | null) => value?.split(',').map((criterion) => criterion.trim()),
+    },
   };
   static override defaultTranslations = {
     listLabel: 'Filter by {attribute}',
@@ -124,8 +127,8 @@ export class SvcMenu extends SvcElement {
     const menu = this.#menu;
     const items = menu.items;
     return html`<ul part="list" id="list" aria-label=${this.t('listLabel', { attribute: this.attribute })} ?hidden=${!items.length}>${items.map(
-        (item) =>
-          html`<li part="item${item.isRefined ? ' selected-item' : ''}"><button part="button" type="button" .value=${item.value} aria-pressed=${item.isRefined ? 'true' : 'false'} @click=${() => this.#press(item.value)}><span part="label-text">${item.label}</span><span part="count">${this.t('count', { count: item.count })}</span></button></li>`,
-      )}</ul><button part="show-more" type="button" aria-controls="list" aria-expanded=${menu.isShowingMore} ?hidden=${!menu.canToggleShowMore} @click=${() => menu.toggleShowMore()}>${this.t(menu.isShowingMore ? 'showLess' : 'showMore')}</button>`;
+      (item) =>
+        html`<li part="item${item.isRefined ? ' selected-item' : ''}"><button part="button" type="button" .value=${item.value} aria-pressed=${item.isRefined ? 'true' : 'false'} @click=${() => this.#press(item.value)}><span part="label-text">${item.label}</span><span part="count">${this.t('count', { count: item.count })}</span></button></li>`,
+    )}</ul><button part="show-more" type="button" aria-controls="list" aria-expanded=${menu.isShowingMore} ?hidden=${!menu.canToggleShowMore} @click=${() => menu.toggleShowMore()}>${this.t(menu.isShowingMore ? 'showLess' : 'showMore')}</button>`;
   }
 }

@@ -120,7 +120,9 @@ export class SvcPagination extends SvcElement {
 
   /** A link to `page`, or a disabled one (no `href`: not focusable) when it leads nowhere. */
   #link(kind: string, page: number, label: string, content: unknown, disabled = false, current = false) {
-    return html`<li part="item"><a part="link ${kind}${disabled ? ' disabled' : ''}" role=${disabled ? 'link' : nothing} aria-disabled=${disabled || nothing} aria-current=${current ? 'page' : nothing} aria-label=${label} href=${disabled ? nothing : this.#pager.createURL(page)} @click=${(event: MouseEvent) => {
+    return html`<li part="item"><a part="link ${kind}${disabled ? ' disabled' : ''}" role=${disabled ? 'link' : nothing} aria-disabled=${disabled || nothing} aria-current=${current ? 'page' : nothing} aria-label=${label} href=${disabled ? nothing : this.#pager.createURL(page)} @click=${(
+      event: MouseEvent,
+    ) => {
       // Let the browser follow the link for a new tab/window (modifier keys, middle button).
       if (disabled || event.button || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
@@ -128,7 +130,12 @@ export class SvcPagination extends SvcElement {
       this.goto(page);
       // Bring the results back into view when they are above the viewport (InstantSearch's scrollTo).
       const target = this.scrollTarget;
-      const scrollTo = target == 'false' ? null : target ? document.querySelector(target) : (this.closest('svc-search') ?? document.body);
+      const scrollTo =
+        target === 'false'
+          ? null
+          : target
+            ? document.querySelector(target)
+            : (this.closest('svc-search') ?? document.body);
       if (scrollTo && scrollTo.getBoundingClientRect().top < 0) scrollTo.scrollIntoView({ block: 'start' });
       this.emit<SvcPageChangeEventDetail>('svc-page-change', { page });
     }}>${content}</a></li>`;
@@ -140,14 +147,29 @@ export class SvcPagination extends SvcElement {
     const lang = this.language;
     // The default ‹ › « » are Unicode bidi-mirrored characters: under dir="rtl" the text engine flips them itself.
     const arrow = (kind: 'first' | 'previous' | 'next' | 'last', show: boolean, page: number, disabled: boolean) =>
-      show ? this.#link(kind, page, this.t(kind), html`<span aria-hidden="true">${this.t(kind + 'Symbol')}</span>`, disabled) : nothing;
+      show
+        ? this.#link(
+            kind,
+            page,
+            this.t(kind),
+            html`<span aria-hidden="true">${this.t(`${kind}Symbol`)}</span>`,
+            disabled,
+          )
+        : nothing;
     return html`<nav part="nav" aria-label=${this.t('label')}><ul part="list">${arrow('first', this.showFirst ?? true, 0, isFirstPage)}${arrow(
       'previous',
       this.showPrevious ?? true,
       current - 1,
       isFirstPage,
     )}${this.#pager.pages.map((page) =>
-      this.#link(page == current ? 'page current' : 'page', page, this.t('page', { page: page + 1 }), formatNumber(page + 1, lang), false, page == current),
+      this.#link(
+        page === current ? 'page current' : 'page',
+        page,
+        this.t('page', { page: page + 1 }),
+        formatNumber(page + 1, lang),
+        false,
+        page === current,
+      ),
     )}${arrow('next', this.showNext ?? true, current + 1, isLastPage)}${arrow('last', !!this.showLast, nbPages - 1, isLastPage)}</ul></nav>`;
   }
 }

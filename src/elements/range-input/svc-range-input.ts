@@ -22,7 +22,9 @@ interface FormError {
 }
 
 /** A number attribute: undefined when absent, NaN (reported) when not a number. */
-const optionalNumber = { converter: (value: string | null) => (value === null || value.trim() === '' ? undefined : Number(value)) };
+const optionalNumber = {
+  converter: (value: string | null) => (value === null || value.trim() === '' ? undefined : Number(value)),
+};
 
 /**
  * Two number fields and a submit button refining a numeric attribute to a range ("Price: 10 to 200 Go").
@@ -116,15 +118,19 @@ export class SvcRangeInput extends SvcElement {
     const range = this.#range;
     range.attribute = this.attribute;
     let { min, max } = this;
-    for (const [side, value] of [['min', min], ['max', max]] as const) {
+    for (const [side, value] of [
+      ['min', min],
+      ['max', max],
+    ] as const) {
       if (value !== undefined && !Number.isFinite(value)) {
         if (changed.has(side)) console.error(`<svc-range-input>: ${side} must be a number; ignored.`);
-        if (side == 'min') min = undefined;
+        if (side === 'min') min = undefined;
         else max = undefined;
       }
     }
     if (min !== undefined && max !== undefined && min > max) {
-      if (changed.has('min') || changed.has('max')) console.error(`<svc-range-input>: min (${min}) is greater than max (${max}); both ignored.`);
+      if (changed.has('min') || changed.has('max'))
+        console.error(`<svc-range-input>: min (${min}) is greater than max (${max}); both ignored.`);
       min = max = undefined;
     }
     range.min = min;
@@ -140,13 +146,17 @@ export class SvcRangeInput extends SvcElement {
     const shown = JSON.stringify([value.min, value.max]);
     if (range.snapshot && shown !== this.#shown) {
       this.#shown = shown;
-      this.#write = [value.min === undefined ? '' : String(value.min), value.max === undefined ? '' : String(value.max)];
+      this.#write = [
+        value.min === undefined ? '' : String(value.min),
+        value.max === undefined ? '' : String(value.max),
+      ];
       this.#error = undefined;
     }
   }
 
   protected override firstUpdated(): void {
-    if (!this.attribute) console.error('<svc-range-input>: the `attribute` attribute is required (the numeric attribute to refine).');
+    if (!this.attribute)
+      console.error('<svc-range-input>: the `attribute` attribute is required (the numeric attribute to refine).');
   }
 
   protected override updated(): void {
@@ -175,7 +185,10 @@ export class SvcRangeInput extends SvcElement {
 
   #fields(): Partial<Record<Side, HTMLInputElement>> {
     const root = this.renderRoot;
-    return { min: root.querySelector<HTMLInputElement>('#min') ?? undefined, max: root.querySelector<HTMLInputElement>('#max') ?? undefined };
+    return {
+      min: root.querySelector<HTMLInputElement>('#min') ?? undefined,
+      max: root.querySelector<HTMLInputElement>('#max') ?? undefined,
+    };
   }
 
   #refuse(error: FormError): void {
@@ -197,11 +210,16 @@ export class SvcRangeInput extends SvcElement {
     }
     if (bad.length) return this.#refuse({ key: 'invalidNumber', fields: bad });
     const { min, max } = read;
-    if (min !== undefined && max !== undefined && min > max) return this.#refuse({ key: 'invalidRange', params: { min, max }, fields: ['min', 'max'] });
+    if (min !== undefined && max !== undefined && min > max)
+      return this.#refuse({ key: 'invalidRange', params: { min, max }, fields: ['min', 'max'] });
     this.#error = undefined;
     const applied = this.#range.refine({ min, max });
     if (applied) {
-      this.emit<SvcRangeChangeEventDetail>('svc-range-change', { attribute: this.attribute, min: applied.min, max: applied.max });
+      this.emit<SvcRangeChangeEventDetail>('svc-range-change', {
+        attribute: this.attribute,
+        min: applied.min,
+        max: applied.max,
+      });
     } else {
       // Nothing changed (e.g. "100.0" for 100): show the range in effect as the store has it.
       this.#shown = undefined;
@@ -224,7 +242,7 @@ export class SvcRangeInput extends SvcElement {
     const field = (side: Side) => {
       const invalid = error?.fields.includes(side);
       const bound = range[side];
-      return html`<label class="visually-hidden" for=${side}>${this.t(side == 'min' ? 'minLabel' : 'maxLabel', { attribute })}</label
+      return html`<label class="visually-hidden" for=${side}>${this.t(side === 'min' ? 'minLabel' : 'maxLabel', { attribute })}</label
         ><input
           id=${side}
           part="input ${side}"
@@ -233,7 +251,7 @@ export class SvcRangeInput extends SvcElement {
           min=${range.min ?? nothing}
           max=${range.max ?? nothing}
           step=${step}
-          placeholder=${bound === undefined ? nothing : this.t(side == 'min' ? 'minPlaceholder' : 'maxPlaceholder', { value: String(bound) })}
+          placeholder=${bound === undefined ? nothing : this.t(side === 'min' ? 'minPlaceholder' : 'maxPlaceholder', { value: String(bound) })}
           aria-invalid=${invalid ? 'true' : nothing}
           aria-describedby=${invalid ? 'error' : nothing}
           @input=${this.#input}

@@ -20,7 +20,7 @@ export const jsonAttribute = {
     if (!value?.trim()) return undefined;
     try {
       const parsed = JSON.parse(value) as unknown;
-      if (parsed && typeof parsed == 'object' && !Array.isArray(parsed)) return parsed as SearchParams;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as SearchParams;
     } catch {
       // reported below
     }
@@ -105,11 +105,20 @@ export abstract class SvcRecommendList<T extends Record<string, unknown> = Recor
         this.recordItem(
           item,
           // The default rendering is a button, so the keyboard reaches every item (Enter and Space click it).
-          this.itemContent(item, this.renderItem, () => html`<button part="select" type="button">${toText(getPath(item.hit, this.attribute || 'name')) ?? item.hit.objectID}</button>`),
+          this.itemContent(
+            item,
+            this.renderItem,
+            () =>
+              html`<button part="select" type="button">${toText(getPath(item.hit, this.attribute || 'name')) ?? item.hit.objectID}</button>`,
+          ),
           // A click anywhere in the item selects it, except on a `data-svc-conversion` control (a conversion, as for Insights).
           (event) =>
             (event.target as Element).closest('[data-svc-conversion]') ||
-            this.emit<RecommendSelectDetail<T>>(this.selectEventName, { hit: item.hit, position: item.ref.position, queryID: item.ref.queryID }),
+            this.emit<RecommendSelectDetail<T>>(this.selectEventName, {
+              hit: item.hit,
+              position: item.ref.position,
+              queryID: item.ref.queryID,
+            }),
         ),
       ),
       this.controller.isLoading,
@@ -119,8 +128,8 @@ export abstract class SvcRecommendList<T extends Record<string, unknown> = Recor
   override render() {
     const { status, result } = this.controller;
     // The loading message only before a first answer; later requests dim the list (aria-busy) instead.
-    const loading = status == 'loading' && !result;
-    const error = status == 'error';
+    const loading = status === 'loading' && !result;
+    const error = status === 'error';
     return html`${this.templateStyle()}<section part="base" aria-labelledby="heading"><div part="heading" id="heading"><slot name="heading"><h2 part="title">${this.defaultHeading()}</h2></slot></div><div role="status" aria-live="polite"><p part="loading" ?hidden=${!loading}>${loading ? this.t('loading') : ''}</p><div part="empty" ?hidden=${!this.controller.isEmpty}><slot name="empty"><p>${this.t('empty')}</p></slot></div><p part="error" ?hidden=${!error}>${error ? this.t('error') : ''}</p></div>${this.renderList()}</section>`;
   }
 }

@@ -55,7 +55,9 @@ export type { RecommendRenderInfo, RecommendSelectDetail } from './recommend-lis
  * </svc-recommendations>
  * ```
  */
-export class SvcRecommendations<T extends Record<string, unknown> = Record<string, unknown>> extends SvcRecommendList<T> {
+export class SvcRecommendations<
+  T extends Record<string, unknown> = Record<string, unknown>,
+> extends SvcRecommendList<T> {
   static override styles = styles;
   static override properties: PropertyDeclarations = { objectId: { attribute: 'object-id' } };
   static override defaultTranslations = {
@@ -80,6 +82,6 @@ export class SvcRecommendations<T extends Record<string, unknown> = Record<strin
   }
 
   protected override defaultHeading(): string {
-    return this.t(this.controller.model == 'bought-together' ? 'headingBoughtTogether' : 'headingRelated');
+    return this.t(this.controller.model === 'bought-together' ? 'headingBoughtTogether' : 'headingRelated');
   }
 }

@@ -57,7 +57,10 @@ export class SvcRefinementList extends SvcElement {
     showMore: { type: Boolean, attribute: 'show-more' },
     showMoreLimit: { type: Number, attribute: 'show-more-limit' },
     searchable: { type: Boolean },
-    sortBy: { attribute: 'sort-by', converter: (value: string | null) => value?.split(',').map((criterion) => criterion.trim()) },
+    sortBy: {
+      attribute: 'sort-by',
+      converter: (value: string | null) => value?.split(',').map((criterion) => criterion.trim()),
+    },
   };
   static override defaultTranslations = {
     listLabel: 'Filter by {attribute}',
@@ -90,7 +93,7 @@ export class SvcRefinementList extends SvcElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (this.operator != 'or' && this.operator != 'and') {
+    if (this.operator !== 'or' && this.operator !== 'and') {
       console.error(`<svc-refinement-list>: operator must be "or" or "and", not "${this.operator}"; using "or".`);
       this.operator = 'or';
     }
@@ -104,18 +107,19 @@ export class SvcRefinementList extends SvcElement {
     });
     // The list is not keyed: remember which value has the focus, to keep it there when values move.
     const active = this.shadowRoot?.activeElement as HTMLInputElement | null | undefined;
-    this.#focused = active?.type == 'checkbox' ? active.value : undefined;
+    this.#focused = active?.type === 'checkbox' ? active.value : undefined;
   }
 
   protected override firstUpdated(): void {
-    if (!this.attribute) console.error('<svc-refinement-list>: the `attribute` attribute is required (the facet to list).');
+    if (!this.attribute)
+      console.error('<svc-refinement-list>: the `attribute` attribute is required (the facet to list).');
   }
 
   protected override updated(): void {
     // Each checkbox shows the store's state (also when a click did not refine) and the focus follows its value.
     this.renderRoot.querySelectorAll<HTMLInputElement>('[part~=checkbox]').forEach((box, i) => {
       box.checked = this.#items[i]!.isRefined;
-      if (box.value == this.#focused) box.focus();
+      if (box.value === this.#focused) box.focus();
     });
   }
 
@@ -140,22 +144,27 @@ export class SvcRefinementList extends SvcElement {
     const list = this.#list;
     const items = (this.#items = list.items);
     const found = list.isFromSearch && !list.isSearching;
-    return html`${this.searchable
-        ? html`<input part="search-input" type="search" autocomplete="off" spellcheck="false" maxlength="512" aria-label=${this.t('searchLabel', { attribute })} placeholder=${this.t('searchPlaceholder', { attribute })} .value=${list.facetQuery} @input=${(event: Event) => list.searchForItems((event.target as HTMLInputElement).value)} @keydown=${(event: KeyboardEvent) => {
+    return html`${
+      this.searchable
+        ? html`<input part="search-input" type="search" autocomplete="off" spellcheck="false" maxlength="512" aria-label=${this.t('searchLabel', { attribute })} placeholder=${this.t('searchPlaceholder', { attribute })} .value=${list.facetQuery} @input=${(event: Event) => list.searchForItems((event.target as HTMLInputElement).value)} @keydown=${(
+            event: KeyboardEvent,
+          ) => {
             const input = event.target as HTMLInputElement;
-            if (event.key == 'Escape' && input.value) {
+            if (event.key === 'Escape' && input.value) {
               event.stopPropagation();
               input.value = '';
               void list.searchForItems('');
-            } else if (event.key == 'Enter') {
+            } else if (event.key === 'Enter') {
               // Enter picks the first match, as in InstantSearch.
               if (found && items[0]) this.#change(items[0].value);
             } else return;
             event.preventDefault();
           }} />`
-        : nothing}<ul part="list" id="list" aria-label=${this.t('listLabel', { attribute })} ?hidden=${!items.length}>${items.map(
-        (item) => html`<li part="item${item.isRefined ? ' selected-item' : ''}"><label part="label"><input part="checkbox" type="checkbox" .value=${item.value} @change=${() => this.#change(item.value)} /><span part="label-text">${item.highlighted ? renderHighlight(item.highlighted) : item.label}</span><span part="count">${this.t('count', { count: item.count })}</span></label></li>`,
-      )}</ul><div role="status">${found && !items.length ? html`<p part="no-results">${this.t('noValues', { query: list.facetQuery })}</p>` : nothing}</div><button part="show-more" type="button" aria-controls="list" aria-expanded=${list.isShowingMore} ?hidden=${!list.canToggleShowMore} @click=${() => list.toggleShowMore()}>${this.t(list.isShowingMore ? 'showLess' : 'showMore')}</button>`;
+        : nothing
+    }<ul part="list" id="list" aria-label=${this.t('listLabel', { attribute })} ?hidden=${!items.length}>${items.map(
+      (item) =>
+        html`<li part="item${item.isRefined ? ' selected-item' : ''}"><label part="label"><input part="checkbox" type="checkbox" .value=${item.value} @change=${() => this.#change(item.value)} /><span part="label-text">${item.highlighted ? renderHighlight(item.highlighted) : item.label}</span><span part="count">${this.t('count', { count: item.count })}</span></label></li>`,
+    )}</ul><div role="status">${found && !items.length ? html`<p part="no-results">${this.t('noValues', { query: list.facetQuery })}</p>` : nothing}</div><button part="show-more" type="button" aria-controls="list" aria-expanded=${list.isShowingMore} ?hidden=${!list.canToggleShowMore} @click=${() => list.toggleShowMore()}>${this.t(list.isShowingMore ? 'showLess' : 'showMore')}</button>`;
   }
 }
 

@@ -9,7 +9,8 @@ export interface SvcSearchBoxEventDetail {
 }
 
 /** An icon (24 × 24 path), hidden from assistive technologies. */
-const icon = (d: string, hidden = false) => html`<svg viewBox="0 0 24 24" aria-hidden="true" ?hidden=${hidden}><path d=${d} /></svg>`;
+const icon = (d: string, hidden = false) =>
+  html`<svg viewBox="0 0 24 24" aria-hidden="true" ?hidden=${hidden}><path d=${d} /></svg>`;
 
 /**
  * @tagname svc-search-box
@@ -40,7 +41,7 @@ export class SvcSearchBox extends SvcElement {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     placeholder: {},
-    searchAsYouType: { attribute: 'search-as-you-type', converter: (value: string | null) => value != 'false' },
+    searchAsYouType: { attribute: 'search-as-you-type', converter: (value: string | null) => value !== 'false' },
     autofocus: { type: Boolean },
   };
   static override defaultTranslations = {
@@ -68,7 +69,7 @@ export class SvcSearchBox extends SvcElement {
     super.willUpdate(changed);
     // The store's query changed elsewhere (routing, another box, clear refinements): show it.
     const query = this.#box.query;
-    if (this.#box.snapshot && query != this.#storeQuery) this.#value = this.#storeQuery = query;
+    if (this.#box.snapshot && query !== this.#storeQuery) this.#value = this.#storeQuery = query;
   }
 
   protected override firstUpdated(): void {
@@ -78,7 +79,7 @@ export class SvcSearchBox extends SvcElement {
   protected override updated(): void {
     // The field is the user's while they type; it is set only when the value differs (as Lit's `live`).
     const input = this.input;
-    if (input && input.value != this.#value) input.value = this.#value;
+    if (input && input.value !== this.#value) input.value = this.#value;
   }
 
   /** The search field. */
@@ -100,7 +101,7 @@ export class SvcSearchBox extends SvcElement {
   #set(value: string, type: keyof SvcSearchBoxEventMap): void {
     this.#value = value;
     this.requestUpdate();
-    if (type != 'svc-search-input' || this.searchAsYouType) {
+    if (type !== 'svc-search-input' || this.searchAsYouType) {
       this.#box.refine(value);
       this.emit<SvcSearchBoxEventDetail>(type, { query: value });
     }
@@ -117,8 +118,10 @@ export class SvcSearchBox extends SvcElement {
       event.preventDefault();
       this.#set('', 'svc-search-reset');
       this.focus();
-    }}><label class="visually-hidden" for="input">${this.t('label')}</label><input id="input" part="input" type="search" autocomplete="off" autocorrect="off" autocapitalize="off" spellcheck="false" enterkeyhint="search" maxlength="512" placeholder=${this.placeholder ?? this.t('placeholder')} @input=${(event: Event) => this.#set((event.target as HTMLInputElement).value, 'svc-search-input')} @keydown=${(event: KeyboardEvent) => {
-      if (event.key == 'Escape' && this.#value) {
+    }}><label class="visually-hidden" for="input">${this.t('label')}</label><input id="input" part="input" type="search" autocomplete="off" autocorrect="off" autocapitalize="off" spellcheck="false" enterkeyhint="search" maxlength="512" placeholder=${this.placeholder ?? this.t('placeholder')} @input=${(event: Event) => this.#set((event.target as HTMLInputElement).value, 'svc-search-input')} @keydown=${(
+      event: KeyboardEvent,
+    ) => {
+      if (event.key === 'Escape' && this.#value) {
         event.preventDefault();
         event.stopPropagation(); // only clear, do not also close an enclosing dialog
         this.#set('', 'svc-search-reset');

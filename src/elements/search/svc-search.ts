@@ -17,7 +17,8 @@ const ROUTING_WRITE_DELAY_MS = 400;
  * `insights-consent`: absent means granted (the default); present, only `""`, `"true"` and `"granted"` grant
  * it. Any other value (`"false"`, `"denied"`, a typo) denies: a consent switch fails closed.
  */
-const consentFrom = (value: unknown) => value == null || value === true || (typeof value == 'string' && /^(true|granted|)$/i.test(value.trim()));
+const consentFrom = (value: unknown) =>
+  value == null || value === true || (typeof value === 'string' && /^(true|granted|)$/i.test(value.trim()));
 
 /**
  * @tagname svc-search
@@ -56,7 +57,7 @@ export class SvcSearch extends SvcElement {
     apiKey: { attribute: 'api-key' },
     indexName: { attribute: 'index-name', reflect: true },
     hosts: {},
-    insightsEnabled: { attribute: 'insights', converter: (value: string | null) => value != 'false' },
+    insightsEnabled: { attribute: 'insights', converter: (value: string | null) => value !== 'false' },
     insightsConsent: { attribute: 'insights-consent', converter: consentFrom, noAccessor: true },
     insightsCookie: { attribute: 'insights-cookie', type: Boolean },
     insightsUserToken: { attribute: 'insights-user-token', noAccessor: true },
@@ -125,7 +126,10 @@ export class SvcSearch extends SvcElement {
   set insightsUserToken(value: string | undefined) {
     const old = this.#userToken;
     this.#userToken = value ?? undefined;
-    if (this.#userToken !== undefined && !isValidUserToken(this.#userToken)) console.error(`<svc-search>: invalid insights-user-token ${JSON.stringify(value)}, expected [a-zA-Z0-9_-=/+]{1,128}`);
+    if (this.#userToken !== undefined && !isValidUserToken(this.#userToken))
+      console.error(
+        `<svc-search>: invalid insights-user-token ${JSON.stringify(value)}, expected [a-zA-Z0-9_-=/+]{1,128}`,
+      );
     this.#insights?.setUserToken(this.#validUserToken());
     this.requestUpdate('insightsUserToken', old);
   }
@@ -150,7 +154,7 @@ export class SvcSearch extends SvcElement {
    * (without this setter React throws on the getter-only property and Vue ignores it, leaving insights on).
    */
   override set insights(value: unknown) {
-    this.insightsEnabled = value !== false && value != 'false';
+    this.insightsEnabled = value !== false && value !== 'false';
   }
 
   /** The value provided to the elements: `{ store, insights, translations }`. */
@@ -172,7 +176,8 @@ export class SvcSearch extends SvcElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.isConnected) return;
-    if (changed.has('translations') && this.#current) this.#publish({ ...this.#current, translations: this.translations });
+    if (changed.has('translations') && this.#current)
+      this.#publish({ ...this.#current, translations: this.translations });
     this.#build();
   }
 
@@ -190,11 +195,18 @@ export class SvcSearch extends SvcElement {
         this.#config = config;
         let store = this.#given;
         if (!store) {
-          const hosts = this.hosts?.split(',').map((host) => host.trim()).filter(Boolean);
+          const hosts = this.hosts
+            ?.split(',')
+            .map((host) => host.trim())
+            .filter(Boolean);
           const client =
-            this.client ?? (this.appId && this.apiKey ? createClient({ appId: this.appId, apiKey: this.apiKey, hosts: hosts?.length ? hosts : undefined }) : undefined);
+            this.client ??
+            (this.appId && this.apiKey
+              ? createClient({ appId: this.appId, apiKey: this.apiKey, hosts: hosts?.length ? hosts : undefined })
+              : undefined);
           if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
-          const initialState = this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
+          const initialState =
+            this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
           store = this.#ownStore = createSearchStore({ client, indexName: this.indexName, initialState });
         }
         this.#store = store;
@@ -207,7 +219,14 @@ export class SvcSearch extends SvcElement {
       this.#insights?.dispose();
       // Created before the store's first search (a microtask away), so that search already follows the consent.
       this.#insights = this.insightsEnabled
-        ? createInsights({ client: store.client, store, root: this, consent: this.#consent, useCookie: this.insightsCookie, userToken: this.#validUserToken() })
+        ? createInsights({
+            client: store.client,
+            store,
+            root: this,
+            consent: this.#consent,
+            useCookie: this.insightsCookie,
+            userToken: this.#validUserToken(),
+          })
         : undefined;
       this.#publish({ store, insights: this.#insights, translations: this.translations });
     } catch (error) {
@@ -253,7 +272,7 @@ function route(store: SearchStore): () => void {
     clearTimeout(timer);
     timer = setTimeout(() => {
       const query = store.toQueryString(state);
-      if (query == written) return;
+      if (query === written) return;
       written = query;
       history.pushState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
     }, ROUTING_WRITE_DELAY_MS);

@@ -91,11 +91,14 @@ export class SvcTrending<T extends Record<string, unknown> = Record<string, unkn
   protected readonly selectEventName = 'svc-trending-select';
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    this.configure(['trending-items', 'trending-facets'], { facetName: this.facetName || undefined, facetValue: this.facetValue || undefined });
+    this.configure(['trending-items', 'trending-facets'], {
+      facetName: this.facetName || undefined,
+      facetValue: this.facetValue || undefined,
+    });
   }
 
   #facets(): boolean {
-    return this.controller.model == 'trending-facets';
+    return this.controller.model === 'trending-facets';
   }
 
   protected override defaultHeading(): string {
@@ -122,12 +125,20 @@ export class SvcTrending<T extends Record<string, unknown> = Record<string, unkn
         const { facetName, facetValue } = facet;
         const position = index + 1;
         const select = () =>
-          this.emit<TrendingFacetSelectDetail>('svc-trending-facet-select', { facetName, facetValue, position, queryID }, true) &&
-          controller.refine(facetValue, this.insights);
+          this.emit<TrendingFacetSelectDetail>(
+            'svc-trending-facet-select',
+            { facetName, facetValue, position, queryID },
+            true,
+          ) && controller.refine(facetValue, this.insights);
         const content = this.itemContent(
-          { hit: facet as unknown as Record<string, unknown>, index, ref: { objectID: '', position, queryID, indexName: '' } },
+          {
+            hit: facet as unknown as Record<string, unknown>,
+            index,
+            ref: { objectID: '', position, queryID, indexName: '' },
+          },
           this.renderItem,
-          () => html`<button part="facet" type="button" aria-pressed=${controller.isRefined(facetValue)} @click=${select}>${facetValue}</button>`,
+          () =>
+            html`<button part="facet" type="button" aria-pressed=${controller.isRefined(facetValue)} @click=${select}>${facetValue}</button>`,
         );
         // A template's content is clickable as a whole; a renderItem handles its own clicks.
         return html`<li part="item facet-item" data-svc-facet-value=${facetValue}>${this.renderItem || !this.querySelector(':scope > template') ? content : html`<div @click=${select}>${content}</div>`}</li>`;

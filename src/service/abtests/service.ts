@@ -45,7 +45,14 @@ export interface AbTestObject {
   endAt: string;
   clickSignificance: number | null;
   conversionSignificance: number | null;
-  variants: Array<{ index: string; trafficPercentage: number; description: string; customSearchParameters?: Record<string, unknown> } & VariantMetrics>;
+  variants: Array<
+    {
+      index: string;
+      trafficPercentage: number;
+      description: string;
+      customSearchParameters?: Record<string, unknown>;
+    } & VariantMetrics
+  >;
 }
 
 const NO_DATA: VariantMetrics = {
@@ -111,13 +118,16 @@ export class AbTests {
 
   /** The active test whose indices include `indexName`, if any. */
   activeUsing(indexName: string): StoredAbTest | undefined {
-    return this.list().find((test) => test.status === 'active' && test.variants.some((variant) => variant.index === indexName));
+    return this.list().find(
+      (test) => test.status === 'active' && test.variants.some((variant) => variant.index === indexName),
+    );
   }
 
   /** The active test whose first (control) index is `indexName`: the one its searches are split by. */
   activeOn(indexName: string): StoredAbTest | undefined {
     for (const test of this.tests.values()) {
-      if (test.status === 'active' && test.variants[0].index === indexName && this.refresh(test).status === 'active') return test;
+      if (test.status === 'active' && test.variants[0].index === indexName && this.refresh(test).status === 'active')
+        return test;
     }
     return undefined;
   }
@@ -128,7 +138,13 @@ export class AbTests {
    */
   create(input: AbTestCreate, write: (insert: () => number) => number): StoredAbTest {
     const createdAt = this.ctx.now();
-    const base = { name: input.name, status: 'active' as const, createdAt, endAt: input.endAt, variants: input.variants };
+    const base = {
+      name: input.name,
+      status: 'active' as const,
+      createdAt,
+      endAt: input.endAt,
+      variants: input.variants,
+    };
     const abTestID = write(() => this.store.insert(base));
     const test: StoredAbTest = { abTestID, ...base };
     this.tests.set(abTestID, test);
@@ -184,7 +200,9 @@ function variantFields(variant: AbTestVariantConfig) {
     index: variant.index,
     trafficPercentage: variant.trafficPercentage,
     description: variant.description ?? '',
-    ...(variant.customSearchParameters ? { customSearchParameters: structuredClone(variant.customSearchParameters) } : {}),
+    ...(variant.customSearchParameters
+      ? { customSearchParameters: structuredClone(variant.customSearchParameters) }
+      : {}),
   };
 }
 

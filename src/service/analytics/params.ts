@@ -51,7 +51,8 @@ export function parsePeriod(startDate: string | undefined, endDate: string | und
   const end = endDate === undefined || endDate === '' ? today : parseDay('endDate', endDate);
   if (end < start) throw new HttpError(400, `endDate (${dayOf(end)}) is before startDate (${dayOf(start)})`);
   const count = (end - start) / DAY_MS + 1;
-  if (count > MAX_PERIOD_DAYS) throw new HttpError(400, `The period from startDate to endDate is limited to ${MAX_PERIOD_DAYS} days`);
+  if (count > MAX_PERIOD_DAYS)
+    throw new HttpError(400, `The period from startDate to endDate is limited to ${MAX_PERIOD_DAYS} days`);
   const days: string[] = [];
   for (let day = start; day <= end; day += DAY_MS) days.push(dayOf(day));
   return { from: start, to: end + DAY_MS, days };
@@ -63,7 +64,12 @@ export function parsePeriod(startDate: string | undefined, endDate: string | und
  * @example
  * parseCount('limit', '20', 10, 1000) // 20
  */
-export function parseCount(name: string, text: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+export function parseCount(
+  name: string,
+  text: string | undefined,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (text === undefined || text === '') return fallback;
   if (!/^\d+$/.test(text) || Number(text) > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? 'a non-negative integer' : `an integer from 0 to ${max}`;
@@ -169,7 +175,8 @@ export function parseTags(text: string | undefined): TagExpression | undefined {
  */
 export function tagsSql(expression: TagExpression | undefined, column: string): { sql: string; params: string[] } {
   if (!expression) return { sql: '1', params: [] };
-  if ('tag' in expression) return { sql: `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ?)`, params: [expression.tag] };
+  if ('tag' in expression)
+    return { sql: `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ?)`, params: [expression.tag] };
   const parts = ('and' in expression ? expression.and : expression.or).map((part) => tagsSql(part, column));
   return {
     sql: `(${parts.map((part) => part.sql).join('and' in expression ? ' AND ' : ' OR ')})`,

@@ -57,7 +57,15 @@ function analyticsOff(value: unknown): boolean {
   return value === false || value === 'false' || value === 0 || value === '0';
 }
 
-const NEGATED: Record<FilterOperator, FilterOperator> = { ':': '!=', '=': '!=', '!=': '=', '<': '>=', '<=': '>', '>': '<=', '>=': '<' };
+const NEGATED: Record<FilterOperator, FilterOperator> = {
+  ':': '!=',
+  '=': '!=',
+  '!=': '=',
+  '<': '>=',
+  '<=': '>',
+  '>': '<=',
+  '>=': '<',
+};
 
 /**
  * The filters of a request as `{attribute, operator, value}`: `attr:value` → `:`, numeric comparisons
@@ -134,7 +142,13 @@ export interface RecordedSearch {
   input: Record<string, unknown>;
   /** The parameters the search ran with (after rules and the key's forced parameters). */
   raw: Record<string, unknown>;
-  response: { hits: Array<{ objectID: string }>; nbHits?: unknown; page?: unknown; hitsPerPage?: unknown; queryID?: unknown };
+  response: {
+    hits: Array<{ objectID: string }>;
+    nbHits?: unknown;
+    page?: unknown;
+    hitsPerPage?: unknown;
+    queryID?: unknown;
+  };
   key: KeyInfo;
   origin?: SearchOrigin;
   /** The A/B test variant the search was assigned to (`src/service/abtests/`), if any. */

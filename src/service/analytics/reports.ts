@@ -62,7 +62,18 @@ interface CountedSearch {
 
 /** Click positions: 1 to 10 one by one, then 11–20, then 21 and beyond (`-1`: the end of the list). */
 export const POSITION_BUCKETS: Array<[number, number]> = [
-  [1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [6, 6], [7, 7], [8, 8], [9, 9], [10, 10], [11, 20], [21, -1],
+  [1, 1],
+  [2, 2],
+  [3, 3],
+  [4, 4],
+  [5, 5],
+  [6, 6],
+  [7, 7],
+  [8, 8],
+  [9, 9],
+  [10, 10],
+  [11, 20],
+  [21, -1],
 ];
 
 function bucketOf(position: number): number {
@@ -130,7 +141,12 @@ function byCountThen<T extends { count: number }>(key: (item: T) => string) {
 }
 
 export type OrderBy = 'searchCount' | 'clickThroughRate' | 'conversionRate' | 'averageClickPosition';
-export const ORDER_BY: readonly OrderBy[] = ['searchCount', 'clickThroughRate', 'conversionRate', 'averageClickPosition'];
+export const ORDER_BY: readonly OrderBy[] = [
+  'searchCount',
+  'clickThroughRate',
+  'conversionRate',
+  'averageClickPosition',
+];
 
 export class AnalyticsReports {
   constructor(private readonly db: Database.Database) {}
@@ -158,7 +174,11 @@ export class AnalyticsReports {
    * The counted searches of a scope, oldest first; with their events, filters and shown objectIDs only
    * when asked (parsing them is most of the cost on large periods).
    */
-  private searches(scope: Scope, withEvents: boolean, parts: { filters?: boolean; objectIDs?: boolean } = {}): CountedSearch[] {
+  private searches(
+    scope: Scope,
+    withEvents: boolean,
+    parts: { filters?: boolean; objectIDs?: boolean } = {},
+  ): CountedSearch[] {
     const { sql, params } = this.where(scope);
     const rows = this.db
       .prepare(
@@ -193,7 +213,12 @@ export class AnalyticsReports {
          FROM analytics_searches a JOIN insights_events e ON e.query_id = a.query_id
          WHERE ${sql} AND ${COUNTED_EVENT} ORDER BY e.timestamp, e.id`,
       )
-      .all(...params) as Array<{ sid: number; event_type: string; object_ids: string | null; positions: string | null }>;
+      .all(...params) as Array<{
+      sid: number;
+      event_type: string;
+      object_ids: string | null;
+      positions: string | null;
+    }>;
     for (const event of events) {
       const search = byId.get(event.sid);
       if (!search) continue;
@@ -223,14 +248,18 @@ export class AnalyticsReports {
     const { sql, params } = this.where(scope);
     const day = `((a.ts - ${Math.trunc(scope.period.from)}) / ${DAY_MS})`;
     return this.db
-      .prepare(`SELECT ${select.replaceAll('DAY', day)} FROM analytics_searches a${join} WHERE ${sql} ${rest.replaceAll('DAY', day)}`)
+      .prepare(
+        `SELECT ${select.replaceAll('DAY', day)} FROM analytics_searches a${join} WHERE ${sql} ${rest.replaceAll('DAY', day)}`,
+      )
       .raw(true)
       .all(...params) as T[];
   }
 
   /** `GET /2/status`: the time of the index's latest recorded search. */
   status(index: string): { updatedAt: string | null } {
-    const row = this.db.prepare('SELECT MAX(ts) AS ts FROM analytics_searches WHERE index_name = ?').get(index) as { ts: number | null };
+    const row = this.db.prepare('SELECT MAX(ts) AS ts FROM analytics_searches WHERE index_name = ?').get(index) as {
+      ts: number | null;
+    };
     return { updatedAt: row.ts === null ? null : new Date(row.ts).toISOString() };
   }
 
@@ -249,11 +278,13 @@ export class AnalyticsReports {
         )
         .raw(true)
         .all(...params) as Array<[string, number, number]>;
-      for (const [search, count, nbHits] of rows) groups.set(search, { search, count, nbHits, stats: new ClickStats() });
+      for (const [search, count, nbHits] of rows)
+        groups.set(search, { search, count, nbHits, stats: new ClickStats() });
     } else {
       for (const search of this.searches(scope, options.clickAnalytics)) {
         let group = groups.get(search.query);
-        if (!group) groups.set(search.query, (group = { search: search.query, count: 0, nbHits: 0, stats: new ClickStats() }));
+        if (!group)
+          groups.set(search.query, (group = { search: search.query, count: 0, nbHits: 0, stats: new ClickStats() }));
         group.count += 1;
         group.nbHits = search.nbHits; // oldest first: the latest search's number of hits wins
         group.stats.add(search);
@@ -309,9 +340,11 @@ export class AnalyticsReports {
 
   /** `GET /2/searches/noResults`: queries answered with no hit, with how many of those had filters. */
   noResults(scope: Scope, page: Page) {
-    const groups = this.aggregate<[string, number, number]>(scope, "a.query, COUNT(*), SUM(a.filters != '[]')", 'AND a.nb_hits = 0 GROUP BY 1').map(
-      ([search, count, withFilterCount]) => ({ search, count, withFilterCount }),
-    );
+    const groups = this.aggregate<[string, number, number]>(
+      scope,
+      "a.query, COUNT(*), SUM(a.filters != '[]')",
+      'AND a.nb_hits = 0 GROUP BY 1',
+    ).map(([search, count, withFilterCount]) => ({ search, count, withFilterCount }));
     return { searches: topList(groups.sort(byCountThen((group) => group.search)), page) };
   }
 
@@ -340,12 +373,20 @@ export class AnalyticsReports {
   noResultRate(scope: Scope) {
     const perDay = scope.period.days.map(() => ({ count: 0, noResultCount: 0 }));
     const total = { count: 0, noResultCount: 0 };
-    for (const [day, count, noResultCount] of this.aggregate<[number, number, number]>(scope, 'DAY, COUNT(*), SUM(a.nb_hits = 0)', 'GROUP BY 1')) {
+    for (const [day, count, noResultCount] of this.aggregate<[number, number, number]>(
+      scope,
+      'DAY, COUNT(*), SUM(a.nb_hits = 0)',
+      'GROUP BY 1',
+    )) {
       perDay[day] = { count, noResultCount };
       total.count += count;
       total.noResultCount += noResultCount;
     }
-    const shape = (c: { count: number; noResultCount: number }) => ({ rate: ratio(c.noResultCount, c.count), count: c.count, noResultCount: c.noResultCount });
+    const shape = (c: { count: number; noResultCount: number }) => ({
+      rate: ratio(c.noResultCount, c.count),
+      count: c.count,
+      noResultCount: c.noResultCount,
+    });
     return { ...shape(total), dates: scope.period.days.map((date, i) => ({ date, ...shape(perDay[i]!) })) };
   }
 
@@ -364,7 +405,11 @@ export class AnalyticsReports {
         if (search.clicks.length === 0) counter.noClickCount += 1;
       }
     }
-    const shape = (c: { count: number; noClickCount: number }) => ({ rate: ratio(c.noClickCount, c.count), count: c.count, noClickCount: c.noClickCount });
+    const shape = (c: { count: number; noClickCount: number }) => ({
+      rate: ratio(c.noClickCount, c.count),
+      count: c.count,
+      noClickCount: c.noClickCount,
+    });
     return { ...shape(total), dates: [...perDay].map(([date, c]) => ({ date, ...shape(c) })) };
   }
 
@@ -388,7 +433,15 @@ export class AnalyticsReports {
       for (const objectID of search.objectIDs) {
         let group = groups.get(objectID);
         if (!group) {
-          group = { hit: objectID, count: 0, tracked: 0, clickedSearches: 0, clickCount: 0, convertedSearches: 0, conversionCount: 0 };
+          group = {
+            hit: objectID,
+            count: 0,
+            tracked: 0,
+            clickedSearches: 0,
+            clickCount: 0,
+            convertedSearches: 0,
+            conversionCount: 0,
+          };
           groups.set(objectID, group);
         }
         group.count += 1;
@@ -467,7 +520,10 @@ export class AnalyticsReports {
    * results, most frequent first; `null` when the query has no search without results in the period.
    */
   filtersNoResults(scope: Scope & { search: string }, page: Page) {
-    const groups = new Map<string, { count: number; values: Array<{ attribute: string; operator: FilterOperator; value: string }> }>();
+    const groups = new Map<
+      string,
+      { count: number; values: Array<{ attribute: string; operator: FilterOperator; value: string }> }
+    >();
     let noResultSearches = 0;
     for (const search of this.searches(scope, false, { filters: true })) {
       if (search.nbHits !== 0) continue;
@@ -477,10 +533,16 @@ export class AnalyticsReports {
       const id = JSON.stringify(sorted);
       const group = groups.get(id);
       if (group) group.count += 1;
-      else groups.set(id, { count: 1, values: sorted.map(([attribute, operator, value]) => ({ attribute, operator, value })) });
+      else
+        groups.set(id, {
+          count: 1,
+          values: sorted.map(([attribute, operator, value]) => ({ attribute, operator, value })),
+        });
     }
     if (noResultSearches === 0) return { values: null };
-    const list = [...groups.entries()].sort(([idA, a], [idB, b]) => b.count - a.count || (idA < idB ? -1 : 1)).map(([, group]) => group);
+    const list = [...groups.entries()]
+      .sort(([idA, a], [idB, b]) => b.count - a.count || (idA < idB ? -1 : 1))
+      .map(([, group]) => group);
     return { values: topList(list, page) };
   }
 
@@ -490,7 +552,11 @@ export class AnalyticsReports {
     return {
       average: total.averageClickPosition,
       clickCount: total.clickCount,
-      dates: [...perDay].map(([date, stats]) => ({ date, average: stats.averageClickPosition, clickCount: stats.clickCount })),
+      dates: [...perDay].map(([date, stats]) => ({
+        date,
+        average: stats.averageClickPosition,
+        clickCount: stats.clickCount,
+      })),
     };
   }
 
@@ -502,14 +568,22 @@ export class AnalyticsReports {
   /** `GET /2/clicks/clickThroughRate`. */
   clickThroughRate(scope: Scope) {
     const { total, perDay } = this.clickStats(scope);
-    const shape = (stats: ClickStats) => ({ rate: stats.clickThroughRate, clickCount: stats.clickCount, trackedSearchCount: stats.tracked });
+    const shape = (stats: ClickStats) => ({
+      rate: stats.clickThroughRate,
+      clickCount: stats.clickCount,
+      trackedSearchCount: stats.tracked,
+    });
     return { ...shape(total), dates: [...perDay].map(([date, stats]) => ({ date, ...shape(stats) })) };
   }
 
   /** `GET /2/conversions/conversionRate`. */
   conversionRate(scope: Scope) {
     const { total, perDay } = this.clickStats(scope);
-    const shape = (stats: ClickStats) => ({ rate: stats.conversionRate, trackedSearchCount: stats.tracked, conversionCount: stats.conversionCount });
+    const shape = (stats: ClickStats) => ({
+      rate: stats.conversionRate,
+      trackedSearchCount: stats.tracked,
+      conversionCount: stats.conversionCount,
+    });
     return { ...shape(total), dates: [...perDay].map(([date, stats]) => ({ date, ...shape(stats) })) };
   }
 
@@ -528,7 +602,9 @@ export class AnalyticsReports {
    */
   abTestVariant(abTestID: number, variant: number, index: string) {
     const span = this.db
-      .prepare('SELECT MIN(ts) AS first, MAX(ts) AS last FROM analytics_searches WHERE ab_test_id = ? AND ab_test_variant = ?')
+      .prepare(
+        'SELECT MIN(ts) AS first, MAX(ts) AS last FROM analytics_searches WHERE ab_test_id = ? AND ab_test_variant = ?',
+      )
       .get(abTestID, variant) as { first: number | null; last: number | null };
     if (span.first === null || span.last === null) return undefined;
     const from = Math.floor(span.first / DAY_MS) * DAY_MS;

@@ -62,7 +62,8 @@ export function validateUserId(value: unknown, where: string): string {
 /** The cluster named in a request (404 for any name but the local cluster's). */
 export function requireCluster(value: unknown, where: string): string {
   if (typeof value !== 'string' || value === '') throw new HttpError(400, `${where} must be a non-empty string`);
-  if (value !== LOCAL_CLUSTER) throw new HttpError(404, `Cluster ${value} does not exist (the local service has one cluster: ${LOCAL_CLUSTER})`);
+  if (value !== LOCAL_CLUSTER)
+    throw new HttpError(404, `Cluster ${value} does not exist (the local service has one cluster: ${LOCAL_CLUSTER})`);
   return value;
 }
 
@@ -147,7 +148,11 @@ export class Clusters {
   /** Every mapped user with its figures, from the records that still exist. */
   mappings(): UserMapping[] {
     const figures = new Map<string, { nbRecords: number; dataSize: number }>();
-    for (const row of this.statements.owned.iterate() as Iterable<{ index_name: string; object_id: string; user_id: string }>) {
+    for (const row of this.statements.owned.iterate() as Iterable<{
+      index_name: string;
+      object_id: string;
+      user_id: string;
+    }>) {
       const size = this.recordSize(row.index_name, row.object_id);
       if (size === undefined) continue;
       const entry = figures.get(row.user_id) ?? { nbRecords: 0, dataSize: 0 };
@@ -168,7 +173,10 @@ export class Clusters {
     if (!row) return undefined;
     let nbRecords = 0;
     let dataSize = 0;
-    for (const owned of this.statements.ownedBy.iterate(userID) as Iterable<{ index_name: string; object_id: string }>) {
+    for (const owned of this.statements.ownedBy.iterate(userID) as Iterable<{
+      index_name: string;
+      object_id: string;
+    }>) {
       const size = this.recordSize(owned.index_name, owned.object_id);
       if (size === undefined) continue;
       nbRecords += 1;
@@ -193,7 +201,10 @@ export class Clusters {
   /** The top users by record count per cluster (ties: larger dataSize, then userID). */
   top(): Array<Record<string, UserMapping[]>> {
     const users = this.mappings().sort(
-      (a, b) => b.nbRecords - a.nbRecords || b.dataSize - a.dataSize || (a.userID < b.userID ? -1 : a.userID > b.userID ? 1 : 0),
+      (a, b) =>
+        b.nbRecords - a.nbRecords ||
+        b.dataSize - a.dataSize ||
+        (a.userID < b.userID ? -1 : a.userID > b.userID ? 1 : 0),
     );
     return [{ [LOCAL_CLUSTER]: users.filter((user) => user.clusterName === LOCAL_CLUSTER).slice(0, TOP_USERS) }];
   }

@@ -70,7 +70,8 @@ export function httpUrl(value: unknown, field: string): string {
   } catch {
     fail(field, `${JSON.stringify(value)} is not an absolute URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(field, `${JSON.stringify(value)} is not an http(s) URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    fail(field, `${JSON.stringify(value)} is not an http(s) URL`);
   url.hash = '';
   return url.href;
 }
@@ -99,7 +100,8 @@ function checkSource(source: string, field: string): void {
 
 function action(value: unknown, field: string): CrawlerAction {
   if (!isObject(value)) fail(field, 'must be an object');
-  if (typeof value.indexName !== 'string' || value.indexName === '') fail(`${field}.indexName`, 'must be a non-empty string');
+  if (typeof value.indexName !== 'string' || value.indexName === '')
+    fail(`${field}.indexName`, 'must be a non-empty string');
   const pathsToMatch = stringList(value.pathsToMatch, `${field}.pathsToMatch`, { nonEmpty: true });
   if (value.selectorsToMatch !== undefined) {
     const empty = load('');
@@ -107,20 +109,25 @@ function action(value: unknown, field: string): CrawlerAction {
       try {
         empty(selector.startsWith('!') ? selector.slice(1) : selector);
       } catch (error) {
-        fail(`${field}.selectorsToMatch[${i}]`, `${JSON.stringify(selector)} is not a CSS selector (${(error as Error).message})`);
+        fail(
+          `${field}.selectorsToMatch[${i}]`,
+          `${JSON.stringify(selector)} is not a CSS selector (${(error as Error).message})`,
+        );
       }
     });
   }
   if (value.fileTypesToMatch !== undefined) {
     const types = stringList(value.fileTypesToMatch, `${field}.fileTypesToMatch`, { nonEmpty: true });
     types.forEach((type, i) => {
-      if (!/^[a-z0-9]+$/i.test(type)) fail(`${field}.fileTypesToMatch[${i}]`, `${JSON.stringify(type)} is not a file type (html, pdf, …)`);
+      if (!/^[a-z0-9]+$/i.test(type))
+        fail(`${field}.fileTypesToMatch[${i}]`, `${JSON.stringify(type)} is not a file type (html, pdf, …)`);
     });
   }
   const extractor = value.recordExtractor;
   if (!isObject(extractor)) fail(`${field}.recordExtractor`, 'must be an object { __type: "function", source }');
   if (extractor.__type !== 'function') fail(`${field}.recordExtractor.__type`, 'must be "function"');
-  if (typeof extractor.source !== 'string' || extractor.source.trim() === '') fail(`${field}.recordExtractor.source`, 'must be the code of a function');
+  if (typeof extractor.source !== 'string' || extractor.source.trim() === '')
+    fail(`${field}.recordExtractor.source`, 'must be the code of a function');
   checkSource(extractor.source, `${field}.recordExtractor.source`);
   return { ...value, pathsToMatch } as CrawlerAction;
 }
@@ -136,14 +143,19 @@ export function parseConfig(value: unknown, prefix = 'config'): CrawlerConfig {
   if (!isObject(value)) fail(prefix, 'must be an object');
   if (typeof value.appId !== 'string' || value.appId === '') fail(`${prefix}.appId`, 'must be a non-empty string');
   if (typeof value.apiKey !== 'string' || value.apiKey === '') fail(`${prefix}.apiKey`, 'must be a non-empty string');
-  if (value.indexPrefix !== undefined && typeof value.indexPrefix !== 'string') fail(`${prefix}.indexPrefix`, 'must be a string');
+  if (value.indexPrefix !== undefined && typeof value.indexPrefix !== 'string')
+    fail(`${prefix}.indexPrefix`, 'must be a string');
   const rateLimit = value.rateLimit;
   if (typeof rateLimit !== 'number' || !Number.isFinite(rateLimit) || rateLimit <= 0 || rateLimit > MAX_RATE_LIMIT) {
     fail(`${prefix}.rateLimit`, `must be a number of requests per second above 0 and at most ${MAX_RATE_LIMIT}`);
   }
-  const startUrls = stringList(value.startUrls, `${prefix}.startUrls`, { nonEmpty: true }).map((url, i) => httpUrl(url, `${prefix}.startUrls[${i}]`));
+  const startUrls = stringList(value.startUrls, `${prefix}.startUrls`, { nonEmpty: true }).map((url, i) =>
+    httpUrl(url, `${prefix}.startUrls[${i}]`),
+  );
   const extraUrls =
-    value.extraUrls === undefined ? undefined : stringList(value.extraUrls, `${prefix}.extraUrls`).map((url, i) => httpUrl(url, `${prefix}.extraUrls[${i}]`));
+    value.extraUrls === undefined
+      ? undefined
+      : stringList(value.extraUrls, `${prefix}.extraUrls`).map((url, i) => httpUrl(url, `${prefix}.extraUrls[${i}]`));
   if (value.maxUrls !== undefined && (!Number.isInteger(value.maxUrls) || (value.maxUrls as number) < 1)) {
     fail(`${prefix}.maxUrls`, 'must be a positive integer');
   }
@@ -151,9 +163,17 @@ export function parseConfig(value: unknown, prefix = 'config'): CrawlerConfig {
   if (value.ignoreRobotsTxtRules !== undefined && typeof value.ignoreRobotsTxtRules !== 'boolean') {
     fail(`${prefix}.ignoreRobotsTxtRules`, 'must be a boolean');
   }
-  if (!Array.isArray(value.actions) || value.actions.length === 0) fail(`${prefix}.actions`, 'must be a non-empty array of actions');
+  if (!Array.isArray(value.actions) || value.actions.length === 0)
+    fail(`${prefix}.actions`, 'must be a non-empty array of actions');
   const actions = value.actions.map((item, i) => action(item, `${prefix}.actions[${i}]`));
-  const config: CrawlerConfig = { ...value, appId: value.appId, apiKey: value.apiKey, rateLimit, startUrls, actions } as CrawlerConfig;
+  const config: CrawlerConfig = {
+    ...value,
+    appId: value.appId,
+    apiKey: value.apiKey,
+    rateLimit,
+    startUrls,
+    actions,
+  } as CrawlerConfig;
   if (extraUrls) config.extraUrls = extraUrls;
   for (const [i, item] of actions.entries()) {
     try {

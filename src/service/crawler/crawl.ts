@@ -135,25 +135,75 @@ type Verdict = Pick<Visit, 'status' | 'reason' | 'category' | 'readable'>;
 
 const VERDICTS = {
   success: { status: 'DONE', reason: 'success', category: 'success', readable: 'Success' },
-  excluded: { status: 'SKIPPED', reason: 'excluded_by_pattern', category: 'filter', readable: 'The URL matches exclusionPatterns' },
-  noAction: { status: 'SKIPPED', reason: 'no_matching_action', category: 'filter', readable: "No action's pathsToMatch matches the URL" },
+  excluded: {
+    status: 'SKIPPED',
+    reason: 'excluded_by_pattern',
+    category: 'filter',
+    readable: 'The URL matches exclusionPatterns',
+  },
+  noAction: {
+    status: 'SKIPPED',
+    reason: 'no_matching_action',
+    category: 'filter',
+    readable: "No action's pathsToMatch matches the URL",
+  },
   noActionApplied: {
     status: 'SKIPPED',
     reason: 'no_action_applied',
     category: 'filter',
     readable: "Fetched, but no action's selectorsToMatch and fileTypesToMatch match the page",
   },
-  fileType: { status: 'SKIPPED', reason: 'unsupported_file_type', category: 'filter', readable: 'Not an HTML page (the local crawler extracts HTML only)' },
-  domain: { status: 'SKIPPED', reason: 'domain_not_registered', category: 'domain', readable: "The URL's host is not a registered domain" },
-  robots: { status: 'SKIPPED', reason: 'forbidden_by_robotstxt', category: 'robots', readable: 'Disallowed by robots.txt' },
-  redirect: { status: 'SKIPPED', reason: 'redirect', category: 'fetch', readable: 'Redirected (the target is crawled as its own URL)' },
-  network: { status: 'FAILED', reason: 'network_error', category: 'fetch', readable: 'The request failed (network error or timeout)' },
-  tooBig: { status: 'FAILED', reason: 'too_big', category: 'fetch', readable: `The page is larger than ${MAX_PAGE_BYTES} bytes` },
-  extractor: { status: 'FAILED', reason: 'extractor_error', category: 'extraction', readable: 'A recordExtractor threw, timed out or returned no array of objects' },
+  fileType: {
+    status: 'SKIPPED',
+    reason: 'unsupported_file_type',
+    category: 'filter',
+    readable: 'Not an HTML page (the local crawler extracts HTML only)',
+  },
+  domain: {
+    status: 'SKIPPED',
+    reason: 'domain_not_registered',
+    category: 'domain',
+    readable: "The URL's host is not a registered domain",
+  },
+  robots: {
+    status: 'SKIPPED',
+    reason: 'forbidden_by_robotstxt',
+    category: 'robots',
+    readable: 'Disallowed by robots.txt',
+  },
+  redirect: {
+    status: 'SKIPPED',
+    reason: 'redirect',
+    category: 'fetch',
+    readable: 'Redirected (the target is crawled as its own URL)',
+  },
+  network: {
+    status: 'FAILED',
+    reason: 'network_error',
+    category: 'fetch',
+    readable: 'The request failed (network error or timeout)',
+  },
+  tooBig: {
+    status: 'FAILED',
+    reason: 'too_big',
+    category: 'fetch',
+    readable: `The page is larger than ${MAX_PAGE_BYTES} bytes`,
+  },
+  extractor: {
+    status: 'FAILED',
+    reason: 'extractor_error',
+    category: 'extraction',
+    readable: 'A recordExtractor threw, timed out or returned no array of objects',
+  },
 } satisfies Record<string, Verdict>;
 
 function httpVerdict(status: number): Verdict {
-  return { status: 'FAILED', reason: `http_${status}`, category: 'fetch', readable: `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim() };
+  return {
+    status: 'FAILED',
+    reason: `http_${status}`,
+    category: 'fetch',
+    readable: `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim(),
+  };
 }
 
 /** What a crawl knows once per configuration: the matchers, the registered domains, robots.txt per origin. */
@@ -284,12 +334,21 @@ export class CrawlScope {
     for (const i of applying) {
       const item = this.config.actions[i]!;
       try {
-        const output = runExtractor(item.recordExtractor.source, { url: new URL(href), $, contentLength, fileType, dataSources: {} });
+        const output = runExtractor(item.recordExtractor.source, {
+          url: new URL(href),
+          $,
+          contentLength,
+          fileType,
+          dataSources: {},
+        });
         logs.push(...output.logs);
         extractions.push({
           actionIndex: i,
           indexName: targetIndexName(this.config, item),
-          records: output.records.map((record, position) => ({ ...record, objectID: (record.objectID as string | undefined) ?? objectIdFor(href, position) })),
+          records: output.records.map((record, position) => ({
+            ...record,
+            objectID: (record.objectID as string | undefined) ?? objectIdFor(href, position),
+          })),
         });
       } catch (error) {
         if (!(error instanceof ExtractorError)) throw error;
@@ -393,7 +452,11 @@ const MAX_RECORDED_URLS = 100_000;
  * @example
  * const tally = await crawl(scope, { urls: config.startUrls, followLinks: true, onUrl: (visit) => save(visit) });
  */
-export async function crawl(scope: CrawlScope, plan: CrawlPlan, signal: AbortSignal): Promise<{ done: number; failed: number; skipped: number }> {
+export async function crawl(
+  scope: CrawlScope,
+  plan: CrawlPlan,
+  signal: AbortSignal,
+): Promise<{ done: number; failed: number; skipped: number }> {
   const maxUrls = scope.config.maxUrls ?? DEFAULT_MAX_URLS;
   const seen = new Set<string>();
   const queue: string[] = [];
@@ -430,5 +493,12 @@ export function outcomeOf(visit: Visit): UrlOutcome {
   for (const extraction of visit.extractions) {
     (records[extraction.indexName] ??= []).push(...extraction.records.map((record) => record.objectID));
   }
-  return { url: visit.url, status: visit.status, reason: visit.reason, category: visit.category, readable: visit.readable, records };
+  return {
+    url: visit.url,
+    status: visit.status,
+    reason: visit.reason,
+    category: visit.category,
+    readable: visit.readable,
+    records,
+  };
 }

@@ -140,14 +140,18 @@ export function runExtractor(source: string, input: ExtractorInput): ExtractorRe
   try {
     output = scriptOf(source).runInContext(context, { timeout: EXTRACTOR_TIMEOUT_MS, breakOnSigint: false });
   } catch (error) {
-    const message = (error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT'
-      ? `the recordExtractor ran longer than ${EXTRACTOR_TIMEOUT_MS} ms`
-      : `the recordExtractor threw: ${(error as Error)?.message ?? String(error)}`;
+    const message =
+      (error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT'
+        ? `the recordExtractor ran longer than ${EXTRACTOR_TIMEOUT_MS} ms`
+        : `the recordExtractor threw: ${(error as Error)?.message ?? String(error)}`;
     throw new ExtractorError(message, logs);
   }
   if (!Array.isArray(output)) throw new ExtractorError('the recordExtractor must return an array of records', logs);
   if (output.length > MAX_RECORDS_PER_PAGE) {
-    throw new ExtractorError(`the recordExtractor returned ${output.length} records; at most ${MAX_RECORDS_PER_PAGE} per page`, logs);
+    throw new ExtractorError(
+      `the recordExtractor returned ${output.length} records; at most ${MAX_RECORDS_PER_PAGE} per page`,
+      logs,
+    );
   }
   let records: Array<Record<string, unknown>>;
   try {

@@ -11,7 +11,13 @@ import { indexAllowed } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 import { internalsOf } from '../http/internals.js';
 import type { Catalog } from '../storage/catalog.js';
-import { CrawlerStore, type Generation, type StoredCrawler, type TaskKind, type UrlStatistic } from '../storage/crawler.js';
+import {
+  CrawlerStore,
+  type Generation,
+  type StoredCrawler,
+  type TaskKind,
+  type UrlStatistic,
+} from '../storage/crawler.js';
 import { httpUrl, liveIndices, parseConfig, temporaryIndexName, type CrawlerConfig } from './config.js';
 import { crawl, CrawlScope, outcomeOf, Pace, type Visit } from './crawl.js';
 
@@ -75,10 +81,12 @@ export class CrawlerService {
     this.#store = new CrawlerStore(ctx.db);
     this.#catalog = internalsOf(ctx).catalog;
     for (const domain of options.domains) {
-      if (!DOMAIN.test(domain)) throw new Error(`Crawler domain ${JSON.stringify(domain)} is not a host name (or *.host)`);
+      if (!DOMAIN.test(domain))
+        throw new Error(`Crawler domain ${JSON.stringify(domain)} is not a host name (or *.host)`);
     }
     this.#store.transaction(() => {
-      for (const domain of [...LOOPBACK_DOMAINS, ...options.domains]) this.#store.saveDomain(domain.toLowerCase(), true);
+      for (const domain of [...LOOPBACK_DOMAINS, ...options.domains])
+        this.#store.saveDomain(domain.toLowerCase(), true);
     });
     this.#recover();
     ctx.on('close', () => this.#closing.abort(new Error('The service is closing')));
@@ -151,7 +159,11 @@ export class CrawlerService {
   list(filter: { name?: string; appId?: string }): StoredCrawler[] {
     return this.#store
       .crawlers()
-      .filter((crawler) => (filter.name === undefined || crawler.name === filter.name) && (filter.appId === undefined || crawler.config.appId === filter.appId));
+      .filter(
+        (crawler) =>
+          (filter.name === undefined || crawler.name === filter.name) &&
+          (filter.appId === undefined || crawler.config.appId === filter.appId),
+      );
   }
 
   domains(): Array<{ appId: string; domain: string; verified: boolean }> {
@@ -179,20 +191,30 @@ export class CrawlerService {
   /** Validates a configuration, then its appId (this service's) and apiKey (a key of this app with addObject on the indices). */
   #checkConfig(value: unknown): CrawlerConfig {
     const config = parseConfig(value);
-    if (config.appId !== this.#ctx.appId) throw new HttpError(400, `config.appId: ${JSON.stringify(config.appId)} is not the application id of this service (${this.#ctx.appId})`);
+    if (config.appId !== this.#ctx.appId)
+      throw new HttpError(
+        400,
+        `config.appId: ${JSON.stringify(config.appId)} is not the application id of this service (${this.#ctx.appId})`,
+      );
     this.#checkKey(config, 'config.apiKey');
     return config;
   }
 
   #checkKey(config: CrawlerConfig, field: string): void {
     if (config.apiKey === this.#ctx.adminKey) return;
-    if (config.apiKey === this.#ctx.searchKey) throw new HttpError(400, `${field}: the API key lacks the addObject right (it is the search key)`);
+    if (config.apiKey === this.#ctx.searchKey)
+      throw new HttpError(400, `${field}: the API key lacks the addObject right (it is the search key)`);
     const key = internalsOf(this.#ctx).keys.get(config.apiKey);
-    if (!key) throw new HttpError(400, `${field}: not an API key of application ${this.#ctx.appId} (unknown, deleted or expired)`);
+    if (!key)
+      throw new HttpError(
+        400,
+        `${field}: not an API key of application ${this.#ctx.appId} (unknown, deleted or expired)`,
+      );
     if (!key.acl.includes('addObject')) throw new HttpError(400, `${field}: the API key lacks the addObject right`);
     const patterns = { indexes: key.indexes ?? (key.index !== undefined ? [key.index] : undefined) };
     for (const indexName of liveIndices(config)) {
-      if (!indexAllowed(patterns, indexName)) throw new HttpError(400, `${field}: the API key may not write to the index ${indexName}`);
+      if (!indexAllowed(patterns, indexName))
+        throw new HttpError(400, `${field}: the API key may not write to the index ${indexName}`);
     }
   }
 
@@ -203,7 +225,8 @@ export class CrawlerService {
   }
 
   create(name: unknown, config: unknown): string {
-    if (typeof name !== 'string' || name.trim() === '' || name.length > 256) throw new HttpError(400, 'name: must be a non-empty string of at most 256 characters');
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 256)
+      throw new HttpError(400, 'name: must be a non-empty string of at most 256 characters');
     const checked = this.#checkConfig(config);
     const now = this.#ctx.now();
     const id = randomUUID();
@@ -243,7 +266,8 @@ export class CrawlerService {
   /** `PATCH /crawlers/{id}/config`: top-level properties replace the configuration's (send the whole `actions`). */
   patchConfig(id: string, partial: Record<string, unknown>): string {
     const crawler = this.require(id);
-    if (Object.keys(partial).length === 0) throw new HttpError(400, 'The body must hold at least one configuration property');
+    if (Object.keys(partial).length === 0)
+      throw new HttpError(400, 'The body must hold at least one configuration property');
     return this.update(id, undefined, { ...crawler.config, ...partial });
   }
 
@@ -282,7 +306,10 @@ export class CrawlerService {
 
   #refuseBlocked(crawler: StoredCrawler, what: string): void {
     if (crawler.blocked) {
-      throw new HttpError(400, `The crawler is blocked by task ${crawler.blockingTaskId}; cancel that task (POST /api/1/crawlers/${crawler.id}/tasks/${crawler.blockingTaskId}/cancel) before ${what}`);
+      throw new HttpError(
+        400,
+        `The crawler is blocked by task ${crawler.blockingTaskId}; cancel that task (POST /api/1/crawlers/${crawler.id}/tasks/${crawler.blockingTaskId}/cancel) before ${what}`,
+      );
     }
   }
 
@@ -371,7 +398,12 @@ export class CrawlerService {
    * `BLOCK_MIN_LIVE_RECORDS` records would keep less than half of them (the live indices stay; the task
    * stays pending as the blocking task); otherwise each temporary index replaces its live index.
    */
-  #finishReindex(id: string, taskId: string, targets: Map<string, string>, tally: { done: number; failed: number }): void {
+  #finishReindex(
+    id: string,
+    taskId: string,
+    targets: Map<string, string>,
+    tally: { done: number; failed: number },
+  ): void {
     const crawler = this.require(id);
     const now = this.#ctx.now();
     let blockReason: string | undefined;
@@ -411,7 +443,8 @@ export class CrawlerService {
   #discardTemporary(crawler: StoredCrawler): void {
     for (const live of liveIndices(crawler.config as CrawlerConfig)) {
       const temporary = temporaryIndexName(live);
-      if (this.#catalog.get(temporary)) this.#catalog.write(temporary, 'deleteIndex', () => this.#catalog.deleteIndex(temporary));
+      if (this.#catalog.get(temporary))
+        this.#catalog.write(temporary, 'deleteIndex', () => this.#catalog.deleteIndex(temporary));
     }
     this.#store.clearGeneration(crawler.id, 'temp');
   }
@@ -422,7 +455,10 @@ export class CrawlerService {
     const task = this.#store.task(taskId);
     if (!task || task.crawlerId !== id) throw new HttpError(400, `taskId: ${taskId} is not a task of crawler ${id}`);
     if (!crawler.blocked || crawler.blockingTaskId !== taskId) {
-      throw new HttpError(400, `taskId: ${taskId} is not the blocking task of crawler ${id}; only a blocking task can be cancelled`);
+      throw new HttpError(
+        400,
+        `taskId: ${taskId} is not the blocking task of crawler ${id}; only a blocking task can be cancelled`,
+      );
     }
     const now = this.#ctx.now();
     this.#store.transaction(() => {
@@ -443,14 +479,19 @@ export class CrawlerService {
    */
   crawlUrls(id: string, urlsValue: unknown, save: unknown): string {
     const crawler = this.require(id);
-    if (!Array.isArray(urlsValue) || urlsValue.length === 0) throw new HttpError(400, 'urls: required, a non-empty array of URLs');
-    if (urlsValue.length > MAX_URLS_PER_CRAWL_CALL) throw new HttpError(400, `urls: at most ${MAX_URLS_PER_CRAWL_CALL} URLs per call, got ${urlsValue.length}`);
+    if (!Array.isArray(urlsValue) || urlsValue.length === 0)
+      throw new HttpError(400, 'urls: required, a non-empty array of URLs');
+    if (urlsValue.length > MAX_URLS_PER_CRAWL_CALL)
+      throw new HttpError(400, `urls: at most ${MAX_URLS_PER_CRAWL_CALL} URLs per call, got ${urlsValue.length}`);
     const urls = [...new Set(urlsValue.map((url, i) => httpUrl(url, `urls[${i}]`)))];
     if (save !== undefined && typeof save !== 'boolean') throw new HttpError(400, 'save: must be a boolean');
     this.#refuseBlocked(crawler, 'crawling URLs');
     const now = this.#ctx.now();
     if (this.#store.countTasksSince(id, 'urls', now - 86_400_000) >= MAX_URL_CRAWL_CALLS_PER_DAY) {
-      throw new HttpError(429, `urls: at most ${MAX_URL_CRAWL_CALLS_PER_DAY} immediate URL crawls per crawler in 24 hours`);
+      throw new HttpError(
+        429,
+        `urls: at most ${MAX_URL_CRAWL_CALLS_PER_DAY} immediate URL crawls per crawler in 24 hours`,
+      );
     }
     const runtime = this.#runtime(id);
     const reindex = runtime.reindex;
@@ -466,12 +507,18 @@ export class CrawlerService {
       return this.#newTask(id, 'urls', true);
     });
     const signal = reindex ? AbortSignal.any([reindex.abort.signal, this.#closing.signal]) : this.#closing.signal;
-    const targets = new Map(liveIndices(config).map((live) => [live, generation === 'temp' ? temporaryIndexName(live) : live]));
+    const targets = new Map(
+      liveIndices(config).map((live) => [live, generation === 'temp' ? temporaryIndexName(live) : live]),
+    );
     const work = (async () => {
       try {
         this.#checkKey(config, 'config.apiKey');
         const scope = new CrawlScope(config, this.#domainNames(), runtime.pace, signal);
-        await crawl(scope, { urls, followLinks: false, onUrl: (visit) => !signal.aborted && this.#save(id, generation, targets, visit) }, signal);
+        await crawl(
+          scope,
+          { urls, followLinks: false, onUrl: (visit) => !signal.aborted && this.#save(id, generation, targets, visit) },
+          signal,
+        );
         this.#store.endTask(taskId, 'done', this.#ctx.now());
       } catch (error) {
         if (this.#closed) return;
@@ -497,7 +544,9 @@ export class CrawlerService {
       for (const live of new Set([...Object.keys(previous), ...Object.keys(outcome.records)])) {
         const target = targets.get(live);
         if (!target) continue;
-        const records = visit.extractions.filter((extraction) => extraction.indexName === live).flatMap((extraction) => extraction.records);
+        const records = visit.extractions
+          .filter((extraction) => extraction.indexName === live)
+          .flatMap((extraction) => extraction.records);
         const kept = new Set(records.map((record) => record.objectID));
         const stale = (previous[live] ?? []).filter((objectID) => !kept.has(objectID));
         if (records.length === 0 && stale.length === 0) continue;
@@ -531,10 +580,21 @@ export class CrawlerService {
     // Its own pace: a test is one or two requests, and answers even while the crawler is paused.
     const scope = new CrawlScope(config, this.#domainNames(), new Pace(), this.#closing.signal);
     const visit = await scope.visit(url);
-    const byIndex = new Map<string, { indexName: string; records: unknown[]; recordsPerExtractor: Array<{ index: number; type: string; records: unknown[] }> }>();
+    const byIndex = new Map<
+      string,
+      {
+        indexName: string;
+        records: unknown[];
+        recordsPerExtractor: Array<{ index: number; type: string; records: unknown[] }>;
+      }
+    >();
     for (const extraction of visit.extractions) {
       let entry = byIndex.get(extraction.indexName);
-      if (!entry) byIndex.set(extraction.indexName, (entry = { indexName: extraction.indexName, records: [], recordsPerExtractor: [] }));
+      if (!entry)
+        byIndex.set(
+          extraction.indexName,
+          (entry = { indexName: extraction.indexName, records: [], recordsPerExtractor: [] }),
+        );
       entry.records.push(...extraction.records);
       entry.recordsPerExtractor.push({ index: extraction.actionIndex, type: 'custom', records: extraction.records });
     }

@@ -104,13 +104,15 @@ export function demoSuggestionsConfig(): Record<string, unknown> {
  * @example
  * demoSuggestionOrders(catalog.get('products')!.objects()).find((r) => r.query == 'Xerox Paper')?.count
  */
-export function demoSuggestionOrders(records: Iterable<Record<string, unknown>>): Array<{ objectID: string; query: string; count: number }> {
+export function demoSuggestionOrders(
+  records: Iterable<Record<string, unknown>>,
+): Array<{ objectID: string; query: string; count: number }> {
   const counts = new Map<string, number>();
   for (const record of records) {
-    const orders = typeof record.popularity == 'number' ? record.popularity : 0;
+    const orders = typeof record.popularity === 'number' ? record.popularity : 0;
     for (const attributes of DEMO_SUGGESTIONS_GENERATE) {
       const values = attributes.map((attribute) => record[attribute]);
-      if (!values.every((value) => typeof value == 'string' && value)) continue;
+      if (!values.every((value) => typeof value === 'string' && value)) continue;
       const query = values.join(' ');
       counts.set(query, (counts.get(query) ?? 0) + orders);
     }

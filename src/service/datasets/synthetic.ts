@@ -79,7 +79,7 @@ export function syntheticProducts(options: SyntheticOptions = {}): SyntheticProd
   const brands = Array.from({ length: 500 }, () => capitalize(pick(all)));
   const categories = Array.from({ length: 40 }, () => capitalize(pick(all)));
   // Zipf-like: index = V × r^2.2 makes low indices (common words) far more frequent
-  const zipf = () => vocab[Math.floor(vocabSize * Math.pow(rand(), 2.2))]!;
+  const zipf = () => vocab[Math.floor(vocabSize * rand() ** 2.2)]!;
   const products: SyntheticProduct[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const n = 2 + Math.floor(rand() * 4);
@@ -88,7 +88,7 @@ export function syntheticProducts(options: SyntheticOptions = {}): SyntheticProd
     products[i] = {
       objectID: `p${i}`,
       name: capitalize(words.join(' ')),
-      brand: brands[Math.floor(brands.length * Math.pow(rand(), 1.5))]!,
+      brand: brands[Math.floor(brands.length * rand() ** 1.5)]!,
       category: categories[Math.floor(rand() * categories.length)]!,
       price: Math.round((1 + rand() * 999) * 100) / 100,
       popularity: Math.floor(rand() * 10_000),
@@ -115,7 +115,8 @@ export function applyTypo(word: string, rand: () => number): string {
   if (kind === 0) return word.slice(0, i) + other() + word.slice(i + 1);
   if (kind === 1) return word.slice(0, i) + word.slice(i + 1);
   if (kind === 2) return word.slice(0, i) + other() + word.slice(i);
-  if (i < word.length - 1 && word[i] !== word[i + 1]) return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+  if (i < word.length - 1 && word[i] !== word[i + 1])
+    return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
   return word.slice(0, i) + other() + word.slice(i + 1);
 }
 
@@ -132,7 +133,10 @@ export interface SyntheticQueries {
  * Derives the benchmark's query sets from the corpus (seeded).
  * @example syntheticQueries(products, { count: 500 }).typo[0] // { query: 'amber glowwrom', objectID: 'p123' }
  */
-export function syntheticQueries(products: SyntheticProduct[], options: { count?: number; seed?: number } = {}): SyntheticQueries {
+export function syntheticQueries(
+  products: SyntheticProduct[],
+  options: { count?: number; seed?: number } = {},
+): SyntheticQueries {
   const count = options.count ?? 1000;
   const rand = mulberry32(options.seed ?? 7);
   const rec = () => products[Math.floor(rand() * products.length)]!;

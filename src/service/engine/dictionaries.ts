@@ -45,10 +45,74 @@ export type DictionaryEntry = StopwordEntry | PluralEntry | CompoundEntry;
 
 /** Language codes of the hosted API family's dictionaries (its `SupportedLanguage`). */
 export const LANGUAGES: readonly string[] = [
-  'af', 'ar', 'az', 'bg', 'bn', 'ca', 'cs', 'cy', 'da', 'de', 'el', 'en', 'eo', 'es', 'et', 'eu', 'fa', 'fi', 'fo', 'fr',
-  'ga', 'gl', 'he', 'hi', 'hu', 'hy', 'id', 'is', 'it', 'ja', 'ka', 'kk', 'ko', 'ku', 'ky', 'lt', 'lv', 'mi', 'mn', 'mr',
-  'ms', 'mt', 'nb', 'nl', 'no', 'ns', 'pl', 'ps', 'pt', 'pt-br', 'qu', 'ro', 'ru', 'sk', 'sq', 'sv', 'sw', 'ta', 'te', 'th',
-  'tl', 'tn', 'tr', 'tt', 'uk', 'ur', 'uz', 'zh',
+  'af',
+  'ar',
+  'az',
+  'bg',
+  'bn',
+  'ca',
+  'cs',
+  'cy',
+  'da',
+  'de',
+  'el',
+  'en',
+  'eo',
+  'es',
+  'et',
+  'eu',
+  'fa',
+  'fi',
+  'fo',
+  'fr',
+  'ga',
+  'gl',
+  'he',
+  'hi',
+  'hu',
+  'hy',
+  'id',
+  'is',
+  'it',
+  'ja',
+  'ka',
+  'kk',
+  'ko',
+  'ku',
+  'ky',
+  'lt',
+  'lv',
+  'mi',
+  'mn',
+  'mr',
+  'ms',
+  'mt',
+  'nb',
+  'nl',
+  'no',
+  'ns',
+  'pl',
+  'ps',
+  'pt',
+  'pt-br',
+  'qu',
+  'ro',
+  'ru',
+  'sk',
+  'sq',
+  'sv',
+  'sw',
+  'ta',
+  'te',
+  'th',
+  'tl',
+  'tn',
+  'tr',
+  'tt',
+  'uk',
+  'ur',
+  'uz',
+  'zh',
 ];
 /** Languages with word segmentation (decompounding) in the hosted API family: the only ones with a compounds dictionary. */
 export const COMPOUND_LANGUAGES: readonly string[] = ['da', 'de', 'fi', 'nb', 'nl', 'no', 'sv'];
@@ -68,10 +132,12 @@ export function supportsLanguage(name: DictionaryName, language: string): boolea
 /** The standard (built-in) stop words of each language the engine ships; English only. */
 export const STANDARD_STOP_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
   en: new Set(
-    ('a about above after again against all am an and any are as at be because been before being below between both but by can could did do does ' +
+    (
+      'a about above after again against all am an and any are as at be because been before being below between both but by can could did do does ' +
       'doing down during each few for from further had has have having he her here hers him his how i if in into is it its itself me more most my ' +
       'no nor not of off on once only or other our ours out over own same she should so some such than that the their theirs them then there these ' +
-      'they this those through to too under until up very was we were what when where which while who whom why will with would you your yours').split(' '),
+      'they this those through to too under until up very was we were what when where which while who whom why will with would you your yours'
+    ).split(' '),
   ),
 };
 
@@ -95,7 +161,11 @@ const EMPTY_MAP: ReadonlyMap<string, readonly string[]> = new Map();
 export class Dictionaries {
   /** Bumped on each change of a dictionary (caches compare them). */
   readonly versions: Record<DictionaryName, number> = { stopwords: 0, plurals: 0, compounds: 0 };
-  #entries: { [N in DictionaryName]: Map<string, EntryOf[N]> } = { stopwords: new Map(), plurals: new Map(), compounds: new Map() };
+  #entries: { [N in DictionaryName]: Map<string, EntryOf[N]> } = {
+    stopwords: new Map(),
+    plurals: new Map(),
+    compounds: new Map(),
+  };
   /** Languages whose standard stop words are turned off. */
   #disabledStopwords = new Set<string>();
   #cache = new Map<string, { version: number; value: unknown }>();

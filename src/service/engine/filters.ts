@@ -108,7 +108,8 @@ class Parser {
   parse(): FilterNode {
     if (this.toks.length === 0) filterError(this.source, 'Empty filter');
     const node = this.or();
-    if (this.pos < this.toks.length) filterError(this.source, `Unexpected token ${describe(this.toks[this.pos])}, expected AND, OR or end of input`);
+    if (this.pos < this.toks.length)
+      filterError(this.source, `Unexpected token ${describe(this.toks[this.pos])}, expected AND, OR or end of input`);
     return node;
   }
 
@@ -145,7 +146,7 @@ class Parser {
       this.pos++;
       const node = this.or();
       const close = this.toks[this.pos];
-      if (!close || close.k !== 'rp') filterError(this.source, `Unexpected token ${describe(close)}, expected ")"`);
+      if (close?.k !== 'rp') filterError(this.source, `Unexpected token ${describe(close)}, expected ")"`);
       this.pos++;
       return node;
     }
@@ -156,27 +157,33 @@ class Parser {
     const attribute = t.v;
     if (!attribute) filterError(this.source, `Empty attribute name at col ${t.col}`);
     const sep = this.toks[this.pos];
-    if (!sep) filterError(this.source, `Unexpected end of input after "${attribute}", expected ":" or a comparison operator`);
+    if (!sep)
+      filterError(this.source, `Unexpected end of input after "${attribute}", expected ":" or a comparison operator`);
     if (sep.k === 'op') {
       this.pos++;
       const v = this.toks[this.pos];
-      if (!v || v.k !== 'word') filterError(this.source, `Unexpected token ${describe(v)}, expected a number after "${sep.v}"`);
+      if (v?.k !== 'word')
+        filterError(this.source, `Unexpected token ${describe(v)}, expected a number after "${sep.v}"`);
       const n = toNumber(v.v);
       if (n === null) filterError(this.source, `Invalid numeric value "${v.v}" at col ${v.col}`);
       this.pos++;
       return { type: 'numeric', attribute, op: sep.v, value: n };
     }
-    if (sep.k !== 'colon') filterError(this.source, `Unexpected token ${describe(sep)}, expected ":" or a comparison operator after "${attribute}"`);
+    if (sep.k !== 'colon')
+      filterError(
+        this.source,
+        `Unexpected token ${describe(sep)}, expected ":" or a comparison operator after "${attribute}"`,
+      );
     this.pos++;
     const v = this.toks[this.pos];
-    if (!v || v.k !== 'word' || (!v.quoted && (v.v === '' || KEYWORDS.has(v.v)))) {
+    if (v?.k !== 'word' || (!v.quoted && (v.v === '' || KEYWORDS.has(v.v)))) {
       filterError(this.source, `Unexpected token ${describe(v)}, expected a value after "${attribute}:"`);
     }
     this.pos++;
     if (isKeyword(this.toks[this.pos], 'TO')) {
       this.pos++;
       const to = this.toks[this.pos];
-      if (!to || to.k !== 'word') filterError(this.source, `Unexpected token ${describe(to)}, expected a number after TO`);
+      if (to?.k !== 'word') filterError(this.source, `Unexpected token ${describe(to)}, expected a number after TO`);
       const from = toNumber(v.v);
       const end = toNumber(to.v);
       if (from === null) filterError(this.source, `Invalid numeric value "${v.v}" at col ${v.col}`);
@@ -228,7 +235,9 @@ function parseTagFilter(entry: string): FilterNode {
 function parseNumericFilter(entry: string): FilterNode {
   const node = parseFilters(entry, 'numericFilters');
   if (node.type !== 'numeric' && node.type !== 'range') {
-    throw new EngineError(`numericFilters: "${entry}" is not a numeric filter (attribute op number or attribute:a TO b)`);
+    throw new EngineError(
+      `numericFilters: "${entry}" is not a numeric filter (attribute op number or attribute:a TO b)`,
+    );
   }
   return node;
 }
@@ -295,4 +304,3 @@ export function buildOptionalFilters(value: unknown): FilterNode[] {
   }
   return out;
 }
-

@@ -52,7 +52,8 @@ function mark(text: string, opts: HighlightOptions): Marked {
       let t = 0;
       while (t < k && spans[i + t]!.norm === phrase.words[t]) t++;
       if (t < k) continue;
-      for (t = 0; t < k; t++) matches[i + t] = { mask: (matches[i + t]?.mask ?? 0) | phrase.mask, chars: spans[i + t]!.norm.length };
+      for (t = 0; t < k; t++)
+        matches[i + t] = { mask: (matches[i + t]?.mask ?? 0) | phrase.mask, chars: spans[i + t]!.norm.length };
       mask |= phrase.mask;
     }
   }
@@ -66,14 +67,27 @@ function mark(text: string, opts: HighlightOptions): Marked {
       let to = span.end;
       while (to < text.length && /\s/.test(text[to]!)) to++;
       if (text[from - 1] !== '<' || text[to] !== '>') continue;
-      matches[i] = { mask: (matches[i]?.mask ?? 0) | placeholder.mask, chars: span.norm.length, from: from - 1, to: to + 1 };
+      matches[i] = {
+        mask: (matches[i]?.mask ?? 0) | placeholder.mask,
+        chars: span.norm.length,
+        from: from - 1,
+        to: to + 1,
+      };
       mask |= placeholder.mask;
     }
   }
   return { spans, matches, mask };
 }
 
-function render(text: string, marked: Marked, from: number, to: number, startOffset: number, endOffset: number, opts: HighlightOptions): string {
+function render(
+  text: string,
+  marked: Marked,
+  from: number,
+  to: number,
+  startOffset: number,
+  endOffset: number,
+  opts: HighlightOptions,
+): string {
   let out = '';
   let pos = startOffset;
   for (let i = from; i < to; i++) {
@@ -133,18 +147,23 @@ export function snippetText(text: string, size: number, ellipsis: string, opts: 
   const spans = marked.spans.length ? marked.spans : tokenizeWithOffsets(text);
   const total = spans.length;
   if (total <= size) {
-    return { value: render(text, marked, 0, marked.spans.length, 0, text.length, opts), matchLevel: level(marked.mask, opts.words.length) };
+    return {
+      value: render(text, marked, 0, marked.spans.length, 0, text.length, opts),
+      matchLevel: level(marked.mask, opts.words.length),
+    };
   }
   let first = marked.matches.findIndex((m) => m !== null);
   if (first < 0) first = 0;
   let start = Math.max(0, first - Math.floor((size - 1) / 2));
-  let end = Math.min(total, start + size);
+  const end = Math.min(total, start + size);
   if (end - start < size) start = Math.max(0, end - size);
   const startOffset = start === 0 ? 0 : spans[start]!.start;
   const endOffset = end === total ? text.length : spans[end - 1]!.end;
   let windowMask = 0;
   for (let i = start; i < end; i++) windowMask |= marked.matches[i]?.mask ?? 0;
-  const body = marked.spans.length ? render(text, marked, start, end, startOffset, endOffset, opts) : escapeHtml(text.slice(startOffset, endOffset));
+  const body = marked.spans.length
+    ? render(text, marked, start, end, startOffset, endOffset, opts)
+    : escapeHtml(text.slice(startOffset, endOffset));
   const value = (start > 0 ? ellipsis : '') + body + (end < total ? ellipsis : '');
   return { value, matchLevel: level(windowMask, opts.words.length) };
 }
@@ -158,7 +177,8 @@ type Nested<T> = T | Nested<T>[] | { [key: string]: Nested<T> };
 export function highlightValue(value: unknown, opts: HighlightOptions): Nested<HighlightResult> | undefined {
   if (typeof value === 'string') return highlightText(value, opts);
   if (typeof value === 'number' || typeof value === 'boolean') return highlightText(String(value), opts);
-  if (Array.isArray(value)) return value.map((v) => highlightValue(v, opts) ?? { value: '', matchLevel: 'none', matchedWords: [] });
+  if (Array.isArray(value))
+    return value.map((v) => highlightValue(v, opts) ?? { value: '', matchLevel: 'none', matchedWords: [] });
   if (value && typeof value === 'object') {
     const out: Record<string, Nested<HighlightResult>> = {};
     for (const [k, v] of Object.entries(value)) {
@@ -174,10 +194,16 @@ export function highlightValue(value: unknown, opts: HighlightOptions): Nested<H
  * Snippets any JSON value: strings and numbers; arrays and objects recursively.
  * @example snippetValue({ body: 'a long text' }, 2, '…', opts) // { body: { value: 'a long…', … } }
  */
-export function snippetValue(value: unknown, size: number, ellipsis: string, opts: HighlightOptions): Nested<SnippetResult> | undefined {
+export function snippetValue(
+  value: unknown,
+  size: number,
+  ellipsis: string,
+  opts: HighlightOptions,
+): Nested<SnippetResult> | undefined {
   if (typeof value === 'string') return snippetText(value, size, ellipsis, opts);
   if (typeof value === 'number' || typeof value === 'boolean') return snippetText(String(value), size, ellipsis, opts);
-  if (Array.isArray(value)) return value.map((v) => snippetValue(v, size, ellipsis, opts) ?? { value: '', matchLevel: 'none' });
+  if (Array.isArray(value))
+    return value.map((v) => snippetValue(v, size, ellipsis, opts) ?? { value: '', matchLevel: 'none' });
   if (value && typeof value === 'object') {
     const out: Record<string, Nested<SnippetResult>> = {};
     for (const [k, v] of Object.entries(value)) {

@@ -9,7 +9,12 @@
 export { Index, type IndexRecord } from './search-index.js';
 export { EngineError } from './errors.js';
 export { parseSearchParams, encodeSearchParams, type SearchParams } from './params.js';
-export { personalizationFigures, type PersonalizationInput, type PersonalizationRankingInfo, type SearchOptions } from './personalization.js';
+export {
+  personalizationFigures,
+  type PersonalizationInput,
+  type PersonalizationRankingInfo,
+  type SearchOptions,
+} from './personalization.js';
 export { defaultSettings, validateSettings, KNOWN_SETTINGS, DEFAULT_RANKING, type IndexSettings } from './settings.js';
 export { parseFilters, buildFilterTree, type FilterNode } from './filters.js';
 export { normalizeText, tokenize, escapeHtml } from './normalize.js';

@@ -8,7 +8,17 @@
  */
 
 const FOLD: Record<string, string> = {
-  ß: 'ss', æ: 'ae', ø: 'o', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ŋ: 'n', ſ: 's',
+  ß: 'ss',
+  æ: 'ae',
+  ø: 'o',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ŋ: 'n',
+  ſ: 's',
   // Greek final sigma: lower-casing a whole word gives ς, a lone letter σ; both are one letter
   ς: 'σ',
 };
@@ -141,8 +151,16 @@ export function isNumericToken(token: string): boolean {
 }
 
 const IRREGULAR: Array<[string, string]> = [
-  ['man', 'men'], ['woman', 'women'], ['child', 'children'], ['person', 'people'], ['mouse', 'mice'],
-  ['foot', 'feet'], ['tooth', 'teeth'], ['goose', 'geese'], ['ox', 'oxen'], ['die', 'dice'],
+  ['man', 'men'],
+  ['woman', 'women'],
+  ['child', 'children'],
+  ['person', 'people'],
+  ['mouse', 'mice'],
+  ['foot', 'feet'],
+  ['tooth', 'teeth'],
+  ['goose', 'geese'],
+  ['ox', 'oxen'],
+  ['die', 'dice'],
 ];
 const IRREGULAR_MAP = new Map<string, string>();
 for (const [s, p] of IRREGULAR) {
@@ -161,26 +179,26 @@ export function pluralForms(word: string): string[] {
   const irr = IRREGULAR_MAP.get(word);
   if (irr) out.add(irr);
   // singular candidates
-  if (word.endsWith('ies') && word.length > 4) out.add(word.slice(0, -3) + 'y');
+  if (word.endsWith('ies') && word.length > 4) out.add(`${word.slice(0, -3)}y`);
   if (word.endsWith('ves') && word.length > 4) {
-    out.add(word.slice(0, -3) + 'f');
-    out.add(word.slice(0, -3) + 'fe');
+    out.add(`${word.slice(0, -3)}f`);
+    out.add(`${word.slice(0, -3)}fe`);
   }
   if (/(s|x|z|ch|sh|o)es$/.test(word)) out.add(word.slice(0, -2));
   if (word.endsWith('s') && !word.endsWith('ss') && word.length > 2) out.add(word.slice(0, -1));
   // plural candidates
-  if (/(s|x|z|ch|sh)$/.test(word)) out.add(word + 'es');
-  else if (/[^aeiou]y$/.test(word)) out.add(word.slice(0, -1) + 'ies');
+  if (/(s|x|z|ch|sh)$/.test(word)) out.add(`${word}es`);
+  else if (/[^aeiou]y$/.test(word)) out.add(`${word.slice(0, -1)}ies`);
   else if (word.endsWith('fe')) {
-    out.add(word.slice(0, -2) + 'ves');
-    out.add(word + 's');
+    out.add(`${word.slice(0, -2)}ves`);
+    out.add(`${word}s`);
   } else if (word.endsWith('f')) {
-    out.add(word.slice(0, -1) + 'ves');
-    out.add(word + 's');
+    out.add(`${word.slice(0, -1)}ves`);
+    out.add(`${word}s`);
   } else if (/[^aeiou]o$/.test(word)) {
-    out.add(word + 'es');
-    out.add(word + 's');
-  } else out.add(word + 's');
+    out.add(`${word}es`);
+    out.add(`${word}s`);
+  } else out.add(`${word}s`);
   out.delete(word);
   return [...out];
 }

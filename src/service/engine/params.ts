@@ -70,7 +70,7 @@ const RANGES: Record<string, [number, number]> = {
 };
 
 function bad(name: string, expected: string, value: unknown): never {
-  const shown = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const shown = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   throw new EngineError(`Invalid value for parameter "${name}": expected ${expected}, got ${shown}`);
 }
 
@@ -120,7 +120,11 @@ function coerce(name: string, kind: Kind, value: unknown, fromString: boolean): 
         if (t.startsWith('[')) v = parseJsonArray(name, t);
         else return t === '' ? [] : fromString ? t.split(',').map((s) => s.trim()) : [t];
       }
-      if (Array.isArray(v) && v.every((x) => typeof x === 'string' || (Array.isArray(x) && x.every((y) => typeof y === 'string')))) return v;
+      if (
+        Array.isArray(v) &&
+        v.every((x) => typeof x === 'string' || (Array.isArray(x) && x.every((y) => typeof y === 'string')))
+      )
+        return v;
       return bad(name, 'a string or an array of strings and arrays of strings', value);
     }
     case 'typo':
@@ -170,7 +174,8 @@ export function parseSearchParams(input: string | Record<string, unknown> | null
     }
     return out;
   }
-  if (typeof input !== 'object' || Array.isArray(input)) throw new EngineError('Invalid params: expected an object or a URL-encoded string');
+  if (typeof input !== 'object' || Array.isArray(input))
+    throw new EngineError('Invalid params: expected an object or a URL-encoded string');
   if (input.params !== undefined) {
     if (typeof input.params !== 'string') bad('params', 'a URL-encoded string', input.params);
     Object.assign(out, parseSearchParams(input.params));
@@ -207,7 +212,12 @@ export function encodeSearchParams(params: SearchParams): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number' || typeof value === 'boolean'
+          ? String(value)
+          : JSON.stringify(value);
     parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(text)}`);
   }
   return parts.join('&');

@@ -16,7 +16,13 @@ import type { FacetStats, Hit, RankingInfo, SearchForFacetValuesResponse, Search
 import { EngineError } from './errors.js';
 import { Dictionaries } from './dictionaries.js';
 import { buildFilterTree, buildOptionalFilters, type FilterNode } from './filters.js';
-import { highlightFacetValue, highlightValue, snippetValue, type HighlightOptions, type TokenMatch } from './highlight.js';
+import {
+  highlightFacetValue,
+  highlightValue,
+  snippetValue,
+  type HighlightOptions,
+  type TokenMatch,
+} from './highlight.js';
 import { isNumericToken, normalizeText, tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
 import { personalizationFigures, type PersonalizationInput, type SearchOptions } from './personalization.js';
@@ -58,7 +64,7 @@ interface Column {
 }
 
 /** How a query word matched a term. */
-const enum Kind {
+enum Kind {
   Exact = 0,
   Prefix = 1,
   Plural = 2,
@@ -197,7 +203,12 @@ function numberLists(name: string, value: unknown, size: (n: number) => boolean,
     }
   }
   if (Array.isArray(list) && list.every((x) => typeof x === 'number')) list = [list];
-  if (!Array.isArray(list) || !list.every((b) => Array.isArray(b) && size(b.length) && b.every((x) => typeof x === 'number' && Number.isFinite(x)))) {
+  if (
+    !Array.isArray(list) ||
+    !list.every(
+      (b) => Array.isArray(b) && size(b.length) && b.every((x) => typeof x === 'number' && Number.isFinite(x)),
+    )
+  ) {
     geoError(name, expected);
   }
   return list as number[][];
@@ -221,28 +232,41 @@ function parseGeo(params: SearchParams): GeoQuery | null {
   const geo: GeoQuery = { around: null, radius: null, precision: 10, boxes: [], polygons: [] };
   if (around !== undefined && around !== null && around !== '') {
     const parts = typeof around === 'string' ? around.split(',').map((x) => Number(x.trim())) : [];
-    if (parts.length !== 2 || !parts.every(Number.isFinite) || Math.abs(parts[0]!) > 90 || Math.abs(parts[1]!) > 180) geoError('aroundLatLng', '"latitude, longitude"');
+    if (parts.length !== 2 || !parts.every(Number.isFinite) || Math.abs(parts[0]!) > 90 || Math.abs(parts[1]!) > 180)
+      geoError('aroundLatLng', '"latitude, longitude"');
     geo.around = [parts[0]!, parts[1]!];
     const radius = params.aroundRadius;
     if (radius !== undefined && radius !== null && radius !== 'all') {
       const r = typeof radius === 'string' ? Number(radius) : radius;
-      if (typeof r !== 'number' || !Number.isFinite(r) || r < 1) geoError('aroundRadius', "a number of metres (≥ 1) or 'all'");
+      if (typeof r !== 'number' || !Number.isFinite(r) || r < 1)
+        geoError('aroundRadius', "a number of metres (≥ 1) or 'all'");
       geo.radius = r;
     }
     const precision = params.aroundPrecision;
     if (precision !== undefined && precision !== null) {
       const p = typeof precision === 'string' ? Number(precision) : precision;
-      if (typeof p !== 'number' || !Number.isFinite(p) || p < 1) geoError('aroundPrecision', 'a number of metres (≥ 1)');
+      if (typeof p !== 'number' || !Number.isFinite(p) || p < 1)
+        geoError('aroundPrecision', 'a number of metres (≥ 1)');
       geo.precision = p;
     }
   }
   if (box !== undefined && box !== null && box !== '') {
-    for (const b of numberLists('insideBoundingBox', box, (n) => n === 4, 'boxes of four numbers (lat1, lng1, lat2, lng2)')) {
+    for (const b of numberLists(
+      'insideBoundingBox',
+      box,
+      (n) => n === 4,
+      'boxes of four numbers (lat1, lng1, lat2, lng2)',
+    )) {
       geo.boxes.push([Math.min(b[0]!, b[2]!), Math.min(b[1]!, b[3]!), Math.max(b[0]!, b[2]!), Math.max(b[1]!, b[3]!)]);
     }
   }
   if (polygon !== undefined && polygon !== null && polygon !== '') {
-    geo.polygons = numberLists('insidePolygon', polygon, (n) => n >= 6 && n % 2 === 0, 'polygons of at least three lat, lng points');
+    geo.polygons = numberLists(
+      'insidePolygon',
+      polygon,
+      (n) => n >= 6 && n % 2 === 0,
+      'polygons of at least three lat, lng points',
+    );
   }
   return geo;
 }
@@ -749,8 +773,10 @@ export class Index {
   saveObjects(records: Array<Record<string, unknown> & { objectID: string }>): void {
     if (!Array.isArray(records)) throw new EngineError('Invalid records: expected an array');
     for (const r of records) {
-      if (r === null || typeof r !== 'object' || Array.isArray(r)) throw new EngineError('Invalid record: expected a JSON object');
-      if (typeof r.objectID !== 'string' || r.objectID === '') throw new EngineError('Invalid record: objectID must be a non-empty string');
+      if (r === null || typeof r !== 'object' || Array.isArray(r))
+        throw new EngineError('Invalid record: expected a JSON object');
+      if (typeof r.objectID !== 'string' || r.objectID === '')
+        throw new EngineError('Invalid record: objectID must be a non-empty string');
     }
     for (const r of records) {
       const old = this.byObjectID.get(r.objectID);
@@ -1180,7 +1206,9 @@ export class Index {
     entry.order = entry.buffer.subarray(0, entry.length);
     for (let i = 0; i < ids.length; i++) {
       entry.rank[ids[i]!] = i;
-      if (i > 0) entry.group[ids[i]!] = entry.group[ids[i - 1]!]! + (this.compareKeys(entry, ids[i - 1]!, ids[i]!) === 0 ? 0 : 1);
+      if (i > 0)
+        entry.group[ids[i]!] =
+          entry.group[ids[i - 1]!]! + (this.compareKeys(entry, ids[i - 1]!, ids[i]!) === 0 ? 0 : 1);
     }
     this.orders.set(key, entry);
     return entry;
@@ -1255,7 +1283,12 @@ export class Index {
 
   /** The records passing every filter parameter, as a bit set (null: no filter). Cached per filter. */
   private filterBits(params: SearchParams): Uint32Array | null {
-    const key = JSON.stringify([params.filters ?? null, params.facetFilters ?? null, params.numericFilters ?? null, params.tagFilters ?? null]);
+    const key = JSON.stringify([
+      params.filters ?? null,
+      params.facetFilters ?? null,
+      params.numericFilters ?? null,
+      params.tagFilters ?? null,
+    ]);
     if (key === '[null,null,null,null]') return null;
     const cached = this.filterCache.get(key);
     if (cached && cached.version === this.version) return cached.bits;
@@ -1332,7 +1365,14 @@ export class Index {
           test = (v) => v >= from && v <= to;
         } else {
           const x = node.value;
-          test = { '<': (v: number) => v < x, '<=': (v: number) => v <= x, '=': (v: number) => v === x, '!=': (v: number) => v !== x, '>=': (v: number) => v >= x, '>': (v: number) => v > x }[node.op];
+          test = {
+            '<': (v: number) => v < x,
+            '<=': (v: number) => v <= x,
+            '=': (v: number) => v === x,
+            '!=': (v: number) => v !== x,
+            '>=': (v: number) => v >= x,
+            '>': (v: number) => v > x,
+          }[node.op];
         }
         const hasMulti = col.numMulti.size > 0;
         for (let id = 0; id < n; id++) {
@@ -1379,7 +1419,9 @@ export class Index {
       getRankingInfo: params.getRankingInfo === true,
       advancedSyntax: pick('advancedSyntax', s.advancedSyntax),
       removeStopWords: featureLanguages(pick('removeStopWords', s.removeStopWords), queryLanguages),
-      noTypoWords: new Set(pick<string[]>('disableTypoToleranceOnWords', s.disableTypoToleranceOnWords).flatMap((w) => tokenize(w))),
+      noTypoWords: new Set(
+        pick<string[]>('disableTypoToleranceOnWords', s.disableTypoToleranceOnWords).flatMap((w) => tokenize(w)),
+      ),
       queryLanguages,
       decompoundQuery: pick('decompoundQuery', s.decompoundQuery) !== false,
       synonyms: params.synonyms !== false,
@@ -1513,7 +1555,8 @@ export class Index {
     this.refresh();
     const filter = this.filterBits(params);
     const parsed = parseQuery(eff.query, eff.advancedSyntax);
-    if (eff.removeStopWords) removeStopWords(parsed, eff.queryType === 'prefixLast', this.dictionaries.stopWords(eff.removeStopWords));
+    if (eff.removeStopWords)
+      removeStopWords(parsed, eff.queryType === 'prefixLast', this.dictionaries.stopWords(eff.removeStopWords));
     if (eff.decompoundQuery && this.indexCompounds.size > 0) {
       // only the languages the records were decompounded in: a split query must still find the compound
       const indexed = this.indexLanguages();
@@ -1565,35 +1608,36 @@ export class Index {
     // without span alternatives each word's sources are all in its derivation: word by word, inline
     // (the hot loop of every query); with them, `matchWithSpans`
     if (spans.length) tc = this.matchWithSpans(derived, spans);
-    else for (let i = 0; i < derived.length; i++) {
-      const bit = 1 << i;
-      const d = derived[i]!;
-      for (let r = 0; r < d.lo.length; r++) {
-        const add = (d.typos[r]! << 20) + (d.exact[r]! << 26);
-        const end = off[d.hi[r]!]!;
-        for (let j = off[d.lo[r]!]!; j < end; j += 2) {
-          const slot = data[j]! << 1;
-          const w = match[slot]!;
-          let m: number;
-          let packed: number;
-          if (w >>> 16 !== gen) {
-            touched[tc++] = slot >>> 1;
-            m = 0;
-            packed = ATTR_MASK;
-          } else {
-            m = w & 0xffff;
-            packed = match[slot + 1]!;
+    else
+      for (let i = 0; i < derived.length; i++) {
+        const bit = 1 << i;
+        const d = derived[i]!;
+        for (let r = 0; r < d.lo.length; r++) {
+          const add = (d.typos[r]! << 20) + (d.exact[r]! << 26);
+          const end = off[d.hi[r]!]!;
+          for (let j = off[d.lo[r]!]!; j < end; j += 2) {
+            const slot = data[j]! << 1;
+            const w = match[slot]!;
+            let m: number;
+            let packed: number;
+            if (w >>> 16 !== gen) {
+              touched[tc++] = slot >>> 1;
+              m = 0;
+              packed = ATTR_MASK;
+            } else {
+              m = w & 0xffff;
+              packed = match[slot + 1]!;
+            }
+            if ((m & bit) === 0) {
+              match[slot] = (genBits | m | bit) >>> 0;
+              packed += add;
+            }
+            const a = data[j + 1]!;
+            if (a < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | a;
+            match[slot + 1] = packed;
           }
-          if ((m & bit) === 0) {
-            match[slot] = (genBits | m | bit) >>> 0;
-            packed += add;
-          }
-          const a = data[j + 1]!;
-          if (a < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | a;
-          match[slot + 1] = packed;
         }
       }
-    }
     this.touchedCount = tc;
     const all = words.length >= 31 ? 0x7fffffff : (1 << words.length) - 1;
     let optionalMask = 0;
@@ -1632,8 +1676,10 @@ export class Index {
     // term → query words bit mask, for restrictSearchableAttributes, proximity and highlighting
     this.markTerms(derived, true);
     if (spans.length) this.markSpans(spans, true);
-    if (parsed.excluded.length && cands.length) cands = Array.from(this.withoutExcluded(Uint32Array.from(cands), parsed.excluded));
-    if (parsed.phrases.length && cands.length) cands = cands.filter((doc) => parsed.phrases.every((phrase) => this.hasPhrase(doc, phrase)));
+    if (parsed.excluded.length && cands.length)
+      cands = Array.from(this.withoutExcluded(Uint32Array.from(cands), parsed.excluded));
+    if (parsed.phrases.length && cands.length)
+      cands = cands.filter((doc) => parsed.phrases.every((phrase) => this.hasPhrase(doc, phrase)));
     const restrict = params.restrictSearchableAttributes;
     if (Array.isArray(restrict) && restrict.length && cands.length) {
       const allowed = new Set(restrict as string[]);
@@ -1650,7 +1696,8 @@ export class Index {
     if (cands.length && (eff.typoTolerance === 'min' || eff.typoTolerance === 'strict')) {
       const typoOf = (d: number) => (match[(d << 1) + 1]! >>> 20) & 63;
       const distinctTypos = [...new Set(cands.map(typoOf))].sort((a, b) => a - b);
-      const limit = eff.typoTolerance === 'min' ? distinctTypos[0]! : distinctTypos[Math.min(1, distinctTypos.length - 1)]!;
+      const limit =
+        eff.typoTolerance === 'min' ? distinctTypos[0]! : distinctTypos[Math.min(1, distinctTypos.length - 1)]!;
       cands = cands.filter((d) => typoOf(d) <= limit);
     }
     return { eff, words, derived, spans, candidates: Uint32Array.from(cands), required };
@@ -1673,14 +1720,22 @@ export class Index {
         const d = derived[i]!;
         let r = cursor[i]!;
         for (; r < d.lo.length && d.typos[r]! * 2 + 1 - d.exact[r]! <= quality; r++) {
-          tc = this.matchPostings(data, off[d.lo[r]!]!, off[d.hi[r]!]!, 1 << i, (d.typos[r]! << 20) + (d.exact[r]! << 26), tc);
+          tc = this.matchPostings(
+            data,
+            off[d.lo[r]!]!,
+            off[d.hi[r]!]!,
+            1 << i,
+            (d.typos[r]! << 20) + (d.exact[r]! << 26),
+            tc,
+          );
         }
         cursor[i] = r;
       }
       for (const span of spans) {
         // a synonym is not exact; an alternative correction counts its typos once
         const typos = span.alternative.typos;
-        if (typos * 2 + 1 === quality) tc = this.matchPostings(span.postings, 0, span.postings.length, span.mask, typos << 20, tc);
+        if (typos * 2 + 1 === quality)
+          tc = this.matchPostings(span.postings, 0, span.postings.length, span.mask, typos << 20, tc);
       }
     }
     return tc;
@@ -1856,7 +1911,10 @@ export class Index {
         const personal = forBrowse ? undefined : exec.personal;
         if (personal) {
           const { filtersScore, impact } = personal;
-          out.push({ key: (d) => PERSONAL_KEY_MAX - Math.min(PERSONAL_KEY_MAX, Math.max(0, Math.floor((filtersScore(d) * impact) / 100))) });
+          out.push({
+            key: (d) =>
+              PERSONAL_KEY_MAX - Math.min(PERSONAL_KEY_MAX, Math.max(0, Math.floor((filtersScore(d) * impact) / 100))),
+          });
         }
         out.push({ order: this.customOrder() });
         continue;
@@ -1885,7 +1943,8 @@ export class Index {
       }
       if (n === 0) continue;
       if (c === 'typo') out.push({ key: (d) => (match[(d << 1) + 1]! >>> 20) & 63 });
-      else if (c === 'words' && exec.required !== (1 << n) - 1) out.push({ key: (d) => n - popcount(match[d << 1]! & 0xffff) });
+      else if (c === 'words' && exec.required !== (1 << n) - 1)
+        out.push({ key: (d) => n - popcount(match[d << 1]! & 0xffff) });
       else if (c === 'proximity' && n > 1) out.push({ key: (d) => this.proximity(d, n) });
       else if (c === 'attribute') out.push({ key: (d) => match[(d << 1) + 1]! & ATTR_MASK });
       else if (c === 'exact') out.push({ key: (d) => n - (match[(d << 1) + 1]! >>> 26) });
@@ -1925,7 +1984,8 @@ export class Index {
           for (let i = 0; i < ids.length; i++) stamp[ids[i]!] = gen;
           if (level + 1 >= crits.length) {
             // nothing refines the ties: the order (ties by insertion) is final
-            for (let i = 0; i < order.length && out.length < need; i++) if (stamp[order[i]!] === gen) out.push(order[i]!);
+            for (let i = 0; i < order.length && out.length < need; i++)
+              if (stamp[order[i]!] === gen) out.push(order[i]!);
             return;
           }
           let run: number[] = [];
@@ -2062,8 +2122,12 @@ export class Index {
     const { words, derived, eff, spans } = exec;
     const vocab = this.vocab;
     const compounds = this.indexCompounds;
-    const phrases = spans.filter((s) => !s.alternative.placeholder).map((s) => ({ words: s.alternative.words, mask: s.mask }));
-    const placeholders = spans.filter((s) => s.alternative.placeholder).map((s) => ({ name: s.alternative.words[0]!, mask: s.mask }));
+    const phrases = spans
+      .filter((s) => !s.alternative.placeholder)
+      .map((s) => ({ words: s.alternative.words, mask: s.mask }));
+    const placeholders = spans
+      .filter((s) => s.alternative.placeholder)
+      .map((s) => ({ name: s.alternative.words[0]!, mask: s.mask }));
     return {
       words,
       preTag: eff.preTag,
@@ -2079,7 +2143,13 @@ export class Index {
           let c = 0;
           if (tok === d.word || d.plurals.has(tok) || d.synonyms?.has(tok)) c = tok.length;
           else if (d.prefix && tok.startsWith(d.word)) c = d.word.length;
-          else if (compounds.size && compounds.get(tok)?.some((part) => part === d.word || d.plurals.has(part) || (d.prefix && part.startsWith(d.word)))) c = tok.length;
+          else if (
+            compounds.size &&
+            compounds
+              .get(tok)
+              ?.some((part) => part === d.word || d.plurals.has(part) || (d.prefix && part.startsWith(d.word)))
+          )
+            c = tok.length;
           else if (d.fuzzy.size) {
             if (tid === null) tid = vocab.id(tok);
             const kind = tid === undefined ? undefined : d.fuzzy.get(tid);
@@ -2107,7 +2177,10 @@ export class Index {
         .filter((k) => k !== 'objectID' && !k.startsWith('_'))
         .map((k) => [k]);
     }
-    if (list.includes('*')) return Object.keys(record).filter((k) => k !== 'objectID').map((k) => [k]);
+    if (list.includes('*'))
+      return Object.keys(record)
+        .filter((k) => k !== 'objectID')
+        .map((k) => [k]);
     return list.map((a) => a.split('.'));
   }
 
@@ -2133,7 +2206,7 @@ export class Index {
 
   private isUnretrievable(path: string[]): boolean {
     const name = path.join('.');
-    return this.settings.unretrievableAttributes.some((u) => name === u || name.startsWith(u + '.'));
+    return this.settings.unretrievableAttributes.some((u) => name === u || name.startsWith(`${u}.`));
   }
 
   private hit(doc: number, exec: Execution, hl: HighlightOptions | null, withRanking: boolean): Hit {
@@ -2157,7 +2230,12 @@ export class Index {
         const [name, n] = entry.split(':');
         const size = n ? Number(n) : 10;
         // '*' snippets every attribute of the record
-        const paths = name === '*' ? Object.keys(record).filter((k) => k !== 'objectID').map((k) => [k]) : [name!.split('.')];
+        const paths =
+          name === '*'
+            ? Object.keys(record)
+                .filter((k) => k !== 'objectID')
+                .map((k) => [k])
+            : [name!.split('.')];
         for (const path of paths) {
           if (this.isUnretrievable(path)) continue;
           const v = snippetValue(getPath(record, path), size, eff.ellipsis, opts);
@@ -2183,7 +2261,10 @@ export class Index {
       nbExactWords: n ? this.match[(doc << 1) + 1]! >>> 26 : 0,
     };
     if (exec.personal) {
-      (info as RankingInfo & { personalization?: unknown }).personalization = personalizationFigures(exec.personal.filtersScore(doc), exec.personal.impact);
+      (info as RankingInfo & { personalization?: unknown }).personalization = personalizationFigures(
+        exec.personal.filtersScore(doc),
+        exec.personal.impact,
+      );
     }
     return info;
   }
@@ -2201,7 +2282,8 @@ export class Index {
       const byValue = new Map<number, number>();
       for (const [value, score] of Object.entries(values)) {
         if (typeof score !== 'number' || !(score > 0)) continue;
-        for (const vid of col.lower.get(value.toLowerCase()) ?? []) byValue.set(vid, Math.max(byValue.get(vid) ?? 0, score));
+        for (const vid of col.lower.get(value.toLowerCase()) ?? [])
+          byValue.set(vid, Math.max(byValue.get(vid) ?? 0, score));
       }
       if (byValue.size) facets.push({ col, byValue });
     }
@@ -2228,7 +2310,8 @@ export class Index {
     const out: string[] = [];
     for (const f of list) {
       if (f === '*') {
-        for (const spec of this.facetSpecs.values()) if (!spec.filterOnly && !out.includes(spec.name)) out.push(spec.name);
+        for (const spec of this.facetSpecs.values())
+          if (!spec.filterOnly && !out.includes(spec.name)) out.push(spec.name);
       } else {
         const spec = this.facetSpecs.get(f);
         if (spec && !spec.filterOnly && !out.includes(f)) out.push(f);
@@ -2333,7 +2416,12 @@ export class Index {
     return chosen;
   }
 
-  private facets(names: string[], cands: Uint32Array, maxValues: number, alpha: boolean): { facets: Record<string, Record<string, number>>; stats: Record<string, FacetStats> } {
+  private facets(
+    names: string[],
+    cands: Uint32Array,
+    maxValues: number,
+    alpha: boolean,
+  ): { facets: Record<string, Record<string, number>>; stats: Record<string, FacetStats> } {
     const facets: Record<string, Record<string, number>> = {};
     const stats: Record<string, FacetStats> = {};
     for (const name of names) {
@@ -2373,7 +2461,8 @@ export class Index {
             count++;
           }
         }
-        if (count) stats[name] = { min, max, avg: Math.round((sum / count) * 1e6) / 1e6, sum: Math.round(sum * 1e6) / 1e6 };
+        if (count)
+          stats[name] = { min, max, avg: Math.round((sum / count) * 1e6) / 1e6, sum: Math.round(sum * 1e6) / 1e6 };
       }
     }
     return { facets, stats };
@@ -2395,19 +2484,25 @@ export class Index {
     const exec = this.execute(params, eff);
     try {
       const personalization = options?.personalization;
-      if (personalization && personalization.impact > 0) exec.personal = { filtersScore: this.personalScorer(personalization), impact: Math.min(100, personalization.impact) };
+      if (personalization && personalization.impact > 0)
+        exec.personal = {
+          filtersScore: this.personalScorer(personalization),
+          impact: Math.min(100, personalization.impact),
+        };
       const limit = this.settings.paginationLimitedTo;
       const hitsPerPage = eff.hitsPerPage;
       const useOffset = typeof params.offset === 'number';
       const offset = useOffset ? (params.offset as number) : ((params.page as number | undefined) ?? 0) * hitsPerPage;
       const length = useOffset ? ((params.length as number | undefined) ?? hitsPerPage) : hitsPerPage;
       const end = Math.min(offset + length, limit);
-      if (params.optionalFilters !== undefined) exec.optional = buildOptionalFilters(params.optionalFilters).map((node) => this.evaluate(node));
+      if (params.optionalFilters !== undefined)
+        exec.optional = buildOptionalFilters(params.optionalFilters).map((node) => this.evaluate(node));
       const crits = this.criteria(exec, false);
       const { ordered, nbHits } = this.rankDistinct(exec, crits, end);
       const hl = exec.words.length ? this.highlightOptions(exec) : null;
       const hits: Hit[] = [];
-      for (let i = offset; i < end && i < ordered.length; i++) hits.push(this.hit(ordered[i]!, exec, hl, eff.getRankingInfo));
+      for (let i = offset; i < end && i < ordered.length; i++)
+        hits.push(this.hit(ordered[i]!, exec, hl, eff.getRankingInfo));
       const maxValues = (params.maxValuesPerFacet as number | undefined) ?? this.settings.maxValuesPerFacet;
       const facetNames = this.requestedFacets(params.facets);
       const response: SearchResponse & { exhaustiveFacetsCount?: boolean; exhaustive?: Record<string, boolean> } = {
@@ -2428,7 +2523,8 @@ export class Index {
       }
       if (facetNames.length) {
         const sortBy = params.sortFacetValuesBy;
-        if (sortBy !== undefined && sortBy !== 'count' && sortBy !== 'alpha') throw new EngineError(`Invalid value for parameter "sortFacetValuesBy": expected 'count' or 'alpha'`);
+        if (sortBy !== undefined && sortBy !== 'count' && sortBy !== 'alpha')
+          throw new EngineError(`Invalid value for parameter "sortFacetValuesBy": expected 'count' or 'alpha'`);
         const { facets, stats } = this.facets(facetNames, exec.candidates, maxValues, sortBy === 'alpha');
         response.facets = facets;
         if (Object.keys(stats).length) response.facets_stats = stats;
@@ -2447,11 +2543,18 @@ export class Index {
    * query's words, counted over the records matching the other parameters.
    * @example index.searchForFacetValues('brand', 'ac', { filters: 'price < 50' })
    */
-  searchForFacetValues(facetName: string, facetQuery: string, input: SearchParams = {}, maxFacetHits = 10): SearchForFacetValuesResponse {
+  searchForFacetValues(
+    facetName: string,
+    facetQuery: string,
+    input: SearchParams = {},
+    maxFacetHits = 10,
+  ): SearchForFacetValuesResponse {
     const t0 = performance.now();
     const spec = this.facetSpecs.get(facetName);
-    if (!spec || !spec.searchable) {
-      throw new EngineError(`Cannot search in facet "${facetName}": it must be declared as searchable(${facetName}) in attributesForFaceting`);
+    if (!spec?.searchable) {
+      throw new EngineError(
+        `Cannot search in facet "${facetName}": it must be declared as searchable(${facetName}) in attributesForFaceting`,
+      );
     }
     if (!Number.isInteger(maxFacetHits) || maxFacetHits < 1 || maxFacetHits > 100) {
       throw new EngineError('Invalid value for parameter "maxFacetHits": expected an integer between 1 and 100');
@@ -2468,7 +2571,12 @@ export class Index {
       for (let v = 0; v < counts.length; v++) {
         if (!counts[v]) continue;
         const toks = col.tokens[v]!;
-        if (qWords.every((w, i) => toks.some((t) => (i === qWords.length - 1 ? t.startsWith(w) : t === w || t.startsWith(w))))) found.push(v);
+        if (
+          qWords.every((w, i) =>
+            toks.some((t) => (i === qWords.length - 1 ? t.startsWith(w) : t === w || t.startsWith(w))),
+          )
+        )
+          found.push(v);
       }
       found.sort((a, b) => counts[b]! - counts[a]! || (col.values[a]! < col.values[b]! ? -1 : 1));
       const facetHits = found.slice(0, maxFacetHits).map((v) => ({
@@ -2498,7 +2606,8 @@ export class Index {
       } catch {
         throw new EngineError('Invalid cursor');
       }
-      if (typeof state.p !== 'string' || typeof state.o !== 'number' || !Number.isInteger(state.o) || state.o < 0) throw new EngineError('Invalid cursor');
+      if (typeof state.p !== 'string' || typeof state.o !== 'number' || !Number.isInteger(state.o) || state.o < 0)
+        throw new EngineError('Invalid cursor');
       params = parseSearchParams(state.p);
       position = state.o;
     } else {
@@ -2506,7 +2615,10 @@ export class Index {
     }
     const eff = this.effective(params);
     const hitsPerPage = typeof params.hitsPerPage === 'number' ? params.hitsPerPage : 1000;
-    if (hitsPerPage < 1) throw new EngineError('Invalid value for parameter "hitsPerPage": expected an integer between 1 and 1000 for browse');
+    if (hitsPerPage < 1)
+      throw new EngineError(
+        'Invalid value for parameter "hitsPerPage": expected an integer between 1 and 1000 for browse',
+      );
     eff.hitsPerPage = hitsPerPage;
     eff.distinct = 0;
     const exec = this.execute(params, eff);
@@ -2529,7 +2641,10 @@ export class Index {
         processingTimeMS: Math.round(performance.now() - t0),
         exhaustiveNbHits: true,
       };
-      if (end < total) response.cursor = Buffer.from(JSON.stringify({ p: encodeSearchParams(params), o: end }), 'utf8').toString('base64url');
+      if (end < total)
+        response.cursor = Buffer.from(JSON.stringify({ p: encodeSearchParams(params), o: end }), 'utf8').toString(
+          'base64url',
+        );
       return response;
     } finally {
       this.release(exec);
@@ -2545,7 +2660,8 @@ export class Index {
     const params = parseSearchParams(input as Record<string, unknown>);
     this.refresh();
     const bits = this.filterBits(params);
-    if (!bits) throw new EngineError('No filter given: filters, facetFilters, numericFilters or tagFilters is required');
+    if (!bits)
+      throw new EngineError('No filter given: filters, facetFilters, numericFilters or tagFilters is required');
     const out: string[] = [];
     for (let w = 0; w < bits.length; w++) {
       let b = bits[w]!;

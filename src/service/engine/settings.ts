@@ -108,15 +108,20 @@ const CRITERIA = new Set(DEFAULT_RANKING);
 type Validator = (name: string, value: unknown) => unknown;
 const stringArray: Validator = (name, v) => (isStringArray(v) ? v : fail(name, 'an array of strings'));
 const str: Validator = (name, v) => (typeof v === 'string' ? v : fail(name, 'a string'));
-const int = (min: number, max: number): Validator => (name, v) =>
-  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(name, `an integer between ${min} and ${max}`);
+const int =
+  (min: number, max: number): Validator =>
+  (name, v) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max
+      ? v
+      : fail(name, `an integer between ${min} and ${max}`);
 
 const VALIDATORS: Record<string, Validator> = {
   searchableAttributes: (name, v) => {
     const a = stringArray(name, v) as string[];
     for (const s of a) {
       if (!s.trim() || /^unordered\(\s*\)$/.test(s)) fail(name, 'attribute names (got an empty one)');
-      if (/[()]/.test(s) && !/^unordered\([^()]+\)$/.test(s.trim())) fail(name, `attribute names or unordered(attribute) (got "${s}")`);
+      if (/[()]/.test(s) && !/^unordered\([^()]+\)$/.test(s.trim()))
+        fail(name, `attribute names or unordered(attribute) (got "${s}")`);
     }
     return a;
   },
@@ -124,14 +129,18 @@ const VALIDATORS: Record<string, Validator> = {
     const a = stringArray(name, v) as string[];
     for (const s of a) {
       if (/[()]/.test(s) && !/^(searchable|filterOnly|afterDistinct)\([^()]+\)$/.test(s.trim())) {
-        fail(name, `attribute names, searchable(attribute), filterOnly(attribute) or afterDistinct(attribute) (got "${s}")`);
+        fail(
+          name,
+          `attribute names, searchable(attribute), filterOnly(attribute) or afterDistinct(attribute) (got "${s}")`,
+        );
       }
     }
     return a;
   },
   customRanking: (name, v) => {
     const a = stringArray(name, v) as string[];
-    for (const s of a) if (!RANK_FN.test(s.trim())) fail(name, `asc(attribute) or desc(attribute) entries (got "${s}")`);
+    for (const s of a)
+      if (!RANK_FN.test(s.trim())) fail(name, `asc(attribute) or desc(attribute) entries (got "${s}")`);
     return a;
   },
   ranking: (name, v) => {
@@ -157,19 +166,29 @@ const VALIDATORS: Record<string, Validator> = {
   hitsPerPage: int(0, 1000),
   maxValuesPerFacet: int(0, 1000),
   paginationLimitedTo: int(0, 20000),
-  typoTolerance: (name, v) => (typeof v === 'boolean' || v === 'min' || v === 'strict' ? v : fail(name, "true, false, 'min' or 'strict'")),
+  typoTolerance: (name, v) =>
+    typeof v === 'boolean' || v === 'min' || v === 'strict' ? v : fail(name, "true, false, 'min' or 'strict'"),
   minWordSizefor1Typo: int(1, 100),
   minWordSizefor2Typos: int(1, 100),
-  ignorePlurals: (name, v) => (typeof v === 'boolean' || isStringArray(v) ? v : fail(name, 'a boolean or an array of language codes')),
+  ignorePlurals: (name, v) =>
+    typeof v === 'boolean' || isStringArray(v) ? v : fail(name, 'a boolean or an array of language codes'),
   distinct: (name, v) =>
-    typeof v === 'boolean' || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 4) ? v : fail(name, 'a boolean or an integer between 0 and 4'),
+    typeof v === 'boolean' || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 4)
+      ? v
+      : fail(name, 'a boolean or an integer between 0 and 4'),
   attributeForDistinct: (name, v) => (v === null || typeof v === 'string' ? v : fail(name, 'a string')),
-  queryType: (name, v) => (v === 'prefixLast' || v === 'prefixAll' || v === 'prefixNone' ? v : fail(name, "'prefixLast', 'prefixAll' or 'prefixNone'")),
+  queryType: (name, v) =>
+    v === 'prefixLast' || v === 'prefixAll' || v === 'prefixNone'
+      ? v
+      : fail(name, "'prefixLast', 'prefixAll' or 'prefixNone'"),
   removeWordsIfNoResults: (name, v) =>
-    v === 'none' || v === 'lastWords' || v === 'firstWords' || v === 'allOptional' ? v : fail(name, "'none', 'lastWords', 'firstWords' or 'allOptional'"),
+    v === 'none' || v === 'lastWords' || v === 'firstWords' || v === 'allOptional'
+      ? v
+      : fail(name, "'none', 'lastWords', 'firstWords' or 'allOptional'"),
   optionalWords: (name, v) => (typeof v === 'string' ? [v] : stringArray(name, v)),
   advancedSyntax: (name, v) => (typeof v === 'boolean' ? v : fail(name, 'a boolean')),
-  removeStopWords: (name, v) => (typeof v === 'boolean' || isStringArray(v) ? v : fail(name, 'a boolean or an array of language codes')),
+  removeStopWords: (name, v) =>
+    typeof v === 'boolean' || isStringArray(v) ? v : fail(name, 'a boolean or an array of language codes'),
   disableTypoToleranceOnWords: stringArray,
   queryLanguages: stringArray,
   indexLanguages: stringArray,
@@ -187,11 +206,16 @@ const TYPO_SIZES = ['minWordSizefor1Typo', 'minWordSizefor2Typos'] as const;
  * and settings stored before the rule must still load).
  * @example checkTypoWordSizes({ minWordSizefor1Typo: 9 }, { minWordSizefor2Typos: 8 }) // throws: 9 > 8
  */
-export function checkTypoWordSizes(given: Record<string, unknown>, current: Record<string, unknown> = {}, kind = 'setting'): void {
+export function checkTypoWordSizes(
+  given: Record<string, unknown>,
+  current: Record<string, unknown> = {},
+  kind = 'setting',
+): void {
   if (TYPO_SIZES.every((name) => given[name] === undefined || given[name] === null)) return;
   const defaults = defaultSettings();
   const [min1, min2] = TYPO_SIZES.map((name) => {
-    const value = given[name] === null && kind === 'setting' ? defaults[name] : (given[name] ?? current[name] ?? defaults[name]);
+    const value =
+      given[name] === null && kind === 'setting' ? defaults[name] : (given[name] ?? current[name] ?? defaults[name]);
     const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
     return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100 ? n : undefined;
   });
@@ -284,7 +308,12 @@ export function parseFacets(list: string[]): Map<string, FacetSpec> {
   for (const entry of list) {
     const m = /^(searchable|filterOnly|afterDistinct)\((.+)\)$/.exec(entry.trim());
     const name = (m ? m[2]! : entry).trim();
-    out.set(name, { name, path: name.split('.'), searchable: m?.[1] === 'searchable', filterOnly: m?.[1] === 'filterOnly' });
+    out.set(name, {
+      name,
+      path: name.split('.'),
+      searchable: m?.[1] === 'searchable',
+      filterOnly: m?.[1] === 'filterOnly',
+    });
   }
   return out;
 }

@@ -72,7 +72,10 @@ export function buildExpansion(synonyms: readonly Synonym[]): Expansion {
     const key = from.join(' ');
     let rule = rules.get(key);
     if (!rule) rules.set(key, (rule = { input: from, alternatives: [] }));
-    const existing = rule.alternatives.find((alt) => alt.placeholder === placeholder && alt.words.length === to.length && alt.words.every((w, i) => w === to[i]));
+    const existing = rule.alternatives.find(
+      (alt) =>
+        alt.placeholder === placeholder && alt.words.length === to.length && alt.words.every((w, i) => w === to[i]),
+    );
     if (existing) existing.typos = Math.min(existing.typos, typos);
     else rule.alternatives.push({ words: to, typos, placeholder });
   };
@@ -109,7 +112,8 @@ export function buildExpansion(synonyms: readonly Synonym[]): Expansion {
   for (const rule of rules.values()) {
     rule.alternatives.sort((a, b) => a.typos - b.typos);
     const oneWord = rule.alternatives.filter((alt) => !alt.placeholder && alt.words.length === 1);
-    const others = rule.input.length === 1 ? rule.alternatives.filter((alt) => !oneWord.includes(alt)) : rule.alternatives;
+    const others =
+      rule.input.length === 1 ? rule.alternatives.filter((alt) => !oneWord.includes(alt)) : rule.alternatives;
     if (rule.input.length === 1 && oneWord.length) words.set(rule.input[0]!, oneWord);
     if (others.length) {
       const first = rule.input[0]!;

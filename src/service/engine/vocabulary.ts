@@ -158,14 +158,14 @@ export class Vocabulary {
   prefixRange(prefix: string): [number, number] {
     this.ensureSorted();
     const lo = this.lowerBound(prefix);
-    return [lo, this.lowerBound(prefix + '\uffff', lo)];
+    return [lo, this.lowerBound(`${prefix}\uffff`, lo)];
   }
 
   /** Ids of every term starting with `prefix` (the term itself included when present). */
   prefix(prefix: string, limit = Infinity): number[] {
     this.ensureSorted();
     const lo = this.lowerBound(prefix);
-    const hi = this.lowerBound(prefix + '\uffff', lo);
+    const hi = this.lowerBound(`${prefix}\uffff`, lo);
     const out: number[] = [];
     for (let i = lo; i < hi && out.length < limit; i++) out.push(this.sortedIds[i]!);
     return out;
@@ -257,7 +257,8 @@ export class Vocabulary {
           end = i + 1;
           while (end < n && lcp[end]! >= skipTo) end++;
         }
-        if (rangeTypos > 0 || (rangeTypos === 0 && withExact)) for (let x = i; x < end; x++) out.push({ term: this.sortedIds[x]!, typos: rangeTypos });
+        if (rangeTypos > 0 || (rangeTypos === 0 && withExact))
+          for (let x = i; x < end; x++) out.push({ term: this.sortedIds[x]!, typos: rangeTypos });
         // every skipped term shares at least skipTo chars with t and the next one fewer: that is its LCP with t
         shared = end < n ? lcp[end]! : 0;
         i = end;

@@ -49,7 +49,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
   const authorize = (c: Context, right: Requirement): KeyInfo => {
     const appId = c.req.header('x-service-application-id') ?? c.req.query(URL_CREDENTIALS.appId);
     const apiKey = c.req.header('x-service-api-key') ?? c.req.query(URL_CREDENTIALS.apiKey);
-    if (!appId || !apiKey) throw new HttpError(401, 'The Application-Id and API-Key are required (headers X-Service-Application-Id and X-Service-API-Key)');
+    if (!appId || !apiKey)
+      throw new HttpError(
+        401,
+        'The Application-Id and API-Key are required (headers X-Service-Application-Id and X-Service-API-Key)',
+      );
     return ctx.authorize(c, right, undefined, { allowQueryCredentials: true });
   };
 
@@ -64,7 +68,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
   const testOf = (c: Context): StoredAbTest => {
     const text = c.req.param('id') ?? '';
     const id = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
-    if (!Number.isSafeInteger(id)) throw new HttpError(422, `abTestID: must be an integer, got ${JSON.stringify(text)}`);
+    if (!Number.isSafeInteger(id))
+      throw new HttpError(422, `abTestID: must be an integer, got ${JSON.stringify(text)}`);
     const test = abTests.get(id);
     if (!test) throw new HttpError(404, `A/B test ${id} does not exist`);
     return test;
@@ -75,12 +80,19 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (text === undefined || text === '') return fallback;
     const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
     if (!(value >= min && value <= max)) {
-      throw new HttpError(400, `${name}: must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}, got ${JSON.stringify(text)}`);
+      throw new HttpError(
+        400,
+        `${name}: must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}, got ${JSON.stringify(text)}`,
+      );
     }
     return value;
   };
 
-  const answer = (test: StoredAbTest, taskID: number) => ({ abTestID: test.abTestID, taskID, index: test.variants[0].index });
+  const answer = (test: StoredAbTest, taskID: number) => ({
+    abTestID: test.abTestID,
+    taskID,
+    index: test.variants[0].index,
+  });
 
   app.post(
     '/2/abtests',
@@ -94,7 +106,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
       }
       for (const name of names) {
         const running = abTests.activeUsing(name);
-        if (running) throw new HttpError(422, `An A/B test is already running on index ${name} (abTestID ${running.abTestID}); stop it first`);
+        if (running)
+          throw new HttpError(
+            422,
+            `An A/B test is already running on index ${name} (abTestID ${running.abTestID}); stop it first`,
+          );
       }
       let taskID = 0;
       const test = abTests.create(input, (insert) => {
@@ -133,7 +149,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
     route((c) => {
       const key = authorize(c, 'editSettings');
       const test = testOf(c);
-      requireIndices(key, test.variants.map((variant) => variant.index));
+      requireIndices(
+        key,
+        test.variants.map((variant) => variant.index),
+      );
       let taskID = 0;
       abTests.stop(test, (apply) => {
         taskID = catalog.write(test.variants[0].index, 'abtestStop', apply).taskID;
@@ -147,7 +166,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
     route((c) => {
       const key = authorize(c, 'editSettings');
       const test = testOf(c);
-      requireIndices(key, test.variants.map((variant) => variant.index));
+      requireIndices(
+        key,
+        test.variants.map((variant) => variant.index),
+      );
       let taskID = 0;
       abTests.remove(test, (apply) => {
         taskID = catalog.write(test.variants[0].index, 'abtestDelete', apply).taskID;

@@ -46,7 +46,13 @@ export function register(app: Hono, ctx: ServiceContext): void {
       'X-RateLimit-Reset': String((minute + 1) * 60),
     };
     if (calls.count > ANALYTICS_CALLS_PER_MINUTE) {
-      throw Object.assign(new HttpError(429, `Too many requests: the Analytics API allows ${ANALYTICS_CALLS_PER_MINUTE} calls per minute per application`), { headers });
+      throw Object.assign(
+        new HttpError(
+          429,
+          `Too many requests: the Analytics API allows ${ANALYTICS_CALLS_PER_MINUTE} calls per minute per application`,
+        ),
+        { headers },
+      );
     }
     return headers;
   }
@@ -73,7 +79,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
       } catch (error) {
         if (error instanceof HttpError || error instanceof EngineError) {
           const extra = (error as { headers?: Record<string, string> }).headers;
-          return c.json({ status: error.status, message: error.message }, error.status as 400, { ...headers, ...extra });
+          return c.json({ status: error.status, message: error.message }, error.status as 400, {
+            ...headers,
+            ...extra,
+          });
         }
         throw error;
       }
@@ -94,7 +103,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const clickAnalytics = parseBoolean('clickAnalytics', c.req.query('clickAnalytics'), false);
     const orderBy = (c.req.query('orderBy') || 'searchCount') as OrderBy;
     if (!ORDER_BY.includes(orderBy)) throw new HttpError(400, `orderBy: must be one of ${ORDER_BY.join(', ')}`);
-    if (orderBy !== 'searchCount' && !clickAnalytics) throw new HttpError(400, `orderBy: ${orderBy} needs clickAnalytics=true`);
+    if (orderBy !== 'searchCount' && !clickAnalytics)
+      throw new HttpError(400, `orderBy: ${orderBy} needs clickAnalytics=true`);
     const direction = c.req.query('direction') || 'desc';
     if (direction !== 'asc' && direction !== 'desc') throw new HttpError(400, 'direction: must be asc or desc');
     return reports.topSearches(scope(), { ...page(), clickAnalytics, orderBy, direction });
@@ -114,14 +124,25 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   route('/2/users/count', ({ scope }) => reports.usersCount(scope()));
 
-  route('/2/filters', ({ c, scope, page }) => reports.filterAttributes({ ...scope(), search: optional(c, 'search') }, page()));
-  route('/2/filters/noResults', ({ c, scope, page }) => reports.filtersNoResults({ ...scope(), search: required(c, 'search') }, page()));
+  route('/2/filters', ({ c, scope, page }) =>
+    reports.filterAttributes({ ...scope(), search: optional(c, 'search') }, page()),
+  );
+  route('/2/filters/noResults', ({ c, scope, page }) =>
+    reports.filtersNoResults({ ...scope(), search: required(c, 'search') }, page()),
+  );
   route('/2/filters/:attributes', ({ c, scope, page }) => {
     const path = c.req.param('attributes') ?? '';
     const search = optional(c, 'search');
     // With `search` the path is a comma-separated list of attributes; without, one exact attribute name.
-    const attributes = search === undefined ? [path] : path.split(',').map((name) => name.trim()).filter(Boolean);
-    if (attributes.length === 0 || attributes.some((name) => name === '')) throw new HttpError(400, 'attribute: required in the path');
+    const attributes =
+      search === undefined
+        ? [path]
+        : path
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean);
+    if (attributes.length === 0 || attributes.some((name) => name === ''))
+      throw new HttpError(400, 'attribute: required in the path');
     return reports.filterValues({ ...scope(), search }, attributes, page());
   });
 

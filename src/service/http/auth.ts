@@ -62,7 +62,8 @@ function wildcard(pattern: string): RegExp {
  */
 export function indexAllowed(key: Pick<KeyInfo, 'indexes' | 'parentIndexes'>, indexName: string): boolean {
   const matches = (patterns: string[] | undefined) =>
-    !patterns || patterns.some((pattern) => (pattern.includes('*') ? wildcard(pattern).test(indexName) : pattern === indexName));
+    !patterns ||
+    patterns.some((pattern) => (pattern.includes('*') ? wildcard(pattern).test(indexName) : pattern === indexName));
   return matches(key.indexes) && matches(key.parentIndexes);
 }
 
@@ -113,7 +114,7 @@ function sourceAllowed(networks: string, ip: string | undefined): boolean {
       if (baseValue === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
       if (bits === 0) return true;
       const mask = bits === 32 ? 0xffffffff : (~0 << (32 - bits)) >>> 0;
-      return ((value & mask) >>> 0) === ((baseValue & mask) >>> 0);
+      return (value & mask) >>> 0 === (baseValue & mask) >>> 0;
     });
 }
 
@@ -207,7 +208,12 @@ export function createAuthorizer(config: AuthConfig) {
     }
   }
 
-  return function authorize(c: Context, right: Requirement, indexName?: string, options: AuthorizeOptions = {}): KeyInfo {
+  return function authorize(
+    c: Context,
+    right: Requirement,
+    indexName?: string,
+    options: AuthorizeOptions = {},
+  ): KeyInfo {
     let appId = c.req.header('x-service-application-id');
     let apiKey = c.req.header('x-service-api-key');
     if (options.allowQueryCredentials) {

@@ -45,7 +45,8 @@ export async function readJson<T = unknown>(c: Context, maxBytes = DEFAULT_MAX_B
       }
       throw new HttpError(400, `The body is not valid ${encoding} data`);
     }
-    if (body.byteLength > maxBytes) throw new HttpError(413, `Request body too large once decompressed: the limit is ${maxBytes} bytes`);
+    if (body.byteLength > maxBytes)
+      throw new HttpError(413, `Request body too large once decompressed: the limit is ${maxBytes} bytes`);
   }
   let text: string;
   try {

@@ -6,7 +6,14 @@
  * page, hitsPerPage, updatedAt}`, pending `{pending, clusters?}`. See docs/notes/service.md, "Multi-cluster".
  */
 import type { Context, Hono } from 'hono';
-import { getClusters, MAX_BATCH_USERS, requireCluster, USER_ID_HEADER, validateUserId, type UserMapping } from '../clusters/service.js';
+import {
+  getClusters,
+  MAX_BATCH_USERS,
+  requireCluster,
+  USER_ID_HEADER,
+  validateUserId,
+  type UserMapping,
+} from '../clusters/service.js';
 import type { ServiceContext } from '../context.js';
 import { asObject } from './body.js';
 import { HttpError } from './errors.js';
@@ -55,13 +62,18 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const body = asObject(await ctx.readJson(c), 'The body');
     if (body.query !== undefined && typeof body.query !== 'string') throw new HttpError(400, 'query must be a string');
     const query = ((body.query as string | undefined) ?? '').trim();
-    const clusterName = body.clusterName === undefined || body.clusterName === null ? undefined : requireCluster(body.clusterName, 'clusterName');
+    const clusterName =
+      body.clusterName === undefined || body.clusterName === null
+        ? undefined
+        : requireCluster(body.clusterName, 'clusterName');
     const page = integer(body.page, 'page', 0, 0, 1_000_000);
     const hitsPerPage = integer(body.hitsPerPage, 'hitsPerPage', 20, 1, 1000);
     const lower = query.toLowerCase();
     const matching = clusters
       .mappings()
-      .filter((user) => (!clusterName || user.clusterName === clusterName) && user.userID.toLowerCase().includes(lower));
+      .filter(
+        (user) => (!clusterName || user.clusterName === clusterName) && user.userID.toLowerCase().includes(lower),
+      );
     const hits = matching.slice(page * hitsPerPage, (page + 1) * hitsPerPage).map((user) => ({
       ...user,
       objectID: user.userID,
@@ -92,7 +104,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     // Assignments are applied at once, in one transaction: nothing is ever pending.
     const answer: { pending: boolean; clusters?: Record<string, string[]> } = { pending: false };
     const getClusters = c.req.query('getClusters');
-    if (getClusters !== undefined && getClusters !== 'true' && getClusters !== 'false') throw new HttpError(400, 'getClusters must be true or false');
+    if (getClusters !== undefined && getClusters !== 'true' && getClusters !== 'false')
+      throw new HttpError(400, 'getClusters must be true or false');
     if (getClusters === 'true') answer.clusters = {};
     return c.json(answer);
   });

@@ -25,7 +25,8 @@ function same(a: string, b: string): boolean {
  */
 function authenticate(ctx: ServiceContext, c: Context, invalidStatus: 401 | 403): void {
   const header = c.req.header('authorization');
-  if (!header) throw new HttpError(401, 'Authorization is missing: HTTP Basic with the crawler user id and the crawler API key');
+  if (!header)
+    throw new HttpError(401, 'Authorization is missing: HTTP Basic with the crawler user id and the crawler API key');
   const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
@@ -33,7 +34,8 @@ function authenticate(ctx: ServiceContext, c: Context, invalidStatus: 401 | 403)
   // Both compared, always, so the answer time says nothing about which part was wrong.
   const userOk = colon > 0 && same(decoded.slice(0, colon), userId);
   const keyOk = colon > 0 && same(decoded.slice(colon + 1), apiKey);
-  if (!match) throw new HttpError(401, 'Authorization must be HTTP Basic: base64 of <crawler user id>:<crawler API key>');
+  if (!match)
+    throw new HttpError(401, 'Authorization must be HTTP Basic: base64 of <crawler user id>:<crawler API key>');
   if (!userOk || !keyOk) throw new HttpError(invalidStatus, 'Invalid crawler user id or crawler API key');
 }
 
@@ -42,14 +44,20 @@ function pagination(c: Context): { page: number; itemsPerPage: number } {
     const text = c.req.query(name);
     if (text === undefined) return fallback;
     const value = Number(text);
-    if (!/^\d+$/.test(text) || value < 1 || value > max) throw new HttpError(400, `${name}: must be an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
+    if (!/^\d+$/.test(text) || value < 1 || value > max)
+      throw new HttpError(400, `${name}: must be an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
     return value;
   };
   return { page: read('page', 1, 1_000_000), itemsPerPage: read('itemsPerPage', 20, 100) };
 }
 
 function page<T>(items: T[], { page, itemsPerPage }: { page: number; itemsPerPage: number }) {
-  return { items: items.slice((page - 1) * itemsPerPage, page * itemsPerPage), itemsPerPage, page, total: items.length };
+  return {
+    items: items.slice((page - 1) * itemsPerPage, page * itemsPerPage),
+    itemsPerPage,
+    page,
+    total: items.length,
+  };
 }
 
 /** The body as an object holding only `allowed` fields (400 naming an unknown one). */
@@ -155,7 +163,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     authenticate(ctx, c, 403);
     const paging = pagination(c);
     const appId = c.req.query('appId');
-    if (appId !== undefined && appId !== ctx.appId) throw new HttpError(400, `appId: ${JSON.stringify(appId)} is not the application id of this service`);
+    if (appId !== undefined && appId !== ctx.appId)
+      throw new HttpError(400, `appId: ${JSON.stringify(appId)} is not the application id of this service`);
     return c.json(page(crawlers().domains(), paging));
   });
 }

@@ -37,7 +37,8 @@ const ACTIONS = ['addEntry', 'deleteEntry'] as const;
 /** `, got …`: what the caller sent. */
 const got = (input: unknown) => `, got ${JSON.stringify(input) ?? 'undefined'}`;
 /** A field's message: "is required" when absent, else what it must be. */
-const must = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}${got(issue.input)}`);
+const must = (what: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'is required' : `must be ${what}${got(issue.input)}`;
 
 const word = z.string({ error: must('a non-empty string') }).min(1, { error: must('a non-empty string') });
 const wordList = (min: number) =>
@@ -81,14 +82,26 @@ const int = (min: number, max: number) =>
     .max(max, { error: must(`an integer from ${min} to ${max}`) });
 const SEARCH_SCHEMA = (name: DictionaryName) =>
   z.strictObject({
-    query: z.string({ error: (issue) => (issue.input === undefined ? 'is required (a string; an empty one lists every entry)' : `must be a string${got(issue.input)}`) }),
+    query: z.string({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required (a string; an empty one lists every entry)'
+          : `must be a string${got(issue.input)}`,
+    }),
     page: int(0, Number.MAX_SAFE_INTEGER).default(0),
     hitsPerPage: int(1, 1000).default(20),
     language: languageOf(name).optional(),
   });
 const SETTINGS_SCHEMA = z.strictObject({
   disableStandardEntries: z.strictObject(
-    { stopwords: z.record(z.string(), z.boolean({ error: must('a boolean') }), { error: must('an object of language code → boolean, or null') }).nullable().optional() },
+    {
+      stopwords: z
+        .record(z.string(), z.boolean({ error: must('a boolean') }), {
+          error: must('an object of language code → boolean, or null'),
+        })
+        .nullable()
+        .optional(),
+    },
     { error: must('an object with `stopwords`') },
   ),
 });
@@ -121,13 +134,17 @@ const FIELDS: Record<DictionaryName, string> = {
 function dictionaryOf(c: Context): DictionaryName {
   const name = c.req.param('dictionaryName') ?? '';
   if (!(DICTIONARY_NAMES as readonly string[]).includes(name)) {
-    throw new HttpError(400, `Unknown dictionary ${JSON.stringify(name)}: the dictionaries are stopwords, plurals and compounds`);
+    throw new HttpError(
+      400,
+      `Unknown dictionary ${JSON.stringify(name)}: the dictionaries are stopwords, plurals and compounds`,
+    );
   }
   return name as DictionaryName;
 }
 
 function asBody(value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HttpError(400, 'The body must be a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new HttpError(400, 'The body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -137,20 +154,27 @@ function asBody(value: unknown): Record<string, unknown> {
  * parseBatch('stopwords', { requests: [{ action: 'addEntry', body: { objectID: 'a', language: 'en', word: 'a' } }] })
  * // { clearExisting: false, operations: [{ action: 'addEntry', entry: { objectID: 'a', language: 'en', word: 'a', state: 'enabled' } }] }
  */
-export function parseBatch<N extends DictionaryName>(name: N, input: unknown): { clearExisting: boolean; operations: Array<DictionaryOperation<N>> } {
+export function parseBatch<N extends DictionaryName>(
+  name: N,
+  input: unknown,
+): { clearExisting: boolean; operations: Array<DictionaryOperation<N>> } {
   const body = BATCH_SCHEMA.safeParse(asBody(input));
-  if (!body.success) throw schemaError(body.error, '', () => 'a dictionary batch has requests and clearExistingDictionaryEntries');
+  if (!body.success)
+    throw schemaError(body.error, '', () => 'a dictionary batch has requests and clearExistingDictionaryEntries');
   const operations = body.data.requests.map((raw, i): DictionaryOperation<N> => {
     const where = `requests[${i}]`;
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new HttpError(400, `${where} must be an object {action, body}`);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      throw new HttpError(400, `${where} must be an object {action, body}`);
     const request = REQUEST_SCHEMA.safeParse(raw);
     if (!request.success) throw schemaError(request.error, where, () => 'a request has action and body');
     const entry = request.data.body;
     if (entry === undefined) throw new HttpError(400, `${where}.body is required`);
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new HttpError(400, `${where}.body must be an object${got(entry)}`);
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+      throw new HttpError(400, `${where}.body must be an object${got(entry)}`);
     if (request.data.action === 'deleteEntry') {
       const parsed = DELETE_SCHEMA.safeParse(entry);
-      if (!parsed.success) throw schemaError(parsed.error, `${where}.body`, () => 'the body of deleteEntry has objectID only');
+      if (!parsed.success)
+        throw schemaError(parsed.error, `${where}.body`, () => 'the body of deleteEntry has objectID only');
       return { action: 'deleteEntry', objectID: parsed.data.objectID };
     }
     const parsed = (ENTRY_SCHEMAS[name] as z.ZodType).safeParse(entry);
@@ -162,7 +186,8 @@ export function parseBatch<N extends DictionaryName>(name: N, input: unknown): {
 
 /** The normalised words of an entry (what a dictionary search matches). */
 function entryWords(entry: DictionaryEntry): string[] {
-  const texts = 'words' in entry ? entry.words : 'decomposition' in entry ? [entry.word, ...entry.decomposition] : [entry.word];
+  const texts =
+    'words' in entry ? entry.words : 'decomposition' in entry ? [entry.word, ...entry.decomposition] : [entry.word];
   return texts.flatMap((text) => tokenize(text));
 }
 
@@ -184,7 +209,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   const search = (c: Context, name: DictionaryName, input: Record<string, unknown>) => {
     const parsed = SEARCH_SCHEMA(name).safeParse(input);
-    if (!parsed.success) throw schemaError(parsed.error, '', () => 'the parameters are query, page, hitsPerPage and language');
+    if (!parsed.success)
+      throw schemaError(parsed.error, '', () => 'the parameters are query, page, hitsPerPage and language');
     const { query, page, hitsPerPage, language } = parsed.data;
     const queryWords = tokenize(query);
     const matching = [...store.dictionaries.entries(name).values()]
@@ -194,9 +220,19 @@ export function register(app: Hono, ctx: ServiceContext): void {
         const words = entryWords(entry);
         return queryWords.every((queryWord) => words.some((w) => w.startsWith(queryWord)));
       })
-      .sort((a, b) => a.language.localeCompare(b.language) || sortKey(a).localeCompare(sortKey(b)) || (a.objectID < b.objectID ? -1 : a.objectID > b.objectID ? 1 : 0));
+      .sort(
+        (a, b) =>
+          a.language.localeCompare(b.language) ||
+          sortKey(a).localeCompare(sortKey(b)) ||
+          (a.objectID < b.objectID ? -1 : a.objectID > b.objectID ? 1 : 0),
+      );
     const from = page * hitsPerPage;
-    return c.json({ hits: matching.slice(from, from + hitsPerPage), nbHits: matching.length, page, nbPages: Math.ceil(matching.length / hitsPerPage) });
+    return c.json({
+      hits: matching.slice(from, from + hitsPerPage),
+      nbHits: matching.length,
+      page,
+      nbPages: Math.ceil(matching.length / hitsPerPage),
+    });
   };
 
   app.post('/1/dictionaries/:dictionaryName/search', async (c) => {
@@ -230,7 +266,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const change = parsed.data.disableStandardEntries.stopwords;
     for (const language of Object.keys(change ?? {})) {
       if (!supportsLanguage('stopwords', language)) {
-        throw new HttpError(400, `disableStandardEntries.stopwords.${language}: not a supported language code (such as en, fr or de)`);
+        throw new HttpError(
+          400,
+          `disableStandardEntries.stopwords.${language}: not a supported language code (such as en, fr or de)`,
+        );
       }
     }
     const { taskID } = catalog.write('*', 'dictionaries:settings', () => {
@@ -241,7 +280,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.get('/1/dictionaries/:all{\\*}/settings', (c) => {
     ctx.authorize(c, 'settings');
-    const stopwords = Object.fromEntries(store.dictionaries.disabledStandardStopwords().map((language) => [language, true]));
+    const stopwords = Object.fromEntries(
+      store.dictionaries.disabledStandardStopwords().map((language) => [language, true]),
+    );
     return c.json({ disableStandardEntries: { stopwords } });
   });
 
@@ -250,13 +291,15 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const counts = Object.fromEntries(
       DICTIONARY_NAMES.map((name) => {
         const byLanguage = new Map<string, number>();
-        for (const entry of store.dictionaries.entries(name).values()) byLanguage.set(entry.language, (byLanguage.get(entry.language) ?? 0) + 1);
+        for (const entry of store.dictionaries.entries(name).values())
+          byLanguage.set(entry.language, (byLanguage.get(entry.language) ?? 0) + 1);
         return [name, byLanguage];
       }),
     ) as Record<DictionaryName, Map<string, number>>;
     const answer: Record<string, Record<DictionaryName, { nbCustomEntries: number } | null>> = {};
     for (const language of LANGUAGES) {
-      const one = (name: DictionaryName) => (supportsLanguage(name, language) ? { nbCustomEntries: counts[name].get(language) ?? 0 } : null);
+      const one = (name: DictionaryName) =>
+        supportsLanguage(name, language) ? { nbCustomEntries: counts[name].get(language) ?? 0 } : null;
       answer[language] = { plurals: one('plurals'), stopwords: one('stopwords'), compounds: one('compounds') };
     }
     return c.json(answer);

@@ -47,7 +47,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const page = Number(pageParam);
     const hitsPerPage = hitsPerPageParam === undefined ? 100 : Number(hitsPerPageParam);
     if (!Number.isInteger(page) || page < 0) throw new HttpError(400, 'page must be a non-negative integer');
-    if (!Number.isInteger(hitsPerPage) || hitsPerPage < 1) throw new HttpError(400, 'hitsPerPage must be a positive integer');
+    if (!Number.isInteger(hitsPerPage) || hitsPerPage < 1)
+      throw new HttpError(400, 'hitsPerPage must be a positive integer');
     return c.json({
       items: items.slice(page * hitsPerPage, (page + 1) * hitsPerPage),
       nbPages: Math.max(1, Math.ceil(items.length / hitsPerPage)),
@@ -107,7 +108,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
     for (const name of [indexName, ...(flag(forward) ? (catalog.meta(indexName)?.replicas ?? []) : [])]) {
       checkTypoWordSizes(settings, (ctx.indices.get(name)?.getSettings() ?? {}) as Record<string, unknown>);
     }
-    const { taskID } = catalog.write(indexName, 'settings', () => catalog.setSettings(indexName, settings, flag(forward)));
+    const { taskID } = catalog.write(indexName, 'settings', () =>
+      catalog.setSettings(indexName, settings, flag(forward)),
+    );
     return c.json({ updatedAt: new Date().toISOString(), taskID });
   });
 

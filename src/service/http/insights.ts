@@ -5,7 +5,13 @@
 import type { Context, Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
 import { getEventStore } from '../insights/event-store.js';
-import { EVENT_LIMITS, EVENT_TYPES, EventValidationError, validateEventsBody, type EventType } from '../insights/validate.js';
+import {
+  EVENT_LIMITS,
+  EVENT_TYPES,
+  EventValidationError,
+  validateEventsBody,
+  type EventType,
+} from '../insights/validate.js';
 import { requireRight } from './auth.js';
 import { HttpError, INVALID_CREDENTIALS } from './errors.js';
 
@@ -30,7 +36,10 @@ function unauthorized<T>(check: () => T, indexName?: string): T {
     return check();
   } catch (error) {
     if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
-      throw new HttpError(401, indexName === undefined ? error.message || INVALID_CREDENTIALS : `${error.message} (index ${indexName})`);
+      throw new HttpError(
+        401,
+        indexName === undefined ? error.message || INVALID_CREDENTIALS : `${error.message} (index ${indexName})`,
+      );
     }
     throw error;
   }
@@ -55,7 +64,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
       const body = await ctx.readJson(c, EVENT_LIMITS.bodyBytes - 1);
       const valid = validateEventsBody(body, { now: Date.now() });
       // A restricted key may only send events of the indices it can search.
-      for (const index of new Set(valid.map((e) => e.index))) unauthorized(() => requireRight(key, 'search', index), index);
+      for (const index of new Set(valid.map((e) => e.index)))
+        unauthorized(() => requireRight(key, 'search', index), index);
       events.append(valid, { validate: false });
       return c.json({ status: 200, message: 'OK' }, 200);
     } catch (error) {

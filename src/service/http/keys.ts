@@ -13,12 +13,14 @@ import { internalsOf } from './internals.js';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function integerField(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new HttpError(400, `\`${name}\` must be a non-negative integer`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw new HttpError(400, `\`${name}\` must be a non-negative integer`);
   return value;
 }
 
 function stringList(value: unknown, name: string): string[] {
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new HttpError(400, `\`${name}\` must be an array of strings`);
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))
+    throw new HttpError(400, `\`${name}\` must be an array of strings`);
   return value as string[];
 }
 
@@ -84,7 +86,8 @@ export function keyView(key: StoredKey, withIndex = false): Record<string, unkno
     value: key.value,
     acl: key.acl,
     description: key.description,
-    validity: key.validity === 0 ? 0 : Math.max(0, Math.round((key.createdAt + key.validity * 1000 - Date.now()) / 1000)),
+    validity:
+      key.validity === 0 ? 0 : Math.max(0, Math.round((key.createdAt + key.validity * 1000 - Date.now()) / 1000)),
     maxHitsPerQuery: key.maxHitsPerQuery,
     maxQueriesPerIPPerHour: key.maxQueriesPerIPPerHour,
     queryParameters: key.queryParameters,
@@ -111,13 +114,24 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
   const builtIn = (value: string) => {
     if (value === ctx.searchKey || value === ctx.adminKey) {
-      throw new HttpError(400, 'The admin and search keys of the local service are set by its options and cannot be changed here');
+      throw new HttpError(
+        400,
+        'The admin and search keys of the local service are set by its options and cannot be changed here',
+      );
     }
   };
 
   app.get('/1/keys', (c) => {
     ctx.authorize(c, 'admin');
-    return c.json({ keys: [searchKeyView(), ...keys.list().filter((key) => key.index === undefined).map((key) => keyView(key))] });
+    return c.json({
+      keys: [
+        searchKeyView(),
+        ...keys
+          .list()
+          .filter((key) => key.index === undefined)
+          .map((key) => keyView(key)),
+      ],
+    });
   });
 
   app.post('/1/keys', async (c) => {
@@ -166,7 +180,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
   // Index-specific keys.
   app.get('/1/indexes/:all{\\*}/keys', (c) => {
     ctx.authorize(c, 'admin');
-    return c.json({ keys: keys.list().filter((key) => key.index !== undefined).map((key) => keyView(key, true)) });
+    return c.json({
+      keys: keys
+        .list()
+        .filter((key) => key.index !== undefined)
+        .map((key) => keyView(key, true)),
+    });
   });
 
   app.post('/1/indexes/:indexName/keys', async (c) => {

@@ -90,7 +90,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     }
     const url = new URL(c.req.url);
     // A key given in the URL (Insights beacons; refused elsewhere, still secret) is never logged, whatever its case.
-    for (const name of [...url.searchParams.keys()]) if (name.toLowerCase() === 'x-service-api-key') url.searchParams.delete(name);
+    for (const name of [...url.searchParams.keys()])
+      if (name.toLowerCase() === 'x-service-api-key') url.searchParams.delete(name);
     const index = /^\/1\/indexes\/([^/]+)/.exec(c.req.path)?.[1];
     const headers = [
       `X-Service-Application-Id: ${c.req.header('x-service-application-id') ?? ''}`,
@@ -123,8 +124,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const length = Number(c.req.query('length') ?? 10);
     const type = c.req.query('type') ?? 'all';
     if (!Number.isInteger(offset) || offset < 0) throw new HttpError(400, 'offset must be a non-negative integer');
-    if (!Number.isInteger(length) || length < 1 || length > 1000) throw new HttpError(400, 'length must be an integer from 1 to 1000');
-    if (!['all', 'query', 'build', 'error'].includes(type)) throw new HttpError(400, 'type must be all, query, build or error');
+    if (!Number.isInteger(length) || length < 1 || length > 1000)
+      throw new HttpError(400, 'length must be an integer from 1 to 1000');
+    if (!['all', 'query', 'build', 'error'].includes(type))
+      throw new HttpError(400, 'type must be all, query, build or error');
     const selected = entries.filter(
       (entry) =>
         (indexName === undefined || entry.index === indexName) &&

@@ -29,7 +29,13 @@ export const PERIODS: Record<string, { window: number; step: number }> = {
   week: { window: 7 * DAY, step: 6 * HOUR },
   month: { window: 30 * DAY, step: DAY },
 };
-export const INFRASTRUCTURE_METRICS = ['avg_build_time', 'cpu_usage', 'ram_search_usage', 'ram_indexing_usage', 'ssd_usage'] as const;
+export const INFRASTRUCTURE_METRICS = [
+  'avg_build_time',
+  'cpu_usage',
+  'ram_search_usage',
+  'ram_indexing_usage',
+  'ssd_usage',
+] as const;
 
 /** A write to an index (records, settings, rules, clear/copy/move/delete): what "indexing time" measures. */
 export function isIndexingWrite(row: Pick<UsageRow, 'op'>): boolean {
@@ -38,10 +44,16 @@ export function isIndexingWrite(row: Pick<UsageRow, 'op'>): boolean {
 }
 
 function servers(c: Context): string[] {
-  const asked = (c.req.param('servers') ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const asked = (c.req.param('servers') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = asked.filter((name) => !NAMES.includes(name));
   if (asked.length === 0 || unknown.length > 0) {
-    throw new HttpError(404, `Unknown server(s): ${unknown.map((name) => JSON.stringify(name)).join(', ') || '(none given)'}; this application has one server, ${LOCAL_SERVER} (cluster ${LOCAL_CLUSTER})`);
+    throw new HttpError(
+      404,
+      `Unknown server(s): ${unknown.map((name) => JSON.stringify(name)).join(', ') || '(none given)'}; this application has one server, ${LOCAL_SERVER} (cluster ${LOCAL_CLUSTER})`,
+    );
   }
   return [...new Set(asked)];
 }
@@ -63,7 +75,9 @@ export function averages(rows: UsageRow[], test: (row: UsageRow) => boolean, ste
 /** Calls of the last 24 hours, one row per call. */
 function lastDay(ctx: ServiceContext): UsageRow[] {
   const now = ctx.now();
-  return getUsageLog(ctx).rows(now - DAY, now + 1).filter((row) => row.app === 1);
+  return getUsageLog(ctx)
+    .rows(now - DAY, now + 1)
+    .filter((row) => row.app === 1);
 }
 
 const startedAt = { wall: Date.now(), cpu: process.cpuUsage() };
@@ -71,7 +85,9 @@ const startedAt = { wall: Date.now(), cpu: process.cpuUsage() };
 function infrastructure(ctx: ServiceContext, metric: string, period: { window: number; step: number }): Point[] {
   const now = ctx.now();
   if (metric === 'avg_build_time') {
-    const rows = getUsageLog(ctx).rows(now - period.window, now + 1).filter((row) => row.app === 1);
+    const rows = getUsageLog(ctx)
+      .rows(now - period.window, now + 1)
+      .filter((row) => row.app === 1);
     return averages(rows, isIndexingWrite, period.step);
   }
   // No samples are kept over time: one point, now.
@@ -109,7 +125,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.get('/1/incidents/:servers', (c) => (guard(c), c.json(incidents(servers(c)))));
   app.get('/1/inventory/servers', (c) => {
     guard(c);
-    return c.json({ inventory: [{ name: LOCAL_SERVER, region: LOCAL_REGION, is_replica: false, cluster: LOCAL_CLUSTER }] });
+    return c.json({
+      inventory: [{ name: LOCAL_SERVER, region: LOCAL_REGION, is_replica: false, cluster: LOCAL_CLUSTER }],
+    });
   });
   app.get('/1/latency/:servers', (c) => {
     guard(c);
@@ -139,10 +157,19 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const metric = c.req.param('metric');
     const period = PERIODS[c.req.param('period')];
     if (metric !== '*' && !(INFRASTRUCTURE_METRICS as readonly string[]).includes(metric)) {
-      throw new HttpError(400, `metric must be one of ${INFRASTRUCTURE_METRICS.join(', ')} or *, got ${JSON.stringify(metric)}`);
+      throw new HttpError(
+        400,
+        `metric must be one of ${INFRASTRUCTURE_METRICS.join(', ')} or *, got ${JSON.stringify(metric)}`,
+      );
     }
-    if (!period) throw new HttpError(400, `period must be one of ${Object.keys(PERIODS).join(', ')}, got ${JSON.stringify(c.req.param('period'))}`);
+    if (!period)
+      throw new HttpError(
+        400,
+        `period must be one of ${Object.keys(PERIODS).join(', ')}, got ${JSON.stringify(c.req.param('period'))}`,
+      );
     const names = metric === '*' ? [...INFRASTRUCTURE_METRICS] : [metric];
-    return c.json({ metrics: Object.fromEntries(names.map((name) => [name, { [LOCAL_SERVER]: infrastructure(ctx, name, period) }])) });
+    return c.json({
+      metrics: Object.fromEntries(names.map((name) => [name, { [LOCAL_SERVER]: infrastructure(ctx, name, period) }])),
+    });
   });
 }

@@ -73,7 +73,8 @@ export function applyKeyParams(raw: RawParams, key: KeyInfo, index?: Index): Raw
   }
   if (key.userToken !== undefined) out.userToken = key.userToken;
   if (key.maxHitsPerQuery > 0) {
-    const requested = out.hitsPerPage ?? (index?.getSettings() as { hitsPerPage?: number } | undefined)?.hitsPerPage ?? 20;
+    const requested =
+      out.hitsPerPage ?? (index?.getSettings() as { hitsPerPage?: number } | undefined)?.hitsPerPage ?? 20;
     const asNumber = Number(requested);
     out.hitsPerPage = Number.isFinite(asNumber) ? Math.min(asNumber, key.maxHitsPerQuery) : requested;
     if (out.length !== undefined) {

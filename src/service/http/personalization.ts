@@ -20,7 +20,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     try {
       return ctx.authorize(c, 'recommendation');
     } catch (error) {
-      if (error instanceof HttpError && error.status === 403 && error.message === INVALID_CREDENTIALS) throw new HttpError(401, error.message);
+      if (error instanceof HttpError && error.status === 403 && error.message === INVALID_CREDENTIALS)
+        throw new HttpError(401, error.message);
       throw error;
     }
   };

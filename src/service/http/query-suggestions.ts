@@ -48,7 +48,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const config = parseConfig(await ctx.readJson(c));
     suggestions.create(config);
     void suggestions.build(config.indexName);
-    return c.json({ status: 200, message: `Configuration of ${config.indexName} created; its suggestions index is being built` });
+    return c.json({
+      status: 200,
+      message: `Configuration of ${config.indexName} created; its suggestions index is being built`,
+    });
   });
 
   app.get('/1/configs', (c) => {
@@ -68,14 +71,20 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const created = suggestions.update(config);
     void suggestions.build(config.indexName);
     const what = created ? 'created (creating through PUT is deprecated: use POST /1/configs)' : 'updated';
-    return c.json({ status: 200, message: `Configuration of ${config.indexName} ${what}; its suggestions index is being built` });
+    return c.json({
+      status: 200,
+      message: `Configuration of ${config.indexName} ${what}; its suggestions index is being built`,
+    });
   });
 
   app.delete('/1/configs/:indexName', (c) => {
     admin(c);
     const indexName = pathIndex(c);
     suggestions.delete(indexName);
-    return c.json({ status: 200, message: `Configuration of ${indexName} deleted; the index ${indexName} is left as it is` });
+    return c.json({
+      status: 200,
+      message: `Configuration of ${indexName} deleted; the index ${indexName} is left as it is`,
+    });
   });
 
   app.get('/1/configs/:indexName/status', (c) => {

@@ -22,7 +22,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     try {
       return ctx.authorize(c, 'search');
     } catch (error) {
-      if (error instanceof HttpError && error.status === 403 && error.message === INVALID_CREDENTIALS) throw new HttpError(401, error.message);
+      if (error instanceof HttpError && error.status === 403 && error.message === INVALID_CREDENTIALS)
+        throw new HttpError(401, error.message);
       throw error;
     }
   };
@@ -35,7 +36,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (body.requests === undefined) throw new HttpError(400, '`requests` is required: a list of Recommend requests');
     if (!Array.isArray(body.requests)) throw new HttpError(400, '`requests` must be an array');
     if (body.requests.length === 0) throw new HttpError(400, '`requests` must hold at least one request');
-    if (body.requests.length > MAX_REQUESTS) throw new HttpError(400, `\`requests\` holds ${body.requests.length} requests; the limit is ${MAX_REQUESTS}`);
+    if (body.requests.length > MAX_REQUESTS)
+      throw new HttpError(400, `\`requests\` holds ${body.requests.length} requests; the limit is ${MAX_REQUESTS}`);
     for (const name of Object.keys(body)) {
       if (name !== 'requests') throw new HttpError(400, `\`${name}\` is not a parameter of the Recommend endpoint`);
     }

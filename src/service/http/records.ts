@@ -45,18 +45,25 @@ interface BuiltIn {
 function builtInOf(value: unknown, attribute: string): BuiltIn | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !('_operation' in value)) return undefined;
   const { _operation, value: operand } = value as { _operation: unknown; value: unknown };
-  const operation = OPERATIONS.find((name) => typeof _operation === 'string' && name.toLowerCase() === _operation.toLowerCase());
+  const operation = OPERATIONS.find(
+    (name) => typeof _operation === 'string' && name.toLowerCase() === _operation.toLowerCase(),
+  );
   if (!operation) {
-    throw new HttpError(400, `${attribute}: unknown _operation ${JSON.stringify(_operation)} (expected one of ${OPERATIONS.join(', ')})`);
+    throw new HttpError(
+      400,
+      `${attribute}: unknown _operation ${JSON.stringify(_operation)} (expected one of ${OPERATIONS.join(', ')})`,
+    );
   }
   switch (operation) {
     case 'Increment':
     case 'Decrement':
-      if (typeof operand !== 'number' || !Number.isFinite(operand)) throw new HttpError(400, `${attribute}: ${operation} needs a numeric value`);
+      if (typeof operand !== 'number' || !Number.isFinite(operand))
+        throw new HttpError(400, `${attribute}: ${operation} needs a numeric value`);
       break;
     case 'IncrementFrom':
     case 'IncrementSet':
-      if (typeof operand !== 'number' || !Number.isInteger(operand)) throw new HttpError(400, `${attribute}: ${operation} needs an integer value`);
+      if (typeof operand !== 'number' || !Number.isInteger(operand))
+        throw new HttpError(400, `${attribute}: ${operation} needs an integer value`);
       break;
     default:
       if (typeof operand !== 'number' && typeof operand !== 'string') {
@@ -86,7 +93,9 @@ export function applyPartial(
   objectID: string,
   createIfNotExists: boolean,
 ): Record_ | null {
-  const operations = Object.entries(update).map(([attribute, value]) => [attribute, value, builtInOf(value, attribute)] as const);
+  const operations = Object.entries(update).map(
+    ([attribute, value]) => [attribute, value, builtInOf(value, attribute)] as const,
+  );
   if (!current) {
     if (!createIfNotExists) return null;
     // IncrementFrom creates a missing record only from 0, IncrementSet only above 0.
@@ -117,18 +126,28 @@ export function applyPartial(
         set(attribute, number - (builtIn.value as number));
         break;
       case 'Add':
-        set(attribute, array ? [...array, builtIn.value] : present === undefined ? [builtIn.value] : [present, builtIn.value]);
+        set(
+          attribute,
+          array ? [...array, builtIn.value] : present === undefined ? [builtIn.value] : [present, builtIn.value],
+        );
         break;
       case 'Remove':
         if (array?.some(isNested)) break; // silently ignored with nested objects or arrays
-        if (array) set(attribute, array.filter((item) => item !== builtIn.value));
+        if (array)
+          set(
+            attribute,
+            array.filter((item) => item !== builtIn.value),
+          );
         break;
       case 'AddUnique':
         if (array?.some(isNested)) break; // silently ignored with nested objects or arrays
         if (array) {
           if (!array.includes(builtIn.value)) set(attribute, [...array, builtIn.value]);
         } else {
-          set(attribute, present === undefined ? [builtIn.value] : present === builtIn.value ? [present] : [present, builtIn.value]);
+          set(
+            attribute,
+            present === undefined ? [builtIn.value] : present === builtIn.value ? [present] : [present, builtIn.value],
+          );
         }
         break;
       case 'IncrementFrom':
@@ -181,7 +200,8 @@ function prepareOperation(request: unknown, where: string, indexName: string | u
   const target = indexName ?? item.indexName;
   if (typeof target !== 'string') throw new HttpError(400, `${where}.indexName must be a string`);
   validateIndexName(target);
-  const body = item.body === undefined && (action === 'delete' || action === 'clear') ? {} : recordOf(item.body, `${where}.body`);
+  const body =
+    item.body === undefined && (action === 'delete' || action === 'clear') ? {} : recordOf(item.body, `${where}.body`);
   const operation: BatchOperation = { action, indexName: target, body };
   if (action === 'addObject') {
     operation.objectID = body.objectID === undefined ? randomUUID() : objectIdOf(body.objectID, where);
@@ -240,7 +260,10 @@ function listParam(value: unknown, name: string): string[] | undefined {
       }
       throw new HttpError(400, `${name} must be an array of attribute names`);
     }
-    return trimmed.split(',').map((item) => item.trim()).filter(Boolean);
+    return trimmed
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
   }
   throw new HttpError(400, `${name} must be an array of attribute names`);
 }
@@ -252,9 +275,13 @@ function assign(target: Record<string, unknown>, name: string, value: unknown): 
 
 /** Picks the retrievable attributes of a record (`attributesToRetrieve`, `unretrievableAttributes`). */
 function retrieve(record: Record<string, unknown>, index: Index, key: KeyInfo, attributesToRetrieve?: string[]) {
-  const settings = index.getSettings() as { attributesToRetrieve?: string[] | null; unretrievableAttributes?: string[] | null };
+  const settings = index.getSettings() as {
+    attributesToRetrieve?: string[] | null;
+    unretrievableAttributes?: string[] | null;
+  };
   const wanted = attributesToRetrieve ?? settings.attributesToRetrieve ?? ['*'];
-  const hidden = key.isAdmin || key.acl.includes('seeUnretrievableAttributes') ? [] : (settings.unretrievableAttributes ?? []);
+  const hidden =
+    key.isAdmin || key.acl.includes('seeUnretrievableAttributes') ? [] : (settings.unretrievableAttributes ?? []);
   const out: Record<string, unknown> = {};
   const all = wanted.includes('*');
   const excluded = new Set(wanted.filter((name) => name.startsWith('-')).map((name) => name.slice(1)));
@@ -296,7 +323,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
   const clusters = getClusters(ctx); // X-Service-User-ID: the user the written records belong to (clusters/service.ts)
   const SAVES = new Set(['addObject', 'updateObject', 'partialUpdateObject', 'partialUpdateObjectNoCreate']);
   const savedIn = (operations: BatchOperation[], indexName: string) =>
-    operations.filter((operation) => operation.indexName === indexName && SAVES.has(operation.action)).map((operation) => operation.objectID!);
+    operations
+      .filter((operation) => operation.indexName === indexName && SAVES.has(operation.action))
+      .map((operation) => operation.objectID!);
   const writeTarget = (c: Context, right: Right) => {
     const indexName = c.req.param('indexName')!;
     ctx.authorize(c, right, indexName);
@@ -307,7 +336,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/indexes/:all{\\*}/batch', async (c) => {
     const key = ctx.authorize(c, 'any'); // credentials before the body is read
     const requests = requestsOf(await ctx.readJson(c));
-    const operations = requests.map((request, position) => prepareOperation(request, `requests[${position}]`, undefined));
+    const operations = requests.map((request, position) =>
+      prepareOperation(request, `requests[${position}]`, undefined),
+    );
     if (operations.length === 0) requireRight(key, EMPTY_BATCH_RIGHT);
     for (const operation of operations) {
       requireRight(key, ACTION_RIGHTS[operation.action]!, operation.indexName);
@@ -322,7 +353,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
         taskID[indexName] = catalog.write(indexName, 'batch', () => undefined).taskID;
       }
     });
-    const objectIDs = operations.filter((operation) => operation.objectID !== undefined).map((operation) => operation.objectID!);
+    const objectIDs = operations
+      .filter((operation) => operation.objectID !== undefined)
+      .map((operation) => operation.objectID!);
     return c.json({ taskID, objectIDs });
   });
 
@@ -335,7 +368,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const results = requests.map((request, position) => {
       const where = `requests[${position}]`;
       const item = asObject(request, where);
-      if (typeof item.indexName !== 'string' || !item.indexName) throw new HttpError(400, `${where}.indexName must be a non-empty string`);
+      if (typeof item.indexName !== 'string' || !item.indexName)
+        throw new HttpError(400, `${where}.indexName must be a non-empty string`);
       const objectID = objectIdOf(item.objectID, where);
       requireRight(key, 'search', item.indexName);
       const index = ctx.indices.get(item.indexName);
@@ -355,9 +389,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const key = ctx.authorize(c, 'any', indexName);
     validateIndexName(indexName);
     const requests = requestsOf(await ctx.readJson(c));
-    const operations = requests.map((request, position) => prepareOperation(request, `requests[${position}]`, indexName));
+    const operations = requests.map((request, position) =>
+      prepareOperation(request, `requests[${position}]`, indexName),
+    );
     if (operations.length === 0) requireRight(key, EMPTY_BATCH_RIGHT);
-    for (const right of new Set(operations.map((operation) => ACTION_RIGHTS[operation.action]!))) requireRight(key, right);
+    for (const right of new Set(operations.map((operation) => ACTION_RIGHTS[operation.action]!)))
+      requireRight(key, right);
     if (operations.some((operation) => operation.action !== 'delete')) requireWritable(ctx, catalog, indexName);
     const user = clusters.writer(c);
     const { taskID } = catalog.write(indexName, 'batch', () => {
@@ -365,7 +402,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
       for (const operation of operations) applyOperation(catalog, operation);
       clusters.written(user, indexName, savedIn(operations, indexName));
     });
-    const objectIDs = operations.filter((operation) => operation.objectID !== undefined).map((operation) => operation.objectID!);
+    const objectIDs = operations
+      .filter((operation) => operation.objectID !== undefined)
+      .map((operation) => operation.objectID!);
     return c.json({ taskID, objectIDs });
   });
 
@@ -382,12 +421,22 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const index = ctx.indices.require(indexName);
     requireWritable(ctx, catalog, indexName);
     const GEO = ['aroundLatLng', 'insideBoundingBox', 'insidePolygon', 'aroundRadius'];
-    const honoured = Object.fromEntries(Object.entries(raw).filter(([name]) => FILTER_PARAMS.includes(name) || GEO.includes(name)));
+    const honoured = Object.fromEntries(
+      Object.entries(raw).filter(([name]) => FILTER_PARAMS.includes(name) || GEO.includes(name)),
+    );
     const nonEmpty = Object.entries(honoured).filter(
-      ([name, value]) => !GEO.includes(name) && value !== '' && value !== null && !(Array.isArray(value) && value.length === 0) && value !== '[]',
+      ([name, value]) =>
+        !GEO.includes(name) &&
+        value !== '' &&
+        value !== null &&
+        !(Array.isArray(value) && value.length === 0) &&
+        value !== '[]',
     );
     if (nonEmpty.length === 0) {
-      throw new HttpError(400, 'deleteByQuery needs a non-empty filter (filters, facetFilters, numericFilters or tagFilters); an empty filter would delete every record');
+      throw new HttpError(
+        400,
+        'deleteByQuery needs a non-empty filter (filters, facetFilters, numericFilters or tagFilters); an empty filter would delete every record',
+      );
     }
     const objectIDs = index.matchingObjectIDs(toSearchParams(honoured));
     const { taskID } = catalog.write(indexName, 'deleteByQuery', () => catalog.deleteObjects(indexName, objectIDs));
@@ -462,7 +511,8 @@ export function registerGetObject(app: Hono, ctx: ServiceContext): void {
     const objectID = c.req.param('objectID');
     const record = index.getObject(objectID);
     const visible = record ? keyVisibility(index, key) : undefined;
-    if (!record || (visible && !visible(objectID))) throw new HttpError(404, `ObjectID ${objectID} does not exist in index ${indexName}`);
+    if (!record || (visible && !visible(objectID)))
+      throw new HttpError(404, `ObjectID ${objectID} does not exist in index ${indexName}`);
     return c.json(retrieve(record, index, key, listParam(c.req.query('attributesToRetrieve'), 'attributesToRetrieve')));
   });
 }

@@ -43,12 +43,14 @@ export function validateRule(input: unknown, where = 'The rule', objectID?: stri
       const at = `${where}.conditions[${i}]`;
       const c = asObject(condition, at);
       if (c.pattern !== undefined && typeof c.pattern !== 'string') fail(at, 'pattern must be a string');
-      if (c.anchoring !== undefined && !ANCHORINGS.includes(c.anchoring as never)) fail(at, `anchoring must be one of ${ANCHORINGS.join(', ')}`);
+      if (c.anchoring !== undefined && !ANCHORINGS.includes(c.anchoring as never))
+        fail(at, `anchoring must be one of ${ANCHORINGS.join(', ')}`);
       if (c.pattern !== undefined && c.anchoring === undefined) fail(at, 'a pattern needs an anchoring');
       if (c.context !== undefined && (typeof c.context !== 'string' || !/^[A-Za-z0-9_-]+$/.test(c.context))) {
         fail(at, 'context must be letters, digits, - or _');
       }
-      if (c.alternatives !== undefined && typeof c.alternatives !== 'boolean') fail(at, 'alternatives must be a boolean');
+      if (c.alternatives !== undefined && typeof c.alternatives !== 'boolean')
+        fail(at, 'alternatives must be a boolean');
       if (c.pattern === undefined && c.context === undefined) fail(at, 'a condition needs a pattern or a context');
     });
   }
@@ -67,9 +69,12 @@ export function validateRule(input: unknown, where = 'The rule', objectID?: stri
         if (!Array.isArray(q.edits)) fail(`${where}.consequence.params.query`, 'edits must be an array');
         for (const edit of q.edits as unknown[]) {
           const e = asObject(edit, `${where}.consequence.params.query.edits[]`);
-          if (e.type !== 'remove' && e.type !== 'replace') fail(`${where}.consequence.params.query.edits[]`, 'type must be remove or replace');
-          if (typeof e.delete !== 'string') fail(`${where}.consequence.params.query.edits[]`, 'delete must be a string');
-          if (e.type === 'replace' && typeof e.insert !== 'string') fail(`${where}.consequence.params.query.edits[]`, 'replace needs an insert string');
+          if (e.type !== 'remove' && e.type !== 'replace')
+            fail(`${where}.consequence.params.query.edits[]`, 'type must be remove or replace');
+          if (typeof e.delete !== 'string')
+            fail(`${where}.consequence.params.query.edits[]`, 'delete must be a string');
+          if (e.type === 'replace' && typeof e.insert !== 'string')
+            fail(`${where}.consequence.params.query.edits[]`, 'replace needs an insert string');
         }
       }
       if (q.remove !== undefined && (!Array.isArray(q.remove) || q.remove.some((word) => typeof word !== 'string'))) {
@@ -81,27 +86,36 @@ export function validateRule(input: unknown, where = 'The rule', objectID?: stri
     if (!Array.isArray(consequence.promote)) fail(`${where}.consequence`, 'promote must be an array');
     for (const promote of consequence.promote as unknown[]) {
       const p = asObject(promote, `${where}.consequence.promote[]`);
-      if (!Number.isInteger(p.position) || (p.position as number) < 0) fail(`${where}.consequence.promote[]`, 'position must be a non-negative integer');
+      if (!Number.isInteger(p.position) || (p.position as number) < 0)
+        fail(`${where}.consequence.promote[]`, 'position must be a non-negative integer');
       const single = typeof p.objectID === 'string' && p.objectID !== '';
-      const several = Array.isArray(p.objectIDs) && p.objectIDs.length > 0 && p.objectIDs.every((id) => typeof id === 'string' && id !== '');
-      if (single === several) fail(`${where}.consequence.promote[]`, 'give either objectID or a non-empty objectIDs array');
+      const several =
+        Array.isArray(p.objectIDs) &&
+        p.objectIDs.length > 0 &&
+        p.objectIDs.every((id) => typeof id === 'string' && id !== '');
+      if (single === several)
+        fail(`${where}.consequence.promote[]`, 'give either objectID or a non-empty objectIDs array');
     }
   }
   if (consequence.hide !== undefined) {
     if (!Array.isArray(consequence.hide)) fail(`${where}.consequence`, 'hide must be an array');
     for (const hide of consequence.hide as unknown[]) {
       const h = asObject(hide, `${where}.consequence.hide[]`);
-      if (typeof h.objectID !== 'string' || h.objectID === '') fail(`${where}.consequence.hide[]`, 'objectID must be a non-empty string');
+      if (typeof h.objectID !== 'string' || h.objectID === '')
+        fail(`${where}.consequence.hide[]`, 'objectID must be a non-empty string');
     }
   }
-  if (consequence.filterPromotes !== undefined && typeof consequence.filterPromotes !== 'boolean') fail(`${where}.consequence`, 'filterPromotes must be a boolean');
+  if (consequence.filterPromotes !== undefined && typeof consequence.filterPromotes !== 'boolean')
+    fail(`${where}.consequence`, 'filterPromotes must be a boolean');
   if (rule.enabled !== undefined && typeof rule.enabled !== 'boolean') fail(where, 'enabled must be a boolean');
-  if (rule.description !== undefined && typeof rule.description !== 'string') fail(where, 'description must be a string');
+  if (rule.description !== undefined && typeof rule.description !== 'string')
+    fail(where, 'description must be a string');
   if (rule.validity !== undefined) {
     if (!Array.isArray(rule.validity)) fail(where, 'validity must be an array of {from, until}');
     for (const range of rule.validity as unknown[]) {
       const r = asObject(range, `${where}.validity[]`);
-      if (typeof r.from !== 'number' || typeof r.until !== 'number') fail(`${where}.validity[]`, 'from and until must be Unix timestamps (seconds)');
+      if (typeof r.from !== 'number' || typeof r.until !== 'number')
+        fail(`${where}.validity[]`, 'from and until must be Unix timestamps (seconds)');
     }
   }
   return rule as Rule;
@@ -146,7 +160,9 @@ function editQuery(query: string, edits: Array<{ type: string; delete: string; i
   let out = query.split(/\s+/).filter(Boolean);
   for (const edit of edits) {
     const target = normalizeText(edit.delete);
-    out = out.flatMap((word) => (normalizeText(word) === target ? (edit.type === 'replace' ? [edit.insert!] : []) : [word]));
+    out = out.flatMap((word) =>
+      normalizeText(word) === target ? (edit.type === 'replace' ? [edit.insert!] : []) : [word],
+    );
   }
   return out.join(' ');
 }
@@ -213,7 +229,9 @@ export function applyRules(rules: Rule[], input: RawParams, now = Date.now() / 1
     }
   }
   const pinnedIds = new Set<string>();
-  result.pins = result.pins.filter((pin) => !hidden.includes(pin.objectID) && !pinnedIds.has(pin.objectID) && pinnedIds.add(pin.objectID));
+  result.pins = result.pins.filter(
+    (pin) => !hidden.includes(pin.objectID) && !pinnedIds.has(pin.objectID) && pinnedIds.add(pin.objectID),
+  );
   if (typeof raw.filters === 'string' && raw.filters.trim()) result.filters = raw.filters;
   const excluded = [...hidden, ...result.pins.map((pin) => pin.objectID)];
   if (excluded.length > 0) {
@@ -226,7 +244,10 @@ export function applyRules(rules: Rule[], input: RawParams, now = Date.now() / 1
   return result;
 }
 
-export type PinnedSearchResponse = Record<string, unknown> & { hits: Array<Record<string, unknown> & { objectID: string }>; nbHits: number };
+export type PinnedSearchResponse = Record<string, unknown> & {
+  hits: Array<Record<string, unknown> & { objectID: string }>;
+  nbHits: number;
+};
 type Response = PinnedSearchResponse;
 
 /**
@@ -240,10 +261,15 @@ export function searchWithPins(
   search: (raw: RawParams) => Response,
   promoteFilters: { filterPromotes: boolean; filters?: string } = { filterPromotes: false },
 ): Response {
-  const existing = pins.filter((pin) => index.getObject(pin.objectID) !== undefined).sort((a, b) => a.position - b.position);
+  const existing = pins
+    .filter((pin) => index.getObject(pin.objectID) !== undefined)
+    .sort((a, b) => a.position - b.position);
   if (existing.length === 0 || raw.offset !== undefined || raw.length !== undefined) return search(raw);
   const settings = index.getSettings() as { hitsPerPage: number; paginationLimitedTo: number };
-  const hitsPerPage = raw.hitsPerPage !== undefined ? Number(parseSearchParams({ hitsPerPage: raw.hitsPerPage }).hitsPerPage) : settings.hitsPerPage;
+  const hitsPerPage =
+    raw.hitsPerPage !== undefined
+      ? Number(parseSearchParams({ hitsPerPage: raw.hitsPerPage }).hitsPerPage)
+      : settings.hitsPerPage;
   const page = raw.page !== undefined ? Number(parseSearchParams({ page: raw.page }).page) : 0;
   const start = page * hitsPerPage;
   const end = start + hitsPerPage;
@@ -271,7 +297,14 @@ export function searchWithPins(
     else if (!pin) break;
   }
   const nbHits = organic.nbHits + existing.length;
-  const response: Response = { ...organic, hits, nbHits, page, hitsPerPage, nbPages: hitsPerPage > 0 ? Math.ceil(Math.min(nbHits, settings.paginationLimitedTo) / hitsPerPage) : 0 };
+  const response: Response = {
+    ...organic,
+    hits,
+    nbHits,
+    page,
+    hitsPerPage,
+    nbPages: hitsPerPage > 0 ? Math.ceil(Math.min(nbHits, settings.paginationLimitedTo) / hitsPerPage) : 0,
+  };
   delete response.offset;
   delete response.length;
   return response;
@@ -279,7 +312,10 @@ export function searchWithPins(
 
 // ---- routes ---------------------------------------------------------------------------------------------
 
-function highlight(text: string, queryWords: string[]): { value: string; matchLevel: 'none' | 'partial' | 'full'; matchedWords: string[] } {
+function highlight(
+  text: string,
+  queryWords: string[],
+): { value: string; matchLevel: 'none' | 'partial' | 'full'; matchedWords: string[] } {
   const matched: string[] = [];
   const value = text
     .split(/(\s+)/)
@@ -300,7 +336,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
   const now = () => new Date().toISOString();
   const forward = (c: Context) => {
     const value = c.req.query('forwardToReplicas');
-    if (value !== undefined && value !== 'true' && value !== 'false') throw new HttpError(400, 'forwardToReplicas must be true or false');
+    if (value !== undefined && value !== 'true' && value !== 'false')
+      throw new HttpError(400, 'forwardToReplicas must be true or false');
     return value === 'true';
   };
   const target = (c: Context, right: 'settings' | 'editSettings') => {
@@ -316,9 +353,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (!Array.isArray(body)) throw new HttpError(400, 'The body must be a JSON array of rules');
     const rules = body.map((rule, i) => validateRule(rule, `rules[${i}]`));
     const clearValue = c.req.query('clearExistingRules');
-    if (clearValue !== undefined && clearValue !== 'true' && clearValue !== 'false') throw new HttpError(400, 'clearExistingRules must be true or false');
+    if (clearValue !== undefined && clearValue !== 'true' && clearValue !== 'false')
+      throw new HttpError(400, 'clearExistingRules must be true or false');
     const forwardToReplicas = forward(c);
-    const { taskID } = catalog.write(indexName, 'rules', () => catalog.saveRules(indexName, rules, clearValue === 'true', forwardToReplicas));
+    const { taskID } = catalog.write(indexName, 'rules', () =>
+      catalog.saveRules(indexName, rules, clearValue === 'true', forwardToReplicas),
+    );
     return c.json({ taskID, updatedAt: now() });
   });
 
@@ -337,18 +377,29 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (typeof query !== 'string') throw new HttpError(400, '`query` must be a string');
     const page = body.page ?? 0;
     const hitsPerPage = body.hitsPerPage ?? 20;
-    if (!Number.isInteger(page) || (page as number) < 0) throw new HttpError(400, '`page` must be a non-negative integer');
-    if (!Number.isInteger(hitsPerPage) || (hitsPerPage as number) < 1 || (hitsPerPage as number) > 1000) throw new HttpError(400, '`hitsPerPage` must be an integer from 1 to 1000');
-    if (body.anchoring !== undefined && !ANCHORINGS.includes(body.anchoring as never)) throw new HttpError(400, `\`anchoring\` must be one of ${ANCHORINGS.join(', ')}`);
-    if (body.context !== undefined && typeof body.context !== 'string') throw new HttpError(400, '`context` must be a string');
-    if (body.enabled !== undefined && body.enabled !== null && typeof body.enabled !== 'boolean') throw new HttpError(400, '`enabled` must be a boolean');
+    if (!Number.isInteger(page) || (page as number) < 0)
+      throw new HttpError(400, '`page` must be a non-negative integer');
+    if (!Number.isInteger(hitsPerPage) || (hitsPerPage as number) < 1 || (hitsPerPage as number) > 1000)
+      throw new HttpError(400, '`hitsPerPage` must be an integer from 1 to 1000');
+    if (body.anchoring !== undefined && !ANCHORINGS.includes(body.anchoring as never))
+      throw new HttpError(400, `\`anchoring\` must be one of ${ANCHORINGS.join(', ')}`);
+    if (body.context !== undefined && typeof body.context !== 'string')
+      throw new HttpError(400, '`context` must be a string');
+    if (body.enabled !== undefined && body.enabled !== null && typeof body.enabled !== 'boolean')
+      throw new HttpError(400, '`enabled` must be a boolean');
     const queryWords = words(query);
     const matching = catalog.rules(indexName).filter((rule) => {
       if (typeof body.enabled === 'boolean' && (rule.enabled !== false) !== body.enabled) return false;
-      if (body.anchoring !== undefined && !rule.conditions?.some((condition) => condition.anchoring === body.anchoring)) return false;
-      if (body.context !== undefined && !rule.conditions?.some((condition) => condition.context === body.context)) return false;
+      if (body.anchoring !== undefined && !rule.conditions?.some((condition) => condition.anchoring === body.anchoring))
+        return false;
+      if (body.context !== undefined && !rule.conditions?.some((condition) => condition.context === body.context))
+        return false;
       if (queryWords.length === 0) return true;
-      const text = [rule.objectID, rule.description ?? '', ...(rule.conditions ?? []).map((condition) => condition.pattern ?? '')].join(' ');
+      const text = [
+        rule.objectID,
+        rule.description ?? '',
+        ...(rule.conditions ?? []).map((condition) => condition.pattern ?? ''),
+      ].join(' ');
       const ruleWords = words(text);
       return queryWords.every((queryWord) => ruleWords.some((word) => word.startsWith(queryWord)));
     });
@@ -359,11 +410,20 @@ export function register(app: Hono, ctx: ServiceContext): void {
         objectID: highlight(rule.objectID, queryWords),
         ...(rule.description !== undefined ? { description: highlight(rule.description, queryWords) } : {}),
         ...(rule.conditions
-          ? { conditions: rule.conditions.map((condition) => (condition.pattern !== undefined ? { pattern: highlight(condition.pattern, queryWords) } : {})) }
+          ? {
+              conditions: rule.conditions.map((condition) =>
+                condition.pattern !== undefined ? { pattern: highlight(condition.pattern, queryWords) } : {},
+              ),
+            }
           : {}),
       },
     }));
-    return c.json({ hits, nbHits: matching.length, page, nbPages: Math.ceil(matching.length / (hitsPerPage as number)) });
+    return c.json({
+      hits,
+      nbHits: matching.length,
+      page,
+      nbPages: Math.ceil(matching.length / (hitsPerPage as number)),
+    });
   });
 
   app.put('/1/indexes/:indexName/rules/:objectID', async (c) => {
@@ -371,7 +431,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const objectID = c.req.param('objectID');
     const rule = validateRule(await ctx.readJson(c), 'The rule', objectID);
     const forwardToReplicas = forward(c);
-    const { taskID } = catalog.write(indexName, 'rules', () => catalog.saveRules(indexName, [rule], false, forwardToReplicas));
+    const { taskID } = catalog.write(indexName, 'rules', () =>
+      catalog.saveRules(indexName, [rule], false, forwardToReplicas),
+    );
     return c.json({ updatedAt: now(), taskID, objectID });
   });
 
@@ -387,9 +449,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const indexName = target(c, 'editSettings');
     const objectID = c.req.param('objectID');
     catalog.require(indexName);
-    if (!catalog.getRule(indexName, objectID)) throw new HttpError(404, `Rule ${objectID} does not exist in index ${indexName}`);
+    if (!catalog.getRule(indexName, objectID))
+      throw new HttpError(404, `Rule ${objectID} does not exist in index ${indexName}`);
     const forwardToReplicas = forward(c);
-    const { taskID } = catalog.write(indexName, 'rules', () => catalog.deleteRule(indexName, objectID, forwardToReplicas));
+    const { taskID } = catalog.write(indexName, 'rules', () =>
+      catalog.deleteRule(indexName, objectID, forwardToReplicas),
+    );
     return c.json({ taskID, updatedAt: now() });
   });
 }

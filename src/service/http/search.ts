@@ -14,7 +14,15 @@ import { requireRight } from './auth.js';
 import { asObject, requestsOf } from './body.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
-import { applyKeyParams, checkTypoParams, decodeParams, flag, rawParams, toSearchParams, type RawParams } from './params.js';
+import {
+  applyKeyParams,
+  checkTypoParams,
+  decodeParams,
+  flag,
+  rawParams,
+  toSearchParams,
+  type RawParams,
+} from './params.js';
 import { applyRules, searchWithPins, type PinnedSearchResponse } from './rules.js';
 
 /**
@@ -41,19 +49,34 @@ function queryParams(c: Context): RawParams {
  * (document 1, rights): the engine always leaves them out, so they are put back from the stored record
  * when the query's `attributesToRetrieve` asks for them.
  */
-function revealUnretrievable(index: Index, key: KeyInfo, raw: RawParams, hits: Array<Record<string, unknown> & { objectID: string }>): void {
+function revealUnretrievable(
+  index: Index,
+  key: KeyInfo,
+  raw: RawParams,
+  hits: Array<Record<string, unknown> & { objectID: string }>,
+): void {
   if (!key.isAdmin && !key.acl.includes('seeUnretrievableAttributes')) return;
   const settings = index.getSettings() as { unretrievableAttributes?: string[]; attributesToRetrieve?: string[] };
   const hidden = settings.unretrievableAttributes ?? [];
   if (hidden.length === 0 || hits.length === 0) return;
-  const wanted = (toSearchParams({ attributesToRetrieve: raw.attributesToRetrieve }).attributesToRetrieve as string[] | undefined) ??
+  const wanted = (toSearchParams({ attributesToRetrieve: raw.attributesToRetrieve }).attributesToRetrieve as
+    | string[]
+    | undefined) ??
     settings.attributesToRetrieve ?? ['*'];
-  const shown = hidden.filter((name) => (wanted.includes('*') && !wanted.includes(`-${name}`)) || wanted.includes(name));
+  const shown = hidden.filter(
+    (name) => (wanted.includes('*') && !wanted.includes(`-${name}`)) || wanted.includes(name),
+  );
   for (const hit of hits) {
     const record = index.getObject(hit.objectID);
     if (!record) continue;
     for (const name of shown) {
-      if (Object.hasOwn(record, name)) Object.defineProperty(hit, name, { value: structuredClone(record[name]), enumerable: true, writable: true, configurable: true });
+      if (Object.hasOwn(record, name))
+        Object.defineProperty(hit, name, {
+          value: structuredClone(record[name]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
   }
 }
@@ -65,7 +88,14 @@ function revealUnretrievable(index: Index, key: KeyInfo, raw: RawParams, hits: A
  * @example
  * const response = runSearch(ctx, 'products', ctx.indices.require('products'), { query: 'chair', clickAnalytics: true }, key);
  */
-export function runSearch(ctx: ServiceContext, indexName: string, index: Index, input: RawParams, key: KeyInfo, origin?: SearchOrigin) {
+export function runSearch(
+  ctx: ServiceContext,
+  indexName: string,
+  index: Index,
+  input: RawParams,
+  key: KeyInfo,
+  origin?: SearchOrigin,
+) {
   // A/B test (document 2): on the first index of an active test, the user's variant decides where the
   // search runs and with which customSearchParameters.
   const own = input; // the user's own parameters, as Analytics records them
@@ -78,12 +108,14 @@ export function runSearch(ctx: ServiceContext, indexName: string, index: Index, 
   checkTypoParams(raw, index);
   // Personalization: the user's profile when the query asks for it (undefined otherwise: unchanged search).
   const personal = personalizationOptions(ctx, raw, origin?.userToken);
-  const engineSearch = (params: RawParams) => index.search(toSearchParams(applyKeyParams(params, key, index)), personal) as unknown as PinnedSearchResponse;
-  const response = (
-    rules.pins.length > 0
-      ? searchWithPins(index, raw, rules.pins, engineSearch, { filterPromotes: rules.filterPromotes, filters: rules.filters })
-      : index.search(toSearchParams(raw), personal)
-  ) as unknown as Record<string, unknown> & {
+  const engineSearch = (params: RawParams) =>
+    index.search(toSearchParams(applyKeyParams(params, key, index)), personal) as unknown as PinnedSearchResponse;
+  const response = (rules.pins.length > 0
+    ? searchWithPins(index, raw, rules.pins, engineSearch, {
+        filterPromotes: rules.filterPromotes,
+        filters: rules.filters,
+      })
+    : index.search(toSearchParams(raw), personal)) as unknown as Record<string, unknown> & {
     hits: Array<{ objectID: string }>;
     page: number;
     hitsPerPage: number;
@@ -166,7 +198,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const prepared = requests.map((request, position) => {
       const item = asObject(request, `requests[${position}]`);
       const { indexName, type, facet, ...rest } = item;
-      if (typeof indexName !== 'string' || !indexName) throw new HttpError(400, `requests[${position}].indexName must be a non-empty string`);
+      if (typeof indexName !== 'string' || !indexName)
+        throw new HttpError(400, `requests[${position}].indexName must be a non-empty string`);
       requireRight(key, 'search', indexName);
       const index = ctx.indices.require(indexName);
       if (type !== undefined && type !== 'default' && type !== 'facet') {
@@ -235,7 +268,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const raw = applyKeyParams(rawParams(rest), key, index);
     checkTypoParams(raw, index);
     const response = index.browse(toSearchParams(raw), engineCursor);
-    revealUnretrievable(index, key, raw, response.hits as unknown as Array<Record<string, unknown> & { objectID: string }>);
+    revealUnretrievable(
+      index,
+      key,
+      raw,
+      response.hits as unknown as Array<Record<string, unknown> & { objectID: string }>,
+    );
     if (response.cursor) response.cursor = `${response.cursor}.${cursorMac(response.cursor, indexName, key)}`;
     return c.json(response);
   };

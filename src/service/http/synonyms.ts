@@ -17,9 +17,12 @@ import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
 
 const got = (input: unknown) => `, got ${JSON.stringify(input) ?? 'undefined'}`;
-const must = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}${got(issue.input)}`);
+const must = (what: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'is required' : `must be ${what}${got(issue.input)}`;
 const text = z.string({ error: must('a non-empty string') }).min(1, { error: must('a non-empty string') });
-const texts = z.array(text, { error: must('a non-empty array of strings') }).min(1, { error: must('a non-empty array of strings') });
+const texts = z
+  .array(text, { error: must('a non-empty array of strings') })
+  .min(1, { error: must('a non-empty array of strings') });
 const objectID = text;
 
 /** One strict schema per type (unexpected keys are refused). */
@@ -49,23 +52,32 @@ function pathOf(path: PropertyKey[]): string {
 export function validateSynonym(input: unknown, where = 'The synonym', id?: string): Synonym {
   const body = { ...asObject(input, where) };
   if (id !== undefined) {
-    if (body.objectID !== undefined && body.objectID !== id) throw new HttpError(400, `${where}.objectID must be the objectID of the path (${JSON.stringify(id)})${got(body.objectID)}`);
+    if (body.objectID !== undefined && body.objectID !== id)
+      throw new HttpError(
+        400,
+        `${where}.objectID must be the objectID of the path (${JSON.stringify(id)})${got(body.objectID)}`,
+      );
     body.objectID = id;
   }
   if (!SYNONYM_TYPES.includes(body.type as never)) {
-    throw new HttpError(400, `${where}.type ${body.type === undefined ? 'is required' : `must be one of ${SYNONYM_TYPES.join(', ')}${got(body.type)}`}`);
+    throw new HttpError(
+      400,
+      `${where}.type ${body.type === undefined ? 'is required' : `must be one of ${SYNONYM_TYPES.join(', ')}${got(body.type)}`}`,
+    );
   }
   const result = SCHEMAS[body.type as keyof typeof SCHEMAS].safeParse(body);
   if (result.success) return result.data as Synonym;
   const issue = result.error.issues[0]!;
   const at = `${where}${pathOf(issue.path)}`;
-  if (issue.code === 'unrecognized_keys') throw new HttpError(400, `${where}.${issue.keys[0]!} is unexpected for type ${body.type as string}`);
+  if (issue.code === 'unrecognized_keys')
+    throw new HttpError(400, `${where}.${issue.keys[0]!} is unexpected for type ${body.type as string}`);
   throw new HttpError(400, `${at} ${issue.message}`);
 }
 
 function boolQuery(c: Context, name: string): boolean {
   const value = c.req.query(name);
-  if (value !== undefined && value !== 'true' && value !== 'false') throw new HttpError(400, `${name} must be true or false`);
+  if (value !== undefined && value !== 'true' && value !== 'false')
+    throw new HttpError(400, `${name} must be true or false`);
   return value === 'true';
 }
 
@@ -101,7 +113,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const synonyms = body.map((synonym, i) => validateSynonym(synonym, `synonyms[${i}]`));
     const forwardToReplicas = boolQuery(c, 'forwardToReplicas');
     const replace = boolQuery(c, 'replaceExistingSynonyms');
-    const { taskID } = catalog.write(indexName, 'synonyms', () => catalog.saveSynonyms(indexName, synonyms, replace, forwardToReplicas));
+    const { taskID } = catalog.write(indexName, 'synonyms', () =>
+      catalog.saveSynonyms(indexName, synonyms, replace, forwardToReplicas),
+    );
     return c.json({ taskID, updatedAt: now() });
   });
 
@@ -121,13 +135,17 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (typeof query !== 'string') throw new HttpError(400, '`query` must be a string');
     const page = body.page ?? 0;
     const hitsPerPage = body.hitsPerPage ?? 100;
-    if (!Number.isInteger(page) || (page as number) < 0) throw new HttpError(400, '`page` must be a non-negative integer');
-    if (!Number.isInteger(hitsPerPage) || (hitsPerPage as number) < 1 || (hitsPerPage as number) > 1000) throw new HttpError(400, '`hitsPerPage` must be an integer from 1 to 1000');
+    if (!Number.isInteger(page) || (page as number) < 0)
+      throw new HttpError(400, '`page` must be a non-negative integer');
+    if (!Number.isInteger(hitsPerPage) || (hitsPerPage as number) < 1 || (hitsPerPage as number) > 1000)
+      throw new HttpError(400, '`hitsPerPage` must be an integer from 1 to 1000');
     let types: string[] | null = null;
     if (body.type !== undefined && body.type !== '') {
       if (typeof body.type !== 'string') throw new HttpError(400, '`type` must be a string');
       types = body.type.split(',').map((type) => type.trim());
-      for (const type of types) if (!SYNONYM_TYPES.includes(type as never)) throw new HttpError(400, `\`type\` must be one of ${SYNONYM_TYPES.join(', ')}${got(type)}`);
+      for (const type of types)
+        if (!SYNONYM_TYPES.includes(type as never))
+          throw new HttpError(400, `\`type\` must be one of ${SYNONYM_TYPES.join(', ')}${got(type)}`);
     }
     const queryWords = tokenize(query);
     const matching = catalog.synonyms(indexName).filter((synonym) => {
@@ -146,7 +164,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const id = c.req.param('objectID');
     const synonym = validateSynonym(await ctx.readJson(c), 'The synonym', id);
     const forwardToReplicas = boolQuery(c, 'forwardToReplicas');
-    const { taskID } = catalog.write(indexName, 'synonyms', () => catalog.saveSynonyms(indexName, [synonym], false, forwardToReplicas));
+    const { taskID } = catalog.write(indexName, 'synonyms', () =>
+      catalog.saveSynonyms(indexName, [synonym], false, forwardToReplicas),
+    );
     return c.json({ taskID, updatedAt: now(), id });
   });
 
@@ -162,9 +182,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const indexName = target(c, 'editSettings');
     const id = c.req.param('objectID');
     catalog.require(indexName);
-    if (!catalog.getSynonym(indexName, id)) throw new HttpError(404, `Synonym ${id} does not exist in index ${indexName}`);
+    if (!catalog.getSynonym(indexName, id))
+      throw new HttpError(404, `Synonym ${id} does not exist in index ${indexName}`);
     const forwardToReplicas = boolQuery(c, 'forwardToReplicas');
-    const { taskID } = catalog.write(indexName, 'synonyms', () => catalog.deleteSynonym(indexName, id, forwardToReplicas));
+    const { taskID } = catalog.write(indexName, 'synonyms', () =>
+      catalog.deleteSynonym(indexName, id, forwardToReplicas),
+    );
     return c.json({ taskID, deletedAt: now() });
   });
 }

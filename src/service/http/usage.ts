@@ -16,9 +16,13 @@ const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z)?$/;
 
 function date(c: Context, name: 'startDate' | 'endDate'): number {
   const text = c.req.query(name);
-  if (text === undefined || text === '') throw new UsageError(`${name} is required (a UTC timestamp such as 2006-01-02T00:00:00.000Z)`);
+  if (text === undefined || text === '')
+    throw new UsageError(`${name} is required (a UTC timestamp such as 2006-01-02T00:00:00.000Z)`);
   const ms = DATE.test(text) ? Date.parse(text) : Number.NaN;
-  if (!Number.isFinite(ms)) throw new UsageError(`${name} must be a UTC timestamp such as 2006-01-02T00:00:00.000Z, got ${JSON.stringify(text)}`);
+  if (!Number.isFinite(ms))
+    throw new UsageError(
+      `${name} must be a UTC timestamp such as 2006-01-02T00:00:00.000Z, got ${JSON.stringify(text)}`,
+    );
   return ms;
 }
 
@@ -29,10 +33,13 @@ function answer(ctx: ServiceContext, c: Context, indexName: string | undefined) 
     const start = date(c, 'startDate');
     const end = date(c, 'endDate');
     const granularity = c.req.query('granularity') ?? 'daily';
-    if (granularity !== 'hourly' && granularity !== 'daily') throw new UsageError(`granularity must be hourly or daily, got ${JSON.stringify(granularity)}`);
-    if (end <= start) throw new UsageError('endDate must be after startDate (startDate is inclusive, endDate exclusive)');
+    if (granularity !== 'hourly' && granularity !== 'daily')
+      throw new UsageError(`granularity must be hourly or daily, got ${JSON.stringify(granularity)}`);
+    if (end <= start)
+      throw new UsageError('endDate must be after startDate (startDate is inclusive, endDate exclusive)');
     const maxDays = granularity === 'hourly' ? 7 : 365;
-    if (end - start > maxDays * DAY) throw new UsageError(`startDate to endDate: ${granularity} granularity allows at most ${maxDays} days`);
+    if (end - start > maxDays * DAY)
+      throw new UsageError(`startDate to endDate: ${granularity} granularity allows at most ${maxDays} days`);
     const rows = getUsageLog(ctx).rows(start, end, indexName);
     const unit = granularity === 'hourly' ? HOUR : DAY;
     return c.json(computeStatistics(metrics, rows, { start, end, unit, now: ctx.now() }, ctx.db, indexName));
@@ -40,7 +47,10 @@ function answer(ctx: ServiceContext, c: Context, indexName: string | undefined) 
     // Usage failures carry `status` (document 3, Errors); validation failures are 422.
     const status = error instanceof UsageError ? 422 : error instanceof HttpError ? error.status : 500;
     if (status === 500) console.error('[svc-search] usage', error);
-    return c.json({ status, message: status === 500 ? 'Internal error of the local service' : (error as Error).message }, status as 422);
+    return c.json(
+      { status, message: status === 500 ? 'Internal error of the local service' : (error as Error).message },
+      status as 422,
+    );
   }
 }
 

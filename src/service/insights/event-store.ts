@@ -91,7 +91,8 @@ function toStored(row: Row): StoredEvent {
       query: row.search_query ?? '',
       at: row.search_at ?? 0,
       positions: JSON.parse(row.search_positions ?? '[]') as Array<number | null>,
-      withinWindow: event.eventType === 'view' || row.timestamp - (row.search_at ?? 0) <= EVENT_LIMITS.conversionWindowMs,
+      withinWindow:
+        event.eventType === 'view' || row.timestamp - (row.search_at ?? 0) <= EVENT_LIMITS.conversionWindowMs,
     };
   }
   return event;
@@ -170,7 +171,19 @@ export class EventStore {
           event.timestamp === undefined
             ? null
             : createHash('sha256')
-                .update(JSON.stringify([event.eventType, event.eventName, event.index, event.userToken, event.timestamp, event.queryID ?? null, event.objectIDs ?? null, event.filters ?? null, event.positions ?? null]))
+                .update(
+                  JSON.stringify([
+                    event.eventType,
+                    event.eventName,
+                    event.index,
+                    event.userToken,
+                    event.timestamp,
+                    event.queryID ?? null,
+                    event.objectIDs ?? null,
+                    event.filters ?? null,
+                    event.positions ?? null,
+                  ]),
+                )
                 .digest('base64url');
         const result = this.insert.run({
           eventType: event.eventType,

@@ -125,7 +125,8 @@ export function validateEvent(raw: unknown, i: number, options: ValidateOptions 
   }
   if (hasFilters) {
     if (!isStringArray(e.filters) || e.filters.length === 0) fail(i, 'filters', 'must be a non-empty array of strings');
-    if (e.filters.length > EVENT_LIMITS.filtersPerEvent) fail(i, 'filters', `at most ${EVENT_LIMITS.filtersPerEvent} filters per event`);
+    if (e.filters.length > EVENT_LIMITS.filtersPerEvent)
+      fail(i, 'filters', `at most ${EVENT_LIMITS.filtersPerEvent} filters per event`);
     const bad = e.filters.findIndex((f) => !FILTER.test(f));
     if (bad >= 0) fail(i, `filters[${bad}]`, 'must have the form attribute:value');
     event.filters = e.filters;
@@ -135,7 +136,10 @@ export function validateEvent(raw: unknown, i: number, options: ValidateOptions 
   if (e.positions !== undefined) {
     if (eventType !== 'click') fail(i, 'positions', 'only for click events');
     if (!hasObjects) fail(i, 'positions', 'only with objectIDs (one per objectID)');
-    if (!Array.isArray(e.positions) || e.positions.some((p) => typeof p !== 'number' || !Number.isInteger(p) || p < 1)) {
+    if (
+      !Array.isArray(e.positions) ||
+      e.positions.some((p) => typeof p !== 'number' || !Number.isInteger(p) || p < 1)
+    ) {
       fail(i, 'positions', 'must be an array of integers ≥ 1');
     }
     if (e.positions.length !== event.objectIDs!.length) fail(i, 'positions', 'must have one position per objectID');
@@ -151,13 +155,16 @@ export function validateEvent(raw: unknown, i: number, options: ValidateOptions 
  * @throws EventValidationError for the first invalid event, or a missing/oversized `events` array.
  */
 export function validateEventsBody(body: unknown, options: ValidateOptions = {}): ValidEvent[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EventValidationError('body: must be an object {events: [...]}');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new EventValidationError('body: must be an object {events: [...]}');
   const events = (body as { events?: unknown }).events;
   if (events === undefined) throw new EventValidationError('events: required');
   if (!Array.isArray(events)) throw new EventValidationError('events: must be an array');
   if (events.length === 0) throw new EventValidationError('events: must contain at least one event');
   if (events.length > EVENT_LIMITS.eventsPerRequest) {
-    throw new EventValidationError(`events: at most ${EVENT_LIMITS.eventsPerRequest} events per request (got ${events.length})`);
+    throw new EventValidationError(
+      `events: at most ${EVENT_LIMITS.eventsPerRequest} events per request (got ${events.length})`,
+    );
   }
   return events.map((event, i) => validateEvent(event, i, options));
 }

@@ -120,8 +120,13 @@ export class Personalizer {
   deleteProfile(userToken: string): { userToken: string; deletedUntil: string } | undefined {
     const previous = this.deletions.get(userToken) ?? -Infinity;
     const row = this.ctx.db
-      .prepare('SELECT COUNT(*) AS n, MAX(timestamp) AS latest FROM insights_events WHERE user_token = ? AND timestamp > ?')
-      .get(userToken, Number.isFinite(previous) ? previous : Number.MIN_SAFE_INTEGER) as { n: number; latest: number | null };
+      .prepare(
+        'SELECT COUNT(*) AS n, MAX(timestamp) AS latest FROM insights_events WHERE user_token = ? AND timestamp > ?',
+      )
+      .get(userToken, Number.isFinite(previous) ? previous : Number.MIN_SAFE_INTEGER) as {
+      n: number;
+      latest: number | null;
+    };
     if (row.n === 0) return undefined;
     const until = this.store.markDeleted(userToken, Math.max(this.ctx.now(), row.latest ?? 0));
     this.deletions.set(userToken, until);
@@ -167,7 +172,9 @@ export class Personalizer {
 
   private useStrategy(strategy: PersonalizationStrategy | undefined): void {
     this.current = strategy;
-    this.eventScores = new Map((strategy?.eventsScoring ?? []).map((entry) => [`${entry.eventType}\u0000${entry.eventName}`, entry.score]));
+    this.eventScores = new Map(
+      (strategy?.eventsScoring ?? []).map((entry) => [`${entry.eventType}\u0000${entry.eventName}`, entry.score]),
+    );
     this.facetScores = new Map((strategy?.facetsScoring ?? []).map((entry) => [entry.facetName, entry.score]));
     this.users = undefined;
   }
@@ -225,7 +232,8 @@ export class Personalizer {
           .map(([value, points]) => [value, Math.max(1, Math.round((PROFILE_SCORE_BOUND * points) / max))] as const)
           .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
         const out: Record<string, number> = {};
-        for (const [value, score] of entries) Object.defineProperty(out, value, { value: score, enumerable: true, writable: true, configurable: true });
+        for (const [value, score] of entries)
+          Object.defineProperty(out, value, { value: score, enumerable: true, writable: true, configurable: true });
         Object.defineProperty(scores, facet, { value: out, enumerable: true, writable: true, configurable: true });
       }
     }

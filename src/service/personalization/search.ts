@@ -15,7 +15,10 @@ function impactParameter(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
   const number = typeof value === 'string' && /^\d{1,3}$/.test(value.trim()) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isInteger(number) || number < 0 || number > 100) {
-    throw new HttpError(400, `Invalid value for parameter "personalizationImpact": expected an integer between 0 and 100, got ${JSON.stringify(value)}`);
+    throw new HttpError(
+      400,
+      `Invalid value for parameter "personalizationImpact": expected an integer between 0 and 100, got ${JSON.stringify(value)}`,
+    );
   }
   return number;
 }
@@ -30,7 +33,11 @@ function enabled(value: unknown): boolean {
  * @example
  * index.search(toSearchParams(raw), personalizationOptions(ctx, raw, origin?.userToken));
  */
-export function personalizationOptions(ctx: ServiceContext, raw: Record<string, unknown>, headerUserToken?: string): SearchOptions | undefined {
+export function personalizationOptions(
+  ctx: ServiceContext,
+  raw: Record<string, unknown>,
+  headerUserToken?: string,
+): SearchOptions | undefined {
   if (!enabled(raw.enablePersonalization)) return undefined;
   const impact = impactParameter(raw.personalizationImpact);
   const userToken = typeof raw.userToken === 'string' && raw.userToken ? raw.userToken : headerUserToken;

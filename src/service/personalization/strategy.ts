@@ -10,7 +10,12 @@
  * facetName); unknown fields are refused.
  */
 import { HttpError } from '../http/errors.js';
-import type { EventScoring, FacetScoring, PersonalizationEventType, PersonalizationStrategy } from '../storage/personalization.js';
+import type {
+  EventScoring,
+  FacetScoring,
+  PersonalizationEventType,
+  PersonalizationStrategy,
+} from '../storage/personalization.js';
 
 export const PERSONALIZATION_EVENT_TYPES: readonly PersonalizationEventType[] = ['click', 'conversion', 'view'];
 /** Largest number of entries of eventsScoring and of facetsScoring (a local limit; the document gives none). */
@@ -46,7 +51,8 @@ function list(value: unknown, field: string): unknown[] {
   if (value === undefined) invalid(field, 'required');
   if (!Array.isArray(value)) invalid(field, 'must be an array');
   if (value.length === 0) invalid(field, 'must hold at least one entry');
-  if (value.length > MAX_SCORING_ENTRIES) invalid(field, `holds ${value.length} entries; the limit is ${MAX_SCORING_ENTRIES}`);
+  if (value.length > MAX_SCORING_ENTRIES)
+    invalid(field, `holds ${value.length} entries; the limit is ${MAX_SCORING_ENTRIES}`);
   return value;
 }
 
@@ -55,7 +61,8 @@ function eventScoring(value: unknown, field: string): EventScoring {
   onlyFields(value, ['eventName', 'eventType', 'score'], field);
   const { eventName, eventType } = value;
   if (eventName === undefined) invalid(`${field}.eventName`, 'required');
-  if (typeof eventName !== 'string' || !EVENT_NAME.test(eventName)) invalid(`${field}.eventName`, 'must be a string of 1 to 64 printable ASCII characters');
+  if (typeof eventName !== 'string' || !EVENT_NAME.test(eventName))
+    invalid(`${field}.eventName`, 'must be a string of 1 to 64 printable ASCII characters');
   if (eventType === undefined) invalid(`${field}.eventType`, 'required');
   if (typeof eventType !== 'string' || !(PERSONALIZATION_EVENT_TYPES as readonly string[]).includes(eventType)) {
     invalid(`${field}.eventType`, `must be one of ${PERSONALIZATION_EVENT_TYPES.join(', ')}`);
@@ -68,7 +75,8 @@ function facetScoring(value: unknown, field: string): FacetScoring {
   onlyFields(value, ['facetName', 'score'], field);
   const { facetName } = value;
   if (facetName === undefined) invalid(`${field}.facetName`, 'required');
-  if (typeof facetName !== 'string' || facetName.trim() === '') invalid(`${field}.facetName`, 'must be a non-empty string');
+  if (typeof facetName !== 'string' || facetName.trim() === '')
+    invalid(`${field}.facetName`, 'must be a non-empty string');
   return { facetName, score: score(value.score, `${field}.score`) };
 }
 
@@ -86,18 +94,27 @@ export function validateStrategy(body: unknown): PersonalizationStrategy {
   if (!isObject(body)) invalid('body', 'must be a JSON object {eventsScoring, facetsScoring, personalizationImpact}');
   onlyFields(body, ['eventsScoring', 'facetsScoring', 'personalizationImpact'], 'body');
 
-  const eventsScoring = list(body.eventsScoring, 'eventsScoring').map((entry, i) => eventScoring(entry, `eventsScoring[${i}]`));
+  const eventsScoring = list(body.eventsScoring, 'eventsScoring').map((entry, i) =>
+    eventScoring(entry, `eventsScoring[${i}]`),
+  );
   const seenEvents = new Set<string>();
   eventsScoring.forEach((entry, i) => {
     const key = `${entry.eventType}\u0000${entry.eventName}`;
-    if (seenEvents.has(key)) invalid(`eventsScoring[${i}]`, `duplicate of an earlier entry (eventName "${entry.eventName}", eventType ${entry.eventType})`);
+    if (seenEvents.has(key))
+      invalid(
+        `eventsScoring[${i}]`,
+        `duplicate of an earlier entry (eventName "${entry.eventName}", eventType ${entry.eventType})`,
+      );
     seenEvents.add(key);
   });
 
-  const facetsScoring = list(body.facetsScoring, 'facetsScoring').map((entry, i) => facetScoring(entry, `facetsScoring[${i}]`));
+  const facetsScoring = list(body.facetsScoring, 'facetsScoring').map((entry, i) =>
+    facetScoring(entry, `facetsScoring[${i}]`),
+  );
   const seenFacets = new Set<string>();
   facetsScoring.forEach((entry, i) => {
-    if (seenFacets.has(entry.facetName)) invalid(`facetsScoring[${i}].facetName`, `duplicate of an earlier entry ("${entry.facetName}")`);
+    if (seenFacets.has(entry.facetName))
+      invalid(`facetsScoring[${i}].facetName`, `duplicate of an earlier entry ("${entry.facetName}")`);
     seenFacets.add(entry.facetName);
   });
 

@@ -230,7 +230,13 @@ function tagExpression(tags: readonly string[]): TagExpression | undefined {
 /**
  * The candidates and accepted suggestions of one source index; `undefined` when the build was stopped.
  */
-async function buildSource(env: BuildEnvironment, config: QuerySuggestionsConfig, source: SourceIndexConfig, log: BuildLog, options: BuildOptions): Promise<Accepted[] | undefined> {
+async function buildSource(
+  env: BuildEnvironment,
+  config: QuerySuggestionsConfig,
+  source: SourceIndexConfig,
+  log: BuildLog,
+  options: BuildOptions,
+): Promise<Accepted[] | undefined> {
   const { catalog, reports } = env;
   log.add('INFO', 0, `Source index ${quote(source.indexName)}`);
   const index = catalog.get(source.indexName);
@@ -243,7 +249,10 @@ async function buildSource(env: BuildEnvironment, config: QuerySuggestionsConfig
   // 1. Popular searches: the Analytics top searches (counted searches, keystroke series folded).
   const period = suggestionsPeriod(env.now());
   const tags = tagExpression(source.analyticsTags);
-  const analyticsIndices = [source.indexName, ...(source.replicas ? (catalog.meta(source.indexName)?.replicas ?? []) : [])];
+  const analyticsIndices = [
+    source.indexName,
+    ...(source.replicas ? (catalog.meta(source.indexName)?.replicas ?? []) : []),
+  ];
   for (const name of analyticsIndices) {
     const { searches } = reports.topSearches(
       { index: name, period, tags },
@@ -261,8 +270,14 @@ async function buildSource(env: BuildEnvironment, config: QuerySuggestionsConfig
       candidate.searched.push({ index: name, query: search });
       candidates.set(key, candidate);
     }
-    const tagText = source.analyticsTags.length ? `with one of the tags ${source.analyticsTags.map(quote).join(', ')}` : 'all tags';
-    log.add('INFO', 1, `${searches.length} popular searches of ${quote(name)} from ${period.days[0]} to ${period.days.at(-1)} (${tagText})`);
+    const tagText = source.analyticsTags.length
+      ? `with one of the tags ${source.analyticsTags.map(quote).join(', ')}`
+      : 'all tags';
+    log.add(
+      'INFO',
+      1,
+      `${searches.length} popular searches of ${quote(name)} from ${period.days[0]} to ${period.days.at(-1)} (${tagText})`,
+    );
     if (empty > 0) log.add('SKIP', 2, `"": the empty query (${empty} searches) is not a suggestion`);
   }
 
@@ -279,20 +294,35 @@ async function buildSource(env: BuildEnvironment, config: QuerySuggestionsConfig
       const { query, count } = record as { query?: unknown; count?: unknown };
       if (typeof query !== 'string' || typeof count !== 'number' || !Number.isFinite(count) || count < 0) {
         invalid += 1;
-        if (invalid <= 10) log.add('SKIP', 2, `record ${quote(record.objectID)} of ${quote(name)}: an external record needs a string "query" and a number "count" ≥ 0`);
+        if (invalid <= 10)
+          log.add(
+            'SKIP',
+            2,
+            `record ${quote(record.objectID)} of ${quote(name)}: an external record needs a string "query" and a number "count" ≥ 0`,
+          );
         continue;
       }
       const key = suggestionKey(query);
       if (key !== '') found.set(key, (found.get(key) ?? 0) + count);
     }
-    if (invalid > 10) log.add('SKIP', 2, `… ${invalid - 10} more records of ${quote(name)} without a string "query" and a number "count"`);
+    if (invalid > 10)
+      log.add(
+        'SKIP',
+        2,
+        `… ${invalid - 10} more records of ${quote(name)} without a string "query" and a number "count"`,
+      );
     const sorted = [...found].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-    if (sorted.length > MAX_EXTERNAL) log.add('INFO', 2, `only the ${MAX_EXTERNAL} queries with the highest count are used`);
+    if (sorted.length > MAX_EXTERNAL)
+      log.add('INFO', 2, `only the ${MAX_EXTERNAL} queries with the highest count are used`);
     let added = 0;
     for (const [key, count] of sorted.slice(0, MAX_EXTERNAL)) {
       const existing = candidates.get(key);
       if (existing?.origin === 'analytics') {
-        log.add('SKIP', 2, `${quote(key)} of ${quote(name)}: already a popular search of ${quote(source.indexName)} (the external record is ignored)`);
+        log.add(
+          'SKIP',
+          2,
+          `${quote(key)} of ${quote(name)}: already a popular search of ${quote(source.indexName)} (the external record is ignored)`,
+        );
         continue;
       }
       if (existing) existing.popularity += count;
@@ -323,20 +353,31 @@ async function buildSource(env: BuildEnvironment, config: QuerySuggestionsConfig
       candidates.set(key, { key, popularity: 0, origin: 'generate', searched: [] });
       added += 1;
     }
-    log.add('INFO', 1, `generate [${attributes.join(', ')}]: ${combos.size} combinations found on the records, ${added} new candidates`);
-    if (sorted.length > MAX_GENERATED) log.add('INFO', 2, `only the ${MAX_GENERATED} combinations found on the most records are used`);
+    log.add(
+      'INFO',
+      1,
+      `generate [${attributes.join(', ')}]: ${combos.size} combinations found on the records, ${added} new candidates`,
+    );
+    if (sorted.length > MAX_GENERATED)
+      log.add('INFO', 2, `only the ${MAX_GENERATED} combinations found on the most records are used`);
   }
 
   // 4. Check each candidate with a search on the source index.
   const facetable = facetableAttributes(index);
   const facets = source.facets.filter((facet) => {
     if (facetable.has(facet.attribute)) return true;
-    log.add('ERROR', 1, `Facet ${quote(facet.attribute)} is not in the attributesForFaceting of ${quote(source.indexName)}: its exact_matches stay empty`);
+    log.add(
+      'ERROR',
+      1,
+      `Facet ${quote(facet.attribute)} is not in the attributesForFaceting of ${quote(source.indexName)}: its exact_matches stay empty`,
+    );
     return false;
   });
   const maxValuesPerFacet = Math.max(1, ...facets.map((facet) => facet.amount));
   const excluded = excludeMatcher(config.exclude);
-  const ordered = [...candidates.values()].sort((a, b) => b.popularity - a.popularity || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const ordered = [...candidates.values()].sort(
+    (a, b) => b.popularity - a.popularity || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
   log.add(
     'INFO',
     1,
@@ -362,9 +403,18 @@ async function buildSource(env: BuildEnvironment, config: QuerySuggestionsConfig
     }
     let response: { nbHits: number; facets?: Record<string, Record<string, number>> };
     try {
-      response = index.search({ query: candidate.key, hitsPerPage: 0, facets: facets.map((facet) => facet.attribute), maxValuesPerFacet } as never);
+      response = index.search({
+        query: candidate.key,
+        hitsPerPage: 0,
+        facets: facets.map((facet) => facet.attribute),
+        maxValuesPerFacet,
+      } as never);
     } catch (error) {
-      log.add('ERROR', 2, `${quote(candidate.key)}: the search on ${quote(source.indexName)} failed: ${(error as Error).message}`);
+      log.add(
+        'ERROR',
+        2,
+        `${quote(candidate.key)}: the search on ${quote(source.indexName)} failed: ${(error as Error).message}`,
+      );
       continue;
     }
     if (response.nbHits < source.minHits) {
@@ -373,12 +423,16 @@ async function buildSource(env: BuildEnvironment, config: QuerySuggestionsConfig
     }
     const entry: SourceEntry = { exact_nb_hits: response.nbHits, facets: { exact_matches: {}, analytics: {} } };
     for (const facet of source.facets) {
-      const counts = Object.entries(response.facets?.[facet.attribute] ?? {}).map(([value, count]) => ({ value, count }));
+      const counts = Object.entries(response.facets?.[facet.attribute] ?? {}).map(([value, count]) => ({
+        value,
+        count,
+      }));
       entry.facets.exact_matches[facet.attribute] = counts
         .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
         .slice(0, facet.amount);
     }
-    if (source.facets.length > 0) entry.facets.analytics = analyticsFacets(reports, source, period, tags, candidate.searched);
+    if (source.facets.length > 0)
+      entry.facets.analytics = analyticsFacets(reports, source, period, tags, candidate.searched);
     accepted.push({ key: candidate.key, popularity: candidate.popularity, entry });
   }
   log.add('INFO', 1, `${accepted.length} suggestions from ${quote(source.indexName)}`);
@@ -400,7 +454,10 @@ function analyticsFacets(
   const attributes = source.facets.map((facet) => facet.attribute);
   const counts = new Map<string, Map<string, number>>(attributes.map((attribute) => [attribute, new Map()]));
   for (const { index, query } of searched) {
-    const { values } = reports.filterValues({ index, period, tags, search: query }, attributes, { limit: 0, offset: 0 });
+    const { values } = reports.filterValues({ index, period, tags, search: query }, attributes, {
+      limit: 0,
+      offset: 0,
+    });
     for (const item of values) {
       if (item.operator !== ':') continue;
       const byValue = counts.get(item.attribute)!;
@@ -423,7 +480,8 @@ function pluralVariants(dictionaries: Dictionaries, words: string[], languages: 
   for (const word of words) {
     const forms = [word, ...dictionaries.pluralForms(word, languages)];
     const next: string[][] = [];
-    for (const prefix of variants) for (const form of forms) if (next.length < MAX_PLURAL_VARIANTS) next.push([...prefix, form]);
+    for (const prefix of variants)
+      for (const form of forms) if (next.length < MAX_PLURAL_VARIANTS) next.push([...prefix, form]);
     variants = next;
   }
   return variants.map((variant) => variant.join(' '));
@@ -456,7 +514,9 @@ export async function buildSuggestions(
       records.set(key, record);
     }
   }
-  const ordered = [...records.values()].sort((a, b) => b.popularity - a.popularity || (a.query < b.query ? -1 : a.query > b.query ? 1 : 0));
+  const ordered = [...records.values()].sort(
+    (a, b) => b.popularity - a.popularity || (a.query < b.query ? -1 : a.query > b.query ? 1 : 0),
+  );
   if (config.languages.length === 0) return ordered;
 
   // languages: of the suggestions whose words differ only by singular/plural, the most popular stays.
@@ -468,7 +528,11 @@ export async function buildSuggestions(
     const variants = pluralVariants(env.dictionaries, words, config.languages);
     const twin = variants.map((variant) => kept.get(variant)).find((found) => found !== undefined);
     if (twin !== undefined) {
-      log.add('SKIP', 1, `${quote(record.query)}: singular/plural form of ${quote(twin)}, which is kept (at least as popular)`);
+      log.add(
+        'SKIP',
+        1,
+        `${quote(record.query)}: singular/plural form of ${quote(twin)}, which is kept (at least as popular)`,
+      );
       continue;
     }
     kept.set(words.join(' '), record.query);

@@ -44,7 +44,17 @@ export interface QuerySuggestionsConfig {
 export const RESERVED_ATTRIBUTES: readonly string[] = ['objectID', 'query', 'popularity', 'nb_words'];
 
 const TOP_FIELDS = new Set(['indexName', 'sourceIndices', 'languages', 'exclude', 'appID']);
-const SOURCE_FIELDS = new Set(['indexName', 'replicas', 'analyticsTags', 'facets', 'minHits', 'minHit', 'minLetters', 'generate', 'external']);
+const SOURCE_FIELDS = new Set([
+  'indexName',
+  'replicas',
+  'analyticsTags',
+  'facets',
+  'minHits',
+  'minHit',
+  'minLetters',
+  'generate',
+  'external',
+]);
 const LANGUAGE_SET = new Set(LANGUAGES);
 
 function invalid(field: string, message: string): never {
@@ -57,7 +67,8 @@ function shown(value: unknown): string {
 }
 
 function objectAt(value: unknown, field: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) invalid(field, `must be an object, got ${shown(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    invalid(field, `must be an object, got ${shown(value)}`);
   return value as Record<string, unknown>;
 }
 
@@ -69,7 +80,8 @@ function listAt(value: unknown, field: string): unknown[] {
 }
 
 function stringAt(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.trim() === '') invalid(field, `must be a non-empty string, got ${shown(value)}`);
+  if (typeof value !== 'string' || value.trim() === '')
+    invalid(field, `must be a non-empty string, got ${shown(value)}`);
   return value;
 }
 
@@ -94,7 +106,11 @@ function countAt(value: unknown, field: string, min = 0, max = Number.MAX_SAFE_I
 
 function unexpected(object: Record<string, unknown>, allowed: Set<string>, field: string): void {
   for (const key of Object.keys(object)) {
-    if (!allowed.has(key)) invalid(`${field}${field ? '.' : ''}${key}`, `is not a field of ${field || 'a Query Suggestions configuration'} (${[...allowed].filter((name) => name !== 'appID' && name !== 'minHit').join(', ')})`);
+    if (!allowed.has(key))
+      invalid(
+        `${field}${field ? '.' : ''}${key}`,
+        `is not a field of ${field || 'a Query Suggestions configuration'} (${[...allowed].filter((name) => name !== 'appID' && name !== 'minHit').join(', ')})`,
+      );
   }
 }
 
@@ -108,34 +124,48 @@ function parseSource(value: unknown, field: string): SourceIndexConfig {
   }
   const minHitsValue = source.minHits ?? source.minHit;
   const minHitsField = source.minHits !== undefined ? `${field}.minHits` : `${field}.minHit`;
-  if (source.replicas !== undefined && typeof source.replicas !== 'boolean') invalid(`${field}.replicas`, `must be true or false, got ${shown(source.replicas)}`);
+  if (source.replicas !== undefined && typeof source.replicas !== 'boolean')
+    invalid(`${field}.replicas`, `must be true or false, got ${shown(source.replicas)}`);
   const facets = listAt(source.facets, `${field}.facets`).map((item, i) => {
     const at = `${field}.facets[${i}]`;
     const facet = objectAt(item, at);
     unexpected(facet, new Set(['attribute', 'amount']), at);
     if (facet.attribute === undefined) invalid(`${at}.attribute`, 'is required');
-    if (facet.amount === undefined) invalid(`${at}.amount`, 'is required (the number of facet values kept for each suggestion)');
-    return { attribute: stringAt(facet.attribute, `${at}.attribute`), amount: countAt(facet.amount, `${at}.amount`, 1, MAX_FACET_AMOUNT) };
+    if (facet.amount === undefined)
+      invalid(`${at}.amount`, 'is required (the number of facet values kept for each suggestion)');
+    return {
+      attribute: stringAt(facet.attribute, `${at}.attribute`),
+      amount: countAt(facet.amount, `${at}.amount`, 1, MAX_FACET_AMOUNT),
+    };
   });
   const attributes = new Set<string>();
   facets.forEach((facet, i) => {
-    if (attributes.has(facet.attribute)) invalid(`${field}.facets[${i}].attribute`, `${shown(facet.attribute)} is listed twice`);
+    if (attributes.has(facet.attribute))
+      invalid(`${field}.facets[${i}].attribute`, `${shown(facet.attribute)} is listed twice`);
     attributes.add(facet.attribute);
   });
   const generate = listAt(source.generate, `${field}.generate`).map((item, i) => {
     const at = `${field}.generate[${i}]`;
-    if (!Array.isArray(item) || item.length === 0) invalid(at, `must be a non-empty list of facet attributes, got ${shown(item)}`);
+    if (!Array.isArray(item) || item.length === 0)
+      invalid(at, `must be a non-empty list of facet attributes, got ${shown(item)}`);
     return item.map((attribute, j) => stringAt(attribute, `${at}[${j}]`));
   });
   return {
     indexName,
     replicas: (source.replicas as boolean | undefined) ?? false,
-    analyticsTags: listAt(source.analyticsTags, `${field}.analyticsTags`).map((tag, i) => stringAt(tag, `${field}.analyticsTags[${i}]`)),
+    analyticsTags: listAt(source.analyticsTags, `${field}.analyticsTags`).map((tag, i) =>
+      stringAt(tag, `${field}.analyticsTags[${i}]`),
+    ),
     facets,
     minHits: minHitsValue === undefined || minHitsValue === null ? 0 : countAt(minHitsValue, minHitsField),
-    minLetters: source.minLetters === undefined || source.minLetters === null ? 0 : countAt(source.minLetters, `${field}.minLetters`),
+    minLetters:
+      source.minLetters === undefined || source.minLetters === null
+        ? 0
+        : countAt(source.minLetters, `${field}.minLetters`),
     generate,
-    external: listAt(source.external, `${field}.external`).map((name, i) => indexNameAt(name, `${field}.external[${i}]`)),
+    external: listAt(source.external, `${field}.external`).map((name, i) =>
+      indexNameAt(name, `${field}.external[${i}]`),
+    ),
   };
 }
 
@@ -172,20 +202,33 @@ export function parseConfig(body: unknown, pathIndexName?: string): QuerySuggest
   const sourceIndices = input.sourceIndices.map((source, i) => parseSource(source, `sourceIndices[${i}]`));
   const seen = new Set<string>();
   sourceIndices.forEach((source, i) => {
-    if (seen.has(source.indexName)) invalid(`sourceIndices[${i}].indexName`, `${shown(source.indexName)} is listed twice`);
+    if (seen.has(source.indexName))
+      invalid(`sourceIndices[${i}].indexName`, `${shown(source.indexName)} is listed twice`);
     seen.add(source.indexName);
     if (RESERVED_ATTRIBUTES.includes(source.indexName)) {
-      invalid(`sourceIndices[${i}].indexName`, `${shown(source.indexName)} is an attribute of every suggestion record (${RESERVED_ATTRIBUTES.join(', ')}); the records name each source index`);
+      invalid(
+        `sourceIndices[${i}].indexName`,
+        `${shown(source.indexName)} is an attribute of every suggestion record (${RESERVED_ATTRIBUTES.join(', ')}); the records name each source index`,
+      );
     }
     // The suggestions index is rewritten at each build: reading from it would feed suggestions on themselves.
-    if (source.indexName === indexName) invalid(`sourceIndices[${i}].indexName`, `the suggestions index ${shown(indexName)} cannot be one of its own source indices`);
+    if (source.indexName === indexName)
+      invalid(
+        `sourceIndices[${i}].indexName`,
+        `the suggestions index ${shown(indexName)} cannot be one of its own source indices`,
+      );
     source.external.forEach((name, j) => {
-      if (name === indexName) invalid(`sourceIndices[${i}].external[${j}]`, `the suggestions index ${shown(indexName)} cannot be one of its own external indices`);
+      if (name === indexName)
+        invalid(
+          `sourceIndices[${i}].external[${j}]`,
+          `the suggestions index ${shown(indexName)} cannot be one of its own external indices`,
+        );
     });
   });
   const languages = listAt(input.languages, 'languages').map((language, i) => {
     const code = stringAt(language, `languages[${i}]`);
-    if (!LANGUAGE_SET.has(code)) invalid(`languages[${i}]`, `${shown(code)} is not a supported language code (ISO 639-1, e.g. "en")`);
+    if (!LANGUAGE_SET.has(code))
+      invalid(`languages[${i}]`, `${shown(code)} is not a supported language code (ISO 639-1, e.g. "en")`);
     return code;
   });
   const exclude = listAt(input.exclude, 'exclude').map((entry, i) => stringAt(entry, `exclude[${i}]`));

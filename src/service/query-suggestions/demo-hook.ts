@@ -6,7 +6,12 @@
  * build happens once, not at every start (the hourly rebuild keeps it fresh, with the searches recorded since).
  */
 import type { ServiceContext } from '../context.js';
-import { DEMO_SUGGESTIONS_INDEX, DEMO_SUGGESTIONS_ORDERS_INDEX, demoSuggestionOrders, demoSuggestionsConfig } from '../datasets/demo.js';
+import {
+  DEMO_SUGGESTIONS_INDEX,
+  DEMO_SUGGESTIONS_ORDERS_INDEX,
+  demoSuggestionOrders,
+  demoSuggestionsConfig,
+} from '../datasets/demo.js';
 import { internalsOf } from '../http/internals.js';
 import type { Record_ } from '../storage/catalog.js';
 import { parseConfig } from './config.js';

@@ -59,7 +59,12 @@ export class QuerySuggestions {
     this.#store = new QuerySuggestionsStore(ctx.db);
     getEventStore(ctx); // the Analytics reports read the events table
     const { catalog, dictionaries } = internalsOf(ctx);
-    this.#env = { catalog, dictionaries: dictionaries.dictionaries, reports: new AnalyticsReports(ctx.db), now: () => ctx.now() };
+    this.#env = {
+      catalog,
+      dictionaries: dictionaries.dictionaries,
+      reports: new AnalyticsReports(ctx.db),
+      now: () => ctx.now(),
+    };
     this.#timer = setInterval(() => {
       for (const { config } of this.#store.list()) void this.build(config.indexName);
     }, REBUILD_EVERY_MS);
@@ -89,7 +94,10 @@ export class QuerySuggestions {
   /** `POST /1/configs`: 422 when the index has a configuration already, 403 past `MAX_CONFIGS`. */
   create(config: QuerySuggestionsConfig): void {
     if (this.#store.get(config.indexName)) {
-      throw new HttpError(422, `indexName: a Query Suggestions configuration for ${config.indexName} exists already (update it with PUT /1/configs/${config.indexName})`);
+      throw new HttpError(
+        422,
+        `indexName: a Query Suggestions configuration for ${config.indexName} exists already (update it with PUT /1/configs/${config.indexName})`,
+      );
     }
     this.#checkLimit();
     this.#save(config);
@@ -105,7 +113,8 @@ export class QuerySuggestions {
 
   /** `DELETE /1/configs/{indexName}`: stops the updates; the suggestions index stays as it is. */
   delete(indexName: string): void {
-    if (!this.#store.remove(indexName)) throw new HttpError(404, `No Query Suggestions configuration for the index ${indexName}`);
+    if (!this.#store.remove(indexName))
+      throw new HttpError(404, `No Query Suggestions configuration for the index ${indexName}`);
     this.#bump(indexName);
   }
 
@@ -119,7 +128,8 @@ export class QuerySuggestions {
       isRunning: state !== undefined && (state.running || state.scheduled),
       lastBuiltAt: iso(outcome.lastBuiltAt),
       lastSuccessfulBuiltAt: iso(outcome.lastSuccessfulBuiltAt),
-      lastSuccessfulBuildDuration: outcome.lastSuccessfulBuildMs === null ? null : (outcome.lastSuccessfulBuildMs / 1000).toFixed(3),
+      lastSuccessfulBuildDuration:
+        outcome.lastSuccessfulBuildMs === null ? null : (outcome.lastSuccessfulBuildMs / 1000).toFixed(3),
     };
   }
 
@@ -127,7 +137,8 @@ export class QuerySuggestions {
   log(indexName: string): string {
     this.require(indexName);
     const log = this.#store.outcome(indexName)?.log;
-    if (log === null || log === undefined) throw new HttpError(404, `The suggestions index ${indexName} has not been built yet: no log`);
+    if (log === null || log === undefined)
+      throw new HttpError(404, `The suggestions index ${indexName} has not been built yet: no log`);
     return log;
   }
 
@@ -175,7 +186,11 @@ export class QuerySuggestions {
     const started = Date.now();
     const log = new BuildLog();
     const { config } = stored;
-    log.add('INFO', 0, `Build of ${JSON.stringify(indexName)} started: ${config.sourceIndices.length} source ${config.sourceIndices.length === 1 ? 'index' : 'indices'}`);
+    log.add(
+      'INFO',
+      0,
+      `Build of ${JSON.stringify(indexName)} started: ${config.sourceIndices.length} source ${config.sourceIndices.length === 1 ? 'index' : 'indices'}`,
+    );
     getAnalyticsLog(this.#ctx).flush(); // searches still queued count too
     let records: SuggestionRecord[] | undefined;
     try {
@@ -190,12 +205,21 @@ export class QuerySuggestions {
         this.#write(indexName, records);
         log.add('INFO', 0, `${records.length} suggestions written to ${JSON.stringify(indexName)}`);
       } catch (error) {
-        log.add('ERROR', 0, `The suggestions could not be written to ${JSON.stringify(indexName)}: ${(error as Error).message}`);
+        log.add(
+          'ERROR',
+          0,
+          `The suggestions could not be written to ${JSON.stringify(indexName)}: ${(error as Error).message}`,
+        );
       }
     }
     const ended = Date.now();
     log.add('INFO', 0, `Build finished in ${ended - started} ms`);
-    this.#store.saveBuild(indexName, { builtAt: ended, success: !log.hasError, durationMs: ended - started, log: log.toJsonLines() });
+    this.#store.saveBuild(indexName, {
+      builtAt: ended,
+      success: !log.hasError,
+      durationMs: ended - started,
+      log: log.toJsonLines(),
+    });
   }
 
   /**
@@ -220,7 +244,10 @@ export class QuerySuggestions {
 
   #checkLimit(): void {
     if (this.#store.count() >= MAX_CONFIGS) {
-      throw new HttpError(403, `Up to ${MAX_CONFIGS} Query Suggestions configurations per application: delete one before creating another`);
+      throw new HttpError(
+        403,
+        `Up to ${MAX_CONFIGS} Query Suggestions configurations per application: delete one before creating another`,
+      );
     }
   }
 

@@ -34,7 +34,8 @@ export function orderLinesToEvents(orderLines: readonly OrderLine[], indexName: 
   let latest = '';
   for (const line of orderLines) {
     let order = orders.get(line.orderId);
-    if (!order) orders.set(line.orderId, (order = { date: line.orderDate, customerId: line.customerId, productIds: [] }));
+    if (!order)
+      orders.set(line.orderId, (order = { date: line.orderDate, customerId: line.customerId, productIds: [] }));
     if (!order.productIds.includes(line.productId)) order.productIds.push(line.productId);
     if (line.orderDate > latest) latest = line.orderDate;
   }
@@ -43,7 +44,9 @@ export function orderLinesToEvents(orderLines: readonly OrderLine[], indexName: 
   const shift = today - DAY - Date.parse(`${latest}T00:00:00Z`);
   const perCustomerDay = new Map<string, number>();
   const events: ValidEvent[] = [];
-  const sorted = [...orders].sort(([a, x], [b, y]) => (x.date < y.date ? -1 : x.date > y.date ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...orders].sort(([a, x], [b, y]) =>
+    x.date < y.date ? -1 : x.date > y.date ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  );
   for (const [, order] of sorted) {
     const key = `${order.customerId}\u0000${order.date}`;
     const nth = perCustomerDay.get(key) ?? 0;
@@ -63,7 +66,9 @@ export function orderLinesToEvents(orderLines: readonly OrderLine[], indexName: 
 
 /** Whether the demo history of `indexName` was seeded into this database. */
 export function isSeeded(ctx: ServiceContext, indexName: string): boolean {
-  ctx.db.exec('CREATE TABLE IF NOT EXISTS recommend_demo_seed (index_name TEXT PRIMARY KEY, seeded_at INTEGER NOT NULL, events INTEGER NOT NULL)');
+  ctx.db.exec(
+    'CREATE TABLE IF NOT EXISTS recommend_demo_seed (index_name TEXT PRIMARY KEY, seeded_at INTEGER NOT NULL, events INTEGER NOT NULL)',
+  );
   return ctx.db.prepare('SELECT 1 FROM recommend_demo_seed WHERE index_name = ?').get(indexName) !== undefined;
 }
 
@@ -71,7 +76,12 @@ export function isSeeded(ctx: ServiceContext, indexName: string): boolean {
  * Seeds the demo history into the event store unless it was done before for this index. Returns the number
  * of events written (0 when already seeded or when `indexName` does not hold the catalogue of the lines).
  */
-export function seedDemoHistory(ctx: ServiceContext, indexName: string, orderLines: readonly OrderLine[], now = Date.now()): number {
+export function seedDemoHistory(
+  ctx: ServiceContext,
+  indexName: string,
+  orderLines: readonly OrderLine[],
+  now = Date.now(),
+): number {
   if (isSeeded(ctx, indexName)) return 0;
   const index = ctx.indices.get(indexName);
   if (!index) return 0;
@@ -84,8 +94,11 @@ export function seedDemoHistory(ctx: ServiceContext, indexName: string, orderLin
   const store = getEventStore(ctx);
   let written = 0;
   ctx.db.transaction(() => {
-    for (let i = 0; i < events.length; i += 1000) written += store.append(events.slice(i, i + 1000), { receivedAt: now }).length;
-    ctx.db.prepare('INSERT INTO recommend_demo_seed (index_name, seeded_at, events) VALUES (?, ?, ?)').run(indexName, now, written);
+    for (let i = 0; i < events.length; i += 1000)
+      written += store.append(events.slice(i, i + 1000), { receivedAt: now }).length;
+    ctx.db
+      .prepare('INSERT INTO recommend_demo_seed (index_name, seeded_at, events) VALUES (?, ?, ?)')
+      .run(indexName, now, written);
   })();
   return written;
 }
@@ -101,7 +114,13 @@ const SEEDED = `FROM insights_events WHERE index_name = @indexName AND event_typ
 export function latestDemoEvent(ctx: ServiceContext, indexName: string): number | undefined {
   if (!isSeeded(ctx, indexName)) return undefined;
   getEventStore(ctx); // the table
-  return (ctx.db.prepare(`SELECT MAX(timestamp) AS latest ${SEEDED}`).get({ indexName, eventName: DEMO_EVENT_NAME }) as { latest: number | null }).latest ?? undefined;
+  return (
+    (
+      ctx.db.prepare(`SELECT MAX(timestamp) AS latest ${SEEDED}`).get({ indexName, eventName: DEMO_EVENT_NAME }) as {
+        latest: number | null;
+      }
+    ).latest ?? undefined
+  );
 }
 
 /**
@@ -122,18 +141,27 @@ export function refreshDemoHistory(ctx: ServiceContext, indexName: string, now =
   const params = { indexName, eventName: DEMO_EVENT_NAME };
   const store = getEventStore(ctx);
   ctx.db.transaction(() => {
-    const { seeded_at } = ctx.db.prepare('SELECT seeded_at FROM recommend_demo_seed WHERE index_name = ?').get(indexName) as { seeded_at: number };
-    const rows = ctx.db.prepare(`SELECT user_token, timestamp, object_ids ${SEEDED} ORDER BY id`).all(params) as Array<{ user_token: string; timestamp: number; object_ids: string }>;
+    const { seeded_at } = ctx.db
+      .prepare('SELECT seeded_at FROM recommend_demo_seed WHERE index_name = ?')
+      .get(indexName) as { seeded_at: number };
+    const rows = ctx.db.prepare(`SELECT user_token, timestamp, object_ids ${SEEDED} ORDER BY id`).all(params) as Array<{
+      user_token: string;
+      timestamp: number;
+      object_ids: string;
+    }>;
     ctx.db.prepare(`DELETE ${SEEDED}`).run(params);
-    const events = rows.map((row): ValidEvent => ({
-      eventType: 'conversion',
-      eventName: DEMO_EVENT_NAME,
-      index: indexName,
-      userToken: row.user_token,
-      timestamp: row.timestamp + days * DAY,
-      objectIDs: JSON.parse(row.object_ids) as string[],
-    }));
-    for (let i = 0; i < events.length; i += 1000) store.append(events.slice(i, i + 1000), { receivedAt: seeded_at, emit: false });
+    const events = rows.map(
+      (row): ValidEvent => ({
+        eventType: 'conversion',
+        eventName: DEMO_EVENT_NAME,
+        index: indexName,
+        userToken: row.user_token,
+        timestamp: row.timestamp + days * DAY,
+        objectIDs: JSON.parse(row.object_ids) as string[],
+      }),
+    );
+    for (let i = 0; i < events.length; i += 1000)
+      store.append(events.slice(i, i + 1000), { receivedAt: seeded_at, emit: false });
   })();
   return days;
 }

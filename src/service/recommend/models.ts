@@ -158,7 +158,11 @@ const STOPWORDS = new Set(['a', 'an', 'and', 'by', 'for', 'in', 'of', 'on', 'or'
 export function nameTerms(name: unknown): Set<string> {
   const out = new Set<string>();
   if (typeof name !== 'string') return out;
-  for (const t of name.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/)) {
+  for (const t of name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .split(/[^a-z0-9]+/)) {
     if (t.length >= 2 && !STOPWORDS.has(t)) out.add(t);
   }
   return out;
@@ -185,7 +189,8 @@ export interface ContentFeatures {
 /** The content features of a record for the given attribute weights. */
 export function contentFeatures(record: Record<string, unknown>, weights: Record<string, number>): ContentFeatures {
   const values = new Map<string, string[]>();
-  for (const attribute of Object.keys(weights)) if (attribute !== 'name') values.set(attribute, [...new Set(attributeValues(record, attribute))]);
+  for (const attribute of Object.keys(weights))
+    if (attribute !== 'name') values.set(attribute, [...new Set(attributeValues(record, attribute))]);
   return { values, terms: 'name' in weights ? nameTerms(record.name) : new Set() };
 }
 
@@ -225,7 +230,11 @@ export function featureSimilarity(a: ContentFeatures, b: ContentFeatures, weight
  * contentSimilarity({ category: 'A', name: 'red pen' }, { category: 'A', name: 'blue pen' }, { category: 0.5, name: 0.5 })
  * // 0.5·1 + 0.5·(1/3) = 0.6667
  */
-export function contentSimilarity(a: Record<string, unknown>, b: Record<string, unknown>, weights: Record<string, number>): number {
+export function contentSimilarity(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  weights: Record<string, number>,
+): number {
   return featureSimilarity(contentFeatures(a, weights), contentFeatures(b, weights), weights);
 }
 
@@ -282,14 +291,19 @@ export class IndexModels {
     for (const e of events) {
       if (e.eventType !== 'conversion' && e.eventType !== 'click') continue;
       if (!e.objectIDs?.length || !Number.isFinite(e.timestamp)) continue;
-      const compact: CompactEvent = { ts: e.timestamp, kind: e.eventType === 'conversion' ? 'c' : 'k', objectIDs: [...new Set(e.objectIDs)] };
+      const compact: CompactEvent = {
+        ts: e.timestamp,
+        kind: e.eventType === 'conversion' ? 'c' : 'k',
+        objectIDs: [...new Set(e.objectIDs)],
+      };
       let user = this.users.get(e.userToken);
       if (!user) this.users.set(e.userToken, (user = { events: [], sessions: [] }));
       const prev = user.events[user.events.length - 1];
       if (prev && prev.ts > compact.ts) unsorted.add(user);
       user.events.push(compact);
       touched.set(user, Math.min(touched.get(user) ?? Infinity, compact.ts));
-      if (this.recentSorted && this.recent.length && this.recent[this.recent.length - 1].ts > compact.ts) this.recentSorted = false;
+      if (this.recentSorted && this.recent.length && this.recent[this.recent.length - 1].ts > compact.ts)
+        this.recentSorted = false;
       this.recent.push(compact);
       this.eventCount++;
     }
@@ -317,16 +331,22 @@ export class IndexModels {
       const convertedPairs = converted.length <= max;
       for (let i = 0; i < converted.length; i++) {
         this.conversions.addSingle(converted[i], sign);
-        if (convertedPairs) for (let j = i + 1; j < converted.length; j++) this.conversions.addPair(converted[i], converted[j], sign);
+        if (convertedPairs)
+          for (let j = i + 1; j < converted.length; j++) this.conversions.addPair(converted[i], converted[j], sign);
       }
       const interacted = [...s.interacted];
       const interactedPairs = interacted.length <= max;
       for (let i = 0; i < interacted.length; i++) {
         this.interactions.addSingle(interacted[i][0], sign * interacted[i][1]);
-        if (interactedPairs) for (let j = i + 1; j < interacted.length; j++) {
-          // A pair counts as much as its weaker side: two clicks 0.5, a click and a conversion 0.5, two conversions 1.
-          this.interactions.addPair(interacted[i][0], interacted[j][0], sign * Math.min(interacted[i][1], interacted[j][1]));
-        }
+        if (interactedPairs)
+          for (let j = i + 1; j < interacted.length; j++) {
+            // A pair counts as much as its weaker side: two clicks 0.5, a click and a conversion 0.5, two conversions 1.
+            this.interactions.addPair(
+              interacted[i][0],
+              interacted[j][0],
+              sign * Math.min(interacted[i][1], interacted[j][1]),
+            );
+          }
       }
     }
   }
@@ -365,14 +385,18 @@ export class IndexModels {
     return sortScored(out);
   }
 
-  private contentNeighbours(objectID: string, source: Record<string, unknown>, records: RecordSource): Map<string, number> {
+  private contentNeighbours(
+    objectID: string,
+    source: Record<string, unknown>,
+    records: RecordSource,
+  ): Map<string, number> {
     const index = this.contentIndex(records);
     const weights = this.options.contentAttributes;
     const features = index.features.get(objectID) ?? contentFeatures(source, weights);
     const candidates = new Set<string>();
-    for (const t of features.terms) for (const id of index.postings.get('\u0001' + t) ?? []) candidates.add(id);
+    for (const t of features.terms) for (const id of index.postings.get(`\u0001${t}`) ?? []) candidates.add(id);
     for (const [attribute, values] of features.values) {
-      for (const v of values) for (const id of index.postings.get(attribute + '\u0000' + v) ?? []) candidates.add(id);
+      for (const v of values) for (const id of index.postings.get(`${attribute}\u0000${v}`) ?? []) candidates.add(id);
     }
     candidates.delete(objectID);
     const out = new Map<string, number>();
@@ -400,8 +424,8 @@ export class IndexModels {
       const id = record.objectID;
       const f = contentFeatures(record, weights);
       features.set(id, f);
-      for (const term of f.terms) push('\u0001' + term, id);
-      for (const [attribute, values] of f.values) for (const v of values) push(attribute + '\u0000' + v, id);
+      for (const term of f.terms) push(`\u0001${term}`, id);
+      for (const [attribute, values] of f.values) for (const v of values) push(`${attribute}\u0000${v}`, id);
     }
     this.content = { version, features, postings };
     return this.content;
@@ -432,7 +456,7 @@ export class IndexModels {
       const e = this.recent[i];
       if (e.ts > now) break;
       if (conversionsOnly && e.kind !== 'c') continue;
-      const w = (e.kind === 'c' ? 1 : clickWeight) * Math.pow(2, -(now - e.ts) / half);
+      const w = (e.kind === 'c' ? 1 : clickWeight) * 2 ** (-(now - e.ts) / half);
       for (const id of e.objectIDs) map.set(id, (map.get(id) ?? 0) + w);
     }
     this.trendingCache.set(key, { at: minute, map });
@@ -475,7 +499,9 @@ export class IndexModels {
 
 function sortScored(list: Scored[]): Scored[] {
   // Scores compare at the precision they are shown with (two decimals), then objectID, for a stable order.
-  return list.sort((a, b) => round2(b.score) - round2(a.score) || (a.objectID < b.objectID ? -1 : a.objectID > b.objectID ? 1 : 0));
+  return list.sort(
+    (a, b) => round2(b.score) - round2(a.score) || (a.objectID < b.objectID ? -1 : a.objectID > b.objectID ? 1 : 0),
+  );
 }
 
 export { round2 as roundScore };

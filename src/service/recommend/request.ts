@@ -15,7 +15,6 @@ import type { Recommender } from './recommender.js';
 export const MODELS = ['related-products', 'bought-together', 'trending-items', 'trending-facets'] as const;
 export type Model = (typeof MODELS)[number];
 
-
 /** With `maxRecommendations` 0 (the default) every recommendation above the threshold is returned, up to this. */
 export const MAX_RECOMMENDATIONS = 1000;
 /** At most this many requests in one call (as a multi-query). */
@@ -54,7 +53,11 @@ function field<T extends z.ZodType>(schema: (error: z.core.$ZodErrorMap) => T, r
   return schema((issue) => (issue.input === undefined ? required : `${must}${got(issue.input)}`));
 }
 
-const indexName = field((error) => z.string({ error }).min(1, { error }), 'is required and must be a non-empty string', 'must be a non-empty string');
+const indexName = field(
+  (error) => z.string({ error }).min(1, { error }),
+  'is required and must be a non-empty string',
+  'must be a non-empty string',
+);
 const threshold = field(
   (error) => z.number({ error }).min(0, { error }).max(100, { error }),
   'is required (a number from 0 to 100)',
@@ -64,42 +67,75 @@ const maxRecommendations = z
   .number({ error: (issue) => `must be an integer from 0 to ${MAX_RECOMMENDATIONS}${got(issue.input)}` })
   .int({ error: (issue) => `must be an integer from 0 to ${MAX_RECOMMENDATIONS}${got(issue.input)}` })
   .min(0, { error: (issue) => `must be an integer from 0 to ${MAX_RECOMMENDATIONS}${got(issue.input)}` })
-  .max(MAX_RECOMMENDATIONS, { error: (issue) => `must be an integer from 0 to ${MAX_RECOMMENDATIONS}${got(issue.input)}` })
+  .max(MAX_RECOMMENDATIONS, {
+    error: (issue) => `must be an integer from 0 to ${MAX_RECOMMENDATIONS}${got(issue.input)}`,
+  })
   .default(0);
 /** Search parameters are checked by the search parameter parser (same rules as a search), after the schema. */
 const searchParameters = z.unknown().optional();
 const objectIDFor = (model: Model) =>
-  field((error) => z.string({ error }).min(1, { error }), `is required by the ${model} model and must be a non-empty string`, 'must be a non-empty string');
+  field(
+    (error) => z.string({ error }).min(1, { error }),
+    `is required by the ${model} model and must be a non-empty string`,
+    'must be a non-empty string',
+  );
 
 /** The request schema of each model (the document's table): common fields plus the model's own, nothing else. */
 const SCHEMAS = {
   'related-products': z.strictObject({
-    indexName, model: z.literal('related-products'), threshold, maxRecommendations,
-    objectID: objectIDFor('related-products'), queryParameters: searchParameters, fallbackParameters: searchParameters,
+    indexName,
+    model: z.literal('related-products'),
+    threshold,
+    maxRecommendations,
+    objectID: objectIDFor('related-products'),
+    queryParameters: searchParameters,
+    fallbackParameters: searchParameters,
   }),
   'bought-together': z.strictObject({
-    indexName, model: z.literal('bought-together'), threshold, maxRecommendations,
-    objectID: objectIDFor('bought-together'), queryParameters: searchParameters, fallbackParameters: searchParameters,
+    indexName,
+    model: z.literal('bought-together'),
+    threshold,
+    maxRecommendations,
+    objectID: objectIDFor('bought-together'),
+    queryParameters: searchParameters,
+    fallbackParameters: searchParameters,
   }),
   'trending-items': z
     .strictObject({
-      indexName, model: z.literal('trending-items'), threshold, maxRecommendations,
-      facetName: z.string({ error: (issue) => `must be a non-empty string${got(issue.input)}` }).min(1, { error: 'must be a non-empty string' }).optional(),
+      indexName,
+      model: z.literal('trending-items'),
+      threshold,
+      maxRecommendations,
+      facetName: z
+        .string({ error: (issue) => `must be a non-empty string${got(issue.input)}` })
+        .min(1, { error: 'must be a non-empty string' })
+        .optional(),
       facetValue: z.string({ error: (issue) => `must be a string${got(issue.input)}` }).optional(),
-      queryParameters: searchParameters, fallbackParameters: searchParameters,
+      queryParameters: searchParameters,
+      fallbackParameters: searchParameters,
     })
     .refine((request) => (request.facetName === undefined) === (request.facetValue === undefined), {
       error: 'and facetValue go together: give both (trending within one facet value) or neither (global trending)',
       path: ['facetName'],
     }),
   'trending-facets': z.strictObject({
-    indexName, model: z.literal('trending-facets'), threshold, maxRecommendations,
-    facetName: field((error) => z.string({ error }).min(1, { error }), 'is required by the trending-facets model and must be a non-empty string', 'must be a non-empty string'),
+    indexName,
+    model: z.literal('trending-facets'),
+    threshold,
+    maxRecommendations,
+    facetName: field(
+      (error) => z.string({ error }).min(1, { error }),
+      'is required by the trending-facets model and must be a non-empty string',
+      'must be a non-empty string',
+    ),
   }),
 } satisfies Record<Model, z.ZodType>;
 
 const modelSchema = z.enum(MODELS, {
-  error: (issue) => (issue.input === undefined ? `is required (one of ${MODELS.join(', ')})` : `must be one of ${MODELS.join(', ')}${got(issue.input)}`),
+  error: (issue) =>
+    issue.input === undefined
+      ? `is required (one of ${MODELS.join(', ')})`
+      : `must be one of ${MODELS.join(', ')}${got(issue.input)}`,
 });
 
 /** The first schema issue as a message naming the field (`requests[1].objectID is required …`). */
@@ -107,7 +143,9 @@ function messageOf(issue: z.core.$ZodIssue, where: string, model: Model): string
   if (issue.code === 'unrecognized_keys') {
     const name = issue.keys[0]!;
     const known = MODELS.some((m) => m !== model && name in SCHEMAS[m].shape);
-    return known ? `${where}.${name} is not a parameter of the ${model} model` : `${where}.${name} is not a Recommend parameter`;
+    return known
+      ? `${where}.${name} is not a parameter of the ${model} model`
+      : `${where}.${name} is not a Recommend parameter`;
   }
   const path = issue.path.length ? `.${issue.path.join('.')}` : '';
   return `${where}${path} ${issue.message}`;
@@ -121,19 +159,33 @@ function messageOf(issue: z.core.$ZodIssue, where: string, model: Model): string
  */
 export function validateRequest(input: unknown, i: number): RecommendRequestInput {
   const where = `requests[${i}]`;
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new HttpError(400, `${where} must be an object`);
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw new HttpError(400, `${where} must be an object`);
   const modelResult = modelSchema.safeParse((input as { model?: unknown }).model);
   if (!modelResult.success) throw new HttpError(400, `${where}.model ${modelResult.error.issues[0]!.message}`);
   const model = modelResult.data;
   const result = SCHEMAS[model].safeParse(input);
   if (!result.success) throw new HttpError(400, messageOf(result.error.issues[0]!, where, model));
-  const request = result.data as z.infer<(typeof SCHEMAS)[Model]> & { objectID?: string; facetName?: string; facetValue?: string; queryParameters?: unknown; fallbackParameters?: unknown };
-  const out: RecommendRequestInput = { indexName: request.indexName, model, threshold: request.threshold, maxRecommendations: request.maxRecommendations };
+  const request = result.data as z.infer<(typeof SCHEMAS)[Model]> & {
+    objectID?: string;
+    facetName?: string;
+    facetValue?: string;
+    queryParameters?: unknown;
+    fallbackParameters?: unknown;
+  };
+  const out: RecommendRequestInput = {
+    indexName: request.indexName,
+    model,
+    threshold: request.threshold,
+    maxRecommendations: request.maxRecommendations,
+  };
   if (request.objectID !== undefined) out.objectID = request.objectID;
   if (request.facetName !== undefined) out.facetName = request.facetName;
   if (request.facetValue !== undefined) out.facetValue = request.facetValue;
-  if (request.queryParameters !== undefined) out.queryParameters = paramsObject(request.queryParameters, `${where}.queryParameters`);
-  if (request.fallbackParameters !== undefined) out.fallbackParameters = paramsObject(request.fallbackParameters, `${where}.fallbackParameters`);
+  if (request.queryParameters !== undefined)
+    out.queryParameters = paramsObject(request.queryParameters, `${where}.queryParameters`);
+  if (request.fallbackParameters !== undefined)
+    out.fallbackParameters = paramsObject(request.fallbackParameters, `${where}.fallbackParameters`);
   return out;
 }
 
@@ -156,7 +208,15 @@ function allowedObjectIDs(index: Index, raw: RawParams): Set<string> | undefined
   try {
     if (!query) return new Set(index.matchingObjectIDs(toSearchParams(raw)));
     const response = index.search(
-      toSearchParams({ ...raw, page: 0, hitsPerPage: 1000, attributesToRetrieve: ['objectID'], attributesToHighlight: [], attributesToSnippet: [], facets: [] }),
+      toSearchParams({
+        ...raw,
+        page: 0,
+        hitsPerPage: 1000,
+        attributesToRetrieve: ['objectID'],
+        attributesToHighlight: [],
+        attributesToSnippet: [],
+        facets: [],
+      }),
     );
     return new Set(response.hits.map((hit) => hit.objectID));
   } catch (error) {
@@ -165,7 +225,11 @@ function allowedObjectIDs(index: Index, raw: RawParams): Set<string> | undefined
 }
 
 /** Keeps the attributes a search would return (`attributesToRetrieve`, `unretrievableAttributes`). */
-function project(record: Record<string, unknown>, attributes: readonly string[], unretrievable: readonly string[]): Record<string, unknown> {
+function project(
+  record: Record<string, unknown>,
+  attributes: readonly string[],
+  unretrievable: readonly string[],
+): Record<string, unknown> {
   let out: Record<string, unknown>;
   if (attributes.includes('*')) {
     out = { ...record };
@@ -192,23 +256,37 @@ export interface RecommendAnswer {
  * Answers one validated request.
  * @example answerRequest(ctx, recommender, key, validateRequest(body.requests[0], 0))
  */
-export function answerRequest(ctx: ServiceContext, recommender: Recommender, key: KeyInfo, request: RecommendRequestInput): RecommendAnswer {
+export function answerRequest(
+  ctx: ServiceContext,
+  recommender: Recommender,
+  key: KeyInfo,
+  request: RecommendRequestInput,
+): RecommendAnswer {
   const index = ctx.indices.require(request.indexName);
   const records = recommender.recordsOf(request.indexName)!;
   const models = recommender.modelsOf(request.indexName);
   const now = recommender.now();
-  const settings = index.getSettings() as unknown as { attributesToRetrieve?: string[]; unretrievableAttributes?: string[] };
+  const settings = index.getSettings() as unknown as {
+    attributesToRetrieve?: string[];
+    unretrievableAttributes?: string[];
+  };
   const query = applyKeyParams(request.queryParameters ?? {}, key, index);
   const seeUnretrievable = key.isAdmin || key.acl.includes('seeUnretrievableAttributes');
-  const retrieve = (Array.isArray(query.attributesToRetrieve) ? (query.attributesToRetrieve as string[]) : undefined) ?? settings.attributesToRetrieve ?? ['*'];
+  const retrieve = (Array.isArray(query.attributesToRetrieve) ? (query.attributesToRetrieve as string[]) : undefined) ??
+    settings.attributesToRetrieve ?? ['*'];
   const unretrievable = seeUnretrievable ? [] : (settings.unretrievableAttributes ?? []);
   const allowed = allowedObjectIDs(index, query);
-  const cap = Math.min(request.maxRecommendations || MAX_RECOMMENDATIONS, key.maxHitsPerQuery > 0 ? key.maxHitsPerQuery : MAX_RECOMMENDATIONS);
+  const cap = Math.min(
+    request.maxRecommendations || MAX_RECOMMENDATIONS,
+    key.maxHitsPerQuery > 0 ? key.maxHitsPerQuery : MAX_RECOMMENDATIONS,
+  );
 
   let hits: Array<Record<string, unknown>>;
   if (request.model === 'trending-facets') {
     // Only the records the key may see count (a secured key's filters).
-    const visible = allowed ? { ...records, get: (id: string) => (allowed.has(id) ? records.get(id) : undefined) } : records;
+    const visible = allowed
+      ? { ...records, get: (id: string) => (allowed.has(id) ? records.get(id) : undefined) }
+      : records;
     const facets = models.trendingFacets(now, visible, request.facetName!);
     hits = facets
       .map((f) => ({ facetName: request.facetName!, facetValue: f.facetValue, _score: roundScore(f.score) }))
@@ -219,7 +297,8 @@ export function answerRequest(ctx: ServiceContext, recommender: Recommender, key
     if (request.model === 'bought-together') scored = models.boughtTogether(request.objectID!);
     else if (request.model === 'related-products') scored = models.relatedProducts(request.objectID!, records);
     else {
-      const facet = request.facetName !== undefined ? { facetName: request.facetName, facetValue: request.facetValue! } : undefined;
+      const facet =
+        request.facetName !== undefined ? { facetName: request.facetName, facetValue: request.facetValue! } : undefined;
       scored = models.trendingItems(now, records, facet);
     }
     hits = [];
@@ -240,7 +319,9 @@ export function answerRequest(ctx: ServiceContext, recommender: Recommender, key
       const fallback = applyKeyParams(request.fallbackParameters, key, index);
       let response;
       try {
-        response = index.search(toSearchParams({ ...fallback, page: 0, hitsPerPage: Math.min(1000, cap + seen.size), clickAnalytics: false }));
+        response = index.search(
+          toSearchParams({ ...fallback, page: 0, hitsPerPage: Math.min(1000, cap + seen.size), clickAnalytics: false }),
+        );
       } catch (error) {
         throw new HttpError(400, `fallbackParameters: ${(error as Error).message}`);
       }

@@ -80,8 +80,12 @@ export class AbTestStore {
       );
     `);
     this.statements = {
-      insert: db.prepare('INSERT INTO abtests_tests (name, status, created_at, end_at, stopped_at, variants) VALUES (?, ?, ?, ?, NULL, ?)'),
-      all: db.prepare('SELECT id, name, status, created_at, end_at, stopped_at, variants FROM abtests_tests ORDER BY id'),
+      insert: db.prepare(
+        'INSERT INTO abtests_tests (name, status, created_at, end_at, stopped_at, variants) VALUES (?, ?, ?, ?, NULL, ?)',
+      ),
+      all: db.prepare(
+        'SELECT id, name, status, created_at, end_at, stopped_at, variants FROM abtests_tests ORDER BY id',
+      ),
       setStatus: db.prepare('UPDATE abtests_tests SET status = ?, stopped_at = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM abtests_tests WHERE id = ?'),
       untag: undefined,
@@ -95,7 +99,13 @@ export class AbTestStore {
 
   /** Stores a new test; returns its id. Run inside the caller's transaction when it has one. */
   insert(test: Omit<StoredAbTest, 'abTestID' | 'stoppedAt'>): number {
-    const result = this.statements.insert.run(test.name, test.status, test.createdAt, test.endAt, JSON.stringify(test.variants));
+    const result = this.statements.insert.run(
+      test.name,
+      test.status,
+      test.createdAt,
+      test.endAt,
+      JSON.stringify(test.variants),
+    );
     return Number(result.lastInsertRowid);
   }
 
@@ -108,7 +118,9 @@ export class AbTestStore {
    * real searches) but lose their test and variant. One transaction.
    */
   remove(abTestID: number): void {
-    this.statements.untag ??= this.db.prepare('UPDATE analytics_searches SET ab_test_id = NULL, ab_test_variant = NULL WHERE ab_test_id = ?');
+    this.statements.untag ??= this.db.prepare(
+      'UPDATE analytics_searches SET ab_test_id = NULL, ab_test_variant = NULL WHERE ab_test_id = ?',
+    );
     const untag = this.statements.untag;
     this.db.transaction(() => {
       this.statements.remove.run(abTestID);

@@ -103,11 +103,15 @@ export function continuesSeries(
  * migrateAbTestColumns(db);
  */
 export function migrateAbTestColumns(db: Database.Database): void {
-  const columns = new Set((db.prepare('PRAGMA table_info(analytics_searches)').all() as Array<{ name: string }>).map((column) => column.name));
+  const columns = new Set(
+    (db.prepare('PRAGMA table_info(analytics_searches)').all() as Array<{ name: string }>).map((column) => column.name),
+  );
   db.transaction(() => {
     if (!columns.has('ab_test_id')) db.exec('ALTER TABLE analytics_searches ADD COLUMN ab_test_id INTEGER');
     if (!columns.has('ab_test_variant')) db.exec('ALTER TABLE analytics_searches ADD COLUMN ab_test_variant INTEGER');
-    db.exec('CREATE INDEX IF NOT EXISTS analytics_searches_ab_test ON analytics_searches (ab_test_id, ab_test_variant)');
+    db.exec(
+      'CREATE INDEX IF NOT EXISTS analytics_searches_ab_test ON analytics_searches (ab_test_id, ab_test_variant)',
+    );
   })();
 }
 
@@ -197,7 +201,9 @@ export class AnalyticsLog {
     try {
       this.db.transaction(() => {
         for (const entry of batch) {
-          const before = this.previous.get(entry.indexName, entry.userKey) as { id: number; query: string; ts: number } | undefined;
+          const before = this.previous.get(entry.indexName, entry.userKey) as
+            | { id: number; query: string; ts: number }
+            | undefined;
           this.insert.run(
             entry.indexName,
             entry.ts,

@@ -39,7 +39,12 @@ export type CopyScope = 'settings' | 'synonyms' | 'rules' | 'records';
 /** A rule (document 1, Rules): validated by the rules router, stored as given. */
 export interface Rule {
   objectID: string;
-  conditions?: Array<{ pattern?: string; anchoring?: 'is' | 'startsWith' | 'endsWith' | 'contains'; context?: string; alternatives?: boolean }>;
+  conditions?: Array<{
+    pattern?: string;
+    anchoring?: 'is' | 'startsWith' | 'endsWith' | 'contains';
+    context?: string;
+    alternatives?: boolean;
+  }>;
   consequence: {
     params?: Record<string, unknown>;
     promote?: Array<{ objectID?: string; objectIDs?: string[]; position: number }>;
@@ -189,7 +194,9 @@ export class Catalog {
 
   /** Stored bytes of each index's records (JSON), from the database in one query. */
   dataSizes(): Map<string, number> {
-    const rows = this.#db.prepare('SELECT index_name, SUM(LENGTH(body)) AS size FROM service_records GROUP BY index_name').all() as Array<{
+    const rows = this.#db
+      .prepare('SELECT index_name, SUM(LENGTH(body)) AS size FROM service_records GROUP BY index_name')
+      .all() as Array<{
       index_name: string;
       size: number;
     }>;
@@ -415,7 +422,8 @@ export class Catalog {
         if (other?.primary && other.primary !== name) {
           throw new HttpError(400, `Index ${replica} is already a replica of ${other.primary}`);
         }
-        if (other && other.replicas.length > 0) throw new HttpError(400, `Index ${replica} has replicas and cannot be one`);
+        if (other && other.replicas.length > 0)
+          throw new HttpError(400, `Index ${replica} has replicas and cannot be one`);
       }
     }
 
@@ -476,7 +484,8 @@ export class Catalog {
     const sourceIndex = this.require(source);
     const sourceMeta = this.#meta.get(source)!;
     const destinationMeta = this.#meta.get(destination);
-    if (destinationMeta?.primary) throw new HttpError(400, `Index ${destination} is a replica; it cannot be overwritten`);
+    if (destinationMeta?.primary)
+      throw new HttpError(400, `Index ${destination} is a replica; it cannot be overwritten`);
     const parts = new Set<CopyScope>(scope ?? ['settings', 'synonyms', 'rules', 'records']);
     const records = parts.has('records') ? [...sourceIndex.objects()].map((record) => structuredClone(record)) : null;
     if (!scope) {
@@ -629,7 +638,8 @@ function parseReplicas(value: unknown, primary: string): string[] {
  * validateIndexName('products') // ok; validateIndexName('a*') // HttpError 400
  */
 export function validateIndexName(name: string): void {
-  if (typeof name !== 'string' || name.length === 0) throw new HttpError(400, 'Invalid indexName: it must be a non-empty string');
+  if (typeof name !== 'string' || name.length === 0)
+    throw new HttpError(400, 'Invalid indexName: it must be a non-empty string');
   if (Buffer.byteLength(name) > 512) throw new HttpError(400, 'Invalid indexName: longer than 512 bytes');
   // eslint-disable-next-line no-control-regex
   if (name.includes('*') || /[\u0000-\u001f\u007f]/.test(name)) {

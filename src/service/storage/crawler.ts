@@ -188,9 +188,13 @@ export class CrawlerStore {
       insertTask: db.prepare(
         'INSERT INTO crawler_tasks (id, crawler_id, kind, pending, outcome, message, created_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      endTask: db.prepare('UPDATE crawler_tasks SET pending = 0, outcome = ?, message = ?, ended_at = ? WHERE id = ? AND pending = 1'),
+      endTask: db.prepare(
+        'UPDATE crawler_tasks SET pending = 0, outcome = ?, message = ?, ended_at = ? WHERE id = ? AND pending = 1',
+      ),
       noteTask: db.prepare('UPDATE crawler_tasks SET message = ? WHERE id = ?'),
-      countTasksSince: db.prepare('SELECT COUNT(*) AS n FROM crawler_tasks WHERE crawler_id = ? AND kind = ? AND created_at >= ?'),
+      countTasksSince: db.prepare(
+        'SELECT COUNT(*) AS n FROM crawler_tasks WHERE crawler_id = ? AND kind = ? AND created_at >= ?',
+      ),
       upsertUrl: db.prepare(
         `INSERT INTO crawler_urls (crawler_id, generation, url, status, reason, category, readable, records)
          VALUES (@crawlerId, @generation, @url, @status, @reason, @category, @readable, @records)
@@ -199,7 +203,9 @@ export class CrawlerStore {
       ),
       url: db.prepare('SELECT records FROM crawler_urls WHERE crawler_id = ? AND generation = ? AND url = ?'),
       clearGeneration: db.prepare('DELETE FROM crawler_urls WHERE crawler_id = ? AND generation = ?'),
-      promoteTemp: db.prepare(`UPDATE crawler_urls SET generation = 'live' WHERE crawler_id = ? AND generation = 'temp'`),
+      promoteTemp: db.prepare(
+        `UPDATE crawler_urls SET generation = 'live' WHERE crawler_id = ? AND generation = 'temp'`,
+      ),
       hasGeneration: db.prepare('SELECT 1 FROM crawler_urls WHERE crawler_id = ? AND generation = ? LIMIT 1'),
       statistics: db.prepare(
         `SELECT reason, status, category, readable, COUNT(*) AS count FROM crawler_urls
@@ -261,7 +267,14 @@ export class CrawlerStore {
     return (this.#stmt.pendingTasks.all() as TaskRow[]).map(toTask);
   }
 
-  insertTask(task: { id: string; crawlerId: string; kind: TaskKind; pending: boolean; outcome?: TaskOutcome; createdAt: number }): void {
+  insertTask(task: {
+    id: string;
+    crawlerId: string;
+    kind: TaskKind;
+    pending: boolean;
+    outcome?: TaskOutcome;
+    createdAt: number;
+  }): void {
     this.#stmt.insertTask.run(
       task.id,
       task.crawlerId,
@@ -326,7 +339,10 @@ export class CrawlerStore {
   }
 
   domains(): Array<{ domain: string; verified: boolean }> {
-    return (this.#stmt.domains.all() as Array<{ domain: string; verified: number }>).map((row) => ({ domain: row.domain, verified: row.verified === 1 }));
+    return (this.#stmt.domains.all() as Array<{ domain: string; verified: number }>).map((row) => ({
+      domain: row.domain,
+      verified: row.verified === 1,
+    }));
   }
 
   saveDomain(domain: string, verified: boolean): void {

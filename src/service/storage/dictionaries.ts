@@ -53,7 +53,10 @@ export class DictionaryStore {
   load(): void {
     for (const name of DICTIONARY_NAMES) {
       const rows = this.#stmt.entries.all(name) as Array<{ body: string }>;
-      this.dictionaries.replace(name, rows.map((row) => JSON.parse(row.body) as EntryOf[typeof name]));
+      this.dictionaries.replace(
+        name,
+        rows.map((row) => JSON.parse(row.body) as EntryOf[typeof name]),
+      );
     }
     const disabled = this.#stmt.disabled.all('stopwords') as Array<{ language: string }>;
     this.dictionaries.setDisabledStandardStopwords(disabled.map((row) => row.language));

@@ -95,7 +95,9 @@ export class KeyStore {
       index === undefined
         ? this.#db.prepare('SELECT * FROM service_keys WHERE deleted_at IS NULL ORDER BY created_at, value').all()
         : this.#db
-            .prepare('SELECT * FROM service_keys WHERE deleted_at IS NULL AND index_name = ? ORDER BY created_at, value')
+            .prepare(
+              'SELECT * FROM service_keys WHERE deleted_at IS NULL AND index_name = ? ORDER BY created_at, value',
+            )
             .all(index)
     ) as KeyRow[];
     return rows.map(fromRow);

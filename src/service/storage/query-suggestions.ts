@@ -113,10 +113,20 @@ export class QuerySuggestionsStore {
 
   /** Records the end of a build (does nothing when the configuration was deleted meanwhile). */
   saveBuild(indexName: string, build: { builtAt: number; success: boolean; durationMs: number; log: string }): void {
-    this.#stmt.built.run({ indexName, builtAt: build.builtAt, success: build.success ? 1 : 0, durationMs: build.durationMs, log: build.log });
+    this.#stmt.built.run({
+      indexName,
+      builtAt: build.builtAt,
+      success: build.success ? 1 : 0,
+      durationMs: build.durationMs,
+      log: build.log,
+    });
   }
 }
 
 function toStored(row: Row): StoredConfig {
-  return { config: JSON.parse(row.config) as QuerySuggestionsConfig, createdAt: row.created_at, updatedAt: row.updated_at };
+  return {
+    config: JSON.parse(row.config) as QuerySuggestionsConfig,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }

@@ -91,7 +91,9 @@ export class UsageLog {
       );
       CREATE INDEX IF NOT EXISTS usage_calls_ts ON usage_calls (ts);
       CREATE INDEX IF NOT EXISTS usage_calls_idx_ts ON usage_calls (idx, ts);`);
-    this.#insert = db.prepare('INSERT INTO usage_calls (ts, idx, op, app, n, ms, status, qs) VALUES (@ts, @idx, @op, @app, @n, @ms, @status, @qs)');
+    this.#insert = db.prepare(
+      'INSERT INTO usage_calls (ts, idx, op, app, n, ms, status, qs) VALUES (@ts, @idx, @op, @app, @n, @ms, @status, @qs)',
+    );
     this.#insertMany = db.transaction((rows: UsageRow[]) => {
       for (const row of rows) this.#insert.run(row);
     });
@@ -121,7 +123,9 @@ export class UsageLog {
       const base = { ts: call.ts, op: call.op, ms: call.ms, status: call.status };
       const multi = call.body !== undefined ? indicesOf(call.body) : undefined;
       if (multi && multi.length > 0) {
-        multi.forEach(([name, count], i) => rows.push({ ...base, idx: name, app: i === 0 ? 1 : 0, n: count, qs: qsIndices.has(name) ? 1 : 0 }));
+        multi.forEach(([name, count], i) =>
+          rows.push({ ...base, idx: name, app: i === 0 ? 1 : 0, n: count, qs: qsIndices.has(name) ? 1 : 0 }),
+        );
       } else {
         const idx = call.indexName ?? null;
         const n = multi ? 0 : 1;
@@ -137,7 +141,9 @@ export class UsageLog {
 
   #suggestionIndices(): Set<string> {
     try {
-      const rows = this.#db.prepare('SELECT index_name FROM query_suggestions_configs').all() as Array<{ index_name: string }>;
+      const rows = this.#db.prepare('SELECT index_name FROM query_suggestions_configs').all() as Array<{
+        index_name: string;
+      }>;
       return new Set(rows.map((row) => row.index_name));
     } catch {
       return new Set(); // the Query Suggestions table does not exist yet
@@ -148,9 +154,13 @@ export class UsageLog {
   rows(start: number, end: number, indexName?: string): UsageRow[] {
     this.flush();
     if (indexName === undefined) {
-      return this.#db.prepare('SELECT * FROM usage_calls WHERE ts >= ? AND ts < ? ORDER BY ts').all(start, end) as UsageRow[];
+      return this.#db
+        .prepare('SELECT * FROM usage_calls WHERE ts >= ? AND ts < ? ORDER BY ts')
+        .all(start, end) as UsageRow[];
     }
-    return this.#db.prepare('SELECT * FROM usage_calls WHERE idx = ? AND ts >= ? AND ts < ? ORDER BY ts').all(indexName, start, end) as UsageRow[];
+    return this.#db
+      .prepare('SELECT * FROM usage_calls WHERE idx = ? AND ts >= ? AND ts < ? ORDER BY ts')
+      .all(indexName, start, end) as UsageRow[];
   }
 
   close(): void {

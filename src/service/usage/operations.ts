@@ -20,8 +20,26 @@ export interface Operation {
 export const CATEGORIES = {
   search: ['queries', 'multi_queries'],
   acl: ['get_api_key', 'get_api_keys', 'add_api_key', 'update_api_key', 'delete_api_key'],
-  indexing: ['browse', 'clear_index', 'copy_move', 'delete_index', 'get_log', 'get_settings', 'set_settings', 'list_indices', 'wait_task'],
-  records: ['add_record', 'batch', 'delete_by_query', 'delete_record', 'get_record', 'partial_update_record', 'update_record'],
+  indexing: [
+    'browse',
+    'clear_index',
+    'copy_move',
+    'delete_index',
+    'get_log',
+    'get_settings',
+    'set_settings',
+    'list_indices',
+    'wait_task',
+  ],
+  records: [
+    'add_record',
+    'batch',
+    'delete_by_query',
+    'delete_record',
+    'get_record',
+    'partial_update_record',
+    'update_record',
+  ],
   synonym: ['batch_synonym', 'delete_synonym', 'get_synonym', 'query_synonym', 'update_synonym'],
   rules: ['batch_rules', 'clear_rules', 'delete_rules', 'get_rules', 'save_rules', 'search_rules'],
 } as const;
@@ -59,7 +77,12 @@ export const NOT_IN_TOTALS = new Set(['recommend', 'insights']);
 export const SEARCH_OPS: ReadonlySet<string> = new Set(CATEGORIES.search);
 
 /** Processing-time and index metrics (both endpoints). */
-export const PROCESSING_METRICS = ['avg_processing_time', '90p_processing_time', '99p_processing_time', 'queries_above_last_ms_processing_time'] as const;
+export const PROCESSING_METRICS = [
+  'avg_processing_time',
+  '90p_processing_time',
+  '99p_processing_time',
+  'queries_above_last_ms_processing_time',
+] as const;
 export const INDEX_METRICS = ['records', 'data_size', 'file_size'] as const;
 
 const TOTAL_SUFFIXES = ['search', 'acl', 'indexing', 'records', 'synonym', 'rules', 'write', 'read'] as const;
@@ -143,21 +166,41 @@ export function operationOf(method: string, path: string): Operation | undefined
   if (area === 'task' && parts.length === 3 && get) return { op: 'wait_task' };
   if (area === 'keys') {
     if (parts.length === 2) return get ? { op: 'get_api_keys' } : method === 'POST' ? { op: 'add_api_key' } : undefined;
-    if (parts.length === 3) return get ? { op: 'get_api_key' } : method === 'PUT' ? { op: 'update_api_key' } : method === 'DELETE' ? { op: 'delete_api_key' } : undefined;
+    if (parts.length === 3)
+      return get
+        ? { op: 'get_api_key' }
+        : method === 'PUT'
+          ? { op: 'update_api_key' }
+          : method === 'DELETE'
+            ? { op: 'delete_api_key' }
+            : undefined;
     if (parts.length === 4 && b === 'restore' && method === 'POST') return { op: 'add_api_key' };
     return undefined;
   }
-  if (area === 'dictionaries') return { op: get || (method === 'POST' && b === 'search') ? 'dictionary_read' : 'dictionary_write' };
+  if (area === 'dictionaries')
+    return { op: get || (method === 'POST' && b === 'search') ? 'dictionary_read' : 'dictionary_write' };
   if (area !== 'indexes') return undefined;
   if (a === undefined) return get ? { op: 'list_indices' } : undefined;
   if (a === '*') {
     if (parts.length !== 4 || method !== 'POST') return get && b === 'keys' ? { op: 'get_api_keys' } : undefined;
-    const multi: Record<string, string> = { queries: 'multi_queries', objects: 'get_record', batch: 'batch', recommendations: 'recommend' };
+    const multi: Record<string, string> = {
+      queries: 'multi_queries',
+      objects: 'get_record',
+      batch: 'batch',
+      recommendations: 'recommend',
+    };
     return multi[b!] ? { op: multi[b!]!, multi: true } : undefined;
   }
   const indexName = name(a);
   const at = (op: string): Operation => ({ op, indexName });
-  if (b === undefined) return get ? at('queries') : method === 'POST' ? at('add_record') : method === 'DELETE' ? at('delete_index') : undefined;
+  if (b === undefined)
+    return get
+      ? at('queries')
+      : method === 'POST'
+        ? at('add_record')
+        : method === 'DELETE'
+          ? at('delete_index')
+          : undefined;
   if (c === undefined) {
     switch (b) {
       case 'query':
@@ -179,23 +222,48 @@ export function operationOf(method: string, path: string): Operation | undefined
       default:
         break;
     }
-    return get ? at('get_record') : method === 'PUT' ? at('update_record') : method === 'DELETE' ? at('delete_record') : undefined;
+    return get
+      ? at('get_record')
+      : method === 'PUT'
+        ? at('update_record')
+        : method === 'DELETE'
+          ? at('delete_record')
+          : undefined;
   }
   if (b === 'rules') {
     if (d !== undefined) return undefined;
     if (c === 'batch') return method === 'POST' ? at('batch_rules') : undefined;
     if (c === 'clear') return method === 'POST' ? at('clear_rules') : undefined;
     if (c === 'search') return method === 'POST' ? at('search_rules') : undefined;
-    return get ? at('get_rules') : method === 'PUT' ? at('save_rules') : method === 'DELETE' ? at('delete_rules') : undefined;
+    return get
+      ? at('get_rules')
+      : method === 'PUT'
+        ? at('save_rules')
+        : method === 'DELETE'
+          ? at('delete_rules')
+          : undefined;
   }
   if (b === 'synonyms') {
     if (d !== undefined) return undefined;
     if (c === 'batch') return method === 'POST' ? at('batch_synonym') : undefined;
     if (c === 'clear') return method === 'POST' ? at('delete_synonym') : undefined; // clearing deletes them all
     if (c === 'search') return method === 'POST' ? at('query_synonym') : undefined;
-    return get ? at('get_synonym') : method === 'PUT' ? at('update_synonym') : method === 'DELETE' ? at('delete_synonym') : undefined;
+    return get
+      ? at('get_synonym')
+      : method === 'PUT'
+        ? at('update_synonym')
+        : method === 'DELETE'
+          ? at('delete_synonym')
+          : undefined;
   }
-  if (b === 'keys' && d === undefined) return get ? at('get_api_key') : method === 'PUT' ? at('update_api_key') : method === 'DELETE' ? at('delete_api_key') : undefined;
+  if (b === 'keys' && d === undefined)
+    return get
+      ? at('get_api_key')
+      : method === 'PUT'
+        ? at('update_api_key')
+        : method === 'DELETE'
+          ? at('delete_api_key')
+          : undefined;
   if (b === 'task' && d === undefined) return get ? at('wait_task') : undefined;
   if (c === 'partial' && d === undefined) return method === 'POST' ? at('partial_update_record') : undefined;
   if (b === 'facets' && d === 'query') return method === 'POST' ? at('queries') : undefined;

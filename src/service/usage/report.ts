@@ -48,9 +48,13 @@ export function metricsOf(statistic: string, wholeApplication: boolean): string[
   if (unknown.length > 0) {
     const appOnly = unknown.filter((item) => APP_ONLY_METRICS.includes(item));
     if (!wholeApplication && appOnly.length === unknown.length) {
-      throw new UsageError(`statistic: ${appOnly.join(', ')} ${appOnly.length > 1 ? 'are metrics' : 'is a metric'} of the whole application only (GET /1/usage/{statistic})`);
+      throw new UsageError(
+        `statistic: ${appOnly.join(', ')} ${appOnly.length > 1 ? 'are metrics' : 'is a metric'} of the whole application only (GET /1/usage/{statistic})`,
+      );
     }
-    throw new UsageError(`statistic: unknown metric or group name(s): ${unknown.map((item) => JSON.stringify(item)).join(', ')}`);
+    throw new UsageError(
+      `statistic: unknown metric or group name(s): ${unknown.map((item) => JSON.stringify(item)).join(', ')}`,
+    );
   }
   return [...out];
 }
@@ -87,10 +91,13 @@ export function computeStatistics(
   const inTotals = (row: UsageRow) => !NOT_IN_TOTALS.has(row.op);
 
   const counters: Record<string, (row: UsageRow) => number> = {};
-  for (const ops of Object.values(CATEGORIES)) for (const op of ops) counters[`${op}_operations`] = (row) => (row.op === op && counted(row) ? 1 : 0);
-  const totalOf = (test: (row: UsageRow) => boolean) => (row: UsageRow) => (counted(row) && inTotals(row) && test(row) ? 1 : 0);
+  for (const ops of Object.values(CATEGORIES))
+    for (const op of ops) counters[`${op}_operations`] = (row) => (row.op === op && counted(row) ? 1 : 0);
+  const totalOf = (test: (row: UsageRow) => boolean) => (row: UsageRow) =>
+    counted(row) && inTotals(row) && test(row) ? 1 : 0;
   const categoryTests: Record<string, (row: UsageRow) => boolean> = {};
-  for (const category of Object.keys(CATEGORIES) as Category[]) categoryTests[category] = (row) => categoryOf(row.op) === category;
+  for (const category of Object.keys(CATEGORIES) as Category[])
+    categoryTests[category] = (row) => categoryOf(row.op) === category;
   categoryTests.write = (row) => WRITE_OPS.has(row.op);
   categoryTests.read = (row) => !WRITE_OPS.has(row.op);
   for (const [suffix, test] of Object.entries(categoryTests)) {
@@ -99,7 +106,8 @@ export function computeStatistics(
   }
   counters.total_operations = totalOf(() => true);
   counters.querysuggestions_total_operations = totalOf((row) => row.qs === 1);
-  counters.queries_above_last_ms_processing_time = (row) => (SEARCH_OPS.has(row.op) && counted(row) && row.ms >= 1000 ? 1 : 0);
+  counters.queries_above_last_ms_processing_time = (row) =>
+    SEARCH_OPS.has(row.op) && counted(row) && row.ms >= 1000 ? 1 : 0;
   counters.total_search_requests = (row) => (SEARCH_OPS.has(row.op) ? row.n : 0);
   counters.querysuggestions_total_search_requests = (row) => (SEARCH_OPS.has(row.op) && row.qs === 1 ? row.n : 0);
   counters.total_recommend_requests = (row) => (row.op === 'recommend' ? row.n : 0);
@@ -117,9 +125,16 @@ export function computeStatistics(
     if (metric === 'avg_processing_time' || metric === '90p_processing_time' || metric === '99p_processing_time') {
       const points: Point[] = [];
       for (const t of starts) {
-        const times = buckets.get(t)!.rows.filter((row) => SEARCH_OPS.has(row.op) && counted(row)).map((row) => row.ms).sort((x, y) => x - y);
+        const times = buckets
+          .get(t)!
+          .rows.filter((row) => SEARCH_OPS.has(row.op) && counted(row))
+          .map((row) => row.ms)
+          .sort((x, y) => x - y);
         if (times.length === 0) continue;
-        const v = metric === 'avg_processing_time' ? times.reduce((sum, ms) => sum + ms, 0) / times.length : percentile(times, metric === '90p_processing_time' ? 0.9 : 0.99);
+        const v =
+          metric === 'avg_processing_time'
+            ? times.reduce((sum, ms) => sum + ms, 0) / times.length
+            : percentile(times, metric === '90p_processing_time' ? 0.9 : 0.99);
         points.push({ t, v: Math.round(v) });
       }
       if (points.length > 0) out[metric] = points;
@@ -135,9 +150,13 @@ export function computeStatistics(
           perSecond.set(second, (perSecond.get(second) ?? 0) + row.n);
         }
         const max = Math.max(0, ...perSecond.values());
-        points.push({ t, v: metric === 'total_max_qps' ? max : { [metric === 'max_qps' ? LOCAL_SERVER : LOCAL_REGION]: max } });
+        points.push({
+          t,
+          v: metric === 'total_max_qps' ? max : { [metric === 'max_qps' ? LOCAL_SERVER : LOCAL_REGION]: max },
+        });
       }
-      if (points.some((point) => (typeof point.v === 'number' ? point.v : Object.values(point.v)[0]!) > 0)) out[metric] = points;
+      if (points.some((point) => (typeof point.v === 'number' ? point.v : Object.values(point.v)[0]!) > 0))
+        out[metric] = points;
       continue;
     }
     if (metric === 'records' || metric === 'data_size' || metric === 'file_size') {
@@ -151,14 +170,23 @@ export function computeStatistics(
   return out;
 }
 
-function sizeOf(db: Database.Database, metric: 'records' | 'data_size' | 'file_size', indexName: string | undefined): number | undefined {
+function sizeOf(
+  db: Database.Database,
+  metric: 'records' | 'data_size' | 'file_size',
+  indexName: string | undefined,
+): number | undefined {
   const where = indexName === undefined ? '' : ' WHERE index_name = ?';
   const args = indexName === undefined ? [] : [indexName];
-  if (indexName !== undefined && !db.prepare('SELECT 1 FROM service_indices WHERE name = ?').get(indexName)) return undefined;
-  const records = db.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(CAST(body AS BLOB))), 0) AS size FROM service_records${where}`).get(...args) as { n: number; size: number };
+  if (indexName !== undefined && !db.prepare('SELECT 1 FROM service_indices WHERE name = ?').get(indexName))
+    return undefined;
+  const records = db
+    .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(CAST(body AS BLOB))), 0) AS size FROM service_records${where}`)
+    .get(...args) as { n: number; size: number };
   if (metric === 'records') return records.n;
   if (metric === 'data_size') return records.size;
   const indexWhere = indexName === undefined ? '' : ' WHERE name = ?';
-  const settings = db.prepare(`SELECT COALESCE(SUM(LENGTH(CAST(settings AS BLOB))), 0) AS size FROM service_indices${indexWhere}`).get(...args) as { size: number };
+  const settings = db
+    .prepare(`SELECT COALESCE(SUM(LENGTH(CAST(settings AS BLOB))), 0) AS size FROM service_indices${indexWhere}`)
+    .get(...args) as { size: number };
   return records.size + settings.size;
 }

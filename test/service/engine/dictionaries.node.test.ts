@@ -10,7 +10,10 @@ function indexOf(dictionaries: Dictionaries, names: string[], settings: Record<s
   return index;
 }
 const ids = (index: Index, query: string, extra: Record<string, unknown> = {}) =>
-  index.search({ query, hitsPerPage: 100, queryType: 'prefixNone', ...extra }).hits.map((h) => h.objectID).sort();
+  index
+    .search({ query, hitsPerPage: 100, queryType: 'prefixNone', ...extra })
+    .hits.map((h) => h.objectID)
+    .sort();
 
 describe('Dictionaries', () => {
   it('stop words: standard list, minus disabled languages and entries, plus enabled entries, per language', () => {
@@ -37,7 +40,11 @@ describe('Dictionaries', () => {
     d.replace('plurals', [{ objectID: 'c', language: 'en', words: ['Cactus', 'cacti', 'cactii'] }]);
     assert.deepEqual(d.pluralForms('cactus', ['en']).sort(), ['cacti', 'cactii']);
     assert.deepEqual(d.pluralForms('cacti', ['en']).sort(), ['cactii', 'cactus']);
-    assert.deepEqual(d.pluralForms('cactuses', ['en']).sort(), ['cactuse', 'cactuseses'], 'its standard form "cactus" belongs to the custom entry');
+    assert.deepEqual(
+      d.pluralForms('cactuses', ['en']).sort(),
+      ['cactuse', 'cactuseses'],
+      'its standard form "cactus" belongs to the custom entry',
+    );
     assert.deepEqual(d.pluralForms('cactus', ['fr']), []);
   });
 
@@ -50,7 +57,10 @@ describe('Dictionaries', () => {
     const map = d.compounds(['de']);
     assert.deepEqual([...map], [['kopfschmerz', ['kopf', 'schmerz']]]);
     assert.equal(d.compounds(['en']).size, 0);
-    d.replace('compounds', [...d.entries('compounds').values(), { objectID: 'n', language: 'nl', word: 'appelmoes', decomposition: ['appel', 'moes'] }]);
+    d.replace('compounds', [
+      ...d.entries('compounds').values(),
+      { objectID: 'n', language: 'nl', word: 'appelmoes', decomposition: ['appel', 'moes'] },
+    ]);
     assert.equal(d.compounds(['de']), map, 'a Dutch entry leaves the German map as it was (no re-index)');
   });
 
@@ -67,8 +77,13 @@ describe('Dictionaries', () => {
 
   it('compound parts share the position of their word: phrases and proximity still work around them', () => {
     const d = new Dictionaries();
-    d.replace('compounds', [{ objectID: 'k', language: 'de', word: 'kopfschmerztablette', decomposition: ['kopf', 'schmerz', 'tablette'] }]);
-    const index = indexOf(d, ['Kopfschmerztablette extra stark', 'Kopf Schmerz Tablette'], { indexLanguages: ['de'], advancedSyntax: true });
+    d.replace('compounds', [
+      { objectID: 'k', language: 'de', word: 'kopfschmerztablette', decomposition: ['kopf', 'schmerz', 'tablette'] },
+    ]);
+    const index = indexOf(d, ['Kopfschmerztablette extra stark', 'Kopf Schmerz Tablette'], {
+      indexLanguages: ['de'],
+      advancedSyntax: true,
+    });
     assert.deepEqual(ids(index, 'schmerz'), ['1', '2']);
     assert.deepEqual(ids(index, '"kopfschmerztablette extra"'), ['1'], 'a phrase across the compound');
     assert.deepEqual(ids(index, '"extra stark"'), ['1']);

@@ -5,12 +5,49 @@ import assert from 'node:assert/strict';
 import { EngineError, Index, parseFilters, parseSearchParams } from '../../../src/service/engine/index.js';
 
 const index = new Index('filters');
-index.setSettings({ attributesForFaceting: ['brand', 'category', 'filterOnly(price)', 'inStock', 'meta.color', '_tags'] });
+index.setSettings({
+  attributesForFaceting: ['brand', 'category', 'filterOnly(price)', 'inStock', 'meta.color', '_tags'],
+});
 index.saveObjects([
-  { objectID: 'a', name: 'lamp', brand: 'Acme', category: 'Home & Garden', price: 5, inStock: true, _tags: ['sale', 'new'], meta: { color: 'red' } },
-  { objectID: 'b', name: 'lamp', brand: 'Bolt', category: 'Office', price: 10, inStock: false, _tags: ['sale'], meta: { color: 'blue' } },
-  { objectID: 'c', name: 'lamp', brand: 'Big Co', category: 'Office', price: 15.5, inStock: true, _tags: [], meta: { color: 'red' } },
-  { objectID: 'd', name: 'lamp', brand: 'acme', category: 'Home & Garden', price: 20, inStock: true, meta: { color: 'green' } },
+  {
+    objectID: 'a',
+    name: 'lamp',
+    brand: 'Acme',
+    category: 'Home & Garden',
+    price: 5,
+    inStock: true,
+    _tags: ['sale', 'new'],
+    meta: { color: 'red' },
+  },
+  {
+    objectID: 'b',
+    name: 'lamp',
+    brand: 'Bolt',
+    category: 'Office',
+    price: 10,
+    inStock: false,
+    _tags: ['sale'],
+    meta: { color: 'blue' },
+  },
+  {
+    objectID: 'c',
+    name: 'lamp',
+    brand: 'Big Co',
+    category: 'Office',
+    price: 15.5,
+    inStock: true,
+    _tags: [],
+    meta: { color: 'red' },
+  },
+  {
+    objectID: 'd',
+    name: 'lamp',
+    brand: 'acme',
+    category: 'Home & Garden',
+    price: 20,
+    inStock: true,
+    meta: { color: 'green' },
+  },
   { objectID: 'e', name: 'lamp', brand: ['Acme', 'Bolt'], category: 'Kids', price: [30, 40], inStock: false },
 ]);
 
@@ -72,8 +109,17 @@ describe('filters string', () => {
 
   it('operators are upper case; lower-case words are values', () => {
     const local = new Index('kw');
-    local.saveObjects([{ objectID: '1', word: 'to' }, { objectID: '2', word: 'and' }]);
-    assert.deepEqual(local.search({ filters: 'word:to OR word:and' }).hits.map((h) => h.objectID).sort(), ['1', '2']);
+    local.saveObjects([
+      { objectID: '1', word: 'to' },
+      { objectID: '2', word: 'and' },
+    ]);
+    assert.deepEqual(
+      local
+        .search({ filters: 'word:to OR word:and' })
+        .hits.map((h) => h.objectID)
+        .sort(),
+      ['1', '2'],
+    );
     assert.throws(() => local.search({ filters: 'word:to or word:and' }), /Unexpected token "or"/);
   });
 
@@ -100,7 +146,11 @@ describe('filters string', () => {
     for (const [filters, message] of cases) {
       assert.throws(
         () => index.search({ filters }),
-        (error: unknown) => error instanceof EngineError && error.status === 400 && message.test(error.message) && error.message.startsWith('filters:'),
+        (error: unknown) =>
+          error instanceof EngineError &&
+          error.status === 400 &&
+          message.test(error.message) &&
+          error.message.startsWith('filters:'),
         filters,
       );
     }
@@ -147,7 +197,9 @@ describe('facetFilters, numericFilters, tagFilters', () => {
   });
 
   it('URL-encoded parameters (JSON arrays and comma lists)', () => {
-    const params = parseSearchParams(`facetFilters=${encodeURIComponent('[["brand:Bolt","brand:Big Co"]]')}&numericFilters=price%3E9,price%3C16&filters=NOT%20category%3AKids`);
+    const params = parseSearchParams(
+      `facetFilters=${encodeURIComponent('[["brand:Bolt","brand:Big Co"]]')}&numericFilters=price%3E9,price%3C16&filters=NOT%20category%3AKids`,
+    );
     assert.deepEqual(params.numericFilters, ['price>9', 'price<16']);
     assert.deepEqual(ids(params), ['b', 'c']);
   });
@@ -158,8 +210,14 @@ describe('facetFilters, numericFilters, tagFilters', () => {
   });
 
   it('matchingObjectIDs uses filters only and refuses no filter', () => {
-    assert.deepEqual(index.matchingObjectIDs({ filters: 'category:Office', query: 'nothing-matches-this' }).sort(), ['b', 'c']);
-    assert.throws(() => index.matchingObjectIDs({}), (e: unknown) => e instanceof EngineError && e.status === 400);
+    assert.deepEqual(index.matchingObjectIDs({ filters: 'category:Office', query: 'nothing-matches-this' }).sort(), [
+      'b',
+      'c',
+    ]);
+    assert.throws(
+      () => index.matchingObjectIDs({}),
+      (e: unknown) => e instanceof EngineError && e.status === 400,
+    );
   });
 
   it('filters see writes (cache invalidated)', () => {

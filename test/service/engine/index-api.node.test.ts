@@ -29,15 +29,27 @@ describe('search for facet values', () => {
       index.searchForFacetValues('brand', 'light').facetHits.map((h) => h.value),
       ['Acme Lighting', 'Bolt Lighting'],
     );
-    assert.deepEqual(index.searchForFacetValues('brand', 'creme').facetHits.map((h) => h.value), ['Crème Co']);
+    assert.deepEqual(
+      index.searchForFacetValues('brand', 'creme').facetHits.map((h) => h.value),
+      ['Crème Co'],
+    );
     assert.equal(index.searchForFacetValues('brand', '').facetHits.length, 4);
   });
 
   it('counts honour the other search parameters', () => {
     const r = index.searchForFacetValues('brand', 'ac', { filters: 'category:Office' });
-    assert.deepEqual(r.facetHits.map((h) => [h.value, h.count]), [['Acme Lighting', 1], ['Acorn <b>', 1]]);
+    assert.deepEqual(
+      r.facetHits.map((h) => [h.value, h.count]),
+      [
+        ['Acme Lighting', 1],
+        ['Acorn <b>', 1],
+      ],
+    );
     const q = index.searchForFacetValues('brand', 'l', { query: 'desk' });
-    assert.deepEqual(q.facetHits.map((h) => [h.value, h.count]), [['Bolt Lighting', 1]]);
+    assert.deepEqual(
+      q.facetHits.map((h) => [h.value, h.count]),
+      [['Bolt Lighting', 1]],
+    );
   });
 
   it('honours maxFacetHits (1 to 100)', () => {
@@ -54,7 +66,14 @@ describe('search for facet values', () => {
 describe('browse', () => {
   const index = new Index('browse');
   index.setSettings({ customRanking: ['desc(n)'], attributeForDistinct: 'group', distinct: true });
-  index.saveObjects(Array.from({ length: 2500 }, (_, i) => ({ objectID: String(i), name: i % 5 ? 'lamp' : 'desk', n: i, group: 'same' })));
+  index.saveObjects(
+    Array.from({ length: 2500 }, (_, i) => ({
+      objectID: String(i),
+      name: i % 5 ? 'lamp' : 'desk',
+      n: i,
+      group: 'same',
+    })),
+  );
 
   it('returns every record, 1,000 at most a call, in custom ranking order; no cursor at the end', () => {
     const seen: string[] = [];
@@ -126,7 +145,8 @@ describe('settings', () => {
       [{ highlightPreTag: 1 }, /highlightPreTag/],
       [{ paginationLimitedTo: -1 }, /paginationLimitedTo/],
     ];
-    for (const [partial, message] of cases) assert.throws(() => index.setSettings(partial), is400(message), JSON.stringify(partial));
+    for (const [partial, message] of cases)
+      assert.throws(() => index.setSettings(partial), is400(message), JSON.stringify(partial));
     assert.throws(() => index.setSettings([] as never), is400(/object/));
   });
 
@@ -155,8 +175,19 @@ describe('settings', () => {
 
 describe('search parameters', () => {
   it('parses URL-encoded strings with types, arrays as JSON or comma lists', () => {
-    const p = parseSearchParams('query=a+b&page=2&getRankingInfo=true&facets=brand,category&attributesToRetrieve=%5B%22name%22%5D&typoTolerance=min&distinct=2&custom=x');
-    assert.deepEqual(p, { query: 'a b', page: 2, getRankingInfo: true, facets: ['brand', 'category'], attributesToRetrieve: ['name'], typoTolerance: 'min', distinct: 2, custom: 'x' });
+    const p = parseSearchParams(
+      'query=a+b&page=2&getRankingInfo=true&facets=brand,category&attributesToRetrieve=%5B%22name%22%5D&typoTolerance=min&distinct=2&custom=x',
+    );
+    assert.deepEqual(p, {
+      query: 'a b',
+      page: 2,
+      getRankingInfo: true,
+      facets: ['brand', 'category'],
+      attributesToRetrieve: ['name'],
+      typoTolerance: 'min',
+      distinct: 2,
+      custom: 'x',
+    });
   });
 
   it('merges a params string under explicit keys of an object', () => {
@@ -178,7 +209,10 @@ describe('writes', () => {
   it('replace removes the old words, delete and clear remove records, settings survive clear', () => {
     const index = new Index('w');
     index.setSettings({ hitsPerPage: 3 });
-    index.saveObjects([{ objectID: '1', name: 'old lamp' }, { objectID: '2', name: 'desk' }]);
+    index.saveObjects([
+      { objectID: '1', name: 'old lamp' },
+      { objectID: '2', name: 'desk' },
+    ]);
     index.saveObjects([{ objectID: '1', name: 'new lamp' }]);
     assert.equal(index.size, 2);
     assert.equal(index.search({ query: 'old' }).nbHits, 0);
@@ -187,7 +221,10 @@ describe('writes', () => {
     index.deleteObjects(['2', 'missing']);
     assert.equal(index.size, 1);
     assert.equal(index.search({ query: 'desk' }).nbHits, 0);
-    assert.deepEqual([...index.objects()].map((o) => o.objectID), ['1']);
+    assert.deepEqual(
+      [...index.objects()].map((o) => o.objectID),
+      ['1'],
+    );
     index.clear();
     assert.equal(index.size, 0);
     assert.equal(index.search({}).nbHits, 0);
@@ -206,7 +243,7 @@ describe('writes', () => {
     index.search({ query: 'lamp' });
     for (let i = 0; i < 200; i++) {
       index.saveObjects([{ objectID: `x${i}`, name: `zebra${i} lamp`, n: -i }]);
-      assert.equal(index.search({ query: `zebra${i}`, typoTolerance: false, queryType: "prefixNone" }).nbHits, 1);
+      assert.equal(index.search({ query: `zebra${i}`, typoTolerance: false, queryType: 'prefixNone' }).nbHits, 1);
     }
     for (let i = 0; i < 10000; i++) index.deleteObjects([String(i)]);
     assert.equal(index.search({ query: 'lamp' }).nbHits, 10200);

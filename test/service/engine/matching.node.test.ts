@@ -145,17 +145,26 @@ describe('restrictSearchableAttributes', () => {
       { objectID: '1', name: 'oak table', brand: 'Woody' },
       { objectID: '2', name: 'woody chair', brand: 'Oakland' },
     ]);
-    const ids = (params: Record<string, unknown>) => index.search({ hitsPerPage: 10, ...params }).hits.map((h) => h.objectID).sort();
+    const ids = (params: Record<string, unknown>) =>
+      index
+        .search({ hitsPerPage: 10, ...params })
+        .hits.map((h) => h.objectID)
+        .sort();
     assert.deepEqual(ids({ query: 'woody' }), ['1', '2']);
     assert.deepEqual(ids({ query: 'woody', restrictSearchableAttributes: ['name'] }), ['2']);
     assert.deepEqual(ids({ query: 'oak', restrictSearchableAttributes: ['brand'] }), ['2']);
     assert.deepEqual(ids({ query: 'oak woody', restrictSearchableAttributes: ['brand'] }), []);
     const dynamic = new Index('restrict-all');
-    dynamic.saveObjects([{ objectID: '1', title: 'red lamp', color: 'blue' }, { objectID: '2', title: 'blue lamp', color: 'red' }]);
-    assert.deepEqual(dynamic.search({ query: 'red', restrictSearchableAttributes: ['color'] }).hits.map((h) => h.objectID), ['2']);
+    dynamic.saveObjects([
+      { objectID: '1', title: 'red lamp', color: 'blue' },
+      { objectID: '2', title: 'blue lamp', color: 'red' },
+    ]);
+    assert.deepEqual(
+      dynamic.search({ query: 'red', restrictSearchableAttributes: ['color'] }).hits.map((h) => h.objectID),
+      ['2'],
+    );
   });
 });
-
 
 describe('advancedSyntax', () => {
   const index = new Index('advanced');
@@ -166,7 +175,11 @@ describe('advancedSyntax', () => {
     { objectID: '3', name: 'red plastic chair' },
     { objectID: '4', name: 'blue wooden table' },
   ]);
-  const ids = (query: string, advancedSyntax = true) => index.search({ query, advancedSyntax, hitsPerPage: 10 }).hits.map((h) => h.objectID).sort();
+  const ids = (query: string, advancedSyntax = true) =>
+    index
+      .search({ query, advancedSyntax, hitsPerPage: 10 })
+      .hits.map((h) => h.objectID)
+      .sort();
 
   it('is off by default: quotes and dashes are separators', () => {
     assert.deepEqual(ids('"red wooden"', false), ['1', '2']);
@@ -204,7 +217,11 @@ describe('removeStopWords and disableTypoToleranceOnWords', () => {
     { objectID: '3', name: 'the end' },
     { objectID: '4', name: 'gardem table' },
   ]);
-  const ids = (query: string, extra: Record<string, unknown> = {}) => index.search({ query, hitsPerPage: 10, ...extra }).hits.map((h) => h.objectID).sort();
+  const ids = (query: string, extra: Record<string, unknown> = {}) =>
+    index
+      .search({ query, hitsPerPage: 10, ...extra })
+      .hits.map((h) => h.objectID)
+      .sort();
 
   it('leaves English stop words out of the query when asked', () => {
     assert.deepEqual(ids('the garden chair'), ['1']);
@@ -222,4 +239,3 @@ describe('removeStopWords and disableTypoToleranceOnWords', () => {
     index.setSettings({ disableTypoToleranceOnWords: [] });
   });
 });
-

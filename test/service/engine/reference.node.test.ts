@@ -18,7 +18,8 @@ function distance(word: string, term: string, prefix: boolean): number {
     for (let j = 1; j <= word.length; j++) {
       const cost = term[i - 1] === word[j - 1] ? 0 : 1;
       let v = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && term[i - 1] === word[j - 2] && term[i - 2] === word[j - 1]) v = Math.min(v, rows[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && term[i - 1] === word[j - 2] && term[i - 2] === word[j - 1])
+        v = Math.min(v, rows[i - 2]![j - 2]! + 1);
       rows[i]![j] = v;
     }
   }
@@ -33,10 +34,45 @@ function budget(word: string): number {
 describe('engine against a brute-force reference', () => {
   it('matches the same records with the same typo counts through random writes', () => {
     const rand = mulberry32(2024);
-    const vocabulary = ['oak', 'table', 'tables', 'chair', 'chairs', 'cheap', 'chain', 'lamp', 'lamps', 'light', 'lighting', 'lightning', 'desk', 'desks', 'red', 'read', 'blue', 'glue', 'wooden', 'woolen', 'garden', 'guard', '2024', '2025', 'x1', 'elephant', 'elegant', 'element', 'cabinet', 'cabin'];
+    const vocabulary = [
+      'oak',
+      'table',
+      'tables',
+      'chair',
+      'chairs',
+      'cheap',
+      'chain',
+      'lamp',
+      'lamps',
+      'light',
+      'lighting',
+      'lightning',
+      'desk',
+      'desks',
+      'red',
+      'read',
+      'blue',
+      'glue',
+      'wooden',
+      'woolen',
+      'garden',
+      'guard',
+      '2024',
+      '2025',
+      'x1',
+      'elephant',
+      'elegant',
+      'element',
+      'cabinet',
+      'cabin',
+    ];
     const pick = () => vocabulary[Math.floor(rand() * vocabulary.length)]!;
     const index = new Index('reference');
-    index.setSettings({ searchableAttributes: ['name', 'brand'], attributesForFaceting: ['color'], customRanking: ['desc(rank)'] });
+    index.setSettings({
+      searchableAttributes: ['name', 'brand'],
+      attributesForFaceting: ['color'],
+      customRanking: ['desc(rank)'],
+    });
     const live = new Map<string, { objectID: string; name: string; brand: string; color: string; rank: number }>();
     const write = () => {
       const r = rand();
@@ -66,10 +102,11 @@ describe('engine against a brute-force reference', () => {
       const words = Array.from({ length: nWords }, () => {
         let word = pick();
         const r = rand();
-        if (r < 0.3 && word.length > 3) word = word.slice(0, 2 + Math.floor(rand() * (word.length - 2))); // a prefix
+        if (r < 0.3 && word.length > 3)
+          word = word.slice(0, 2 + Math.floor(rand() * (word.length - 2))); // a prefix
         else if (r < 0.6 && word.length > 3) {
           const at = 1 + Math.floor(rand() * (word.length - 1));
-          word = word.slice(0, at) + 'q' + word.slice(at + 1); // a typo
+          word = `${word.slice(0, at)}q${word.slice(at + 1)}`; // a typo
         }
         return word;
       });
@@ -89,7 +126,12 @@ describe('engine against a brute-force reference', () => {
         });
         if (all) expected.set(record.objectID, typos);
       }
-      const response = index.search({ query, hitsPerPage: 1000, getRankingInfo: true, ...(filter ? { filters: `color:${filter}` } : {}) });
+      const response = index.search({
+        query,
+        hitsPerPage: 1000,
+        getRankingInfo: true,
+        ...(filter ? { filters: `color:${filter}` } : {}),
+      });
       const got = new Map(response.hits.map((h) => [h.objectID, h._rankingInfo!.nbTypos]));
       assert.equal(response.nbHits, expected.size, `nbHits for "${query}" ${filter ?? ''}`);
       assert.deepEqual(new Map([...got].sort()), new Map([...expected].sort()), `hits for "${query}" ${filter ?? ''}`);

@@ -59,7 +59,11 @@ describe('facets', () => {
 
   it("sortFacetValuesBy 'alpha' orders the kept values by name", () => {
     const r = index.search({ facets: ['brand'], sortFacetValuesBy: 'alpha', filters: 'price <= 4' });
-    assert.deepEqual(Object.entries(r.facets!.brand!), [['Acme', 2], ['Bolt', 1], ['Core', 1]]);
+    assert.deepEqual(Object.entries(r.facets!.brand!), [
+      ['Acme', 2],
+      ['Bolt', 1],
+      ['Core', 1],
+    ]);
     assert.throws(() => index.search({ facets: ['brand'], sortFacetValuesBy: 'random' }), /sortFacetValuesBy/);
   });
 
@@ -67,7 +71,7 @@ describe('facets', () => {
     const big = new Index('big-facet');
     big.setSettings({ attributesForFaceting: ['v'] });
     let seed = 1;
-    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const make = (i: number) => ({ objectID: String(i), v: `v${Math.floor(rand() * rand() * 3000)}` });
     big.saveObjects(Array.from({ length: 20000 }, (_, i) => make(i)));
     const expected = () => {
@@ -110,12 +114,18 @@ describe('distinct', () => {
   it('keeps the best record per group with distinct true', () => {
     const r = index.search({ query: 'shirt', distinct: true });
     // custom ranking: rank desc, records without a rank last
-    assert.deepEqual(r.hits.map((h) => h.objectID), ['2', '4', '5']);
+    assert.deepEqual(
+      r.hits.map((h) => h.objectID),
+      ['2', '4', '5'],
+    );
     assert.equal(r.nbHits, 3);
   });
 
   it('keeps N per group with distinct N, and all without distinct', () => {
-    assert.deepEqual(index.search({ query: 'shirt', distinct: 2 }).hits.map((h) => h.objectID), ['2', '3', '4', '5']);
+    assert.deepEqual(
+      index.search({ query: 'shirt', distinct: 2 }).hits.map((h) => h.objectID),
+      ['2', '3', '4', '5'],
+    );
     assert.equal(index.search({ query: 'shirt' }).nbHits, 5);
   });
 
@@ -137,14 +147,20 @@ describe('pagination', () => {
     const last = index.search({ page: 2 });
     assert.equal(last.hits.length, 5);
     assert.equal(last.page, 2);
-    assert.deepEqual(last.hits.map((h) => h.objectID), ['4', '3', '2', '1', '0']);
+    assert.deepEqual(
+      last.hits.map((h) => h.objectID),
+      ['4', '3', '2', '1', '0'],
+    );
     assert.equal(index.search({ page: 3 }).hits.length, 0);
     assert.equal(index.search({ hitsPerPage: 7 }).nbPages, 7);
   });
 
   it('offset and length', () => {
     const r = index.search({ offset: 3, length: 4 });
-    assert.deepEqual(r.hits.map((h) => h.objectID), ['41', '40', '39', '38']);
+    assert.deepEqual(
+      r.hits.map((h) => h.objectID),
+      ['41', '40', '39', '38'],
+    );
     assert.equal(r.offset, 3);
     assert.equal(r.length, 4);
   });
@@ -160,7 +176,10 @@ describe('pagination', () => {
   });
 
   it('hitsPerPage above 1000 or negative page is a 400', () => {
-    assert.throws(() => index.search({ hitsPerPage: 1001 }), (e: unknown) => e instanceof EngineError && e.status === 400 && /hitsPerPage/.test(e.message));
+    assert.throws(
+      () => index.search({ hitsPerPage: 1001 }),
+      (e: unknown) => e instanceof EngineError && e.status === 400 && /hitsPerPage/.test(e.message),
+    );
     assert.throws(() => index.search({ page: -1 }), /page/);
     assert.throws(() => index.search({ hitsPerPage: 'many' as unknown as number }), /hitsPerPage/);
   });
@@ -226,7 +245,12 @@ describe('highlighting and snippets', () => {
   });
 
   it('custom highlight tags and attributesToHighlight', () => {
-    const h = index.search({ query: 'oak', highlightPreTag: '<mark>', highlightPostTag: '</mark>', attributesToHighlight: ['description'] }).hits[0]!;
+    const h = index.search({
+      query: 'oak',
+      highlightPreTag: '<mark>',
+      highlightPostTag: '</mark>',
+      attributesToHighlight: ['description'],
+    }).hits[0]!;
     assert.deepEqual(Object.keys(h._highlightResult!), ['description']);
     assert.match((h._highlightResult!.description as HighlightResult).value, /A solid <mark>oak<\/mark> chair/);
   });
@@ -236,18 +260,31 @@ describe('highlighting and snippets', () => {
     const s = h._snippetResult!.description as SnippetResult;
     assert.equal(s.value, '…small <em>workshop</em> near the…');
     assert.equal(s.matchLevel, 'full');
-    const custom = index.search({ query: 'solid', attributesToSnippet: ['description:3'], snippetEllipsisText: '...' }).hits[0]!;
+    const custom = index.search({ query: 'solid', attributesToSnippet: ['description:3'], snippetEllipsisText: '...' })
+      .hits[0]!;
     assert.equal((custom._snippetResult!.description as SnippetResult).value, 'A <em>solid</em> oak...');
     const star = index.search({ query: 'workshop', attributesToSnippet: ['*:2'] }).hits[0]!;
     assert.deepEqual(Object.keys(star._snippetResult!).sort(), ['description', 'meta', 'name', 'secret', 'tags']);
     assert.equal((star._snippetResult!.description as SnippetResult).value, '…<em>workshop</em> near…');
     const whole = index.search({ query: 'comfy', attributesToSnippet: ['name:50'] }).hits[0]!;
-    assert.equal((whole._snippetResult!.name as SnippetResult).value, '&lt;script&gt;alert(&quot;chair&quot;)&lt;/script&gt; Chair &amp; Co');
+    assert.equal(
+      (whole._snippetResult!.name as SnippetResult).value,
+      '&lt;script&gt;alert(&quot;chair&quot;)&lt;/script&gt; Chair &amp; Co',
+    );
   });
 
   it('attributesToRetrieve and unretrievableAttributes (also kept out of highlights)', () => {
-    const h = index.search({ query: 'chair', attributesToRetrieve: ['name', 'meta.size'], attributesToHighlight: ['*'] }).hits[0]!;
-    assert.deepEqual(Object.keys(h).filter((k) => !k.startsWith('_')).sort(), ['meta', 'name', 'objectID']);
+    const h = index.search({
+      query: 'chair',
+      attributesToRetrieve: ['name', 'meta.size'],
+      attributesToHighlight: ['*'],
+    }).hits[0]!;
+    assert.deepEqual(
+      Object.keys(h)
+        .filter((k) => !k.startsWith('_'))
+        .sort(),
+      ['meta', 'name', 'objectID'],
+    );
     assert.deepEqual(h.meta, { size: 3 });
     index.setSettings({ unretrievableAttributes: ['secret'] });
     const u = index.search({ query: 'chair', attributesToHighlight: ['*'] }).hits[0]!;
@@ -264,7 +301,15 @@ describe('response fields', () => {
   it('getRankingInfo has the seven documented fields; params and parsed_query', () => {
     const index = catalogue(3);
     const r = index.search({ query: 'Chair  MODEL', getRankingInfo: true, hitsPerPage: 2 });
-    assert.deepEqual(Object.keys(r.hits[0]!._rankingInfo!).sort(), ['firstMatchedWord', 'geoDistance', 'geoPrecision', 'nbExactWords', 'nbTypos', 'proximityDistance', 'userScore']);
+    assert.deepEqual(Object.keys(r.hits[0]!._rankingInfo!).sort(), [
+      'firstMatchedWord',
+      'geoDistance',
+      'geoPrecision',
+      'nbExactWords',
+      'nbTypos',
+      'proximityDistance',
+      'userScore',
+    ]);
     for (const v of Object.values(r.hits[0]!._rankingInfo!)) assert.ok(Number.isInteger(v));
     assert.equal(r.parsed_query, 'chair model');
     assert.equal(r.query, 'Chair  MODEL');

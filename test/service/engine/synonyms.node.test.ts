@@ -32,13 +32,19 @@ describe('expansion map', () => {
     assert.equal(map.words.get('smartphone'), undefined);
     assert.deepEqual(map.words.get('nokia'), [{ words: ['nokai'], typos: 2, placeholder: false }]);
     // one-word inputs with a phrase or a placeholder alternative, and multi-word inputs, go to spans
-    assert.deepEqual(map.spans.get('couch'), [{ input: ['couch'], alternatives: [{ words: ['lounge', 'chair'], typos: 0, placeholder: false }] }]);
+    assert.deepEqual(map.spans.get('couch'), [
+      { input: ['couch'], alternatives: [{ words: ['lounge', 'chair'], typos: 0, placeholder: false }] },
+    ]);
     assert.deepEqual(
       map.spans.get('lounge')!.map((r) => [r.input.join(' '), r.alternatives.map((a) => a.words.join(' '))]),
       [['lounge chair', ['couch', 'sofa', 'settee']]],
     );
-    assert.deepEqual(map.spans.get('one'), [{ input: ['one'], alternatives: [{ words: ['number'], typos: 0, placeholder: true }] }]);
-    assert.deepEqual(map.spans.get('number'), [{ input: ['number', 'one'], alternatives: [{ words: ['number'], typos: 0, placeholder: true }] }]);
+    assert.deepEqual(map.spans.get('one'), [
+      { input: ['one'], alternatives: [{ words: ['number'], typos: 0, placeholder: true }] },
+    ]);
+    assert.deepEqual(map.spans.get('number'), [
+      { input: ['number', 'one'], alternatives: [{ words: ['number'], typos: 0, placeholder: true }] },
+    ]);
     // a placeholder name of two words matches nothing: no rule for its replacement
     assert.equal(map.spans.get('x'), undefined);
     assert.equal(map.size, 4 + 1 + 1 + 3);
@@ -46,12 +52,23 @@ describe('expansion map', () => {
 });
 
 describe('matching and ranking with synonyms', () => {
-  const index = indexOf(['Red couch', 'Blue sofa', 'Smartphone case', 'Phone stand', 'Blue sofa couch', 'Nokai 3310', 'Apartment <number> Main'], [
-    { objectID: 's', type: 'synonym', synonyms: ['couch', 'sofa'] },
-    { objectID: 'o', type: 'onewaysynonym', input: 'phone', synonyms: ['smartphone'] },
-    { objectID: 'c', type: 'altcorrection1', word: 'nokia', corrections: ['nokai'] },
-    { objectID: 'p', type: 'placeholder', placeholder: '<number>', replacements: ['1', 'one', 'two'] },
-  ]);
+  const index = indexOf(
+    [
+      'Red couch',
+      'Blue sofa',
+      'Smartphone case',
+      'Phone stand',
+      'Blue sofa couch',
+      'Nokai 3310',
+      'Apartment <number> Main',
+    ],
+    [
+      { objectID: 's', type: 'synonym', synonyms: ['couch', 'sofa'] },
+      { objectID: 'o', type: 'onewaysynonym', input: 'phone', synonyms: ['smartphone'] },
+      { objectID: 'c', type: 'altcorrection1', word: 'nokia', corrections: ['nokai'] },
+      { objectID: 'p', type: 'placeholder', placeholder: '<number>', replacements: ['1', 'one', 'two'] },
+    ],
+  );
 
   it('a group member matches the others, both ways; the word itself ranks first (exact criterion)', () => {
     // couch: 1 (couch), 2 (sofa via synonym), 5 (both). 1 and 5 have the word itself (exact 1); 2 only the synonym
@@ -70,7 +87,10 @@ describe('matching and ranking with synonyms', () => {
 
   it('an alternative correction matches with its typos (1), and typo tolerance off does not stop it', () => {
     const answer = index.search({ query: 'nokia', getRankingInfo: true, typoTolerance: false });
-    assert.deepEqual(answer.hits.map((h) => h.objectID), ['6']);
+    assert.deepEqual(
+      answer.hits.map((h) => h.objectID),
+      ['6'],
+    );
     assert.equal((answer.hits[0] as any)._rankingInfo.nbTypos, 1);
   });
 
@@ -94,7 +114,10 @@ describe('matching and ranking with synonyms', () => {
   });
 
   it('replacing the synonyms rebuilds the map (no stale cached expansion)', () => {
-    const other = indexOf(['Red couch', 'Blue sofa'], [{ objectID: 's', type: 'synonym', synonyms: ['couch', 'sofa'] }]);
+    const other = indexOf(
+      ['Red couch', 'Blue sofa'],
+      [{ objectID: 's', type: 'synonym', synonyms: ['couch', 'sofa'] }],
+    );
     assert.deepEqual(ids(other, 'couch').sort(), ['1', '2']);
     other.setSynonyms([]);
     assert.deepEqual(ids(other, 'couch'), ['1']);
@@ -137,7 +160,9 @@ describe('multi-word synonyms', () => {
     // proximity: 1, 2, 3, 6, 8 → 1 (ny/nyc: both words in one word, next to each other); 4 → 2; 5 → 8.
     // attribute: 6 at 2, the others 0. exact: 1 has 2 words, 8 one (new), 2 and 3 none.
     assert.deepEqual(ids(index, 'new york'), ['1', '8', '2', '3', '6', '4', '5']);
-    const info = (id: string) => (index.search({ query: 'new york', filters: `objectID:${id}`, getRankingInfo: true }).hits[0] as any)._rankingInfo;
+    const info = (id: string) =>
+      (index.search({ query: 'new york', filters: `objectID:${id}`, getRankingInfo: true }).hits[0] as any)
+        ._rankingInfo;
     assert.deepEqual([info('2').nbTypos, info('2').proximityDistance, info('2').nbExactWords], [0, 1, 0]);
     assert.deepEqual([info('8').proximityDistance, info('8').nbExactWords], [1, 1]);
     assert.deepEqual([info('4').proximityDistance, info('4').nbExactWords], [2, 2]);
@@ -166,7 +191,15 @@ describe('multi-word synonyms', () => {
 
   it('removeWordsIfNoResults drops words with synonyms still applied to the others', () => {
     assert.deepEqual(ids(index, 'ny sushi', { removeWordsIfNoResults: 'lastWords' }), ['2', '1', '3', '6', '8']);
-    assert.deepEqual(ids(index, 'sushi new york', { removeWordsIfNoResults: 'firstWords' }), ['1', '8', '2', '3', '6', '4', '5']);
+    assert.deepEqual(ids(index, 'sushi new york', { removeWordsIfNoResults: 'firstWords' }), [
+      '1',
+      '8',
+      '2',
+      '3',
+      '6',
+      '4',
+      '5',
+    ]);
   });
 
   it('advanced syntax: quoted words take no synonyms; exclusions and phrases work next to synonyms', () => {
@@ -182,13 +215,29 @@ describe('multi-word synonyms', () => {
   });
 
   it('highlighting and snippets mark both words of the phrase, and the one word standing for two', () => {
-    const hl = (query: string, id: string, extra: Record<string, unknown> = {}) => index.search({ query, filters: `objectID:${id}`, ...extra }).hits[0] as any;
+    const hl = (query: string, id: string, extra: Record<string, unknown> = {}) =>
+      index.search({ query, filters: `objectID:${id}`, ...extra }).hits[0] as any;
     const one = hl('ny', '1')._highlightResult.name;
-    assert.deepEqual(one, { value: '<em>New</em> <em>York</em> pizza', matchLevel: 'full', matchedWords: ['ny'], fullyHighlighted: false });
+    assert.deepEqual(one, {
+      value: '<em>New</em> <em>York</em> pizza',
+      matchLevel: 'full',
+      matchedWords: ['ny'],
+      fullyHighlighted: false,
+    });
     // a "new" that is not part of the phrase is not highlighted
     assert.equal(hl('ny', '8')._highlightResult.name.value, 'New deli in <em>NY</em>');
-    assert.deepEqual(hl('new york', '2')._highlightResult.name, { value: '<em>NY</em> pizza', matchLevel: 'full', matchedWords: ['new', 'york'], fullyHighlighted: false });
-    assert.deepEqual(hl('new york', '8')._highlightResult.name, { value: '<em>New</em> deli in <em>NY</em>', matchLevel: 'full', matchedWords: ['new', 'york'], fullyHighlighted: false });
+    assert.deepEqual(hl('new york', '2')._highlightResult.name, {
+      value: '<em>NY</em> pizza',
+      matchLevel: 'full',
+      matchedWords: ['new', 'york'],
+      fullyHighlighted: false,
+    });
+    assert.deepEqual(hl('new york', '8')._highlightResult.name, {
+      value: '<em>New</em> deli in <em>NY</em>',
+      matchLevel: 'full',
+      matchedWords: ['new', 'york'],
+      fullyHighlighted: false,
+    });
     const snippet = hl('ny', '6', { attributesToSnippet: ['name:3'] })._snippetResult.name;
     assert.deepEqual(snippet, { value: '…from <em>new</em> <em>york</em>…', matchLevel: 'full' });
   });
@@ -207,17 +256,26 @@ describe('multi-word synonyms', () => {
   it('an alternative correction to a phrase counts its typos once', () => {
     const corrected = make([{ objectID: 'c', type: 'altcorrection1', word: 'newyork', corrections: ['new york'] }]);
     const answer = corrected.search({ query: 'newyork', typoTolerance: false, getRankingInfo: true });
-    assert.deepEqual(answer.hits.map((h) => h.objectID), ['1', '6']);
-    assert.deepEqual(answer.hits.map((h) => (h as any)._rankingInfo.nbTypos), [1, 1]);
+    assert.deepEqual(
+      answer.hits.map((h) => h.objectID),
+      ['1', '6'],
+    );
+    assert.deepEqual(
+      answer.hits.map((h) => (h as any)._rankingInfo.nbTypos),
+      [1, 1],
+    );
   });
 
   it('a word reached both with a typo and through a synonym counts the best: no typo', () => {
     const typo = make([{ objectID: 'nyc', type: 'synonym', synonyms: ['ny', 'new york'] }]);
     typo.saveObjects([{ objectID: '9', name: 'New yrok deli NY' }]);
     // 9: new (exact), york by "yrok" (1 typo) and by "ny" (0 typos): 0 typos, 1 exact word
-    const info = (typo.search({ query: 'new york', filters: 'objectID:9', getRankingInfo: true }).hits[0] as any)._rankingInfo;
+    const info = (typo.search({ query: 'new york', filters: 'objectID:9', getRankingInfo: true }).hits[0] as any)
+      ._rankingInfo;
     assert.deepEqual([info.nbTypos, info.nbExactWords], [0, 1]);
-    const plain = (typo.search({ query: 'new york', filters: 'objectID:9', getRankingInfo: true, synonyms: false }).hits[0] as any)._rankingInfo;
+    const plain = (
+      typo.search({ query: 'new york', filters: 'objectID:9', getRankingInfo: true, synonyms: false }).hits[0] as any
+    )._rankingInfo;
     assert.deepEqual([plain.nbTypos, plain.nbExactWords], [1, 1]);
   });
 
@@ -236,10 +294,13 @@ describe('multi-word synonyms', () => {
 });
 
 describe('placeholders', () => {
-  const index = indexOf(['Apartment <number> Main street', 'Number ten Main street', 'Flat on < street >', 'High street store'], [
-    { objectID: 'n', type: 'placeholder', placeholder: '<number>', replacements: ['1', 'one', 'twenty one'] },
-    { objectID: 's', type: 'placeholder', placeholder: '<street>', replacements: ['high st', 'main street'] },
-  ]);
+  const index = indexOf(
+    ['Apartment <number> Main street', 'Number ten Main street', 'Flat on < street >', 'High street store'],
+    [
+      { objectID: 'n', type: 'placeholder', placeholder: '<number>', replacements: ['1', 'one', 'twenty one'] },
+      { objectID: 's', type: 'placeholder', placeholder: '<street>', replacements: ['high st', 'main street'] },
+    ],
+  );
 
   it('match the records holding <name> for one-word and multi-word replacements, never the bare word', () => {
     assert.deepEqual(ids(index, 'one main'), ['1']);
@@ -252,7 +313,8 @@ describe('placeholders', () => {
   });
 
   it('are highlighted with their brackets; a bare word of the same name is not', () => {
-    const hl = (query: string, id: string) => (index.search({ query, filters: `objectID:${id}` }).hits[0] as any)._highlightResult.name;
+    const hl = (query: string, id: string) =>
+      (index.search({ query, filters: `objectID:${id}` }).hits[0] as any)._highlightResult.name;
     assert.deepEqual(hl('apartment one', '1'), {
       value: '<em>Apartment</em> <em>&lt;number&gt;</em> Main street',
       matchLevel: 'full',
