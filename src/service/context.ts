@@ -60,8 +60,12 @@ export interface KeyInfo {
   parentIndexes?: string[];
   /** 0 = unlimited. */
   maxHitsPerQuery: number;
-  /** Search parameters forced on every query: the key's `queryParameters` then the secured restrictions. */
-  forcedParams: Record<string, string>;
+  /**
+   * Search parameters forced on every query, one URL-encoded layer per key of the chain: the key's own
+   * `queryParameters` (the parent's for a secured key), then the secured key's restrictions. Each layer
+   * only narrows the ones before (`forcedByKey` in `http/params.ts`).
+   */
+  forcedParams: string[];
   /** `userToken` fixed by a secured key. */
   userToken?: string;
 }

@@ -56,7 +56,53 @@ const KINDS: Record<string, Kind> = {
   disableTypoToleranceOnWords: 'strings',
   queryLanguages: 'strings',
   distinct: 'distinct',
+  // Geo: checked where the area is built (parseGeo of the index), in the forms that accepts.
+  aroundRadius: 'any',
+  aroundPrecision: 'any',
+  insideBoundingBox: 'any',
+  insidePolygon: 'any',
+  // Checked where they are used: rules (`enableRules`), personalisation (`personalizationImpact`).
+  enableRules: 'bool',
+  personalizationImpact: 'any',
+  // Parameters of the hosted API (its clients' `SearchParamsObject`, rule consequences) that this engine
+  // accepts, echoes in `params` and does not apply (docs/notes/engine.md, "Parameters accepted, not applied").
+  similarQuery: 'string',
+  sumOrFiltersScores: 'bool',
+  aroundLatLngViaIP: 'bool',
+  minimumAroundRadius: 'int',
+  naturalLanguages: 'strings',
+  percentileComputation: 'bool',
+  enableABTest: 'bool',
+  ranking: 'strings',
+  relevancyStrictness: 'int',
+  restrictHighlightAndSnippetArrays: 'bool',
+  allowTyposOnNumericTokens: 'bool',
+  disableTypoToleranceOnAttributes: 'strings',
+  mode: 'string',
+  semanticSearch: 'any',
+  disableExactOnAttributes: 'strings',
+  exactOnSingleWordQuery: 'string',
+  alternativesAsExact: 'strings',
+  advancedSyntaxFeatures: 'strings',
+  replaceSynonymsInHighlight: 'bool',
+  minProximity: 'int',
+  attributeCriteriaComputedByMinProximity: 'bool',
+  renderingContent: 'any',
+  enableReRanking: 'bool',
+  reRankingApplyFilter: 'any',
+  automaticFacetFilters: 'any',
+  automaticOptionalFacetFilters: 'any',
 };
+
+/**
+ * Whether `name` is a search parameter (of the hosted API's list; see {@link parseSearchParams}).
+ *
+ * @example
+ * isSearchParameter('hitsPerPage') // true; isSearchParameter('hitPerPage') // false
+ */
+export function isSearchParameter(name: string): boolean {
+  return Object.hasOwn(KINDS, name);
+}
 
 const RANGES: Record<string, [number, number]> = {
   page: [0, Number.MAX_SAFE_INTEGER],
@@ -67,6 +113,9 @@ const RANGES: Record<string, [number, number]> = {
   maxFacetHits: [1, 100],
   minWordSizefor1Typo: [1, 100],
   minWordSizefor2Typos: [1, 100],
+  minimumAroundRadius: [1, Number.MAX_SAFE_INTEGER],
+  relevancyStrictness: [0, 100],
+  minProximity: [1, 7],
 };
 
 function bad(name: string, expected: string, value: unknown): never {
@@ -85,7 +134,7 @@ function parseJsonArray(name: string, text: string): unknown {
 function coerce(name: string, kind: Kind, value: unknown, fromString: boolean): unknown {
   switch (kind) {
     case 'any':
-      return value;
+      return fromString && typeof value === 'string' ? decodeAny(value) : value;
     case 'string':
       if (typeof value === 'string') return value;
       if (typeof value === 'number' && name === 'query') return String(value);
@@ -153,8 +202,8 @@ function coerce(name: string, kind: Kind, value: unknown, fromString: boolean): 
 
 /**
  * Parses and validates search parameters given as a URL-encoded string (`query=chair&hitsPerPage=5`)
- * or an object (a JSON body, where a `params` string is merged under the other keys). Known
- * parameters are type-checked (400 naming the parameter); unknown ones pass through unchanged.
+ * or an object (a JSON body, where a `params` string is merged under the other keys). Parameters are
+ * type-checked (400 naming the parameter); an unknown name is a 400 `Unknown parameter: <name>`.
  * @example parseSearchParams('query=chair&page=2&facets=%5B%22brand%22%5D') // { query: 'chair', page: 2, facets: ['brand'] }
  */
 export function parseSearchParams(input: string | Record<string, unknown> | null | undefined): SearchParams {
@@ -168,10 +217,7 @@ export function parseSearchParams(input: string | Record<string, unknown> | null
     } catch {
       throw new EngineError('Invalid params: malformed URL-encoded string');
     }
-    for (const [name, value] of usp) {
-      const kind = KINDS[name];
-      out[name] = kind ? coerce(name, kind, value, true) : coerceUnknown(value);
-    }
+    for (const [name, value] of usp) out[name] = coerce(name, kindOf(name), value, true);
     return out;
   }
   if (typeof input !== 'object' || Array.isArray(input))
@@ -182,14 +228,23 @@ export function parseSearchParams(input: string | Record<string, unknown> | null
   }
   for (const [name, value] of Object.entries(input)) {
     if (name === 'params' || value === undefined) continue;
-    const kind = KINDS[name];
-    out[name] = kind && value !== null ? coerce(name, kind, value, false) : value;
+    const kind = kindOf(name);
+    out[name] = value !== null ? coerce(name, kind, value, false) : value;
   }
   return out;
 }
 
-/** Unknown parameters from a query string: JSON-looking values are decoded, others stay strings. */
-function coerceUnknown(value: string): unknown {
+/**
+ * The kind of a search parameter; an unknown name is a 400 naming it, as the hosted API answers (a
+ * misspelt `hitPerPage` would otherwise be echoed in `params` as if it had been applied).
+ */
+function kindOf(name: string): Kind {
+  if (!Object.hasOwn(KINDS, name)) throw new EngineError(`Unknown parameter: ${name}`);
+  return KINDS[name]!;
+}
+
+/** `any` parameters from a query string: JSON-looking values are decoded, others stay strings. */
+function decodeAny(value: string): unknown {
   const t = value.trim();
   if (t === 'true') return true;
   if (t === 'false') return false;
@@ -202,6 +257,10 @@ function coerceUnknown(value: string): unknown {
   }
   return value;
 }
+
+/** Lone UTF-16 surrogates replaced by U+FFFD (what `String.prototype.toWellFormed` does, ES2024). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const wellFormed = (text: string) => text.replace(LONE_SURROGATE, '\ufffd');
 
 /**
  * Encodes parameters as the URL-encoded `params` string of a search response (arrays and objects as
@@ -218,7 +277,9 @@ export function encodeSearchParams(params: SearchParams): string {
         : typeof value === 'number' || typeof value === 'boolean'
           ? String(value)
           : JSON.stringify(value);
-    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(text)}`);
+    // A lone UTF-16 surrogate (JSON allows `"\ud800"`) has no UTF-8 form: it is encoded as U+FFFD
+    // rather than making encodeURIComponent throw.
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(wellFormed(text))}`);
   }
   return parts.join('&');
 }

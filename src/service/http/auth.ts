@@ -23,6 +23,22 @@ export interface AuthConfig {
  */
 export const URL_CREDENTIALS = { appId: 'X-Service-Application-Id', apiKey: 'X-Service-API-Key' } as const;
 
+/**
+ * URL parameters the official clients add to every request and that are not parameters of the call: the
+ * two credentials and the client's agent (`x-algolia-agent` through a proxy that renames the prefix).
+ */
+const TRANSPORT_PARAMETERS = new Set(['x-service-application-id', 'x-service-api-key', 'x-service-agent']);
+
+/**
+ * Whether a URL parameter is a credential or the client's agent (names compared without case).
+ *
+ * @example
+ * isTransportParameter('X-Service-API-Key') // true; isTransportParameter('query') // false
+ */
+export function isTransportParameter(name: string): boolean {
+  return TRANSPORT_PARAMETERS.has(name.toLowerCase());
+}
+
 /** Restriction parameters of a secured key that are checked rather than forced on the query. */
 const CHECKED_RESTRICTIONS = new Set(['validUntil', 'restrictIndices', 'referers', 'restrictSources', 'userToken']);
 
@@ -143,10 +159,10 @@ function hmacHex(secret: string, message: string): string {
 
 function plainKeyInfo(value: string, stored: StoredKey | undefined, config: AuthConfig): KeyInfo | undefined {
   if (value === config.adminKey) {
-    return { acl: [...ALL_RIGHTS], isAdmin: true, restrictions: {}, value, maxHitsPerQuery: 0, forcedParams: {} };
+    return { acl: [...ALL_RIGHTS], isAdmin: true, restrictions: {}, value, maxHitsPerQuery: 0, forcedParams: [] };
   }
   if (value === config.searchKey) {
-    return { acl: ['search', 'browse'], isAdmin: false, restrictions: {}, value, maxHitsPerQuery: 0, forcedParams: {} };
+    return { acl: ['search', 'browse'], isAdmin: false, restrictions: {}, value, maxHitsPerQuery: 0, forcedParams: [] };
   }
   if (!stored) return undefined;
   const info: KeyInfo = {
@@ -155,7 +171,7 @@ function plainKeyInfo(value: string, stored: StoredKey | undefined, config: Auth
     restrictions: {},
     value,
     maxHitsPerQuery: stored.maxHitsPerQuery,
-    forcedParams: Object.fromEntries(new URLSearchParams(stored.queryParameters)),
+    forcedParams: stored.queryParameters ? [stored.queryParameters] : [],
   };
   const indexes = stored.indexes ?? (stored.index !== undefined ? [stored.index] : undefined);
   if (indexes) info.indexes = indexes;
@@ -239,10 +255,18 @@ export function createAuthorizer(config: AuthConfig) {
       stored = config.keys.get(parent);
       const parentInfo = plainKeyInfo(parent, stored, config)!;
       const restrictions = Object.fromEntries(new URLSearchParams(secured.restrictions));
-      info = { ...parentInfo, value: apiKey, parent, restrictions, forcedParams: { ...parentInfo.forcedParams } };
-      for (const [name, value] of Object.entries(restrictions)) {
-        if (!CHECKED_RESTRICTIONS.has(name)) info.forcedParams[name] = value;
-      }
+      // The secured key's search parameters are one more layer over the parent's `queryParameters`: they
+      // narrow them, never replace them (applyKeyParams in params.ts).
+      const searchRestrictions = new URLSearchParams(secured.restrictions);
+      for (const name of CHECKED_RESTRICTIONS) searchRestrictions.delete(name);
+      const layer = searchRestrictions.toString();
+      info = {
+        ...parentInfo,
+        value: apiKey,
+        parent,
+        restrictions,
+        forcedParams: layer ? [...parentInfo.forcedParams, layer] : [...parentInfo.forcedParams],
+      };
 
       if (restrictions.validUntil !== undefined) {
         const validUntil = Number(restrictions.validUntil);

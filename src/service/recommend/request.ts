@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
 import { HttpError } from '../http/errors.js';
-import { applyKeyParams, rawParams, toSearchParams, type RawParams } from '../http/params.js';
+import { applyKeyParams, RECORD_CONSTRAINTS, rawParams, toSearchParams, type RawParams } from '../http/params.js';
 import { roundScore, type Scored } from './models.js';
 import type { Recommender } from './recommender.js';
 
@@ -189,8 +189,6 @@ export function validateRequest(input: unknown, i: number): RecommendRequestInpu
   return out;
 }
 
-const FILTER_PARAMS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters'];
-
 function hasValue(value: unknown): boolean {
   if (value === undefined || value === null || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
@@ -198,11 +196,12 @@ function hasValue(value: unknown): boolean {
 }
 
 /**
- * The objectIDs the parameters let through (filters, and a query when there is one), or `undefined` when they
- * filter nothing. A query keeps its first 1,000 matches, the most a search can return.
+ * The objectIDs the parameters let through (filters and geo areas — the request's and the key's — and a
+ * query when there is one), or `undefined` when they filter nothing. A query keeps its first 1,000 matches,
+ * the most a search can return.
  */
 function allowedObjectIDs(index: Index, raw: RawParams): Set<string> | undefined {
-  const filtering = FILTER_PARAMS.some((name) => hasValue(raw[name]));
+  const filtering = RECORD_CONSTRAINTS.some((name) => name !== 'aroundRadius' && hasValue(raw[name]));
   const query = typeof raw.query === 'string' ? raw.query.trim() : '';
   if (!filtering && !query) return undefined;
   try {
