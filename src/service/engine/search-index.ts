@@ -589,9 +589,15 @@ export class Index {
     const next: IndexSettings = { ...before };
     for (const [key, value] of Object.entries(valid)) {
       if (value === null && key !== 'attributesToHighlight' && key !== 'attributeForDistinct') {
-        if (key in defaults) next[key] = structuredClone(defaults[key]);
+        if (Object.hasOwn(defaults, key)) next[key] = structuredClone(defaults[key]);
         else delete next[key];
-      } else next[key] = structuredClone(value);
+      } else
+        Object.defineProperty(next, key, {
+          value: structuredClone(value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     this.settings = next;
     if (JSON.stringify(before.searchableAttributes) !== JSON.stringify(next.searchableAttributes)) {

@@ -8,6 +8,13 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The content encodings accepted (a Map: a header value such as `constructor` must not find Object.prototype's). */
+const DECODERS = new Map([
+  ['gzip', gunzipSync],
+  ['deflate', inflateSync],
+  ['br', brotliDecompressSync],
+]);
+
 /** The decoded body text of each request read through `readJson` (for the call log, without a second read). */
 export const bodyTexts = new WeakMap<Request, string>();
 
@@ -34,7 +41,7 @@ export async function readJson<T = unknown>(c: Context, maxBytes = DEFAULT_MAX_B
   let body: Uint8Array = new Uint8Array(bytes);
   const encoding = (c.req.header('content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity' && bytes.byteLength > 0) {
-    const inflate = { gzip: gunzipSync, deflate: inflateSync, br: brotliDecompressSync }[encoding];
+    const inflate = DECODERS.get(encoding);
     if (!inflate) throw new HttpError(415, `Unsupported Content-Encoding ${encoding} (gzip, deflate or br)`);
     try {
       // The limit applies to the decompressed body too.

@@ -142,7 +142,7 @@ const modelSchema = z.enum(MODELS, {
 function messageOf(issue: z.core.$ZodIssue, where: string, model: Model): string {
   if (issue.code === 'unrecognized_keys') {
     const name = issue.keys[0]!;
-    const known = MODELS.some((m) => m !== model && name in SCHEMAS[m].shape);
+    const known = MODELS.some((m) => m !== model && Object.hasOwn(SCHEMAS[m].shape, name));
     return known
       ? `${where}.${name} is not a parameter of the ${model} model`
       : `${where}.${name} is not a Recommend parameter`;
