@@ -70,11 +70,6 @@ export interface KeyInfo {
   userToken?: string;
 }
 
-export interface AuthorizeOptions {
-  /** Also accept `X-Service-Application-Id` / `X-Service-API-Key` (exactly these, case-sensitive) as URL parameters (Analytics, A/B test and Insights, document 2). */
-  allowQueryCredentials?: boolean;
-}
-
 /** One search answered with `clickAnalytics`, kept so that Insights events can refer to its queryID. */
 export interface SearchLogEntry {
   queryID: string;
@@ -107,8 +102,12 @@ export interface ServiceContext {
   /** better-sqlite3, WAL, synchronous FULL. Each area creates its own tables `<area>_…`. */
   db: Database.Database;
   indices: IndexRegistry;
-  /** Throws `HttpError(403)` unless the request's credentials hold `right` (and may use `indexName`). */
-  authorize(c: Context, right: Requirement, indexName?: string, options?: AuthorizeOptions): KeyInfo;
+  /**
+   * Throws `HttpError(403)` unless the request's credentials (headers, else URL parameters of the same
+   * names in any case) hold `right` (and may use `indexName`); missing or wrong credentials are a
+   * `CredentialsError` (a 403 that says which, `http/errors.ts`).
+   */
+  authorize(c: Context, right: Requirement, indexName?: string): KeyInfo;
   /** The parsed JSON body; `HttpError(400)` when malformed, `HttpError(413)` above `maxBytes` (default 10 MB). */
   readJson<T = unknown>(c: Context, maxBytes?: number): Promise<T>;
   searchLog: SearchLog;

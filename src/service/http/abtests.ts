@@ -19,7 +19,7 @@ import { validateCreate } from '../abtests/validate.js';
 import type { KeyInfo, Requirement, ServiceContext } from '../context.js';
 import { EngineError } from '../engine/index.js';
 import type { StoredAbTest } from '../storage/abtests.js';
-import { indexAllowed, URL_CREDENTIALS } from './auth.js';
+import { authorizeOrUnauthorized, indexAllowed } from './auth.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
 
@@ -46,16 +46,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     }
   };
 
-  const authorize = (c: Context, right: Requirement): KeyInfo => {
-    const appId = c.req.header('x-service-application-id') ?? c.req.query(URL_CREDENTIALS.appId);
-    const apiKey = c.req.header('x-service-api-key') ?? c.req.query(URL_CREDENTIALS.apiKey);
-    if (!appId || !apiKey)
-      throw new HttpError(
-        401,
-        'The Application-Id and API-Key are required (headers X-Service-Application-Id and X-Service-API-Key)',
-      );
-    return ctx.authorize(c, right, undefined, { allowQueryCredentials: true });
-  };
+  // Document 2: "401 application ID or key missing", "403 invalid credentials".
+  const authorize = (c: Context, right: Requirement): KeyInfo => authorizeOrUnauthorized(ctx, c, right, undefined, 403);
 
   /** 403 unless the key may use every index named. */
   const requireIndices = (key: KeyInfo, names: string[]) => {

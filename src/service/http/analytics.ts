@@ -1,8 +1,8 @@
 /**
  * The Analytics API (document 2, "Endpoints > Analytics"): every `GET /2/…` report, computed at each call
  * from the searches the service recorded (`src/service/analytics/record.ts`) and the Insights events it
- * stored. A key with the `analytics` right, by headers or by the URL parameters
- * `X-Service-Application-Id` / `X-Service-API-Key` (case-sensitive names); failures are `{ status, message }`; 100 calls per
+ * stored. A key with the `analytics` right, by headers or URL parameters (missing credentials 401, wrong
+ * ones 403); failures are `{ status, message }`; 100 calls per
  * minute per application with the `X-RateLimit-*` headers (document 2, "Limits").
  */
 import type { Context, Hono } from 'hono';
@@ -12,6 +12,7 @@ import { AnalyticsReports, ORDER_BY, type OrderBy, type Page, type Scope } from 
 import type { ServiceContext } from '../context.js';
 import { EngineError } from '../engine/index.js';
 import { getEventStore } from '../insights/event-store.js';
+import { authorizeOrUnauthorized } from './auth.js';
 import { HttpError } from './errors.js';
 
 /** "Analytics calls: 100 per minute per application". */
@@ -62,7 +63,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
       let headers: Record<string, string> = {};
       try {
         const index = c.req.query('index');
-        ctx.authorize(c, 'analytics', index || undefined, { allowQueryCredentials: true });
+        // Missing credentials 401, wrong ones 403 (as the A/B test API on the same host).
+        authorizeOrUnauthorized(ctx, c, 'analytics', index || undefined, 403);
         headers = rateLimit();
         if (!index) throw new HttpError(400, 'index: required (the name of the index to report on)');
         const scope = (): Scope => ({

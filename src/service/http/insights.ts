@@ -12,8 +12,8 @@ import {
   validateEventsBody,
   type EventType,
 } from '../insights/validate.js';
-import { requireRight } from './auth.js';
-import { HttpError, INVALID_CREDENTIALS } from './errors.js';
+import { requireRight, unauthorized as unauthorizedAs } from './auth.js';
+import { HttpError } from './errors.js';
 
 /** Insights failure bodies carry `status` besides `message` (Errors, rule 1). */
 function failure(c: Context, status: number, message: string): Response {
@@ -27,21 +27,19 @@ function asFailure(c: Context, error: unknown): Response {
 }
 
 /**
- * Insights accepts a key with the search right, by header or by the URL parameters `X-Service-Application-Id`
- * and `X-Service-API-Key` (exactly those names, document 2); the document answers 401 when credentials are
- * missing or incorrect (or cannot send events), where the search API says 403.
+ * Insights accepts a key with the search right, by header or by URL parameters (`credentialsOf`); the
+ * document answers 401 when credentials are missing or incorrect (or cannot send events), where the search
+ * API says 403.
  */
 function unauthorized<T>(check: () => T, indexName?: string): T {
   try {
     return check();
   } catch (error) {
-    if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
-      throw new HttpError(
-        401,
-        indexName === undefined ? error.message || INVALID_CREDENTIALS : `${error.message} (index ${indexName})`,
-      );
+    const refused = unauthorizedAs(error, 401);
+    if (refused instanceof HttpError && (refused.status === 401 || refused.status === 403)) {
+      throw new HttpError(401, indexName === undefined ? refused.message : `${refused.message} (index ${indexName})`);
     }
-    throw error;
+    throw refused;
   }
 }
 
@@ -59,7 +57,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/events', async (c) => {
     try {
       // Credentials before the body is read.
-      const key = unauthorized(() => ctx.authorize(c, 'search', undefined, { allowQueryCredentials: true }));
+      const key = unauthorized(() => ctx.authorize(c, 'search'));
       // Insights body: under 2 MB (413 above).
       const body = await ctx.readJson(c, EVENT_LIMITS.bodyBytes - 1);
       const valid = validateEventsBody(body, { now: Date.now() });

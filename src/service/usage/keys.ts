@@ -6,6 +6,7 @@
  */
 import type { Context } from 'hono';
 import type { ServiceContext } from '../context.js';
+import { authorizeOrUnauthorized, credentialsOf } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 
 export interface OperationalKeys {
@@ -29,9 +30,8 @@ export function setOperationalKeys(ctx: ServiceContext, value: OperationalKeys):
  */
 export function authorizeOperational(ctx: ServiceContext, c: Context, service: 'usage' | 'monitoring'): void {
   const dedicated = keys.get(ctx)?.[service === 'usage' ? 'usageKey' : 'monitoringKey'];
-  const appId = c.req.header('x-service-application-id');
-  const apiKey = c.req.header('x-service-api-key');
+  const { appId, apiKey } = credentialsOf(c);
   if (dedicated && appId === ctx.appId && apiKey === dedicated) return;
-  const key = ctx.authorize(c, 'any'); // 403 for wrong or missing credentials
+  const key = authorizeOrUnauthorized(ctx, c, 'any', undefined, 403); // missing credentials 401, wrong ones 403
   if (!key.isAdmin) throw new HttpError(403, `This API needs the ${service} key or the admin API key`);
 }
