@@ -86,6 +86,8 @@ export interface SearchLogEntry {
 export interface SearchLog {
   record(entry: SearchLogEntry): void;
   get(queryID: string): SearchLogEntry | undefined;
+  /** Removes a user token from the logged searches (they stay, without it): `DELETE /1/usertokens/{userToken}`. */
+  forgetUser(userToken: string): void;
 }
 
 export interface IndexRegistry {

@@ -47,6 +47,9 @@ export function getAnalyticsLog(ctx: ServiceContext): AnalyticsLog {
   if (!log) {
     const created = new AnalyticsLog(ctx.db);
     ctx.on('close', () => created.close());
+    // DELETE /1/usertokens/{userToken}: the user's searches stay (they were searches) but no longer carry
+    // the token.
+    ctx.on('usertoken-deleted', (payload) => created.forgetUser((payload as { userToken: string }).userToken));
     logs.set(ctx, created);
     log = created;
   }

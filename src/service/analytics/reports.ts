@@ -650,7 +650,9 @@ export class AnalyticsReports {
 
 /**
  * An Insights event that counts for a search (on `insights_events e` joined to `analytics_searches a`):
- * a result click (with objectIDs) or a conversion, at most one hour after the search.
+ * a result click (with objectIDs) or a conversion within one hour of the search, on either side (the
+ * document's conversion window; an event stamped by a client whose clock runs behind can precede it).
  */
 const COUNTED_EVENT = `(e.event_type = 'conversion' OR (e.event_type = 'click' AND e.object_ids IS NOT NULL))
-  AND e.timestamp <= a.ts + ${EVENT_LIMITS.conversionWindowMs}`;
+  AND e.timestamp <= a.ts + ${EVENT_LIMITS.conversionWindowMs}
+  AND e.timestamp >= a.ts - ${EVENT_LIMITS.conversionWindowMs}`;

@@ -9,10 +9,11 @@ import {
   EVENT_LIMITS,
   EVENT_TYPES,
   EventValidationError,
+  USER_TOKEN,
   validateEventsBody,
   type EventType,
 } from '../insights/validate.js';
-import { requireRight, unauthorized as unauthorizedAs } from './auth.js';
+import { authorizeOrUnauthorized, requireRight, unauthorized as unauthorizedAs } from './auth.js';
 import { HttpError } from './errors.js';
 
 /** Insights failure bodies carry `status` besides `message` (Errors, rule 1). */
@@ -64,8 +65,27 @@ export function register(app: Hono, ctx: ServiceContext): void {
       // A restricted key may only send events of the indices it can search.
       for (const index of new Set(valid.map((e) => e.index)))
         unauthorized(() => requireRight(key, 'search', index), index);
-      events.append(valid, { validate: false });
+      // A request of InstantSearch's usage event only (validateEventsBody leaves it out) stores nothing.
+      if (valid.length > 0) events.append(valid, { validate: false });
       return c.json({ status: 200, message: 'OK' }, 200);
+    } catch (error) {
+      return asFailure(c, error);
+    }
+  });
+
+  // The privacy request (the hosted Insights API's "delete user token"; right deleteObject, its clients'
+  // deleteUserToken): every stored event of the token goes, and what was built on them forgets them
+  // (EventStore.deleteUserToken). 204 without a body, as the hosted API answers.
+  app.delete('/1/usertokens/:userToken', (c) => {
+    try {
+      // Missing or wrong credentials 401 (Insights); a valid key without deleteObject 403.
+      authorizeOrUnauthorized(ctx, c, 'deleteObject', undefined, 401);
+      const userToken = c.req.param('userToken');
+      if (!USER_TOKEN.test(userToken)) {
+        throw new HttpError(400, 'userToken: must match [a-zA-Z0-9_-=/+]{1,128}');
+      }
+      events.deleteUserToken(userToken);
+      return c.body(null, 204);
     } catch (error) {
       return asFailure(c, error);
     }

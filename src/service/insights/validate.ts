@@ -24,8 +24,42 @@ export const EVENT_LIMITS = {
 export const EVENT_TYPES = ['click', 'view', 'conversion'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * InstantSearch's own usage event (`eventType: "instantsearch"`, `eventName: "__start__"`), sent through
+ * search-insights once per page load: telemetry about the page's widgets for the hosted vendor, not an
+ * event about records (no index, no objectIDs, nothing a figure of this service could count). It is
+ * acknowledged and dropped, so an InstantSearch page shows no error for it; see docs/notes/insights.md.
+ */
+export const USAGE_EVENT_TYPE = 'instantsearch';
+
+/**
+ * Whether an event of a request is InstantSearch's usage event (accepted, never stored).
+ *
+ * @example
+ * isUsageEvent({ eventType: 'instantsearch', eventName: '__start__' }) // true
+ */
+export function isUsageEvent(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && (raw as { eventType?: unknown }).eventType === USAGE_EVENT_TYPE;
+}
+
+/**
+ * A filter as search-insights sends it, URL-encoded (`brand%3AGlobal`, `filters.map(encodeURIComponent)`),
+ * decoded; one that is not valid percent-encoding (`discount:50%`) is taken as it is.
+ *
+ * @example
+ * decodedFilter('brand%3AGlobal') // 'brand:Global'
+ */
+export function decodedFilter(filter: string): string {
+  if (!filter.includes('%')) return filter;
+  try {
+    return decodeURIComponent(filter);
+  } catch {
+    return filter;
+  }
+}
+
 /** userToken format `[a-zA-Z0-9_-=/+]{1,128}`. */
-const USER_TOKEN = /^[a-zA-Z0-9_\-=/+]{1,128}$/;
+export const USER_TOKEN = /^[a-zA-Z0-9_\-=/+]{1,128}$/;
 /** 1 to 64 ASCII characters, no control characters. */
 const EVENT_NAME = /^[\x20-\x7e]{1,64}$/;
 /** Form attribute:value (both parts non-empty). */
@@ -127,9 +161,11 @@ export function validateEvent(raw: unknown, i: number, options: ValidateOptions 
     if (!isStringArray(e.filters) || e.filters.length === 0) fail(i, 'filters', 'must be a non-empty array of strings');
     if (e.filters.length > EVENT_LIMITS.filtersPerEvent)
       fail(i, 'filters', `at most ${EVENT_LIMITS.filtersPerEvent} filters per event`);
-    const bad = e.filters.findIndex((f) => !FILTER.test(f));
+    // Decoded before the check, and stored decoded: search-insights URL-encodes every filter.
+    const filters = e.filters.map(decodedFilter);
+    const bad = filters.findIndex((f) => !FILTER.test(f));
     if (bad >= 0) fail(i, `filters[${bad}]`, 'must have the form attribute:value');
-    event.filters = e.filters;
+    event.filters = filters;
   }
 
   // Positions: only for click events; one per objectID; required for click events tied to a search.
@@ -151,7 +187,8 @@ export function validateEvent(raw: unknown, i: number, options: ValidateOptions 
 }
 
 /**
- * Checks a whole `{events: [...]}` body.
+ * Checks a whole `{events: [...]}` body and returns its events, without InstantSearch's usage events
+ * (acknowledged, not stored: {@link USAGE_EVENT_TYPE}); positions in messages are those of the request.
  * @throws EventValidationError for the first invalid event, or a missing/oversized `events` array.
  */
 export function validateEventsBody(body: unknown, options: ValidateOptions = {}): ValidEvent[] {
@@ -166,5 +203,9 @@ export function validateEventsBody(body: unknown, options: ValidateOptions = {})
       `events: at most ${EVENT_LIMITS.eventsPerRequest} events per request (got ${events.length})`,
     );
   }
-  return events.map((event, i) => validateEvent(event, i, options));
+  const valid: ValidEvent[] = [];
+  events.forEach((event, i) => {
+    if (!isUsageEvent(event)) valid.push(validateEvent(event, i, options));
+  });
+  return valid;
 }

@@ -92,6 +92,9 @@ export class Personalizer {
       if (!this.users || !Array.isArray(payload)) return;
       for (const event of payload as StoredEvent[]) this.apply(event);
     });
+    // A user token's events were deleted: their profile, built on nothing else, goes with them (a profile
+    // is one user's events only).
+    ctx.on('usertoken-deleted', (payload) => this.users?.delete((payload as { userToken: string }).userToken));
   }
 
   /** The strategy, or undefined before one was set. */

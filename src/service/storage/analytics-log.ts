@@ -12,6 +12,7 @@
  * that one comes at most 5 s later and one query is a prefix of the other (compared case-insensitively,
  * NFKC). Only the last search of such a series counts; the rows themselves are all kept.
  */
+import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 
 /** How a filter was applied: the operators of the hosted Analytics API. */
@@ -228,6 +229,19 @@ export class AnalyticsLog {
       this.pending = [...batch, ...this.pending];
       throw error;
     }
+  }
+
+  /**
+   * A deleted user token (`DELETE /1/usertokens/{userToken}`): its recorded searches keep counting as one
+   * user's, under a random stand-in, so that search and user counts stay as they were and nothing links
+   * them to the token any more.
+   */
+  forgetUser(userToken: string): void {
+    this.flush();
+    const standIn = `deleted-${randomUUID()}`;
+    this.db
+      .prepare('UPDATE analytics_searches SET user_key = ? WHERE user_key = ? AND anonymous = 0')
+      .run(standIn, userToken);
   }
 
   /** Writes what is queued and stops the timer (the service is closing). */
