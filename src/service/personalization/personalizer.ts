@@ -94,7 +94,12 @@ export class Personalizer {
     });
     // A user token's events were deleted: their profile, built on nothing else, goes with them (a profile
     // is one user's events only).
-    ctx.on('usertoken-deleted', (payload) => this.users?.delete((payload as { userToken: string }).userToken));
+    ctx.on('usertoken-deleted', (payload) => this.forget((payload as { userToken: string }).userToken));
+  }
+
+  /** Drops a user's profile (their events are gone). */
+  private forget(userToken: string): void {
+    this.users?.delete(userToken);
   }
 
   /** The strategy, or undefined before one was set. */
