@@ -7,7 +7,11 @@ import type Database from 'better-sqlite3';
 import type { Context } from 'hono';
 import type { Index } from './engine/index.js';
 
-/** Rights (acl values) of the document's API key table, plus `recommendation` (document 2). */
+/**
+ * Rights (acl values) of the document's API key table, plus `recommendation` (document 2, Personalization),
+ * `setSettings` (document 2's name for the right of A/B test writes: it opens those only; `editSettings`
+ * opens them too) and `usage` / `monitoring` (document 3's dedicated keys: a key with one opens that API).
+ */
 export type Right =
   | 'search'
   | 'browse'
@@ -20,7 +24,10 @@ export type Right =
   | 'listIndexes'
   | 'logs'
   | 'seeUnretrievableAttributes'
-  | 'recommendation';
+  | 'recommendation'
+  | 'setSettings'
+  | 'usage'
+  | 'monitoring';
 
 /** Every right; the admin key holds them all. */
 export const ALL_RIGHTS: readonly Right[] = [
@@ -36,6 +43,9 @@ export const ALL_RIGHTS: readonly Right[] = [
   'logs',
   'seeUnretrievableAttributes',
   'recommendation',
+  'setSettings',
+  'usage',
+  'monitoring',
 ];
 
 /**

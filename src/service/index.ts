@@ -24,6 +24,7 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { ServiceContext } from './context.js';
+import { setCountryHeader } from './analytics/record.js';
 import { setCrawlerOptions } from './crawler/options.js';
 import { DEMO_INDEX, installDemo } from './datasets/demo.js';
 import { createAuthorizer } from './http/auth.js';
@@ -77,6 +78,11 @@ export interface ServiceOptions {
   crawlerApiKey?: string;
   /** Crawler API: registered (verified) domains besides `localhost`, `127.0.0.1`, `[::1]`; `*.example.com` for subdomains. */
   crawlerDomains?: string[];
+  /**
+   * The request header a proxy in front of the service sets with the client's country (ISO 3166-1 alpha-2),
+   * read for Analytics' `/2/countries`; default `CF-IPCountry`, else `X-Country-Code`.
+   */
+  countryHeader?: string;
 }
 
 export interface Service {
@@ -186,6 +192,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   };
   attachInternals(ctx, { catalog, keys, dictionaries });
   setOperationalKeys(ctx, { usageKey: options.usageKey, monitoringKey: options.monitoringKey });
+  setCountryHeader(ctx, options.countryHeader);
   setCrawlerOptions(ctx, {
     userId: options.crawlerUserId ?? DEV_CREDENTIALS.crawlerUserId,
     apiKey: options.crawlerApiKey ?? DEV_CREDENTIALS.crawlerApiKey,

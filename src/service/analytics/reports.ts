@@ -500,6 +500,17 @@ export class AnalyticsReports {
     return { attributes: topList(list, page) };
   }
 
+  /**
+   * `GET /2/countries`: counted searches by the country a proxy gave their request (`CF-IPCountry`,
+   * `X-Country-Code` or the configured header); searches without one are not counted here.
+   */
+  countries(scope: Scope, page: Page) {
+    const list = this.aggregate<[string, number]>(scope, 'a.country, COUNT(*)', 'AND a.country IS NOT NULL GROUP BY 1')
+      .map(([country, count]) => ({ country, count }))
+      .sort(byCountThen((item) => item.country));
+    return { countries: topList(list, page) };
+  }
+
   /** `GET /2/filters/{attributes}`: filter values of the given attributes by number of counted searches. */
   filterValues(scope: Scope, attributes: string[], page: Page) {
     const wanted = new Set(attributes);

@@ -48,6 +48,20 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   // Document 2: "401 application ID or key missing", "403 invalid credentials".
   const authorize = (c: Context, right: Requirement): KeyInfo => authorizeOrUnauthorized(ctx, c, right, undefined, 403);
+  /**
+   * Create, stop and delete: the endpoints name the right `setSettings`, the overview `editSettings` (document
+   * 2, "both names appear"): a key holding either may.
+   */
+  const authorizeWrite = (c: Context): KeyInfo => {
+    const key = authorize(c, 'any');
+    if (!key.isAdmin && !key.acl.includes('setSettings') && !key.acl.includes('editSettings')) {
+      throw new HttpError(
+        403,
+        'Method not allowed with this API key (the right setSettings or editSettings is needed)',
+      );
+    }
+    return key;
+  };
 
   /** 403 unless the key may use every index named. */
   const requireIndices = (key: KeyInfo, names: string[]) => {
@@ -89,7 +103,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post(
     '/2/abtests',
     route(async (c) => {
-      const key = authorize(c, 'editSettings');
+      const key = authorizeWrite(c);
       const input = validateCreate(await ctx.readJson(c, MAX_BODY_BYTES), ctx.now());
       const names = [...new Set(input.variants.map((variant) => variant.index))];
       requireIndices(key, names);
@@ -139,7 +153,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post(
     '/2/abtests/:id/stop',
     route((c) => {
-      const key = authorize(c, 'editSettings');
+      const key = authorizeWrite(c);
       const test = testOf(c);
       requireIndices(
         key,
@@ -156,7 +170,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.delete(
     '/2/abtests/:id',
     route((c) => {
-      const key = authorize(c, 'editSettings');
+      const key = authorizeWrite(c);
       const test = testOf(c);
       requireIndices(
         key,

@@ -135,6 +135,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
   route('/2/filters/:attributes', ({ c, scope, page }) => {
     const path = c.req.param('attributes') ?? '';
     const search = optional(c, 'search');
+    // Document 2: a comma-separated list of attributes goes with the required `search`.
+    if (search === undefined && path.includes(',')) {
+      throw new HttpError(400, 'search: required with a list of attributes (/2/filters/{attribute,…}?search=)');
+    }
     // With `search` the path is a comma-separated list of attributes; without, one exact attribute name.
     const attributes =
       search === undefined
@@ -148,12 +152,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     return reports.filterValues({ ...scope(), search }, attributes, page());
   });
 
-  // The local service has no geolocation: no search has a known country.
-  route('/2/countries', ({ scope, page }) => {
-    scope();
-    page();
-    return { countries: [] };
-  });
+  // The country of each search is the one a proxy put in a header (analytics/record.ts, searchOrigin).
+  route('/2/countries', ({ scope, page }) => reports.countries(scope(), page()));
 
   route('/2/clicks/averageClickPosition', ({ scope }) => reports.averageClickPosition(scope()));
   route('/2/clicks/positions', ({ scope }) => reports.clickPositions(scope()));

@@ -263,7 +263,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
       return { indexName, index, key, raw: rawParams(rest), facet: type === 'facet' ? (facet as string) : undefined };
     });
     let enough = false;
-    const origin = searchOrigin(c);
+    const origin = searchOrigin(c, ctx);
     const results = prepared.map(({ indexName, index, key, raw, facet }) => {
       if (enough) return skipped(indexName, raw);
       if (facet !== undefined) return { ...facetSearch(index, facet, raw, key), index: indexName };
@@ -280,7 +280,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const key = ctx.authorize(c, 'search', indexName);
     const body = asObject(await ctx.readJson(c));
     const index = ctx.indices.require(indexName);
-    return c.json(shaped(runSearch(ctx, indexName, index, rawParams(body), key, searchOrigin(c))));
+    return c.json(shaped(runSearch(ctx, indexName, index, rawParams(body), key, searchOrigin(c, ctx))));
   });
 
   app.post('/1/indexes/:indexName/facets/:facetName/query', async (c) => {
@@ -339,6 +339,6 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const indexName = c.req.param('indexName');
     const key = ctx.authorize(c, 'search', indexName);
     const index = ctx.indices.require(indexName);
-    return c.json(shaped(runSearch(ctx, indexName, index, rawParams(queryParams(c)), key, searchOrigin(c))));
+    return c.json(shaped(runSearch(ctx, indexName, index, rawParams(queryParams(c)), key, searchOrigin(c, ctx))));
   });
 }

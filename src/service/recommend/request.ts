@@ -1,7 +1,7 @@
 /**
  * One Recommend request (document 2, Recommend): validation with messages naming the field, then the
  * answer `{hits, nbHits, queryID}` from the models, with `queryParameters` applied to the recommended
- * records and `fallbackParameters` filling up to `maxRecommendations`.
+ * records and `fallbackParameters` filling up to `maxRecommendations` (30 when 0 or absent).
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -15,8 +15,14 @@ import type { Recommender } from './recommender.js';
 export const MODELS = ['related-products', 'bought-together', 'trending-items', 'trending-facets'] as const;
 export type Model = (typeof MODELS)[number];
 
-/** With `maxRecommendations` 0 (the default) every recommendation above the threshold is returned, up to this. */
+/** The largest `maxRecommendations` accepted. */
 export const MAX_RECOMMENDATIONS = 1000;
+/**
+ * `maxRecommendations` 0 (the document's default, whose meaning it does not show) stands for this many: the
+ * most the hosted API returns (its clients bound the parameter to 1–30). A request without it gets at most
+ * 30 recommendations, and its `fallbackParameters` fill up to 30.
+ */
+export const DEFAULT_RECOMMENDATIONS = 30;
 /** At most this many requests in one call (as a multi-query). */
 export const MAX_REQUESTS = 50;
 
@@ -276,7 +282,7 @@ export function answerRequest(
   const unretrievable = seeUnretrievable ? [] : (settings.unretrievableAttributes ?? []);
   const allowed = allowedObjectIDs(index, query);
   const cap = Math.min(
-    request.maxRecommendations || MAX_RECOMMENDATIONS,
+    request.maxRecommendations || DEFAULT_RECOMMENDATIONS,
     key.maxHitsPerQuery > 0 ? key.maxHitsPerQuery : MAX_RECOMMENDATIONS,
   );
 
@@ -311,8 +317,8 @@ export function answerRequest(
       if (!record) continue;
       hits.push({ ...project(record, retrieve, unretrievable), _score: score });
     }
-    // Fallback: when the model has fewer than maxRecommendations, a search with fallbackParameters fills up.
-    if (request.fallbackParameters && request.maxRecommendations > 0 && hits.length < cap) {
+    // Fallback: when the model has fewer than maxRecommendations (30 when 0), a search with fallbackParameters fills up.
+    if (request.fallbackParameters && hits.length < cap) {
       const seen = new Set(hits.map((h) => h.objectID as string));
       if (request.objectID) seen.add(request.objectID);
       const fallback = applyKeyParams(request.fallbackParameters, key, index);
