@@ -62,7 +62,7 @@ test(`mission entry does not grow past today's ${SIZE_CEILING_BYTES} bytes min+g
   );
   // Browser code never reaches the Node-only service.
   assert.deepEqual(
-    paths.filter((path) => path.startsWith('src/service/')),
+    paths.filter((path) => path.startsWith('service/')),
     [],
   );
 

@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateEvent as browserValidate } from '../../src/insights/rules.js';
-import { EventValidationError, validateEvent as serviceValidate } from '../../src/service/insights/validate.js';
+import { EventValidationError, validateEvent as serviceValidate } from '../../service/src/insights/validate.js';
 import type { InsightsEvent } from '../../src/client/types.js';
 
 const now = Date.now();
