@@ -9,7 +9,8 @@
  * - `.` → `dist/index.js` (classes and types, no side effects); `./define` → `dist/define.js` (registers all);
  * - `./elements/<name>` → the element class `dist/elements/<name>/svc-<name>.js`, and
  *   `./elements/<name>/define` → its define file (registers the tag), for every `src/elements/<name>/define.ts`;
- * - `./store`, `./client`, `./insights`, `./controllers` → the layer's `index.js`;
+ * - `./store`, `./client`, `./insights`, `./protocol` (the wire, shared with the service), `./controllers` → the
+ *   layer's `index.js`;
  * - `./service` under the `node` condition only (Node code: SQLite, `node:*`);
  * - `./react`, `./vue` → JSX / `GlobalComponents` typings (`src/types/`);
  * - `./svc-search.js` → the self-contained bundle for pages without a bundler.
@@ -54,7 +55,7 @@ export function packageFields(): Record<string, unknown> {
     exports[`./elements/${name}`] = entry(`src/elements/${name}/svc-${name}.ts`);
     exports[`./elements/${name}/define`] = entry(`src/elements/${name}/define.ts`);
   }
-  for (const layer of ['store', 'client', 'insights', 'controllers']) {
+  for (const layer of ['store', 'client', 'insights', 'protocol', 'controllers']) {
     if (existsSync(join(root, `src/${layer}/index.ts`))) exports[`./${layer}`] = entry(`src/${layer}/index.ts`);
   }
   // Node only: a browser bundler resolving `svc-search/service` gets an error instead of SQLite.

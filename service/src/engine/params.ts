@@ -2,72 +2,15 @@
  * Search parameters: parsing from a URL-encoded string or an object, with type validation (400 naming
  * the parameter), and encoding back into the `params` string of a response.
  */
-import type { SearchParams } from '../../../src/client/types.js';
+import {
+  SEARCH_PARAMETER_RANGES,
+  SEARCH_PARAMETERS,
+  type SearchParameterType,
+  type SearchParams,
+} from 'svc-search/protocol';
 import { EngineError } from './errors.js';
 
 export type { SearchParams };
-
-type Kind = 'string' | 'int' | 'bool' | 'strings' | 'filterList' | 'typo' | 'plurals' | 'distinct' | 'any';
-
-const KINDS: Record<string, Kind> = {
-  query: 'string',
-  filters: 'string',
-  highlightPreTag: 'string',
-  highlightPostTag: 'string',
-  snippetEllipsisText: 'string',
-  userToken: 'string',
-  facetQuery: 'string',
-  queryType: 'string',
-  removeWordsIfNoResults: 'string',
-  sortFacetValuesBy: 'string',
-  aroundLatLng: 'string',
-  page: 'int',
-  hitsPerPage: 'int',
-  offset: 'int',
-  length: 'int',
-  maxValuesPerFacet: 'int',
-  maxFacetHits: 'int',
-  minWordSizefor1Typo: 'int',
-  minWordSizefor2Typos: 'int',
-  getRankingInfo: 'bool',
-  clickAnalytics: 'bool',
-  analytics: 'bool',
-  enablePersonalization: 'bool',
-  synonyms: 'bool',
-  advancedSyntax: 'bool',
-  facetingAfterDistinct: 'bool',
-  decompoundQuery: 'bool',
-  attributesToRetrieve: 'strings',
-  attributesToHighlight: 'strings',
-  attributesToSnippet: 'strings',
-  facets: 'strings',
-  analyticsTags: 'strings',
-  ruleContexts: 'strings',
-  optionalWords: 'strings',
-  restrictSearchableAttributes: 'strings',
-  responseFields: 'strings',
-  facetFilters: 'filterList',
-  numericFilters: 'filterList',
-  tagFilters: 'filterList',
-  optionalFilters: 'filterList',
-  typoTolerance: 'typo',
-  ignorePlurals: 'plurals',
-  removeStopWords: 'plurals',
-  disableTypoToleranceOnWords: 'strings',
-  queryLanguages: 'strings',
-  distinct: 'distinct',
-};
-
-const RANGES: Record<string, [number, number]> = {
-  page: [0, Number.MAX_SAFE_INTEGER],
-  hitsPerPage: [0, 1000],
-  offset: [0, Number.MAX_SAFE_INTEGER],
-  length: [0, 1000],
-  maxValuesPerFacet: [0, 1000],
-  maxFacetHits: [1, 100],
-  minWordSizefor1Typo: [1, 100],
-  minWordSizefor2Typos: [1, 100],
-};
 
 function bad(name: string, expected: string, value: unknown): never {
   const shown = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
@@ -82,23 +25,33 @@ function parseJsonArray(name: string, text: string): unknown {
   }
 }
 
-function coerce(name: string, kind: Kind, value: unknown, fromString: boolean): unknown {
-  switch (kind) {
-    case 'any':
-      return value;
+/** Bounds of an integer parameter: its range in the protocol, else any integer from 0. */
+function range(name: string): readonly [number, number] {
+  return SEARCH_PARAMETER_RANGES[name] ?? [0, Number.MAX_SAFE_INTEGER];
+}
+
+function coerce(name: string, type: SearchParameterType, value: unknown, fromString: boolean): unknown {
+  switch (type) {
     case 'string':
       if (typeof value === 'string') return value;
       if (typeof value === 'number' && name === 'query') return String(value);
       return bad(name, 'a string', value);
-    case 'int': {
+    case 'integer': {
       let n = value;
       if (typeof n === 'string' && /^-?\d+$/.test(n.trim())) n = Number(n);
       if (typeof n !== 'number' || !Number.isInteger(n)) return bad(name, 'an integer', value);
-      const [min, max] = RANGES[name] ?? [0, Number.MAX_SAFE_INTEGER];
+      const [min, max] = range(name);
       if (n < min || n > max) return bad(name, `an integer between ${min} and ${max}`, value);
       return n;
     }
-    case 'bool':
+    case 'number': {
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isFinite(n)) return bad(name, 'a number', value);
+      return n;
+    }
+    case 'numberOrAll':
+      return value === 'all' ? value : coerce(name, 'number', value, fromString);
+    case 'boolean':
       if (typeof value === 'boolean') return value;
       if (value === 'true' || value === '1' || value === 1) return true;
       if (value === 'false' || value === '0' || value === 0) return false;
@@ -113,7 +66,7 @@ function coerce(name: string, kind: Kind, value: unknown, fromString: boolean): 
       if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v;
       return bad(name, 'an array of strings', value);
     }
-    case 'filterList': {
+    case 'filters': {
       let v = value;
       if (typeof v === 'string') {
         const t = v.trim();
@@ -127,34 +80,36 @@ function coerce(name: string, kind: Kind, value: unknown, fromString: boolean): 
         return v;
       return bad(name, 'a string or an array of strings and arrays of strings', value);
     }
-    case 'typo':
+    case 'typoTolerance':
       if (typeof value === 'boolean' || value === 'min' || value === 'strict') return value;
       if (value === 'true') return true;
       if (value === 'false') return false;
       return bad(name, "true, false, 'min' or 'strict'", value);
-    case 'plurals':
+    case 'booleanOrStrings':
       if (typeof value === 'boolean') return value;
       if (value === 'true') return true;
       if (value === 'false') return false;
       if (typeof value === 'string') return coerce(name, 'strings', value, fromString);
       if (Array.isArray(value) && value.every((x) => typeof x === 'string')) return value;
       return bad(name, 'a boolean or an array of language codes', value);
-    case 'distinct': {
+    case 'booleanOrInteger': {
       if (typeof value === 'boolean') return value;
       let n = value;
       if (n === 'true') return true;
       if (n === 'false') return false;
       if (typeof n === 'string' && /^\d+$/.test(n)) n = Number(n);
-      if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 4) return n;
-      return bad(name, 'a boolean or an integer between 0 and 4', value);
+      const [min, max] = range(name);
+      if (typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max) return n;
+      return bad(name, `a boolean or an integer between ${min} and ${max}`, value);
     }
   }
 }
 
 /**
  * Parses and validates search parameters given as a URL-encoded string (`query=chair&hitsPerPage=5`)
- * or an object (a JSON body, where a `params` string is merged under the other keys). Known
- * parameters are type-checked (400 naming the parameter); unknown ones pass through unchanged.
+ * or an object (a JSON body, where a `params` string is merged under the other keys). Parameters of the
+ * protocol's table (`SEARCH_PARAMETERS`) are type-checked (400 naming the parameter); others pass through
+ * unchanged.
  * @example parseSearchParams('query=chair&page=2&facets=%5B%22brand%22%5D') // { query: 'chair', page: 2, facets: ['brand'] }
  */
 export function parseSearchParams(input: string | Record<string, unknown> | null | undefined): SearchParams {
@@ -169,8 +124,8 @@ export function parseSearchParams(input: string | Record<string, unknown> | null
       throw new EngineError('Invalid params: malformed URL-encoded string');
     }
     for (const [name, value] of usp) {
-      const kind = KINDS[name];
-      out[name] = kind ? coerce(name, kind, value, true) : coerceUnknown(value);
+      const type = SEARCH_PARAMETERS[name];
+      out[name] = type ? coerce(name, type, value, true) : coerceUnknown(value);
     }
     return out;
   }
@@ -182,8 +137,8 @@ export function parseSearchParams(input: string | Record<string, unknown> | null
   }
   for (const [name, value] of Object.entries(input)) {
     if (name === 'params' || value === undefined) continue;
-    const kind = KINDS[name];
-    out[name] = kind && value !== null ? coerce(name, kind, value, false) : value;
+    const type = SEARCH_PARAMETERS[name];
+    out[name] = type && value !== null ? coerce(name, type, value, false) : value;
   }
   return out;
 }

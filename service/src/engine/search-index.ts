@@ -12,13 +12,7 @@
  * - facet/numeric columns per attribute are built on first use and then kept up to date on writes;
  * - the custom ranking is one precomputed rank per record, kept up to date by binary insertion.
  */
-import type {
-  FacetStats,
-  Hit,
-  RankingInfo,
-  SearchForFacetValuesResponse,
-  SearchResponse,
-} from '../../../src/client/types.js';
+import type { FacetStats, Hit, RankingInfo, SearchForFacetValuesResponse, SearchResponse } from 'svc-search/protocol';
 import { EngineError } from './errors.js';
 import { Dictionaries } from './dictionaries.js';
 import { buildFilterTree, buildOptionalFilters, type FilterNode } from './filters.js';

@@ -78,7 +78,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
       ctx.authorize(c, 'admin');
       const eventType = c.req.query('eventType');
       if (eventType !== undefined && eventType !== '' && !(EVENT_TYPES as readonly string[]).includes(eventType)) {
-        throw new HttpError(400, 'eventType: must be one of click, view, conversion');
+        throw new HttpError(400, `eventType: must be one of ${EVENT_TYPES.join(', ')}`);
       }
       const filter = {
         index: c.req.query('index') || undefined,

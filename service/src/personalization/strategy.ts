@@ -9,6 +9,7 @@
  * characters); both lists hold 1 to 100 entries without duplicates (same eventName + eventType, same
  * facetName); unknown fields are refused.
  */
+import { EVENT_NAME_PATTERN, INSIGHTS_EVENT_TYPES } from 'svc-search/protocol';
 import { HttpError } from '../http/errors.js';
 import type {
   EventScoring,
@@ -17,13 +18,12 @@ import type {
   PersonalizationStrategy,
 } from '../storage/personalization.js';
 
-export const PERSONALIZATION_EVENT_TYPES: readonly PersonalizationEventType[] = ['click', 'conversion', 'view'];
+/** The Insights event types, in alphabetical order (as messages list them). */
+export const PERSONALIZATION_EVENT_TYPES: readonly PersonalizationEventType[] = [...INSIGHTS_EVENT_TYPES].sort();
 /** Largest number of entries of eventsScoring and of facetsScoring (a local limit; the document gives none). */
 export const MAX_SCORING_ENTRIES = 100;
 /** Range of the scores of eventsScoring and facetsScoring. */
 export const SCORE_RANGE = [1, 100] as const;
-
-const EVENT_NAME = /^[\x20-\x7e]{1,64}$/;
 
 function invalid(field: string, reason: string): never {
   throw new HttpError(422, `${field}: ${reason}`);
@@ -61,7 +61,7 @@ function eventScoring(value: unknown, field: string): EventScoring {
   onlyFields(value, ['eventName', 'eventType', 'score'], field);
   const { eventName, eventType } = value;
   if (eventName === undefined) invalid(`${field}.eventName`, 'required');
-  if (typeof eventName !== 'string' || !EVENT_NAME.test(eventName))
+  if (typeof eventName !== 'string' || !EVENT_NAME_PATTERN.test(eventName))
     invalid(`${field}.eventName`, 'must be a string of 1 to 64 printable ASCII characters');
   if (eventType === undefined) invalid(`${field}.eventType`, 'required');
   if (typeof eventType !== 'string' || !(PERSONALIZATION_EVENT_TYPES as readonly string[]).includes(eventType)) {

@@ -1,13 +1,15 @@
 /**
- * The browser checks events before queueing them (`src/insights/rules.ts`) so that nothing the service
- * would refuse is ever sent. This holds the two rule sets to the same verdicts — and the same field — on a
- * corpus of valid events and of one-rule violations of each.
+ * The Insights event rules are defined once, in `svc-search/protocol` (`src/protocol/insights.ts`): the
+ * browser checks events with them before queueing (so nothing the service would refuse is ever sent) and the
+ * service's `POST /1/events` validation reports their first broken rule as `events[i].<field>: <reason>`.
+ * This holds both uses to the same verdicts — and the same field — on a corpus of valid events and of
+ * one-rule violations of each.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateEvent as browserValidate } from '../../src/insights/rules.js';
+import { validateInsightsEvent as browserValidate } from 'svc-search/insights';
+import { type InsightsEvent, validateInsightsEvent } from 'svc-search/protocol';
 import { EventValidationError, validateEvent as serviceValidate } from '../../service/src/insights/validate.js';
-import type { InsightsEvent } from '../../src/client/types.js';
 
 const now = Date.now();
 const base: InsightsEvent = {
@@ -72,19 +74,48 @@ function serviceField(event: unknown): string | null {
 }
 
 describe('browser and service agree on the Insights event rules', () => {
+  it("the browser module checks events with the protocol's rules (one function, not a copy)", () => {
+    assert.equal(browserValidate, validateInsightsEvent);
+  });
+
   it('accept the same valid events', () => {
     for (const event of valid) {
-      assert.equal(browserValidate(event, now), null, JSON.stringify(event));
+      assert.equal(validateInsightsEvent(event, { now }), null, JSON.stringify(event));
       assert.equal(serviceField(event), null, JSON.stringify(event));
     }
   });
 
   it('refuse each one-rule violation, naming the same field', () => {
     for (const [field, event] of invalid) {
-      const browser = browserValidate(event as unknown as InsightsEvent, now);
-      assert.ok(browser, `browser accepted ${JSON.stringify(event)}`);
-      assert.equal(browser.split(':')[0], field, `browser: ${browser}`);
+      const problem = validateInsightsEvent(event, { now });
+      assert.ok(problem, `protocol accepted ${JSON.stringify(event)}`);
+      assert.equal(problem.field.replace(/\[\d+\]$/, ''), field, `protocol: ${JSON.stringify(problem)}`);
       assert.equal(serviceField(event), field, JSON.stringify(event));
     }
+  });
+
+  it("the service names the event and the field of the first broken rule, with the protocol's reason", () => {
+    const event = { ...filterEvent, filters: ['brand:Acme', 'noColon'] };
+    assert.throws(
+      () => serviceValidate(event, 3, { now }),
+      (error: unknown) =>
+        error instanceof EventValidationError &&
+        error.message === 'events[3].filters[1]: must have the form attribute:value' &&
+        error.field === 'filters[1]' &&
+        error.eventIndex === 3,
+    );
+    assert.throws(() => serviceValidate('nope', 0), /^EventValidationError: events\[0\]: must be an object$/);
+  });
+
+  it('timestamps: at most four days old and not ahead of the clock beyond the skew, unless age checks are off', () => {
+    const old = { ...base, timestamp: now - 5 * 86_400_000 };
+    const ahead = { ...base, timestamp: now + 3_600_000 };
+    assert.deepEqual(validateInsightsEvent(old, { now }), {
+      field: 'timestamp',
+      reason: 'must be at most four days old',
+    });
+    assert.equal(validateInsightsEvent(ahead, { now })?.reason, 'must not be in the future');
+    assert.equal(validateInsightsEvent(old, { now, checkAge: false }), null);
+    assert.equal(validateInsightsEvent(ahead, { now, checkAge: false }), null);
   });
 });
