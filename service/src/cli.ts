@@ -1,5 +1,5 @@
 /**
- * `svc-search serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID] [--admin-key K]
+ * `svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID] [--admin-key K]
  * [--search-key K] [--crawler-user-id U] [--crawler-api-key K] [--crawler-domain HOST]… [--demo]`: starts
  * the local service and prints `listening on http://HOST:PORT` once it accepts requests, then the
  * application id, both keys and the crawler credentials.
@@ -8,9 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createService, DEV_CREDENTIALS, type Service } from './index.js';
 
-const USAGE = `Usage: svc-search serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID]
-                        [--admin-key K] [--search-key K] [--crawler-user-id U] [--crawler-api-key K]
-                        [--crawler-domain HOST]... [--demo]`;
+const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID]
+                                [--admin-key K] [--search-key K] [--crawler-user-id U] [--crawler-api-key K]
+                                [--crawler-domain HOST]... [--demo]`;
 
 export interface ServeOptions {
   port: number;
@@ -88,7 +88,7 @@ export async function serve(options: ServeOptions): Promise<{ service: Service; 
 }
 
 /**
- * Entry point of the CLI (`bin/svc-search.js`, `npm run serve`).
+ * Entry point of the CLI (`bin/svc-search-service.js` runs the compiled file, `npm run serve` the source).
  *
  * @example
  * await main(['serve', '--port', '8787', '--demo']);

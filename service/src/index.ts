@@ -33,6 +33,14 @@ import { setOperationalKeys } from './usage/keys.js';
 
 export type { KeyInfo, Right, SearchLogEntry, ServiceContext } from './context.js';
 export { HttpError } from './http/errors.js';
+// Secured API keys are made on the server that holds the parent key (also the light subpath
+// `@svc-search/service/secured-key`, which loads neither SQLite nor Hono).
+export {
+  generateSecuredApiKey,
+  securedApiKeyRemainingValidity,
+  serializeRestrictions,
+  type SecuredKeyRestrictions,
+} from './secured-key.js';
 
 /** Credentials used everywhere in development: tests, Storybook, `npm start`. */
 export const DEV_CREDENTIALS = {

@@ -2,8 +2,9 @@
  * Secured API keys, for servers (Node): a key derived from a non-admin parent key that carries
  * restrictions the front end cannot change (Authentication, rule 3 of the API document).
  *
- * Kept out of `src/client/index.ts` on purpose: it imports `node:crypto` and the parent key must never
- * reach a browser. Import it from `svc-search/client/secured-key` (or this file) on the server.
+ * Server code: it imports `node:crypto`, and the parent key must never reach a browser, so it is part of the
+ * service package, not of the browser library. Import it from `@svc-search/service/secured-key` (this module
+ * alone) or `@svc-search/service`.
  */
 import { createHmac } from 'node:crypto';
 

@@ -32,13 +32,15 @@ interface Spawned {
   lines: string[];
 }
 
-/** Starts the CLI in a child process and waits for its four lines. */
-function spawnCli(args: string[], entry: 'cli' | 'bin' = 'cli'): Promise<Spawned> {
-  const command =
-    entry === 'cli'
-      ? [process.execPath, ['--import', 'tsx', join(root, 'service/src/cli.ts'), 'serve', ...args]]
-      : [process.execPath, [join(root, 'service/bin/svc-search-service.js'), 'serve', ...args]];
-  const child = spawn(command[0] as string, command[1] as string[], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts the CLI (its TypeScript source, as `npm run serve` does) in a child process and waits for its four
+ * lines. The compiled bin of the packed package is started by test/package/package.node.test.ts.
+ */
+function spawnCli(args: string[]): Promise<Spawned> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'service/src/cli.ts'), 'serve', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -265,9 +267,9 @@ describe('CLI', () => {
     }
   });
 
-  test('bin/svc-search.js serve --demo loads the demo catalogue into products, once', async () => {
+  test('serve --demo loads the demo catalogue into products, once', async () => {
     const dir = dataDir();
-    let running = await spawnCli(['--port', '0', '--data-dir', dir, '--demo'], 'bin');
+    let running = await spawnCli(['--port', '0', '--data-dir', dir, '--demo']);
     let call = caller(running.url);
     try {
       const answer = await call(
@@ -341,7 +343,7 @@ describe('CLI', () => {
       child.stderr.on('data', (chunk) => (stderr += chunk));
       const code = await new Promise((resolve) => child.once('exit', resolve));
       assert.equal(code, 2, args.join(' '));
-      assert.match(stderr, /Usage: svc-search serve/);
+      assert.match(stderr, /Usage: svc-search-service serve/);
     }
   });
 });

@@ -838,7 +838,7 @@ describe('the official client', () => {
         const response = await fetch(request.url, {
           method: request.method,
           headers,
-          ...(request.data === undefined ? {} : { body: request.data as BodyInit }),
+          ...(request.data === undefined ? {} : { body: request.data as string }),
         });
         return { content: await response.text(), isTimedOut: false, status: response.status };
       },

@@ -177,7 +177,10 @@ function skipped(indexName: string, raw: RawParams) {
     processingTimeMS: 0,
     query: typeof raw.query === 'string' ? raw.query : '',
     params: new URLSearchParams(
-      Object.entries(raw).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+      Object.entries(raw).map(([name, value]): [string, string] => [
+        name,
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]),
     ).toString(),
     index: indexName,
     processed: false,
