@@ -24,6 +24,7 @@ import {
   type TokenMatch,
 } from './highlight.js';
 import { isNumericToken, normalizeText, tokenize } from './normalize.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
 import { personalizationFigures, type PersonalizationInput, type SearchOptions } from './personalization.js';
 import {
@@ -2602,7 +2603,7 @@ export class Index {
     if (cursor !== undefined && cursor !== null && cursor !== '') {
       let state: { p?: unknown; o?: unknown };
       try {
-        state = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8')) as { p?: unknown; o?: unknown };
+        state = decodeCursor(String(cursor)) as { p?: unknown; o?: unknown };
       } catch {
         throw new EngineError('Invalid cursor');
       }
@@ -2641,10 +2642,7 @@ export class Index {
         processingTimeMS: Math.round(performance.now() - t0),
         exhaustiveNbHits: true,
       };
-      if (end < total)
-        response.cursor = Buffer.from(JSON.stringify({ p: encodeSearchParams(params), o: end }), 'utf8').toString(
-          'base64url',
-        );
+      if (end < total) response.cursor = encodeCursor({ p: encodeSearchParams(params), o: end });
       return response;
     } finally {
       this.release(exec);
