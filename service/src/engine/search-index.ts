@@ -1,7 +1,7 @@
 /**
  * One index: records, the inverted index, facet columns, and search with tie-breaking ranking.
  *
- * Layout (see `/work/shared/ENGINE-NOTES.md` and `docs/notes/engine.md`):
+ * Layout (see `docs/engine-background.md` and `docs/notes/engine.md` at the repository root):
  * - internal record ids are dense integers in insertion order; a replaced or deleted record leaves a
  *   dead id behind (skipped through `alive`) until a lazy compaction re-indexes the live records;
  * - postings are pairs `(id, attributeKey)` — the key is `rank × 1000 + position` of the term's best
