@@ -17,8 +17,8 @@
 import os from 'node:os';
 import MiniSearch from 'minisearch';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
-import { Index } from '../src/service/engine/index.js';
-import { syntheticProducts, syntheticQueries, type SyntheticProduct } from '../src/service/datasets/synthetic.js';
+import { Index } from '../service/src/engine/index.js';
+import { syntheticProducts, syntheticQueries, type SyntheticProduct } from '../service/src/datasets/synthetic.js';
 
 interface Engine {
   name: string;

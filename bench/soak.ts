@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DEV_CREDENTIALS } from '../src/service/index.js';
+import { DEV_CREDENTIALS } from '../service/src/index.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const CLIENTS = 4;
@@ -38,7 +38,7 @@ function rssMB(pid: number): number {
 function startServiceProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/service/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--demo'],
+    ['--import', 'tsx', 'service/src/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--demo'],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return new Promise((resolve, reject) => {

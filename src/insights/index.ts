@@ -20,14 +20,7 @@
 import { fail } from '../client/errors.js';
 import type { InsightsEvent, SearchClient } from '../client/types.js';
 import type { SearchStore } from '../store/types.js';
-import {
-  BODY_BYTES,
-  CONVERSION_WINDOW_MS,
-  EVENTS_PER_REQUEST,
-  OBJECT_IDS_PER_EVENT,
-  isValidUserToken,
-  validateEvent,
-} from './rules.js';
+import { INSIGHTS_LIMITS, isValidUserToken, validateInsightsEvent } from '../protocol/insights.js';
 import type { HitRef, InsightsLike } from './types.js';
 
 export type { HitRef, InsightsLike } from './types.js';
@@ -35,8 +28,17 @@ export {
   INSIGHTS_LIMITS,
   USER_TOKEN_PATTERN,
   isValidUserToken,
-  validateEvent as validateInsightsEvent,
-} from './rules.js';
+  validateInsightsEvent,
+  type InsightsEventProblem,
+} from '../protocol/insights.js';
+
+const {
+  eventsPerRequest: EVENTS_PER_REQUEST,
+  bodyBytes: BODY_BYTES,
+  conversionWindowMs: CONVERSION_WINDOW_MS,
+} = INSIGHTS_LIMITS;
+/** objectIDs per `Hits Viewed` or conversion event (the browser's own batching rule, as InstantSearch does). */
+const OBJECT_IDS_PER_EVENT = 20;
 
 export interface InsightsOptions {
   client: SearchClient;
@@ -480,8 +482,8 @@ export function createInsights(options: InsightsOptions): Insights {
       userToken: token,
       timestamp: Date.now(),
     } as InsightsEvent;
-    const problem = validateEvent(event);
-    if (problem) return console.warn(`svc-insights: event not sent (${problem})`, event);
+    const problem = validateInsightsEvent(event);
+    if (problem) return console.warn(`svc-insights: event not sent (${problem.field}: ${problem.reason})`, event);
     entries.push({ id: randomId(), event });
     persistSoon();
     if (entries.length - inFlight.size >= EVENTS_PER_REQUEST) flushQueue();

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createService, DEV_CREDENTIALS, type Service } from '../../src/service/index.js';
+import { createService, DEV_CREDENTIALS, type Service } from '../../service/src/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const INDEX = 'official_clients';
