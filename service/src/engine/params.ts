@@ -27,7 +27,9 @@ function parseJsonArray(name: string, text: string): unknown {
 
 /** Bounds of an integer parameter: its range in the protocol, else any integer from 0. */
 function range(name: string): readonly [number, number] {
-  return (Object.hasOwn(SEARCH_PARAMETER_RANGES, name) && SEARCH_PARAMETER_RANGES[name]) || [0, Number.MAX_SAFE_INTEGER];
+  return (
+    (Object.hasOwn(SEARCH_PARAMETER_RANGES, name) && SEARCH_PARAMETER_RANGES[name]) || [0, Number.MAX_SAFE_INTEGER]
+  );
 }
 
 /**

@@ -1,17 +1,16 @@
 /**
  * The A/B test API (document 2, "Endpoints > A/B test"; paths start `/2/abtests`):
  *
- * - `POST /2/abtests` — create (right `editSettings` on both indices) → `{abTestID, taskID, index}`
+ * - `POST /2/abtests` — create (right `setSettings` or `editSettings` on both indices) → `{abTestID, taskID, index}`
  * - `GET /2/abtests` — list (`offset`, `limit` default 10) → `{abtests, count, total}`, right `analytics`
  * - `GET /2/abtests/{id}` — the A/B test object with its metrics, right `analytics`
- * - `POST /2/abtests/{id}/stop` — stop (`editSettings`) → `{abTestID, taskID, index}`
- * - `DELETE /2/abtests/{id}` — delete with its metrics (`editSettings`) → `{abTestID, taskID, index}`
+ * - `POST /2/abtests/{id}/stop` — stop (`setSettings` or `editSettings`) → `{abTestID, taskID, index}`
+ * - `DELETE /2/abtests/{id}` — delete with its metrics (`setSettings` or `editSettings`) → `{abTestID, taskID, index}`
  *
- * Credentials by headers or the URL parameters `X-Service-Application-Id` / `X-Service-API-Key`
- * (document 2: A/B test accepts both; the parameter names are case-sensitive). Missing credentials 401, wrong ones or a missing right 403.
- * Failures are `{status, message}` (document 2, Errors 1). The document names the write right both
- * `setSettings` and `editSettings`; the key model has only `editSettings` (a key cannot hold
- * `setSettings`), so that is the one asked for. The logic is in `src/service/abtests/`.
+ * Credentials by headers or URL parameters of the same names (any case, as on every API). Missing
+ * credentials 401, wrong ones or a missing right 403. Failures are `{status, message}` (document 2, Errors 1).
+ * The document names the write right both `setSettings` and `editSettings`: a key holding either may create,
+ * stop and delete tests. The logic is in `service/src/abtests/`.
  */
 import type { Context, Hono } from 'hono';
 import { getAbTests } from '../abtests/service.js';
