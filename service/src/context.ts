@@ -102,7 +102,7 @@ export interface SearchLog {
 
 export interface IndexRegistry {
   get(name: string): Index | undefined;
-  /** The index, or `HttpError(404)`. */
+  /** The index, or `ServiceError(404)`. */
   require(name: string): Index;
   names(): string[];
 }
@@ -115,12 +115,12 @@ export interface ServiceContext {
   db: Database.Database;
   indices: IndexRegistry;
   /**
-   * Throws `HttpError(403)` unless the request's credentials (headers, else URL parameters of the same
+   * Throws `ServiceError(403)` unless the request's credentials (headers, else URL parameters of the same
    * names in any case) hold `right` (and may use `indexName`); missing or wrong credentials are a
    * `CredentialsError` (a 403 that says which, `http/errors.ts`).
    */
   authorize(c: Context, right: Requirement, indexName?: string): KeyInfo;
-  /** The parsed JSON body; `HttpError(400)` when malformed, `HttpError(413)` above `maxBytes` (default 10 MB). */
+  /** The parsed JSON body; `ServiceError(400)` when malformed, `ServiceError(413)` above `maxBytes` (default 10 MB). */
   readJson<T = unknown>(c: Context, maxBytes?: number): Promise<T>;
   searchLog: SearchLog;
   /** The service's clock (Unix ms; `ServiceOptions.now`, default `Date.now`): Analytics times, default dates and rate-limit window. */

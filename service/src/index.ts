@@ -29,7 +29,8 @@ import { setCrawlerOptions } from './crawler/options.js';
 import { DEMO_INDEX, installDemo } from './datasets/demo.js';
 import { createAuthorizer } from './http/auth.js';
 import { readJson } from './http/body.js';
-import { HttpError } from './http/errors.js';
+import { ServiceError } from './errors.js';
+import { failureBody } from './http/failure.js';
 import { attachInternals } from './http/internals.js';
 import { registerGetObject } from './http/records.js';
 import { routers } from './http/routes.js';
@@ -41,7 +42,7 @@ import { createSearchLog } from './storage/search-log.js';
 import { setOperationalKeys } from './usage/keys.js';
 
 export type { KeyInfo, Right, SearchLogEntry, ServiceContext } from './context.js';
-export { HttpError } from './http/errors.js';
+export { ServiceError } from './errors.js';
 // Secured API keys are made on the server that holds the parent key (also the light subpath
 // `@svc-search/service/secured-key`, which loads neither SQLite nor Hono).
 export {
@@ -238,15 +239,14 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     }
   });
   app.onError((error, c) => {
-    const status = error instanceof HttpError ? error.status : (error as { status?: unknown }).status;
+    // ServiceError, the engine's EngineError, and any other error that carries a 4xx status.
+    const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      const body: Record<string, unknown> = { message: error.message };
-      // Insights answers carry `status` too (document 2, Errors).
-      if (c.req.path.startsWith('/1/events')) body.status = status;
-      return c.json(body, status as 400);
+      const headers = error instanceof ServiceError ? error.headers : undefined;
+      return c.json(failureBody(c.req.path, status, error.message), status as 400, headers);
     }
     console.error('[svc-search]', c.req.method, c.req.path, error);
-    return c.json({ message: 'Internal error of the local service' }, 500);
+    return c.json(failureBody(c.req.path, 500, 'Internal error of the local service'), 500);
   });
   app.notFound((c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   for (const router of routers) router.register(app, ctx);

@@ -6,7 +6,7 @@
  * index (422) are checked by the caller, which knows the indices.
  */
 import { buildFilterTree, EngineError, parseSearchParams } from '../engine/index.js';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 import type { AbTestVariantConfig } from '../storage/abtests.js';
 
 const DAY_MS = 86_400_000;
@@ -22,8 +22,8 @@ export interface AbTestCreate {
   endAt: number;
 }
 
-function invalid(message: string): HttpError {
-  return new HttpError(422, message);
+function invalid(message: string): ServiceError {
+  return new ServiceError(422, message);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

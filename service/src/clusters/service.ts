@@ -12,7 +12,7 @@
  */
 import type { Context } from 'hono';
 import type { ServiceContext } from '../context.js';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 
 /** The one cluster of the local service. */
 export const LOCAL_CLUSTER = 'c1-local';
@@ -51,7 +51,7 @@ export interface ClusterFigures {
  */
 export function validateUserId(value: unknown, where: string): string {
   if (typeof value !== 'string' || !USER_ID.test(value)) {
-    throw new HttpError(
+    throw new ServiceError(
       400,
       `${where} must be a user ID of 1 to 64 characters among letters, digits, '_' and '-' (got ${JSON.stringify(value)})`,
     );
@@ -61,9 +61,12 @@ export function validateUserId(value: unknown, where: string): string {
 
 /** The cluster named in a request (404 for any name but the local cluster's). */
 export function requireCluster(value: unknown, where: string): string {
-  if (typeof value !== 'string' || value === '') throw new HttpError(400, `${where} must be a non-empty string`);
+  if (typeof value !== 'string' || value === '') throw new ServiceError(400, `${where} must be a non-empty string`);
   if (value !== LOCAL_CLUSTER)
-    throw new HttpError(404, `Cluster ${value} does not exist (the local service has one cluster: ${LOCAL_CLUSTER})`);
+    throw new ServiceError(
+      404,
+      `Cluster ${value} does not exist (the local service has one cluster: ${LOCAL_CLUSTER})`,
+    );
   return value;
 }
 
@@ -133,7 +136,7 @@ export class Clusters {
     const header = c.req.header(USER_ID_HEADER);
     if (header === undefined) return undefined;
     const userID = validateUserId(header, USER_ID_HEADER);
-    if (!this.has(userID)) throw new HttpError(404, `User ID ${userID} is not assigned to a cluster`);
+    if (!this.has(userID)) throw new ServiceError(404, `User ID ${userID} is not assigned to a cluster`);
     return userID;
   }
 

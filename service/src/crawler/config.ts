@@ -7,7 +7,7 @@
  */
 import vm from 'node:vm';
 import { load } from 'cheerio';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 import { validateIndexName } from '../storage/catalog.js';
 
 export interface RecordExtractor {
@@ -49,7 +49,7 @@ export const MAX_RATE_LIMIT = 100;
 export const SUPPORTED_FILE_TYPES = ['html'];
 
 function fail(field: string, message: string): never {
-  throw new HttpError(400, `${field}: ${message}`);
+  throw new ServiceError(400, `${field}: ${message}`);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -134,7 +134,7 @@ function action(value: unknown, field: string): CrawlerAction {
 
 /**
  * Validates a whole configuration (appId/apiKey checks against the service are the caller's: they need
- * the key store). Throws `HttpError(400)` naming the first bad field as `config.<path>`.
+ * the key store). Throws `ServiceError(400)` naming the first bad field as `config.<path>`.
  *
  * @example
  * parseConfig({ appId: 'SVCLOCAL', apiKey: 'k', rateLimit: 4, startUrls: ['http://localhost:3000/'], actions: [...] })

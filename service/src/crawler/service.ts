@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
 import { indexAllowed } from '../http/auth.js';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 import { internalsOf } from '../http/internals.js';
 import type { Catalog } from '../storage/catalog.js';
 import {
@@ -134,7 +134,7 @@ export class CrawlerService {
   /** The crawler, or 403 (document 3: 403 when the crawler does not exist). */
   require(id: string): StoredCrawler {
     const crawler = this.#store.crawler(id);
-    if (!crawler) throw new HttpError(403, `No crawler ${id} (or no access to it)`);
+    if (!crawler) throw new ServiceError(403, `No crawler ${id} (or no access to it)`);
     return crawler;
   }
 
@@ -174,7 +174,7 @@ export class CrawlerService {
   task(id: string, taskId: string): { pending: boolean } {
     this.require(id);
     const task = this.#store.task(taskId);
-    if (!task || task.crawlerId !== id) throw new HttpError(400, `taskId: ${taskId} is not a task of crawler ${id}`);
+    if (!task || task.crawlerId !== id) throw new ServiceError(400, `taskId: ${taskId} is not a task of crawler ${id}`);
     return { pending: task.pending };
   }
 
@@ -192,7 +192,7 @@ export class CrawlerService {
   #checkConfig(value: unknown): CrawlerConfig {
     const config = parseConfig(value);
     if (config.appId !== this.#ctx.appId)
-      throw new HttpError(
+      throw new ServiceError(
         400,
         `config.appId: ${JSON.stringify(config.appId)} is not the application id of this service (${this.#ctx.appId})`,
       );
@@ -203,18 +203,18 @@ export class CrawlerService {
   #checkKey(config: CrawlerConfig, field: string): void {
     if (config.apiKey === this.#ctx.adminKey) return;
     if (config.apiKey === this.#ctx.searchKey)
-      throw new HttpError(400, `${field}: the API key lacks the addObject right (it is the search key)`);
+      throw new ServiceError(400, `${field}: the API key lacks the addObject right (it is the search key)`);
     const key = internalsOf(this.#ctx).keys.get(config.apiKey);
     if (!key)
-      throw new HttpError(
+      throw new ServiceError(
         400,
         `${field}: not an API key of application ${this.#ctx.appId} (unknown, deleted or expired)`,
       );
-    if (!key.acl.includes('addObject')) throw new HttpError(400, `${field}: the API key lacks the addObject right`);
+    if (!key.acl.includes('addObject')) throw new ServiceError(400, `${field}: the API key lacks the addObject right`);
     const patterns = { indexes: key.indexes ?? (key.index !== undefined ? [key.index] : undefined) };
     for (const indexName of liveIndices(config)) {
       if (!indexAllowed(patterns, indexName))
-        throw new HttpError(400, `${field}: the API key may not write to the index ${indexName}`);
+        throw new ServiceError(400, `${field}: the API key may not write to the index ${indexName}`);
     }
   }
 
@@ -226,7 +226,7 @@ export class CrawlerService {
 
   create(name: unknown, config: unknown): string {
     if (typeof name !== 'string' || name.trim() === '' || name.length > 256)
-      throw new HttpError(400, 'name: must be a non-empty string of at most 256 characters');
+      throw new ServiceError(400, 'name: must be a non-empty string of at most 256 characters');
     const checked = this.#checkConfig(config);
     const now = this.#ctx.now();
     const id = randomUUID();
@@ -249,9 +249,10 @@ export class CrawlerService {
   /** `PATCH /crawlers/{id}`: a new name and/or a whole new configuration; a reindex in progress keeps the configuration it started with. */
   update(id: string, name: unknown, config: unknown): string {
     const crawler = this.require(id);
-    if (name === undefined && config === undefined) throw new HttpError(400, 'name, config: give at least one of them');
+    if (name === undefined && config === undefined)
+      throw new ServiceError(400, 'name, config: give at least one of them');
     if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > 256)) {
-      throw new HttpError(400, 'name: must be a non-empty string of at most 256 characters');
+      throw new ServiceError(400, 'name: must be a non-empty string of at most 256 characters');
     }
     const checked = config === undefined ? undefined : this.#checkConfig(config);
     return this.#store.transaction(() => {
@@ -267,7 +268,7 @@ export class CrawlerService {
   patchConfig(id: string, partial: Record<string, unknown>): string {
     const crawler = this.require(id);
     if (Object.keys(partial).length === 0)
-      throw new HttpError(400, 'The body must hold at least one configuration property');
+      throw new ServiceError(400, 'The body must hold at least one configuration property');
     return this.update(id, undefined, { ...crawler.config, ...partial });
   }
 
@@ -306,7 +307,7 @@ export class CrawlerService {
 
   #refuseBlocked(crawler: StoredCrawler, what: string): void {
     if (crawler.blocked) {
-      throw new HttpError(
+      throw new ServiceError(
         400,
         `The crawler is blocked by task ${crawler.blockingTaskId}; cancel that task (POST /api/1/crawlers/${crawler.id}/tasks/${crawler.blockingTaskId}/cancel) before ${what}`,
       );
@@ -453,9 +454,9 @@ export class CrawlerService {
   cancel(id: string, taskId: string): void {
     const crawler = this.require(id);
     const task = this.#store.task(taskId);
-    if (!task || task.crawlerId !== id) throw new HttpError(400, `taskId: ${taskId} is not a task of crawler ${id}`);
+    if (!task || task.crawlerId !== id) throw new ServiceError(400, `taskId: ${taskId} is not a task of crawler ${id}`);
     if (!crawler.blocked || crawler.blockingTaskId !== taskId) {
-      throw new HttpError(
+      throw new ServiceError(
         400,
         `taskId: ${taskId} is not the blocking task of crawler ${id}; only a blocking task can be cancelled`,
       );
@@ -480,15 +481,15 @@ export class CrawlerService {
   crawlUrls(id: string, urlsValue: unknown, save: unknown): string {
     const crawler = this.require(id);
     if (!Array.isArray(urlsValue) || urlsValue.length === 0)
-      throw new HttpError(400, 'urls: required, a non-empty array of URLs');
+      throw new ServiceError(400, 'urls: required, a non-empty array of URLs');
     if (urlsValue.length > MAX_URLS_PER_CRAWL_CALL)
-      throw new HttpError(400, `urls: at most ${MAX_URLS_PER_CRAWL_CALL} URLs per call, got ${urlsValue.length}`);
+      throw new ServiceError(400, `urls: at most ${MAX_URLS_PER_CRAWL_CALL} URLs per call, got ${urlsValue.length}`);
     const urls = [...new Set(urlsValue.map((url, i) => httpUrl(url, `urls[${i}]`)))];
-    if (save !== undefined && typeof save !== 'boolean') throw new HttpError(400, 'save: must be a boolean');
+    if (save !== undefined && typeof save !== 'boolean') throw new ServiceError(400, 'save: must be a boolean');
     this.#refuseBlocked(crawler, 'crawling URLs');
     const now = this.#ctx.now();
     if (this.#store.countTasksSince(id, 'urls', now - 86_400_000) >= MAX_URL_CRAWL_CALLS_PER_DAY) {
-      throw new HttpError(
+      throw new ServiceError(
         429,
         `urls: at most ${MAX_URL_CRAWL_CALLS_PER_DAY} immediate URL crawls per crawler in 24 hours`,
       );
@@ -573,7 +574,7 @@ export class CrawlerService {
     const crawler = this.require(id);
     const url = httpUrl(urlValue, 'url');
     if (overrides !== undefined && (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides))) {
-      throw new HttpError(400, 'config: must be an object of configuration properties');
+      throw new ServiceError(400, 'config: must be an object of configuration properties');
     }
     const config = this.#checkConfig({ ...crawler.config, ...(overrides as Record<string, unknown> | undefined) });
     const startDate = new Date(this.#ctx.now()).toISOString();

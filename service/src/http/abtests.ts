@@ -16,10 +16,9 @@ import type { Context, Hono } from 'hono';
 import { getAbTests } from '../abtests/service.js';
 import { validateCreate } from '../abtests/validate.js';
 import type { KeyInfo, Requirement, ServiceContext } from '../context.js';
-import { EngineError } from '../engine/index.js';
 import type { StoredAbTest } from '../storage/abtests.js';
 import { authorizeOrUnauthorized, indexAllowed } from './auth.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 import { internalsOf } from './internals.js';
 
 /** Largest create body (two variants with their search parameters fit in far less). */
@@ -33,17 +32,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
   const abTests = getAbTests(ctx);
   const { catalog } = internalsOf(ctx);
 
-  /** Answers `{status, message}` for every refusal of these routes. */
-  const route = (handler: Handler) => async (c: Context) => {
-    try {
-      return c.json(await handler(c));
-    } catch (error) {
-      if (error instanceof HttpError || error instanceof EngineError) {
-        return c.json({ status: error.status, message: error.message }, error.status as 400);
-      }
-      throw error;
-    }
-  };
+  /** The handler's answer as JSON; refusals are `{status, message}` (http/failure.ts). */
+  const route = (handler: Handler) => async (c: Context) => c.json(await handler(c));
 
   // Document 2: "401 application ID or key missing", "403 invalid credentials".
   const authorize = (c: Context, right: Requirement): KeyInfo => authorizeOrUnauthorized(ctx, c, right, undefined, 403);
@@ -54,7 +44,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   const authorizeWrite = (c: Context): KeyInfo => {
     const key = authorize(c, 'any');
     if (!key.isAdmin && !key.acl.includes('setSettings') && !key.acl.includes('editSettings')) {
-      throw new HttpError(
+      throw new ServiceError(
         403,
         'Method not allowed with this API key (the right setSettings or editSettings is needed)',
       );
@@ -65,7 +55,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   /** 403 unless the key may use every index named. */
   const requireIndices = (key: KeyInfo, names: string[]) => {
     for (const name of names) {
-      if (!indexAllowed(key, name)) throw new HttpError(403, `Index ${name} is not allowed with this API key`);
+      if (!indexAllowed(key, name)) throw new ServiceError(403, `Index ${name} is not allowed with this API key`);
     }
   };
 
@@ -74,9 +64,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const text = c.req.param('id') ?? '';
     const id = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
     if (!Number.isSafeInteger(id))
-      throw new HttpError(422, `abTestID: must be an integer, got ${JSON.stringify(text)}`);
+      throw new ServiceError(422, `abTestID: must be an integer, got ${JSON.stringify(text)}`);
     const test = abTests.get(id);
-    if (!test) throw new HttpError(404, `A/B test ${id} does not exist`);
+    if (!test) throw new ServiceError(404, `A/B test ${id} does not exist`);
     return test;
   };
 
@@ -85,7 +75,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (text === undefined || text === '') return fallback;
     const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
     if (!(value >= min && value <= max)) {
-      throw new HttpError(
+      throw new ServiceError(
         400,
         `${name}: must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}, got ${JSON.stringify(text)}`,
       );
@@ -107,12 +97,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
       const names = [...new Set(input.variants.map((variant) => variant.index))];
       requireIndices(key, names);
       for (const name of names) {
-        if (!ctx.indices.get(name)) throw new HttpError(404, `Index ${name} does not exist`);
+        if (!ctx.indices.get(name)) throw new ServiceError(404, `Index ${name} does not exist`);
       }
       for (const name of names) {
         const running = abTests.activeUsing(name);
         if (running)
-          throw new HttpError(
+          throw new ServiceError(
             422,
             `An A/B test is already running on index ${name} (abTestID ${running.abTestID}); stop it first`,
           );

@@ -10,10 +10,9 @@ import { parseBoolean, parseCount, parsePeriod, parseTags, TOP_LIMIT } from '../
 import { getAnalyticsLog } from '../analytics/record.js';
 import { AnalyticsReports, ORDER_BY, type OrderBy, type Page, type Scope } from '../analytics/reports.js';
 import type { ServiceContext } from '../context.js';
-import { EngineError } from '../engine/index.js';
 import { getEventStore } from '../insights/event-store.js';
 import { authorizeOrUnauthorized } from './auth.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 
 /** "Analytics calls: 100 per minute per application". */
 export const ANALYTICS_CALLS_PER_MINUTE = 100;
@@ -47,11 +46,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
       'X-RateLimit-Reset': String((minute + 1) * 60),
     };
     if (calls.count > ANALYTICS_CALLS_PER_MINUTE) {
-      throw Object.assign(
-        new HttpError(
-          429,
-          `Too many requests: the Analytics API allows ${ANALYTICS_CALLS_PER_MINUTE} calls per minute per application`,
-        ),
+      throw new ServiceError(
+        429,
+        `Too many requests: the Analytics API allows ${ANALYTICS_CALLS_PER_MINUTE} calls per minute per application`,
         { headers },
       );
     }
@@ -60,40 +57,29 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   function route(path: string, handler: (call: Call) => unknown): void {
     app.get(path, (c) => {
-      let headers: Record<string, string> = {};
-      try {
-        const index = c.req.query('index');
-        // Missing credentials 401, wrong ones 403 (as the A/B test API on the same host).
-        authorizeOrUnauthorized(ctx, c, 'analytics', index || undefined, 403);
-        headers = rateLimit();
-        if (!index) throw new HttpError(400, 'index: required (the name of the index to report on)');
-        const scope = (): Scope => ({
-          index,
-          period: parsePeriod(c.req.query('startDate'), c.req.query('endDate'), ctx.now()),
-          tags: parseTags(c.req.query('tags')),
-        });
-        const page = (defaultLimit = 10): Page => ({
-          limit: parseCount('limit', c.req.query('limit'), defaultLimit, TOP_LIMIT),
-          offset: parseCount('offset', c.req.query('offset'), 0),
-        });
-        log.flush(); // searches still queued count too
-        return c.json(handler({ c, index, scope, page }), 200, headers);
-      } catch (error) {
-        if (error instanceof HttpError || error instanceof EngineError) {
-          const extra = (error as { headers?: Record<string, string> }).headers;
-          return c.json({ status: error.status, message: error.message }, error.status as 400, {
-            ...headers,
-            ...extra,
-          });
-        }
-        throw error;
-      }
+      const index = c.req.query('index');
+      // Missing credentials 401, wrong ones 403 (as the A/B test API on the same host).
+      authorizeOrUnauthorized(ctx, c, 'analytics', index || undefined, 403);
+      // Every answer from here on carries the rate-limit headers, refusals included.
+      for (const [name, value] of Object.entries(rateLimit())) c.header(name, value);
+      if (!index) throw new ServiceError(400, 'index: required (the name of the index to report on)');
+      const scope = (): Scope => ({
+        index,
+        period: parsePeriod(c.req.query('startDate'), c.req.query('endDate'), ctx.now()),
+        tags: parseTags(c.req.query('tags')),
+      });
+      const page = (defaultLimit = 10): Page => ({
+        limit: parseCount('limit', c.req.query('limit'), defaultLimit, TOP_LIMIT),
+        offset: parseCount('offset', c.req.query('offset'), 0),
+      });
+      log.flush(); // searches still queued count too
+      return c.json(handler({ c, index, scope, page }), 200);
     });
   }
 
   const required = (c: Context, name: string): string => {
     const value = c.req.query(name);
-    if (value === undefined) throw new HttpError(400, `${name}: required`);
+    if (value === undefined) throw new ServiceError(400, `${name}: required`);
     return value;
   };
   const optional = (c: Context, name: string): string | undefined => c.req.query(name);
@@ -104,11 +90,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
   route('/2/searches', ({ c, scope, page }) => {
     const clickAnalytics = parseBoolean('clickAnalytics', c.req.query('clickAnalytics'), false);
     const orderBy = (c.req.query('orderBy') || 'searchCount') as OrderBy;
-    if (!ORDER_BY.includes(orderBy)) throw new HttpError(400, `orderBy: must be one of ${ORDER_BY.join(', ')}`);
+    if (!ORDER_BY.includes(orderBy)) throw new ServiceError(400, `orderBy: must be one of ${ORDER_BY.join(', ')}`);
     if (orderBy !== 'searchCount' && !clickAnalytics)
-      throw new HttpError(400, `orderBy: ${orderBy} needs clickAnalytics=true`);
+      throw new ServiceError(400, `orderBy: ${orderBy} needs clickAnalytics=true`);
     const direction = c.req.query('direction') || 'desc';
-    if (direction !== 'asc' && direction !== 'desc') throw new HttpError(400, 'direction: must be asc or desc');
+    if (direction !== 'asc' && direction !== 'desc') throw new ServiceError(400, 'direction: must be asc or desc');
     return reports.topSearches(scope(), { ...page(), clickAnalytics, orderBy, direction });
   });
   route('/2/searches/count', ({ scope }) => reports.searchesCount(scope()));
@@ -137,7 +123,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const search = optional(c, 'search');
     // Document 2: a comma-separated list of attributes goes with the required `search`.
     if (search === undefined && path.includes(',')) {
-      throw new HttpError(400, 'search: required with a list of attributes (/2/filters/{attribute,…}?search=)');
+      throw new ServiceError(400, 'search: required with a list of attributes (/2/filters/{attribute,…}?search=)');
     }
     // With `search` the path is a comma-separated list of attributes; without, one exact attribute name.
     const attributes =
@@ -148,7 +134,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
             .map((name) => name.trim())
             .filter(Boolean);
     if (attributes.length === 0 || attributes.some((name) => name === ''))
-      throw new HttpError(400, 'attribute: required in the path');
+      throw new ServiceError(400, 'attribute: required in the path');
     return reports.filterValues({ ...scope(), search }, attributes, page());
   });
 

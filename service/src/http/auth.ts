@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { ALL_RIGHTS, type KeyInfo, type Requirement, type Right, type ServiceContext } from '../context.js';
 import type { KeyStore, StoredKey } from '../storage/keys.js';
-import { CredentialsError, HttpError, INVALID_CREDENTIALS, MISSING_CREDENTIALS } from './errors.js';
+import { CredentialsError, ServiceError, INVALID_CREDENTIALS, MISSING_CREDENTIALS } from '../errors.js';
 
 export interface AuthConfig {
   appId: string;
@@ -72,7 +72,7 @@ export function authorizeOrUnauthorized(
  */
 export function unauthorized(error: unknown, wrong: 401 | 403): unknown {
   if (!(error instanceof CredentialsError)) return error;
-  return error.missing ? new HttpError(401, MISSING_CREDENTIALS) : new HttpError(wrong, INVALID_CREDENTIALS);
+  return error.missing ? new ServiceError(401, MISSING_CREDENTIALS) : new ServiceError(wrong, INVALID_CREDENTIALS);
 }
 
 /**
@@ -233,7 +233,7 @@ function plainKeyInfo(value: string, stored: StoredKey | undefined, config: Auth
 /**
  * Checks a key already authenticated by `ctx.authorize` against one more right and/or index (a call that
  * names several indices or actions: credentials are checked once, before the body is read, then each
- * request of the body here). Throws `HttpError(403)`.
+ * request of the body here). Throws `ServiceError(403)`.
  *
  * @example
  * const key = ctx.authorize(c, 'search'); // before the body
@@ -241,12 +241,12 @@ function plainKeyInfo(value: string, stored: StoredKey | undefined, config: Auth
  */
 export function requireRight(info: KeyInfo, right: Requirement, indexName?: string): void {
   if (right === 'admin') {
-    if (!info.isAdmin) throw new HttpError(403, 'This operation needs the admin API key');
+    if (!info.isAdmin) throw new ServiceError(403, 'This operation needs the admin API key');
   } else if (right !== 'any' && !info.isAdmin && !info.acl.includes(right as Right)) {
-    throw new HttpError(403, `Method not allowed with this API key (the right ${right} is needed)`);
+    throw new ServiceError(403, `Method not allowed with this API key (the right ${right} is needed)`);
   }
   if (indexName !== undefined && !indexAllowed(info, indexName)) {
-    throw new HttpError(403, `Index ${indexName} is not allowed with this API key`);
+    throw new ServiceError(403, `Index ${indexName} is not allowed with this API key`);
   }
 }
 
@@ -255,7 +255,7 @@ export function requireRight(info: KeyInfo, right: Requirement, indexName?: stri
  *
  * @example
  * const authorize = createAuthorizer({ appId, adminKey, searchKey, keys });
- * const key = authorize(c, 'search', 'products'); // throws HttpError(403) when refused
+ * const key = authorize(c, 'search', 'products'); // throws ServiceError(403) when refused
  */
 export function createAuthorizer(config: AuthConfig) {
   const hourly = new Map<string, { hour: number; count: number }>();
@@ -272,7 +272,7 @@ export function createAuthorizer(config: AuthConfig) {
     }
     entry.count += 1;
     if (entry.count > stored.maxQueriesPerIPPerHour) {
-      throw new HttpError(429, 'Too many requests: maxQueriesPerIPPerHour of this API key is exceeded');
+      throw new ServiceError(429, 'Too many requests: maxQueriesPerIPPerHour of this API key is exceeded');
     }
   }
 
@@ -314,7 +314,7 @@ export function createAuthorizer(config: AuthConfig) {
       if (restrictions.validUntil !== undefined) {
         const validUntil = Number(restrictions.validUntil);
         if (!Number.isFinite(validUntil) || Date.now() / 1000 > validUntil) {
-          throw new HttpError(403, 'The secured API key has expired (validUntil)');
+          throw new ServiceError(403, 'The secured API key has expired (validUntil)');
         }
       }
       if (restrictions.restrictIndices !== undefined) {
@@ -323,16 +323,16 @@ export function createAuthorizer(config: AuthConfig) {
         info.indexes = parseList(restrictions.restrictIndices);
       }
       if (restrictions.referers !== undefined && !refererAllowed(parseList(restrictions.referers), referer)) {
-        throw new HttpError(403, 'Referer not allowed with this secured API key');
+        throw new ServiceError(403, 'Referer not allowed with this secured API key');
       }
       if (restrictions.restrictSources !== undefined && !sourceAllowed(restrictions.restrictSources, clientIp(c))) {
-        throw new HttpError(403, 'Source IP not allowed with this secured API key');
+        throw new ServiceError(403, 'Source IP not allowed with this secured API key');
       }
       if (restrictions.userToken !== undefined) info.userToken = restrictions.userToken;
     }
 
     if (stored && !refererAllowed(stored.referers, referer)) {
-      throw new HttpError(403, 'Referer not allowed with this API key');
+      throw new ServiceError(403, 'Referer not allowed with this API key');
     }
     requireRight(info, right, indexName);
     if (stored) rateLimit(stored, c, info.userToken ?? c.req.header('x-service-usertoken'));

@@ -16,7 +16,7 @@ import {
 } from '../clusters/service.js';
 import type { ServiceContext } from '../context.js';
 import { asObject } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -25,7 +25,7 @@ function integer(value: unknown, name: string, fallback: number, min: number, ma
   if (value === undefined || value === null || value === '') return fallback;
   const number = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-    throw new HttpError(400, `${name} must be an integer from ${min} to ${max}`);
+    throw new ServiceError(400, `${name} must be an integer from ${min} to ${max}`);
   }
   return number;
 }
@@ -49,7 +49,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const body = asObject(await ctx.readJson(c), 'The body');
     const cluster = requireCluster(body.cluster, 'cluster');
     if (!Array.isArray(body.users) || body.users.length === 0 || body.users.length > MAX_BATCH_USERS) {
-      throw new HttpError(400, `users must be an array of 1 to ${MAX_BATCH_USERS} user IDs`);
+      throw new ServiceError(400, `users must be an array of 1 to ${MAX_BATCH_USERS} user IDs`);
     }
     const users = body.users.map((user, position) => validateUserId(user, `users[${position}]`));
     const at = ctx.now();
@@ -60,7 +60,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/clusters/mapping/search', async (c) => {
     admin(c);
     const body = asObject(await ctx.readJson(c), 'The body');
-    if (body.query !== undefined && typeof body.query !== 'string') throw new HttpError(400, 'query must be a string');
+    if (body.query !== undefined && typeof body.query !== 'string')
+      throw new ServiceError(400, 'query must be a string');
     const query = ((body.query as string | undefined) ?? '').trim();
     const clusterName =
       body.clusterName === undefined || body.clusterName === null
@@ -85,7 +86,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/clusters/mapping', async (c) => {
     admin(c);
     const header = c.req.header(USER_ID_HEADER);
-    if (header === undefined) throw new HttpError(400, `The ${USER_ID_HEADER} header is required`);
+    if (header === undefined) throw new ServiceError(400, `The ${USER_ID_HEADER} header is required`);
     const userID = validateUserId(header, USER_ID_HEADER);
     const body = asObject(await ctx.readJson(c), 'The body');
     const cluster = requireCluster(body.cluster, 'cluster');
@@ -105,7 +106,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const answer: { pending: boolean; clusters?: Record<string, string[]> } = { pending: false };
     const getClusters = c.req.query('getClusters');
     if (getClusters !== undefined && getClusters !== 'true' && getClusters !== 'false')
-      throw new HttpError(400, 'getClusters must be true or false');
+      throw new ServiceError(400, 'getClusters must be true or false');
     if (getClusters === 'true') answer.clusters = {};
     return c.json(answer);
   });
@@ -122,14 +123,14 @@ export function register(app: Hono, ctx: ServiceContext): void {
     admin(c);
     const userID = pathUser(c);
     const mapping = clusters.mapping(userID);
-    if (!mapping) throw new HttpError(404, `User ID ${userID} does not exist`);
+    if (!mapping) throw new ServiceError(404, `User ID ${userID} does not exist`);
     return c.json(mapping);
   });
 
   app.delete('/1/clusters/mapping/:userID', (c) => {
     admin(c);
     const userID = pathUser(c);
-    if (!clusters.remove(userID)) throw new HttpError(404, `User ID ${userID} does not exist`);
+    if (!clusters.remove(userID)) throw new ServiceError(404, `User ID ${userID} does not exist`);
     return c.json({ deletedAt: iso(ctx.now()) });
   });
 

@@ -9,7 +9,7 @@ import type { Context, Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
 import { getCrawlers } from '../crawler/options.js';
 import { asObject } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 
 const REALM = 'Basic realm="crawler", charset="UTF-8"';
 
@@ -26,7 +26,10 @@ function same(a: string, b: string): boolean {
 function authenticate(ctx: ServiceContext, c: Context, invalidStatus: 401 | 403): void {
   const header = c.req.header('authorization');
   if (!header)
-    throw new HttpError(401, 'Authorization is missing: HTTP Basic with the crawler user id and the crawler API key');
+    throw new ServiceError(
+      401,
+      'Authorization is missing: HTTP Basic with the crawler user id and the crawler API key',
+    );
   const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
@@ -35,8 +38,8 @@ function authenticate(ctx: ServiceContext, c: Context, invalidStatus: 401 | 403)
   const userOk = colon > 0 && same(decoded.slice(0, colon), userId);
   const keyOk = colon > 0 && same(decoded.slice(colon + 1), apiKey);
   if (!match)
-    throw new HttpError(401, 'Authorization must be HTTP Basic: base64 of <crawler user id>:<crawler API key>');
-  if (!userOk || !keyOk) throw new HttpError(invalidStatus, 'Invalid crawler user id or crawler API key');
+    throw new ServiceError(401, 'Authorization must be HTTP Basic: base64 of <crawler user id>:<crawler API key>');
+  if (!userOk || !keyOk) throw new ServiceError(invalidStatus, 'Invalid crawler user id or crawler API key');
 }
 
 function pagination(c: Context): { page: number; itemsPerPage: number } {
@@ -45,7 +48,7 @@ function pagination(c: Context): { page: number; itemsPerPage: number } {
     if (text === undefined) return fallback;
     const value = Number(text);
     if (!/^\d+$/.test(text) || value < 1 || value > max)
-      throw new HttpError(400, `${name}: must be an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
+      throw new ServiceError(400, `${name}: must be an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
     return value;
   };
   return { page: read('page', 1, 1_000_000), itemsPerPage: read('itemsPerPage', 20, 100) };
@@ -64,7 +67,8 @@ function page<T>(items: T[], { page, itemsPerPage }: { page: number; itemsPerPag
 async function body(ctx: ServiceContext, c: Context, allowed: string[]): Promise<Record<string, unknown>> {
   const value = asObject(await ctx.readJson(c));
   for (const field of Object.keys(value)) {
-    if (!allowed.includes(field)) throw new HttpError(400, `${field}: unknown field (expected ${allowed.join(', ')})`);
+    if (!allowed.includes(field))
+      throw new ServiceError(400, `${field}: unknown field (expected ${allowed.join(', ')})`);
   }
   return value;
 }
@@ -85,7 +89,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/api/1/crawlers', async (c) => {
     authenticate(ctx, c, 401);
     const { name, config } = await body(ctx, c, ['name', 'config']);
-    if (config === undefined) throw new HttpError(400, 'config: required');
+    if (config === undefined) throw new ServiceError(400, 'config: required');
     return c.json({ id: crawlers().create(name, config) });
   });
 
@@ -102,7 +106,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     authenticate(ctx, c, 401);
     const withConfig = c.req.query('withConfig');
     if (withConfig !== undefined && withConfig !== 'true' && withConfig !== 'false') {
-      throw new HttpError(400, `withConfig: must be true or false, got ${JSON.stringify(withConfig)}`);
+      throw new ServiceError(400, `withConfig: must be true or false, got ${JSON.stringify(withConfig)}`);
     }
     const crawler = crawlers().require(c.req.param('id'));
     return c.json(crawlers().view(crawler, withConfig === 'true'));
@@ -164,7 +168,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const paging = pagination(c);
     const appId = c.req.query('appId');
     if (appId !== undefined && appId !== ctx.appId)
-      throw new HttpError(400, `appId: ${JSON.stringify(appId)} is not the application id of this service`);
+      throw new ServiceError(400, `appId: ${JSON.stringify(appId)} is not the application id of this service`);
     return c.json(page(crawlers().domains(), paging));
   });
 }

@@ -27,7 +27,7 @@ import {
 import type { DictionaryOperation } from '../storage/dictionaries.js';
 import { isTransportParameter } from './auth.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 import { internalsOf } from './internals.js';
 
 /** Dictionary batch payload limit (document 1, Limits: 10 MB, 413 above). */
@@ -115,14 +115,14 @@ function pathOf(path: readonly PropertyKey[]): string {
  * The first issue of a failed parse as a 400 naming the field (`requests[0].body.word is required`).
  * `where` is the path of the parsed value ('' for the body itself).
  */
-function schemaError(error: z.ZodError, where: string, unexpected: (key: string) => string): HttpError {
+function schemaError(error: z.ZodError, where: string, unexpected: (key: string) => string): ServiceError {
   const issue = error.issues[0]!;
   const at = `${where}${pathOf(issue.path)}`.replace(/^\./, '');
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
-    return new HttpError(400, `${at ? `${at}.` : ''}${key} is unexpected: ${unexpected(key)}`);
+    return new ServiceError(400, `${at ? `${at}.` : ''}${key} is unexpected: ${unexpected(key)}`);
   }
-  return new HttpError(400, `${at || 'The body'} ${issue.message}`);
+  return new ServiceError(400, `${at || 'The body'} ${issue.message}`);
 }
 
 const FIELDS: Record<DictionaryName, string> = {
@@ -135,7 +135,7 @@ const FIELDS: Record<DictionaryName, string> = {
 function dictionaryOf(c: Context): DictionaryName {
   const name = c.req.param('dictionaryName') ?? '';
   if (!(DICTIONARY_NAMES as readonly string[]).includes(name)) {
-    throw new HttpError(
+    throw new ServiceError(
       400,
       `Unknown dictionary ${JSON.stringify(name)}: the dictionaries are stopwords, plurals and compounds`,
     );
@@ -145,7 +145,7 @@ function dictionaryOf(c: Context): DictionaryName {
 
 function asBody(value: unknown): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new HttpError(400, 'The body must be a JSON object');
+    throw new ServiceError(400, 'The body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -165,13 +165,13 @@ export function parseBatch<N extends DictionaryName>(
   const operations = body.data.requests.map((raw, i): DictionaryOperation<N> => {
     const where = `requests[${i}]`;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-      throw new HttpError(400, `${where} must be an object {action, body}`);
+      throw new ServiceError(400, `${where} must be an object {action, body}`);
     const request = REQUEST_SCHEMA.safeParse(raw);
     if (!request.success) throw schemaError(request.error, where, () => 'a request has action and body');
     const entry = request.data.body;
-    if (entry === undefined) throw new HttpError(400, `${where}.body is required`);
+    if (entry === undefined) throw new ServiceError(400, `${where}.body is required`);
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
-      throw new HttpError(400, `${where}.body must be an object${got(entry)}`);
+      throw new ServiceError(400, `${where}.body must be an object${got(entry)}`);
     if (request.data.action === 'deleteEntry') {
       const parsed = DELETE_SCHEMA.safeParse(entry);
       if (!parsed.success)
@@ -267,7 +267,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const change = parsed.data.disableStandardEntries.stopwords;
     for (const language of Object.keys(change ?? {})) {
       if (!supportsLanguage('stopwords', language)) {
-        throw new HttpError(
+        throw new ServiceError(
           400,
           `disableStandardEntries.stopwords.${language}: not a supported language code (such as en, fr or de)`,
         );

@@ -9,7 +9,7 @@ import { checkTypoWordSizes, KNOWN_SETTINGS } from '../engine/settings.js';
 import { type Catalog, type CopyScope, validateIndexName } from '../storage/catalog.js';
 import { indexAllowed, requireRight } from './auth.js';
 import { asObject } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 import { internalsOf } from './internals.js';
 import { flag } from './params.js';
 
@@ -91,9 +91,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (pageParam === undefined) return c.json({ items, nbPages: 1 });
     const page = Number(pageParam);
     const hitsPerPage = hitsPerPageParam === undefined ? 100 : Number(hitsPerPageParam);
-    if (!Number.isInteger(page) || page < 0) throw new HttpError(400, 'page must be a non-negative integer');
+    if (!Number.isInteger(page) || page < 0) throw new ServiceError(400, 'page must be a non-negative integer');
     if (!Number.isInteger(hitsPerPage) || hitsPerPage < 1)
-      throw new HttpError(400, 'hitsPerPage must be a positive integer');
+      throw new ServiceError(400, 'hitsPerPage must be a positive integer');
     return c.json({
       items: items.slice(page * hitsPerPage, (page + 1) * hitsPerPage),
       nbPages: Math.max(1, Math.ceil(items.length / hitsPerPage)),
@@ -114,20 +114,21 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const key = ctx.authorize(c, 'addObject', indexName);
     const body = asObject(await ctx.readJson(c));
     const { operation, destination, scope } = body;
-    if (operation !== 'copy' && operation !== 'move') throw new HttpError(400, '`operation` must be "copy" or "move"');
-    if (typeof destination !== 'string') throw new HttpError(400, '`destination` must be an index name');
+    if (operation !== 'copy' && operation !== 'move')
+      throw new ServiceError(400, '`operation` must be "copy" or "move"');
+    if (typeof destination !== 'string') throw new ServiceError(400, '`destination` must be an index name');
     validateIndexName(destination);
     requireRight(key, 'addObject', destination);
     let scopes: CopyScope[] | undefined;
     if (scope !== undefined) {
-      if (operation === 'move') throw new HttpError(400, '`scope` is only allowed with operation "copy"');
+      if (operation === 'move') throw new ServiceError(400, '`scope` is only allowed with operation "copy"');
       if (!Array.isArray(scope) || scope.some((item) => !SCOPES.includes(item as CopyScope))) {
-        throw new HttpError(400, `\`scope\` must be an array of ${SCOPES.join(', ')}`);
+        throw new ServiceError(400, `\`scope\` must be an array of ${SCOPES.join(', ')}`);
       }
       scopes = scope as CopyScope[];
     }
     catalog.require(indexName);
-    if (destination === indexName) throw new HttpError(400, 'The destination must differ from the source index');
+    if (destination === indexName) throw new ServiceError(400, 'The destination must differ from the source index');
     const { taskID } = catalog.write(destination, operation, () =>
       operation === 'copy' ? catalog.copy(indexName, destination, scopes) : catalog.move(indexName, destination),
     );
@@ -146,11 +147,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
     validateIndexName(indexName);
     const settings = asObject(await ctx.readJson(c), 'The settings');
     for (const name of Object.keys(settings)) {
-      if (!isSetting(name)) throw new HttpError(400, `Unknown setting: ${name}`);
+      if (!isSetting(name)) throw new ServiceError(400, `Unknown setting: ${name}`);
     }
     const forward = c.req.query('forwardToReplicas');
     if (forward !== undefined && forward !== 'true' && forward !== 'false') {
-      throw new HttpError(400, 'forwardToReplicas must be true or false');
+      throw new ServiceError(400, 'forwardToReplicas must be true or false');
     }
     // minWordSizefor1Typo ≤ minWordSizefor2Typos over the values each index will have (the replicas' own when forwarded).
     for (const name of [indexName, ...(flag(forward) ? (catalog.meta(indexName)?.replicas ?? []) : [])]) {
@@ -166,9 +167,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.get('/1/task/:taskID', (c) => {
     ctx.authorize(c, 'any');
     const taskID = Number(c.req.param('taskID'));
-    if (!Number.isSafeInteger(taskID) || taskID < 0) throw new HttpError(400, 'taskID must be a non-negative integer');
+    if (!Number.isSafeInteger(taskID) || taskID < 0)
+      throw new ServiceError(400, 'taskID must be a non-negative integer');
     const task = catalog.taskStatus(taskID);
-    if (!task) throw new HttpError(404, `Task ${taskID} does not exist`);
+    if (!task) throw new ServiceError(404, `Task ${taskID} does not exist`);
     return c.json({ status: task.published ? 'published' : 'notPublished' });
   });
 
@@ -176,9 +178,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const indexName = c.req.param('indexName');
     ctx.authorize(c, 'any', indexName);
     const taskID = Number(c.req.param('taskID'));
-    if (!Number.isSafeInteger(taskID) || taskID < 0) throw new HttpError(400, 'taskID must be a non-negative integer');
+    if (!Number.isSafeInteger(taskID) || taskID < 0)
+      throw new ServiceError(400, 'taskID must be a non-negative integer');
     const task = catalog.taskStatus(taskID);
-    if (!task) throw new HttpError(404, `Task ${taskID} does not exist`);
+    if (!task) throw new ServiceError(404, `Task ${taskID} does not exist`);
     return c.json({ status: task.published ? 'published' : 'notPublished' });
   });
 }

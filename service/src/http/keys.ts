@@ -8,20 +8,20 @@ import { ALL_RIGHTS, type Right, type ServiceContext } from '../context.js';
 import { parseFilters, parseSearchParams } from '../engine/index.js';
 import type { KeyFields, StoredKey } from '../storage/keys.js';
 import { asObject } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 import { internalsOf } from './internals.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function integerField(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-    throw new HttpError(400, `\`${name}\` must be a non-negative integer`);
+    throw new ServiceError(400, `\`${name}\` must be a non-negative integer`);
   return value;
 }
 
 function stringList(value: unknown, name: string): string[] {
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))
-    throw new HttpError(400, `\`${name}\` must be an array of strings`);
+    throw new ServiceError(400, `\`${name}\` must be an array of strings`);
   return value as string[];
 }
 
@@ -34,7 +34,7 @@ function checkForcedParameters(queryParameters: string): void {
     const parsed = parseSearchParams(queryParameters);
     if (typeof parsed.filters === 'string' && parsed.filters.trim()) parseFilters(parsed.filters);
   } catch (error) {
-    throw new HttpError(400, `\`queryParameters\`: ${(error as Error).message}`);
+    throw new ServiceError(400, `\`queryParameters\`: ${(error as Error).message}`);
   }
 }
 
@@ -52,12 +52,12 @@ export function keyFields(body: unknown): KeyFields {
       case 'acl': {
         const acl = stringList(value, 'acl');
         const unknown = acl.filter((right) => !ALL_RIGHTS.includes(right as Right));
-        if (unknown.length > 0) throw new HttpError(400, `Unknown acl value(s): ${unknown.join(', ')}`);
+        if (unknown.length > 0) throw new ServiceError(400, `Unknown acl value(s): ${unknown.join(', ')}`);
         fields.acl = acl as Right[];
         break;
       }
       case 'description':
-        if (typeof value !== 'string') throw new HttpError(400, '`description` must be a string');
+        if (typeof value !== 'string') throw new ServiceError(400, '`description` must be a string');
         fields.description = value;
         break;
       case 'validity':
@@ -70,7 +70,7 @@ export function keyFields(body: unknown): KeyFields {
         fields.maxQueriesPerIPPerHour = integerField(value, name);
         break;
       case 'queryParameters':
-        if (typeof value !== 'string') throw new HttpError(400, '`queryParameters` must be a URL-encoded string');
+        if (typeof value !== 'string') throw new ServiceError(400, '`queryParameters` must be a URL-encoded string');
         checkForcedParameters(value);
         fields.queryParameters = value;
         break;
@@ -84,7 +84,7 @@ export function keyFields(body: unknown): KeyFields {
       case 'createdAt':
         break; // read-only fields echoed back by clients
       default:
-        throw new HttpError(400, `Unknown key field \`${name}\``);
+        throw new ServiceError(400, `Unknown key field \`${name}\``);
     }
   }
   return fields;
@@ -129,7 +129,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
   const builtIn = (value: string) => {
     if (value === ctx.searchKey || value === ctx.adminKey) {
-      throw new HttpError(
+      throw new ServiceError(
         400,
         'The admin and search keys of the local service are set by its options and cannot be changed here',
       );
@@ -160,11 +160,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const caller = ctx.authorize(c, 'any');
     // Admin: any key; another key: only itself.
     if (!caller.isAdmin && caller.value !== value && caller.parent !== value) {
-      throw new HttpError(403, 'A non-admin API key can only read its own rights');
+      throw new ServiceError(403, 'A non-admin API key can only read its own rights');
     }
     if (value === ctx.searchKey) return c.json(searchKeyView());
     const key = keys.get(value);
-    if (!key) throw new HttpError(404, 'Key does not exist');
+    if (!key) throw new ServiceError(404, 'Key does not exist');
     return c.json(keyView(key));
   });
 
@@ -173,7 +173,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const value = c.req.param('key');
     builtIn(value);
     const key = keys.update(value, keyFields(await ctx.readJson(c)));
-    if (!key) throw new HttpError(404, 'Key does not exist');
+    if (!key) throw new ServiceError(404, 'Key does not exist');
     return c.json({ key: key.value, updatedAt: new Date().toISOString() });
   });
 
@@ -181,14 +181,14 @@ export function register(app: Hono, ctx: ServiceContext): void {
     ctx.authorize(c, 'admin');
     const value = c.req.param('key');
     builtIn(value);
-    if (!keys.delete(value)) throw new HttpError(404, 'Key does not exist');
+    if (!keys.delete(value)) throw new ServiceError(404, 'Key does not exist');
     return c.json({ deletedAt: new Date().toISOString() });
   });
 
   app.post('/1/keys/:key/restore', (c) => {
     ctx.authorize(c, 'admin');
     const key = keys.restore(c.req.param('key'));
-    if (!key) throw new HttpError(404, 'Key is not in the list of deleted keys');
+    if (!key) throw new ServiceError(404, 'Key is not in the list of deleted keys');
     return c.json({ key: key.value, createdAt: iso(key.createdAt) });
   });
 
@@ -220,7 +220,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.get('/1/indexes/:indexName/keys/:key', (c) => {
     ctx.authorize(c, 'admin');
     const key = keys.get(c.req.param('key'));
-    if (!key || key.index !== c.req.param('indexName')) throw new HttpError(404, 'Key does not exist');
+    if (!key || key.index !== c.req.param('indexName')) throw new ServiceError(404, 'Key does not exist');
     return c.json(keyView(key));
   });
 
@@ -239,7 +239,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     ctx.authorize(c, 'admin');
     const value = c.req.param('key');
     const key = keys.get(value);
-    if (!key || key.index !== c.req.param('indexName')) throw new HttpError(404, 'Key does not exist');
+    if (!key || key.index !== c.req.param('indexName')) throw new ServiceError(404, 'Key does not exist');
     keys.delete(value);
     return c.json({ deletedAt: new Date().toISOString() });
   });

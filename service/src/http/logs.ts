@@ -8,7 +8,7 @@ import type { Context, Hono, Next } from 'hono';
 import type { ServiceContext } from '../context.js';
 import { clientIp } from './auth.js';
 import { bodyTexts } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 
 const KEEP = 1000;
 const BODY_CHARS = 1000;
@@ -132,11 +132,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const offset = Number(c.req.query('offset') ?? 0);
     const length = Number(c.req.query('length') ?? 10);
     const type = c.req.query('type') ?? 'all';
-    if (!Number.isInteger(offset) || offset < 0) throw new HttpError(400, 'offset must be a non-negative integer');
+    if (!Number.isInteger(offset) || offset < 0) throw new ServiceError(400, 'offset must be a non-negative integer');
     if (!Number.isInteger(length) || length < 1 || length > 1000)
-      throw new HttpError(400, 'length must be an integer from 1 to 1000');
+      throw new ServiceError(400, 'length must be an integer from 1 to 1000');
     if (!['all', 'query', 'build', 'error'].includes(type))
-      throw new HttpError(400, 'type must be all, query, build or error');
+      throw new ServiceError(400, 'type must be all, query, build or error');
     const selected = entries.filter(
       (entry) =>
         (indexName === undefined || entry.index === indexName) &&

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { cpus, totalmem } from 'node:os';
 import type { Context, Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 import { authorizeOperational } from '../usage/keys.js';
 import { categoryOf, SEARCH_OPS, WRITE_OPS } from '../usage/operations.js';
 import { getUsageLog } from '../usage/record.js';
@@ -50,7 +50,7 @@ function servers(c: Context): string[] {
     .filter(Boolean);
   const unknown = asked.filter((name) => !NAMES.includes(name));
   if (asked.length === 0 || unknown.length > 0) {
-    throw new HttpError(
+    throw new ServiceError(
       404,
       `Unknown server(s): ${unknown.map((name) => JSON.stringify(name)).join(', ') || '(none given)'}; this application has one server, ${LOCAL_SERVER} (cluster ${LOCAL_CLUSTER})`,
     );
@@ -157,13 +157,13 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const metric = c.req.param('metric');
     const period = PERIODS[c.req.param('period')];
     if (metric !== '*' && !(INFRASTRUCTURE_METRICS as readonly string[]).includes(metric)) {
-      throw new HttpError(
+      throw new ServiceError(
         400,
         `metric must be one of ${INFRASTRUCTURE_METRICS.join(', ')} or *, got ${JSON.stringify(metric)}`,
       );
     }
     if (!period)
-      throw new HttpError(
+      throw new ServiceError(
         400,
         `period must be one of ${Object.keys(PERIODS).join(', ')}, got ${JSON.stringify(c.req.param('period'))}`,
       );

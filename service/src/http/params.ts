@@ -7,7 +7,7 @@
 import type { KeyInfo } from '../context.js';
 import { parseFilters, parseSearchParams, type Index } from '../engine/index.js';
 import { checkTypoWordSizes } from '../engine/settings.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 
 export type RawParams = Record<string, unknown>;
 type SearchParams = ReturnType<typeof parseSearchParams>;
@@ -30,7 +30,7 @@ export function rawParams(input: RawParams, omit: readonly string[] = []): RawPa
   if (params !== undefined && params !== null) {
     if (typeof params === 'string') out = decodeParams(params);
     else if (typeof params === 'object' && !Array.isArray(params)) out = { ...(params as RawParams) };
-    else throw new HttpError(400, '`params` must be a URL-encoded string of search parameters');
+    else throw new ServiceError(400, '`params` must be a URL-encoded string of search parameters');
   }
   for (const [name, value] of Object.entries(rest)) {
     // An own data property even for `__proto__` (a JSON body may name it), so that the parameter check sees it.
@@ -57,13 +57,14 @@ const GEO_AREAS = new Set(['aroundLatLng', 'insideBoundingBox', 'insidePolygon']
 /** A `filters` string that parses on its own (so `(a) AND (b)` cannot be escaped with unbalanced parentheses). */
 function ownFilters(value: unknown, whose: string): string {
   if (value === undefined || value === null) return '';
-  if (typeof value !== 'string') throw new HttpError(400, `Invalid value for parameter "filters": expected a string`);
+  if (typeof value !== 'string')
+    throw new ServiceError(400, `Invalid value for parameter "filters": expected a string`);
   const text = value.trim();
   if (text) {
     try {
       parseFilters(text);
     } catch (error) {
-      throw new HttpError(400, `${whose} filters: ${(error as Error).message}`);
+      throw new ServiceError(400, `${whose} filters: ${(error as Error).message}`);
     }
   }
   return text;
@@ -97,7 +98,7 @@ function limitOf(name: string, value: unknown): number {
   if (value === true) return 1;
   const number = Number(value);
   if (!Number.isFinite(number))
-    throw new HttpError(400, `Invalid value for parameter "${name}": ${JSON.stringify(value)}`);
+    throw new ServiceError(400, `Invalid value for parameter "${name}": ${JSON.stringify(value)}`);
   return name === 'distinct' && number === 0 ? Infinity : number;
 }
 
@@ -140,7 +141,7 @@ function narrow(base: RawParams, forced: RawParams, conflicts: boolean): RawPara
     } else if (GEO_AREAS.has(name)) {
       const own = out[name];
       if (conflicts && own !== undefined && JSON.stringify(own) !== JSON.stringify(value)) {
-        throw new HttpError(
+        throw new ServiceError(
           403,
           `The secured API key's ${name} differs from its parent key's: restrictions only narrow, and both areas cannot hold in one search`,
         );

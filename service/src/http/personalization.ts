@@ -9,7 +9,7 @@ import type { ServiceContext } from '../context.js';
 import { getPersonalizer } from '../personalization/personalizer.js';
 import { validateStrategy } from '../personalization/strategy.js';
 import { authorizeOrUnauthorized } from './auth.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 
 /** Largest strategy body (two lists of at most 100 short entries fit in far less). */
 const MAX_STRATEGY_BYTES = 1024 * 1024;
@@ -22,7 +22,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.get('/1/strategies/personalization', (c) => {
     authorize(c);
     const strategy = personalizer.strategy();
-    if (!strategy) throw new HttpError(404, 'No personalization strategy has been set');
+    if (!strategy) throw new ServiceError(404, 'No personalization strategy has been set');
     return c.json(strategy);
   });
 
@@ -37,7 +37,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     authorize(c);
     const userToken = c.req.param('userToken');
     const profile = personalizer.profile(userToken);
-    if (!profile) throw new HttpError(404, `No personalization profile for userToken ${JSON.stringify(userToken)}`);
+    if (!profile) throw new ServiceError(404, `No personalization profile for userToken ${JSON.stringify(userToken)}`);
     return c.json(profile);
   });
 
@@ -45,7 +45,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     authorize(c);
     const userToken = c.req.param('userToken');
     const deleted = personalizer.deleteProfile(userToken);
-    if (!deleted) throw new HttpError(404, `No personalization profile for userToken ${JSON.stringify(userToken)}`);
+    if (!deleted) throw new ServiceError(404, `No personalization profile for userToken ${JSON.stringify(userToken)}`);
     return c.json(deleted);
   });
 }

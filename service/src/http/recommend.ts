@@ -10,7 +10,7 @@ import { answerRequest, MAX_REQUESTS, validateRequest } from '../recommend/reque
 import { seedDemoFromCatalogue } from '../recommend/demo-hook.js';
 import { authorizeOrUnauthorized, requireRight } from './auth.js';
 import { asObject } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 
 export function register(app: Hono, ctx: ServiceContext): void {
   const recommender = getRecommender(ctx);
@@ -25,13 +25,14 @@ export function register(app: Hono, ctx: ServiceContext): void {
     // nothing about its parameters; then each request's index.
     const key = authorize(c);
     const body = asObject(await ctx.readJson(c));
-    if (body.requests === undefined) throw new HttpError(400, '`requests` is required: a list of Recommend requests');
-    if (!Array.isArray(body.requests)) throw new HttpError(400, '`requests` must be an array');
-    if (body.requests.length === 0) throw new HttpError(400, '`requests` must hold at least one request');
+    if (body.requests === undefined)
+      throw new ServiceError(400, '`requests` is required: a list of Recommend requests');
+    if (!Array.isArray(body.requests)) throw new ServiceError(400, '`requests` must be an array');
+    if (body.requests.length === 0) throw new ServiceError(400, '`requests` must hold at least one request');
     if (body.requests.length > MAX_REQUESTS)
-      throw new HttpError(400, `\`requests\` holds ${body.requests.length} requests; the limit is ${MAX_REQUESTS}`);
+      throw new ServiceError(400, `\`requests\` holds ${body.requests.length} requests; the limit is ${MAX_REQUESTS}`);
     for (const name of Object.keys(body)) {
-      if (name !== 'requests') throw new HttpError(400, `\`${name}\` is not a parameter of the Recommend endpoint`);
+      if (name !== 'requests') throw new ServiceError(400, `\`${name}\` is not a parameter of the Recommend endpoint`);
     }
     const prepared = body.requests.map((input, i) => {
       // The index before the parameters: a key restricted to other indices learns nothing about them.

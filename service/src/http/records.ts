@@ -12,7 +12,7 @@ import { type Index, isSearchParameter } from '../engine/index.js';
 import { type Catalog, type Record_, validateIndexName } from '../storage/catalog.js';
 import { requireRight } from './auth.js';
 import { asObject, requestsOf } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 import { internalsOf } from './internals.js';
 import {
   applyKeyParams,
@@ -29,11 +29,11 @@ const now = () => new Date().toISOString();
 /** objectIDs are strings; integers are accepted and turned into strings, as the hosted API does. */
 export function objectIdOf(value: unknown, where: string): string {
   if (typeof value === 'string' && value.length > 0) {
-    if (Buffer.byteLength(value) > 512) throw new HttpError(400, `${where}: objectID is longer than 512 bytes`);
+    if (Buffer.byteLength(value) > 512) throw new ServiceError(400, `${where}: objectID is longer than 512 bytes`);
     return value;
   }
   if (typeof value === 'number' && Number.isInteger(value)) return String(value);
-  throw new HttpError(400, `${where}: objectID must be a non-empty string`);
+  throw new ServiceError(400, `${where}: objectID must be a non-empty string`);
 }
 
 function recordOf(value: unknown, where: string): Record<string, unknown> {
@@ -57,7 +57,7 @@ function builtInOf(value: unknown, attribute: string): BuiltIn | undefined {
     (name) => typeof _operation === 'string' && name.toLowerCase() === _operation.toLowerCase(),
   );
   if (!operation) {
-    throw new HttpError(
+    throw new ServiceError(
       400,
       `${attribute}: unknown _operation ${JSON.stringify(_operation)} (expected one of ${OPERATIONS.join(', ')})`,
     );
@@ -66,16 +66,16 @@ function builtInOf(value: unknown, attribute: string): BuiltIn | undefined {
     case 'Increment':
     case 'Decrement':
       if (typeof operand !== 'number' || !Number.isFinite(operand))
-        throw new HttpError(400, `${attribute}: ${operation} needs a numeric value`);
+        throw new ServiceError(400, `${attribute}: ${operation} needs a numeric value`);
       break;
     case 'IncrementFrom':
     case 'IncrementSet':
       if (typeof operand !== 'number' || !Number.isInteger(operand))
-        throw new HttpError(400, `${attribute}: ${operation} needs an integer value`);
+        throw new ServiceError(400, `${attribute}: ${operation} needs an integer value`);
       break;
     default:
       if (typeof operand !== 'number' && typeof operand !== 'string') {
-        throw new HttpError(400, `${attribute}: ${operation} needs a number or a string value`);
+        throw new ServiceError(400, `${attribute}: ${operation} needs a number or a string value`);
       }
   }
   return { operation, value: operand };
@@ -203,10 +203,10 @@ function prepareOperation(request: unknown, where: string, indexName: string | u
   const item = asObject(request, where);
   const action = item.action;
   if (typeof action !== 'string' || !Object.hasOwn(ACTION_RIGHTS, action)) {
-    throw new HttpError(400, `${where}.action must be one of ${Object.keys(ACTION_RIGHTS).join(', ')}`);
+    throw new ServiceError(400, `${where}.action must be one of ${Object.keys(ACTION_RIGHTS).join(', ')}`);
   }
   const target = indexName ?? item.indexName;
-  if (typeof target !== 'string') throw new HttpError(400, `${where}.indexName must be a string`);
+  if (typeof target !== 'string') throw new ServiceError(400, `${where}.indexName must be a string`);
   validateIndexName(target);
   const body =
     item.body === undefined && (action === 'delete' || action === 'clear') ? {} : recordOf(item.body, `${where}.body`);
@@ -222,7 +222,8 @@ function prepareOperation(request: unknown, where: string, indexName: string | u
 
 function requireWritable(ctx: ServiceContext, catalog: Catalog, indexName: string): void {
   const primary = catalog.meta(indexName)?.primary;
-  if (primary) throw new HttpError(400, `Index ${indexName} is a replica of ${primary}: write records to ${primary}`);
+  if (primary)
+    throw new ServiceError(400, `Index ${indexName} is a replica of ${primary}: write records to ${primary}`);
 }
 
 function applyOperation(catalog: Catalog, operation: BatchOperation): void {
@@ -266,14 +267,14 @@ function listParam(value: unknown, name: string): string[] | undefined {
       } catch {
         // reported below
       }
-      throw new HttpError(400, `${name} must be an array of attribute names`);
+      throw new ServiceError(400, `${name} must be an array of attribute names`);
     }
     return trimmed
       .split(',')
       .map((item) => item.trim())
       .filter(Boolean);
   }
-  throw new HttpError(400, `${name} must be an array of attribute names`);
+  throw new ServiceError(400, `${name} must be an array of attribute names`);
 }
 
 /** Sets an own data property (an attribute named `__proto__` stays data). */
@@ -335,22 +336,22 @@ export function deleteByQueryParams(raw: RawParams, key: KeyInfo): RawParams {
   const allowed: readonly string[] = RECORD_CONSTRAINTS;
   for (const name of Object.keys(raw)) {
     if (name === 'query')
-      throw new HttpError(400, 'deleteByQuery does not take a query: only filters and geo parameters are honoured');
-    if (!isSearchParameter(name)) throw new HttpError(400, `Unknown parameter: ${name}`);
+      throw new ServiceError(400, 'deleteByQuery does not take a query: only filters and geo parameters are honoured');
+    if (!isSearchParameter(name)) throw new ServiceError(400, `Unknown parameter: ${name}`);
     if (!allowed.includes(name))
-      throw new HttpError(400, `${name} is not a parameter of deleteByQuery (it takes ${allowed.join(', ')})`);
+      throw new ServiceError(400, `${name} is not a parameter of deleteByQuery (it takes ${allowed.join(', ')})`);
   }
   const present = (value: unknown) =>
     value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
   if (present(raw.aroundRadius) && !present(raw.aroundLatLng))
-    throw new HttpError(400, 'aroundRadius needs aroundLatLng (the centre of the area to delete in)');
+    throw new ServiceError(400, 'aroundRadius needs aroundLatLng (the centre of the area to delete in)');
   const filtered = ['filters', 'facetFilters', 'numericFilters', 'tagFilters'].some((name) => present(raw[name]));
   const area =
     (present(raw.aroundLatLng) && present(raw.aroundRadius) && raw.aroundRadius !== 'all') ||
     present(raw.insideBoundingBox) ||
     present(raw.insidePolygon);
   if (!filtered && !area) {
-    throw new HttpError(
+    throw new ServiceError(
       400,
       'deleteByQuery needs a non-empty filter (filters, facetFilters, numericFilters or tagFilters) or a geo area (aroundLatLng with aroundRadius, insideBoundingBox, insidePolygon): without one it would delete every record',
     );
@@ -414,7 +415,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
       const where = `requests[${position}]`;
       const item = asObject(request, where);
       if (typeof item.indexName !== 'string' || !item.indexName)
-        throw new HttpError(400, `${where}.indexName must be a non-empty string`);
+        throw new ServiceError(400, `${where}.indexName must be a non-empty string`);
       const objectID = objectIdOf(item.objectID, where);
       requireRight(key, 'search', item.indexName);
       const index = ctx.indices.get(item.indexName);
@@ -480,7 +481,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     requireWritable(ctx, catalog, indexName);
     const createParam = c.req.query('createIfNotExists');
     if (createParam !== undefined && createParam !== 'true' && createParam !== 'false') {
-      throw new HttpError(400, 'createIfNotExists must be true or false');
+      throw new ServiceError(400, 'createIfNotExists must be true or false');
     }
     const createIfNotExists = createParam === undefined || flag(createParam);
     const user = clusters.writer(c);
@@ -541,7 +542,7 @@ export function registerGetObject(app: Hono, ctx: ServiceContext): void {
     const record = index.getObject(objectID);
     const visible = record ? keyVisibility(index, key) : undefined;
     if (!record || (visible && !visible(objectID)))
-      throw new HttpError(404, `ObjectID ${objectID} does not exist in index ${indexName}`);
+      throw new ServiceError(404, `ObjectID ${objectID} does not exist in index ${indexName}`);
     return c.json(retrieve(record, index, key, listParam(c.req.query('attributesToRetrieve'), 'attributesToRetrieve')));
   });
 }

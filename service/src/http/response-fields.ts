@@ -4,7 +4,7 @@
  * always returned because clients cannot work without them (`cursor`, `queryID`, the A/B test fields,
  * `processed` of a skipped multi-query, `message`, `warning`); `*` (the default) keeps everything.
  */
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 
 /** Fields a caller may name (the hosted list, plus the fields this service answers). */
 const NAMEABLE = new Set([
@@ -42,13 +42,13 @@ const ALWAYS = new Set(['cursor', 'queryID', 'abTestID', 'abTestVariantID', 'pro
  *
  * @example
  * checkResponseFields(['hits', 'nbHits']); // fine
- * checkResponseFields(['hit']); // HttpError(400, 'Unknown field in responseFields: hit …')
+ * checkResponseFields(['hit']); // ServiceError(400, 'Unknown field in responseFields: hit …')
  */
 export function checkResponseFields(fields: unknown): void {
   if (fields === undefined || fields === null) return;
   for (const name of fields as string[]) {
     if (name !== '*' && !NAMEABLE.has(name) && !ALWAYS.has(name)) {
-      throw new HttpError(400, `Unknown field in responseFields: ${name} (fields: *, ${[...NAMEABLE].join(', ')})`);
+      throw new ServiceError(400, `Unknown field in responseFields: ${name} (fields: *, ${[...NAMEABLE].join(', ')})`);
     }
   }
 }

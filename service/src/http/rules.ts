@@ -14,7 +14,7 @@ import { escapeHtml, normalizeText, parseFilters, parseSearchParams, tokenize, t
 import type { Rule } from '../storage/catalog.js';
 import { validateIndexName } from '../storage/catalog.js';
 import { asObject } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 import { internalsOf } from './internals.js';
 import { flag, type RawParams } from './params.js';
 
@@ -24,7 +24,7 @@ const FILTER_LISTS = ['facetFilters', 'numericFilters', 'tagFilters', 'optionalF
 // ---- validation -------------------------------------------------------------------------------------------
 
 function fail(where: string, message: string): never {
-  throw new HttpError(400, `${where}: ${message}`);
+  throw new ServiceError(400, `${where}: ${message}`);
 }
 
 /**
@@ -337,7 +337,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   const forward = (c: Context) => {
     const value = c.req.query('forwardToReplicas');
     if (value !== undefined && value !== 'true' && value !== 'false')
-      throw new HttpError(400, 'forwardToReplicas must be true or false');
+      throw new ServiceError(400, 'forwardToReplicas must be true or false');
     return value === 'true';
   };
   const target = (c: Context, right: 'settings' | 'editSettings') => {
@@ -350,11 +350,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/indexes/:indexName/rules/batch', async (c) => {
     const indexName = target(c, 'editSettings');
     const body = await ctx.readJson(c);
-    if (!Array.isArray(body)) throw new HttpError(400, 'The body must be a JSON array of rules');
+    if (!Array.isArray(body)) throw new ServiceError(400, 'The body must be a JSON array of rules');
     const rules = body.map((rule, i) => validateRule(rule, `rules[${i}]`));
     const clearValue = c.req.query('clearExistingRules');
     if (clearValue !== undefined && clearValue !== 'true' && clearValue !== 'false')
-      throw new HttpError(400, 'clearExistingRules must be true or false');
+      throw new ServiceError(400, 'clearExistingRules must be true or false');
     const forwardToReplicas = forward(c);
     const { taskID } = catalog.write(indexName, 'rules', () =>
       catalog.saveRules(indexName, rules, clearValue === 'true', forwardToReplicas),
@@ -374,19 +374,19 @@ export function register(app: Hono, ctx: ServiceContext): void {
     catalog.require(indexName);
     const body = asObject(await ctx.readJson(c));
     const query = body.query ?? '';
-    if (typeof query !== 'string') throw new HttpError(400, '`query` must be a string');
+    if (typeof query !== 'string') throw new ServiceError(400, '`query` must be a string');
     const page = body.page ?? 0;
     const hitsPerPage = body.hitsPerPage ?? 20;
     if (!Number.isInteger(page) || (page as number) < 0)
-      throw new HttpError(400, '`page` must be a non-negative integer');
+      throw new ServiceError(400, '`page` must be a non-negative integer');
     if (!Number.isInteger(hitsPerPage) || (hitsPerPage as number) < 1 || (hitsPerPage as number) > 1000)
-      throw new HttpError(400, '`hitsPerPage` must be an integer from 1 to 1000');
+      throw new ServiceError(400, '`hitsPerPage` must be an integer from 1 to 1000');
     if (body.anchoring !== undefined && !ANCHORINGS.includes(body.anchoring as never))
-      throw new HttpError(400, `\`anchoring\` must be one of ${ANCHORINGS.join(', ')}`);
+      throw new ServiceError(400, `\`anchoring\` must be one of ${ANCHORINGS.join(', ')}`);
     if (body.context !== undefined && typeof body.context !== 'string')
-      throw new HttpError(400, '`context` must be a string');
+      throw new ServiceError(400, '`context` must be a string');
     if (body.enabled !== undefined && body.enabled !== null && typeof body.enabled !== 'boolean')
-      throw new HttpError(400, '`enabled` must be a boolean');
+      throw new ServiceError(400, '`enabled` must be a boolean');
     const queryWords = words(query);
     const matching = catalog.rules(indexName).filter((rule) => {
       if (typeof body.enabled === 'boolean' && (rule.enabled !== false) !== body.enabled) return false;
@@ -441,7 +441,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const indexName = target(c, 'settings');
     catalog.require(indexName);
     const rule = catalog.getRule(indexName, c.req.param('objectID'));
-    if (!rule) throw new HttpError(404, `Rule ${c.req.param('objectID')} does not exist in index ${indexName}`);
+    if (!rule) throw new ServiceError(404, `Rule ${c.req.param('objectID')} does not exist in index ${indexName}`);
     return c.json(rule);
   });
 
@@ -450,7 +450,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const objectID = c.req.param('objectID');
     catalog.require(indexName);
     if (!catalog.getRule(indexName, objectID))
-      throw new HttpError(404, `Rule ${objectID} does not exist in index ${indexName}`);
+      throw new ServiceError(404, `Rule ${objectID} does not exist in index ${indexName}`);
     const forwardToReplicas = forward(c);
     const { taskID } = catalog.write(indexName, 'rules', () =>
       catalog.deleteRule(indexName, objectID, forwardToReplicas),

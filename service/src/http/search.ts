@@ -12,7 +12,7 @@ import type { Index } from '../engine/index.js';
 import { personalizationOptions } from '../personalization/search.js';
 import { isTransportParameter, requireRight } from './auth.js';
 import { asObject, requestsOf } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 import { internalsOf } from './internals.js';
 import {
   applyKeyParams,
@@ -205,12 +205,12 @@ function facetSearch(index: Index, facetName: string, input: RawParams, key: Key
   const raw = applyKeyParams(input, key, index);
   checkTypoParams(raw, index);
   const facetQuery = raw.facetQuery ?? '';
-  if (typeof facetQuery !== 'string') throw new HttpError(400, '`facetQuery` must be a string');
+  if (typeof facetQuery !== 'string') throw new ServiceError(400, '`facetQuery` must be a string');
   let maxFacetHits = 10;
   if (raw.maxFacetHits !== undefined) {
     maxFacetHits = Number(raw.maxFacetHits);
     if (!Number.isInteger(maxFacetHits) || maxFacetHits < 1 || maxFacetHits > 100) {
-      throw new HttpError(400, '`maxFacetHits` must be an integer from 1 to 100');
+      throw new ServiceError(400, '`maxFacetHits` must be an integer from 1 to 100');
     }
   }
   // page and hitsPerPage are ignored by facet value search.
@@ -247,21 +247,21 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const requests = requestsOf(body);
     const strategy = body.strategy ?? 'none';
     if (strategy !== 'none' && strategy !== 'stopIfEnoughMatches') {
-      throw new HttpError(400, '`strategy` must be "none" or "stopIfEnoughMatches"');
+      throw new ServiceError(400, '`strategy` must be "none" or "stopIfEnoughMatches"');
     }
     // Check every request (auth, index, parameters) before running any.
     const prepared = requests.map((request, position) => {
       const item = asObject(request, `requests[${position}]`);
       const { indexName, type, facet, ...rest } = item;
       if (typeof indexName !== 'string' || !indexName)
-        throw new HttpError(400, `requests[${position}].indexName must be a non-empty string`);
+        throw new ServiceError(400, `requests[${position}].indexName must be a non-empty string`);
       requireRight(key, 'search', indexName);
       const index = ctx.indices.require(indexName);
       if (type !== undefined && type !== 'default' && type !== 'facet') {
-        throw new HttpError(400, `requests[${position}].type must be "default" or "facet"`);
+        throw new ServiceError(400, `requests[${position}].type must be "default" or "facet"`);
       }
       if (type === 'facet' && (typeof facet !== 'string' || !facet)) {
-        throw new HttpError(400, `requests[${position}].facet must name the facet to search`);
+        throw new ServiceError(400, `requests[${position}].facet must name the facet to search`);
       }
       return { indexName, index, key, raw: rawParams(rest), facet: type === 'facet' ? (facet as string) : undefined };
     });
@@ -309,7 +309,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const input = await read();
     const index = ctx.indices.require(indexName);
     const { cursor, ...rest } = input;
-    if (cursor !== undefined && typeof cursor !== 'string') throw new HttpError(400, '`cursor` must be a string');
+    if (cursor !== undefined && typeof cursor !== 'string') throw new ServiceError(400, '`cursor` must be a string');
     let engineCursor: string | undefined;
     if (cursor) {
       const dot = cursor.lastIndexOf('.');
@@ -317,7 +317,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
       const mac = Buffer.from(cursor.slice(dot + 1));
       const expected = Buffer.from(cursorMac(engineCursor, indexName, key));
       if (dot < 0 || mac.length !== expected.length || !timingSafeEqual(mac, expected)) {
-        throw new HttpError(400, 'Invalid cursor: pass the cursor of the previous browse answer unchanged');
+        throw new ServiceError(400, 'Invalid cursor: pass the cursor of the previous browse answer unchanged');
       }
     }
     const raw = applyKeyParams(rawParams(rest), key, index);

@@ -13,7 +13,7 @@ import type { ServiceContext } from '../context.js';
 import { SYNONYM_TYPES, tokenize, type Synonym } from '../engine/index.js';
 import { validateIndexName } from '../storage/catalog.js';
 import { asObject } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 import { internalsOf } from './internals.js';
 
 const got = (input: unknown) => `, got ${JSON.stringify(input) ?? 'undefined'}`;
@@ -53,14 +53,14 @@ export function validateSynonym(input: unknown, where = 'The synonym', id?: stri
   const body = { ...asObject(input, where) };
   if (id !== undefined) {
     if (body.objectID !== undefined && body.objectID !== id)
-      throw new HttpError(
+      throw new ServiceError(
         400,
         `${where}.objectID must be the objectID of the path (${JSON.stringify(id)})${got(body.objectID)}`,
       );
     body.objectID = id;
   }
   if (!SYNONYM_TYPES.includes(body.type as never)) {
-    throw new HttpError(
+    throw new ServiceError(
       400,
       `${where}.type ${body.type === undefined ? 'is required' : `must be one of ${SYNONYM_TYPES.join(', ')}${got(body.type)}`}`,
     );
@@ -70,14 +70,14 @@ export function validateSynonym(input: unknown, where = 'The synonym', id?: stri
   const issue = result.error.issues[0]!;
   const at = `${where}${pathOf(issue.path)}`;
   if (issue.code === 'unrecognized_keys')
-    throw new HttpError(400, `${where}.${issue.keys[0]!} is unexpected for type ${body.type as string}`);
-  throw new HttpError(400, `${at} ${issue.message}`);
+    throw new ServiceError(400, `${where}.${issue.keys[0]!} is unexpected for type ${body.type as string}`);
+  throw new ServiceError(400, `${at} ${issue.message}`);
 }
 
 function boolQuery(c: Context, name: string): boolean {
   const value = c.req.query(name);
   if (value !== undefined && value !== 'true' && value !== 'false')
-    throw new HttpError(400, `${name} must be true or false`);
+    throw new ServiceError(400, `${name} must be true or false`);
   return value === 'true';
 }
 
@@ -109,7 +109,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const indexName = target(c, 'editSettings');
     catalog.require(indexName);
     const body = await ctx.readJson(c);
-    if (!Array.isArray(body)) throw new HttpError(400, 'The body must be a JSON array of synonyms');
+    if (!Array.isArray(body)) throw new ServiceError(400, 'The body must be a JSON array of synonyms');
     const synonyms = body.map((synonym, i) => validateSynonym(synonym, `synonyms[${i}]`));
     const forwardToReplicas = boolQuery(c, 'forwardToReplicas');
     const replace = boolQuery(c, 'replaceExistingSynonyms');
@@ -132,20 +132,20 @@ export function register(app: Hono, ctx: ServiceContext): void {
     catalog.require(indexName);
     const body = asObject((await ctx.readJson(c)) ?? {});
     const query = body.query ?? '';
-    if (typeof query !== 'string') throw new HttpError(400, '`query` must be a string');
+    if (typeof query !== 'string') throw new ServiceError(400, '`query` must be a string');
     const page = body.page ?? 0;
     const hitsPerPage = body.hitsPerPage ?? 100;
     if (!Number.isInteger(page) || (page as number) < 0)
-      throw new HttpError(400, '`page` must be a non-negative integer');
+      throw new ServiceError(400, '`page` must be a non-negative integer');
     if (!Number.isInteger(hitsPerPage) || (hitsPerPage as number) < 1 || (hitsPerPage as number) > 1000)
-      throw new HttpError(400, '`hitsPerPage` must be an integer from 1 to 1000');
+      throw new ServiceError(400, '`hitsPerPage` must be an integer from 1 to 1000');
     let types: string[] | null = null;
     if (body.type !== undefined && body.type !== '') {
-      if (typeof body.type !== 'string') throw new HttpError(400, '`type` must be a string');
+      if (typeof body.type !== 'string') throw new ServiceError(400, '`type` must be a string');
       types = body.type.split(',').map((type) => type.trim());
       for (const type of types)
         if (!SYNONYM_TYPES.includes(type as never))
-          throw new HttpError(400, `\`type\` must be one of ${SYNONYM_TYPES.join(', ')}${got(type)}`);
+          throw new ServiceError(400, `\`type\` must be one of ${SYNONYM_TYPES.join(', ')}${got(type)}`);
     }
     const queryWords = tokenize(query);
     const matching = catalog.synonyms(indexName).filter((synonym) => {
@@ -174,7 +174,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const indexName = target(c, 'settings');
     catalog.require(indexName);
     const synonym = catalog.getSynonym(indexName, c.req.param('objectID'));
-    if (!synonym) throw new HttpError(404, `Synonym ${c.req.param('objectID')} does not exist in index ${indexName}`);
+    if (!synonym)
+      throw new ServiceError(404, `Synonym ${c.req.param('objectID')} does not exist in index ${indexName}`);
     return c.json(synonym);
   });
 
@@ -183,7 +184,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const id = c.req.param('objectID');
     catalog.require(indexName);
     if (!catalog.getSynonym(indexName, id))
-      throw new HttpError(404, `Synonym ${id} does not exist in index ${indexName}`);
+      throw new ServiceError(404, `Synonym ${id} does not exist in index ${indexName}`);
     const forwardToReplicas = boolQuery(c, 'forwardToReplicas');
     const { taskID } = catalog.write(indexName, 'synonyms', () =>
       catalog.deleteSynonym(indexName, id, forwardToReplicas),

@@ -6,7 +6,7 @@
 import type { Context, Hono, Next } from 'hono';
 import type { ServiceContext } from '../context.js';
 import { bodyTexts } from './body.js';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 import { authorizeOperational } from '../usage/keys.js';
 import { operationOf } from '../usage/operations.js';
 import { getUsageLog } from '../usage/record.js';
@@ -27,31 +27,20 @@ function date(c: Context, name: 'startDate' | 'endDate'): number {
 }
 
 function answer(ctx: ServiceContext, c: Context, indexName: string | undefined) {
-  try {
-    authorizeOperational(ctx, c, 'usage', indexName);
-    const metrics = metricsOf(c.req.param('statistic') ?? '', indexName === undefined);
-    const start = date(c, 'startDate');
-    const end = date(c, 'endDate');
-    const granularity = c.req.query('granularity') ?? 'daily';
-    if (granularity !== 'hourly' && granularity !== 'daily')
-      throw new UsageError(`granularity must be hourly or daily, got ${JSON.stringify(granularity)}`);
-    if (end <= start)
-      throw new UsageError('endDate must be after startDate (startDate is inclusive, endDate exclusive)');
-    const maxDays = granularity === 'hourly' ? 7 : 365;
-    if (end - start > maxDays * DAY)
-      throw new UsageError(`startDate to endDate: ${granularity} granularity allows at most ${maxDays} days`);
-    const rows = getUsageLog(ctx).rows(start, end, indexName);
-    const unit = granularity === 'hourly' ? HOUR : DAY;
-    return c.json(computeStatistics(metrics, rows, { start, end, unit, now: ctx.now() }, ctx.db, indexName));
-  } catch (error) {
-    // Usage failures carry `status` (document 3, Errors); validation failures are 422.
-    const status = error instanceof UsageError ? 422 : error instanceof HttpError ? error.status : 500;
-    if (status === 500) console.error('[svc-search] usage', error);
-    return c.json(
-      { status, message: status === 500 ? 'Internal error of the local service' : (error as Error).message },
-      status as 422,
-    );
-  }
+  authorizeOperational(ctx, c, 'usage', indexName);
+  const metrics = metricsOf(c.req.param('statistic') ?? '', indexName === undefined);
+  const start = date(c, 'startDate');
+  const end = date(c, 'endDate');
+  const granularity = c.req.query('granularity') ?? 'daily';
+  if (granularity !== 'hourly' && granularity !== 'daily')
+    throw new UsageError(`granularity must be hourly or daily, got ${JSON.stringify(granularity)}`);
+  if (end <= start) throw new UsageError('endDate must be after startDate (startDate is inclusive, endDate exclusive)');
+  const maxDays = granularity === 'hourly' ? 7 : 365;
+  if (end - start > maxDays * DAY)
+    throw new UsageError(`startDate to endDate: ${granularity} granularity allows at most ${maxDays} days`);
+  const rows = getUsageLog(ctx).rows(start, end, indexName);
+  const unit = granularity === 'hourly' ? HOUR : DAY;
+  return c.json(computeStatistics(metrics, rows, { start, end, unit, now: ctx.now() }, ctx.db, indexName));
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { ServiceContext } from '../context.js';
 import type { SearchOptions } from '../engine/index.js';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 import { getPersonalizer } from './personalizer.js';
 
 /** `personalizationImpact` of a query: an integer from 0 to 100 (as a number or its decimal text). */
@@ -15,7 +15,7 @@ function impactParameter(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
   const number = typeof value === 'string' && /^\d{1,3}$/.test(value.trim()) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isInteger(number) || number < 0 || number > 100) {
-    throw new HttpError(
+    throw new ServiceError(
       400,
       `Invalid value for parameter "personalizationImpact": expected an integer between 0 and 100, got ${JSON.stringify(value)}`,
     );

@@ -10,7 +10,7 @@
  * facetName); unknown fields are refused.
  */
 import { EVENT_NAME_PATTERN, INSIGHTS_EVENT_TYPES } from 'svc-search/protocol';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 import type {
   EventScoring,
   FacetScoring,
@@ -26,7 +26,7 @@ export const MAX_SCORING_ENTRIES = 100;
 export const SCORE_RANGE = [1, 100] as const;
 
 function invalid(field: string, reason: string): never {
-  throw new HttpError(422, `${field}: ${reason}`);
+  throw new ServiceError(422, `${field}: ${reason}`);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -81,7 +81,7 @@ function facetScoring(value: unknown, field: string): FacetScoring {
 }
 
 /**
- * The strategy of a `POST /1/strategies/personalization` body, or `HttpError(422)` naming the field.
+ * The strategy of a `POST /1/strategies/personalization` body, or `ServiceError(422)` naming the field.
  *
  * @example
  * validateStrategy({

@@ -4,7 +4,7 @@
  * document filled in, and the shape read answers show (`minHit`, `replicas`).
  */
 import { LANGUAGES } from '../engine/index.js';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 import { validateIndexName } from '../storage/catalog.js';
 
 /** "Query Suggestions configurations: 100 per application". */
@@ -58,7 +58,7 @@ const SOURCE_FIELDS = new Set([
 const LANGUAGE_SET = new Set(LANGUAGES);
 
 function invalid(field: string, message: string): never {
-  throw new HttpError(422, `${field}: ${message}`);
+  throw new ServiceError(422, `${field}: ${message}`);
 }
 
 function shown(value: unknown): string {
@@ -182,7 +182,7 @@ function parseSource(value: unknown, field: string): SourceIndexConfig {
  */
 export function parseConfig(body: unknown, pathIndexName?: string): QuerySuggestionsConfig {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new HttpError(400, 'The body must be a JSON object: a Query Suggestions configuration');
+    throw new ServiceError(400, 'The body must be a JSON object: a Query Suggestions configuration');
   }
   const input = body as Record<string, unknown>;
   unexpected(input, TOP_FIELDS, '');

@@ -9,7 +9,7 @@
 import { getAnalyticsLog } from '../analytics/record.js';
 import { AnalyticsReports } from '../analytics/reports.js';
 import type { ServiceContext } from '../context.js';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 import { internalsOf } from '../http/internals.js';
 import { getEventStore } from '../insights/event-store.js';
 import { QuerySuggestionsStore } from '../storage/query-suggestions.js';
@@ -87,14 +87,14 @@ export class QuerySuggestions {
   /** The configuration, or 404. */
   require(indexName: string): QuerySuggestionsConfig {
     const config = this.get(indexName);
-    if (!config) throw new HttpError(404, `No Query Suggestions configuration for the index ${indexName}`);
+    if (!config) throw new ServiceError(404, `No Query Suggestions configuration for the index ${indexName}`);
     return config;
   }
 
   /** `POST /1/configs`: 422 when the index has a configuration already, 403 past `MAX_CONFIGS`. */
   create(config: QuerySuggestionsConfig): void {
     if (this.#store.get(config.indexName)) {
-      throw new HttpError(
+      throw new ServiceError(
         422,
         `indexName: a Query Suggestions configuration for ${config.indexName} exists already (update it with PUT /1/configs/${config.indexName})`,
       );
@@ -114,7 +114,7 @@ export class QuerySuggestions {
   /** `DELETE /1/configs/{indexName}`: stops the updates; the suggestions index stays as it is. */
   delete(indexName: string): void {
     if (!this.#store.remove(indexName))
-      throw new HttpError(404, `No Query Suggestions configuration for the index ${indexName}`);
+      throw new ServiceError(404, `No Query Suggestions configuration for the index ${indexName}`);
     this.#bump(indexName);
   }
 
@@ -138,7 +138,7 @@ export class QuerySuggestions {
     this.require(indexName);
     const log = this.#store.outcome(indexName)?.log;
     if (log === null || log === undefined)
-      throw new HttpError(404, `The suggestions index ${indexName} has not been built yet: no log`);
+      throw new ServiceError(404, `The suggestions index ${indexName} has not been built yet: no log`);
     return log;
   }
 
@@ -244,7 +244,7 @@ export class QuerySuggestions {
 
   #checkLimit(): void {
     if (this.#store.count() >= MAX_CONFIGS) {
-      throw new HttpError(
+      throw new ServiceError(
         403,
         `Up to ${MAX_CONFIGS} Query Suggestions configurations per application: delete one before creating another`,
       );

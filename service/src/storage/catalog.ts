@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { Dictionaries, Index, type Synonym } from '../engine/index.js';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 
 export type Record_ = Record<string, unknown> & { objectID: string };
 
@@ -127,7 +127,7 @@ export class Catalog {
 
   require(name: string): Index {
     const index = this.#indices.get(name);
-    if (!index) throw new HttpError(404, `Index ${name} does not exist`);
+    if (!index) throw new ServiceError(404, `Index ${name} does not exist`);
     return index;
   }
 
@@ -412,7 +412,8 @@ export class Catalog {
     const meta = this.#meta.get(name)!;
     const engineSettings: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(partial)) if (!SERVICE_SETTINGS.has(key)) engineSettings[key] = value;
-    if ('primary' in partial) throw new HttpError(400, '`primary` is read-only; set `replicas` on the primary index');
+    if ('primary' in partial)
+      throw new ServiceError(400, '`primary` is read-only; set `replicas` on the primary index');
 
     let replicas: string[] | undefined;
     if ('replicas' in partial) {
@@ -420,10 +421,10 @@ export class Catalog {
       for (const replica of replicas) {
         const other = this.#meta.get(replica);
         if (other?.primary && other.primary !== name) {
-          throw new HttpError(400, `Index ${replica} is already a replica of ${other.primary}`);
+          throw new ServiceError(400, `Index ${replica} is already a replica of ${other.primary}`);
         }
         if (other && other.replicas.length > 0)
-          throw new HttpError(400, `Index ${replica} has replicas and cannot be one`);
+          throw new ServiceError(400, `Index ${replica} has replicas and cannot be one`);
       }
     }
 
@@ -485,7 +486,7 @@ export class Catalog {
     const sourceMeta = this.#meta.get(source)!;
     const destinationMeta = this.#meta.get(destination);
     if (destinationMeta?.primary)
-      throw new HttpError(400, `Index ${destination} is a replica; it cannot be overwritten`);
+      throw new ServiceError(400, `Index ${destination} is a replica; it cannot be overwritten`);
     const parts = new Set<CopyScope>(scope ?? ['settings', 'synonyms', 'rules', 'records']);
     const records = parts.has('records') ? [...sourceIndex.objects()].map((record) => structuredClone(record)) : null;
     if (!scope) {
@@ -618,7 +619,7 @@ export class Catalog {
 function parseReplicas(value: unknown, primary: string): string[] {
   if (value === null) return [];
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
-    throw new HttpError(400, '`replicas` must be an array of index names');
+    throw new ServiceError(400, '`replicas` must be an array of index names');
   }
   const names = (value as string[]).map((item) => {
     const virtual = /^virtual\((.+)\)$/.exec(item);
@@ -626,7 +627,7 @@ function parseReplicas(value: unknown, primary: string): string[] {
   });
   for (const name of names) {
     validateIndexName(name);
-    if (name === primary) throw new HttpError(400, `Index ${primary} cannot be its own replica`);
+    if (name === primary) throw new ServiceError(400, `Index ${primary} cannot be its own replica`);
   }
   return [...new Set(names)];
 }
@@ -635,14 +636,17 @@ function parseReplicas(value: unknown, primary: string): string[] {
  * Index names: non-empty, at most 512 bytes, no `*` (reserved for multi-index paths), no control characters.
  *
  * @example
- * validateIndexName('products') // ok; validateIndexName('a*') // HttpError 400
+ * validateIndexName('products') // ok; validateIndexName('a*') // ServiceError 400
  */
 export function validateIndexName(name: string): void {
   if (typeof name !== 'string' || name.length === 0)
-    throw new HttpError(400, 'Invalid indexName: it must be a non-empty string');
-  if (Buffer.byteLength(name) > 512) throw new HttpError(400, 'Invalid indexName: longer than 512 bytes');
+    throw new ServiceError(400, 'Invalid indexName: it must be a non-empty string');
+  if (Buffer.byteLength(name) > 512) throw new ServiceError(400, 'Invalid indexName: longer than 512 bytes');
   // eslint-disable-next-line no-control-regex
   if (name.includes('*') || /[\u0000-\u001f\u007f]/.test(name)) {
-    throw new HttpError(400, `Invalid indexName ${JSON.stringify(name)}: '*' and control characters are not allowed`);
+    throw new ServiceError(
+      400,
+      `Invalid indexName ${JSON.stringify(name)}: '*' and control characters are not allowed`,
+    );
   }
 }

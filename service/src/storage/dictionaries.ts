@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { Dictionaries, DICTIONARY_NAMES, type DictionaryName, type EntryOf } from '../engine/index.js';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 
 /**
  * Custom entries one dictionary may hold (all languages together). The document says a quota exists
@@ -77,7 +77,7 @@ export class DictionaryStore {
       } else next.delete(operation.objectID);
     }
     if (next.size > this.maxCustomEntries) {
-      throw new HttpError(
+      throw new ServiceError(
         403,
         `Custom dictionary entries quota exceeded: the ${name} dictionary would hold ${next.size} custom entries, the limit is ${this.maxCustomEntries}`,
       );

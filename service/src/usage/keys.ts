@@ -8,7 +8,7 @@
 import type { Context } from 'hono';
 import type { ServiceContext } from '../context.js';
 import { authorizeOrUnauthorized, credentialsOf, indexAllowed } from '../http/auth.js';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 
 export interface OperationalKeys {
   usageKey?: string | undefined;
@@ -23,7 +23,7 @@ export function setOperationalKeys(ctx: ServiceContext, value: OperationalKeys):
 }
 
 /**
- * Throws `HttpError(403)` unless the request carries the application id and the admin key or the
+ * Throws `ServiceError(403)` unless the request carries the application id and the admin key or the
  * dedicated key of `service`.
  *
  * @example
@@ -43,13 +43,13 @@ export function authorizeOperational(
   // A key made through /1/keys with the `usage` or `monitoring` right is a dedicated key (not a secured key
   // derived from one: those restrict searches). Restricted to indices, it reads those indices only.
   if (!key.acl.includes(service) || key.parent !== undefined) {
-    throw new HttpError(
+    throw new ServiceError(
       403,
       `This API needs the ${service} key (a key with the ${service} right) or the admin API key`,
     );
   }
   if (key.indexes && (indexName === undefined || !indexAllowed(key, indexName))) {
-    throw new HttpError(
+    throw new ServiceError(
       403,
       indexName === undefined
         ? 'This key is restricted to indices: it reads the statistics of those indices only'

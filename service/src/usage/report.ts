@@ -2,6 +2,7 @@
  * The Usage answers (document 3): statistics computed from the recorded calls (`usage_calls`) and,
  * for `records`/`data_size`/`file_size`, from the stored records. See `docs/notes/service.md`, "Usage".
  */
+import { ServiceError } from '../errors.js';
 import type Database from 'better-sqlite3';
 import type { UsageRow } from '../storage/usage-log.js';
 import {
@@ -27,7 +28,13 @@ export const LOCAL_REGION = 'local';
 export type Point = { t: number; v: number | Record<string, number> };
 export type Statistics = Record<string, Point[]>;
 
-export class UsageError extends Error {}
+/** A Usage parameter the document refuses: 422 naming it (document 3, Errors). */
+export class UsageError extends ServiceError {
+  constructor(message: string) {
+    super(422, message);
+    this.name = 'UsageError';
+  }
+}
 
 /**
  * The metric names a `statistic` path segment asks for, in order, without duplicates.
