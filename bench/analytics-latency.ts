@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createService, DEV_CREDENTIALS } from '../service/src/index.js';
-import { openDatabase } from '../service/src/storage/db.js';
+import { openDatabase } from '../service/src/storage/sqlite/open.js';
 import { AnalyticsLog, type AnalyticsSearch } from '../service/src/storage/analytics-log.js';
 
 const headers = (key: string) => ({

@@ -35,7 +35,7 @@ import { attachInternals } from './http/internals.js';
 import { registerGetObject } from './http/records.js';
 import { routers } from './http/routes.js';
 import { Catalog } from './storage/catalog.js';
-import { openDatabase } from './storage/db.js';
+import { openDatabase } from './storage/sqlite/open.js';
 import { DictionaryStore } from './storage/dictionaries.js';
 import { KeyStore } from './storage/keys.js';
 import { createSearchLog } from './storage/search-log.js';

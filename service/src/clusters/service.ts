@@ -75,20 +75,6 @@ export class Clusters {
 
   constructor(private readonly ctx: ServiceContext) {
     const { db } = ctx;
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS clusters_mapping (
-        user_id TEXT PRIMARY KEY,
-        cluster_name TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS clusters_record_owners (
-        index_name TEXT NOT NULL,
-        object_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        PRIMARY KEY (index_name, object_id)
-      );
-      CREATE INDEX IF NOT EXISTS clusters_record_owners_user ON clusters_record_owners (user_id);
-    `);
     this.statements = {
       assign: db.prepare(
         'INSERT INTO clusters_mapping (user_id, cluster_name, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET cluster_name = excluded.cluster_name',

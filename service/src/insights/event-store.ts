@@ -109,29 +109,6 @@ export class EventStore {
   private readonly insert: Database.Statement;
 
   constructor(private readonly ctx: ServiceContext) {
-    ctx.db.exec(`
-      CREATE TABLE IF NOT EXISTS insights_events (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        event_type TEXT NOT NULL,
-        event_name TEXT NOT NULL,
-        index_name TEXT NOT NULL,
-        user_token TEXT NOT NULL,
-        timestamp INTEGER NOT NULL,
-        received_at INTEGER NOT NULL,
-        query_id TEXT,
-        object_ids TEXT,
-        filters TEXT,
-        positions TEXT,
-        search_index TEXT,
-        search_query TEXT,
-        search_at INTEGER,
-        search_positions TEXT,
-        fingerprint TEXT UNIQUE
-      );
-      CREATE INDEX IF NOT EXISTS insights_events_index_time ON insights_events (index_name, timestamp);
-      CREATE INDEX IF NOT EXISTS insights_events_user_time ON insights_events (user_token, timestamp);
-      CREATE INDEX IF NOT EXISTS insights_events_query ON insights_events (query_id);
-    `);
     // A re-sent event (same fields and the same client timestamp, e.g. a request re-sent by a page that
     // never read the answer) is stored once: INSERT OR IGNORE on its fingerprint.
     this.insert = ctx.db.prepare(`

@@ -66,9 +66,6 @@ export function orderLinesToEvents(orderLines: readonly OrderLine[], indexName: 
 
 /** Whether the demo history of `indexName` was seeded into this database. */
 export function isSeeded(ctx: ServiceContext, indexName: string): boolean {
-  ctx.db.exec(
-    'CREATE TABLE IF NOT EXISTS recommend_demo_seed (index_name TEXT PRIMARY KEY, seeded_at INTEGER NOT NULL, events INTEGER NOT NULL)',
-  );
   return ctx.db.prepare('SELECT 1 FROM recommend_demo_seed WHERE index_name = ?').get(indexName) !== undefined;
 }
 

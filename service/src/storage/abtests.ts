@@ -66,19 +66,6 @@ export class AbTestStore {
   };
 
   constructor(private readonly db: Database.Database) {
-    // AUTOINCREMENT: the id of a deleted test is never given again, so nothing recorded under it can be
-    // mistaken for a later test's.
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS abtests_tests (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        name TEXT NOT NULL,
-        status TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        end_at INTEGER NOT NULL,
-        stopped_at INTEGER,
-        variants TEXT NOT NULL
-      );
-    `);
     this.statements = {
       insert: db.prepare(
         'INSERT INTO abtests_tests (name, status, created_at, end_at, stopped_at, variants) VALUES (?, ?, ?, ?, NULL, ?)',

@@ -97,30 +97,6 @@ export function continuesSeries(
 }
 
 /**
- * Adds the A/B test columns (`ab_test_id`, `ab_test_variant`, both nullable) to an `analytics_searches`
- * table created before A/B tests existed — the table is in users' data directories — and their index.
- * Safe to run at every start: a column is added only when `PRAGMA table_info` does not list it, and
- * `ALTER TABLE … ADD COLUMN` of a nullable column keeps every existing row (as NULL: not in a test).
- *
- * @example
- * migrateAbTestColumns(db);
- */
-export function migrateAbTestColumns(db: Database.Database): void {
-  const columns = new Set(
-    (db.prepare('PRAGMA table_info(analytics_searches)').all() as Array<{ name: string }>).map((column) => column.name),
-  );
-  db.transaction(() => {
-    if (!columns.has('ab_test_id')) db.exec('ALTER TABLE analytics_searches ADD COLUMN ab_test_id INTEGER');
-    if (!columns.has('ab_test_variant')) db.exec('ALTER TABLE analytics_searches ADD COLUMN ab_test_variant INTEGER');
-    // The request's country (`/2/countries`): NULL for the searches recorded before, as for those without one.
-    if (!columns.has('country')) db.exec('ALTER TABLE analytics_searches ADD COLUMN country TEXT');
-    db.exec(
-      'CREATE INDEX IF NOT EXISTS analytics_searches_ab_test ON analytics_searches (ab_test_id, ab_test_variant)',
-    );
-  })();
-}
-
-/**
  * @example
  * const log = new AnalyticsLog(db);
  * log.record({ indexName: 'products', ts: Date.now(), query: 'chair', nbHits: 12, userKey: 'u1', anonymous: false,
@@ -145,27 +121,6 @@ export class AnalyticsLog {
     this.flushDelayMs = options.flushDelayMs ?? 250;
     this.maxBatch = options.maxBatch ?? 1000;
     this.windowMs = options.aggregationWindowMs ?? AGGREGATION_WINDOW_MS;
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS analytics_searches (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        index_name TEXT NOT NULL,
-        ts INTEGER NOT NULL,
-        query TEXT NOT NULL,
-        nb_hits INTEGER NOT NULL,
-        user_key TEXT NOT NULL,
-        anonymous INTEGER NOT NULL,
-        query_id TEXT,
-        page INTEGER NOT NULL,
-        hits_per_page INTEGER NOT NULL,
-        object_ids TEXT NOT NULL,
-        filters TEXT NOT NULL,
-        tags TEXT NOT NULL,
-        superseded INTEGER NOT NULL DEFAULT 0
-      );
-      CREATE INDEX IF NOT EXISTS analytics_searches_index_ts ON analytics_searches (index_name, ts);
-      CREATE INDEX IF NOT EXISTS analytics_searches_user ON analytics_searches (index_name, user_key, id);
-    `);
-    migrateAbTestColumns(db);
     this.insert = db.prepare(`
       INSERT INTO analytics_searches
         (index_name, ts, query, nb_hits, user_key, anonymous, query_id, page, hits_per_page, object_ids, filters, tags,

@@ -126,49 +126,6 @@ export class CrawlerStore {
 
   constructor(db: Database.Database) {
     this.#db = db;
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS crawler_crawlers (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        config TEXT NOT NULL,
-        running INTEGER NOT NULL DEFAULT 0,
-        reindexing INTEGER NOT NULL DEFAULT 0,
-        blocked INTEGER NOT NULL DEFAULT 0,
-        blocking_task_id TEXT,
-        last_reindex_started_at INTEGER,
-        last_reindex_ended_at INTEGER,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL,
-        seq INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS crawler_tasks (
-        id TEXT PRIMARY KEY,
-        crawler_id TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        pending INTEGER NOT NULL,
-        outcome TEXT,
-        message TEXT,
-        created_at INTEGER NOT NULL,
-        ended_at INTEGER
-      );
-      CREATE INDEX IF NOT EXISTS crawler_tasks_by_crawler ON crawler_tasks (crawler_id, kind, created_at);
-      CREATE TABLE IF NOT EXISTS crawler_urls (
-        crawler_id TEXT NOT NULL,
-        generation TEXT NOT NULL,
-        url TEXT NOT NULL,
-        status TEXT NOT NULL,
-        reason TEXT NOT NULL,
-        category TEXT NOT NULL,
-        readable TEXT NOT NULL,
-        records TEXT NOT NULL DEFAULT '{}',
-        PRIMARY KEY (crawler_id, generation, url)
-      );
-      CREATE TABLE IF NOT EXISTS crawler_domains (
-        domain TEXT PRIMARY KEY,
-        verified INTEGER NOT NULL,
-        seq INTEGER NOT NULL
-      );
-    `);
     this.#stmt = {
       crawlers: db.prepare('SELECT * FROM crawler_crawlers ORDER BY seq'),
       crawler: db.prepare('SELECT * FROM crawler_crawlers WHERE id = ?'),

@@ -42,17 +42,6 @@ export class PersonalizationStore {
   };
 
   constructor(private readonly db: Database.Database) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS personalization_strategy (
-        id INTEGER PRIMARY KEY CHECK (id = 1),
-        body TEXT NOT NULL,
-        updated_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS personalization_deletions (
-        user_token TEXT PRIMARY KEY,
-        deleted_until INTEGER NOT NULL
-      );
-    `);
     this.statements = {
       getStrategy: db.prepare('SELECT body FROM personalization_strategy WHERE id = 1'),
       setStrategy: db.prepare(

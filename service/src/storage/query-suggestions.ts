@@ -48,17 +48,6 @@ export class QuerySuggestionsStore {
   readonly #stmt;
 
   constructor(db: Database.Database) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS query_suggestions_configs (
-        index_name TEXT PRIMARY KEY,
-        config TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL,
-        last_built_at INTEGER,
-        last_success_at INTEGER,
-        last_success_ms INTEGER,
-        log TEXT
-      )`);
     this.#stmt = {
       all: db.prepare('SELECT * FROM query_suggestions_configs ORDER BY created_at, index_name'),
       one: db.prepare('SELECT * FROM query_suggestions_configs WHERE index_name = ?'),

@@ -78,19 +78,6 @@ export class UsageLog {
     this.#db = db;
     this.#delay = options.flushDelayMs ?? 250;
     this.#maxBatch = options.maxBatch ?? 1000;
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS usage_calls (
-        ts INTEGER NOT NULL,
-        idx TEXT,
-        op TEXT NOT NULL,
-        app INTEGER NOT NULL,
-        n INTEGER NOT NULL,
-        ms REAL NOT NULL,
-        status INTEGER NOT NULL,
-        qs INTEGER NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS usage_calls_ts ON usage_calls (ts);
-      CREATE INDEX IF NOT EXISTS usage_calls_idx_ts ON usage_calls (idx, ts);`);
     this.#insert = db.prepare(
       'INSERT INTO usage_calls (ts, idx, op, app, n, ms, status, qs) VALUES (@ts, @idx, @op, @app, @n, @ms, @status, @qs)',
     );
