@@ -138,7 +138,7 @@ export async function run(): Promise<void> {
   const reportService = await createService({ dataDir: reportDir });
   const { url: reportUrl } = await reportService.listen(0, '127.0.0.1');
   try {
-    const db2 = reportService.ctx.db;
+    const db2 = reportService.services.storage.db;
     const big = new AnalyticsLog(db2);
     const now = Date.now();
     for (let i = 0; i < 100_000; i += 1) {

@@ -15,7 +15,6 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { createService, DEV_CREDENTIALS } from '../service/src/index.js';
-import { getEventStore } from '../service/src/insights/event-store.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const INDEX = 'bench_insights';
@@ -182,7 +181,7 @@ export async function run(): Promise<void> {
   }
   const seconds = (performance.now() - started) / 1000;
 
-  const events = getEventStore(service.ctx);
+  const events = service.services.insights;
   const ourEvents = events.query({ userToken: ourToken });
   const theirEvents = events.query({ userToken: MIRROR_TOKEN });
   const kinds = (list: typeof ourEvents) =>

@@ -13,7 +13,6 @@ import { after, before, test } from 'node:test';
 import type Database from 'better-sqlite3';
 import { AnalyticsReports, type Scope } from '../src/analytics/reports.js';
 import { createService, type Service } from '../src/index.js';
-import { getEventStore } from '../src/insights/event-store.js';
 import { AnalyticsLog, type AnalyticsFilter } from '../src/storage/analytics-log.js';
 
 const DAY = 86_400_000;
@@ -38,8 +37,8 @@ let reports: AnalyticsReports;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-analytics-reports-'));
   service = await createService({ dataDir: dir });
-  db = service.ctx.db;
-  const events = getEventStore(service.ctx);
+  db = service.services.storage.db;
+  const events = service.services.insights;
   const log = new AnalyticsLog(db);
   const rnd = random(7);
   const words = ['chair', 'desk', 'lamp', 'table', 'paper', 'binder', 'phone', 'label'];

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createService, DEV_CREDENTIALS } from '../src/index.js';
-import { getEventStore } from '../src/insights/event-store.js';
 import { generateSecuredApiKey } from '../src/secured-key.js';
 
 type Service = Awaited<ReturnType<typeof createService>>;
@@ -431,7 +430,7 @@ describe('stored events', () => {
   it("signal 'events' in process and are readable through the EventStore", async () => {
     const userToken = token();
     const seen: unknown[] = [];
-    const off = service.ctx.on('events', (payload) => seen.push(payload));
+    const off = service.services.events.on('insights:events', (payload) => seen.push(payload));
     assert.equal((await post({ events: [view(userToken), view(userToken, { objectIDs: ['9'] })] })).status, 200);
     off();
     assert.equal(seen.length, 1);
@@ -439,7 +438,7 @@ describe('stored events', () => {
       (seen[0] as Array<{ userToken: string }>).map((e) => e.userToken),
       [userToken, userToken],
     );
-    const store = getEventStore(service.ctx);
+    const store = service.services.insights;
     assert.deepEqual(
       store.query({ userToken }).map((e) => e.objectIDs),
       [['1'], ['9']],
@@ -450,7 +449,7 @@ describe('stored events', () => {
   });
 
   it('append validates shapes (no age rule, for seeded history) and query filters by index, type, time', () => {
-    const store = getEventStore(service.ctx);
+    const store = service.services.insights;
     const userToken = token();
     const old = Date.now() - 30 * 24 * 3600 * 1000;
     const rows = store.append([

@@ -4,7 +4,7 @@
  * `./search.ts`; storage `src/service/storage/abtests.ts`. See `docs/notes/service.md`, "A/B tests".
  *
  * - Status: `active` from creation; `stopped` by `POST …/stop` (final: the test never restarts);
- *   `expired` once the service clock (`ctx.now()`) is past `endAt` — evaluated lazily whenever a test is
+ *   `expired` once the service clock (`services.now()`) is past `endAt` — evaluated lazily whenever a test is
  *   read or a search could be split, and then stored. `failed` is never produced: a creation either
  *   commits whole or answers an error and leaves nothing.
  * - Assignment: the first 4 bytes of SHA-256(`abTestID` NUL `user`) as an unsigned integer, modulo 100,
@@ -15,11 +15,9 @@
  *   assigned, and the significance of the difference between the variants (`./significance.ts`).
  */
 import { createHash } from 'node:crypto';
-import { getAnalyticsLog } from '../analytics/record.js';
-import { AnalyticsReports } from '../analytics/reports.js';
-import type { ServiceContext } from '../context.js';
-import { getEventStore } from '../insights/event-store.js';
-import { AbTestStore, type AbTestVariantConfig, type StoredAbTest } from '../storage/abtests.js';
+import type { AnalyticsReports } from '../analytics/reports.js';
+import type { AbTestStore, AbTestVariantConfig, StoredAbTest } from '../storage/abtests.js';
+import type { AnalyticsLog } from '../storage/analytics-log.js';
 import { twoProportionSignificance } from './significance.js';
 import type { AbTestCreate } from './validate.js';
 
@@ -82,24 +80,34 @@ export function variantFor(test: Pick<StoredAbTest, 'abTestID' | 'variants'>, us
   return bucketOf(test.abTestID, userKey) < test.variants[0].trafficPercentage ? 1 : 2;
 }
 
+export interface AbTestsDependencies {
+  store: AbTestStore;
+  /** The metrics: the Analytics figures of each variant's searches. */
+  analytics: AnalyticsReports;
+  /** Flushed before the metrics are read (searches still queued count). */
+  analyticsLog: AnalyticsLog;
+  now: () => number;
+}
+
 export class AbTests {
   private readonly store: AbTestStore;
   private readonly reports: AnalyticsReports;
+  private readonly analyticsLog: AnalyticsLog;
+  private readonly now: () => number;
   /** Every test by id (a few rows: kept in memory, written through). */
   private readonly tests = new Map<number, StoredAbTest>();
 
-  constructor(private readonly ctx: ServiceContext) {
-    // The tables the metrics read: the Analytics search log (with its A/B columns) and the events.
-    getAnalyticsLog(ctx);
-    getEventStore(ctx);
-    this.store = new AbTestStore(ctx.db);
-    this.reports = new AnalyticsReports(ctx.db);
+  constructor({ store, analytics, analyticsLog, now }: AbTestsDependencies) {
+    this.store = store;
+    this.reports = analytics;
+    this.analyticsLog = analyticsLog;
+    this.now = now;
     for (const test of this.store.all()) this.tests.set(test.abTestID, test);
   }
 
   /** Moves an active test past its `endAt` to `expired` (stored). */
   private refresh(test: StoredAbTest): StoredAbTest {
-    if (test.status === 'active' && this.ctx.now() > test.endAt) {
+    if (test.status === 'active' && this.now() > test.endAt) {
       this.store.setStatus(test.abTestID, 'expired');
       test.status = 'expired';
     }
@@ -137,7 +145,7 @@ export class AbTests {
    * catalog's, which publishes the task the answer carries).
    */
   create(input: AbTestCreate, write: (insert: () => number) => number): StoredAbTest {
-    const createdAt = this.ctx.now();
+    const createdAt = this.now();
     const base = {
       name: input.name,
       status: 'active' as const,
@@ -157,7 +165,7 @@ export class AbTests {
    */
   stop(test: StoredAbTest, write: (apply: () => void) => void = (apply) => apply()): void {
     this.refresh(test);
-    const stoppedAt = this.ctx.now();
+    const stoppedAt = this.now();
     const stopping = test.status === 'active';
     write(() => {
       if (stopping) this.store.setStatus(test.abTestID, 'stopped', stoppedAt);
@@ -169,7 +177,7 @@ export class AbTests {
 
   /** Removes the test and its metrics. `write` runs the change inside the caller's transaction. */
   remove(test: StoredAbTest, write: (apply: () => void) => void = (apply) => apply()): void {
-    getAnalyticsLog(this.ctx).flush(); // searches of the test still queued lose their tag too
+    this.analyticsLog.flush(); // searches of the test still queued lose their tag too
     write(() => this.store.remove(test.abTestID));
     this.tests.delete(test.abTestID);
   }
@@ -177,7 +185,7 @@ export class AbTests {
   /** The A/B test object with each variant's metrics and the two significances. */
   describe(test: StoredAbTest): AbTestObject {
     this.refresh(test);
-    getAnalyticsLog(this.ctx).flush(); // live figures: searches still queued count
+    this.analyticsLog.flush(); // live figures: searches still queued count
     const figures = test.variants.map((variant, i) => this.reports.abTestVariant(test.abTestID, i + 1, variant.index));
     const [a, b] = figures;
     const significance = (numerator: 'clickedSearchCount' | 'convertedSearchCount') =>
@@ -220,21 +228,4 @@ function metrics(figures: ReturnType<AnalyticsReports['abTestVariant']>): Varian
     trackedSearchCount: figures.trackedSearchCount,
     userCount: figures.userCount,
   };
-}
-
-const services = new WeakMap<ServiceContext, AbTests>();
-
-/**
- * The A/B tests of a service (one per context; creates its table and loads the tests on first use).
- *
- * @example
- * getAbTests(ctx).activeOn('products')
- */
-export function getAbTests(ctx: ServiceContext): AbTests {
-  let service = services.get(ctx);
-  if (!service) {
-    service = new AbTests(ctx);
-    services.set(ctx, service);
-  }
-  return service;
 }

@@ -10,9 +10,9 @@
  *   deletion — delete object, batch, clear, deleteByQuery, delete index — decrements at once), and the
  *   bytes of their JSON.
  */
-import type { Context } from 'hono';
-import type { ServiceContext } from '../context.js';
+import type Database from 'better-sqlite3';
 import { ServiceError } from '../errors.js';
+import type { Catalog } from '../storage/catalog.js';
 
 /** The one cluster of the local service. */
 export const LOCAL_CLUSTER = 'c1-local';
@@ -73,8 +73,10 @@ export function requireCluster(value: unknown, where: string): string {
 export class Clusters {
   private readonly statements;
 
-  constructor(private readonly ctx: ServiceContext) {
-    const { db } = ctx;
+  constructor(
+    private readonly db: Database.Database,
+    private readonly catalog: Catalog,
+  ) {
     this.statements = {
       assign: db.prepare(
         'INSERT INTO clusters_mapping (user_id, cluster_name, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET cluster_name = excluded.cluster_name',
@@ -94,7 +96,7 @@ export class Clusters {
 
   /** Assigns users to a cluster (one transaction); re-assigning keeps the first `createdAt`. */
   assign(userIDs: string[], clusterName: string, at: number): void {
-    this.ctx.db.transaction(() => {
+    this.db.transaction(() => {
       for (const userID of userIDs) this.statements.assign.run(userID, clusterName, at);
     })();
   }
@@ -106,7 +108,7 @@ export class Clusters {
   /** Removes a user ID and its record ownership (the records stay in their indices). */
   remove(userID: string): boolean {
     let removed = false;
-    this.ctx.db.transaction(() => {
+    this.db.transaction(() => {
       removed = this.statements.remove.run(userID).changes > 0;
       this.statements.removeOwned.run(userID);
     })();
@@ -118,8 +120,7 @@ export class Clusters {
    * without the header, 400 for an invalid ID, 404 for a user ID not assigned to a cluster (document 1:
    * "users are not assigned automatically: a call for an unassigned or unknown user is rejected").
    */
-  writer(c: Context): string | undefined {
-    const header = c.req.header(USER_ID_HEADER);
+  writer(header: string | undefined): string | undefined {
     if (header === undefined) return undefined;
     const userID = validateUserId(header, USER_ID_HEADER);
     if (!this.has(userID)) throw new ServiceError(404, `User ID ${userID} is not assigned to a cluster`);
@@ -200,24 +201,7 @@ export class Clusters {
 
   /** Bytes of the record's JSON (UTF-8), or undefined when it no longer exists. */
   private recordSize(indexName: string, objectID: string): number | undefined {
-    const record = this.ctx.indices.get(indexName)?.getObject(objectID);
+    const record = this.catalog.get(indexName)?.getObject(objectID);
     return record ? Buffer.byteLength(JSON.stringify(record)) : undefined;
   }
-}
-
-const services = new WeakMap<ServiceContext, Clusters>();
-
-/**
- * The multi-cluster mapping of a service (one per context).
- *
- * @example
- * getClusters(ctx).mapping('user-42') // { userID: 'user-42', clusterName: 'c1-local', nbRecords: 3, dataSize: 180 }
- */
-export function getClusters(ctx: ServiceContext): Clusters {
-  let clusters = services.get(ctx);
-  if (!clusters) {
-    clusters = new Clusters(ctx);
-    services.set(ctx, clusters);
-  }
-  return clusters;
 }

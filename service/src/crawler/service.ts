@@ -6,18 +6,11 @@
  * where the document is silent are in `docs/notes/crawler.md`.
  */
 import { randomUUID } from 'node:crypto';
-import type { ServiceContext } from '../context.js';
-import { indexAllowed } from '../http/auth.js';
 import { ServiceError } from '../errors.js';
-import { internalsOf } from '../http/internals.js';
+import { indexAllowed } from '../keys/authorizer.js';
 import type { Catalog } from '../storage/catalog.js';
-import {
-  CrawlerStore,
-  type Generation,
-  type StoredCrawler,
-  type TaskKind,
-  type UrlStatistic,
-} from '../storage/crawler.js';
+import type { KeyStore } from '../storage/keys.js';
+import type { CrawlerStore, Generation, StoredCrawler, TaskKind, UrlStatistic } from '../storage/crawler.js';
 import { httpUrl, liveIndices, parseConfig, temporaryIndexName, type CrawlerConfig } from './config.js';
 import { crawl, CrawlScope, outcomeOf, Pace, type Visit } from './crawl.js';
 
@@ -61,25 +54,39 @@ interface Runtime {
 
 const DOMAIN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$|^\[[0-9a-f:.]+\]$/i;
 
+export interface CrawlerDependencies {
+  store: CrawlerStore;
+  /** Reindexes write records (into temporary indices, then moved over the live ones). */
+  catalog: Catalog;
+  /** A configuration's `apiKey` must be a key of this application with `addObject`. */
+  keys: KeyStore;
+  config: { appId: string; adminKey: string; searchKey: string };
+  now: () => number;
+}
+
 /**
  * @example
- * const crawlers = new CrawlerService(ctx, { userId: 'local-crawler', apiKey: 'local-crawler-key', domains: [] });
+ * const crawlers = new CrawlerService(dependencies, { userId: 'local-crawler', apiKey: 'local-crawler-key', domains: [] });
  * const id = crawlers.create('docs', config);
  * const taskId = crawlers.reindex(id);
  */
 export class CrawlerService {
   readonly options: CrawlerOptions;
-  readonly #ctx: ServiceContext;
   readonly #store: CrawlerStore;
   readonly #catalog: Catalog;
+  readonly #keys: KeyStore;
+  readonly #app: CrawlerDependencies['config'];
+  readonly #now: () => number;
   readonly #runtimes = new Map<string, Runtime>();
   readonly #closing = new AbortController();
 
-  constructor(ctx: ServiceContext, options: CrawlerOptions) {
-    this.#ctx = ctx;
+  constructor({ store, catalog, keys, config, now }: CrawlerDependencies, options: CrawlerOptions) {
     this.options = options;
-    this.#store = new CrawlerStore(ctx.db);
-    this.#catalog = internalsOf(ctx).catalog;
+    this.#store = store;
+    this.#catalog = catalog;
+    this.#keys = keys;
+    this.#app = config;
+    this.#now = now;
     for (const domain of options.domains) {
       if (!DOMAIN.test(domain))
         throw new Error(`Crawler domain ${JSON.stringify(domain)} is not a host name (or *.host)`);
@@ -89,7 +96,11 @@ export class CrawlerService {
         this.#store.saveDomain(domain.toLowerCase(), true);
     });
     this.#recover();
-    ctx.on('close', () => this.#closing.abort(new Error('The service is closing')));
+  }
+
+  /** Stops every crawl in progress (the service is closing). */
+  close(): void {
+    this.#closing.abort(new Error('The service is closing'));
   }
 
   /**
@@ -98,7 +109,7 @@ export class CrawlerService {
    * stays blocked with its temporary index and pending blocking task, waiting for the cancel call.
    */
   #recover(): void {
-    const now = this.#ctx.now();
+    const now = this.#now();
     this.#store.transaction(() => {
       for (const crawler of this.#store.crawlers()) {
         if (!crawler.reindexing) continue;
@@ -167,7 +178,7 @@ export class CrawlerService {
   }
 
   domains(): Array<{ appId: string; domain: string; verified: boolean }> {
-    return this.#store.domains().map((row) => ({ appId: this.#ctx.appId, ...row }));
+    return this.#store.domains().map((row) => ({ appId: this.#app.appId, ...row }));
   }
 
   /** `{pending}` of a task of this crawler; 400 naming `taskId` for another crawler's or an unknown task. */
@@ -191,24 +202,24 @@ export class CrawlerService {
   /** Validates a configuration, then its appId (this service's) and apiKey (a key of this app with addObject on the indices). */
   #checkConfig(value: unknown): CrawlerConfig {
     const config = parseConfig(value);
-    if (config.appId !== this.#ctx.appId)
+    if (config.appId !== this.#app.appId)
       throw new ServiceError(
         400,
-        `config.appId: ${JSON.stringify(config.appId)} is not the application id of this service (${this.#ctx.appId})`,
+        `config.appId: ${JSON.stringify(config.appId)} is not the application id of this service (${this.#app.appId})`,
       );
     this.#checkKey(config, 'config.apiKey');
     return config;
   }
 
   #checkKey(config: CrawlerConfig, field: string): void {
-    if (config.apiKey === this.#ctx.adminKey) return;
-    if (config.apiKey === this.#ctx.searchKey)
+    if (config.apiKey === this.#app.adminKey) return;
+    if (config.apiKey === this.#app.searchKey)
       throw new ServiceError(400, `${field}: the API key lacks the addObject right (it is the search key)`);
-    const key = internalsOf(this.#ctx).keys.get(config.apiKey);
+    const key = this.#keys.get(config.apiKey);
     if (!key)
       throw new ServiceError(
         400,
-        `${field}: not an API key of application ${this.#ctx.appId} (unknown, deleted or expired)`,
+        `${field}: not an API key of application ${this.#app.appId} (unknown, deleted or expired)`,
       );
     if (!key.acl.includes('addObject')) throw new ServiceError(400, `${field}: the API key lacks the addObject right`);
     const patterns = { indexes: key.indexes ?? (key.index !== undefined ? [key.index] : undefined) };
@@ -220,7 +231,7 @@ export class CrawlerService {
 
   #newTask(crawlerId: string, kind: TaskKind, pending: boolean): string {
     const id = randomUUID();
-    this.#store.insertTask({ id, crawlerId, kind, pending, createdAt: this.#ctx.now() });
+    this.#store.insertTask({ id, crawlerId, kind, pending, createdAt: this.#now() });
     return id;
   }
 
@@ -228,7 +239,7 @@ export class CrawlerService {
     if (typeof name !== 'string' || name.trim() === '' || name.length > 256)
       throw new ServiceError(400, 'name: must be a non-empty string of at most 256 characters');
     const checked = this.#checkConfig(config);
-    const now = this.#ctx.now();
+    const now = this.#now();
     const id = randomUUID();
     this.#store.insertCrawler({
       id,
@@ -258,7 +269,7 @@ export class CrawlerService {
     return this.#store.transaction(() => {
       if (typeof name === 'string') crawler.name = name;
       if (checked) crawler.config = checked;
-      crawler.updatedAt = this.#ctx.now();
+      crawler.updatedAt = this.#now();
       this.#store.saveCrawler(crawler);
       return this.#newTask(id, 'update', false);
     });
@@ -283,7 +294,7 @@ export class CrawlerService {
     this.#refuseBlocked(crawler, 'run');
     if (crawler.lastReindexStartedAt === null && !crawler.reindexing) return this.reindex(id);
     crawler.running = true;
-    crawler.updatedAt = this.#ctx.now();
+    crawler.updatedAt = this.#now();
     const taskId = this.#store.transaction(() => {
       this.#store.saveCrawler(crawler);
       return this.#newTask(id, 'run', false);
@@ -296,7 +307,7 @@ export class CrawlerService {
   pause(id: string): string {
     const crawler = this.require(id);
     crawler.running = false;
-    crawler.updatedAt = this.#ctx.now();
+    crawler.updatedAt = this.#now();
     const taskId = this.#store.transaction(() => {
       this.#store.saveCrawler(crawler);
       return this.#newTask(id, 'pause', false);
@@ -327,9 +338,9 @@ export class CrawlerService {
     const previous = runtime.reindex;
     if (previous) {
       previous.abort.abort(new Error('restarted'));
-      this.#store.endTask(previous.taskId, 'restarted', this.#ctx.now(), 'A new reindex replaced this one');
+      this.#store.endTask(previous.taskId, 'restarted', this.#now(), 'A new reindex replaced this one');
     }
-    const now = this.#ctx.now();
+    const now = this.#now();
     const taskId = this.#store.transaction(() => {
       const taskId = this.#newTask(id, 'reindex', true);
       this.#discardTemporary(crawler);
@@ -386,10 +397,10 @@ export class CrawlerService {
         if (crawler) {
           this.#discardTemporary(crawler);
           crawler.reindexing = false;
-          crawler.lastReindexEndedAt = this.#ctx.now();
+          crawler.lastReindexEndedAt = this.#now();
           this.#store.saveCrawler(crawler);
         }
-        this.#store.endTask(taskId, 'failed', this.#ctx.now(), (error as Error).message);
+        this.#store.endTask(taskId, 'failed', this.#now(), (error as Error).message);
       });
     }
   }
@@ -406,7 +417,7 @@ export class CrawlerService {
     tally: { done: number; failed: number },
   ): void {
     const crawler = this.require(id);
-    const now = this.#ctx.now();
+    const now = this.#now();
     let blockReason: string | undefined;
     if (tally.done === 0 && tally.failed > 0) blockReason = `every crawled URL failed (${tally.failed})`;
     for (const [live, temporary] of targets) {
@@ -461,7 +472,7 @@ export class CrawlerService {
         `taskId: ${taskId} is not the blocking task of crawler ${id}; only a blocking task can be cancelled`,
       );
     }
-    const now = this.#ctx.now();
+    const now = this.#now();
     this.#store.transaction(() => {
       this.#discardTemporary(crawler);
       crawler.blocked = false;
@@ -487,7 +498,7 @@ export class CrawlerService {
     const urls = [...new Set(urlsValue.map((url, i) => httpUrl(url, `urls[${i}]`)))];
     if (save !== undefined && typeof save !== 'boolean') throw new ServiceError(400, 'save: must be a boolean');
     this.#refuseBlocked(crawler, 'crawling URLs');
-    const now = this.#ctx.now();
+    const now = this.#now();
     if (this.#store.countTasksSince(id, 'urls', now - 86_400_000) >= MAX_URL_CRAWL_CALLS_PER_DAY) {
       throw new ServiceError(
         429,
@@ -520,10 +531,10 @@ export class CrawlerService {
           { urls, followLinks: false, onUrl: (visit) => !signal.aborted && this.#save(id, generation, targets, visit) },
           signal,
         );
-        this.#store.endTask(taskId, 'done', this.#ctx.now());
+        this.#store.endTask(taskId, 'done', this.#now());
       } catch (error) {
         if (this.#closed) return;
-        this.#store.endTask(taskId, signal.aborted ? 'restarted' : 'failed', this.#ctx.now(), (error as Error).message);
+        this.#store.endTask(taskId, signal.aborted ? 'restarted' : 'failed', this.#now(), (error as Error).message);
       }
     })();
     if (generation === 'temp') {
@@ -577,7 +588,7 @@ export class CrawlerService {
       throw new ServiceError(400, 'config: must be an object of configuration properties');
     }
     const config = this.#checkConfig({ ...crawler.config, ...(overrides as Record<string, unknown> | undefined) });
-    const startDate = new Date(this.#ctx.now()).toISOString();
+    const startDate = new Date(this.#now()).toISOString();
     // Its own pace: a test is one or two requests, and answers even while the crawler is paused.
     const scope = new CrawlScope(config, this.#domainNames(), new Pace(), this.#closing.signal);
     const visit = await scope.visit(url);
@@ -602,7 +613,7 @@ export class CrawlerService {
     const links = visit.links.filter((link) => scope.wanted(link));
     return {
       startDate,
-      endDate: new Date(this.#ctx.now()).toISOString(),
+      endDate: new Date(this.#now()).toISOString(),
       logs: visit.logs,
       records: [...byIndex.values()],
       links,

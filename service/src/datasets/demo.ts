@@ -74,7 +74,7 @@ export const DEMO_SUGGESTIONS_GENERATE = [['subCategory'], ['category'], ['brand
  *   as `#10-` or `14-7/8`, which nobody types: patterns drop what starts with `#` or holds a `/`.
  *
  * @example
- * getQuerySuggestions(ctx).create(parseConfig(demoSuggestionsConfig()))
+ * services.querySuggestions.create(parseConfig(demoSuggestionsConfig()))
  */
 export function demoSuggestionsConfig(): Record<string, unknown> {
   return {

@@ -12,14 +12,15 @@
  * The document names the write right both `setSettings` and `editSettings`: a key holding either may create,
  * stop and delete tests. The logic is in `service/src/abtests/`.
  */
-import type { Context, Hono } from 'hono';
-import { getAbTests } from '../abtests/service.js';
+import { type Context, Hono } from 'hono';
 import { validateCreate } from '../abtests/validate.js';
-import type { KeyInfo, Requirement, ServiceContext } from '../context.js';
+import type { KeyInfo, Requirement } from '../keys/types.js';
+import type { Services } from '../services.js';
 import type { StoredAbTest } from '../storage/abtests.js';
-import { authorizeOrUnauthorized, indexAllowed } from './auth.js';
+import { indexAllowed } from '../keys/authorizer.js';
+import { authorizeOrUnauthorized } from './request.js';
+import { readJson } from './body.js';
 import { ServiceError } from '../errors.js';
-import { internalsOf } from './internals.js';
 
 /** Largest create body (two variants with their search parameters fit in far less). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,15 +29,16 @@ const MAX_LIMIT = 1000;
 
 type Handler = (c: Context) => unknown;
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const abTests = getAbTests(ctx);
-  const { catalog } = internalsOf(ctx);
+export function abTestRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { abTests, catalog } = services;
 
   /** The handler's answer as JSON; refusals are `{status, message}` (http/failure.ts). */
   const route = (handler: Handler) => async (c: Context) => c.json(await handler(c));
 
   // Document 2: "401 application ID or key missing", "403 invalid credentials".
-  const authorize = (c: Context, right: Requirement): KeyInfo => authorizeOrUnauthorized(ctx, c, right, undefined, 403);
+  const authorize = (c: Context, right: Requirement): KeyInfo =>
+    authorizeOrUnauthorized(services, c, right, undefined, 403);
   /**
    * Create, stop and delete: the endpoints name the right `setSettings`, the overview `editSettings` (document
    * 2, "both names appear"): a key holding either may.
@@ -93,11 +95,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
     '/2/abtests',
     route(async (c) => {
       const key = authorizeWrite(c);
-      const input = validateCreate(await ctx.readJson(c, MAX_BODY_BYTES), ctx.now());
+      const input = validateCreate(await readJson(c, MAX_BODY_BYTES), services.now());
       const names = [...new Set(input.variants.map((variant) => variant.index))];
       requireIndices(key, names);
       for (const name of names) {
-        if (!ctx.indices.get(name)) throw new ServiceError(404, `Index ${name} does not exist`);
+        if (!services.catalog.get(name)) throw new ServiceError(404, `Index ${name} does not exist`);
       }
       for (const name of names) {
         const running = abTests.activeUsing(name);
@@ -172,4 +174,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
       return answer(test, taskID);
     }),
   );
+  return app;
 }

@@ -5,13 +5,11 @@
  * ones 403); failures are `{ status, message }`; 100 calls per
  * minute per application with the `X-RateLimit-*` headers (document 2, "Limits").
  */
-import type { Context, Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { parseBoolean, parseCount, parsePeriod, parseTags, TOP_LIMIT } from '../analytics/params.js';
-import { getAnalyticsLog } from '../analytics/record.js';
-import { AnalyticsReports, ORDER_BY, type OrderBy, type Page, type Scope } from '../analytics/reports.js';
-import type { ServiceContext } from '../context.js';
-import { getEventStore } from '../insights/event-store.js';
-import { authorizeOrUnauthorized } from './auth.js';
+import { ORDER_BY, type OrderBy, type Page, type Scope } from '../analytics/reports.js';
+import type { Services } from '../services.js';
+import { authorizeOrUnauthorized } from './request.js';
 import { ServiceError } from '../errors.js';
 
 /** "Analytics calls: 100 per minute per application". */
@@ -26,15 +24,14 @@ interface Call {
   page(defaultLimit?: number): Page;
 }
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  getEventStore(ctx); // the events table the click figures read
-  const log = getAnalyticsLog(ctx);
-  const reports = new AnalyticsReports(ctx.db);
+export function analyticsRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { analyticsLog: log, analytics: reports } = services;
   const calls = { minute: -1, count: 0 };
 
   /** Counts the call against the application's minute; 429 past the limit. Returns the headers to send. */
   function rateLimit(): Record<string, string> {
-    const minute = Math.floor(ctx.now() / 60_000);
+    const minute = Math.floor(services.now() / 60_000);
     if (minute !== calls.minute) {
       calls.minute = minute;
       calls.count = 0;
@@ -59,13 +56,13 @@ export function register(app: Hono, ctx: ServiceContext): void {
     app.get(path, (c) => {
       const index = c.req.query('index');
       // Missing credentials 401, wrong ones 403 (as the A/B test API on the same host).
-      authorizeOrUnauthorized(ctx, c, 'analytics', index || undefined, 403);
+      authorizeOrUnauthorized(services, c, 'analytics', index || undefined, 403);
       // Every answer from here on carries the rate-limit headers, refusals included.
       for (const [name, value] of Object.entries(rateLimit())) c.header(name, value);
       if (!index) throw new ServiceError(400, 'index: required (the name of the index to report on)');
       const scope = (): Scope => ({
         index,
-        period: parsePeriod(c.req.query('startDate'), c.req.query('endDate'), ctx.now()),
+        period: parsePeriod(c.req.query('startDate'), c.req.query('endDate'), services.now()),
         tags: parseTags(c.req.query('tags')),
       });
       const page = (defaultLimit = 10): Page => ({
@@ -145,4 +142,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
   route('/2/clicks/positions', ({ scope }) => reports.clickPositions(scope()));
   route('/2/clicks/clickThroughRate', ({ scope }) => reports.clickThroughRate(scope()));
   route('/2/conversions/conversionRate', ({ scope }) => reports.conversionRate(scope()));
+  return app;
 }

@@ -15,8 +15,12 @@ const DECODERS = new Map([
   ['br', brotliDecompressSync],
 ]);
 
-/** The decoded body text of each request read through `readJson` (for the call log, without a second read). */
-export const bodyTexts = new WeakMap<Request, string>();
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The decoded body text of a request read through `readJson` (for the call log and Usage, without a second read). */
+    bodyText: string;
+  }
+}
 
 /**
  * Reads a body stream up to `maxBytes`: one byte more is a 413 at once, and nothing more is read (a body
@@ -85,7 +89,7 @@ export async function readJson<T = unknown>(c: Context, maxBytes = DEFAULT_MAX_B
   } catch {
     throw new ServiceError(400, 'Invalid JSON: the body is not valid UTF-8');
   }
-  bodyTexts.set(c.req.raw, text);
+  c.set('bodyText', text);
   if (text.trim() === '') return {} as T;
   try {
     return JSON.parse(text) as T;

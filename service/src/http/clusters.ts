@@ -5,17 +5,17 @@
  * the hosted family's: list `{userIDs, page, hitsPerPage}`, delete `{deletedAt}`, search `{hits, nbHits,
  * page, hitsPerPage, updatedAt}`, pending `{pending, clusters?}`. See docs/notes/service.md, "Multi-cluster".
  */
-import type { Context, Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import {
-  getClusters,
   MAX_BATCH_USERS,
   requireCluster,
   USER_ID_HEADER,
   validateUserId,
   type UserMapping,
 } from '../clusters/service.js';
-import type { ServiceContext } from '../context.js';
-import { asObject } from './body.js';
+import type { Services } from '../services.js';
+import { asObject, readJson } from './body.js';
+import { authorize } from './request.js';
 import { ServiceError } from '../errors.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -39,27 +39,28 @@ function highlight(value: string, query: string) {
   return { value: marked, matchLevel: 'full', matchedWords: [query] };
 }
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const clusters = getClusters(ctx);
-  const admin = (c: Context) => ctx.authorize(c, 'admin');
+export function clusterRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { clusters } = services;
+  const admin = (c: Context) => authorize(services, c, 'admin');
   const pathUser = (c: Context) => validateUserId(c.req.param('userID') ?? '', 'userID');
 
   app.post('/1/clusters/mapping/batch', async (c) => {
     admin(c);
-    const body = asObject(await ctx.readJson(c), 'The body');
+    const body = asObject(await readJson(c), 'The body');
     const cluster = requireCluster(body.cluster, 'cluster');
     if (!Array.isArray(body.users) || body.users.length === 0 || body.users.length > MAX_BATCH_USERS) {
       throw new ServiceError(400, `users must be an array of 1 to ${MAX_BATCH_USERS} user IDs`);
     }
     const users = body.users.map((user, position) => validateUserId(user, `users[${position}]`));
-    const at = ctx.now();
+    const at = services.now();
     clusters.assign([...new Set(users)], cluster, at);
     return c.json({ createdAt: iso(at) });
   });
 
   app.post('/1/clusters/mapping/search', async (c) => {
     admin(c);
-    const body = asObject(await ctx.readJson(c), 'The body');
+    const body = asObject(await readJson(c), 'The body');
     if (body.query !== undefined && typeof body.query !== 'string')
       throw new ServiceError(400, 'query must be a string');
     const query = ((body.query as string | undefined) ?? '').trim();
@@ -80,7 +81,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
       objectID: user.userID,
       _highlightResult: { userID: highlight(user.userID, query), clusterName: highlight(user.clusterName, '') },
     }));
-    return c.json({ hits, nbHits: matching.length, page, hitsPerPage, updatedAt: iso(ctx.now()) });
+    return c.json({ hits, nbHits: matching.length, page, hitsPerPage, updatedAt: iso(services.now()) });
   });
 
   app.post('/1/clusters/mapping', async (c) => {
@@ -88,9 +89,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const header = c.req.header(USER_ID_HEADER);
     if (header === undefined) throw new ServiceError(400, `The ${USER_ID_HEADER} header is required`);
     const userID = validateUserId(header, USER_ID_HEADER);
-    const body = asObject(await ctx.readJson(c), 'The body');
+    const body = asObject(await readJson(c), 'The body');
     const cluster = requireCluster(body.cluster, 'cluster');
-    const at = ctx.now();
+    const at = services.now();
     clusters.assign([userID], cluster, at);
     return c.json({ createdAt: iso(at) });
   });
@@ -131,11 +132,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
     admin(c);
     const userID = pathUser(c);
     if (!clusters.remove(userID)) throw new ServiceError(404, `User ID ${userID} does not exist`);
-    return c.json({ deletedAt: iso(ctx.now()) });
+    return c.json({ deletedAt: iso(services.now()) });
   });
 
   app.get('/1/clusters', (c) => {
     admin(c);
     return c.json({ clusters: clusters.clusters() });
   });
+  return app;
 }

@@ -5,10 +5,9 @@
  * The work is `crawler/service.ts`; choices where the document is silent: `docs/notes/crawler.md`.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Context, Hono } from 'hono';
-import type { ServiceContext } from '../context.js';
-import { getCrawlers } from '../crawler/options.js';
-import { asObject } from './body.js';
+import { type Context, Hono } from 'hono';
+import type { Services } from '../services.js';
+import { asObject, readJson } from './body.js';
 import { ServiceError } from '../errors.js';
 
 const REALM = 'Basic realm="crawler", charset="UTF-8"';
@@ -23,7 +22,7 @@ function same(a: string, b: string): boolean {
  * Checks the Basic credentials; `invalidStatus` is 401 for the crawler paths, 403 for `/api/1/domains`
  * (the document's table).
  */
-function authenticate(ctx: ServiceContext, c: Context, invalidStatus: 401 | 403): void {
+function authenticate(services: Services, c: Context, invalidStatus: 401 | 403): void {
   const header = c.req.header('authorization');
   if (!header)
     throw new ServiceError(
@@ -33,7 +32,7 @@ function authenticate(ctx: ServiceContext, c: Context, invalidStatus: 401 | 403)
   const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
-  const { userId, apiKey } = getCrawlers(ctx).options;
+  const { userId, apiKey } = services.config.crawler;
   // Both compared, always, so the answer time says nothing about which part was wrong.
   const userOk = colon > 0 && same(decoded.slice(0, colon), userId);
   const keyOk = colon > 0 && same(decoded.slice(colon + 1), apiKey);
@@ -64,8 +63,8 @@ function page<T>(items: T[], { page, itemsPerPage }: { page: number; itemsPerPag
 }
 
 /** The body as an object holding only `allowed` fields (400 naming an unknown one). */
-async function body(ctx: ServiceContext, c: Context, allowed: string[]): Promise<Record<string, unknown>> {
-  const value = asObject(await ctx.readJson(c));
+async function body(c: Context, allowed: string[]): Promise<Record<string, unknown>> {
+  const value = asObject(await readJson(c));
   for (const field of Object.keys(value)) {
     if (!allowed.includes(field))
       throw new ServiceError(400, `${field}: unknown field (expected ${allowed.join(', ')})`);
@@ -75,11 +74,11 @@ async function body(ctx: ServiceContext, c: Context, allowed: string[]): Promise
 
 /**
  * @example
- * crawler.register(app, ctx); // then POST /api/1/crawlers with Authorization: Basic base64(user:key)
+ * app.route('/', crawlerRoutes(services)); // then POST /api/1/crawlers with Authorization: Basic base64(user:key)
  */
-export function register(app: Hono, ctx: ServiceContext): void {
-  const crawlers = () => getCrawlers(ctx);
-  getCrawlers(ctx); // recover what a restart interrupted now, not at the first call
+export function crawlerRoutes(services: Services): Hono {
+  const app = new Hono();
+  const crawlers = () => services.crawler;
 
   app.use('/api/1/*', async (c, next) => {
     await next();
@@ -87,14 +86,14 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.post('/api/1/crawlers', async (c) => {
-    authenticate(ctx, c, 401);
-    const { name, config } = await body(ctx, c, ['name', 'config']);
+    authenticate(services, c, 401);
+    const { name, config } = await body(c, ['name', 'config']);
     if (config === undefined) throw new ServiceError(400, 'config: required');
     return c.json({ id: crawlers().create(name, config) });
   });
 
   app.get('/api/1/crawlers', (c) => {
-    authenticate(ctx, c, 401);
+    authenticate(services, c, 401);
     const paging = pagination(c);
     const items = crawlers()
       .list({ name: c.req.query('name'), appId: c.req.query('appId') })
@@ -103,7 +102,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.get('/api/1/crawlers/:id', (c) => {
-    authenticate(ctx, c, 401);
+    authenticate(services, c, 401);
     const withConfig = c.req.query('withConfig');
     if (withConfig !== undefined && withConfig !== 'true' && withConfig !== 'false') {
       throw new ServiceError(400, `withConfig: must be true or false, got ${JSON.stringify(withConfig)}`);
@@ -113,62 +112,63 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.patch('/api/1/crawlers/:id', async (c) => {
-    authenticate(ctx, c, 401);
+    authenticate(services, c, 401);
     crawlers().require(c.req.param('id'));
-    const { name, config } = await body(ctx, c, ['name', 'config']);
+    const { name, config } = await body(c, ['name', 'config']);
     return c.json({ taskId: crawlers().update(c.req.param('id'), name, config) });
   });
 
   app.patch('/api/1/crawlers/:id/config', async (c) => {
-    authenticate(ctx, c, 401);
+    authenticate(services, c, 401);
     crawlers().require(c.req.param('id'));
-    const partial = asObject(await ctx.readJson(c), 'The body (top-level configuration properties)');
+    const partial = asObject(await readJson(c), 'The body (top-level configuration properties)');
     return c.json({ taskId: crawlers().patchConfig(c.req.param('id'), partial) });
   });
 
   for (const action of ['run', 'pause', 'reindex'] as const) {
     app.post(`/api/1/crawlers/:id/${action}`, (c) => {
-      authenticate(ctx, c, 401);
+      authenticate(services, c, 401);
       return c.json({ taskId: crawlers()[action](c.req.param('id')) });
     });
   }
 
   app.get('/api/1/crawlers/:id/stats/urls', (c) => {
-    authenticate(ctx, c, 401);
+    authenticate(services, c, 401);
     return c.json(crawlers().statistics(c.req.param('id')));
   });
 
   app.post('/api/1/crawlers/:id/urls/crawl', async (c) => {
-    authenticate(ctx, c, 401);
+    authenticate(services, c, 401);
     crawlers().require(c.req.param('id'));
-    const { urls, save } = await body(ctx, c, ['urls', 'save']);
+    const { urls, save } = await body(c, ['urls', 'save']);
     return c.json({ taskId: crawlers().crawlUrls(c.req.param('id'), urls, save) });
   });
 
   app.post('/api/1/crawlers/:id/test', async (c) => {
-    authenticate(ctx, c, 401);
+    authenticate(services, c, 401);
     crawlers().require(c.req.param('id'));
-    const { url, config } = await body(ctx, c, ['url', 'config']);
+    const { url, config } = await body(c, ['url', 'config']);
     return c.json(await crawlers().test(c.req.param('id'), url, config));
   });
 
   app.get('/api/1/crawlers/:id/tasks/:taskId', (c) => {
-    authenticate(ctx, c, 401);
+    authenticate(services, c, 401);
     return c.json(crawlers().task(c.req.param('id'), c.req.param('taskId')));
   });
 
   app.post('/api/1/crawlers/:id/tasks/:taskId/cancel', (c) => {
-    authenticate(ctx, c, 401);
+    authenticate(services, c, 401);
     crawlers().cancel(c.req.param('id'), c.req.param('taskId'));
     return c.json({});
   });
 
   app.get('/api/1/domains', (c) => {
-    authenticate(ctx, c, 403);
+    authenticate(services, c, 403);
     const paging = pagination(c);
     const appId = c.req.query('appId');
-    if (appId !== undefined && appId !== ctx.appId)
+    if (appId !== undefined && appId !== services.config.appId)
       throw new ServiceError(400, `appId: ${JSON.stringify(appId)} is not the application id of this service`);
     return c.json(page(crawlers().domains(), paging));
   });
+  return app;
 }

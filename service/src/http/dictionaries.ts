@@ -12,9 +12,9 @@
  *
  * Custom entries change searches on every index at once (see `docs/notes/engine.md`, Dictionaries).
  */
-import type { Context, Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { ServiceContext } from '../context.js';
+import type { Services } from '../services.js';
 import {
   DICTIONARY_NAMES,
   LANGUAGES,
@@ -25,10 +25,9 @@ import {
   type EntryOf,
 } from '../engine/index.js';
 import type { DictionaryOperation } from '../storage/dictionaries.js';
-import { isTransportParameter } from './auth.js';
-import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import { DEFAULT_MAX_BODY_BYTES, readJson } from './body.js';
+import { authorize, isTransportParameter } from './request.js';
 import { ServiceError } from '../errors.js';
-import { internalsOf } from './internals.js';
 
 /** Dictionary batch payload limit (document 1, Limits: 10 MB, 413 above). */
 export const DICTIONARY_MAX_BYTES = DEFAULT_MAX_BODY_BYTES;
@@ -196,14 +195,15 @@ function sortKey(entry: DictionaryEntry): string {
   return ('words' in entry ? (entry.words[0] ?? '') : entry.word).toLowerCase();
 }
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const { catalog, dictionaries: store } = internalsOf(ctx);
+export function dictionaryRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { catalog, dictionaries: store } = services;
   const now = () => new Date().toISOString();
 
   app.post('/1/dictionaries/:dictionaryName/batch', async (c) => {
-    ctx.authorize(c, 'editSettings');
+    authorize(services, c, 'editSettings');
     const name = dictionaryOf(c);
-    const { clearExisting, operations } = parseBatch(name, await ctx.readJson(c, DICTIONARY_MAX_BYTES));
+    const { clearExisting, operations } = parseBatch(name, await readJson(c, DICTIONARY_MAX_BYTES));
     const { taskID } = catalog.write('*', `dictionaries:${name}`, () => store.batch(name, operations, clearExisting));
     return c.json({ taskID, updatedAt: now() });
   });
@@ -237,13 +237,13 @@ export function register(app: Hono, ctx: ServiceContext): void {
   };
 
   app.post('/1/dictionaries/:dictionaryName/search', async (c) => {
-    ctx.authorize(c, 'settings');
+    authorize(services, c, 'settings');
     const name = dictionaryOf(c);
-    return search(c, name, asBody(await ctx.readJson(c)));
+    return search(c, name, asBody(await readJson(c)));
   });
 
   app.get('/1/dictionaries/:dictionaryName/search', (c) => {
-    ctx.authorize(c, 'settings');
+    authorize(services, c, 'settings');
     const name = dictionaryOf(c);
     const input: Record<string, unknown> = {};
     for (const [key, value] of new URL(c.req.url).searchParams) {
@@ -255,8 +255,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.put('/1/dictionaries/:all{\\*}/settings', async (c) => {
-    ctx.authorize(c, 'editSettings');
-    const parsed = SETTINGS_SCHEMA.safeParse(asBody(await ctx.readJson(c)));
+    authorize(services, c, 'editSettings');
+    const parsed = SETTINGS_SCHEMA.safeParse(asBody(await readJson(c)));
     if (!parsed.success) {
       throw schemaError(parsed.error, '', (key) =>
         key === 'plurals' || key === 'compounds'
@@ -280,7 +280,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.get('/1/dictionaries/:all{\\*}/settings', (c) => {
-    ctx.authorize(c, 'settings');
+    authorize(services, c, 'settings');
     const stopwords = Object.fromEntries(
       store.dictionaries.disabledStandardStopwords().map((language) => [language, true]),
     );
@@ -288,7 +288,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.get('/1/dictionaries/:all{\\*}/languages', (c) => {
-    ctx.authorize(c, 'settings');
+    authorize(services, c, 'settings');
     const counts = Object.fromEntries(
       DICTIONARY_NAMES.map((name) => {
         const byLanguage = new Map<string, number>();
@@ -305,4 +305,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
     }
     return c.json(answer);
   });
+  return app;
 }

@@ -3,14 +3,14 @@
  * (`POST /1/indexes/{indexName}/operation`), settings (GET/PUT, with `replicas` and
  * `forwardToReplicas`) and task status.
  */
-import type { Hono } from 'hono';
-import type { ServiceContext } from '../context.js';
+import { Hono } from 'hono';
+import type { Services } from '../services.js';
 import { checkTypoWordSizes, KNOWN_SETTINGS } from '../engine/settings.js';
 import { type Catalog, type CopyScope, validateIndexName } from '../storage/catalog.js';
-import { indexAllowed, requireRight } from './auth.js';
-import { asObject } from './body.js';
+import { indexAllowed, requireRight } from '../keys/authorizer.js';
+import { asObject, readJson } from './body.js';
+import { authorize } from './request.js';
 import { ServiceError } from '../errors.js';
-import { internalsOf } from './internals.js';
 import { flag } from './params.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -61,10 +61,11 @@ const isSetting = (name: string) => KNOWN_SETTINGS.includes(name) || HOSTED_SETT
 
 const SCOPES: CopyScope[] = ['settings', 'synonyms', 'rules', 'records'];
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const { catalog } = internalsOf(ctx);
+export function indexRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { catalog } = services;
   app.get('/1/indexes', (c) => {
-    const key = ctx.authorize(c, 'listIndexes');
+    const key = authorize(services, c, 'listIndexes');
     const pageParam = c.req.query('page');
     const hitsPerPageParam = c.req.query('hitsPerPage');
     const names = catalog.names().filter((name) => indexAllowed(key, name));
@@ -102,7 +103,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.delete('/1/indexes/:indexName', (c) => {
     const indexName = c.req.param('indexName');
-    ctx.authorize(c, 'deleteIndex', indexName);
+    authorize(services, c, 'deleteIndex', indexName);
     validateIndexName(indexName);
     const { taskID } = catalog.write(indexName, 'deleteIndex', () => catalog.deleteIndex(indexName));
     return c.json({ deletedAt: new Date().toISOString(), taskID });
@@ -111,8 +112,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/indexes/:indexName/operation', async (c) => {
     const indexName = c.req.param('indexName');
     // addObject also allows copy/move; the key must be allowed on both indices (the source before the body is read).
-    const key = ctx.authorize(c, 'addObject', indexName);
-    const body = asObject(await ctx.readJson(c));
+    const key = authorize(services, c, 'addObject', indexName);
+    const body = asObject(await readJson(c));
     const { operation, destination, scope } = body;
     if (operation !== 'copy' && operation !== 'move')
       throw new ServiceError(400, '`operation` must be "copy" or "move"');
@@ -137,15 +138,15 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.get('/1/indexes/:indexName/settings', (c) => {
     const indexName = c.req.param('indexName');
-    ctx.authorize(c, 'settings', indexName);
+    authorize(services, c, 'settings', indexName);
     return c.json(catalog.settingsOf(indexName));
   });
 
   app.put('/1/indexes/:indexName/settings', async (c) => {
     const indexName = c.req.param('indexName');
-    ctx.authorize(c, 'editSettings', indexName);
+    authorize(services, c, 'editSettings', indexName);
     validateIndexName(indexName);
-    const settings = asObject(await ctx.readJson(c), 'The settings');
+    const settings = asObject(await readJson(c), 'The settings');
     for (const name of Object.keys(settings)) {
       if (!isSetting(name)) throw new ServiceError(400, `Unknown setting: ${name}`);
     }
@@ -155,7 +156,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     }
     // minWordSizefor1Typo ≤ minWordSizefor2Typos over the values each index will have (the replicas' own when forwarded).
     for (const name of [indexName, ...(flag(forward) ? (catalog.meta(indexName)?.replicas ?? []) : [])]) {
-      checkTypoWordSizes(settings, (ctx.indices.get(name)?.getSettings() ?? {}) as Record<string, unknown>);
+      checkTypoWordSizes(settings, (services.catalog.get(name)?.getSettings() ?? {}) as Record<string, unknown>);
     }
     const { taskID } = catalog.write(indexName, 'settings', () =>
       catalog.setSettings(indexName, settings, flag(forward)),
@@ -165,7 +166,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   // Application-level task status (used by clients for non-index tasks); same ids as index tasks.
   app.get('/1/task/:taskID', (c) => {
-    ctx.authorize(c, 'any');
+    authorize(services, c, 'any');
     const taskID = Number(c.req.param('taskID'));
     if (!Number.isSafeInteger(taskID) || taskID < 0)
       throw new ServiceError(400, 'taskID must be a non-negative integer');
@@ -176,7 +177,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.get('/1/indexes/:indexName/task/:taskID', (c) => {
     const indexName = c.req.param('indexName');
-    ctx.authorize(c, 'any', indexName);
+    authorize(services, c, 'any', indexName);
     const taskID = Number(c.req.param('taskID'));
     if (!Number.isSafeInteger(taskID) || taskID < 0)
       throw new ServiceError(400, 'taskID must be a non-negative integer');
@@ -184,4 +185,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (!task) throw new ServiceError(404, `Task ${taskID} does not exist`);
     return c.json({ status: task.published ? 'published' : 'notPublished' });
   });
+  return app;
 }

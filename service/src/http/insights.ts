@@ -2,9 +2,8 @@
  * Insights routes: `POST /1/events` (document 2, Insights) and the service's own admin listing
  * `GET /1/_local/events` (not part of the hosted API; for tests and the catalogue).
  */
-import type { Context, Hono } from 'hono';
-import type { ServiceContext } from '../context.js';
-import { getEventStore } from '../insights/event-store.js';
+import { type Context, Hono } from 'hono';
+import type { Services } from '../services.js';
 import {
   EVENT_LIMITS,
   EVENT_TYPES,
@@ -13,7 +12,10 @@ import {
   validateEventsBody,
   type EventType,
 } from '../insights/validate.js';
-import { authorizeOrUnauthorized, requireRight, unauthorized as unauthorizedAs } from './auth.js';
+import { asUnauthorized } from '../errors.js';
+import { requireRight } from '../keys/authorizer.js';
+import { readJson } from './body.js';
+import { authorize, authorizeOrUnauthorized } from './request.js';
 import { ServiceError } from '../errors.js';
 
 /**
@@ -25,7 +27,7 @@ function unauthorized<T>(check: () => T, indexName?: string): T {
   try {
     return check();
   } catch (error) {
-    const refused = unauthorizedAs(error, 401);
+    const refused = asUnauthorized(error, 401);
     if (refused instanceof ServiceError && (refused.status === 401 || refused.status === 403)) {
       throw new ServiceError(
         401,
@@ -44,15 +46,16 @@ function optionalInt(c: Context, name: string): number | undefined {
   return value;
 }
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const events = getEventStore(ctx);
+export function insightsRoutes(services: Services): Hono {
+  const app = new Hono();
+  const events = services.insights;
 
   // Failures are `{status, message}` (document 2, Errors rule 1): http/failure.ts.
   app.post('/1/events', async (c) => {
     // Credentials before the body is read.
-    const key = unauthorized(() => ctx.authorize(c, 'search'));
+    const key = unauthorized(() => authorize(services, c, 'search'));
     // Insights body: under 2 MB (413 above).
-    const body = await ctx.readJson(c, EVENT_LIMITS.bodyBytes - 1);
+    const body = await readJson(c, EVENT_LIMITS.bodyBytes - 1);
     const valid = validateEventsBody(body, { now: Date.now() });
     // A restricted key may only send events of the indices it can search.
     for (const index of new Set(valid.map((e) => e.index)))
@@ -67,7 +70,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   // (EventStore.deleteUserToken). 204 without a body, as the hosted API answers.
   app.delete('/1/usertokens/:userToken', (c) => {
     // Missing or wrong credentials 401 (Insights); a valid key without deleteObject 403.
-    authorizeOrUnauthorized(ctx, c, 'deleteObject', undefined, 401);
+    authorizeOrUnauthorized(services, c, 'deleteObject', undefined, 401);
     const userToken = c.req.param('userToken');
     if (!USER_TOKEN.test(userToken)) {
       throw new ServiceError(400, 'userToken: must match [a-zA-Z0-9_-=/+]{1,128}');
@@ -77,7 +80,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.get('/1/_local/events', (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     const eventType = c.req.query('eventType');
     if (eventType !== undefined && eventType !== '' && !(EVENT_TYPES as readonly string[]).includes(eventType)) {
       throw new ServiceError(400, `eventType: must be one of ${EVENT_TYPES.join(', ')}`);
@@ -94,4 +97,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const limit = Math.min(optionalInt(c, 'limit') ?? 1000, 100_000);
     return c.json({ events: events.query({ ...filter, limit }), nbEvents: events.count(filter) }, 200);
   });
+  return app;
 }

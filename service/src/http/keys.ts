@@ -3,13 +3,14 @@
  * (`/1/indexes/{indexName}/keys`). Keys created here work at once with their acl, indexes, validity,
  * referers, queryParameters, maxHitsPerQuery and maxQueriesPerIPPerHour.
  */
-import type { Hono } from 'hono';
-import { ALL_RIGHTS, type Right, type ServiceContext } from '../context.js';
+import { Hono } from 'hono';
+import { ALL_RIGHTS, type Right } from '../keys/types.js';
+import type { Services } from '../services.js';
 import { parseFilters, parseSearchParams } from '../engine/index.js';
 import type { KeyFields, StoredKey } from '../storage/keys.js';
-import { asObject } from './body.js';
+import { asObject, readJson } from './body.js';
+import { authorize } from './request.js';
 import { ServiceError } from '../errors.js';
-import { internalsOf } from './internals.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -114,10 +115,11 @@ export function keyView(key: StoredKey, withIndex = false): Record<string, unkno
   return view;
 }
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const { keys } = internalsOf(ctx);
+export function keyRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { keys } = services;
   const searchKeyView = () => ({
-    value: ctx.searchKey,
+    value: services.config.searchKey,
     acl: ['search', 'browse'],
     description: 'Search-only key of the local service',
     validity: 0,
@@ -128,7 +130,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     createdAt: 0,
   });
   const builtIn = (value: string) => {
-    if (value === ctx.searchKey || value === ctx.adminKey) {
+    if (value === services.config.searchKey || value === services.config.adminKey) {
       throw new ServiceError(
         400,
         'The admin and search keys of the local service are set by its options and cannot be changed here',
@@ -137,7 +139,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   };
 
   app.get('/1/keys', (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     return c.json({
       keys: [
         searchKeyView(),
@@ -150,35 +152,35 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.post('/1/keys', async (c) => {
-    ctx.authorize(c, 'admin');
-    const key = keys.create(keyFields(await ctx.readJson(c)));
+    authorize(services, c, 'admin');
+    const key = keys.create(keyFields(await readJson(c)));
     return c.json({ key: key.value, createdAt: iso(key.createdAt) });
   });
 
   app.get('/1/keys/:key', (c) => {
     const value = c.req.param('key');
-    const caller = ctx.authorize(c, 'any');
+    const caller = authorize(services, c, 'any');
     // Admin: any key; another key: only itself.
     if (!caller.isAdmin && caller.value !== value && caller.parent !== value) {
       throw new ServiceError(403, 'A non-admin API key can only read its own rights');
     }
-    if (value === ctx.searchKey) return c.json(searchKeyView());
+    if (value === services.config.searchKey) return c.json(searchKeyView());
     const key = keys.get(value);
     if (!key) throw new ServiceError(404, 'Key does not exist');
     return c.json(keyView(key));
   });
 
   app.put('/1/keys/:key', async (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     const value = c.req.param('key');
     builtIn(value);
-    const key = keys.update(value, keyFields(await ctx.readJson(c)));
+    const key = keys.update(value, keyFields(await readJson(c)));
     if (!key) throw new ServiceError(404, 'Key does not exist');
     return c.json({ key: key.value, updatedAt: new Date().toISOString() });
   });
 
   app.delete('/1/keys/:key', (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     const value = c.req.param('key');
     builtIn(value);
     if (!keys.delete(value)) throw new ServiceError(404, 'Key does not exist');
@@ -186,7 +188,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.post('/1/keys/:key/restore', (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     const key = keys.restore(c.req.param('key'));
     if (!key) throw new ServiceError(404, 'Key is not in the list of deleted keys');
     return c.json({ key: key.value, createdAt: iso(key.createdAt) });
@@ -194,7 +196,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   // Index-specific keys.
   app.get('/1/indexes/:all{\\*}/keys', (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     return c.json({
       keys: keys
         .list()
@@ -204,31 +206,31 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.post('/1/indexes/:indexName/keys', async (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     const indexName = c.req.param('indexName');
-    const key = keys.create(keyFields(await ctx.readJson(c)), indexName);
+    const key = keys.create(keyFields(await readJson(c)), indexName);
     return c.json({ key: key.value, createdAt: iso(key.createdAt) });
   });
 
   app.get('/1/indexes/:indexName/keys', (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     const indexName = c.req.param('indexName');
-    ctx.indices.require(indexName);
+    services.catalog.require(indexName);
     return c.json({ keys: keys.list(indexName).map((key) => keyView(key)) });
   });
 
   app.get('/1/indexes/:indexName/keys/:key', (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     const key = keys.get(c.req.param('key'));
     if (!key || key.index !== c.req.param('indexName')) throw new ServiceError(404, 'Key does not exist');
     return c.json(keyView(key));
   });
 
   app.put('/1/indexes/:indexName/keys/:key', async (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     const value = c.req.param('key');
     builtIn(value);
-    const fields = keyFields(await ctx.readJson(c));
+    const fields = keyFields(await readJson(c));
     // The document: the update succeeds and returns updatedAt even when the key does not exist.
     const key = keys.get(value);
     if (key && key.index === c.req.param('indexName')) keys.update(value, fields);
@@ -236,11 +238,12 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.delete('/1/indexes/:indexName/keys/:key', (c) => {
-    ctx.authorize(c, 'admin');
+    authorize(services, c, 'admin');
     const value = c.req.param('key');
     const key = keys.get(value);
     if (!key || key.index !== c.req.param('indexName')) throw new ServiceError(404, 'Key does not exist');
     keys.delete(value);
     return c.json({ deletedAt: new Date().toISOString() });
   });
+  return app;
 }

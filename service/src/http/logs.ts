@@ -4,10 +4,9 @@
  * `indexName`, `type` (`all`, `query` for searches, `build` for writes, `error` for 4xx/5xx answers).
  * API keys are masked in the logged headers; bodies are cut at 1,000 characters.
  */
-import type { Context, Hono, Next } from 'hono';
-import type { ServiceContext } from '../context.js';
-import { clientIp } from './auth.js';
-import { bodyTexts } from './body.js';
+import { type Context, Hono, type Next } from 'hono';
+import type { Services } from '../services.js';
+import { authorize, clientIp } from './request.js';
 import { ServiceError } from '../errors.js';
 
 const KEEP = 1000;
@@ -80,9 +79,10 @@ function mask(key: string | undefined): string {
  * must wrap them).
  *
  * @example
- * logs.register(app, ctx); // then GET /1/logs?type=error&length=20 with a key holding the logs right
+ * app.route('/', logRoutes(services)); // then GET /1/logs?type=error&length=20 with a key holding the logs right
  */
-export function register(app: Hono, ctx: ServiceContext): void {
+export function logRoutes(services: Services): Hono {
+  const app = new Hono();
   const entries: LogEntry[] = [];
 
   app.use('/1/*', async (c: Context, next: Next) => {
@@ -90,7 +90,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const started = performance.now();
     await next();
     // The body as the handler read it (readJson keeps the decoded text); never a second read of the stream.
-    const requestBody = cut(bodyTexts.get(c.req.raw) ?? '');
+    const requestBody = cut(c.get('bodyText') ?? '');
     let answer = '';
     try {
       answer = await head(c.res.clone().body);
@@ -128,7 +128,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.get('/1/logs', (c) => {
     const indexName = c.req.query('indexName');
-    ctx.authorize(c, 'logs', indexName);
+    authorize(services, c, 'logs', indexName);
     const offset = Number(c.req.query('offset') ?? 0);
     const length = Number(c.req.query('length') ?? 10);
     const type = c.req.query('type') ?? 'all';
@@ -144,4 +144,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
     );
     return c.json({ logs: selected.slice(offset, offset + length).map(({ kind: _kind, ...entry }) => entry) });
   });
+  return app;
 }

@@ -7,12 +7,12 @@
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { cpus, totalmem } from 'node:os';
-import type { Context, Hono } from 'hono';
-import type { ServiceContext } from '../context.js';
+import { type Context, Hono } from 'hono';
+import type { Services } from '../services.js';
 import { ServiceError } from '../errors.js';
 import { authorizeOperational } from '../usage/keys.js';
+import { callerOf } from './request.js';
 import { categoryOf, SEARCH_OPS, WRITE_OPS } from '../usage/operations.js';
-import { getUsageLog } from '../usage/record.js';
 import { DAY, HOUR, LOCAL_REGION, LOCAL_SERVER, type Point } from '../usage/report.js';
 import type { UsageRow } from '../storage/usage-log.js';
 
@@ -73,21 +73,17 @@ export function averages(rows: UsageRow[], test: (row: UsageRow) => boolean, ste
 }
 
 /** Calls of the last 24 hours, one row per call. */
-function lastDay(ctx: ServiceContext): UsageRow[] {
-  const now = ctx.now();
-  return getUsageLog(ctx)
-    .rows(now - DAY, now + 1)
-    .filter((row) => row.app === 1);
+function lastDay(services: Services): UsageRow[] {
+  const now = services.now();
+  return services.usage.rows(now - DAY, now + 1).filter((row) => row.app === 1);
 }
 
 const startedAt = { wall: Date.now(), cpu: process.cpuUsage() };
 
-function infrastructure(ctx: ServiceContext, metric: string, period: { window: number; step: number }): Point[] {
-  const now = ctx.now();
+function infrastructure(services: Services, metric: string, period: { window: number; step: number }): Point[] {
+  const now = services.now();
   if (metric === 'avg_build_time') {
-    const rows = getUsageLog(ctx)
-      .rows(now - period.window, now + 1)
-      .filter((row) => row.app === 1);
+    const rows = services.usage.rows(now - period.window, now + 1).filter((row) => row.app === 1);
     return averages(rows, isIndexingWrite, period.step);
   }
   // No samples are kept over time: one point, now.
@@ -101,9 +97,10 @@ function infrastructure(ctx: ServiceContext, metric: string, period: { window: n
     return [{ t, v: Math.round((100 * process.memoryUsage().rss) / totalmem()) }];
   }
   // ssd_usage: the filesystem holding the database (none for an in-memory database).
-  if (ctx.db.memory || !ctx.db.name) return [];
+  const { db } = services.storage;
+  if (db.memory || !db.name) return [];
   try {
-    const stats = statfsSync(dirname(ctx.db.name));
+    const stats = statfsSync(dirname(db.name));
     return [{ t, v: Math.round((100 * (stats.blocks - stats.bfree)) / stats.blocks) }];
   } catch {
     return [];
@@ -112,10 +109,11 @@ function infrastructure(ctx: ServiceContext, metric: string, period: { window: n
 
 /**
  * @example
- * monitoring.register(app, ctx); // GET /1/status → {"status":{"local-1":"operational"}}
+ * app.route('/', monitoringRoutes(services)); // GET /1/status → {"status":{"local-1":"operational"}}
  */
-export function register(app: Hono, ctx: ServiceContext): void {
-  const guard = (c: Context) => authorizeOperational(ctx, c, 'monitoring');
+export function monitoringRoutes(services: Services): Hono {
+  const app = new Hono();
+  const guard = (c: Context) => authorizeOperational(services.authorize, services.config, callerOf(c), 'monitoring');
   const status = (names: string[]) => ({ status: Object.fromEntries(names.map((name) => [name, 'operational'])) });
   const incidents = (names: string[]) => ({ incidents: Object.fromEntries(names.map((name) => [name, []])) });
 
@@ -132,13 +130,13 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.get('/1/latency/:servers', (c) => {
     guard(c);
     const names = servers(c);
-    const points = averages(lastDay(ctx), (row) => SEARCH_OPS.has(row.op), HOUR);
+    const points = averages(lastDay(services), (row) => SEARCH_OPS.has(row.op), HOUR);
     return c.json({ metrics: { latency: Object.fromEntries(names.map((name) => [name, points])) } });
   });
   app.get('/1/indexing/:servers', (c) => {
     guard(c);
     const names = servers(c);
-    const points = averages(lastDay(ctx), isIndexingWrite, HOUR);
+    const points = averages(lastDay(services), isIndexingWrite, HOUR);
     return c.json({ metrics: { indexing: Object.fromEntries(names.map((name) => [name, points])) } });
   });
   app.get('/1/reachability/:servers/probes', (c) => {
@@ -146,7 +144,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const names = servers(c);
     let storage = false;
     try {
-      storage = ctx.db.open && ctx.db.prepare('SELECT 1 AS one').get() !== undefined;
+      storage = services.storage.db.open && services.storage.db.prepare('SELECT 1 AS one').get() !== undefined;
     } catch {
       storage = false;
     }
@@ -169,7 +167,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
       );
     const names = metric === '*' ? [...INFRASTRUCTURE_METRICS] : [metric];
     return c.json({
-      metrics: Object.fromEntries(names.map((name) => [name, { [LOCAL_SERVER]: infrastructure(ctx, name, period) }])),
+      metrics: Object.fromEntries(
+        names.map((name) => [name, { [LOCAL_SERVER]: infrastructure(services, name, period) }]),
+      ),
     });
   });
+  return app;
 }

@@ -4,7 +4,7 @@
  * secured-key restrictions), which only ever narrow. The engine's `parseSearchParams` validates the
  * merged result.
  */
-import type { KeyInfo } from '../context.js';
+import type { KeyInfo } from '../keys/types.js';
 import { parseFilters, parseSearchParams, type Index } from '../engine/index.js';
 import { checkTypoWordSizes } from '../engine/settings.js';
 import { ServiceError } from '../errors.js';

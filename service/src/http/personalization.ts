@@ -4,20 +4,21 @@
  * credentials answer 401 as the endpoint table says; a valid key without the right 403. Failures are
  * `{ message }`. Profiles are computed from the stored Insights events (`src/service/personalization/`).
  */
-import type { Context, Hono } from 'hono';
-import type { ServiceContext } from '../context.js';
-import { getPersonalizer } from '../personalization/personalizer.js';
+import { type Context, Hono } from 'hono';
+import type { Services } from '../services.js';
 import { validateStrategy } from '../personalization/strategy.js';
-import { authorizeOrUnauthorized } from './auth.js';
+import { readJson } from './body.js';
+import { authorizeOrUnauthorized } from './request.js';
 import { ServiceError } from '../errors.js';
 
 /** Largest strategy body (two lists of at most 100 short entries fit in far less). */
 const MAX_STRATEGY_BYTES = 1024 * 1024;
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const personalizer = getPersonalizer(ctx);
+export function personalizationRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { personalizer } = services;
 
-  const authorize = (c: Context) => authorizeOrUnauthorized(ctx, c, 'recommendation', undefined, 401);
+  const authorize = (c: Context) => authorizeOrUnauthorized(services, c, 'recommendation', undefined, 401);
 
   app.get('/1/strategies/personalization', (c) => {
     authorize(c);
@@ -28,7 +29,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/strategies/personalization', async (c) => {
     authorize(c);
-    const strategy = validateStrategy(await ctx.readJson(c, MAX_STRATEGY_BYTES));
+    const strategy = validateStrategy(await readJson(c, MAX_STRATEGY_BYTES));
     personalizer.setStrategy(strategy);
     return c.json({ status: 200, message: 'Strategy was successfully updated' });
   });
@@ -48,4 +49,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (!deleted) throw new ServiceError(404, `No personalization profile for userToken ${JSON.stringify(userToken)}`);
     return c.json(deleted);
   });
+  return app;
 }

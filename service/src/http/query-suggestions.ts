@@ -10,25 +10,23 @@
  * The service's own `POST /1/_local/configs/{indexName}/build` (admin key) rebuilds a suggestions index
  * now and answers once the build has ended, with its status (for tests and development).
  */
-import type { Context, Hono } from 'hono';
-import type { ServiceContext } from '../context.js';
+import { type Context, Hono } from 'hono';
+import type { Services } from '../services.js';
 import { configAnswer, parseConfig } from '../query-suggestions/config.js';
-import { createDemoSuggestionsOnDemo } from '../query-suggestions/demo-hook.js';
-import { getQuerySuggestions } from '../query-suggestions/service.js';
 import { validateIndexName } from '../storage/catalog.js';
-import { authorizeOrUnauthorized } from './auth.js';
+import { readJson } from './body.js';
+import { authorizeOrUnauthorized } from './request.js';
 
 /** The media type of the build log: one JSON object per line. */
 export const LOG_CONTENT_TYPE = 'application/x-ndjson; charset=UTF-8';
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const suggestions = getQuerySuggestions(ctx);
-  // `--demo`: the demo's suggestions configuration, created once (query-suggestions/demo-hook.ts).
-  createDemoSuggestionsOnDemo(ctx);
+export function querySuggestionRoutes(services: Services): Hono {
+  const app = new Hono();
+  const suggestions = services.querySuggestions;
 
   /** The admin key; 401 when the credentials are missing or wrong (the document's code), 403 for another key. */
   const admin = (c: Context): void => {
-    authorizeOrUnauthorized(ctx, c, 'admin', undefined, 401);
+    authorizeOrUnauthorized(services, c, 'admin', undefined, 401);
   };
 
   /** The `{indexName}` of the path (400 when it cannot be an index name). */
@@ -40,7 +38,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/configs', async (c) => {
     admin(c);
-    const config = parseConfig(await ctx.readJson(c));
+    const config = parseConfig(await readJson(c));
     suggestions.create(config);
     void suggestions.build(config.indexName);
     return c.json({
@@ -51,18 +49,18 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.get('/1/configs', (c) => {
     admin(c);
-    return c.json(suggestions.list().map((config) => configAnswer(config, ctx.appId)));
+    return c.json(suggestions.list().map((config) => configAnswer(config, services.config.appId)));
   });
 
   app.get('/1/configs/:indexName', (c) => {
     admin(c);
-    return c.json(configAnswer(suggestions.require(pathIndex(c)), ctx.appId));
+    return c.json(configAnswer(suggestions.require(pathIndex(c)), services.config.appId));
   });
 
   // Creating through PUT is deprecated (document 2) but still creates.
   app.put('/1/configs/:indexName', async (c) => {
     admin(c);
-    const config = parseConfig(await ctx.readJson(c), pathIndex(c));
+    const config = parseConfig(await readJson(c), pathIndex(c));
     const created = suggestions.update(config);
     void suggestions.build(config.indexName);
     const what = created ? 'created (creating through PUT is deprecated: use POST /1/configs)' : 'updated';
@@ -99,4 +97,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
     await suggestions.build(indexName);
     return c.json(suggestions.status(indexName));
   });
+  return app;
 }

@@ -3,28 +3,27 @@
  * Every request of `requests` is checked (credentials, index, parameters) before any is answered; the
  * models are those of `src/service/recommend/` (see `docs/notes/recommend.md`).
  */
-import type { Context, Hono } from 'hono';
-import type { ServiceContext } from '../context.js';
-import { getRecommender } from '../recommend/recommender.js';
+import { type Context, Hono } from 'hono';
+import type { Services } from '../services.js';
 import { answerRequest, MAX_REQUESTS, validateRequest } from '../recommend/request.js';
-import { seedDemoFromCatalogue } from '../recommend/demo-hook.js';
-import { authorizeOrUnauthorized, requireRight } from './auth.js';
-import { asObject } from './body.js';
+import { requireRight } from '../keys/authorizer.js';
+import { asObject, readJson } from './body.js';
+import { authorizeOrUnauthorized } from './request.js';
 import { ServiceError } from '../errors.js';
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const recommender = getRecommender(ctx);
-  seedDemoFromCatalogue(ctx);
+export function recommendRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { recommender } = services;
 
   // Document 2 (Recommend): 401 for missing or wrong credentials; a valid key without the search right, or
   // restricted to other indices, stays 403.
-  const authorize = (c: Context) => authorizeOrUnauthorized(ctx, c, 'search', undefined, 401);
+  const authorize = (c: Context) => authorizeOrUnauthorized(services, c, 'search', undefined, 401);
 
   app.post('/1/indexes/:all{\\*}/recommendations', async (c) => {
     // Credentials and the search right before the body is read: a caller without a valid key learns
     // nothing about its parameters; then each request's index.
     const key = authorize(c);
-    const body = asObject(await ctx.readJson(c));
+    const body = asObject(await readJson(c));
     if (body.requests === undefined)
       throw new ServiceError(400, '`requests` is required: a list of Recommend requests');
     if (!Array.isArray(body.requests)) throw new ServiceError(400, '`requests` must be an array');
@@ -39,10 +38,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
       const indexName = (input as { indexName?: unknown } | null)?.indexName;
       if (typeof indexName === 'string') requireRight(key, 'search', indexName);
       const request = validateRequest(input, i);
-      ctx.indices.require(request.indexName);
+      services.catalog.require(request.indexName);
       return { key, request };
     });
-    const results = prepared.map(({ key, request }) => answerRequest(ctx, recommender, key, request));
+    const results = prepared.map(({ key, request }) => answerRequest(services, key, request));
     return c.json({ results });
   });
+  return app;
 }

@@ -5,15 +5,16 @@
  * answer is sent (the write is durable and visible from then on).
  */
 import { randomUUID } from 'node:crypto';
-import type { Context, Hono } from 'hono';
-import { getClusters } from '../clusters/service.js';
-import type { KeyInfo, Right, ServiceContext } from '../context.js';
+import { type Context, Hono } from 'hono';
+import type { KeyInfo, Right } from '../keys/types.js';
+import type { Services } from '../services.js';
+import { USER_ID_HEADER } from '../clusters/service.js';
 import { type Index, isSearchParameter } from '../engine/index.js';
 import { type Catalog, type Record_, validateIndexName } from '../storage/catalog.js';
-import { requireRight } from './auth.js';
-import { asObject, requestsOf } from './body.js';
+import { requireRight } from '../keys/authorizer.js';
+import { asObject, readJson, requestsOf } from './body.js';
+import { authorize } from './request.js';
 import { ServiceError } from '../errors.js';
-import { internalsOf } from './internals.js';
 import {
   applyKeyParams,
   flag,
@@ -220,7 +221,7 @@ function prepareOperation(request: unknown, where: string, indexName: string | u
   return operation;
 }
 
-function requireWritable(ctx: ServiceContext, catalog: Catalog, indexName: string): void {
+function requireWritable(catalog: Catalog, indexName: string): void {
   const primary = catalog.meta(indexName)?.primary;
   if (primary)
     throw new ServiceError(400, `Index ${indexName} is a replica of ${primary}: write records to ${primary}`);
@@ -364,9 +365,10 @@ export function deleteByQueryParams(raw: RawParams, key: KeyInfo): RawParams {
 
 // ---- routes ---------------------------------------------------------------------------------------------
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const { catalog } = internalsOf(ctx);
-  const clusters = getClusters(ctx); // X-Service-User-ID: the user the written records belong to (clusters/service.ts)
+export function recordRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { catalog } = services;
+  const { clusters } = services; // X-Service-User-ID: the user the written records belong to (clusters/service.ts)
   const SAVES = new Set(['addObject', 'updateObject', 'partialUpdateObject', 'partialUpdateObjectNoCreate']);
   const savedIn = (operations: BatchOperation[], indexName: string) =>
     operations
@@ -374,23 +376,23 @@ export function register(app: Hono, ctx: ServiceContext): void {
       .map((operation) => operation.objectID!);
   const writeTarget = (c: Context, right: Right) => {
     const indexName = c.req.param('indexName')!;
-    ctx.authorize(c, right, indexName);
+    authorize(services, c, right, indexName);
     validateIndexName(indexName);
     return indexName;
   };
 
   app.post('/1/indexes/:all{\\*}/batch', async (c) => {
-    const key = ctx.authorize(c, 'any'); // credentials before the body is read
-    const requests = requestsOf(await ctx.readJson(c));
+    const key = authorize(services, c, 'any'); // credentials before the body is read
+    const requests = requestsOf(await readJson(c));
     const operations = requests.map((request, position) =>
       prepareOperation(request, `requests[${position}]`, undefined),
     );
     if (operations.length === 0) requireRight(key, EMPTY_BATCH_RIGHT);
     for (const operation of operations) {
       requireRight(key, ACTION_RIGHTS[operation.action]!, operation.indexName);
-      if (operation.action !== 'delete') requireWritable(ctx, catalog, operation.indexName);
+      if (operation.action !== 'delete') requireWritable(catalog, operation.indexName);
     }
-    const user = clusters.writer(c);
+    const user = clusters.writer(c.req.header(USER_ID_HEADER));
     const taskID: Record<string, number> = {};
     catalog.writeMany(() => {
       for (const operation of operations) applyOperation(catalog, operation);
@@ -407,8 +409,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/indexes/:all{\\*}/objects', async (c) => {
     // Get objects needs the search right (the document does not name one), checked before the body.
-    const key = ctx.authorize(c, 'search');
-    const requests = requestsOf(await ctx.readJson(c));
+    const key = authorize(services, c, 'search');
+    const requests = requestsOf(await readJson(c));
     // One visibility set per index and key (secured-key filters), not one per requested object.
     const visibility = new Map<string, ((objectID: string) => boolean) | undefined>();
     const results = requests.map((request, position) => {
@@ -418,7 +420,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
         throw new ServiceError(400, `${where}.indexName must be a non-empty string`);
       const objectID = objectIdOf(item.objectID, where);
       requireRight(key, 'search', item.indexName);
-      const index = ctx.indices.get(item.indexName);
+      const index = services.catalog.get(item.indexName);
       const record = index?.getObject(objectID);
       if (!index || !record) return null;
       const cacheKey = `${item.indexName}\u0000${key.value}`;
@@ -432,17 +434,17 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/indexes/:indexName/batch', async (c) => {
     const indexName = c.req.param('indexName');
-    const key = ctx.authorize(c, 'any', indexName);
+    const key = authorize(services, c, 'any', indexName);
     validateIndexName(indexName);
-    const requests = requestsOf(await ctx.readJson(c));
+    const requests = requestsOf(await readJson(c));
     const operations = requests.map((request, position) =>
       prepareOperation(request, `requests[${position}]`, indexName),
     );
     if (operations.length === 0) requireRight(key, EMPTY_BATCH_RIGHT);
     for (const right of new Set(operations.map((operation) => ACTION_RIGHTS[operation.action]!)))
       requireRight(key, right);
-    if (operations.some((operation) => operation.action !== 'delete')) requireWritable(ctx, catalog, indexName);
-    const user = clusters.writer(c);
+    if (operations.some((operation) => operation.action !== 'delete')) requireWritable(catalog, indexName);
+    const user = clusters.writer(c.req.header(USER_ID_HEADER));
     const { taskID } = catalog.write(indexName, 'batch', () => {
       catalog.ensure(indexName);
       for (const operation of operations) applyOperation(catalog, operation);
@@ -456,18 +458,18 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/indexes/:indexName/clear', async (c) => {
     const indexName = writeTarget(c, 'deleteIndex');
-    requireWritable(ctx, catalog, indexName);
+    requireWritable(catalog, indexName);
     const { taskID } = catalog.write(indexName, 'clear', () => catalog.clearObjects(indexName));
     return c.json({ updatedAt: now(), taskID });
   });
 
   app.post('/1/indexes/:indexName/deleteByQuery', async (c) => {
     const indexName = c.req.param('indexName');
-    const key = ctx.authorize(c, 'deleteIndex', indexName);
+    const key = authorize(services, c, 'deleteIndex', indexName);
     validateIndexName(indexName);
-    const raw = rawParams(asObject(await ctx.readJson(c)));
-    const index = ctx.indices.require(indexName);
-    requireWritable(ctx, catalog, indexName);
+    const raw = rawParams(asObject(await readJson(c)));
+    const index = services.catalog.require(indexName);
+    requireWritable(catalog, indexName);
     const objectIDs = index.matchingObjectIDs(toSearchParams(deleteByQueryParams(raw, key)));
     const { taskID } = catalog.write(indexName, 'deleteByQuery', () => catalog.deleteObjects(indexName, objectIDs));
     return c.json({ deletedAt: now(), taskID });
@@ -476,15 +478,15 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/indexes/:indexName/:objectID/partial', async (c) => {
     const indexName = writeTarget(c, 'addObject');
     const objectID = c.req.param('objectID');
-    const update = recordOf(await ctx.readJson(c), 'The partial update');
+    const update = recordOf(await readJson(c), 'The partial update');
     validatePartial(update);
-    requireWritable(ctx, catalog, indexName);
+    requireWritable(catalog, indexName);
     const createParam = c.req.query('createIfNotExists');
     if (createParam !== undefined && createParam !== 'true' && createParam !== 'false') {
       throw new ServiceError(400, 'createIfNotExists must be true or false');
     }
     const createIfNotExists = createParam === undefined || flag(createParam);
-    const user = clusters.writer(c);
+    const user = clusters.writer(c.req.header(USER_ID_HEADER));
     const { taskID } = catalog.write(indexName, 'partialUpdateObject', () => {
       clusters.written(user, indexName, [objectID]);
       applyOperation(catalog, {
@@ -499,10 +501,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/indexes/:indexName', async (c) => {
     const indexName = writeTarget(c, 'addObject');
-    const record = recordOf(await ctx.readJson(c), 'The record');
-    requireWritable(ctx, catalog, indexName);
+    const record = recordOf(await readJson(c), 'The record');
+    requireWritable(catalog, indexName);
     const objectID = record.objectID === undefined ? randomUUID() : objectIdOf(record.objectID, 'The record');
-    const user = clusters.writer(c);
+    const user = clusters.writer(c.req.header(USER_ID_HEADER));
     const { taskID } = catalog.write(indexName, 'addObject', () => {
       catalog.saveObjects(indexName, [{ ...record, objectID }]);
       clusters.written(user, indexName, [objectID]);
@@ -513,9 +515,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.put('/1/indexes/:indexName/:objectID', async (c) => {
     const indexName = writeTarget(c, 'addObject');
     const objectID = c.req.param('objectID');
-    const record = recordOf(await ctx.readJson(c), 'The record');
-    requireWritable(ctx, catalog, indexName);
-    const user = clusters.writer(c);
+    const record = recordOf(await readJson(c), 'The record');
+    requireWritable(catalog, indexName);
+    const user = clusters.writer(c.req.header(USER_ID_HEADER));
     const { taskID } = catalog.write(indexName, 'updateObject', () => {
       catalog.saveObjects(indexName, [{ ...record, objectID }]);
       clusters.written(user, indexName, [objectID]);
@@ -526,18 +528,20 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.delete('/1/indexes/:indexName/:objectID', (c) => {
     const indexName = writeTarget(c, 'deleteObject');
     const objectID = c.req.param('objectID');
-    requireWritable(ctx, catalog, indexName);
+    requireWritable(catalog, indexName);
     const { taskID } = catalog.write(indexName, 'deleteObject', () => catalog.deleteObjects(indexName, [objectID]));
     return c.json({ deletedAt: now(), taskID });
   });
+  return app;
 }
 
-/** `GET /1/indexes/{indexName}/{objectID}`: registered after every other router (its path is the most generic). */
-export function registerGetObject(app: Hono, ctx: ServiceContext): void {
+/** `GET /1/indexes/{indexName}/{objectID}`: mounted after every other router (its path is the most generic). */
+export function objectRoutes(services: Services): Hono {
+  const app = new Hono();
   app.get('/1/indexes/:indexName/:objectID', (c) => {
     const indexName = c.req.param('indexName');
-    const key = ctx.authorize(c, 'search', indexName);
-    const index = ctx.indices.require(indexName);
+    const key = authorize(services, c, 'search', indexName);
+    const index = services.catalog.require(indexName);
     const objectID = c.req.param('objectID');
     const record = index.getObject(objectID);
     const visible = record ? keyVisibility(index, key) : undefined;
@@ -545,4 +549,5 @@ export function registerGetObject(app: Hono, ctx: ServiceContext): void {
       throw new ServiceError(404, `ObjectID ${objectID} does not exist in index ${indexName}`);
     return c.json(retrieve(record, index, key, listParam(c.req.query('attributesToRetrieve'), 'attributesToRetrieve')));
   });
+  return app;
 }

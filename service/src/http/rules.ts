@@ -8,14 +8,14 @@
  * replacing the query, other parameters replacing the query's), `promote` (pinned positions), `hide`,
  * `userData` (returned in `userData`); `appliedRules` lists the rules used.
  */
-import type { Context, Hono } from 'hono';
-import type { ServiceContext } from '../context.js';
+import { type Context, Hono } from 'hono';
+import type { Services } from '../services.js';
 import { escapeHtml, normalizeText, parseFilters, parseSearchParams, tokenize, type Index } from '../engine/index.js';
 import type { Rule } from '../storage/catalog.js';
 import { validateIndexName } from '../storage/catalog.js';
-import { asObject } from './body.js';
+import { asObject, readJson } from './body.js';
+import { authorize } from './request.js';
 import { ServiceError } from '../errors.js';
-import { internalsOf } from './internals.js';
 import { flag, type RawParams } from './params.js';
 
 const ANCHORINGS = ['is', 'startsWith', 'endsWith', 'contains'] as const;
@@ -331,8 +331,9 @@ function highlight(
   return { value, matchLevel, matchedWords: matched };
 }
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const { catalog } = internalsOf(ctx);
+export function ruleRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { catalog } = services;
   const now = () => new Date().toISOString();
   const forward = (c: Context) => {
     const value = c.req.query('forwardToReplicas');
@@ -342,14 +343,14 @@ export function register(app: Hono, ctx: ServiceContext): void {
   };
   const target = (c: Context, right: 'settings' | 'editSettings') => {
     const indexName = c.req.param('indexName')!;
-    ctx.authorize(c, right, indexName);
+    authorize(services, c, right, indexName);
     validateIndexName(indexName);
     return indexName;
   };
 
   app.post('/1/indexes/:indexName/rules/batch', async (c) => {
     const indexName = target(c, 'editSettings');
-    const body = await ctx.readJson(c);
+    const body = await readJson(c);
     if (!Array.isArray(body)) throw new ServiceError(400, 'The body must be a JSON array of rules');
     const rules = body.map((rule, i) => validateRule(rule, `rules[${i}]`));
     const clearValue = c.req.query('clearExistingRules');
@@ -372,7 +373,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/indexes/:indexName/rules/search', async (c) => {
     const indexName = target(c, 'settings');
     catalog.require(indexName);
-    const body = asObject(await ctx.readJson(c));
+    const body = asObject(await readJson(c));
     const query = body.query ?? '';
     if (typeof query !== 'string') throw new ServiceError(400, '`query` must be a string');
     const page = body.page ?? 0;
@@ -429,7 +430,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.put('/1/indexes/:indexName/rules/:objectID', async (c) => {
     const indexName = target(c, 'editSettings');
     const objectID = c.req.param('objectID');
-    const rule = validateRule(await ctx.readJson(c), 'The rule', objectID);
+    const rule = validateRule(await readJson(c), 'The rule', objectID);
     const forwardToReplicas = forward(c);
     const { taskID } = catalog.write(indexName, 'rules', () =>
       catalog.saveRules(indexName, [rule], false, forwardToReplicas),
@@ -457,4 +458,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
     );
     return c.json({ taskID, updatedAt: now() });
   });
+  return app;
 }

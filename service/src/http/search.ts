@@ -4,16 +4,18 @@
  * and are written to the search log so Insights events can refer to them.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Context, Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { abTestRoute } from '../abtests/search.js';
-import { recordSearch, searchOrigin, type SearchOrigin } from '../analytics/record.js';
-import type { KeyInfo, ServiceContext } from '../context.js';
+import { recordSearch, type SearchOrigin } from '../analytics/record.js';
+import type { KeyInfo } from '../keys/types.js';
+import type { Services } from '../services.js';
 import type { Index } from '../engine/index.js';
 import { personalizationOptions } from '../personalization/search.js';
-import { isTransportParameter, requireRight } from './auth.js';
-import { asObject, requestsOf } from './body.js';
+import { requireRight } from '../keys/authorizer.js';
+import type { SearchLogEntry } from '../storage/search-log.js';
+import { asObject, readJson, requestsOf } from './body.js';
+import { authorize, isTransportParameter, originOf } from './request.js';
 import { ServiceError } from '../errors.js';
-import { internalsOf } from './internals.js';
 import {
   applyKeyParams,
   bothAllow,
@@ -126,10 +128,10 @@ function hideWithheldHighlights(key: KeyInfo, hits: Array<Record<string, unknown
  * Exported for the other routers (Recommend) that search on behalf of a request.
  *
  * @example
- * const response = runSearch(ctx, 'products', ctx.indices.require('products'), { query: 'chair', clickAnalytics: true }, key);
+ * const response = runSearch(services, 'products', services.catalog.require('products'), { query: 'chair', clickAnalytics: true }, key);
  */
 export function runSearch(
-  ctx: ServiceContext,
+  services: Services,
   indexName: string,
   index: Index,
   input: RawParams,
@@ -139,17 +141,17 @@ export function runSearch(
   // A/B test (document 2): on the first index of an active test, the user's variant decides where the
   // search runs and with which customSearchParameters.
   const own = input; // the user's own parameters, as Analytics records them
-  const abTest = abTestRoute(ctx, indexName, index, input, key, origin);
+  const abTest = abTestRoute(services.abTests, services.catalog, indexName, index, input, key, origin);
   if (abTest) ({ indexName, index, input } = abTest);
   // Rules first (they read the user's query and ruleContexts), the key's forced parameters last (a rule
   // cannot widen what the key allows).
-  const rules = applyRules(internalsOf(ctx).catalog.rules(indexName), input);
+  const rules = applyRules(services.catalog.rules(indexName), input);
   const raw = applyKeyParams(rules.raw, key, index);
   checkTypoParams(raw, index);
   const fields = toSearchParams({ responseFields: raw.responseFields }).responseFields;
   checkResponseFields(fields);
   // Personalization: the user's profile when the query asks for it (undefined otherwise: unchanged search).
-  const personal = personalizationOptions(ctx, raw, origin?.userToken);
+  const personal = personalizationOptions(services.personalizer, raw, origin?.userToken);
   const engineSearch = (params: RawParams) =>
     index.search(toSearchParams(applyKeyParams(params, key, index)), personal) as unknown as PinnedSearchResponse;
   const response = (rules.pins.length > 0
@@ -178,9 +180,9 @@ export function runSearch(
       hitsPerPage: response.hitsPerPage ?? response.hits.length,
       objectIDs: response.hits.map((hit) => hit.objectID),
       createdAt: Date.now(),
-    } as Parameters<ServiceContext['searchLog']['record']>[0];
+    } as SearchLogEntry;
     if (typeof raw.userToken === 'string' && raw.userToken) entry.userToken = raw.userToken;
-    ctx.searchLog.record(entry);
+    services.searchLog.record(entry);
   }
   if (abTest) {
     response.abTestID = abTest.abTestID;
@@ -188,7 +190,15 @@ export function runSearch(
   }
   // Analytics (document 2): every search unless `analytics: false`, queued off the answer's path.
   const assigned = abTest ? { abTestID: abTest.abTestID, abTestVariantID: abTest.abTestVariantID } : undefined;
-  recordSearch(ctx, { indexName, input: own, raw, response, key, ...(origin ? { origin } : {}), abTest: assigned });
+  recordSearch(services.analyticsLog, services.now(), {
+    indexName,
+    input: own,
+    raw,
+    response,
+    key,
+    ...(origin ? { origin } : {}),
+    abTest: assigned,
+  });
   (response as Record<symbol, unknown>)[RESPONSE_FIELDS] = fields;
   return response;
 }
@@ -239,11 +249,12 @@ function skipped(indexName: string, raw: RawParams) {
   };
 }
 
-export function register(app: Hono, ctx: ServiceContext): void {
+export function searchRoutes(services: Services): Hono {
+  const app = new Hono();
   app.post('/1/indexes/:all{\\*}/queries', async (c) => {
     // Credentials and the search right before the body is read (an empty `requests` too), then each index.
-    const key = ctx.authorize(c, 'search');
-    const body = asObject(await ctx.readJson(c));
+    const key = authorize(services, c, 'search');
+    const body = asObject(await readJson(c));
     const requests = requestsOf(body);
     const strategy = body.strategy ?? 'none';
     if (strategy !== 'none' && strategy !== 'stopIfEnoughMatches') {
@@ -256,7 +267,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
       if (typeof indexName !== 'string' || !indexName)
         throw new ServiceError(400, `requests[${position}].indexName must be a non-empty string`);
       requireRight(key, 'search', indexName);
-      const index = ctx.indices.require(indexName);
+      const index = services.catalog.require(indexName);
       if (type !== undefined && type !== 'default' && type !== 'facet') {
         throw new ServiceError(400, `requests[${position}].type must be "default" or "facet"`);
       }
@@ -266,11 +277,11 @@ export function register(app: Hono, ctx: ServiceContext): void {
       return { indexName, index, key, raw: rawParams(rest), facet: type === 'facet' ? (facet as string) : undefined };
     });
     let enough = false;
-    const origin = searchOrigin(c, ctx);
+    const origin = originOf(c, services.config.countryHeaders);
     const results = prepared.map(({ indexName, index, key, raw, facet }) => {
       if (enough) return skipped(indexName, raw);
       if (facet !== undefined) return { ...facetSearch(index, facet, raw, key), index: indexName };
-      const response = runSearch(ctx, indexName, index, raw, key, origin);
+      const response = runSearch(services, indexName, index, raw, key, origin);
       // stopIfEnoughMatches: a query runs only while every earlier one returned fewer hits than its hitsPerPage.
       if (strategy === 'stopIfEnoughMatches' && (response.nbHits as number) >= response.hitsPerPage) enough = true;
       return shaped({ ...response, index: indexName }); // the spread keeps the RESPONSE_FIELDS symbol
@@ -280,23 +291,25 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/indexes/:indexName/query', async (c) => {
     const indexName = c.req.param('indexName');
-    const key = ctx.authorize(c, 'search', indexName);
-    const body = asObject(await ctx.readJson(c));
-    const index = ctx.indices.require(indexName);
-    return c.json(shaped(runSearch(ctx, indexName, index, rawParams(body), key, searchOrigin(c, ctx))));
+    const key = authorize(services, c, 'search', indexName);
+    const body = asObject(await readJson(c));
+    const index = services.catalog.require(indexName);
+    return c.json(
+      shaped(runSearch(services, indexName, index, rawParams(body), key, originOf(c, services.config.countryHeaders))),
+    );
   });
 
   app.post('/1/indexes/:indexName/facets/:facetName/query', async (c) => {
     const indexName = c.req.param('indexName');
-    const key = ctx.authorize(c, 'search', indexName);
-    const body = asObject(await ctx.readJson(c));
-    const index = ctx.indices.require(indexName);
+    const key = authorize(services, c, 'search', indexName);
+    const body = asObject(await readJson(c));
+    const index = services.catalog.require(indexName);
     return c.json(facetSearch(index, c.req.param('facetName'), rawParams(body), key));
   });
 
   // The engine's cursor carries the browse parameters; the service signs it (bound to the index and to
   // the parameters the key forces) so that a forged or borrowed cursor cannot lift a secured key's filters.
-  const cursorSecret = createHmac('sha256', ctx.adminKey).update('svc-search browse cursor').digest();
+  const cursorSecret = createHmac('sha256', services.config.adminKey).update('svc-search browse cursor').digest();
   const cursorMac = (engineCursor: string, indexName: string, key: KeyInfo) =>
     createHmac('sha256', cursorSecret)
       .update(`${indexName}\u0000${JSON.stringify(key.forcedParams)}\u0000${key.userToken ?? ''}\u0000${engineCursor}`)
@@ -305,9 +318,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   const browse = async (c: Context, read: () => RawParams | Promise<RawParams>) => {
     const indexName = c.req.param('indexName')!;
-    const key = ctx.authorize(c, 'browse', indexName); // before the body is read
+    const key = authorize(services, c, 'browse', indexName); // before the body is read
     const input = await read();
-    const index = ctx.indices.require(indexName);
+    const index = services.catalog.require(indexName);
     const { cursor, ...rest } = input;
     if (cursor !== undefined && typeof cursor !== 'string') throw new ServiceError(400, '`cursor` must be a string');
     let engineCursor: string | undefined;
@@ -335,13 +348,25 @@ export function register(app: Hono, ctx: ServiceContext): void {
     if (response.cursor) response.cursor = `${response.cursor}.${cursorMac(response.cursor, indexName, key)}`;
     return c.json(withResponseFields(response, fields));
   };
-  app.post('/1/indexes/:indexName/browse', (c) => browse(c, async () => asObject(await ctx.readJson(c))));
+  app.post('/1/indexes/:indexName/browse', (c) => browse(c, async () => asObject(await readJson(c))));
   app.get('/1/indexes/:indexName/browse', (c) => browse(c, () => queryParams(c)));
 
   app.get('/1/indexes/:indexName', (c) => {
     const indexName = c.req.param('indexName');
-    const key = ctx.authorize(c, 'search', indexName);
-    const index = ctx.indices.require(indexName);
-    return c.json(shaped(runSearch(ctx, indexName, index, rawParams(queryParams(c)), key, searchOrigin(c, ctx))));
+    const key = authorize(services, c, 'search', indexName);
+    const index = services.catalog.require(indexName);
+    return c.json(
+      shaped(
+        runSearch(
+          services,
+          indexName,
+          index,
+          rawParams(queryParams(c)),
+          key,
+          originOf(c, services.config.countryHeaders),
+        ),
+      ),
+    );
   });
+  return app;
 }

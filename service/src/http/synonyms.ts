@@ -7,14 +7,14 @@
  * expands query words with them (`src/service/engine/synonyms.ts`); writes need `editSettings`, reads
  * `settings`.
  */
-import type { Context, Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { ServiceContext } from '../context.js';
+import type { Services } from '../services.js';
 import { SYNONYM_TYPES, tokenize, type Synonym } from '../engine/index.js';
 import { validateIndexName } from '../storage/catalog.js';
-import { asObject } from './body.js';
+import { asObject, readJson } from './body.js';
+import { authorize } from './request.js';
 import { ServiceError } from '../errors.js';
-import { internalsOf } from './internals.js';
 
 const got = (input: unknown) => `, got ${JSON.stringify(input) ?? 'undefined'}`;
 const must = (what: string) => (issue: { input?: unknown }) =>
@@ -95,12 +95,13 @@ function textsOf(synonym: Synonym): string[] {
   }
 }
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const { catalog } = internalsOf(ctx);
+export function synonymRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { catalog } = services;
   const now = () => new Date().toISOString();
   const target = (c: Context, right: 'settings' | 'editSettings') => {
     const indexName = c.req.param('indexName')!;
-    ctx.authorize(c, right, indexName);
+    authorize(services, c, right, indexName);
     validateIndexName(indexName);
     return indexName;
   };
@@ -108,7 +109,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/indexes/:indexName/synonyms/batch', async (c) => {
     const indexName = target(c, 'editSettings');
     catalog.require(indexName);
-    const body = await ctx.readJson(c);
+    const body = await readJson(c);
     if (!Array.isArray(body)) throw new ServiceError(400, 'The body must be a JSON array of synonyms');
     const synonyms = body.map((synonym, i) => validateSynonym(synonym, `synonyms[${i}]`));
     const forwardToReplicas = boolQuery(c, 'forwardToReplicas');
@@ -130,7 +131,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/indexes/:indexName/synonyms/search', async (c) => {
     const indexName = target(c, 'settings');
     catalog.require(indexName);
-    const body = asObject((await ctx.readJson(c)) ?? {});
+    const body = asObject((await readJson(c)) ?? {});
     const query = body.query ?? '';
     if (typeof query !== 'string') throw new ServiceError(400, '`query` must be a string');
     const page = body.page ?? 0;
@@ -162,7 +163,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const indexName = target(c, 'editSettings');
     catalog.require(indexName);
     const id = c.req.param('objectID');
-    const synonym = validateSynonym(await ctx.readJson(c), 'The synonym', id);
+    const synonym = validateSynonym(await readJson(c), 'The synonym', id);
     const forwardToReplicas = boolQuery(c, 'forwardToReplicas');
     const { taskID } = catalog.write(indexName, 'synonyms', () =>
       catalog.saveSynonyms(indexName, [synonym], false, forwardToReplicas),
@@ -191,4 +192,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
     );
     return c.json({ taskID, deletedAt: now() });
   });
+  return app;
 }

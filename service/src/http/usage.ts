@@ -3,13 +3,12 @@
  * middleware that records every call of the search API for it (operation, index, time, processing time)
  * in `usage_calls`. Register it before the routers whose calls it counts. See `docs/notes/service.md`, "Usage".
  */
-import type { Context, Hono, Next } from 'hono';
-import type { ServiceContext } from '../context.js';
-import { bodyTexts } from './body.js';
+import { type Context, Hono, type Next } from 'hono';
+import type { Services } from '../services.js';
 import { ServiceError } from '../errors.js';
 import { authorizeOperational } from '../usage/keys.js';
+import { callerOf } from './request.js';
 import { operationOf } from '../usage/operations.js';
-import { getUsageLog } from '../usage/record.js';
 import { computeStatistics, DAY, HOUR, metricsOf, UsageError } from '../usage/report.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z)?$/;
@@ -26,8 +25,8 @@ function date(c: Context, name: 'startDate' | 'endDate'): number {
   return ms;
 }
 
-function answer(ctx: ServiceContext, c: Context, indexName: string | undefined) {
-  authorizeOperational(ctx, c, 'usage', indexName);
+function answer(services: Services, c: Context, indexName: string | undefined) {
+  authorizeOperational(services.authorize, services.config, callerOf(c), 'usage', indexName);
   const metrics = metricsOf(c.req.param('statistic') ?? '', indexName === undefined);
   const start = date(c, 'startDate');
   const end = date(c, 'endDate');
@@ -38,16 +37,19 @@ function answer(ctx: ServiceContext, c: Context, indexName: string | undefined) 
   const maxDays = granularity === 'hourly' ? 7 : 365;
   if (end - start > maxDays * DAY)
     throw new UsageError(`startDate to endDate: ${granularity} granularity allows at most ${maxDays} days`);
-  const rows = getUsageLog(ctx).rows(start, end, indexName);
+  const rows = services.usage.rows(start, end, indexName);
   const unit = granularity === 'hourly' ? HOUR : DAY;
-  return c.json(computeStatistics(metrics, rows, { start, end, unit, now: ctx.now() }, ctx.db, indexName));
+  return c.json(
+    computeStatistics(metrics, rows, { start, end, unit, now: services.now() }, services.storage.db, indexName),
+  );
 }
 
 /**
  * @example
- * usage.register(app, ctx); // then GET /1/usage/total_search_requests?startDate=…&endDate=…
+ * app.route('/', usageRoutes(services)); // then GET /1/usage/total_search_requests?startDate=…&endDate=…
  */
-export function register(app: Hono, ctx: ServiceContext): void {
+export function usageRoutes(services: Services): Hono {
+  const app = new Hono();
   app.use('/1/*', async (c: Context, next: Next) => {
     const operation = operationOf(c.req.method, c.req.path);
     if (!operation) return next();
@@ -56,16 +58,17 @@ export function register(app: Hono, ctx: ServiceContext): void {
       await next();
     } finally {
       const ms = performance.now() - started;
-      getUsageLog(ctx).record({
-        ts: ctx.now(),
+      services.usage.record({
+        ts: services.now(),
         op: operation.op,
         ...(operation.indexName !== undefined ? { indexName: operation.indexName } : {}),
-        ...(operation.multi ? { body: bodyTexts.get(c.req.raw) ?? '' } : {}),
+        ...(operation.multi ? { body: c.get('bodyText') ?? '' } : {}),
         ms,
         status: c.res.status,
       });
     }
   });
-  app.get('/1/usage/:statistic', (c) => answer(ctx, c, undefined));
-  app.get('/1/usage/:statistic/:index', (c) => answer(ctx, c, c.req.param('index')));
+  app.get('/1/usage/:statistic', (c) => answer(services, c, undefined));
+  app.get('/1/usage/:statistic/:index', (c) => answer(services, c, c.req.param('index')));
+  return app;
 }

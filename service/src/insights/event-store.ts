@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { ServiceContext } from '../context.js';
+import type { EventBus, ServiceEvents } from '../events.js';
+import type { SearchLog, SearchLogEntry } from '../storage/search-log.js';
 import { EVENT_LIMITS, validateEvent, type EventType, type ValidEvent } from './validate.js';
 
 /** The search an event's queryID refers to (from the search log), if the service answered it. */
@@ -49,7 +50,7 @@ export interface AppendOptions {
   receivedAt?: number;
   /** Check each event's shape first (default true; the age rules are the endpoint's, not applied here). */
   validate?: boolean;
-  /** Emit `'events'` on the context after storing (default true). */
+  /** Emit `'insights:events'` after storing (default true). */
   emit?: boolean;
 }
 
@@ -101,17 +102,21 @@ function toStored(row: Row): StoredEvent {
 
 /**
  * @example
- * const events = getEventStore(ctx);
+ * const events = services.insights;
  * events.append([{ eventType: 'conversion', eventName: 'Order', index: 'products', userToken: 'u1', objectIDs: ['42'] }]);
  * events.query({ index: 'products', eventType: 'conversion', since: Date.now() - 86_400_000 });
  */
 export class EventStore {
   private readonly insert: Database.Statement;
 
-  constructor(private readonly ctx: ServiceContext) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly searchLog: SearchLog,
+    private readonly bus: EventBus<ServiceEvents>,
+  ) {
     // A re-sent event (same fields and the same client timestamp, e.g. a request re-sent by a page that
     // never read the answer) is stored once: INSERT OR IGNORE on its fingerprint.
-    this.insert = ctx.db.prepare(`
+    this.insert = db.prepare(`
       INSERT OR IGNORE INTO insights_events
         (event_type, event_name, index_name, user_token, timestamp, received_at, query_id, object_ids, filters,
          positions, search_index, search_query, search_at, search_positions, fingerprint)
@@ -129,12 +134,12 @@ export class EventStore {
     const valid = options.validate === false ? events : events.map((e, i) => validateEvent(e, i, { checkAge: false }));
     const stored: StoredEvent[] = [];
     // The events of one request mostly share a few queryIDs: look each search up once.
-    const searches = new Map<string, ReturnType<ServiceContext['searchLog']['get']>>();
+    const searches = new Map<string, SearchLogEntry | undefined>();
     const searchOf = (queryID: string) => {
-      if (!searches.has(queryID)) searches.set(queryID, this.ctx.searchLog.get(queryID));
+      if (!searches.has(queryID)) searches.set(queryID, this.searchLog.get(queryID));
       return searches.get(queryID);
     };
-    this.ctx.db.transaction(() => {
+    this.db.transaction(() => {
       for (const event of valid) {
         const timestamp = event.timestamp ?? receivedAt;
         const search = event.queryID ? searchOf(event.queryID) : undefined;
@@ -202,7 +207,7 @@ export class EventStore {
         );
       }
     })();
-    if (stored.length && options.emit !== false) this.ctx.emit('events', stored);
+    if (stored.length && options.emit !== false) this.bus.emit('insights:events', stored);
     return stored;
   }
 
@@ -210,7 +215,7 @@ export class EventStore {
   query(filter: EventQuery = {}): StoredEvent[] {
     const { where, params } = this.where(filter);
     const limit = filter.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(filter.limit))}` : '';
-    const rows = this.ctx.db
+    const rows = this.db
       .prepare(`SELECT * FROM insights_events${where} ORDER BY timestamp, id${limit}`)
       .all(params) as Row[];
     return rows.map(toStored);
@@ -218,21 +223,31 @@ export class EventStore {
 
   /**
    * Deletes every stored event of a user token (the privacy request, `DELETE /1/usertokens/{userToken}`) and
-   * emits `'usertoken-deleted'` `{userToken, events}` so that what was built on them forgets them
+   * emits `'insights:usertoken-deleted'` `{userToken, events}` so that what was built on them forgets them
    * (Recommend's models, Personalization's profile, the Analytics log's user; see docs/notes/insights.md).
    * Returns how many events were deleted.
    */
   deleteUserToken(userToken: string): number {
-    const { changes } = this.ctx.db.prepare('DELETE FROM insights_events WHERE user_token = ?').run(userToken);
-    this.ctx.searchLog.forgetUser(userToken);
-    this.ctx.emit('usertoken-deleted', { userToken, events: changes });
+    const { changes } = this.db.prepare('DELETE FROM insights_events WHERE user_token = ?').run(userToken);
+    this.searchLog.forgetUser(userToken);
+    this.bus.emit('insights:usertoken-deleted', { userToken, events: changes });
     return changes;
   }
 
   /** How many stored events match. */
   count(filter: Omit<EventQuery, 'limit'> = {}): number {
     const { where, params } = this.where(filter);
-    return (this.ctx.db.prepare(`SELECT COUNT(*) AS n FROM insights_events${where}`).get(params) as { n: number }).n;
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM insights_events${where}`).get(params) as { n: number }).n;
+  }
+
+  /** How many events of a user are later than `after` (ms), and the latest one's timestamp. */
+  latestOf(userToken: string, after: number): { count: number; latest: number | undefined } {
+    const row = this.db
+      .prepare(
+        'SELECT COUNT(*) AS n, MAX(timestamp) AS latest FROM insights_events WHERE user_token = ? AND timestamp > ?',
+      )
+      .get(userToken, after) as { n: number; latest: number | null };
+    return { count: row.n, latest: row.latest ?? undefined };
   }
 
   private where(filter: EventQuery): { where: string; params: Record<string, unknown> } {
@@ -252,19 +267,4 @@ export class EventStore {
     add('timestamp < @until', 'until', filter.until);
     return { where: clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '', params };
   }
-}
-
-const stores = new WeakMap<ServiceContext, EventStore>();
-
-/**
- * The event store of a service (one per context; creates the table on first use).
- * @example getEventStore(ctx).query({ userToken: 'u1' })
- */
-export function getEventStore(ctx: ServiceContext): EventStore {
-  let store = stores.get(ctx);
-  if (!store) {
-    store = new EventStore(ctx);
-    stores.set(ctx, store);
-  }
-  return store;
 }

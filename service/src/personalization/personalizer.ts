@@ -1,10 +1,10 @@
 /**
  * Personalization (document 2): the strategy, user profiles computed from the stored Insights events, and
- * what a personalised search needs. One {@link Personalizer} per service (`getPersonalizer(ctx)`).
+ * what a personalised search needs. One {@link Personalizer} per service (`services.personalizer`).
  *
  * Profiles are derived state, like the Recommend models: built from every stored event on first use
  * (a profile read or a personalised search), then kept up to date incrementally — each batch the
- * Insights endpoint stores arrives through `ctx.on('events')` and is added at once. A new strategy
+ * Insights endpoint stores arrives through the `'insights:events'` event and is added at once. A new strategy
  * drops them; the next use rebuilds them from the event store with the new scoring. Deletions
  * (`deletedUntil`) and the strategy are durable (`storage/personalization.ts`).
  *
@@ -20,10 +20,20 @@
  * - `lastEventAt` is the latest timestamp of the events that count; a user has a profile once one event
  *   counts (its `scores` may be empty when no record value matched).
  */
-import type { ServiceContext } from '../context.js';
 import type { PersonalizationInput } from '../engine/index.js';
-import { getEventStore, type StoredEvent } from '../insights/event-store.js';
-import { PersonalizationStore, type PersonalizationStrategy } from '../storage/personalization.js';
+import type { EventStore, StoredEvent } from '../insights/event-store.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { PersonalizationStore, PersonalizationStrategy } from '../storage/personalization.js';
+
+export interface PersonalizerDependencies {
+  /** The strategy and the profile deletions. */
+  store: PersonalizationStore;
+  /** The records whose facet values an event scores. */
+  catalog: Catalog;
+  /** The stored events profiles are computed from. */
+  insights: EventStore;
+  now: () => number;
+}
 
 /** The document's bound on profile scores. */
 export const PROFILE_SCORE_BOUND = 20;
@@ -82,23 +92,27 @@ export class Personalizer {
   /** Figures of the last full build. */
   lastBuild: { events: number; users: number; ms: number } | undefined;
 
-  constructor(private readonly ctx: ServiceContext) {
-    this.store = new PersonalizationStore(ctx.db);
-    getEventStore(ctx); // the events table exists before any read
+  readonly #catalog: Catalog;
+  readonly #insights: EventStore;
+  readonly #now: () => number;
+
+  constructor({ store, catalog, insights, now }: PersonalizerDependencies) {
+    this.store = store;
+    this.#catalog = catalog;
+    this.#insights = insights;
+    this.#now = now;
     this.deletions = this.store.deletions();
     this.useStrategy(this.store.strategy());
-    ctx.on('events', (payload) => {
-      // Before the first build there is nothing to update: the build reads every stored event.
-      if (!this.users || !Array.isArray(payload)) return;
-      for (const event of payload as StoredEvent[]) this.apply(event);
-    });
-    // A user token's events were deleted: their profile, built on nothing else, goes with them (a profile
-    // is one user's events only).
-    ctx.on('usertoken-deleted', (payload) => this.forget((payload as { userToken: string }).userToken));
   }
 
-  /** Drops a user's profile (their events are gone). */
-  private forget(userToken: string): void {
+  /** Events just stored (`'insights:events'`): added to their users' points (nothing to do before the first build). */
+  addStoredEvents(events: readonly StoredEvent[]): void {
+    if (!this.users) return;
+    for (const event of events) this.apply(event);
+  }
+
+  /** Drops a user's profile (their events are gone: `'insights:usertoken-deleted'`). */
+  forget(userToken: string): void {
     this.users?.delete(userToken);
   }
 
@@ -109,7 +123,7 @@ export class Personalizer {
 
   /** Stores a new strategy (durably); profiles are recomputed with it on their next use. */
   setStrategy(strategy: PersonalizationStrategy): void {
-    this.store.setStrategy(strategy, this.ctx.now());
+    this.store.setStrategy(strategy, this.#now());
     this.useStrategy(strategy);
   }
 
@@ -127,16 +141,9 @@ export class Personalizer {
    */
   deleteProfile(userToken: string): { userToken: string; deletedUntil: string } | undefined {
     const previous = this.deletions.get(userToken) ?? -Infinity;
-    const row = this.ctx.db
-      .prepare(
-        'SELECT COUNT(*) AS n, MAX(timestamp) AS latest FROM insights_events WHERE user_token = ? AND timestamp > ?',
-      )
-      .get(userToken, Number.isFinite(previous) ? previous : Number.MIN_SAFE_INTEGER) as {
-      n: number;
-      latest: number | null;
-    };
-    if (row.n === 0) return undefined;
-    const until = this.store.markDeleted(userToken, Math.max(this.ctx.now(), row.latest ?? 0));
+    const events = this.#insights.latestOf(userToken, Number.isFinite(previous) ? previous : Number.MIN_SAFE_INTEGER);
+    if (events.count === 0) return undefined;
+    const until = this.store.markDeleted(userToken, Math.max(this.#now(), events.latest ?? 0));
     this.deletions.set(userToken, until);
     this.users?.delete(userToken);
     return { userToken, deletedUntil: new Date(until).toISOString() };
@@ -164,7 +171,7 @@ export class Personalizer {
     this.users = new Map();
     let events = 0;
     if (this.current) {
-      for (const event of getEventStore(this.ctx).query()) {
+      for (const event of this.#insights.query()) {
         events++;
         this.apply(event);
       }
@@ -205,7 +212,7 @@ export class Personalizer {
       values.set(value, (values.get(value) ?? 0) + points);
     };
     if (event.objectIDs) {
-      const index = this.ctx.indices.get(event.index);
+      const index = this.#catalog.get(event.index);
       if (!index) return;
       for (const objectID of new Set(event.objectIDs)) {
         const record = index.getObject(objectID);
@@ -248,19 +255,4 @@ export class Personalizer {
     user.scores = scores;
     return scores;
   }
-}
-
-const personalizers = new WeakMap<ServiceContext, Personalizer>();
-
-/**
- * The personalizer of a service (one per context, created on first use; it subscribes to stored events).
- * @example getPersonalizer(ctx).profile('user-1')
- */
-export function getPersonalizer(ctx: ServiceContext): Personalizer {
-  let personalizer = personalizers.get(ctx);
-  if (!personalizer) {
-    personalizer = new Personalizer(ctx);
-    personalizers.set(ctx, personalizer);
-  }
-  return personalizer;
 }

@@ -5,10 +5,9 @@
  * strategy is set with an impact above 0 (or the query's own `personalizationImpact`), and that user has
  * profile scores. Otherwise the answer is `undefined` and the search runs exactly as it always did.
  */
-import type { ServiceContext } from '../context.js';
 import type { SearchOptions } from '../engine/index.js';
 import { ServiceError } from '../errors.js';
-import { getPersonalizer } from './personalizer.js';
+import type { Personalizer } from './personalizer.js';
 
 /** `personalizationImpact` of a query: an integer from 0 to 100 (as a number or its decimal text). */
 function impactParameter(value: unknown): number | undefined {
@@ -31,10 +30,10 @@ function enabled(value: unknown): boolean {
  * @param raw the query's parameters as the engine will get them
  * @param headerUserToken the request's `X-Service-UserToken`, if any
  * @example
- * index.search(toSearchParams(raw), personalizationOptions(ctx, raw, origin?.userToken));
+ * index.search(toSearchParams(raw), personalizationOptions(services.personalizer, raw, origin?.userToken));
  */
 export function personalizationOptions(
-  ctx: ServiceContext,
+  personalizer: Personalizer,
   raw: Record<string, unknown>,
   headerUserToken?: string,
 ): SearchOptions | undefined {
@@ -42,6 +41,6 @@ export function personalizationOptions(
   const impact = impactParameter(raw.personalizationImpact);
   const userToken = typeof raw.userToken === 'string' && raw.userToken ? raw.userToken : headerUserToken;
   if (!userToken) return undefined;
-  const personalization = getPersonalizer(ctx).forSearch(userToken, impact);
+  const personalization = personalizer.forSearch(userToken, impact);
   return personalization ? { personalization } : undefined;
 }

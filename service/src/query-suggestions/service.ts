@@ -6,13 +6,12 @@
  * `POST /1/_local/configs/{indexName}/build`). Builds of one configuration never overlap: a request
  * during a build runs one more build after it.
  */
-import { getAnalyticsLog } from '../analytics/record.js';
-import { AnalyticsReports } from '../analytics/reports.js';
-import type { ServiceContext } from '../context.js';
+import type { AnalyticsReports } from '../analytics/reports.js';
+import type { Dictionaries } from '../engine/index.js';
 import { ServiceError } from '../errors.js';
-import { internalsOf } from '../http/internals.js';
-import { getEventStore } from '../insights/event-store.js';
-import { QuerySuggestionsStore } from '../storage/query-suggestions.js';
+import type { AnalyticsLog } from '../storage/analytics-log.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { QuerySuggestionsStore } from '../storage/query-suggestions.js';
 import { BuildLog, buildSuggestions, type BuildEnvironment, type SuggestionRecord } from './build.js';
 import { MAX_CONFIGS, type QuerySuggestionsConfig } from './config.js';
 
@@ -38,15 +37,28 @@ interface BuildState {
   waiters: Array<() => void>;
 }
 
+export interface QuerySuggestionsDependencies {
+  store: QuerySuggestionsStore;
+  /** Source indices are read, suggestions indices written. */
+  catalog: Catalog;
+  /** Singular/plural de-duplication of the `languages`. */
+  dictionaries: Dictionaries;
+  /** Popular searches of the source indices. */
+  analytics: AnalyticsReports;
+  /** Flushed before a build (searches still queued count). */
+  analyticsLog: AnalyticsLog;
+  now: () => number;
+}
+
 /**
  * @example
- * const suggestions = getQuerySuggestions(ctx);
+ * const suggestions = services.querySuggestions;
  * suggestions.create(parseConfig(body));          // builds soon after
  * await suggestions.build('products_query_suggestions'); // or now, waiting for it
  */
 export class QuerySuggestions {
-  readonly #ctx: ServiceContext;
   readonly #store: QuerySuggestionsStore;
+  readonly #analyticsLog: AnalyticsLog;
   readonly #env: BuildEnvironment;
   readonly #states = new Map<string, BuildState>();
   /** Bumped at each change of a configuration: a build of an older version stops without writing. */
@@ -54,26 +66,21 @@ export class QuerySuggestions {
   #closed = false;
   readonly #timer: NodeJS.Timeout;
 
-  constructor(ctx: ServiceContext) {
-    this.#ctx = ctx;
-    this.#store = new QuerySuggestionsStore(ctx.db);
-    getEventStore(ctx); // the Analytics reports read the events table
-    const { catalog, dictionaries } = internalsOf(ctx);
-    this.#env = {
-      catalog,
-      dictionaries: dictionaries.dictionaries,
-      reports: new AnalyticsReports(ctx.db),
-      now: () => ctx.now(),
-    };
+  constructor({ store, catalog, dictionaries, analytics, analyticsLog, now }: QuerySuggestionsDependencies) {
+    this.#store = store;
+    this.#analyticsLog = analyticsLog;
+    this.#env = { catalog, dictionaries, reports: analytics, now };
     this.#timer = setInterval(() => {
       for (const { config } of this.#store.list()) void this.build(config.indexName);
     }, REBUILD_EVERY_MS);
     this.#timer.unref();
-    ctx.on('close', () => {
-      this.#closed = true;
-      clearInterval(this.#timer);
-      for (const state of this.#states.values()) for (const resolve of state.waiters.splice(0)) resolve();
-    });
+  }
+
+  /** Stops the hourly rebuilds; builds in progress stop at their next pause without writing. */
+  close(): void {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    for (const state of this.#states.values()) for (const resolve of state.waiters.splice(0)) resolve();
   }
 
   list(): QuerySuggestionsConfig[] {
@@ -191,7 +198,7 @@ export class QuerySuggestions {
       0,
       `Build of ${JSON.stringify(indexName)} started: ${config.sourceIndices.length} source ${config.sourceIndices.length === 1 ? 'index' : 'indices'}`,
     );
-    getAnalyticsLog(this.#ctx).flush(); // searches still queued count too
+    this.#analyticsLog.flush(); // searches still queued count too
     let records: SuggestionRecord[] | undefined;
     try {
       records = await buildSuggestions(this.#env, config, log, { shouldStop: stopped });
@@ -259,18 +266,4 @@ export class QuerySuggestions {
   #bump(indexName: string): void {
     this.#versions.set(indexName, (this.#versions.get(indexName) ?? 0) + 1);
   }
-}
-
-const services = new WeakMap<ServiceContext, QuerySuggestions>();
-
-/**
- * The Query Suggestions of a service (one per context).
- *
- * @example
- * getQuerySuggestions(ctx).list()
- */
-export function getQuerySuggestions(ctx: ServiceContext): QuerySuggestions {
-  let service = services.get(ctx);
-  if (!service) services.set(ctx, (service = new QuerySuggestions(ctx)));
-  return service;
 }

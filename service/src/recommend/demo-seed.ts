@@ -14,10 +14,18 @@
  * restarts would age (no trends after 30 days): `refreshDemoHistory` moves the seeded events — only those — by
  * whole days so the latest is yesterday again.
  */
-import type { ServiceContext } from '../context.js';
+import type Database from 'better-sqlite3';
 import type { OrderLine } from '../datasets/superstore.js';
-import { getEventStore } from '../insights/event-store.js';
+import type { EventStore } from '../insights/event-store.js';
 import type { ValidEvent } from '../insights/validate.js';
+import type { Catalog } from '../storage/catalog.js';
+
+/** What seeding and refreshing the demo history use. */
+export interface DemoSeedDependencies {
+  db: Database.Database;
+  insights: EventStore;
+  catalog: Catalog;
+}
 
 const DAY = 24 * 3600 * 1000;
 
@@ -65,8 +73,8 @@ export function orderLinesToEvents(orderLines: readonly OrderLine[], indexName: 
 }
 
 /** Whether the demo history of `indexName` was seeded into this database. */
-export function isSeeded(ctx: ServiceContext, indexName: string): boolean {
-  return ctx.db.prepare('SELECT 1 FROM recommend_demo_seed WHERE index_name = ?').get(indexName) !== undefined;
+export function isSeeded({ db }: Pick<DemoSeedDependencies, 'db'>, indexName: string): boolean {
+  return db.prepare('SELECT 1 FROM recommend_demo_seed WHERE index_name = ?').get(indexName) !== undefined;
 }
 
 /**
@@ -74,13 +82,13 @@ export function isSeeded(ctx: ServiceContext, indexName: string): boolean {
  * of events written (0 when already seeded or when `indexName` does not hold the catalogue of the lines).
  */
 export function seedDemoHistory(
-  ctx: ServiceContext,
+  deps: DemoSeedDependencies,
   indexName: string,
   orderLines: readonly OrderLine[],
   now = Date.now(),
 ): number {
-  if (isSeeded(ctx, indexName)) return 0;
-  const index = ctx.indices.get(indexName);
+  if (isSeeded(deps, indexName)) return 0;
+  const index = deps.catalog.get(indexName);
   if (!index) return 0;
   // Only the catalogue of these order lines: most of their products must be records of the index.
   const productIds = new Set(orderLines.map((line) => line.productId));
@@ -88,12 +96,12 @@ export function seedDemoHistory(
   for (const id of productIds) if (index.getObject(id)) found++;
   if (productIds.size === 0 || found < productIds.size * 0.9) return 0;
   const events = orderLinesToEvents(orderLines, indexName, now);
-  const store = getEventStore(ctx);
+  const store = deps.insights;
   let written = 0;
-  ctx.db.transaction(() => {
+  deps.db.transaction(() => {
     for (let i = 0; i < events.length; i += 1000)
       written += store.append(events.slice(i, i + 1000), { receivedAt: now }).length;
-    ctx.db
+    deps.db
       .prepare('INSERT INTO recommend_demo_seed (index_name, seeded_at, events) VALUES (?, ?, ?)')
       .run(indexName, now, written);
   })();
@@ -108,12 +116,11 @@ const SEEDED = `FROM insights_events WHERE index_name = @indexName AND event_typ
   AND received_at = (SELECT seeded_at FROM recommend_demo_seed WHERE index_name = @indexName)`;
 
 /** The time of the latest seeded demo event of `indexName` (undefined when none). */
-export function latestDemoEvent(ctx: ServiceContext, indexName: string): number | undefined {
-  if (!isSeeded(ctx, indexName)) return undefined;
-  getEventStore(ctx); // the table
+export function latestDemoEvent(deps: Pick<DemoSeedDependencies, 'db'>, indexName: string): number | undefined {
+  if (!isSeeded(deps, indexName)) return undefined;
   return (
     (
-      ctx.db.prepare(`SELECT MAX(timestamp) AS latest ${SEEDED}`).get({ indexName, eventName: DEMO_EVENT_NAME }) as {
+      deps.db.prepare(`SELECT MAX(timestamp) AS latest ${SEEDED}`).get({ indexName, eventName: DEMO_EVENT_NAME }) as {
         latest: number | null;
       }
     ).latest ?? undefined
@@ -128,25 +135,26 @@ export function latestDemoEvent(ctx: ServiceContext, indexName: string): number 
  * caller rebuilds the models (`Recommender.reset()`): the events are not emitted again.
  *
  * @example
- * refreshDemoHistory(ctx, 'products') // 40 after 41 days with the data directory kept, then 0
+ * refreshDemoHistory(deps, 'products') // 40 after 41 days with the data directory kept, then 0
  */
-export function refreshDemoHistory(ctx: ServiceContext, indexName: string, now = Date.now()): number {
-  const latest = latestDemoEvent(ctx, indexName);
+export function refreshDemoHistory(deps: DemoSeedDependencies, indexName: string, now = Date.now()): number {
+  const latest = latestDemoEvent(deps, indexName);
   if (latest === undefined) return 0;
   const days = Math.floor(now / DAY) - 1 - Math.floor(latest / DAY);
   if (days <= 0) return 0;
   const params = { indexName, eventName: DEMO_EVENT_NAME };
-  const store = getEventStore(ctx);
-  ctx.db.transaction(() => {
-    const { seeded_at } = ctx.db
+  const store = deps.insights;
+  const { db } = deps;
+  db.transaction(() => {
+    const { seeded_at } = db
       .prepare('SELECT seeded_at FROM recommend_demo_seed WHERE index_name = ?')
       .get(indexName) as { seeded_at: number };
-    const rows = ctx.db.prepare(`SELECT user_token, timestamp, object_ids ${SEEDED} ORDER BY id`).all(params) as Array<{
+    const rows = db.prepare(`SELECT user_token, timestamp, object_ids ${SEEDED} ORDER BY id`).all(params) as Array<{
       user_token: string;
       timestamp: number;
       object_ids: string;
     }>;
-    ctx.db.prepare(`DELETE ${SEEDED}`).run(params);
+    db.prepare(`DELETE ${SEEDED}`).run(params);
     const events = rows.map(
       (row): ValidEvent => ({
         eventType: 'conversion',

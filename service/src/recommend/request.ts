@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { KeyInfo, ServiceContext } from '../context.js';
+import type { KeyInfo } from '../keys/types.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { SearchLog, SearchLogEntry } from '../storage/search-log.js';
 import type { Index } from '../engine/index.js';
 import { ServiceError } from '../errors.js';
 import { applyKeyParams, RECORD_CONSTRAINTS, rawParams, toSearchParams, type RawParams } from '../http/params.js';
@@ -259,15 +261,14 @@ export interface RecommendAnswer {
 
 /**
  * Answers one validated request.
- * @example answerRequest(ctx, recommender, key, validateRequest(body.requests[0], 0))
+ * @example answerRequest(services, key, validateRequest(body.requests[0], 0))
  */
 export function answerRequest(
-  ctx: ServiceContext,
-  recommender: Recommender,
+  { catalog, recommender, searchLog }: { catalog: Catalog; recommender: Recommender; searchLog: SearchLog },
   key: KeyInfo,
   request: RecommendRequestInput,
 ): RecommendAnswer {
-  const index = ctx.indices.require(request.indexName);
+  const index = catalog.require(request.indexName);
   const records = recommender.recordsOf(request.indexName)!;
   const models = recommender.modelsOf(request.indexName);
   const now = recommender.now();
@@ -344,7 +345,7 @@ export function answerRequest(
   // Every answer gets a queryID, recorded like a search with clickAnalytics so that clicks, views and
   // conversions on the recommendations (positions 1..n) are attributable.
   const queryID = randomBytes(16).toString('hex');
-  const entry: Parameters<ServiceContext['searchLog']['record']>[0] = {
+  const entry: SearchLogEntry = {
     queryID,
     indexName: request.indexName,
     query: '',
@@ -354,6 +355,6 @@ export function answerRequest(
     createdAt: Date.now(),
   };
   if (typeof query.userToken === 'string' && query.userToken) entry.userToken = query.userToken;
-  ctx.searchLog.record(entry);
+  searchLog.record(entry);
   return { hits, nbHits: hits.length, queryID };
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Right } from '../context.js';
+import type { Right } from '../keys/types.js';
 
 export interface StoredKey {
   value: string;

@@ -3,7 +3,26 @@
  * the search that showed the hits, and the service checks it (and the positions) against this log.
  */
 import type Database from 'better-sqlite3';
-import type { SearchLog, SearchLogEntry } from '../context.js';
+
+/** One search answered with `clickAnalytics`, kept so that Insights events can refer to its queryID. */
+export interface SearchLogEntry {
+  queryID: string;
+  indexName: string;
+  query: string;
+  page: number;
+  hitsPerPage: number;
+  objectIDs: string[];
+  userToken?: string;
+  /** Unix ms. */
+  createdAt: number;
+}
+
+export interface SearchLog {
+  record(entry: SearchLogEntry): void;
+  get(queryID: string): SearchLogEntry | undefined;
+  /** Removes a user token from the logged searches (they stay, without it): `DELETE /1/usertokens/{userToken}`. */
+  forgetUser(userToken: string): void;
+}
 
 interface Row {
   query_id: string;

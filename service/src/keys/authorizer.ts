@@ -1,95 +1,44 @@
 /**
- * Authentication (document 1, "Authentication"): the two headers on every call, the admin key with
+ * Authentication (document 1, "Authentication"): the credentials of every call, the admin key with
  * every right, the search key with `search` and `browse`, keys created through `/1/keys`, and secured
  * API keys derived from a non-admin key:
  * `base64(hexHMAC_SHA256(parentKey, urlEncodedRestrictions) + urlEncodedRestrictions)`.
+ *
+ * What a call presents is a {@link Caller}, read from the request by the HTTP layer (`http/request.ts`):
+ * this module knows no HTTP.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Context } from 'hono';
-import { ALL_RIGHTS, type KeyInfo, type Requirement, type Right, type ServiceContext } from '../context.js';
+import { CredentialsError, ServiceError } from '../errors.js';
 import type { KeyStore, StoredKey } from '../storage/keys.js';
-import { CredentialsError, ServiceError, INVALID_CREDENTIALS, MISSING_CREDENTIALS } from '../errors.js';
+import { ALL_RIGHTS, type KeyInfo, type Requirement, type Right } from './types.js';
 
 export interface AuthConfig {
   appId: string;
   adminKey: string;
   searchKey: string;
   keys: KeyStore;
+  /** The service clock (Unix ms): secured keys' `validUntil`, the hourly rate limit. */
+  now?: () => number;
 }
 
-/**
- * The two credentials of a call: the headers `X-Service-Application-Id` / `X-Service-API-Key`, else URL
- * parameters of the same names compared without case, on every API. Document 2 names the URL form for
- * Analytics, A/B test and Insights; the official clients' browser builds send it on every API, in lower
- * case (`x-algolia-api-key=` renamed by a proxy), so that a search is a CORS simple request without a
- * preflight. A header wins over a URL parameter.
- *
- * @example
- * credentialsOf(c) // { appId: 'SVCLOCAL', apiKey: 'local-search-key' }
- */
-export function credentialsOf(c: Context): { appId: string | undefined; apiKey: string | undefined } {
-  let appId = c.req.header('x-service-application-id');
-  let apiKey = c.req.header('x-service-api-key');
-  if (appId === undefined || apiKey === undefined) {
-    const query = c.req.url.indexOf('?');
-    if (query >= 0) {
-      for (const [name, value] of new URLSearchParams(c.req.url.slice(query + 1))) {
-        const lower = name.toLowerCase();
-        if (lower === 'x-service-application-id') appId ??= value;
-        else if (lower === 'x-service-api-key') apiKey ??= value;
-      }
-    }
-  }
-  return { appId, apiKey };
+/** What a call presents: its credentials and what the key restrictions are checked against. */
+export interface Caller {
+  appId?: string | undefined;
+  apiKey?: string | undefined;
+  /** `Referer`, else `Origin`. */
+  referer?: string | undefined;
+  /** The peer address of the connection. */
+  ip?: string | undefined;
+  /** `X-Service-UserToken`: the user a rate limit counts when the key fixes none. */
+  userToken?: string | undefined;
+  /** The first address of `X-Forwarded-For` (a server proxying for its users, with the admin key). */
+  forwardedFor?: string | undefined;
+  /** `X-Forwarded-API-Key`: the rate-limited key a proxying server searches for (document 1, Limits). */
+  forwardedApiKey?: string | undefined;
 }
 
-/**
- * `ctx.authorize` for the APIs of documents 2 and 3: missing credentials are a 401 (A/B test: "401
- * application ID or key missing"; the other endpoint tables list 401), wrong ones `wrong` — 403 where the
- * document says "403 invalid credentials" (A/B test, and Analytics on the same host), 401 where it lists
- * only 401 (Insights, Recommend, Query Suggestions, Personalization).
- *
- * @example
- * const key = authorizeOrUnauthorized(ctx, c, 'analytics', index, 403);
- */
-export function authorizeOrUnauthorized(
-  ctx: ServiceContext,
-  c: Context,
-  right: Requirement,
-  indexName: string | undefined,
-  wrong: 401 | 403,
-): KeyInfo {
-  try {
-    return ctx.authorize(c, right, indexName);
-  } catch (error) {
-    throw unauthorized(error, wrong);
-  }
-}
-
-/**
- * A {@link CredentialsError} as the APIs of documents 2 and 3 answer it (see {@link authorizeOrUnauthorized});
- * any other error unchanged.
- */
-export function unauthorized(error: unknown, wrong: 401 | 403): unknown {
-  if (!(error instanceof CredentialsError)) return error;
-  return error.missing ? new ServiceError(401, MISSING_CREDENTIALS) : new ServiceError(wrong, INVALID_CREDENTIALS);
-}
-
-/**
- * URL parameters the official clients add to every request and that are not parameters of the call: the
- * two credentials and the client's agent (`x-algolia-agent` through a proxy that renames the prefix).
- */
-const TRANSPORT_PARAMETERS = new Set(['x-service-application-id', 'x-service-api-key', 'x-service-agent']);
-
-/**
- * Whether a URL parameter is a credential or the client's agent (names compared without case).
- *
- * @example
- * isTransportParameter('X-Service-API-Key') // true; isTransportParameter('query') // false
- */
-export function isTransportParameter(name: string): boolean {
-  return TRANSPORT_PARAMETERS.has(name.toLowerCase());
-}
+/** `authorize(caller, right, indexName?)`: the key of the call, or a refusal. */
+export type Authorize = (caller: Caller, right: Requirement, indexName?: string) => KeyInfo;
 
 /** Restriction parameters of a secured key that are checked rather than forced on the query. */
 const CHECKED_RESTRICTIONS = new Set(['validUntil', 'restrictIndices', 'referers', 'restrictSources', 'userToken']);
@@ -186,17 +135,6 @@ function sourceAllowed(networks: string, ip: string | undefined): boolean {
     });
 }
 
-/**
- * The peer address of the request (Node server or middleware mount).
- *
- * @example
- * clientIp(c) // '127.0.0.1' or '::ffff:127.0.0.1'
- */
-export function clientIp(c: Context): string | undefined {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress;
-}
-
 function decodeSecured(apiKey: string): { digest: string; restrictions: string } | undefined {
   if (apiKey.length < 88 || !/^[A-Za-z0-9+/=_-]+$/.test(apiKey)) return undefined;
   const decoded = Buffer.from(apiKey, 'base64').toString('utf8');
@@ -231,12 +169,12 @@ function plainKeyInfo(value: string, stored: StoredKey | undefined, config: Auth
 }
 
 /**
- * Checks a key already authenticated by `ctx.authorize` against one more right and/or index (a call that
+ * Checks a key already authenticated by `authorize` against one more right and/or index (a call that
  * names several indices or actions: credentials are checked once, before the body is read, then each
  * request of the body here). Throws `ServiceError(403)`.
  *
  * @example
- * const key = ctx.authorize(c, 'search'); // before the body
+ * const key = authorize(caller, 'search'); // before the body
  * for (const { indexName } of requests) requireRight(key, 'search', indexName);
  */
 export function requireRight(info: KeyInfo, right: Requirement, indexName?: string): void {
@@ -251,19 +189,19 @@ export function requireRight(info: KeyInfo, right: Requirement, indexName?: stri
 }
 
 /**
- * Builds `ctx.authorize`.
+ * Builds the authorizer of a service.
  *
  * @example
  * const authorize = createAuthorizer({ appId, adminKey, searchKey, keys });
- * const key = authorize(c, 'search', 'products'); // throws ServiceError(403) when refused
+ * const key = authorize({ appId, apiKey, ip: '127.0.0.1' }, 'search', 'products'); // ServiceError(403) when refused
  */
-export function createAuthorizer(config: AuthConfig) {
+export function createAuthorizer(config: AuthConfig): Authorize {
   const hourly = new Map<string, { hour: number; count: number }>();
 
-  function rateLimit(stored: StoredKey, c: Context, userToken: string | undefined): void {
+  function rateLimit(stored: StoredKey, caller: Caller, userToken: string | undefined): void {
     if (stored.maxQueriesPerIPPerHour <= 0) return;
     const hour = Math.floor(Date.now() / 3_600_000);
-    const who = userToken ?? clientIp(c) ?? 'unknown';
+    const who = userToken ?? caller.ip ?? 'unknown';
     const id = `${stored.value}\u0000${who}`;
     const entry = hourly.get(id);
     if (!entry || entry.hour !== hour) {
@@ -276,12 +214,11 @@ export function createAuthorizer(config: AuthConfig) {
     }
   }
 
-  return function authorize(c: Context, right: Requirement, indexName?: string): KeyInfo {
-    const { appId, apiKey } = credentialsOf(c);
+  return function authorize(caller: Caller, right: Requirement, indexName?: string): KeyInfo {
+    const { appId, apiKey, referer } = caller;
     if (!appId || !apiKey) throw new CredentialsError(true);
     if (appId !== config.appId) throw new CredentialsError(false);
 
-    const referer = c.req.header('referer') ?? c.req.header('origin');
     const builtIn = apiKey === config.adminKey || apiKey === config.searchKey;
     let stored = builtIn ? undefined : config.keys.get(apiKey);
     let info = plainKeyInfo(apiKey, stored, config);
@@ -325,7 +262,7 @@ export function createAuthorizer(config: AuthConfig) {
       if (restrictions.referers !== undefined && !refererAllowed(parseList(restrictions.referers), referer)) {
         throw new ServiceError(403, 'Referer not allowed with this secured API key');
       }
-      if (restrictions.restrictSources !== undefined && !sourceAllowed(restrictions.restrictSources, clientIp(c))) {
+      if (restrictions.restrictSources !== undefined && !sourceAllowed(restrictions.restrictSources, caller.ip)) {
         throw new ServiceError(403, 'Source IP not allowed with this secured API key');
       }
       if (restrictions.userToken !== undefined) info.userToken = restrictions.userToken;
@@ -335,16 +272,12 @@ export function createAuthorizer(config: AuthConfig) {
       throw new ServiceError(403, 'Referer not allowed with this API key');
     }
     requireRight(info, right, indexName);
-    if (stored) rateLimit(stored, c, info.userToken ?? c.req.header('x-service-usertoken'));
+    if (stored) rateLimit(stored, caller, info.userToken ?? caller.userToken);
     if (info.isAdmin) {
       // A server proxying for its users: admin key, the user's IP in X-Forwarded-For and the
       // rate-limited key in X-Forwarded-API-Key (document 1, Limits).
-      const forwardedKey = c.req.header('x-forwarded-api-key');
-      const forwarded = forwardedKey ? config.keys.get(forwardedKey) : undefined;
-      if (forwarded) {
-        const forwardedFor = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-        rateLimit(forwarded, c, forwardedFor);
-      }
+      const forwarded = caller.forwardedApiKey ? config.keys.get(caller.forwardedApiKey) : undefined;
+      if (forwarded) rateLimit(forwarded, caller, caller.forwardedFor);
     }
     return info;
   };

@@ -1,0 +1,55 @@
+/**
+ * The events one part of the service sends to others, as a typed map: the name says who sends, the payload
+ * type what it carries, and `createServices` (`services.ts`) is where every listener is attached — so a
+ * reader sees that stored Insights events feed the recommender and the personalizer.
+ *
+ * Listeners run synchronously, in the order they were attached, when the event is emitted; a listener that
+ * throws is logged and does not stop the others (a failing consumer never fails the request that stored the
+ * events).
+ */
+import type { StoredEvent } from './insights/event-store.js';
+
+export interface ServiceEvents {
+  /** Insights events just stored (`POST /1/events`, the demo's order history): oldest first. */
+  'insights:events': readonly StoredEvent[];
+  /** `DELETE /1/usertokens/{userToken}` deleted this many stored events of the token. */
+  'insights:usertoken-deleted': { userToken: string; events: number };
+}
+
+type Listener<T> = (payload: T) => void;
+
+/**
+ * A typed publish/subscribe bus.
+ *
+ * @example
+ * const bus = new EventBus<ServiceEvents>();
+ * const off = bus.on('insights:events', (events) => console.log(events.length));
+ * bus.emit('insights:events', stored);
+ * off();
+ */
+export class EventBus<M extends object> {
+  readonly #listeners = new Map<keyof M, Set<Listener<never>>>();
+
+  /** Calls `listener` for every `type` event from now on; returns the function that detaches it. */
+  on<K extends keyof M>(type: K, listener: Listener<M[K]>): () => void {
+    let listeners = this.#listeners.get(type);
+    if (!listeners) {
+      listeners = new Set();
+      this.#listeners.set(type, listeners);
+    }
+    listeners.add(listener as Listener<never>);
+    return () => {
+      listeners.delete(listener as Listener<never>);
+    };
+  }
+
+  emit<K extends keyof M>(type: K, payload: M[K]): void {
+    for (const listener of [...(this.#listeners.get(type) ?? [])]) {
+      try {
+        (listener as Listener<M[K]>)(payload);
+      } catch (error) {
+        console.error(`[svc-search] a listener of ${String(type)} failed`, error);
+      }
+    }
+  }
+}
