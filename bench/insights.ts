@@ -182,8 +182,8 @@ export async function run(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
 
   const events = service.services.insights;
-  const ourEvents = events.query({ userToken: ourToken });
-  const theirEvents = events.query({ userToken: MIRROR_TOKEN });
+  const ourEvents = await events.query({ userToken: ourToken });
+  const theirEvents = await events.query({ userToken: MIRROR_TOKEN });
   const kinds = (list: typeof ourEvents) =>
     ['view', 'click', 'conversion'].map((t) => `${list.filter((e) => e.eventType === t).length} ${t}`).join(', ');
   const row = (name: string, n: number, counts: Counts, detail: string) =>

@@ -45,7 +45,7 @@ export async function run(): Promise<void> {
   try {
     const { services } = service;
     const store = services.insights;
-    const events = store.count({ index: INDEX });
+    const events = await store.count({ index: INDEX });
     console.log(
       `demo history: ${events} conversion events (${loadSuperstore().orderLines.length} order lines), service start with catalogue + seeding ${ms(startMs)}`,
     );
@@ -55,9 +55,9 @@ export async function run(): Promise<void> {
     const reads: number[] = [];
     const trains: number[] = [];
     for (let i = 0; i < BUILDS; i++) {
-      builds.push(new Recommender(services).rebuild().ms);
+      builds.push((await new Recommender(services).rebuild()).ms);
       const t0 = performance.now();
-      const stored = store.query({ index: INDEX });
+      const stored = await store.query({ index: INDEX });
       const t1 = performance.now();
       new IndexModels().add(stored);
       trains.push(performance.now() - t1);
@@ -81,7 +81,7 @@ export async function run(): Promise<void> {
       'x-service-application-id': DEV_CREDENTIALS.appId,
       'x-service-api-key': DEV_CREDENTIALS.searchKey,
     };
-    const converted = [...new Set(store.query({ index: INDEX }).flatMap((e) => e.objectIDs ?? []))].sort();
+    const converted = [...new Set((await store.query({ index: INDEX })).flatMap((e) => e.objectIDs ?? []))].sort();
     const categories = ['Furniture', 'Office Supplies', 'Technology'];
     const next = random(42);
     const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
@@ -116,8 +116,8 @@ export async function run(): Promise<void> {
     // The first request of a fresh service builds the models (and related-products its content index).
     const fresh = new Recommender(services);
     const coldStarted = performance.now();
-    fresh.rebuild();
-    fresh.modelsOf(INDEX).relatedProducts(converted[0]!, fresh.recordsOf(INDEX)!);
+    await fresh.rebuild();
+    (await fresh.modelsOf(INDEX)).relatedProducts(converted[0]!, fresh.recordsOf(INDEX)!);
     console.log(
       `\ncold start: models + content index of ${services.catalog.get(INDEX)!.size} records ${ms(performance.now() - coldStarted)}`,
     );
@@ -154,7 +154,7 @@ export async function run(): Promise<void> {
       for (let i = 0; i < REQUESTS; i++) {
         const request = make();
         const t0 = performance.now();
-        inProcess(request);
+        await inProcess(request);
         local.push(performance.now() - t0);
       }
       local.sort((a, b) => a - b);

@@ -3,7 +3,7 @@
  * one typed object instead of each keeping its own copy of an option.
  */
 import { DEFAULT_COUNTRY_HEADERS } from './analytics/record.js';
-import { DEFAULT_MAX_CUSTOM_ENTRIES } from './storage/dictionaries.js';
+import { DEFAULT_MAX_CUSTOM_ENTRIES } from './dictionaries/dictionaries.js';
 
 /** Credentials used everywhere in development: tests, Storybook, `npm start`. */
 export const DEV_CREDENTIALS = {

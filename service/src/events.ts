@@ -3,11 +3,11 @@
  * type what it carries, and `createServices` (`services.ts`) is where every listener is attached — so a
  * reader sees that stored Insights events feed the recommender and the personalizer.
  *
- * Listeners run synchronously, in the order they were attached, when the event is emitted; a listener that
- * throws is logged and does not stop the others (a failing consumer never fails the request that stored the
- * events).
+ * Listeners are called in the order they were attached when the event is emitted, and `emit` resolves once
+ * every listener has finished (a listener may be async); a listener that fails is logged and does not stop
+ * the others (a failing consumer never fails the request that stored the events).
  */
-import type { StoredEvent } from './insights/event-store.js';
+import type { StoredEvent } from './insights/events.js';
 
 export interface ServiceEvents {
   /** Insights events just stored (`POST /1/events`, the demo's order history): oldest first. */
@@ -16,7 +16,7 @@ export interface ServiceEvents {
   'insights:usertoken-deleted': { userToken: string; events: number };
 }
 
-type Listener<T> = (payload: T) => void;
+type Listener<T> = (payload: T) => Promise<void> | void;
 
 /**
  * A typed publish/subscribe bus.
@@ -24,7 +24,7 @@ type Listener<T> = (payload: T) => void;
  * @example
  * const bus = new EventBus<ServiceEvents>();
  * const off = bus.on('insights:events', (events) => console.log(events.length));
- * bus.emit('insights:events', stored);
+ * await bus.emit('insights:events', stored);
  * off();
  */
 export class EventBus<M extends object> {
@@ -43,13 +43,18 @@ export class EventBus<M extends object> {
     };
   }
 
-  emit<K extends keyof M>(type: K, payload: M[K]): void {
+  async emit<K extends keyof M>(type: K, payload: M[K]): Promise<void> {
+    const running: Array<Promise<void> | void> = [];
     for (const listener of [...(this.#listeners.get(type) ?? [])]) {
       try {
-        (listener as Listener<M[K]>)(payload);
+        running.push((listener as Listener<M[K]>)(payload));
       } catch (error) {
-        console.error(`[svc-search] a listener of ${String(type)} failed`, error);
+        running.push(Promise.reject(error));
       }
+    }
+    for (const outcome of await Promise.allSettled(running)) {
+      if (outcome.status === 'rejected')
+        console.error(`[svc-search] a listener of ${String(type)} failed`, outcome.reason);
     }
   }
 }

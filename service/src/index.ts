@@ -26,6 +26,7 @@ import { createApp } from './http/app.js';
 import { createDemoSuggestions } from './query-suggestions/demo.js';
 import { seedRecommendDemo } from './recommend/demo.js';
 import { closeServices, createServices, type Services } from './services.js';
+import { SqliteStorage } from './storage/sqlite/storage.js';
 
 export { DEV_CREDENTIALS, type ServiceOptions } from './config.js';
 export { ServiceError } from './errors.js';
@@ -89,15 +90,16 @@ function isServicePath(url: string | undefined): boolean {
  * const service = await createService({ ...DEV_CREDENTIALS, dataDir: '.data', demo: true });
  */
 export async function createService(options: ServiceOptions = {}): Promise<Service> {
-  const services = await createServices(resolveConfig(options), options.now ?? Date.now);
+  const config = resolveConfig(options);
+  const services = await createServices(config, new SqliteStorage(config.dataDir), options.now ?? Date.now);
   const app = createApp(services);
 
   if (options.demo) {
-    installDemo(services.catalog);
+    await installDemo(services);
     // What the demo adds beyond the catalogue: the order history as Insights events (Recommend), and the
     // Query Suggestions configuration of the autocomplete.
-    seedRecommendDemo({ ...services, db: services.storage.db }, DEMO_INDEX);
-    createDemoSuggestions(services, DEMO_INDEX);
+    await seedRecommendDemo({ ...services, eventStore: services.storage.events }, DEMO_INDEX);
+    await createDemoSuggestions(services, DEMO_INDEX);
   }
 
   const listener = getRequestListener(app.fetch, { overrideGlobalObjects: false });

@@ -4,28 +4,24 @@
  * which part listens to which event (`events.ts`). No part finds another through a global or a lookup.
  */
 import { AbTests } from './abtests/service.js';
-import { AnalyticsReports } from './analytics/reports.js';
-import { type ServiceConfig } from './config.js';
+import { AnalyticsLog } from './analytics/log.js';
 import { Clusters } from './clusters/service.js';
+import type { ServiceConfig } from './config.js';
 import { CrawlerService } from './crawler/service.js';
+import { Dictionaries } from './dictionaries/dictionaries.js';
 import { EventBus, type ServiceEvents } from './events.js';
-import { EventStore } from './insights/event-store.js';
+import { Catalog } from './indices/catalog.js';
+import { InsightsEvents } from './insights/events.js';
 import { type Authorize, createAuthorizer } from './keys/authorizer.js';
+import { Keys } from './keys/keys.js';
 import { Personalizer } from './personalization/personalizer.js';
 import { QuerySuggestions } from './query-suggestions/service.js';
 import { Recommender } from './recommend/recommender.js';
-import { AnalyticsLog } from './storage/analytics-log.js';
-import { Catalog } from './storage/catalog.js';
-import { DictionaryStore } from './storage/dictionaries.js';
-import { KeyStore } from './storage/keys.js';
-import { PersonalizationStore } from './storage/personalization.js';
-import { AbTestStore } from './storage/abtests.js';
-import { QuerySuggestionsStore } from './storage/query-suggestions.js';
-import { CrawlerStore } from './storage/crawler.js';
-import { createSearchLog } from './storage/search-log.js';
-import { SqliteStorage } from './storage/sqlite/storage.js';
-import type { SearchLog } from './storage/search-log.js';
-import { UsageLog } from './storage/usage-log.js';
+import { Search } from './search/search.js';
+import type { Storage } from './storage/storage.js';
+import type { AnalyticsReports, SearchLogStore } from './storage/types.js';
+import { TaskQueue } from './tasks/queue.js';
+import { UsageLog } from './usage/log.js';
 
 export interface Services {
   readonly config: ServiceConfig;
@@ -33,19 +29,23 @@ export interface Services {
   readonly now: () => number;
   /** Events between parts; listeners are attached below, in {@link createServices}. */
   readonly events: EventBus<ServiceEvents>;
-  readonly storage: SqliteStorage;
-  /** The indices (engine registry), their settings, replicas, rules, synonyms and tasks. */
+  readonly storage: Storage;
+  /** The one path of every state write. */
+  readonly tasks: TaskQueue;
+  /** The indices (engine registry), their settings, replicas, rules and synonyms. */
   readonly catalog: Catalog;
   /** Custom dictionary entries and dictionary settings, shared by every index. */
-  readonly dictionaries: DictionaryStore;
+  readonly dictionaries: Dictionaries;
   /** API keys created through `/1/keys`. */
-  readonly keys: KeyStore;
+  readonly keys: Keys;
   /** The key of a call, or a refusal. */
   readonly authorize: Authorize;
+  /** The search pipeline: A/B routing, rules, the key's parameters, personalization, pins, logs. */
+  readonly search: Search;
   /** Searches answered with `clickAnalytics`, for Insights events to refer to. */
-  readonly searchLog: SearchLog;
+  readonly searchLog: SearchLogStore;
   /** Stored Insights events. */
-  readonly insights: EventStore;
+  readonly insights: InsightsEvents;
   /** The searches Analytics counts (written in batches). */
   readonly analyticsLog: AnalyticsLog;
   /** The Analytics figures. */
@@ -61,56 +61,58 @@ export interface Services {
 }
 
 /**
- * Opens the storage and builds every part.
+ * Builds every part over an opened storage (its state loaded into memory).
  *
  * @example
- * const services = await createServices(resolveConfig({ dataDir: ':memory:' }), Date.now);
+ * const services = await createServices(resolveConfig({}), new SqliteStorage(':memory:'), Date.now);
  * services.catalog.names(); // []
  * await closeServices(services);
  */
-export async function createServices(config: ServiceConfig, now: () => number): Promise<Services> {
-  const storage = new SqliteStorage(config.dataDir);
-  const { db } = storage;
+export async function createServices(config: ServiceConfig, storage: Storage, now: () => number): Promise<Services> {
   const events = new EventBus<ServiceEvents>();
+  const tasks = new TaskQueue(storage.tasks);
   // Dictionaries first: the indices are built with their compound words.
-  const dictionaries = new DictionaryStore(db, undefined, config.maxCustomDictionaryEntries);
-  dictionaries.load();
-  const catalog = new Catalog(db, dictionaries.dictionaries);
-  catalog.load();
-  const keys = new KeyStore(db);
-  const searchLog = createSearchLog(db);
-  const insights = new EventStore(db, searchLog, events);
-  const analyticsLog = new AnalyticsLog(db);
-  const analytics = new AnalyticsReports(db);
+  const dictionaries = await Dictionaries.load(storage.dictionaries, tasks, config.maxCustomDictionaryEntries);
+  const catalog = await Catalog.load(storage.catalog, dictionaries.engine);
+  const keys = await Keys.load(storage.keys, tasks);
+  const { searchLog } = storage;
+  const insights = new InsightsEvents(storage.events, searchLog, events);
+  const analyticsLog = new AnalyticsLog(storage.analytics);
+  const analytics = storage.analytics.reports;
   const recommender = new Recommender({ catalog, insights, now });
-  const personalizer = new Personalizer({ store: new PersonalizationStore(db), catalog, insights, now });
+  const personalizer = await Personalizer.load({ store: storage.personalization, tasks, catalog, insights, now });
+  const abTests = await AbTests.load({ store: storage.abTests, tasks, analytics, analyticsLog, now });
+  const querySuggestions = new QuerySuggestions({
+    store: storage.querySuggestions,
+    tasks,
+    catalog,
+    dictionaries: dictionaries.engine,
+    analytics,
+    analyticsLog,
+    now,
+  });
   const services: Services = {
     config,
     now,
     events,
     storage,
+    tasks,
     catalog,
     dictionaries,
     keys,
     authorize: createAuthorizer({ ...config, keys }),
+    search: new Search({ catalog, abTests, personalizer, searchLog, analyticsLog, now }),
     searchLog,
     insights,
     analyticsLog,
     analytics,
-    usage: new UsageLog(db),
+    usage: new UsageLog(storage.usage, async () => new Set((await querySuggestions.list()).map((c) => c.indexName))),
     recommender,
     personalizer,
-    abTests: new AbTests({ store: new AbTestStore(db), analytics, analyticsLog, now }),
-    querySuggestions: new QuerySuggestions({
-      store: new QuerySuggestionsStore(db),
-      catalog,
-      dictionaries: dictionaries.dictionaries,
-      analytics,
-      analyticsLog,
-      now,
-    }),
-    clusters: new Clusters(db, catalog),
-    crawler: new CrawlerService({ store: new CrawlerStore(db), catalog, keys, config, now }, config.crawler),
+    abTests,
+    querySuggestions,
+    clusters: new Clusters(storage.clusters, tasks, catalog),
+    crawler: await CrawlerService.load({ store: storage.crawler, tasks, catalog, keys, config, now }, config.crawler),
   };
 
   // Who listens to what.
@@ -118,12 +120,12 @@ export async function createServices(config: ServiceConfig, now: () => number): 
     recommender.addStoredEvents(stored);
     personalizer.addStoredEvents(stored);
   });
-  events.on('insights:usertoken-deleted', ({ userToken }) => {
+  events.on('insights:usertoken-deleted', async ({ userToken }) => {
     // The models are rebuilt from the events left; the profile, built on this user's events only, goes;
     // the user's searches stay (they were searches) without the token.
     recommender.reset();
     personalizer.forget(userToken);
-    analyticsLog.forgetUser(userToken);
+    await analyticsLog.forgetUser(userToken);
   });
   return services;
 }
@@ -137,7 +139,7 @@ export async function createServices(config: ServiceConfig, now: () => number): 
 export async function closeServices(services: Services): Promise<void> {
   services.crawler.close();
   services.querySuggestions.close();
-  services.analyticsLog.close();
-  services.usage.close();
-  services.storage.close();
+  await services.analyticsLog.close();
+  await services.usage.close();
+  await services.storage.close();
 }

@@ -101,10 +101,10 @@ describe('Analytics', () => {
 });
 
 describe('Recommend defaults', () => {
-  before(() => {
+  before(async () => {
     // 40 items bought today: all of them are trending.
     const now = Date.now();
-    svc.service.services.insights.append(
+    await svc.service.services.insights.append(
       Array.from({ length: 40 }, (_, i) => ({
         eventType: 'conversion' as const,
         eventName: 'Purchase',

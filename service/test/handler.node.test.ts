@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { createService, DEV_CREDENTIALS, type Service } from '../src/index.js';
-import { caller } from './service-helpers.js';
+import { caller, databaseOf } from './service-helpers.js';
 
 let service: Service;
 let server: Server;
@@ -59,11 +59,13 @@ test('the services are reachable past HTTP (indices, storage, events)', async ()
     () => service.services.catalog.require('absent'),
     (error: Error & { status?: number }) => error.status === 404,
   );
-  assert.equal(service.services.storage.db.pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
+  assert.equal(databaseOf(service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
   const seen: unknown[] = [];
-  const off = service.services.events.on('insights:usertoken-deleted', (payload) => seen.push(payload));
-  service.services.events.emit('insights:usertoken-deleted', { userToken: 'u1', events: 1 });
+  const off = service.services.events.on('insights:usertoken-deleted', (payload) => {
+    seen.push(payload);
+  });
+  await service.services.events.emit('insights:usertoken-deleted', { userToken: 'u1', events: 1 });
   off();
-  service.services.events.emit('insights:usertoken-deleted', { userToken: 'u2', events: 2 });
+  await service.services.events.emit('insights:usertoken-deleted', { userToken: 'u2', events: 2 });
   assert.deepEqual(seen, [{ userToken: 'u1', events: 1 }]);
 });

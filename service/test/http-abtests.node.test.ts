@@ -27,6 +27,7 @@ import {
   type Running,
   scenarioTime,
   SMALL_SHOP,
+  databaseOf,
 } from './service-helpers.js';
 
 const DAY = 86_400_000;
@@ -883,7 +884,7 @@ describe('metrics', () => {
     assert.equal((await svc.call('GET', `/2/abtests/${id}`)).status, 404);
     assert.equal((await svc.call('DELETE', `/2/abtests/${id}`)).status, 404);
     assert.equal((await svc.call('POST', `/2/abtests/${id}/stop`)).status, 404);
-    const tagged = svc.service.services.storage.db
+    const tagged = databaseOf(svc.service)
       .prepare('SELECT COUNT(*) AS n FROM analytics_searches WHERE ab_test_id = ?')
       .get(id) as { n: number };
     assert.equal(tagged.n, 0);
@@ -1065,7 +1066,7 @@ describe('durability', () => {
     old.close();
     const columns = (running: Running) =>
       (
-        running.service.services.storage.db.prepare('PRAGMA table_info(analytics_searches)').all() as Array<{
+        databaseOf(running.service).prepare('PRAGMA table_info(analytics_searches)').all() as Array<{
           name: string;
         }>
       ).map((column) => column.name);
@@ -1078,7 +1079,7 @@ describe('durability', () => {
         assert.equal(columns(running).filter((name) => name.startsWith('ab_test')).length, 2);
         assert.equal(columns(running).filter((name) => name === 'country').length, 1);
         assert.equal((await running.ok('GET', '/2/searches/count?index=legacy')).count, 1);
-        const row = running.service.services.storage.db
+        const row = databaseOf(running.service)
           .prepare("SELECT ab_test_id, ab_test_variant, query FROM analytics_searches WHERE index_name = 'legacy'")
           .get();
         assert.deepEqual({ ...(row as object) }, { ab_test_id: null, ab_test_variant: null, query: 'chair' });

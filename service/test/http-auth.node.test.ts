@@ -394,7 +394,7 @@ describe('secured API keys', () => {
       { query: 'hobbit', clickAnalytics: true, userToken: 'someone-else' },
       { key },
     );
-    assert.equal(svc.service.services.searchLog.get(answer.queryID)?.userToken, 'user-42');
+    assert.equal((await svc.service.services.searchLog.get(answer.queryID))?.userToken, 'user-42');
   });
 
   test('referers: a request from another referer is refused', async () => {

@@ -53,7 +53,7 @@ before(async () => {
   );
   const t = Date.now() - 3600_000;
   // a is bought in 2 orders: with b in both, with c in one → b 100·2/3 = 66.67, c 100·1/3 = 33.33.
-  svc.service.services.insights.append([
+  await svc.service.services.insights.append([
     {
       eventType: 'conversion',
       eventName: 'Order',

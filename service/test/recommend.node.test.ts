@@ -69,7 +69,7 @@ before(async () => {
   //   S2 = u1 {A, D converted 2 h later}          (a new session: the gap is over 30 minutes)
   //   S3 = u2 {A, B converted}
   //   S4 = u3 {A clicked, C clicked, B converted}
-  events.append([
+  await events.append([
     ev('conversion', 'shop', 'u1', t0, ['A', 'B']),
     ev('conversion', 'shop', 'u1', t0 + 5 * MIN, ['C']),
     ev('conversion', 'shop', 'u1', t0 + 120 * MIN, ['A', 'D']),

@@ -9,7 +9,7 @@
 import { searchUser, type SearchOrigin } from '../analytics/record.js';
 import type { Index } from '../engine/index.js';
 import type { KeyInfo } from '../keys/types.js';
-import type { Catalog } from '../storage/catalog.js';
+import type { Catalog } from '../indices/catalog.js';
 import { type AbTests, variantFor } from './service.js';
 
 export interface AbTestRoute {

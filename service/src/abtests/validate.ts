@@ -7,7 +7,7 @@
  */
 import { buildFilterTree, EngineError, parseSearchParams } from '../engine/index.js';
 import { ServiceError } from '../errors.js';
-import type { AbTestVariantConfig } from '../storage/abtests.js';
+import type { AbTestVariantConfig } from '../storage/types.js';
 
 const DAY_MS = 86_400_000;
 const VARIANT_FIELDS = new Set(['index', 'trafficPercentage', 'description', 'customSearchParameters']);

@@ -4,20 +4,15 @@
  * today), `limit` / `offset`, and `tags` (an expression over `analyticsTags`).
  */
 import { ServiceError } from '../errors.js';
+import type { OrderBy, Period, TagExpression } from '../storage/types.js';
+
+export type { Period, TagExpression } from '../storage/types.js';
 
 export const DAY_MS = 86_400_000;
 /** The longest period one call may cover (ten years of daily `dates`). */
 export const MAX_PERIOD_DAYS = 3660;
 /** "Analytics top lists: most frequent 1000". */
 export const TOP_LIMIT = 1000;
-
-/** A period of whole UTC days: `from` inclusive, `to` exclusive (Unix ms). */
-export interface Period {
-  from: number;
-  to: number;
-  /** Every day of the period, `YYYY-MM-DD`. */
-  days: string[];
-}
 
 /**
  * `YYYY-MM-DD` of a time, in UTC.
@@ -92,7 +87,6 @@ export function parseBoolean(name: string, text: string | undefined, fallback: b
 }
 
 /** A parsed `tags` expression. */
-export type TagExpression = { tag: string } | { and: TagExpression[] } | { or: TagExpression[] };
 
 /**
  * Parses `tags`: tags joined with `AND` / `OR` (upper case; `AND` binds tighter), parentheses, and
@@ -167,19 +161,10 @@ export function parseTags(text: string | undefined): TagExpression | undefined {
   return parsed;
 }
 
-/**
- * The SQL condition of a tag expression on the JSON array column `column`, with its parameters.
- *
- * @example
- * tagsSql({ tag: 'mobile' }, 'a.tags') // { sql: 'EXISTS (SELECT 1 FROM json_each(a.tags) WHERE value = ?)', params: ['mobile'] }
- */
-export function tagsSql(expression: TagExpression | undefined, column: string): { sql: string; params: string[] } {
-  if (!expression) return { sql: '1', params: [] };
-  if ('tag' in expression)
-    return { sql: `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ?)`, params: [expression.tag] };
-  const parts = ('and' in expression ? expression.and : expression.or).map((part) => tagsSql(part, column));
-  return {
-    sql: `(${parts.map((part) => part.sql).join('and' in expression ? ' AND ' : ' OR ')})`,
-    params: parts.flatMap((part) => part.params),
-  };
-}
+/** The `orderBy` values of `/2/searches`. */
+export const ORDER_BY: readonly OrderBy[] = [
+  'searchCount',
+  'clickThroughRate',
+  'conversionRate',
+  'averageClickPosition',
+];

@@ -4,7 +4,8 @@
  */
 import { buildFilterTree, parseSearchParams, type FilterNode } from '../engine/index.js';
 import type { KeyInfo } from '../keys/types.js';
-import type { AnalyticsLog, AnalyticsFilter, FilterOperator } from '../storage/analytics-log.js';
+import type { AnalyticsFilter, FilterOperator } from '../storage/types.js';
+import type { AnalyticsLog } from './log.js';
 
 /** Where a search came from, read from the HTTP request. */
 export interface SearchOrigin {

@@ -8,7 +8,7 @@
 import vm from 'node:vm';
 import { load } from 'cheerio';
 import { ServiceError } from '../errors.js';
-import { validateIndexName } from '../storage/catalog.js';
+import { validateIndexName } from '../indices/catalog.js';
 
 export interface RecordExtractor {
   __type: 'function';

@@ -10,7 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import { load, type CheerioAPI } from 'cheerio';
 import picomatch from 'picomatch';
 import robotsModule from 'robots-parser';
-import type { UrlOutcome, UrlStatus } from '../storage/crawler.js';
+import type { UrlOutcome, UrlStatus } from '../storage/types.js';
 import { DEFAULT_MAX_URLS, targetIndexName, type CrawlerAction, type CrawlerConfig } from './config.js';
 import { ExtractorError, runExtractor } from './extractor.js';
 

@@ -2,7 +2,10 @@
  * `--demo`: the superstore products in the index `products`, with settings for a shop search and two
  * sort-by replicas (`products_price_asc`, `products_price_desc`). Loaded only when `products` is empty.
  */
-import type { Catalog, Record_ } from '../storage/catalog.js';
+import type { Catalog } from '../indices/catalog.js';
+import { setSettings } from '../indices/settings.js';
+import type { StoredRecord } from '../storage/types.js';
+import type { TaskQueue } from '../tasks/queue.js';
 import { loadSuperstore } from './superstore.js';
 
 export const DEMO_INDEX = 'products';
@@ -36,13 +39,13 @@ export const DEMO_REPLICAS: Record<string, { ranking: string[] }> = {
  * @example
  * installDemo(catalog) // 1862
  */
-export function installDemo(catalog: Catalog): number {
+export async function installDemo({ catalog, tasks }: { catalog: Catalog; tasks: TaskQueue }): Promise<number> {
   if ((catalog.get(DEMO_INDEX)?.size ?? 0) > 0) return 0;
   const { products } = loadSuperstore();
-  catalog.write(DEMO_INDEX, 'demo', () => {
-    catalog.setSettings(DEMO_INDEX, { ...DEMO_SETTINGS, replicas: Object.keys(DEMO_REPLICAS) });
-    for (const [replica, settings] of Object.entries(DEMO_REPLICAS)) catalog.setSettings(replica, settings);
-    catalog.saveObjects(DEMO_INDEX, products as unknown as Record_[]);
+  await tasks.run({ indexName: DEMO_INDEX, kind: 'demo' }, (write) => {
+    setSettings(catalog, write, DEMO_INDEX, { ...DEMO_SETTINGS, replicas: Object.keys(DEMO_REPLICAS) });
+    for (const [replica, settings] of Object.entries(DEMO_REPLICAS)) setSettings(catalog, write, replica, settings);
+    catalog.saveObjects(write, DEMO_INDEX, products as unknown as StoredRecord[]);
   });
   return products.length;
 }

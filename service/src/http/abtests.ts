@@ -16,7 +16,7 @@ import { type Context, Hono } from 'hono';
 import { validateCreate } from '../abtests/validate.js';
 import type { KeyInfo, Requirement } from '../keys/types.js';
 import type { Services } from '../services.js';
-import type { StoredAbTest } from '../storage/abtests.js';
+import type { StoredAbTest } from '../storage/types.js';
 import { indexAllowed } from '../keys/authorizer.js';
 import { authorizeOrUnauthorized } from './request.js';
 import { readJson } from './body.js';
@@ -31,7 +31,7 @@ type Handler = (c: Context) => unknown;
 
 export function abTestRoutes(services: Services): Hono {
   const app = new Hono();
-  const { abTests, catalog } = services;
+  const { abTests } = services;
 
   /** The handler's answer as JSON; refusals are `{status, message}` (http/failure.ts). */
   const route = (handler: Handler) => async (c: Context) => c.json(await handler(c));
@@ -109,24 +109,19 @@ export function abTestRoutes(services: Services): Hono {
             `An A/B test is already running on index ${name} (abTestID ${running.abTestID}); stop it first`,
           );
       }
-      let taskID = 0;
-      const test = abTests.create(input, (insert) => {
-        const written = catalog.write(input.variants[0].index, 'abtest', insert);
-        taskID = written.taskID;
-        return written.result;
-      });
+      const { test, taskID } = await abTests.create(input);
       return answer(test, taskID);
     }),
   );
 
   app.get(
     '/2/abtests',
-    route((c) => {
+    route(async (c) => {
       const key = authorize(c, 'analytics');
       const offset = integer(c, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
       const limit = integer(c, 'limit', 10, 1, MAX_LIMIT);
       const visible = abTests.list().filter((test) => indexAllowed(key, test.variants[0].index));
-      const page = visible.slice(offset, offset + limit).map((test) => abTests.describe(test));
+      const page = await Promise.all(visible.slice(offset, offset + limit).map((test) => abTests.describe(test)));
       return { abtests: page, count: page.length, total: visible.length };
     }),
   );
@@ -143,35 +138,27 @@ export function abTestRoutes(services: Services): Hono {
 
   app.post(
     '/2/abtests/:id/stop',
-    route((c) => {
+    route(async (c) => {
       const key = authorizeWrite(c);
       const test = testOf(c);
       requireIndices(
         key,
         test.variants.map((variant) => variant.index),
       );
-      let taskID = 0;
-      abTests.stop(test, (apply) => {
-        taskID = catalog.write(test.variants[0].index, 'abtestStop', apply).taskID;
-      });
-      return answer(test, taskID);
+      return answer(test, await abTests.stop(test));
     }),
   );
 
   app.delete(
     '/2/abtests/:id',
-    route((c) => {
+    route(async (c) => {
       const key = authorizeWrite(c);
       const test = testOf(c);
       requireIndices(
         key,
         test.variants.map((variant) => variant.index),
       );
-      let taskID = 0;
-      abTests.remove(test, (apply) => {
-        taskID = catalog.write(test.variants[0].index, 'abtestDelete', apply).taskID;
-      });
-      return answer(test, taskID);
+      return answer(test, await abTests.remove(test));
     }),
   );
   return app;

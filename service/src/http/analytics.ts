@@ -6,8 +6,8 @@
  * minute per application with the `X-RateLimit-*` headers (document 2, "Limits").
  */
 import { type Context, Hono } from 'hono';
-import { parseBoolean, parseCount, parsePeriod, parseTags, TOP_LIMIT } from '../analytics/params.js';
-import { ORDER_BY, type OrderBy, type Page, type Scope } from '../analytics/reports.js';
+import { ORDER_BY, parseBoolean, parseCount, parsePeriod, parseTags, TOP_LIMIT } from '../analytics/params.js';
+import type { OrderBy, Page, Scope } from '../storage/types.js';
 import type { Services } from '../services.js';
 import { authorizeOrUnauthorized } from './request.js';
 import { ServiceError } from '../errors.js';
@@ -52,8 +52,8 @@ export function analyticsRoutes(services: Services): Hono {
     return headers;
   }
 
-  function route(path: string, handler: (call: Call) => unknown): void {
-    app.get(path, (c) => {
+  function route(path: string, handler: (call: Call) => Promise<unknown>): void {
+    app.get(path, async (c) => {
       const index = c.req.query('index');
       // Missing credentials 401, wrong ones 403 (as the A/B test API on the same host).
       authorizeOrUnauthorized(services, c, 'analytics', index || undefined, 403);
@@ -69,8 +69,8 @@ export function analyticsRoutes(services: Services): Hono {
         limit: parseCount('limit', c.req.query('limit'), defaultLimit, TOP_LIMIT),
         offset: parseCount('offset', c.req.query('offset'), 0),
       });
-      log.flush(); // searches still queued count too
-      return c.json(handler({ c, index, scope, page }), 200);
+      await log.flush(); // searches still queued count too
+      return c.json(await handler({ c, index, scope, page }), 200);
     });
   }
 

@@ -54,7 +54,7 @@ export function clusterRoutes(services: Services): Hono {
     }
     const users = body.users.map((user, position) => validateUserId(user, `users[${position}]`));
     const at = services.now();
-    clusters.assign([...new Set(users)], cluster, at);
+    await clusters.assign([...new Set(users)], cluster, at);
     return c.json({ createdAt: iso(at) });
   });
 
@@ -71,11 +71,9 @@ export function clusterRoutes(services: Services): Hono {
     const page = integer(body.page, 'page', 0, 0, 1_000_000);
     const hitsPerPage = integer(body.hitsPerPage, 'hitsPerPage', 20, 1, 1000);
     const lower = query.toLowerCase();
-    const matching = clusters
-      .mappings()
-      .filter(
-        (user) => (!clusterName || user.clusterName === clusterName) && user.userID.toLowerCase().includes(lower),
-      );
+    const matching = (await clusters.mappings()).filter(
+      (user) => (!clusterName || user.clusterName === clusterName) && user.userID.toLowerCase().includes(lower),
+    );
     const hits = matching.slice(page * hitsPerPage, (page + 1) * hitsPerPage).map((user) => ({
       ...user,
       objectID: user.userID,
@@ -92,13 +90,13 @@ export function clusterRoutes(services: Services): Hono {
     const body = asObject(await readJson(c), 'The body');
     const cluster = requireCluster(body.cluster, 'cluster');
     const at = services.now();
-    clusters.assign([userID], cluster, at);
+    await clusters.assign([userID], cluster, at);
     return c.json({ createdAt: iso(at) });
   });
 
-  app.get('/1/clusters/mapping/top', (c) => {
+  app.get('/1/clusters/mapping/top', async (c) => {
     admin(c);
-    return c.json({ topUsers: clusters.top() });
+    return c.json({ topUsers: await clusters.top() });
   });
 
   app.get('/1/clusters/mapping/pending', (c) => {
@@ -112,32 +110,32 @@ export function clusterRoutes(services: Services): Hono {
     return c.json(answer);
   });
 
-  app.get('/1/clusters/mapping', (c) => {
+  app.get('/1/clusters/mapping', async (c) => {
     admin(c);
     const page = integer(c.req.query('page'), 'page', 0, 0, 1_000_000);
     const hitsPerPage = integer(c.req.query('hitsPerPage'), 'hitsPerPage', 100, 1, 1000);
-    const userIDs: UserMapping[] = clusters.mappings().slice(page * hitsPerPage, (page + 1) * hitsPerPage);
+    const userIDs: UserMapping[] = (await clusters.mappings()).slice(page * hitsPerPage, (page + 1) * hitsPerPage);
     return c.json({ userIDs, page, hitsPerPage });
   });
 
-  app.get('/1/clusters/mapping/:userID', (c) => {
+  app.get('/1/clusters/mapping/:userID', async (c) => {
     admin(c);
     const userID = pathUser(c);
-    const mapping = clusters.mapping(userID);
+    const mapping = await clusters.mapping(userID);
     if (!mapping) throw new ServiceError(404, `User ID ${userID} does not exist`);
     return c.json(mapping);
   });
 
-  app.delete('/1/clusters/mapping/:userID', (c) => {
+  app.delete('/1/clusters/mapping/:userID', async (c) => {
     admin(c);
     const userID = pathUser(c);
-    if (!clusters.remove(userID)) throw new ServiceError(404, `User ID ${userID} does not exist`);
+    if (!(await clusters.remove(userID))) throw new ServiceError(404, `User ID ${userID} does not exist`);
     return c.json({ deletedAt: iso(services.now()) });
   });
 
-  app.get('/1/clusters', (c) => {
+  app.get('/1/clusters', async (c) => {
     admin(c);
-    return c.json({ clusters: clusters.clusters() });
+    return c.json({ clusters: await clusters.clusters() });
   });
   return app;
 }

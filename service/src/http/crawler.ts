@@ -89,86 +89,86 @@ export function crawlerRoutes(services: Services): Hono {
     authenticate(services, c, 401);
     const { name, config } = await body(c, ['name', 'config']);
     if (config === undefined) throw new ServiceError(400, 'config: required');
-    return c.json({ id: crawlers().create(name, config) });
+    return c.json({ id: await crawlers().create(name, config) });
   });
 
-  app.get('/api/1/crawlers', (c) => {
+  app.get('/api/1/crawlers', async (c) => {
     authenticate(services, c, 401);
     const paging = pagination(c);
-    const items = crawlers()
-      .list({ name: c.req.query('name'), appId: c.req.query('appId') })
-      .map((crawler) => ({ id: crawler.id, name: crawler.name }));
+    const items = (await crawlers().list({ name: c.req.query('name'), appId: c.req.query('appId') })).map(
+      (crawler) => ({ id: crawler.id, name: crawler.name }),
+    );
     return c.json(page(items, paging));
   });
 
-  app.get('/api/1/crawlers/:id', (c) => {
+  app.get('/api/1/crawlers/:id', async (c) => {
     authenticate(services, c, 401);
     const withConfig = c.req.query('withConfig');
     if (withConfig !== undefined && withConfig !== 'true' && withConfig !== 'false') {
       throw new ServiceError(400, `withConfig: must be true or false, got ${JSON.stringify(withConfig)}`);
     }
-    const crawler = crawlers().require(c.req.param('id'));
+    const crawler = await crawlers().require(c.req.param('id'));
     return c.json(crawlers().view(crawler, withConfig === 'true'));
   });
 
   app.patch('/api/1/crawlers/:id', async (c) => {
     authenticate(services, c, 401);
-    crawlers().require(c.req.param('id'));
+    await crawlers().require(c.req.param('id'));
     const { name, config } = await body(c, ['name', 'config']);
-    return c.json({ taskId: crawlers().update(c.req.param('id'), name, config) });
+    return c.json({ taskId: await crawlers().update(c.req.param('id'), name, config) });
   });
 
   app.patch('/api/1/crawlers/:id/config', async (c) => {
     authenticate(services, c, 401);
-    crawlers().require(c.req.param('id'));
+    await crawlers().require(c.req.param('id'));
     const partial = asObject(await readJson(c), 'The body (top-level configuration properties)');
-    return c.json({ taskId: crawlers().patchConfig(c.req.param('id'), partial) });
+    return c.json({ taskId: await crawlers().patchConfig(c.req.param('id'), partial) });
   });
 
   for (const action of ['run', 'pause', 'reindex'] as const) {
-    app.post(`/api/1/crawlers/:id/${action}`, (c) => {
+    app.post(`/api/1/crawlers/:id/${action}`, async (c) => {
       authenticate(services, c, 401);
-      return c.json({ taskId: crawlers()[action](c.req.param('id')) });
+      return c.json({ taskId: await crawlers()[action](c.req.param('id')) });
     });
   }
 
-  app.get('/api/1/crawlers/:id/stats/urls', (c) => {
+  app.get('/api/1/crawlers/:id/stats/urls', async (c) => {
     authenticate(services, c, 401);
-    return c.json(crawlers().statistics(c.req.param('id')));
+    return c.json(await crawlers().statistics(c.req.param('id')));
   });
 
   app.post('/api/1/crawlers/:id/urls/crawl', async (c) => {
     authenticate(services, c, 401);
-    crawlers().require(c.req.param('id'));
+    await crawlers().require(c.req.param('id'));
     const { urls, save } = await body(c, ['urls', 'save']);
-    return c.json({ taskId: crawlers().crawlUrls(c.req.param('id'), urls, save) });
+    return c.json({ taskId: await crawlers().crawlUrls(c.req.param('id'), urls, save) });
   });
 
   app.post('/api/1/crawlers/:id/test', async (c) => {
     authenticate(services, c, 401);
-    crawlers().require(c.req.param('id'));
+    await crawlers().require(c.req.param('id'));
     const { url, config } = await body(c, ['url', 'config']);
     return c.json(await crawlers().test(c.req.param('id'), url, config));
   });
 
-  app.get('/api/1/crawlers/:id/tasks/:taskId', (c) => {
+  app.get('/api/1/crawlers/:id/tasks/:taskId', async (c) => {
     authenticate(services, c, 401);
-    return c.json(crawlers().task(c.req.param('id'), c.req.param('taskId')));
+    return c.json(await crawlers().task(c.req.param('id'), c.req.param('taskId')));
   });
 
-  app.post('/api/1/crawlers/:id/tasks/:taskId/cancel', (c) => {
+  app.post('/api/1/crawlers/:id/tasks/:taskId/cancel', async (c) => {
     authenticate(services, c, 401);
-    crawlers().cancel(c.req.param('id'), c.req.param('taskId'));
+    await crawlers().cancel(c.req.param('id'), c.req.param('taskId'));
     return c.json({});
   });
 
-  app.get('/api/1/domains', (c) => {
+  app.get('/api/1/domains', async (c) => {
     authenticate(services, c, 403);
     const paging = pagination(c);
     const appId = c.req.query('appId');
     if (appId !== undefined && appId !== services.config.appId)
       throw new ServiceError(400, `appId: ${JSON.stringify(appId)} is not the application id of this service`);
-    return c.json(page(crawlers().domains(), paging));
+    return c.json(page(await crawlers().domains(), paging));
   });
   return app;
 }

@@ -24,7 +24,7 @@ import {
   type DictionaryName,
   type EntryOf,
 } from '../engine/index.js';
-import type { DictionaryOperation } from '../storage/dictionaries.js';
+import type { DictionaryOperation } from '../dictionaries/dictionaries.js';
 import { DEFAULT_MAX_BODY_BYTES, readJson } from './body.js';
 import { authorize, isTransportParameter } from './request.js';
 import { ServiceError } from '../errors.js';
@@ -197,14 +197,15 @@ function sortKey(entry: DictionaryEntry): string {
 
 export function dictionaryRoutes(services: Services): Hono {
   const app = new Hono();
-  const { catalog, dictionaries: store } = services;
+  const { dictionaries } = services;
+  const engine = dictionaries.engine;
   const now = () => new Date().toISOString();
 
   app.post('/1/dictionaries/:dictionaryName/batch', async (c) => {
     authorize(services, c, 'editSettings');
     const name = dictionaryOf(c);
     const { clearExisting, operations } = parseBatch(name, await readJson(c, DICTIONARY_MAX_BYTES));
-    const { taskID } = catalog.write('*', `dictionaries:${name}`, () => store.batch(name, operations, clearExisting));
+    const taskID = await dictionaries.batch(name, operations, clearExisting);
     return c.json({ taskID, updatedAt: now() });
   });
 
@@ -214,7 +215,7 @@ export function dictionaryRoutes(services: Services): Hono {
       throw schemaError(parsed.error, '', () => 'the parameters are query, page, hitsPerPage and language');
     const { query, page, hitsPerPage, language } = parsed.data;
     const queryWords = tokenize(query);
-    const matching = [...store.dictionaries.entries(name).values()]
+    const matching = [...engine.entries(name).values()]
       .filter((entry) => language === undefined || entry.language === language)
       .filter((entry) => {
         if (queryWords.length === 0) return true;
@@ -273,17 +274,13 @@ export function dictionaryRoutes(services: Services): Hono {
         );
       }
     }
-    const { taskID } = catalog.write('*', 'dictionaries:settings', () => {
-      if (change !== undefined) store.setDisabledStopwords(change);
-    });
+    const taskID = await dictionaries.setDisabledStopwords(change);
     return c.json({ taskID, updatedAt: now() });
   });
 
   app.get('/1/dictionaries/:all{\\*}/settings', (c) => {
     authorize(services, c, 'settings');
-    const stopwords = Object.fromEntries(
-      store.dictionaries.disabledStandardStopwords().map((language) => [language, true]),
-    );
+    const stopwords = Object.fromEntries(engine.disabledStandardStopwords().map((language) => [language, true]));
     return c.json({ disableStandardEntries: { stopwords } });
   });
 
@@ -292,7 +289,7 @@ export function dictionaryRoutes(services: Services): Hono {
     const counts = Object.fromEntries(
       DICTIONARY_NAMES.map((name) => {
         const byLanguage = new Map<string, number>();
-        for (const entry of store.dictionaries.entries(name).values())
+        for (const entry of engine.entries(name).values())
           byLanguage.set(entry.language, (byLanguage.get(entry.language) ?? 0) + 1);
         return [name, byLanguage];
       }),

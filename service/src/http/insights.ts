@@ -61,25 +61,25 @@ export function insightsRoutes(services: Services): Hono {
     for (const index of new Set(valid.map((e) => e.index)))
       unauthorized(() => requireRight(key, 'search', index), index);
     // A request of InstantSearch's usage event only (validateEventsBody leaves it out) stores nothing.
-    if (valid.length > 0) events.append(valid, { validate: false });
+    if (valid.length > 0) await events.append(valid, { validate: false });
     return c.json({ status: 200, message: 'OK' }, 200);
   });
 
   // The privacy request (the hosted Insights API's "delete user token"; right deleteObject, its clients'
   // deleteUserToken): every stored event of the token goes, and what was built on them forgets them
   // (EventStore.deleteUserToken). 204 without a body, as the hosted API answers.
-  app.delete('/1/usertokens/:userToken', (c) => {
+  app.delete('/1/usertokens/:userToken', async (c) => {
     // Missing or wrong credentials 401 (Insights); a valid key without deleteObject 403.
     authorizeOrUnauthorized(services, c, 'deleteObject', undefined, 401);
     const userToken = c.req.param('userToken');
     if (!USER_TOKEN.test(userToken)) {
       throw new ServiceError(400, 'userToken: must match [a-zA-Z0-9_-=/+]{1,128}');
     }
-    events.deleteUserToken(userToken);
+    await events.deleteUserToken(userToken);
     return c.body(null, 204);
   });
 
-  app.get('/1/_local/events', (c) => {
+  app.get('/1/_local/events', async (c) => {
     authorize(services, c, 'admin');
     const eventType = c.req.query('eventType');
     if (eventType !== undefined && eventType !== '' && !(EVENT_TYPES as readonly string[]).includes(eventType)) {
@@ -95,7 +95,7 @@ export function insightsRoutes(services: Services): Hono {
       until: optionalInt(c, 'until'),
     };
     const limit = Math.min(optionalInt(c, 'limit') ?? 1000, 100_000);
-    return c.json({ events: events.query({ ...filter, limit }), nbEvents: events.count(filter) }, 200);
+    return c.json({ events: await events.query({ ...filter, limit }), nbEvents: await events.count(filter) }, 200);
   });
   return app;
 }

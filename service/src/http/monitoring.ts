@@ -14,7 +14,7 @@ import { authorizeOperational } from '../usage/keys.js';
 import { callerOf } from './request.js';
 import { categoryOf, SEARCH_OPS, WRITE_OPS } from '../usage/operations.js';
 import { DAY, HOUR, LOCAL_REGION, LOCAL_SERVER, type Point } from '../usage/report.js';
-import type { UsageRow } from '../storage/usage-log.js';
+import type { UsageRow } from '../storage/types.js';
 
 export const LOCAL_CLUSTER = 'c1-local';
 /** Names accepted in `{servers}`: the server and its cluster (answered under the name asked). */
@@ -73,17 +73,26 @@ export function averages(rows: UsageRow[], test: (row: UsageRow) => boolean, ste
 }
 
 /** Calls of the last 24 hours, one row per call. */
-function lastDay(services: Services): UsageRow[] {
+async function lastDay(services: Services): Promise<UsageRow[]> {
   const now = services.now();
-  return services.usage.rows(now - DAY, now + 1).filter((row) => row.app === 1);
+  return (await services.usage.rows(now - DAY, now + 1)).filter((row) => row.app === 1);
 }
 
-const startedAt = { wall: Date.now(), cpu: process.cpuUsage() };
+/** When the service started and the CPU time used by then (the CPU usage is averaged since). */
+interface Started {
+  wall: number;
+  cpu: NodeJS.CpuUsage;
+}
 
-function infrastructure(services: Services, metric: string, period: { window: number; step: number }): Point[] {
+async function infrastructure(
+  services: Services,
+  startedAt: Started,
+  metric: string,
+  period: { window: number; step: number },
+): Promise<Point[]> {
   const now = services.now();
   if (metric === 'avg_build_time') {
-    const rows = services.usage.rows(now - period.window, now + 1).filter((row) => row.app === 1);
+    const rows = (await services.usage.rows(now - period.window, now + 1)).filter((row) => row.app === 1);
     return averages(rows, isIndexingWrite, period.step);
   }
   // No samples are kept over time: one point, now.
@@ -97,10 +106,10 @@ function infrastructure(services: Services, metric: string, period: { window: nu
     return [{ t, v: Math.round((100 * process.memoryUsage().rss) / totalmem()) }];
   }
   // ssd_usage: the filesystem holding the database (none for an in-memory database).
-  const { db } = services.storage;
-  if (db.memory || !db.name) return [];
+  const file = services.storage.file();
+  if (!file) return [];
   try {
-    const stats = statfsSync(dirname(db.name));
+    const stats = statfsSync(dirname(file));
     return [{ t, v: Math.round((100 * (stats.blocks - stats.bfree)) / stats.blocks) }];
   } catch {
     return [];
@@ -113,44 +122,52 @@ function infrastructure(services: Services, metric: string, period: { window: nu
  */
 export function monitoringRoutes(services: Services): Hono {
   const app = new Hono();
+  const startedAt: Started = { wall: Date.now(), cpu: process.cpuUsage() };
   const guard = (c: Context) => authorizeOperational(services.authorize, services.config, callerOf(c), 'monitoring');
   const status = (names: string[]) => ({ status: Object.fromEntries(names.map((name) => [name, 'operational'])) });
   const incidents = (names: string[]) => ({ incidents: Object.fromEntries(names.map((name) => [name, []])) });
 
-  app.get('/1/status', (c) => (guard(c), c.json(status(SERVERS))));
-  app.get('/1/status/:servers', (c) => (guard(c), c.json(status(servers(c)))));
-  app.get('/1/incidents', (c) => (guard(c), c.json(incidents(SERVERS))));
-  app.get('/1/incidents/:servers', (c) => (guard(c), c.json(incidents(servers(c)))));
+  app.get('/1/status', (c) => {
+    guard(c);
+    return c.json(status(SERVERS));
+  });
+  app.get('/1/status/:servers', (c) => {
+    guard(c);
+    return c.json(status(servers(c)));
+  });
+  app.get('/1/incidents', (c) => {
+    guard(c);
+    return c.json(incidents(SERVERS));
+  });
+  app.get('/1/incidents/:servers', (c) => {
+    guard(c);
+    return c.json(incidents(servers(c)));
+  });
   app.get('/1/inventory/servers', (c) => {
     guard(c);
     return c.json({
       inventory: [{ name: LOCAL_SERVER, region: LOCAL_REGION, is_replica: false, cluster: LOCAL_CLUSTER }],
     });
   });
-  app.get('/1/latency/:servers', (c) => {
+  app.get('/1/latency/:servers', async (c) => {
     guard(c);
     const names = servers(c);
-    const points = averages(lastDay(services), (row) => SEARCH_OPS.has(row.op), HOUR);
+    const points = averages(await lastDay(services), (row) => SEARCH_OPS.has(row.op), HOUR);
     return c.json({ metrics: { latency: Object.fromEntries(names.map((name) => [name, points])) } });
   });
-  app.get('/1/indexing/:servers', (c) => {
+  app.get('/1/indexing/:servers', async (c) => {
     guard(c);
     const names = servers(c);
-    const points = averages(lastDay(services), isIndexingWrite, HOUR);
+    const points = averages(await lastDay(services), isIndexingWrite, HOUR);
     return c.json({ metrics: { indexing: Object.fromEntries(names.map((name) => [name, points])) } });
   });
-  app.get('/1/reachability/:servers/probes', (c) => {
+  app.get('/1/reachability/:servers/probes', async (c) => {
     guard(c);
     const names = servers(c);
-    let storage = false;
-    try {
-      storage = services.storage.db.open && services.storage.db.prepare('SELECT 1 AS one').get() !== undefined;
-    } catch {
-      storage = false;
-    }
+    const storage = await services.storage.ping().catch(() => false);
     return c.json(Object.fromEntries(names.map((name) => [name, { http: true, storage }])));
   });
-  app.get('/1/infrastructure/:metric/period/:period', (c) => {
+  app.get('/1/infrastructure/:metric/period/:period', async (c) => {
     guard(c);
     const metric = c.req.param('metric');
     const period = PERIODS[c.req.param('period')];
@@ -166,11 +183,10 @@ export function monitoringRoutes(services: Services): Hono {
         `period must be one of ${Object.keys(PERIODS).join(', ')}, got ${JSON.stringify(c.req.param('period'))}`,
       );
     const names = metric === '*' ? [...INFRASTRUCTURE_METRICS] : [metric];
-    return c.json({
-      metrics: Object.fromEntries(
-        names.map((name) => [name, { [LOCAL_SERVER]: infrastructure(services, name, period) }]),
-      ),
-    });
+    const metrics: Record<string, Record<string, Point[]>> = {};
+    for (const name of names)
+      metrics[name] = { [LOCAL_SERVER]: await infrastructure(services, startedAt, name, period) };
+    return c.json({ metrics });
   });
   return app;
 }

@@ -30,22 +30,22 @@ export function personalizationRoutes(services: Services): Hono {
   app.post('/1/strategies/personalization', async (c) => {
     authorize(c);
     const strategy = validateStrategy(await readJson(c, MAX_STRATEGY_BYTES));
-    personalizer.setStrategy(strategy);
+    await personalizer.setStrategy(strategy);
     return c.json({ status: 200, message: 'Strategy was successfully updated' });
   });
 
-  app.get('/1/profiles/personalization/:userToken', (c) => {
+  app.get('/1/profiles/personalization/:userToken', async (c) => {
     authorize(c);
     const userToken = c.req.param('userToken');
-    const profile = personalizer.profile(userToken);
+    const profile = await personalizer.profile(userToken);
     if (!profile) throw new ServiceError(404, `No personalization profile for userToken ${JSON.stringify(userToken)}`);
     return c.json(profile);
   });
 
-  app.delete('/1/profiles/:userToken', (c) => {
+  app.delete('/1/profiles/:userToken', async (c) => {
     authorize(c);
     const userToken = c.req.param('userToken');
-    const deleted = personalizer.deleteProfile(userToken);
+    const deleted = await personalizer.deleteProfile(userToken);
     if (!deleted) throw new ServiceError(404, `No personalization profile for userToken ${JSON.stringify(userToken)}`);
     return c.json(deleted);
   });

@@ -13,7 +13,7 @@
 import { type Context, Hono } from 'hono';
 import type { Services } from '../services.js';
 import { configAnswer, parseConfig } from '../query-suggestions/config.js';
-import { validateIndexName } from '../storage/catalog.js';
+import { validateIndexName } from '../indices/catalog.js';
 import { readJson } from './body.js';
 import { authorizeOrUnauthorized } from './request.js';
 
@@ -39,7 +39,7 @@ export function querySuggestionRoutes(services: Services): Hono {
   app.post('/1/configs', async (c) => {
     admin(c);
     const config = parseConfig(await readJson(c));
-    suggestions.create(config);
+    await suggestions.create(config);
     void suggestions.build(config.indexName);
     return c.json({
       status: 200,
@@ -47,21 +47,21 @@ export function querySuggestionRoutes(services: Services): Hono {
     });
   });
 
-  app.get('/1/configs', (c) => {
+  app.get('/1/configs', async (c) => {
     admin(c);
-    return c.json(suggestions.list().map((config) => configAnswer(config, services.config.appId)));
+    return c.json((await suggestions.list()).map((config) => configAnswer(config, services.config.appId)));
   });
 
-  app.get('/1/configs/:indexName', (c) => {
+  app.get('/1/configs/:indexName', async (c) => {
     admin(c);
-    return c.json(configAnswer(suggestions.require(pathIndex(c)), services.config.appId));
+    return c.json(configAnswer(await suggestions.require(pathIndex(c)), services.config.appId));
   });
 
   // Creating through PUT is deprecated (document 2) but still creates.
   app.put('/1/configs/:indexName', async (c) => {
     admin(c);
     const config = parseConfig(await readJson(c), pathIndex(c));
-    const created = suggestions.update(config);
+    const created = await suggestions.update(config);
     void suggestions.build(config.indexName);
     const what = created ? 'created (creating through PUT is deprecated: use POST /1/configs)' : 'updated';
     return c.json({
@@ -70,32 +70,32 @@ export function querySuggestionRoutes(services: Services): Hono {
     });
   });
 
-  app.delete('/1/configs/:indexName', (c) => {
+  app.delete('/1/configs/:indexName', async (c) => {
     admin(c);
     const indexName = pathIndex(c);
-    suggestions.delete(indexName);
+    await suggestions.delete(indexName);
     return c.json({
       status: 200,
       message: `Configuration of ${indexName} deleted; the index ${indexName} is left as it is`,
     });
   });
 
-  app.get('/1/configs/:indexName/status', (c) => {
+  app.get('/1/configs/:indexName/status', async (c) => {
     admin(c);
-    return c.json(suggestions.status(pathIndex(c)));
+    return c.json(await suggestions.status(pathIndex(c)));
   });
 
-  app.get('/1/logs/:indexName', (c) => {
+  app.get('/1/logs/:indexName', async (c) => {
     admin(c);
-    return c.body(suggestions.log(pathIndex(c)), 200, { 'content-type': LOG_CONTENT_TYPE });
+    return c.body(await suggestions.log(pathIndex(c)), 200, { 'content-type': LOG_CONTENT_TYPE });
   });
 
   app.post('/1/_local/configs/:indexName/build', async (c) => {
     admin(c);
     const indexName = pathIndex(c);
-    suggestions.require(indexName);
+    await suggestions.require(indexName);
     await suggestions.build(indexName);
-    return c.json(suggestions.status(indexName));
+    return c.json(await suggestions.status(indexName));
   });
   return app;
 }

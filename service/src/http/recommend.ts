@@ -13,7 +13,6 @@ import { ServiceError } from '../errors.js';
 
 export function recommendRoutes(services: Services): Hono {
   const app = new Hono();
-  const { recommender } = services;
 
   // Document 2 (Recommend): 401 for missing or wrong credentials; a valid key without the search right, or
   // restricted to other indices, stays 403.
@@ -41,7 +40,8 @@ export function recommendRoutes(services: Services): Hono {
       services.catalog.require(request.indexName);
       return { key, request };
     });
-    const results = prepared.map(({ key, request }) => answerRequest(services, key, request));
+    const results = [];
+    for (const { key, request } of prepared) results.push(await answerRequest(services, key, request));
     return c.json({ results });
   });
   return app;

@@ -25,7 +25,7 @@ function date(c: Context, name: 'startDate' | 'endDate'): number {
   return ms;
 }
 
-function answer(services: Services, c: Context, indexName: string | undefined) {
+async function answer(services: Services, c: Context, indexName: string | undefined) {
   authorizeOperational(services.authorize, services.config, callerOf(c), 'usage', indexName);
   const metrics = metricsOf(c.req.param('statistic') ?? '', indexName === undefined);
   const start = date(c, 'startDate');
@@ -37,10 +37,16 @@ function answer(services: Services, c: Context, indexName: string | undefined) {
   const maxDays = granularity === 'hourly' ? 7 : 365;
   if (end - start > maxDays * DAY)
     throw new UsageError(`startDate to endDate: ${granularity} granularity allows at most ${maxDays} days`);
-  const rows = services.usage.rows(start, end, indexName);
+  const rows = await services.usage.rows(start, end, indexName);
   const unit = granularity === 'hourly' ? HOUR : DAY;
   return c.json(
-    computeStatistics(metrics, rows, { start, end, unit, now: services.now() }, services.storage.db, indexName),
+    computeStatistics(
+      metrics,
+      rows,
+      { start, end, unit, now: services.now() },
+      await services.storage.catalog.sizes(indexName),
+      indexName,
+    ),
   );
 }
 

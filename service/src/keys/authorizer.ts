@@ -9,14 +9,14 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CredentialsError, ServiceError } from '../errors.js';
-import type { KeyStore, StoredKey } from '../storage/keys.js';
+import type { Keys, StoredKey } from './keys.js';
 import { ALL_RIGHTS, type KeyInfo, type Requirement, type Right } from './types.js';
 
 export interface AuthConfig {
   appId: string;
   adminKey: string;
   searchKey: string;
-  keys: KeyStore;
+  keys: Keys;
   /** The service clock (Unix ms): secured keys' `validUntil`, the hourly rate limit. */
   now?: () => number;
 }
@@ -156,7 +156,7 @@ function plainKeyInfo(value: string, stored: StoredKey | undefined, config: Auth
   }
   if (!stored) return undefined;
   const info: KeyInfo = {
-    acl: [...stored.acl],
+    acl: [...stored.acl] as Right[],
     isAdmin: false,
     restrictions: {},
     value,

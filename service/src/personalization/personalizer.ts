@@ -21,17 +21,20 @@
  *   counts (its `scores` may be empty when no record value matched).
  */
 import type { PersonalizationInput } from '../engine/index.js';
-import type { EventStore, StoredEvent } from '../insights/event-store.js';
-import type { Catalog } from '../storage/catalog.js';
-import type { PersonalizationStore, PersonalizationStrategy } from '../storage/personalization.js';
+import type { Catalog } from '../indices/catalog.js';
+import type { InsightsEvents, StoredEvent } from '../insights/events.js';
+import type { PersonalizationStore, PersonalizationStrategy } from '../storage/types.js';
+import type { TaskQueue } from '../tasks/queue.js';
 
 export interface PersonalizerDependencies {
   /** The strategy and the profile deletions. */
   store: PersonalizationStore;
+  /** Strategy changes and profile deletions are writes. */
+  tasks: TaskQueue;
   /** The records whose facet values an event scores. */
   catalog: Catalog;
   /** The stored events profiles are computed from. */
-  insights: EventStore;
+  insights: InsightsEvents;
   now: () => number;
 }
 
@@ -80,9 +83,8 @@ function valuesAt(value: unknown, path: string[], i: number, out: Set<string>): 
 }
 
 export class Personalizer {
-  private readonly store: PersonalizationStore;
   private current: PersonalizationStrategy | undefined;
-  private readonly deletions: Map<string, number>;
+  private deletions = new Map<string, number>();
   /** `eventType \0 eventName` → score. */
   private eventScores = new Map<string, number>();
   /** facetName → score, in the strategy's order. */
@@ -93,16 +95,24 @@ export class Personalizer {
   lastBuild: { events: number; users: number; ms: number } | undefined;
 
   readonly #catalog: Catalog;
-  readonly #insights: EventStore;
+  readonly #insights: InsightsEvents;
+  readonly #tasks: TaskQueue;
   readonly #now: () => number;
+  #building: Promise<unknown> | undefined;
 
-  constructor({ store, catalog, insights, now }: PersonalizerDependencies) {
-    this.store = store;
+  private constructor({ catalog, insights, tasks, now }: PersonalizerDependencies) {
     this.#catalog = catalog;
     this.#insights = insights;
+    this.#tasks = tasks;
     this.#now = now;
-    this.deletions = this.store.deletions();
-    this.useStrategy(this.store.strategy());
+  }
+
+  /** The personalizer with the stored strategy and deletions (profiles are built on first use). */
+  static async load(dependencies: PersonalizerDependencies): Promise<Personalizer> {
+    const personalizer = new Personalizer(dependencies);
+    personalizer.deletions = await dependencies.store.deletions();
+    personalizer.useStrategy(await dependencies.store.strategy());
+    return personalizer;
   }
 
   /** Events just stored (`'insights:events'`): added to their users' points (nothing to do before the first build). */
@@ -122,14 +132,16 @@ export class Personalizer {
   }
 
   /** Stores a new strategy (durably); profiles are recomputed with it on their next use. */
-  setStrategy(strategy: PersonalizationStrategy): void {
-    this.store.setStrategy(strategy, this.#now());
-    this.useStrategy(strategy);
+  async setStrategy(strategy: PersonalizationStrategy): Promise<void> {
+    await this.#tasks.run({ indexName: '*', kind: 'personalization:strategy' }, (write) => {
+      write.change({ area: 'personalization', type: 'strategy', strategy, at: this.#now() });
+      write.afterCommit(() => this.useStrategy(strategy));
+    });
   }
 
   /** The user's profile, or undefined when none of the user's events counts. */
-  profile(userToken: string): UserProfile | undefined {
-    const user = this.usersMap().get(userToken);
+  async profile(userToken: string): Promise<UserProfile | undefined> {
+    const user = (await this.usersMap()).get(userToken);
     if (!user) return undefined;
     return { userToken, lastEventAt: new Date(user.lastEventAt).toISOString(), scores: this.scoresOf(user) };
   }
@@ -139,13 +151,19 @@ export class Personalizer {
    * user's latest event) are ignored from now on; later events start a new profile. Undefined when the
    * service holds no event of that user after the previous deletion (404).
    */
-  deleteProfile(userToken: string): { userToken: string; deletedUntil: string } | undefined {
-    const previous = this.deletions.get(userToken) ?? -Infinity;
-    const events = this.#insights.latestOf(userToken, Number.isFinite(previous) ? previous : Number.MIN_SAFE_INTEGER);
+  async deleteProfile(userToken: string): Promise<{ userToken: string; deletedUntil: string } | undefined> {
+    const previous = this.deletions.get(userToken);
+    const events = await this.#insights.latestOf(userToken, previous ?? Number.MIN_SAFE_INTEGER);
     if (events.count === 0) return undefined;
-    const until = this.store.markDeleted(userToken, Math.max(this.#now(), events.latest ?? 0));
-    this.deletions.set(userToken, until);
-    this.users?.delete(userToken);
+    // A later deletion never moves `deletedUntil` back.
+    const until = Math.max(previous ?? Number.MIN_SAFE_INTEGER, this.#now(), events.latest ?? 0);
+    await this.#tasks.run({ indexName: '*', kind: 'personalization:deleteProfile' }, (write) => {
+      write.change({ area: 'personalization', type: 'deleted', userToken, until });
+      write.afterCommit(() => {
+        this.deletions.set(userToken, until);
+        this.users?.delete(userToken);
+      });
+    });
     return { userToken, deletedUntil: new Date(until).toISOString() };
   }
 
@@ -154,11 +172,11 @@ export class Personalizer {
    * the impact is 0, or the user has no profile scores (the ranking is then everyone's).
    * @param impact the query's `personalizationImpact` (else the strategy's)
    */
-  forSearch(userToken: string, impact?: number): PersonalizationInput | undefined {
+  async forSearch(userToken: string, impact?: number): Promise<PersonalizationInput | undefined> {
     if (!this.current) return undefined;
     const effective = impact ?? this.current.personalizationImpact;
     if (!(effective > 0)) return undefined;
-    const user = this.usersMap().get(userToken);
+    const user = (await this.usersMap()).get(userToken);
     if (!user) return undefined;
     const scores = this.scoresOf(user);
     if (Object.keys(scores).length === 0) return undefined;
@@ -166,22 +184,23 @@ export class Personalizer {
   }
 
   /** Reads every stored event and recomputes every profile. */
-  rebuild(): { events: number; users: number; ms: number } {
+  async rebuild(): Promise<{ events: number; users: number; ms: number }> {
     const started = performance.now();
+    const stored = this.current ? await this.#insights.query() : [];
     this.users = new Map();
-    let events = 0;
-    if (this.current) {
-      for (const event of this.#insights.query()) {
-        events++;
-        this.apply(event);
-      }
-    }
-    this.lastBuild = { events, users: this.users.size, ms: performance.now() - started };
+    for (const event of stored) this.apply(event);
+    this.lastBuild = { events: stored.length, users: this.users.size, ms: performance.now() - started };
     return this.lastBuild;
   }
 
-  private usersMap(): Map<string, UserPoints> {
-    if (!this.users) this.rebuild();
+  private async usersMap(): Promise<Map<string, UserPoints>> {
+    if (!this.users) {
+      // One build at a time: concurrent first uses wait for the same one.
+      this.#building ??= this.rebuild().finally(() => {
+        this.#building = undefined;
+      });
+      await this.#building;
+    }
     return this.users!;
   }
 
@@ -202,13 +221,19 @@ export class Personalizer {
     if (deletedUntil !== undefined && event.timestamp <= deletedUntil) return;
     const users = this.users!;
     let user = users.get(event.userToken);
-    if (!user) users.set(event.userToken, (user = { lastEventAt: event.timestamp, points: new Map() }));
+    if (!user) {
+      user = { lastEventAt: event.timestamp, points: new Map() };
+      users.set(event.userToken, user);
+    }
     user.lastEventAt = Math.max(user.lastEventAt, event.timestamp);
     user.scores = undefined;
 
     const add = (facet: string, value: string, points: number) => {
       let values = user.points.get(facet);
-      if (!values) user.points.set(facet, (values = new Map()));
+      if (!values) {
+        values = new Map();
+        user.points.set(facet, values);
+      }
       values.set(value, (values.get(value) ?? 0) + points);
     };
     if (event.objectIDs) {

@@ -30,17 +30,17 @@ function enabled(value: unknown): boolean {
  * @param raw the query's parameters as the engine will get them
  * @param headerUserToken the request's `X-Service-UserToken`, if any
  * @example
- * index.search(toSearchParams(raw), personalizationOptions(services.personalizer, raw, origin?.userToken));
+ * index.search(toSearchParams(raw), await personalizationOptions(services.personalizer, raw, origin?.userToken));
  */
-export function personalizationOptions(
+export async function personalizationOptions(
   personalizer: Personalizer,
   raw: Record<string, unknown>,
   headerUserToken?: string,
-): SearchOptions | undefined {
+): Promise<SearchOptions | undefined> {
   if (!enabled(raw.enablePersonalization)) return undefined;
   const impact = impactParameter(raw.personalizationImpact);
   const userToken = typeof raw.userToken === 'string' && raw.userToken ? raw.userToken : headerUserToken;
   if (!userToken) return undefined;
-  const personalization = personalizer.forSearch(userToken, impact);
+  const personalization = await personalizer.forSearch(userToken, impact);
   return personalization ? { personalization } : undefined;
 }

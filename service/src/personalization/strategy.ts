@@ -11,12 +11,10 @@
  */
 import { EVENT_NAME_PATTERN, INSIGHTS_EVENT_TYPES } from 'svc-search/protocol';
 import { ServiceError } from '../errors.js';
-import type {
-  EventScoring,
-  FacetScoring,
-  PersonalizationEventType,
-  PersonalizationStrategy,
-} from '../storage/personalization.js';
+import type { PersonalizationEventType, PersonalizationStrategy } from '../storage/types.js';
+
+type EventScoring = PersonalizationStrategy['eventsScoring'][number];
+type FacetScoring = PersonalizationStrategy['facetsScoring'][number];
 
 /** The Insights event types, in alphabetical order (as messages list them). */
 export const PERSONALIZATION_EVENT_TYPES: readonly PersonalizationEventType[] = [...INSIGHTS_EVENT_TYPES].sort();

@@ -5,7 +5,7 @@
  */
 import { LANGUAGES } from '../engine/index.js';
 import { ServiceError } from '../errors.js';
-import { validateIndexName } from '../storage/catalog.js';
+import { validateIndexName } from '../indices/catalog.js';
 
 /** "Query Suggestions configurations: 100 per application". */
 export const MAX_CONFIGS = 100;

@@ -11,7 +11,9 @@ import {
   demoSuggestionOrders,
   demoSuggestionsConfig,
 } from '../datasets/demo.js';
-import type { Catalog, Record_ } from '../storage/catalog.js';
+import type { Catalog } from '../indices/catalog.js';
+import type { StoredRecord } from '../storage/types.js';
+import type { TaskQueue } from '../tasks/queue.js';
 import { parseConfig } from './config.js';
 import type { QuerySuggestions } from './service.js';
 
@@ -19,20 +21,20 @@ import type { QuerySuggestions } from './service.js';
  * Creates the demo's suggestions configuration when it is absent.
  *
  * @example
- * createDemoSuggestions({ catalog, querySuggestions }, 'products');
+ * await createDemoSuggestions(services, 'products');
  */
-export function createDemoSuggestions(
-  { catalog, querySuggestions }: { catalog: Catalog; querySuggestions: QuerySuggestions },
+export async function createDemoSuggestions(
+  { catalog, tasks, querySuggestions }: { catalog: Catalog; tasks: TaskQueue; querySuggestions: QuerySuggestions },
   indexName: string,
-): void {
-  if (querySuggestions.get(DEMO_SUGGESTIONS_INDEX)) return;
+): Promise<void> {
+  if (await querySuggestions.get(DEMO_SUGGESTIONS_INDEX)) return;
   const source = catalog.get(indexName);
   if (!source) return;
   const orders = demoSuggestionOrders(source.objects());
-  catalog.write(DEMO_SUGGESTIONS_ORDERS_INDEX, 'demo', () => {
-    catalog.clearObjects(DEMO_SUGGESTIONS_ORDERS_INDEX);
-    catalog.saveObjects(DEMO_SUGGESTIONS_ORDERS_INDEX, orders as unknown as Record_[]);
+  await tasks.run({ indexName: DEMO_SUGGESTIONS_ORDERS_INDEX, kind: 'demo' }, (write) => {
+    catalog.clearObjects(write, DEMO_SUGGESTIONS_ORDERS_INDEX);
+    catalog.saveObjects(write, DEMO_SUGGESTIONS_ORDERS_INDEX, orders as unknown as StoredRecord[]);
   });
-  querySuggestions.create(parseConfig(demoSuggestionsConfig()));
+  await querySuggestions.create(parseConfig(demoSuggestionsConfig()));
   void querySuggestions.build(DEMO_SUGGESTIONS_INDEX);
 }

@@ -21,20 +21,24 @@ const DAY = 24 * 3600 * 1000;
  * service runs.
  *
  * @example
- * seedRecommendDemo({ db, insights, catalog, recommender }, 'products');
+ * await seedRecommendDemo({ eventStore, catalog, recommender }, 'products');
  */
-export function seedRecommendDemo(deps: DemoSeedDependencies & { recommender: Recommender }, indexName: string): void {
+export async function seedRecommendDemo(
+  deps: DemoSeedDependencies & { recommender: Recommender },
+  indexName: string,
+): Promise<void> {
   const { recommender } = deps;
-  if (!isSeeded(deps, indexName)) seedDemoHistory(deps, indexName, loadSuperstore().orderLines, recommender.now());
+  if (!(await isSeeded(deps, indexName)))
+    await seedDemoHistory(deps, indexName, loadSuperstore().orderLines, recommender.now());
   // The day of the latest demo event, known without a query on each request.
   let latestDay = Number.NEGATIVE_INFINITY;
-  const refresh = (now: number) => {
-    if (refreshDemoHistory(deps, indexName, now)) recommender.reset();
-    const latest = latestDemoEvent(deps, indexName);
+  const refresh = async (now: number) => {
+    if (await refreshDemoHistory(deps, indexName, now)) recommender.reset();
+    const latest = await latestDemoEvent(deps, indexName);
     latestDay = latest === undefined ? Number.POSITIVE_INFINITY : Math.floor(latest / DAY);
   };
-  refresh(recommender.now());
-  recommender.beforeUse((now) => {
-    if (Math.floor(now / DAY) - 1 > latestDay) refresh(now);
+  await refresh(recommender.now());
+  recommender.beforeUse(async (now) => {
+    if (Math.floor(now / DAY) - 1 > latestDay) await refresh(now);
   });
 }

@@ -6,15 +6,15 @@
  * Recommend request already sees it. Nothing is recomputed on a timer; trending is evaluated at request time
  * (decay relative to the request's time, cached for a minute or until the next event).
  */
-import type { EventStore, StoredEvent } from '../insights/event-store.js';
-import type { Catalog } from '../storage/catalog.js';
+import type { Catalog } from '../indices/catalog.js';
+import type { InsightsEvents, StoredEvent } from '../insights/events.js';
 import { IndexModels, type ModelOptions, type RecordSource } from './models.js';
 
 export interface RecommenderDependencies {
   /** The indices: the records the models read (content similarity, facet values). */
   catalog: Catalog;
   /** The stored events the models are built from. */
-  insights: EventStore;
+  insights: InsightsEvents;
   /** Clock of the trending decay (the service's clock). */
   now: () => number;
   model?: Partial<ModelOptions>;
@@ -33,10 +33,11 @@ export class Recommender {
   private models: Map<string, IndexModels> | undefined;
   private readonly sources = new Map<string, { index: object; version: string; source: RecordSource }>();
   lastBuild: BuildStats | undefined;
-  private readonly checks: Array<(now: number) => void> = [];
+  private readonly checks: Array<(now: number) => Promise<void> | void> = [];
+  private building: Promise<BuildStats> | undefined;
 
   readonly #catalog: Catalog;
-  readonly #insights: EventStore;
+  readonly #insights: InsightsEvents;
 
   constructor({ catalog, insights, now, model }: RecommenderDependencies) {
     this.#catalog = catalog;
@@ -51,10 +52,10 @@ export class Recommender {
   }
 
   /** Reads every stored event and rebuilds all models (the first Recommend request does this). */
-  rebuild(): BuildStats {
+  async rebuild(): Promise<BuildStats> {
     const started = performance.now();
+    const events = await this.#insights.query();
     this.models = new Map();
-    const events = this.#insights.query();
     this.addEvents(events);
     this.lastBuild = { events: events.length, indices: this.models.size, ms: performance.now() - started };
     return this.lastBuild;
@@ -66,16 +67,26 @@ export class Recommender {
   }
 
   /** Runs `check(now)` before every use of the models (the demo history keeps itself recent this way). */
-  beforeUse(check: (now: number) => void): void {
+  beforeUse(check: (now: number) => Promise<void> | void): void {
     this.checks.push(check);
   }
 
   /** The models of `indexName` (empty when it has no events). */
-  modelsOf(indexName: string): IndexModels {
-    for (const check of this.checks) check(this.now());
-    if (!this.models) this.rebuild();
-    let models = this.models!.get(indexName);
-    if (!models) this.models!.set(indexName, (models = new IndexModels(this.modelOptions)));
+  async modelsOf(indexName: string): Promise<IndexModels> {
+    for (const check of this.checks) await check(this.now());
+    if (!this.models) {
+      // One build at a time: concurrent first requests wait for the same one.
+      this.building ??= this.rebuild().finally(() => {
+        this.building = undefined;
+      });
+      await this.building;
+    }
+    const all = this.models!;
+    let models = all.get(indexName);
+    if (!models) {
+      models = new IndexModels(this.modelOptions);
+      all.set(indexName, models);
+    }
     return models;
   }
 
@@ -100,12 +111,18 @@ export class Recommender {
     const byIndex = new Map<string, StoredEvent[]>();
     for (const event of events) {
       let list = byIndex.get(event.index);
-      if (!list) byIndex.set(event.index, (list = []));
+      if (!list) {
+        list = [];
+        byIndex.set(event.index, list);
+      }
       list.push(event);
     }
     for (const [indexName, list] of byIndex) {
       let models = this.models!.get(indexName);
-      if (!models) this.models!.set(indexName, (models = new IndexModels(this.modelOptions)));
+      if (!models) {
+        models = new IndexModels(this.modelOptions);
+        this.models!.set(indexName, models);
+      }
       models.add(list);
     }
   }

@@ -6,11 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { KeyInfo } from '../keys/types.js';
-import type { Catalog } from '../storage/catalog.js';
-import type { SearchLog, SearchLogEntry } from '../storage/search-log.js';
+import type { Catalog } from '../indices/catalog.js';
+import type { SearchLogEntry, SearchLogStore } from '../storage/types.js';
 import type { Index } from '../engine/index.js';
 import { ServiceError } from '../errors.js';
-import { applyKeyParams, RECORD_CONSTRAINTS, rawParams, toSearchParams, type RawParams } from '../http/params.js';
+import { applyKeyParams, RECORD_CONSTRAINTS, rawParams, toSearchParams, type RawParams } from '../search/key-params.js';
 import { roundScore, type Scored } from './models.js';
 import type { Recommender } from './recommender.js';
 
@@ -261,16 +261,16 @@ export interface RecommendAnswer {
 
 /**
  * Answers one validated request.
- * @example answerRequest(services, key, validateRequest(body.requests[0], 0))
+ * @example await answerRequest(services, key, validateRequest(body.requests[0], 0))
  */
-export function answerRequest(
-  { catalog, recommender, searchLog }: { catalog: Catalog; recommender: Recommender; searchLog: SearchLog },
+export async function answerRequest(
+  { catalog, recommender, searchLog }: { catalog: Catalog; recommender: Recommender; searchLog: SearchLogStore },
   key: KeyInfo,
   request: RecommendRequestInput,
-): RecommendAnswer {
+): Promise<RecommendAnswer> {
   const index = catalog.require(request.indexName);
   const records = recommender.recordsOf(request.indexName)!;
-  const models = recommender.modelsOf(request.indexName);
+  const models = await recommender.modelsOf(request.indexName);
   const now = recommender.now();
   const settings = index.getSettings() as unknown as {
     attributesToRetrieve?: string[];
@@ -355,6 +355,6 @@ export function answerRequest(
     createdAt: Date.now(),
   };
   if (typeof query.userToken === 'string' && query.userToken) entry.userToken = query.userToken;
-  searchLog.record(entry);
+  await searchLog.record(entry);
   return { hits, nbHits: hits.length, queryID };
 }

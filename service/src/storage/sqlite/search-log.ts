@@ -4,25 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 
-/** One search answered with `clickAnalytics`, kept so that Insights events can refer to its queryID. */
-export interface SearchLogEntry {
-  queryID: string;
-  indexName: string;
-  query: string;
-  page: number;
-  hitsPerPage: number;
-  objectIDs: string[];
-  userToken?: string;
-  /** Unix ms. */
-  createdAt: number;
-}
-
-export interface SearchLog {
-  record(entry: SearchLogEntry): void;
-  get(queryID: string): SearchLogEntry | undefined;
-  /** Removes a user token from the logged searches (they stay, without it): `DELETE /1/usertokens/{userToken}`. */
-  forgetUser(userToken: string): void;
-}
+import type { SearchLogEntry, SearchLogStore } from '../types.js';
 
 interface Row {
   query_id: string;
@@ -40,7 +22,7 @@ interface Row {
  * const log = createSearchLog(db);
  * log.record({ queryID, indexName: 'products', query: 'chair', page: 0, hitsPerPage: 20, objectIDs, createdAt: Date.now() });
  */
-export function createSearchLog(db: Database.Database): SearchLog {
+export function createSearchLog(db: Database.Database): SearchLogStore {
   const insert = db.prepare(
     `INSERT OR REPLACE INTO service_search_log (query_id, index_name, query, page, hits_per_page, object_ids, user_token, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -48,7 +30,7 @@ export function createSearchLog(db: Database.Database): SearchLog {
   const select = db.prepare('SELECT * FROM service_search_log WHERE query_id = ?');
   const forget = db.prepare('UPDATE service_search_log SET user_token = NULL WHERE user_token = ?');
   return {
-    record(entry: SearchLogEntry) {
+    async record(entry: SearchLogEntry) {
       insert.run(
         entry.queryID,
         entry.indexName,
@@ -60,10 +42,10 @@ export function createSearchLog(db: Database.Database): SearchLog {
         entry.createdAt,
       );
     },
-    forgetUser(userToken: string) {
+    async forgetUser(userToken: string) {
       forget.run(userToken);
     },
-    get(queryID: string) {
+    async get(queryID: string) {
       const row = select.get(queryID) as Row | undefined;
       if (!row) return undefined;
       const entry: SearchLogEntry = {

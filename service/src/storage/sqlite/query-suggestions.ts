@@ -6,26 +6,7 @@
  * answers it).
  */
 import type Database from 'better-sqlite3';
-import type { QuerySuggestionsConfig } from '../query-suggestions/config.js';
-
-export interface StoredConfig {
-  config: QuerySuggestionsConfig;
-  /** Unix ms. */
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** What the last build of a configuration left. */
-export interface BuildOutcome {
-  /** End of the last build (Unix ms), `null` before the first. */
-  lastBuiltAt: number | null;
-  /** End of the last build without an ERROR line. */
-  lastSuccessfulBuiltAt: number | null;
-  /** Duration of that build, ms. */
-  lastSuccessfulBuildMs: number | null;
-  /** The last build's log, JSON Lines; `null` before the first build. */
-  log: string | null;
-}
+import type { BuildOutcome, QuerySuggestionsStore, StoredSuggestionsConfig } from '../types.js';
 
 interface Row {
   index_name: string;
@@ -40,11 +21,11 @@ interface Row {
 
 /**
  * @example
- * const store = new QuerySuggestionsStore(db);
- * store.save(config, Date.now());
- * store.get('products_query_suggestions')?.config.sourceIndices[0].indexName // 'products'
+ * const store = new SqliteQuerySuggestions(db);
+ * await store.save(config, Date.now());
+ * (await store.get('products_query_suggestions'))?.config.indexName // 'products_query_suggestions'
  */
-export class QuerySuggestionsStore {
+export class SqliteQuerySuggestions implements QuerySuggestionsStore {
   readonly #stmt;
 
   constructor(db: Database.Database) {
@@ -66,30 +47,30 @@ export class QuerySuggestionsStore {
     };
   }
 
-  list(): StoredConfig[] {
+  async list(): Promise<StoredSuggestionsConfig[]> {
     return (this.#stmt.all.all() as Row[]).map(toStored);
   }
 
-  get(indexName: string): StoredConfig | undefined {
+  async get(indexName: string): Promise<StoredSuggestionsConfig | undefined> {
     const row = this.#stmt.one.get(indexName) as Row | undefined;
     return row ? toStored(row) : undefined;
   }
 
-  count(): number {
+  async count(): Promise<number> {
     return (this.#stmt.count.get() as { n: number }).n;
   }
 
   /** Creates or replaces a configuration (its build outcome is kept). */
-  save(config: QuerySuggestionsConfig, now: number): void {
+  async save(config: StoredSuggestionsConfig['config'], now: number): Promise<void> {
     this.#stmt.upsert.run(config.indexName, JSON.stringify(config), now, now);
   }
 
   /** Removes a configuration and its build outcome; false when there was none. */
-  remove(indexName: string): boolean {
+  async remove(indexName: string): Promise<boolean> {
     return this.#stmt.remove.run(indexName).changes > 0;
   }
 
-  outcome(indexName: string): BuildOutcome | undefined {
+  async outcome(indexName: string): Promise<BuildOutcome | undefined> {
     const row = this.#stmt.one.get(indexName) as Row | undefined;
     if (!row) return undefined;
     return {
@@ -101,7 +82,10 @@ export class QuerySuggestionsStore {
   }
 
   /** Records the end of a build (does nothing when the configuration was deleted meanwhile). */
-  saveBuild(indexName: string, build: { builtAt: number; success: boolean; durationMs: number; log: string }): void {
+  async saveBuild(
+    indexName: string,
+    build: { builtAt: number; success: boolean; durationMs: number; log: string },
+  ): Promise<void> {
     this.#stmt.built.run({
       indexName,
       builtAt: build.builtAt,
@@ -112,9 +96,9 @@ export class QuerySuggestionsStore {
   }
 }
 
-function toStored(row: Row): StoredConfig {
+function toStored(row: Row): StoredSuggestionsConfig {
   return {
-    config: JSON.parse(row.config) as QuerySuggestionsConfig,
+    config: JSON.parse(row.config) as StoredSuggestionsConfig['config'],
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -1,262 +1,23 @@
 /**
- * The figures of the Analytics API, worked out from the recorded searches (`analytics_searches`) and the
- * stored Insights events (`insights_events`) at each call — nothing is estimated or sampled.
- *
- * Definitions (see `docs/notes/service.md`, "Analytics"):
- * - A counted search: a recorded search of the index in the period (by the time it was answered), that
- *   matches `tags`, and that is the last of its typing series — or, when folded into a later search, one
- *   the user clicked or converted on anyway.
- * - A tracked search: a counted search answered with a queryID (`clickAnalytics`).
- * - A click: one objectID of a click event that carries the queryID of a tracked search (so "Filter
- *   Applied" clicks, which have filters instead of objectIDs, are not result clicks); its position is the
- *   event's position for that objectID. A conversion: one objectID of a conversion event with the queryID
- *   (an event with filters instead counts once). Events count when they come at most one hour after their
- *   search (the conversion window of the document, "Events").
- * - Events belong to the day of their search, so a period's rates compare like with like.
+ * The figures of the Analytics API (document 2), worked out at each call from the counted searches
+ * (`counted.ts`) — nothing is estimated or sampled. The reports that need no Insights event are aggregated in
+ * SQLite; the others read the searches with their events.
  */
-import type Database from 'better-sqlite3';
-import { EVENT_LIMITS } from '../insights/validate.js';
-import type { FilterOperator } from '../storage/analytics-log.js';
-import { DAY_MS, tagsSql, TOP_LIMIT, type Period, type TagExpression } from './params.js';
+import type { AnalyticsReports, FilterOperator, OrderBy, Page, Scope } from '../../types.js';
+import {
+  byCountThen,
+  ClickStats,
+  CountedSearches,
+  DAY_MS,
+  POSITION_BUCKETS,
+  ratio,
+  topList,
+  TOP_LIMIT,
+} from './counted.js';
 
-/** What a call asks about. */
-export interface Scope {
-  index: string;
-  period: Period;
-  tags?: TagExpression | undefined;
-  /** Only searches whose query is exactly this (the `search` parameter). */
-  search?: string | undefined;
-  /** Only the searches of one A/B test variant (`analytics_searches.ab_test_id` / `ab_test_variant`). */
-  abTest?: { id: number; variant: number } | undefined;
-}
-
-export interface Page {
-  /** 0 = no limit (the whole top list from `offset`). */
-  limit: number;
-  offset: number;
-}
-
-interface Click {
-  objectID: string;
-  position: number | null;
-}
-
-/** One counted search with the events that refer to it. */
-interface CountedSearch {
-  id: number;
-  ts: number;
-  day: string;
-  query: string;
-  nbHits: number;
-  userKey: string;
-  queryID: string | null;
-  /** Only when asked for (`parts.filters`). */
-  filters: Array<[string, FilterOperator, string]>;
-  hasFilters: boolean;
-  /** Only when asked for (`parts.objectIDs`). */
-  objectIDs: string[];
-  clicks: Click[];
-  /** One entry per converted objectID (`null` for a conversion event with filters). */
-  conversions: Array<string | null>;
-}
-
-/** Click positions: 1 to 10 one by one, then 11–20, then 21 and beyond (`-1`: the end of the list). */
-export const POSITION_BUCKETS: Array<[number, number]> = [
-  [1, 1],
-  [2, 2],
-  [3, 3],
-  [4, 4],
-  [5, 5],
-  [6, 6],
-  [7, 7],
-  [8, 8],
-  [9, 9],
-  [10, 10],
-  [11, 20],
-  [21, -1],
-];
-
-function bucketOf(position: number): number {
-  return position <= 10 ? position - 1 : position <= 20 ? 10 : 11;
-}
-
-/** Click and conversion counters of a set of searches. */
-class ClickStats {
-  tracked = 0;
-  clickedSearches = 0;
-  clickCount = 0;
-  convertedSearches = 0;
-  conversionCount = 0;
-  positionSum = 0;
-  positionCount = 0;
-  readonly buckets = new Array<number>(POSITION_BUCKETS.length).fill(0);
-
-  add(search: CountedSearch): void {
-    if (search.queryID === null) return;
-    this.tracked += 1;
-    if (search.clicks.length > 0) this.clickedSearches += 1;
-    if (search.conversions.length > 0) this.convertedSearches += 1;
-    this.clickCount += search.clicks.length;
-    this.conversionCount += search.conversions.length;
-    for (const click of search.clicks) {
-      if (click.position === null) continue;
-      this.positionSum += click.position;
-      this.positionCount += 1;
-      this.buckets[bucketOf(click.position)]! += 1;
-    }
-  }
-
-  /** Tracked searches with at least one click ÷ tracked searches; null without tracked searches. */
-  get clickThroughRate(): number | null {
-    return this.tracked === 0 ? null : this.clickedSearches / this.tracked;
-  }
-
-  get conversionRate(): number | null {
-    return this.tracked === 0 ? null : this.convertedSearches / this.tracked;
-  }
-
-  /** Mean position of the clicks; null without a click. */
-  get averageClickPosition(): number | null {
-    return this.positionCount === 0 ? null : this.positionSum / this.positionCount;
-  }
-
-  get clickPositions(): Array<{ position: [number, number]; clickCount: number }> {
-    return POSITION_BUCKETS.map((position, i) => ({ position, clickCount: this.buckets[i]! }));
-  }
-}
-
-/** `a / b`, or null when there is nothing to divide by. */
-function ratio(a: number, b: number): number | null {
-  return b === 0 ? null : a / b;
-}
-
-/** The top list rule: the `TOP_LIMIT` first items, then `offset` / `limit` within them. */
-function topList<T>(sorted: T[], page: Page): T[] {
-  const top = sorted.slice(0, TOP_LIMIT);
-  return page.limit === 0 ? top.slice(page.offset) : top.slice(page.offset, page.offset + page.limit);
-}
-
-function byCountThen<T extends { count: number }>(key: (item: T) => string) {
-  return (a: T, b: T) => b.count - a.count || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
-}
-
-export type OrderBy = 'searchCount' | 'clickThroughRate' | 'conversionRate' | 'averageClickPosition';
-export const ORDER_BY: readonly OrderBy[] = [
-  'searchCount',
-  'clickThroughRate',
-  'conversionRate',
-  'averageClickPosition',
-];
-
-export class AnalyticsReports {
-  constructor(private readonly db: Database.Database) {}
-
-  /** The WHERE clause of the counted searches of a scope (on `analytics_searches a`). */
-  private where(scope: Scope): { sql: string; params: Array<string | number> } {
-    const tags = tagsSql(scope.tags, 'a.tags');
-    const params: Array<string | number> = [scope.index, scope.period.from, scope.period.to, ...tags.params];
-    let sql = `a.index_name = ? AND a.ts >= ? AND a.ts < ?
-      AND (a.superseded = 0 OR (a.query_id IS NOT NULL AND EXISTS (
-        SELECT 1 FROM insights_events e WHERE e.query_id = a.query_id AND ${COUNTED_EVENT})))
-      AND ${tags.sql}`;
-    if (scope.search !== undefined) {
-      sql += ' AND a.query = ?';
-      params.push(scope.search);
-    }
-    if (scope.abTest !== undefined) {
-      sql += ' AND a.ab_test_id = ? AND a.ab_test_variant = ?';
-      params.push(scope.abTest.id, scope.abTest.variant);
-    }
-    return { sql, params };
-  }
-
-  /**
-   * The counted searches of a scope, oldest first; with their events, filters and shown objectIDs only
-   * when asked (parsing them is most of the cost on large periods).
-   */
-  private searches(
-    scope: Scope,
-    withEvents: boolean,
-    parts: { filters?: boolean; objectIDs?: boolean } = {},
-  ): CountedSearch[] {
-    const { sql, params } = this.where(scope);
-    const rows = this.db
-      .prepare(
-        `SELECT a.id, a.ts, a.query, a.nb_hits, a.user_key, a.query_id,
-           ${parts.filters ? 'a.filters' : "'[]'"}, ${parts.objectIDs ? 'a.object_ids' : "'[]'"}
-         FROM analytics_searches a WHERE ${sql} ORDER BY a.ts, a.id`,
-      )
-      .raw(true)
-      .all(...params) as Array<[number, number, string, number, string, string | null, string, string]>;
-    const { from, days } = scope.period;
-    const searches = rows.map(
-      ([id, ts, query, nbHits, userKey, queryID, filters, objectIDs]): CountedSearch => ({
-        id,
-        ts,
-        day: days[Math.floor((ts - from) / DAY_MS)]!,
-        query,
-        nbHits,
-        userKey,
-        queryID,
-        filters: parts.filters ? (JSON.parse(filters) as Array<[string, FilterOperator, string]>) : [],
-        hasFilters: parts.filters ? filters !== '[]' : false,
-        objectIDs: parts.objectIDs ? (JSON.parse(objectIDs) as string[]) : [],
-        clicks: [],
-        conversions: [],
-      }),
-    );
-    if (!withEvents) return searches;
-    const byId = new Map(searches.map((search) => [search.id, search]));
-    const events = this.db
-      .prepare(
-        `SELECT a.id AS sid, e.event_type, e.object_ids, e.positions
-         FROM analytics_searches a JOIN insights_events e ON e.query_id = a.query_id
-         WHERE ${sql} AND ${COUNTED_EVENT} ORDER BY e.timestamp, e.id`,
-      )
-      .all(...params) as Array<{
-      sid: number;
-      event_type: string;
-      object_ids: string | null;
-      positions: string | null;
-    }>;
-    for (const event of events) {
-      const search = byId.get(event.sid);
-      if (!search) continue;
-      const objectIDs = event.object_ids === null ? null : (JSON.parse(event.object_ids) as string[]);
-      if (event.event_type === 'click' && objectIDs) {
-        const positions = event.positions === null ? [] : (JSON.parse(event.positions) as number[]);
-        objectIDs.forEach((objectID, i) => {
-          const position = positions[i];
-          search.clicks.push({ objectID, position: typeof position === 'number' && position >= 1 ? position : null });
-        });
-      } else if (event.event_type === 'conversion') {
-        if (objectIDs) search.conversions.push(...objectIDs);
-        else search.conversions.push(null);
-      }
-    }
-    return searches;
-  }
-
-  /**
-   * Runs an aggregate over the counted searches of a scope in SQLite (no row reaches JavaScript): `select`
-   * may use `DAY` (the 0-based day of the period) and ends up as `SELECT {select} FROM analytics_searches a{join}
-   * WHERE … {rest}`.
-   * The reports that need no Insights event are computed this way (≈ 10× faster than reading every search
-   * on large periods); the others read the searches with their events (`searches`).
-   */
-  private aggregate<T extends unknown[]>(scope: Scope, select: string, rest = '', join = ''): T[] {
-    const { sql, params } = this.where(scope);
-    const day = `((a.ts - ${Math.trunc(scope.period.from)}) / ${DAY_MS})`;
-    return this.db
-      .prepare(
-        `SELECT ${select.replaceAll('DAY', day)} FROM analytics_searches a${join} WHERE ${sql} ${rest.replaceAll('DAY', day)}`,
-      )
-      .raw(true)
-      .all(...params) as T[];
-  }
-
+export class SqliteAnalyticsReports extends CountedSearches implements AnalyticsReports {
   /** `GET /2/status`: the time of the index's latest recorded search. */
-  status(index: string): { updatedAt: string | null } {
+  async status(index: string): Promise<{ updatedAt: string | null }> {
     const row = this.db.prepare('SELECT MAX(ts) AS ts FROM analytics_searches WHERE index_name = ?').get(index) as {
       ts: number | null;
     };
@@ -264,7 +25,10 @@ export class AnalyticsReports {
   }
 
   /** `GET /2/searches`. */
-  topSearches(scope: Scope, options: Page & { clickAnalytics: boolean; orderBy: OrderBy; direction: 'asc' | 'desc' }) {
+  async topSearches(
+    scope: Scope,
+    options: Page & { clickAnalytics: boolean; orderBy: OrderBy; direction: 'asc' | 'desc' },
+  ) {
     const groups = new Map<string, { search: string; count: number; nbHits: number; stats: ClickStats }>();
     if (!options.clickAnalytics && options.orderBy === 'searchCount') {
       // No event is needed: SQLite counts per query and keeps the latest search's nbHits (ts, then id).
@@ -329,7 +93,7 @@ export class AnalyticsReports {
   }
 
   /** `GET /2/searches/count`. */
-  searchesCount(scope: Scope) {
+  async searchesCount(scope: Scope) {
     const perDay = scope.period.days.map(() => 0);
     for (const [day, n] of this.aggregate<[number, number]>(scope, 'DAY, COUNT(*)', 'GROUP BY 1')) perDay[day] = n;
     return {
@@ -339,7 +103,7 @@ export class AnalyticsReports {
   }
 
   /** `GET /2/searches/noResults`: queries answered with no hit, with how many of those had filters. */
-  noResults(scope: Scope, page: Page) {
+  async noResults(scope: Scope, page: Page) {
     const groups = this.aggregate<[string, number, number]>(
       scope,
       "a.query, COUNT(*), SUM(a.filters != '[]')",
@@ -352,7 +116,7 @@ export class AnalyticsReports {
    * `GET /2/searches/noClicks`: queries whose tracked searches with results got no click at all in the
    * period; `count` is their number of tracked searches with results, `nbHits` the latest one's.
    */
-  noClicks(scope: Scope, page: Page) {
+  async noClicks(scope: Scope, page: Page) {
     const groups = new Map<string, { search: string; count: number; nbHits: number; clicked: boolean }>();
     for (const search of this.searches(scope, true)) {
       if (search.queryID === null || search.nbHits === 0) continue;
@@ -370,7 +134,7 @@ export class AnalyticsReports {
   }
 
   /** `GET /2/searches/noResultRate`. */
-  noResultRate(scope: Scope) {
+  async noResultRate(scope: Scope) {
     const perDay = scope.period.days.map(() => ({ count: 0, noResultCount: 0 }));
     const total = { count: 0, noResultCount: 0 };
     for (const [day, count, noResultCount] of this.aggregate<[number, number, number]>(
@@ -394,7 +158,7 @@ export class AnalyticsReports {
    * `GET /2/searches/noClickRate`: tracked searches with results that got no click ÷ tracked searches
    * with results (`count`).
    */
-  noClickRate(scope: Scope) {
+  async noClickRate(scope: Scope) {
     const perDay = new Map(scope.period.days.map((day) => [day, { count: 0, noClickCount: 0 }]));
     const total = { count: 0, noClickCount: 0 };
     for (const search of this.searches(scope, true)) {
@@ -418,7 +182,7 @@ export class AnalyticsReports {
    * first; with clickAnalytics the clicks and conversions of each objectID in the tracked searches that
    * showed it.
    */
-  topHits(scope: Scope, options: Page & { clickAnalytics: boolean }) {
+  async topHits(scope: Scope, options: Page & { clickAnalytics: boolean }) {
     interface HitGroup {
       hit: string;
       count: number;
@@ -476,7 +240,7 @@ export class AnalyticsReports {
   }
 
   /** `GET /2/users/count`: distinct users over the period (not the sum of the days) and per day. */
-  usersCount(scope: Scope) {
+  async usersCount(scope: Scope) {
     // One pass: the distinct (day, user) pairs; the period's users are the distinct users among them.
     const perDay = scope.period.days.map(() => 0);
     const users = new Set<string>();
@@ -488,7 +252,7 @@ export class AnalyticsReports {
   }
 
   /** `GET /2/filters` (and `?search=`): attributes by the number of counted searches filtering on them. */
-  filterAttributes(scope: Scope, page: Page) {
+  async filterAttributes(scope: Scope, page: Page) {
     const list = this.aggregate<[string, number]>(
       scope,
       "json_extract(f.value, '$[0]'), COUNT(DISTINCT a.id)",
@@ -504,7 +268,7 @@ export class AnalyticsReports {
    * `GET /2/countries`: counted searches by the country a proxy gave their request (`CF-IPCountry`,
    * `X-Country-Code` or the configured header); searches without one are not counted here.
    */
-  countries(scope: Scope, page: Page) {
+  async countries(scope: Scope, page: Page) {
     const list = this.aggregate<[string, number]>(scope, 'a.country, COUNT(*)', 'AND a.country IS NOT NULL GROUP BY 1')
       .map(([country, count]) => ({ country, count }))
       .sort(byCountThen((item) => item.country));
@@ -512,7 +276,7 @@ export class AnalyticsReports {
   }
 
   /** `GET /2/filters/{attributes}`: filter values of the given attributes by number of counted searches. */
-  filterValues(scope: Scope, attributes: string[], page: Page) {
+  async filterValues(scope: Scope, attributes: string[], page: Page) {
     const wanted = new Set(attributes);
     const list = this.aggregate<[string, FilterOperator, string, number]>(
       scope,
@@ -530,7 +294,7 @@ export class AnalyticsReports {
    * `GET /2/filters/noResults?search=`: the filter combinations of the query's searches without
    * results, most frequent first; `null` when the query has no search without results in the period.
    */
-  filtersNoResults(scope: Scope & { search: string }, page: Page) {
+  async filtersNoResults(scope: Scope & { search: string }, page: Page) {
     const groups = new Map<
       string,
       { count: number; values: Array<{ attribute: string; operator: FilterOperator; value: string }> }
@@ -558,7 +322,7 @@ export class AnalyticsReports {
   }
 
   /** `GET /2/clicks/averageClickPosition`. */
-  averageClickPosition(scope: Scope) {
+  async averageClickPosition(scope: Scope) {
     const { total, perDay } = this.clickStats(scope);
     return {
       average: total.averageClickPosition,
@@ -572,12 +336,12 @@ export class AnalyticsReports {
   }
 
   /** `GET /2/clicks/positions`: clicks per position bucket. */
-  clickPositions(scope: Scope) {
+  async clickPositions(scope: Scope) {
     return { positions: this.clickStats(scope).total.clickPositions };
   }
 
   /** `GET /2/clicks/clickThroughRate`. */
-  clickThroughRate(scope: Scope) {
+  async clickThroughRate(scope: Scope) {
     const { total, perDay } = this.clickStats(scope);
     const shape = (stats: ClickStats) => ({
       rate: stats.clickThroughRate,
@@ -588,7 +352,7 @@ export class AnalyticsReports {
   }
 
   /** `GET /2/conversions/conversionRate`. */
-  conversionRate(scope: Scope) {
+  async conversionRate(scope: Scope) {
     const { total, perDay } = this.clickStats(scope);
     const shape = (stats: ClickStats) => ({
       rate: stats.conversionRate,
@@ -611,7 +375,7 @@ export class AnalyticsReports {
    * @example
    * reports.abTestVariant(7, 2, 'products_b')?.clickThroughRate // 0.25
    */
-  abTestVariant(abTestID: number, variant: number, index: string) {
+  async abTestVariant(abTestID: number, variant: number, index: string) {
     const span = this.db
       .prepare(
         'SELECT MIN(ts) AS first, MAX(ts) AS last FROM analytics_searches WHERE ab_test_id = ? AND ab_test_variant = ?',
@@ -647,23 +411,4 @@ export class AnalyticsReports {
       convertedSearchCount: stats.convertedSearches,
     };
   }
-
-  private clickStats(scope: Scope): { total: ClickStats; perDay: Map<string, ClickStats> } {
-    const total = new ClickStats();
-    const perDay = new Map(scope.period.days.map((day) => [day, new ClickStats()]));
-    for (const search of this.searches(scope, true)) {
-      total.add(search);
-      perDay.get(search.day)!.add(search);
-    }
-    return { total, perDay };
-  }
 }
-
-/**
- * An Insights event that counts for a search (on `insights_events e` joined to `analytics_searches a`):
- * a result click (with objectIDs) or a conversion within one hour of the search, on either side (the
- * document's conversion window; an event stamped by a client whose clock runs behind can precede it).
- */
-const COUNTED_EVENT = `(e.event_type = 'conversion' OR (e.event_type = 'click' AND e.object_ids IS NOT NULL))
-  AND e.timestamp <= a.ts + ${EVENT_LIMITS.conversionWindowMs}
-  AND e.timestamp >= a.ts - ${EVENT_LIMITS.conversionWindowMs}`;

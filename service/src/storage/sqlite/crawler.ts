@@ -8,57 +8,16 @@
  */
 import type Database from 'better-sqlite3';
 
-export interface StoredCrawler {
-  id: string;
-  name: string;
-  config: Record<string, unknown>;
-  running: boolean;
-  reindexing: boolean;
-  blocked: boolean;
-  blockingTaskId: string | null;
-  /** Unix ms, `null` before the first reindex. */
-  lastReindexStartedAt: number | null;
-  lastReindexEndedAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type TaskKind = 'reindex' | 'run' | 'pause' | 'update' | 'urls';
-/** How a task ended: `done`, `cancelled` (the blocking task, rule 3), `interrupted` (service stopped), `restarted` (a new reindex replaced it), `failed`. */
-export type TaskOutcome = 'done' | 'cancelled' | 'interrupted' | 'restarted' | 'failed';
-
-export interface StoredTask {
-  id: string;
-  crawlerId: string;
-  kind: TaskKind;
-  pending: boolean;
-  outcome: TaskOutcome | null;
-  message: string | null;
-  createdAt: number;
-  endedAt: number | null;
-}
-
-export type Generation = 'live' | 'temp';
-export type UrlStatus = 'DONE' | 'SKIPPED' | 'FAILED';
-
-/** What one crawl saw of one URL. */
-export interface UrlOutcome {
-  url: string;
-  status: UrlStatus;
-  reason: string;
-  category: string;
-  readable: string;
-  /** objectIDs the URL produced, per (target) index name. */
-  records: Record<string, string[]>;
-}
-
-export interface UrlStatistic {
-  reason: string;
-  status: UrlStatus;
-  category: string;
-  readable: string;
-  count: number;
-}
+import type {
+  CrawlerChange,
+  CrawlerStore,
+  Generation,
+  StoredCrawler,
+  StoredTask,
+  TaskKind,
+  TaskOutcome,
+  UrlStatistic,
+} from '../types.js';
 
 interface CrawlerRow {
   id: string;
@@ -120,12 +79,10 @@ function toTask(row: TaskRow): StoredTask {
  * store.insertCrawler({ id, name: 'docs', config, … });
  * store.crawler(id)?.running // false
  */
-export class CrawlerStore {
-  readonly #db: Database.Database;
+export class SqliteCrawler implements CrawlerStore {
   readonly #stmt;
 
   constructor(db: Database.Database) {
-    this.#db = db;
     this.#stmt = {
       crawlers: db.prepare('SELECT * FROM crawler_crawlers ORDER BY seq'),
       crawler: db.prepare('SELECT * FROM crawler_crawlers WHERE id = ?'),
@@ -177,26 +134,13 @@ export class CrawlerStore {
     };
   }
 
-  /** Runs `fn` in one transaction. */
-  transaction<T>(fn: () => T): T {
-    return this.#db.transaction(fn)();
-  }
-
-  crawlers(): StoredCrawler[] {
+  async crawlers(): Promise<StoredCrawler[]> {
     return (this.#stmt.crawlers.all() as CrawlerRow[]).map(toCrawler);
   }
 
-  crawler(id: string): StoredCrawler | undefined {
+  async crawler(id: string): Promise<StoredCrawler | undefined> {
     const row = this.#stmt.crawler.get(id) as CrawlerRow | undefined;
     return row ? toCrawler(row) : undefined;
-  }
-
-  insertCrawler(crawler: StoredCrawler): void {
-    this.#stmt.insertCrawler.run(this.#params(crawler));
-  }
-
-  saveCrawler(crawler: StoredCrawler): void {
-    this.#stmt.updateCrawler.run(this.#params(crawler));
   }
 
   #params(crawler: StoredCrawler) {
@@ -215,94 +159,91 @@ export class CrawlerStore {
     };
   }
 
-  task(id: string): StoredTask | undefined {
+  async task(id: string): Promise<StoredTask | undefined> {
     const row = this.#stmt.task.get(id) as TaskRow | undefined;
     return row ? toTask(row) : undefined;
   }
 
-  pendingTasks(): StoredTask[] {
+  async pendingTasks(): Promise<StoredTask[]> {
     return (this.#stmt.pendingTasks.all() as TaskRow[]).map(toTask);
   }
 
-  insertTask(task: {
-    id: string;
-    crawlerId: string;
-    kind: TaskKind;
-    pending: boolean;
-    outcome?: TaskOutcome;
-    createdAt: number;
-  }): void {
-    this.#stmt.insertTask.run(
-      task.id,
-      task.crawlerId,
-      task.kind,
-      task.pending ? 1 : 0,
-      task.pending ? null : (task.outcome ?? 'done'),
-      null,
-      task.createdAt,
-      task.pending ? null : task.createdAt,
-    );
-  }
-
-  /** Ends a pending task (does nothing when it has ended already). */
-  endTask(id: string, outcome: TaskOutcome, at: number, message: string | null = null): void {
-    this.#stmt.endTask.run(outcome, message, at, id);
-  }
-
-  /** Why a task is where it is (e.g. what blocked the crawler). */
-  noteTask(id: string, message: string): void {
-    this.#stmt.noteTask.run(message, id);
-  }
-
-  countTasksSince(crawlerId: string, kind: TaskKind, since: number): number {
+  async countTasksSince(crawlerId: string, kind: TaskKind, since: number): Promise<number> {
     return (this.#stmt.countTasksSince.get(crawlerId, kind, since) as { n: number }).n;
   }
 
-  saveUrl(crawlerId: string, generation: Generation, outcome: UrlOutcome): void {
-    this.#stmt.upsertUrl.run({
-      crawlerId,
-      generation,
-      url: outcome.url,
-      status: outcome.status,
-      reason: outcome.reason,
-      category: outcome.category,
-      readable: outcome.readable,
-      records: JSON.stringify(outcome.records),
-    });
-  }
-
   /** The objectIDs a URL produced in a generation, per index (`{}` when unknown). */
-  urlRecords(crawlerId: string, generation: Generation, url: string): Record<string, string[]> {
+  async urlRecords(crawlerId: string, generation: Generation, url: string): Promise<Record<string, string[]>> {
     const row = this.#stmt.url.get(crawlerId, generation, url) as { records: string } | undefined;
     return row ? (JSON.parse(row.records) as Record<string, string[]>) : {};
   }
 
-  clearGeneration(crawlerId: string, generation: Generation): void {
-    this.#stmt.clearGeneration.run(crawlerId, generation);
-  }
-
-  /** The reindex replaced the live indices: its URLs become the live generation. */
-  promoteTemp(crawlerId: string): void {
-    this.#stmt.clearGeneration.run(crawlerId, 'live');
-    this.#stmt.promoteTemp.run(crawlerId);
-  }
-
-  hasGeneration(crawlerId: string, generation: Generation): boolean {
+  async hasGeneration(crawlerId: string, generation: Generation): Promise<boolean> {
     return this.#stmt.hasGeneration.get(crawlerId, generation) !== undefined;
   }
 
-  statistics(crawlerId: string, generation: Generation): UrlStatistic[] {
+  async statistics(crawlerId: string, generation: Generation): Promise<UrlStatistic[]> {
     return this.#stmt.statistics.all(crawlerId, generation) as UrlStatistic[];
   }
 
-  domains(): Array<{ domain: string; verified: boolean }> {
+  async domains(): Promise<Array<{ domain: string; verified: boolean }>> {
     return (this.#stmt.domains.all() as Array<{ domain: string; verified: number }>).map((row) => ({
       domain: row.domain,
       verified: row.verified === 1,
     }));
   }
 
-  saveDomain(domain: string, verified: boolean): void {
-    this.#stmt.upsertDomain.run(domain, verified ? 1 : 0);
+  apply(change: CrawlerChange): void {
+    switch (change.type) {
+      case 'putCrawler':
+        (change.insert ? this.#stmt.insertCrawler : this.#stmt.updateCrawler).run(this.#params(change.crawler));
+        break;
+      case 'insertTask': {
+        const { task } = change;
+        this.#stmt.insertTask.run(
+          task.id,
+          task.crawlerId,
+          task.kind,
+          task.pending ? 1 : 0,
+          task.pending ? null : 'done',
+          null,
+          task.createdAt,
+          task.pending ? null : task.createdAt,
+        );
+        break;
+      }
+      case 'endTask':
+        // Does nothing when the task has ended already.
+        this.#stmt.endTask.run(change.outcome, change.message ?? null, change.at, change.id);
+        break;
+      case 'noteTask':
+        this.#stmt.noteTask.run(change.message, change.id);
+        break;
+      case 'putUrl': {
+        const { outcome } = change;
+        this.#stmt.upsertUrl.run({
+          crawlerId: change.crawlerId,
+          generation: change.generation,
+          url: outcome.url,
+          status: outcome.status,
+          reason: outcome.reason,
+          category: outcome.category,
+          readable: outcome.readable,
+          records: JSON.stringify(outcome.records),
+        });
+        break;
+      }
+      case 'clearGeneration':
+        this.#stmt.clearGeneration.run(change.crawlerId, change.generation);
+        break;
+      case 'promoteTemp':
+        // The reindex replaced the live indices: its URLs become the live generation.
+        this.#stmt.clearGeneration.run(change.crawlerId, 'live');
+        this.#stmt.promoteTemp.run(change.crawlerId);
+        break;
+      case 'putDomain':
+        this.#stmt.upsertDomain.run(change.domain, change.verified ? 1 : 0);
+        break;
+    }
   }
 }

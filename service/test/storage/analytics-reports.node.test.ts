@@ -3,7 +3,7 @@
  * searches, top searches without clickAnalytics) against the same figures worked out in this test from
  * the counted searches, one by one, as the reports with events read them. A seeded random log (typing
  * series, searches clicked after being folded, filters on two attributes, equal timestamps, filters, tags, several indices) on a real
- * service database; the hand-worked cases of every report are in http-analytics.node.test.ts.
+ * service database; the hand-worked cases of every report are in ../http-analytics.node.test.ts.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,9 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type Database from 'better-sqlite3';
-import { AnalyticsReports, type Scope } from '../src/analytics/reports.js';
-import { createService, type Service } from '../src/index.js';
-import { AnalyticsLog, type AnalyticsFilter } from '../src/storage/analytics-log.js';
+import { AnalyticsLog } from '../../src/analytics/log.js';
+import { createService, type Service } from '../../src/index.js';
+import { SqliteAnalyticsReports } from '../../src/storage/sqlite/analytics/reports.js';
+import type { AnalyticsFilter, Scope } from '../../src/storage/types.js';
+import { databaseOf } from '../service-helpers.js';
 
 const DAY = 86_400_000;
 const FROM = Date.UTC(2026, 10, 1);
@@ -32,14 +34,14 @@ function random(seed: number) {
 let dir: string;
 let service: Service;
 let db: Database.Database;
-let reports: AnalyticsReports;
+let reports: SqliteAnalyticsReports;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-analytics-reports-'));
   service = await createService({ dataDir: dir });
-  db = service.services.storage.db;
+  db = databaseOf(service);
   const events = service.services.insights;
-  const log = new AnalyticsLog(db);
+  const log = new AnalyticsLog(service.services.storage.analytics);
   const rnd = random(7);
   const words = ['chair', 'desk', 'lamp', 'table', 'paper', 'binder', 'phone', 'label'];
   const clicked: Array<{ queryID: string; ts: number; userToken: string }> = [];
@@ -71,10 +73,10 @@ before(async () => {
       tags: rnd() < 0.3 ? ['mobile'] : [],
     });
     if (queryID && rnd() < 0.3) clicked.push({ queryID, ts: ts + 1000, userToken: user });
-    if (i % 500 === 499) log.flush();
+    if (i % 500 === 499) await log.flush();
   }
-  log.flush();
-  events.append(
+  await log.flush();
+  await events.append(
     clicked.map(({ queryID, ts: time, userToken }) => ({
       eventType: 'click' as const,
       eventName: 'Hit Clicked',
@@ -125,18 +127,18 @@ for (const [name, s] of [
   ['a tag', scope({ tags: { tag: 'mobile' } })],
   ['one query', scope({ search: 'desk' })],
 ] as const) {
-  test(`SQL aggregates equal the figures of the counted searches: ${name}`, () => {
-    reports = new AnalyticsReports(db);
+  test(`SQL aggregates equal the figures of the counted searches: ${name}`, async () => {
+    reports = new SqliteAnalyticsReports(db);
     const searches = counted(s);
     assert.ok(searches.length > 50, `enough searches (${searches.length})`);
 
     const perDay = DAYS.map((date) => searches.filter((x) => x.day === date));
-    assert.deepEqual(reports.searchesCount(s), {
+    assert.deepEqual(await reports.searchesCount(s), {
       count: searches.length,
       dates: DAYS.map((date, i) => ({ date, count: perDay[i]!.length })),
     });
 
-    assert.deepEqual(reports.usersCount(s), {
+    assert.deepEqual(await reports.usersCount(s), {
       count: new Set(searches.map((x) => x.userKey)).size,
       dates: DAYS.map((date, i) => ({ date, count: new Set(perDay[i]!.map((x) => x.userKey)).size })),
     });
@@ -145,7 +147,7 @@ for (const [name, s] of [
       const noResultCount = list.filter((x) => x.nbHits === 0).length;
       return { rate: list.length ? noResultCount / list.length : null, count: list.length, noResultCount };
     };
-    assert.deepEqual(reports.noResultRate(s), {
+    assert.deepEqual(await reports.noResultRate(s), {
       ...rate(searches),
       dates: DAYS.map((date, i) => ({ date, ...rate(perDay[i]!) })),
     });
@@ -160,7 +162,7 @@ for (const [name, s] of [
     const expectedNoResults = [...noResults.values()].sort(
       (a, b) => b.count - a.count || (a.search < b.search ? -1 : 1),
     );
-    assert.deepEqual(reports.noResults(s, { limit: 0, offset: 0 }).searches, expectedNoResults);
+    assert.deepEqual((await reports.noResults(s, { limit: 0, offset: 0 })).searches, expectedNoResults);
 
     const attributes = new Map<string, number>();
     const values = new Map<string, { attribute: string; operator: string; value: string; count: number }>();
@@ -176,14 +178,14 @@ for (const [name, s] of [
     }
     assert.ok(values.size >= 2, 'filters in the log');
     assert.deepEqual(
-      reports.filterAttributes(s, { limit: 0, offset: 0 }).attributes,
+      (await reports.filterAttributes(s, { limit: 0, offset: 0 })).attributes,
       [...attributes]
         .map(([attribute, count]) => ({ attribute, count }))
         .sort((a, b) => b.count - a.count || (a.attribute < b.attribute ? -1 : 1)),
     );
     for (const wanted of [['brand'], ['brand', 'price']]) {
       assert.deepEqual(
-        reports.filterValues(s, wanted, { limit: 0, offset: 0 }).values,
+        (await reports.filterValues(s, wanted, { limit: 0, offset: 0 })).values,
         [...values]
           .filter(([, item]) => wanted.includes(item.attribute))
           .sort(([ka, a], [kb, b]) => b.count - a.count || (ka < kb ? -1 : 1))
@@ -193,14 +195,14 @@ for (const [name, s] of [
 
     // Top searches: the SQL path (no clickAnalytics) against the path that reads every search.
     for (const direction of ['desc', 'asc'] as const) {
-      const fast = reports.topSearches(s, {
+      const fast = await reports.topSearches(s, {
         limit: 0,
         offset: 0,
         clickAnalytics: false,
         orderBy: 'searchCount',
         direction,
       });
-      const slow = reports.topSearches(s, {
+      const slow = await reports.topSearches(s, {
         limit: 0,
         offset: 0,
         clickAnalytics: true,
