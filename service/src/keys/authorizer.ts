@@ -10,15 +10,19 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CredentialsError, ServiceError } from '../errors.js';
 import type { Keys, StoredKey } from './keys.js';
+import { RateLimiter } from './rate-limit.js';
+import { indexAllowed, refererAllowed, sourceAllowed } from './restrictions.js';
 import { ALL_RIGHTS, type KeyInfo, type Requirement, type Right } from './types.js';
+
+export { indexAllowed } from './restrictions.js';
 
 export interface AuthConfig {
   appId: string;
   adminKey: string;
   searchKey: string;
   keys: Keys;
-  /** The service clock (Unix ms): secured keys' `validUntil`, the hourly rate limit. */
-  now?: () => number;
+  /** The per-hour counters of `maxQueriesPerIPPerHour` (default: a new one on the wall clock). */
+  rateLimiter?: RateLimiter;
 }
 
 /** What a call presents: its credentials and what the key restrictions are checked against. */
@@ -63,76 +67,6 @@ export function parseList(value: string): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
-}
-
-/** `*` wildcards at either end (or inside) of an index or referer pattern. */
-function wildcard(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
-  return new RegExp(`^${escaped}$`, 'i');
-}
-
-/**
- * True when `indexName` is allowed by the key's index patterns (undefined = every index).
- *
- * @example
- * indexAllowed({ indexes: ['dev_*'] }, 'dev_products') // true
- */
-export function indexAllowed(key: Pick<KeyInfo, 'indexes' | 'parentIndexes'>, indexName: string): boolean {
-  const matches = (patterns: string[] | undefined) =>
-    !patterns ||
-    patterns.some((pattern) => (pattern.includes('*') ? wildcard(pattern).test(indexName) : pattern === indexName));
-  return matches(key.indexes) && matches(key.parentIndexes);
-}
-
-function refererAllowed(patterns: string[], referer: string | undefined): boolean {
-  if (patterns.length === 0) return true;
-  if (!referer) return false;
-  let host = '';
-  let withoutScheme = referer;
-  try {
-    const url = new URL(referer);
-    host = url.host;
-    withoutScheme = referer.slice(url.protocol.length + 2);
-  } catch {
-    // not a URL: compare the raw value
-  }
-  return patterns.some((pattern) => {
-    const regex = wildcard(pattern);
-    return regex.test(referer) || regex.test(withoutScheme) || (host !== '' && regex.test(host));
-  });
-}
-
-function ipv4ToInt(ip: string): number | undefined {
-  const parts = ip.split('.');
-  if (parts.length !== 4) return undefined;
-  let value = 0;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part) || Number(part) > 255) return undefined;
-    value = value * 256 + Number(part);
-  }
-  return value;
-}
-
-/** `restrictSources`: one or more IPv4 networks (`192.168.1.0/24`, `10.0.0.1`), separated by `;` or `,`. */
-function sourceAllowed(networks: string, ip: string | undefined): boolean {
-  if (!ip) return false;
-  let address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  if (address === '::1') address = '127.0.0.1'; // IPv6 loopback is the same machine
-  const value = ipv4ToInt(address);
-  if (value === undefined) return false;
-  return networks
-    .split(/[;,]/)
-    .map((network) => network.trim())
-    .filter(Boolean)
-    .some((network) => {
-      const [base, bitsText] = network.split('/');
-      const baseValue = ipv4ToInt(base ?? '');
-      const bits = bitsText === undefined ? 32 : Number(bitsText);
-      if (baseValue === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
-      if (bits === 0) return true;
-      const mask = bits === 32 ? 0xffffffff : (~0 << (32 - bits)) >>> 0;
-      return (value & mask) >>> 0 === (baseValue & mask) >>> 0;
-    });
 }
 
 function decodeSecured(apiKey: string): { digest: string; restrictions: string } | undefined {
@@ -196,22 +130,11 @@ export function requireRight(info: KeyInfo, right: Requirement, indexName?: stri
  * const key = authorize({ appId, apiKey, ip: '127.0.0.1' }, 'search', 'products'); // ServiceError(403) when refused
  */
 export function createAuthorizer(config: AuthConfig): Authorize {
-  const hourly = new Map<string, { hour: number; count: number }>();
+  const limiter = config.rateLimiter ?? new RateLimiter();
 
   function rateLimit(stored: StoredKey, caller: Caller, userToken: string | undefined): void {
     if (stored.maxQueriesPerIPPerHour <= 0) return;
-    const hour = Math.floor(Date.now() / 3_600_000);
-    const who = userToken ?? caller.ip ?? 'unknown';
-    const id = `${stored.value}\u0000${who}`;
-    const entry = hourly.get(id);
-    if (!entry || entry.hour !== hour) {
-      hourly.set(id, { hour, count: 1 });
-      return;
-    }
-    entry.count += 1;
-    if (entry.count > stored.maxQueriesPerIPPerHour) {
-      throw new ServiceError(429, 'Too many requests: maxQueriesPerIPPerHour of this API key is exceeded');
-    }
+    limiter.count(stored.value, stored.maxQueriesPerIPPerHour, userToken ?? caller.ip ?? 'unknown');
   }
 
   return function authorize(caller: Caller, right: Requirement, indexName?: string): KeyInfo {
