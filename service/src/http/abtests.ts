@@ -13,12 +13,14 @@
  * stop and delete tests. The logic is in `service/src/abtests/`.
  */
 import { type Context, Hono } from 'hono';
+import { z } from 'zod';
 import { validateCreate } from '../abtests/validate.js';
 import type { KeyInfo, Requirement } from '../keys/types.js';
 import type { Services } from '../services.js';
 import type { StoredAbTest } from '../storage/types.js';
 import { indexAllowed } from '../keys/authorizer.js';
 import { authorizeOrUnauthorized } from './request.js';
+import { queryOf } from './validate.js';
 import { readJson } from './body.js';
 import { ServiceError } from '../errors.js';
 
@@ -26,6 +28,27 @@ import { ServiceError } from '../errors.js';
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Largest `limit` of the list. */
 const MAX_LIMIT = 1000;
+
+/** A query-string integer from `min` to `max` (400 naming it with what was sent), `fallback` when absent or empty. */
+function integerParameter(name: string, fallback: number, min: number, max: number) {
+  const error = (issue: { input?: unknown }) =>
+    `${name}: must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}, got ${JSON.stringify(issue.input)}`;
+  return z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      if (text === undefined || text === '') return fallback;
+      const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
+      if (value >= min && value <= max) return value;
+      context.addIssue({ code: 'custom', message: error({ input: text }) });
+      return z.NEVER;
+    });
+}
+
+const LIST_QUERY = z.object({
+  offset: integerParameter('offset', 0, 0, Number.MAX_SAFE_INTEGER),
+  limit: integerParameter('limit', 10, 1, MAX_LIMIT),
+});
 
 type Handler = (c: Context) => unknown;
 
@@ -72,19 +95,6 @@ export function abTestRoutes(services: Services): Hono {
     return test;
   };
 
-  const integer = (c: Context, name: string, fallback: number, min: number, max: number): number => {
-    const text = c.req.query(name);
-    if (text === undefined || text === '') return fallback;
-    const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
-    if (!(value >= min && value <= max)) {
-      throw new ServiceError(
-        400,
-        `${name}: must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}, got ${JSON.stringify(text)}`,
-      );
-    }
-    return value;
-  };
-
   const answer = (test: StoredAbTest, taskID: number) => ({
     abTestID: test.abTestID,
     taskID,
@@ -118,8 +128,7 @@ export function abTestRoutes(services: Services): Hono {
     '/2/abtests',
     route(async (c) => {
       const key = authorize(c, 'analytics');
-      const offset = integer(c, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-      const limit = integer(c, 'limit', 10, 1, MAX_LIMIT);
+      const { offset, limit } = queryOf(c, LIST_QUERY);
       const visible = abTests.list().filter((test) => indexAllowed(key, test.variants[0].index));
       const page = await Promise.all(visible.slice(offset, offset + limit).map((test) => abTests.describe(test)));
       return { abtests: page, count: page.length, total: visible.length };

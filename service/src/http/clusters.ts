@@ -6,6 +6,7 @@
  * page, hitsPerPage, updatedAt}`, pending `{pending, clusters?}`. See docs/notes/service.md, "Multi-cluster".
  */
 import { type Context, Hono } from 'hono';
+import { z } from 'zod';
 import {
   MAX_BATCH_USERS,
   requireCluster,
@@ -14,21 +15,53 @@ import {
   type UserMapping,
 } from '../clusters/service.js';
 import type { Services } from '../services.js';
-import { asObject, readJson } from './body.js';
 import { authorize } from './request.js';
+import { jsonBody, jsonObject, parse, queryOf } from './validate.js';
 import { ServiceError } from '../errors.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A non-negative integer parameter (query string or body), with its default and bounds (400 otherwise). */
-function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === null || value === '') return fallback;
-  const number = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-    throw new ServiceError(400, `${name} must be an integer from ${min} to ${max}`);
-  }
-  return number;
+/** An integer (a number, or its decimal text in a query string) with its default and bounds (400 otherwise). */
+function integer(name: string, fallback: number, min: number, max: number) {
+  const error = `${name} must be an integer from ${min} to ${max}`;
+  return z.preprocess(
+    (value) =>
+      value === undefined || value === null || value === ''
+        ? fallback
+        : typeof value === 'string' && /^-?\d+$/.test(value.trim())
+          ? Number(value)
+          : value,
+    z.number({ error }).int({ error }).min(min, { error }).max(max, { error }),
+  );
 }
+
+const BODY = jsonObject('The body must be a JSON object');
+const BATCH_BODY = BODY.pipe(
+  z.object({
+    cluster: z.unknown().optional(),
+    users: z
+      .array(z.unknown(), { error: `users must be an array of 1 to ${MAX_BATCH_USERS} user IDs` })
+      .min(1, { error: `users must be an array of 1 to ${MAX_BATCH_USERS} user IDs` })
+      .max(MAX_BATCH_USERS, { error: `users must be an array of 1 to ${MAX_BATCH_USERS} user IDs` })
+      .optional(),
+  }),
+);
+const SEARCH_BODY = BODY.pipe(
+  z.object({
+    query: z.string({ error: 'query must be a string' }).optional(),
+    clusterName: z.unknown().optional(),
+    page: integer('page', 0, 0, 1_000_000),
+    hitsPerPage: integer('hitsPerPage', 20, 1, 1000),
+  }),
+);
+const MAPPING_BODY = BODY.pipe(z.object({ cluster: z.unknown().optional() }));
+const LIST_QUERY = z.object({
+  page: integer('page', 0, 0, 1_000_000),
+  hitsPerPage: integer('hitsPerPage', 100, 1, 1000),
+});
+const PENDING_QUERY = z.object({
+  getClusters: z.enum(['true', 'false'], { error: 'getClusters must be true or false' }).optional(),
+});
 
 /** `matchLevel` / highlighted value of a user ID for a search query (case-insensitive substring). */
 function highlight(value: string, query: string) {
@@ -47,12 +80,11 @@ export function clusterRoutes(services: Services): Hono {
 
   app.post('/1/clusters/mapping/batch', async (c) => {
     admin(c);
-    const body = asObject(await readJson(c), 'The body');
+    const body = await jsonBody(c, BODY);
     const cluster = requireCluster(body.cluster, 'cluster');
-    if (!Array.isArray(body.users) || body.users.length === 0 || body.users.length > MAX_BATCH_USERS) {
-      throw new ServiceError(400, `users must be an array of 1 to ${MAX_BATCH_USERS} user IDs`);
-    }
-    const users = body.users.map((user, position) => validateUserId(user, `users[${position}]`));
+    const { users: list } = parse(BATCH_BODY, body);
+    if (!list) throw new ServiceError(400, `users must be an array of 1 to ${MAX_BATCH_USERS} user IDs`);
+    const users = list.map((user, position) => validateUserId(user, `users[${position}]`));
     const at = services.now();
     await clusters.assign([...new Set(users)], cluster, at);
     return c.json({ createdAt: iso(at) });
@@ -60,16 +92,13 @@ export function clusterRoutes(services: Services): Hono {
 
   app.post('/1/clusters/mapping/search', async (c) => {
     admin(c);
-    const body = asObject(await readJson(c), 'The body');
-    if (body.query !== undefined && typeof body.query !== 'string')
-      throw new ServiceError(400, 'query must be a string');
-    const query = ((body.query as string | undefined) ?? '').trim();
+    const body = await jsonBody(c, SEARCH_BODY);
+    const query = (body.query ?? '').trim();
     const clusterName =
       body.clusterName === undefined || body.clusterName === null
         ? undefined
         : requireCluster(body.clusterName, 'clusterName');
-    const page = integer(body.page, 'page', 0, 0, 1_000_000);
-    const hitsPerPage = integer(body.hitsPerPage, 'hitsPerPage', 20, 1, 1000);
+    const { page, hitsPerPage } = body;
     const lower = query.toLowerCase();
     const matching = (await clusters.mappings()).filter(
       (user) => (!clusterName || user.clusterName === clusterName) && user.userID.toLowerCase().includes(lower),
@@ -87,7 +116,7 @@ export function clusterRoutes(services: Services): Hono {
     const header = c.req.header(USER_ID_HEADER);
     if (header === undefined) throw new ServiceError(400, `The ${USER_ID_HEADER} header is required`);
     const userID = validateUserId(header, USER_ID_HEADER);
-    const body = asObject(await readJson(c), 'The body');
+    const body = await jsonBody(c, MAPPING_BODY);
     const cluster = requireCluster(body.cluster, 'cluster');
     const at = services.now();
     await clusters.assign([userID], cluster, at);
@@ -103,17 +132,14 @@ export function clusterRoutes(services: Services): Hono {
     admin(c);
     // Assignments are applied at once, in one transaction: nothing is ever pending.
     const answer: { pending: boolean; clusters?: Record<string, string[]> } = { pending: false };
-    const getClusters = c.req.query('getClusters');
-    if (getClusters !== undefined && getClusters !== 'true' && getClusters !== 'false')
-      throw new ServiceError(400, 'getClusters must be true or false');
+    const { getClusters } = queryOf(c, PENDING_QUERY);
     if (getClusters === 'true') answer.clusters = {};
     return c.json(answer);
   });
 
   app.get('/1/clusters/mapping', async (c) => {
     admin(c);
-    const page = integer(c.req.query('page'), 'page', 0, 0, 1_000_000);
-    const hitsPerPage = integer(c.req.query('hitsPerPage'), 'hitsPerPage', 100, 1, 1000);
+    const { page, hitsPerPage } = queryOf(c, LIST_QUERY);
     const userIDs: UserMapping[] = (await clusters.mappings()).slice(page * hitsPerPage, (page + 1) * hitsPerPage);
     return c.json({ userIDs, page, hitsPerPage });
   });

@@ -6,8 +6,10 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
+import { z } from 'zod';
 import type { Services } from '../services.js';
-import { asObject, readJson } from './body.js';
+import { onlyKeys } from '../validation.js';
+import { jsonBody, jsonObject, queryOf } from './validate.js';
 import { ServiceError } from '../errors.js';
 
 const REALM = 'Basic realm="crawler", charset="UTF-8"';
@@ -41,16 +43,35 @@ function authenticate(services: Services, c: Context, invalidStatus: 401 | 403):
   if (!userOk || !keyOk) throw new ServiceError(invalidStatus, 'Invalid crawler user id or crawler API key');
 }
 
+/** A query-string integer from 1 to `max` (400 naming it with what was sent). */
+function position(name: string, fallback: number, max: number) {
+  return z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      if (text === undefined) return fallback;
+      const value = Number(text);
+      if (/^\d+$/.test(text) && value >= 1 && value <= max) return value;
+      context.addIssue({
+        code: 'custom',
+        message: `${name}: must be an integer from 1 to ${max}, got ${JSON.stringify(text)}`,
+      });
+      return z.NEVER;
+    });
+}
+
+const PAGINATION = z.object({ page: position('page', 1, 1_000_000), itemsPerPage: position('itemsPerPage', 20, 100) });
+const WITH_CONFIG = z.object({
+  withConfig: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === 'true' || value === 'false', {
+      error: (issue) => `withConfig: must be true or false, got ${JSON.stringify(issue.input)}`,
+    }),
+});
+
 function pagination(c: Context): { page: number; itemsPerPage: number } {
-  const read = (name: string, fallback: number, max: number) => {
-    const text = c.req.query(name);
-    if (text === undefined) return fallback;
-    const value = Number(text);
-    if (!/^\d+$/.test(text) || value < 1 || value > max)
-      throw new ServiceError(400, `${name}: must be an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
-    return value;
-  };
-  return { page: read('page', 1, 1_000_000), itemsPerPage: read('itemsPerPage', 20, 100) };
+  return queryOf(c, PAGINATION);
 }
 
 function page<T>(items: T[], { page, itemsPerPage }: { page: number; itemsPerPage: number }) {
@@ -64,12 +85,12 @@ function page<T>(items: T[], { page, itemsPerPage }: { page: number; itemsPerPag
 
 /** The body as an object holding only `allowed` fields (400 naming an unknown one). */
 async function body(c: Context, allowed: string[]): Promise<Record<string, unknown>> {
-  const value = asObject(await readJson(c));
-  for (const field of Object.keys(value)) {
-    if (!allowed.includes(field))
-      throw new ServiceError(400, `${field}: unknown field (expected ${allowed.join(', ')})`);
-  }
-  return value;
+  return jsonBody(
+    c,
+    jsonObject('The body must be a JSON object').pipe(
+      onlyKeys(allowed, (key) => `${key}: unknown field (expected ${allowed.join(', ')})`),
+    ),
+  );
 }
 
 /**
@@ -103,10 +124,7 @@ export function crawlerRoutes(services: Services): Hono {
 
   app.get('/api/1/crawlers/:id', async (c) => {
     authenticate(services, c, 401);
-    const withConfig = c.req.query('withConfig');
-    if (withConfig !== undefined && withConfig !== 'true' && withConfig !== 'false') {
-      throw new ServiceError(400, `withConfig: must be true or false, got ${JSON.stringify(withConfig)}`);
-    }
+    const { withConfig } = queryOf(c, WITH_CONFIG);
     const crawler = await crawlers().require(c.req.param('id'));
     return c.json(crawlers().view(crawler, withConfig === 'true'));
   });
@@ -121,7 +139,10 @@ export function crawlerRoutes(services: Services): Hono {
   app.patch('/api/1/crawlers/:id/config', async (c) => {
     authenticate(services, c, 401);
     await crawlers().require(c.req.param('id'));
-    const partial = asObject(await readJson(c), 'The body (top-level configuration properties)');
+    const partial = await jsonBody(
+      c,
+      jsonObject('The body (top-level configuration properties) must be a JSON object'),
+    );
     return c.json({ taskId: await crawlers().patchConfig(c.req.param('id'), partial) });
   });
 

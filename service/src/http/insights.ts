@@ -3,6 +3,7 @@
  * `GET /1/_local/events` (not part of the hosted API; for tests and the catalogue).
  */
 import { type Context, Hono } from 'hono';
+import { z } from 'zod';
 import type { Services } from '../services.js';
 import {
   EVENT_LIMITS,
@@ -16,6 +17,7 @@ import { asUnauthorized } from '../errors.js';
 import { requireRight } from '../keys/authorizer.js';
 import { readJson } from './body.js';
 import { authorize, authorizeOrUnauthorized } from './request.js';
+import { queryOf } from './validate.js';
 import { ServiceError } from '../errors.js';
 
 /**
@@ -38,13 +40,42 @@ function unauthorized<T>(check: () => T, indexName?: string): T {
   }
 }
 
-function optionalInt(c: Context, name: string): number | undefined {
-  const raw = c.req.query(name);
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) throw new ServiceError(400, `${name}: must be a non-negative integer`);
-  return value;
+/** An optional non-negative integer of the query string (empty = absent). */
+function optionalInt(name: string) {
+  return z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      if (text === undefined || text === '') return undefined;
+      const value = Number(text);
+      if (Number.isSafeInteger(value) && value >= 0) return value;
+      context.addIssue({ code: 'custom', message: `${name}: must be a non-negative integer` });
+      return z.NEVER;
+    });
 }
+
+const text = z
+  .string()
+  .optional()
+  .transform((value) => value || undefined);
+
+/** `GET /1/_local/events`: the filters of the listing (empty parameters are absent). */
+const LOCAL_EVENTS_QUERY = z.object({
+  eventType: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || (EVENT_TYPES as readonly string[]).includes(value), {
+      error: `eventType: must be one of ${EVENT_TYPES.join(', ')}`,
+    })
+    .transform((value) => (value || undefined) as EventType | undefined),
+  index: text,
+  eventName: text,
+  userToken: text,
+  queryID: text,
+  since: optionalInt('since'),
+  until: optionalInt('until'),
+  limit: optionalInt('limit'),
+});
 
 export function insightsRoutes(services: Services): Hono {
   const app = new Hono();
@@ -81,20 +112,8 @@ export function insightsRoutes(services: Services): Hono {
 
   app.get('/1/_local/events', async (c) => {
     authorize(services, c, 'admin');
-    const eventType = c.req.query('eventType');
-    if (eventType !== undefined && eventType !== '' && !(EVENT_TYPES as readonly string[]).includes(eventType)) {
-      throw new ServiceError(400, `eventType: must be one of ${EVENT_TYPES.join(', ')}`);
-    }
-    const filter = {
-      index: c.req.query('index') || undefined,
-      eventType: (eventType || undefined) as EventType | undefined,
-      eventName: c.req.query('eventName') || undefined,
-      userToken: c.req.query('userToken') || undefined,
-      queryID: c.req.query('queryID') || undefined,
-      since: optionalInt(c, 'since'),
-      until: optionalInt(c, 'until'),
-    };
-    const limit = Math.min(optionalInt(c, 'limit') ?? 1000, 100_000);
+    const { limit: asked, ...filter } = queryOf(c, LOCAL_EVENTS_QUERY);
+    const limit = Math.min(asked ?? 1000, 100_000);
     return c.json({ events: await events.query({ ...filter, limit }), nbEvents: await events.count(filter) }, 200);
   });
   return app;

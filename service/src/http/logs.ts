@@ -5,11 +5,21 @@
  * API keys are masked in the logged headers; bodies are cut at 1,000 characters.
  */
 import { type Context, Hono, type Next } from 'hono';
+import { z } from 'zod';
 import type { Services } from '../services.js';
 import { authorize, clientIp } from './request.js';
+import { queryOf } from './validate.js';
 import { ServiceError } from '../errors.js';
 
 const KEEP = 1000;
+
+const integerText = (error: string, min: number, max: number) =>
+  z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+const LOGS_QUERY = z.object({
+  offset: integerText('offset must be a non-negative integer', 0, Number.MAX_SAFE_INTEGER).default(0),
+  length: integerText('length must be an integer from 1 to 1000', 1, 1000).default(10),
+  type: z.enum(['all', 'query', 'build', 'error'], { error: 'type must be all, query, build or error' }).default('all'),
+});
 const BODY_CHARS = 1000;
 
 interface LogEntry {
@@ -129,14 +139,7 @@ export function logRoutes(services: Services): Hono {
   app.get('/1/logs', (c) => {
     const indexName = c.req.query('indexName');
     authorize(services, c, 'logs', indexName);
-    const offset = Number(c.req.query('offset') ?? 0);
-    const length = Number(c.req.query('length') ?? 10);
-    const type = c.req.query('type') ?? 'all';
-    if (!Number.isInteger(offset) || offset < 0) throw new ServiceError(400, 'offset must be a non-negative integer');
-    if (!Number.isInteger(length) || length < 1 || length > 1000)
-      throw new ServiceError(400, 'length must be an integer from 1 to 1000');
-    if (!['all', 'query', 'build', 'error'].includes(type))
-      throw new ServiceError(400, 'type must be all, query, build or error');
+    const { offset, length, type } = queryOf(c, LOGS_QUERY);
     const selected = entries.filter(
       (entry) =>
         (indexName === undefined || entry.index === indexName) &&

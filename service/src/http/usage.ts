@@ -4,39 +4,69 @@
  * in `usage_calls`. Register it before the routers whose calls it counts. See `docs/notes/service.md`, "Usage".
  */
 import { type Context, Hono, type Next } from 'hono';
+import { z } from 'zod';
 import type { Services } from '../services.js';
-import { ServiceError } from '../errors.js';
 import { authorizeOperational } from '../usage/keys.js';
 import { callerOf } from './request.js';
 import { operationOf } from '../usage/operations.js';
-import { computeStatistics, DAY, HOUR, metricsOf, UsageError } from '../usage/report.js';
+import { computeStatistics, DAY, HOUR, metricsOf } from '../usage/report.js';
+import { queryOf } from './validate.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z)?$/;
 
-function date(c: Context, name: 'startDate' | 'endDate'): number {
-  const text = c.req.query(name);
-  if (text === undefined || text === '')
-    throw new UsageError(`${name} is required (a UTC timestamp such as 2006-01-02T00:00:00.000Z)`);
-  const ms = DATE.test(text) ? Date.parse(text) : Number.NaN;
-  if (!Number.isFinite(ms))
-    throw new UsageError(
-      `${name} must be a UTC timestamp such as 2006-01-02T00:00:00.000Z, got ${JSON.stringify(text)}`,
-    );
-  return ms;
+/** `startDate` / `endDate`: a UTC timestamp (or a day) as Unix ms. */
+function date(name: 'startDate' | 'endDate') {
+  return z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      const ms = text && DATE.test(text) ? Date.parse(text) : Number.NaN;
+      if (Number.isFinite(ms)) return ms;
+      context.addIssue({
+        code: 'custom',
+        message:
+          text === undefined || text === ''
+            ? `${name} is required (a UTC timestamp such as 2006-01-02T00:00:00.000Z)`
+            : `${name} must be a UTC timestamp such as 2006-01-02T00:00:00.000Z, got ${JSON.stringify(text)}`,
+      });
+      return z.NEVER;
+    });
 }
+
+/** The period of a Usage call (document 3): start inclusive, end exclusive, at most 7 days hourly, 365 daily. */
+const USAGE_QUERY = z
+  .object({
+    startDate: date('startDate'),
+    endDate: date('endDate'),
+    granularity: z
+      .string()
+      .default('daily')
+      .refine((value) => value === 'hourly' || value === 'daily', {
+        error: (issue) => `granularity must be hourly or daily, got ${JSON.stringify(issue.input)}`,
+      })
+      .transform((value) => value as 'hourly' | 'daily'),
+  })
+  .superRefine(({ startDate: start, endDate: end, granularity }, context) => {
+    if (end <= start) {
+      context.addIssue({
+        code: 'custom',
+        message: 'endDate must be after startDate (startDate is inclusive, endDate exclusive)',
+      });
+      return;
+    }
+    const maxDays = granularity === 'hourly' ? 7 : 365;
+    if (end - start > maxDays * DAY)
+      context.addIssue({
+        code: 'custom',
+        message: `startDate to endDate: ${granularity} granularity allows at most ${maxDays} days`,
+      });
+  });
 
 async function answer(services: Services, c: Context, indexName: string | undefined) {
   authorizeOperational(services.authorize, services.config, callerOf(c), 'usage', indexName);
   const metrics = metricsOf(c.req.param('statistic') ?? '', indexName === undefined);
-  const start = date(c, 'startDate');
-  const end = date(c, 'endDate');
-  const granularity = c.req.query('granularity') ?? 'daily';
-  if (granularity !== 'hourly' && granularity !== 'daily')
-    throw new UsageError(`granularity must be hourly or daily, got ${JSON.stringify(granularity)}`);
-  if (end <= start) throw new UsageError('endDate must be after startDate (startDate is inclusive, endDate exclusive)');
-  const maxDays = granularity === 'hourly' ? 7 : 365;
-  if (end - start > maxDays * DAY)
-    throw new UsageError(`startDate to endDate: ${granularity} granularity allows at most ${maxDays} days`);
+  // Usage failures are 422 (document 3, Errors).
+  const { startDate: start, endDate: end, granularity } = queryOf(c, USAGE_QUERY, { status: 422 });
   const rows = await services.usage.rows(start, end, indexName);
   const unit = granularity === 'hourly' ? HOUR : DAY;
   return c.json(

@@ -2,88 +2,79 @@
  * The body of a key create or update (document 1, "API keys"), validated field by field (400 naming the
  * field), and a key as the lists and reads show it.
  */
+import { z } from 'zod';
 import { parseFilters, parseSearchParams } from '../engine/index.js';
-import { ServiceError } from '../errors.js';
+import { jsonObject, onlyKeys, parse } from '../validation.js';
 import type { KeyFields, StoredKey } from './keys.js';
 import { ALL_RIGHTS, type Right } from './types.js';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const nonNegativeInteger = (name: string) => {
+  const error = `\`${name}\` must be a non-negative integer`;
+  return z.number({ error }).int({ error }).min(0, { error }).optional();
+};
+const stringList = (name: string) =>
+  z.array(z.string(), { error: `\`${name}\` must be an array of strings` }).optional();
 
-function integerField(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-    throw new ServiceError(400, `\`${name}\` must be a non-negative integer`);
-  return value;
-}
-
-function stringList(value: unknown, name: string): string[] {
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))
-    throw new ServiceError(400, `\`${name}\` must be an array of strings`);
-  return value as string[];
-}
+/** The body of a key create or update: every field optional, an unknown one refused. */
+const KEY_FIELDS = jsonObject('The key must be a JSON object')
+  .pipe(
+    onlyKeys(
+      [
+        'acl',
+        'description',
+        'validity',
+        'maxHitsPerQuery',
+        'maxQueriesPerIPPerHour',
+        'queryParameters',
+        'referers',
+        'indexes',
+        // read-only fields echoed back by clients
+        'value',
+        'createdAt',
+      ],
+      (key) => `Unknown key field \`${key}\``,
+    ),
+  )
+  .pipe(
+    z.object({
+      acl: stringList('acl').superRefine((acl, context) => {
+        const unknown = (acl ?? []).filter((right) => !ALL_RIGHTS.includes(right as Right));
+        if (unknown.length > 0)
+          context.addIssue({ code: 'custom', message: `Unknown acl value(s): ${unknown.join(', ')}` });
+      }),
+      description: z.string({ error: '`description` must be a string' }).optional(),
+      validity: nonNegativeInteger('validity'),
+      maxHitsPerQuery: nonNegativeInteger('maxHitsPerQuery'),
+      maxQueriesPerIPPerHour: nonNegativeInteger('maxQueriesPerIPPerHour'),
+      // The parameters a key forces must be search parameters of the right types with well-formed filters: a
+      // misspelt name would otherwise be stored and make every search of the key a 400.
+      queryParameters: z
+        .string({ error: '`queryParameters` must be a URL-encoded string' })
+        .superRefine((queryParameters, context) => {
+          try {
+            const parsed = parseSearchParams(queryParameters);
+            if (typeof parsed.filters === 'string' && parsed.filters.trim()) parseFilters(parsed.filters);
+          } catch (error) {
+            context.addIssue({ code: 'custom', message: `\`queryParameters\`: ${(error as Error).message}` });
+          }
+        })
+        .optional(),
+      referers: stringList('referers'),
+      indexes: stringList('indexes'),
+    }),
+  );
 
 /**
- * The parameters a key forces must be search parameters of the right types with well-formed filters:
- * a misspelt name would otherwise be stored and make every search of the key a 400.
- */
-function checkForcedParameters(queryParameters: string): void {
-  try {
-    const parsed = parseSearchParams(queryParameters);
-    if (typeof parsed.filters === 'string' && parsed.filters.trim()) parseFilters(parsed.filters);
-  } catch (error) {
-    throw new ServiceError(400, `\`queryParameters\`: ${(error as Error).message}`);
-  }
-}
-
-/**
- * Validates the body of a key create/update (every field optional).
+ * Validates the body of a key create/update (every field optional; 400 naming the field).
  *
  * @example
  * keyFields({ acl: ['search'], validity: 3600 }) // { acl: ['search'], validity: 3600 }
  */
 export function keyFields(body: unknown): KeyFields {
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    throw new ServiceError(400, 'The key must be a JSON object');
-  const input = body as Record<string, unknown>;
+  const parsed = parse(KEY_FIELDS, body);
   const fields: KeyFields = {};
-  for (const [name, value] of Object.entries(input)) {
-    switch (name) {
-      case 'acl': {
-        const acl = stringList(value, 'acl');
-        const unknown = acl.filter((right) => !ALL_RIGHTS.includes(right as Right));
-        if (unknown.length > 0) throw new ServiceError(400, `Unknown acl value(s): ${unknown.join(', ')}`);
-        fields.acl = acl as Right[];
-        break;
-      }
-      case 'description':
-        if (typeof value !== 'string') throw new ServiceError(400, '`description` must be a string');
-        fields.description = value;
-        break;
-      case 'validity':
-        fields.validity = integerField(value, name);
-        break;
-      case 'maxHitsPerQuery':
-        fields.maxHitsPerQuery = integerField(value, name);
-        break;
-      case 'maxQueriesPerIPPerHour':
-        fields.maxQueriesPerIPPerHour = integerField(value, name);
-        break;
-      case 'queryParameters':
-        if (typeof value !== 'string') throw new ServiceError(400, '`queryParameters` must be a URL-encoded string');
-        checkForcedParameters(value);
-        fields.queryParameters = value;
-        break;
-      case 'referers':
-        fields.referers = stringList(value, 'referers');
-        break;
-      case 'indexes':
-        fields.indexes = stringList(value, 'indexes');
-        break;
-      case 'value':
-      case 'createdAt':
-        break; // read-only fields echoed back by clients
-      default:
-        throw new ServiceError(400, `Unknown key field \`${name}\``);
-    }
+  for (const [name, value] of Object.entries(parsed)) {
+    if (value !== undefined) Object.assign(fields, { [name]: value });
   }
   return fields;
 }
