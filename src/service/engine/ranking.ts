@@ -1,0 +1,316 @@
+/**
+ * Ranking: tie-breaking criteria in the order of the `ranking` setting, applied as a bucket sort that
+ * refines only the buckets the requested page comes from (see `../../../../shared/ENGINE-NOTES.md`,
+ * "Bucket sort"). Sort criteria (custom ranking, `asc`/`desc`) walk their precomputed order; the other
+ * criteria are small integer keys read from the per-record match scratch.
+ */
+import type { IndexState } from './index-state.js';
+import type { Execution } from './matching.js';
+import { ATTR_MASK } from './postings.js';
+import { parseSort } from './settings.js';
+
+export interface Criterion {
+  /** Smaller is better. */
+  key?: (doc: number) => number;
+  /** A total order over all records (custom ranking, asc/desc): rank array and the ordered live ids. */
+  order?: { rank: Uint32Array; order: Uint32Array; group: Uint32Array };
+}
+
+const GROUP_SORT_SHIFT = 2 ** 23;
+/** Keys of the personalisation criterion: `PERSONAL_KEY_MAX − rankingScore` (smaller is better). */
+const PERSONAL_KEY_MAX = 1_000_000;
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * The proximity of a record: the sum over consecutive matched query words of their smallest distance
+ * in one attribute (8 across attributes or when far).
+ * @example proximity(state, doc, 2) // 1 when the two words are next to each other
+ */
+export function proximity(state: IndexState, doc: number, nWords: number): number {
+  const start = state.postings.docTokStart[doc]!;
+  const end = start + state.postings.docTokCount[doc]!;
+  const terms = state.postings.tokTerms;
+  const pos = state.postings.tokPos;
+  const bits = state.termBits;
+  const spanned = state.spansActive;
+  const spanBits = state.spanBits;
+  const mask = state.match[doc << 1]! & 0xffff;
+  let total = 0;
+  let prevWord = -1;
+  for (let w = 0; w < nWords; w++) {
+    if ((mask & (1 << w)) === 0) continue;
+    if (prevWord >= 0) {
+      const ba = 1 << prevWord;
+      const bb = 1 << w;
+      let best = 8;
+      for (let a = start; a < end && best > 1; a++) {
+        if ((bits[terms[a]!]! & ba) === 0) continue;
+        const pa = pos[a]!;
+        for (let b = start; b < end; b++) {
+          if (b === a) {
+            // one word standing for both query words (a synonym of several words): next to each other
+            if (spanned && (spanBits[terms[a]!]! & (ba | bb)) === (ba | bb)) best = 1;
+            continue;
+          }
+          if ((bits[terms[b]!]! & bb) === 0) continue;
+          const pb = pos[b]!;
+          if (pa >>> 16 !== pb >>> 16) continue;
+          const dist = pb > pa ? pb - pa : pa - pb + 1;
+          if (dist < best) best = dist;
+        }
+      }
+      total += best;
+    }
+    prevWord = w;
+  }
+  return total;
+}
+
+/**
+ * The criteria of a query, in the order of the `ranking` setting (browse: the custom ranking only).
+ * @example const crits = criteria(state, exec, false); rank(state, exec.candidates, crits, 20);
+ */
+export function criteria(state: IndexState, exec: Execution, forBrowse: boolean): Criterion[] {
+  const out: Criterion[] = [];
+  const n = exec.words.length;
+  const match = state.match;
+  const ranking = forBrowse ? ['custom'] : state.settings.ranking;
+  for (const c of ranking) {
+    if (c === 'custom') {
+      // personalisation ranks within the custom step, before the customRanking attributes
+      const personal = forBrowse ? undefined : exec.personal;
+      if (personal) {
+        const { filtersScore, impact } = personal;
+        out.push({
+          key: (d) =>
+            PERSONAL_KEY_MAX - Math.min(PERSONAL_KEY_MAX, Math.max(0, Math.floor((filtersScore(d) * impact) / 100))),
+        });
+      }
+      out.push({ order: state.customOrder() });
+      continue;
+    }
+    const sort = parseSort(c);
+    if (sort) {
+      out.push({ order: state.orderFor(c, [sort]) });
+      continue;
+    }
+    if (c === 'filters' && exec.optional?.length) {
+      const sets = exec.optional;
+      out.push({
+        key: (d) => {
+          let missed = sets.length;
+          for (const bits of sets) if (bits[d >>> 5]! & (1 << (d & 31))) missed--;
+          return missed;
+        },
+      });
+      continue;
+    }
+    if (c === 'geo' && exec.geo?.around) {
+      const dist = state.geoDist;
+      const precision = exec.geo.precision;
+      out.push({ key: (d) => Math.min(Math.floor(dist[d]! / precision), 0xfffffffe) });
+      continue;
+    }
+    if (n === 0) continue;
+    if (c === 'typo') out.push({ key: (d) => (match[(d << 1) + 1]! >>> 20) & 63 });
+    else if (c === 'words' && exec.required !== (1 << n) - 1)
+      out.push({ key: (d) => n - popcount(match[d << 1]! & 0xffff) });
+    else if (c === 'proximity' && n > 1) out.push({ key: (d) => proximity(state, d, n) });
+    else if (c === 'attribute') out.push({ key: (d) => match[(d << 1) + 1]! & ATTR_MASK });
+    else if (c === 'exact') out.push({ key: (d) => n - (match[(d << 1) + 1]! >>> 26) });
+  }
+  return out;
+}
+
+/**
+ * Tie-breaking bucket sort: refines only the buckets that the first `need` results come from.
+ * @example rank(state, exec.candidates, criteria(state, exec, false), 20) // the ids of the first 20 hits
+ */
+export function rank(state: IndexState, cands: Uint32Array, crits: Criterion[], need: number): number[] {
+  const out: number[] = [];
+  if (need > 0 && cands.length) bucket(state, cands, 0, need, out, crits);
+  return out;
+}
+
+function bucket(
+  state: IndexState,
+  ids: Uint32Array,
+  level: number,
+  need: number,
+  out: number[],
+  crits: Criterion[],
+): void {
+  for (;;) {
+    if (out.length >= need) return;
+    if (ids.length === 1) {
+      out.push(ids[0]!);
+      return;
+    }
+    if (level >= crits.length) {
+      const sorted = ids.slice().sort();
+      for (let i = 0; i < sorted.length && out.length < need; i++) out.push(sorted[i]!);
+      return;
+    }
+    const crit = crits[level]!;
+    if (crit.order) {
+      // records in sort order; each run of equal sort values is refined by the next criteria
+      const { rank, order, group } = crit.order;
+      let inOrder: Uint32Array;
+      if (ids.length > 32) {
+        // walk the precomputed order and keep the group's members, stopping once the page is
+        // filled: expected cost need × N / |group|, far below sorting the group
+        const gen = ++state.stampGen;
+        const stamp = state.stamp;
+        for (let i = 0; i < ids.length; i++) stamp[ids[i]!] = gen;
+        if (level + 1 >= crits.length) {
+          // nothing refines the ties: the order (ties by insertion) is final
+          for (let i = 0; i < order.length && out.length < need; i++) if (stamp[order[i]!] === gen) out.push(order[i]!);
+          return;
+        }
+        let run: number[] = [];
+        let runGroup = -1;
+        for (let i = 0; i < order.length; i++) {
+          const d = order[i]!;
+          if (stamp[d] !== gen) continue;
+          const g = group[d]!;
+          if (g !== runGroup && run.length) {
+            bucketRun(state, run, level + 1, need, out, crits);
+            if (out.length >= need) return;
+            run = [];
+          }
+          runGroup = g;
+          run.push(d);
+        }
+        if (run.length) bucketRun(state, run, level + 1, need, out, crits);
+        return;
+      }
+      const keyed = new Float64Array(ids.length);
+      for (let i = 0; i < ids.length; i++) keyed[i] = rank[ids[i]!]! * GROUP_SORT_SHIFT + i;
+      keyed.sort();
+      inOrder = new Uint32Array(ids.length);
+      for (let i = 0; i < keyed.length; i++) inOrder[i] = ids[keyed[i]! % GROUP_SORT_SHIFT]!;
+      let from = 0;
+      while (from < inOrder.length && out.length < need) {
+        let to = from + 1;
+        while (to < inOrder.length && group[inOrder[to]!] === group[inOrder[from]!]) to++;
+        bucketRun(state, Array.from(inOrder.subarray(from, to)), level + 1, need, out, crits);
+        from = to;
+      }
+      return;
+    }
+    const keyOf = crit.key!;
+    const keys = new Uint32Array(ids.length);
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < ids.length; i++) {
+      const k = keyOf(ids[i]!);
+      keys[i] = k;
+      if (k < min) min = k;
+      if (k > max) max = k;
+    }
+    if (min === max) {
+      level++;
+      continue;
+    }
+    let sorted: Uint32Array;
+    let sortedKeys: Uint32Array;
+    if (max - min <= 65536) {
+      const counts = new Uint32Array(max - min + 2);
+      for (let i = 0; i < keys.length; i++) counts[keys[i]! - min + 1]!++;
+      for (let i = 1; i < counts.length; i++) counts[i]! += counts[i - 1]!;
+      sorted = new Uint32Array(ids.length);
+      sortedKeys = new Uint32Array(ids.length);
+      for (let i = 0; i < ids.length; i++) {
+        const slot = counts[keys[i]! - min]!++;
+        sorted[slot] = ids[i]!;
+        sortedKeys[slot] = keys[i]!;
+      }
+    } else {
+      const keyed = new Float64Array(ids.length);
+      for (let i = 0; i < ids.length; i++) keyed[i] = keys[i]! * GROUP_SORT_SHIFT + i;
+      keyed.sort();
+      sorted = new Uint32Array(ids.length);
+      sortedKeys = new Uint32Array(ids.length);
+      for (let i = 0; i < keyed.length; i++) {
+        const at = keyed[i]! % GROUP_SORT_SHIFT;
+        sorted[i] = ids[at]!;
+        sortedKeys[i] = keys[at]!;
+      }
+    }
+    let from = 0;
+    while (from < sorted.length && out.length < need) {
+      let to = from + 1;
+      while (to < sorted.length && sortedKeys[to] === sortedKeys[from]) to++;
+      bucket(state, sorted.subarray(from, to), level + 1, need, out, crits);
+      from = to;
+    }
+    return;
+  }
+}
+
+/** One run of records that tie on a sort criterion, already in id order within the run. */
+function bucketRun(
+  state: IndexState,
+  run: number[],
+  level: number,
+  need: number,
+  out: number[],
+  crits: Criterion[],
+): void {
+  if (run.length === 1 || level >= crits.length) {
+    for (let i = 0; i < run.length && out.length < need; i++) out.push(run[i]!);
+    return;
+  }
+  bucket(state, Uint32Array.from(run), level, need, out, crits);
+}
+
+/**
+ * Ranks with `distinct`: keeps the best `distinct` records per value of attributeForDistinct.
+ * @example const { ordered, nbHits } = rankDistinct(state, exec, crits, 20);
+ */
+export function rankDistinct(
+  state: IndexState,
+  exec: Execution,
+  crits: Criterion[],
+  need: number,
+): { ordered: number[]; nbHits: number } {
+  const cands = exec.candidates;
+  const attr = state.settings.attributeForDistinct;
+  const per = exec.eff.distinct;
+  if (!per || !attr) return { ordered: rank(state, cands, crits, need), nbHits: cands.length };
+  const col = state.column(attr);
+  const groupOf = (d: number) => {
+    const s = col.single[d]!;
+    return s >= 0 ? s : s === -2 ? col.multi.get(d)![0]! : -1 - d;
+  };
+  const seen = new Map<number, number>();
+  let nbHits = 0;
+  for (let i = 0; i < cands.length; i++) {
+    const g = groupOf(cands[i]!);
+    const c = seen.get(g) ?? 0;
+    if (c < per) nbHits++;
+    seen.set(g, c + 1);
+  }
+  let raw = Math.max(need * 2, need + 10);
+  for (;;) {
+    const ordered = rank(state, cands, crits, raw);
+    const kept: number[] = [];
+    const counts = new Map<number, number>();
+    for (const d of ordered) {
+      const g = groupOf(d);
+      const c = counts.get(g) ?? 0;
+      if (c < per) {
+        kept.push(d);
+        counts.set(g, c + 1);
+        if (kept.length >= need) break;
+      }
+    }
+    if (kept.length >= need || ordered.length >= cands.length) return { ordered: kept, nbHits };
+    raw *= 4;
+  }
+}
