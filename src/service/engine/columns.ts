@@ -4,12 +4,16 @@
  * writes; filters, facet counts, geo search, distinct and personalisation read them.
  */
 import { tokenize } from './normalize.js';
-import { getValues } from './record-paths.js';
+import { getPath, getValues } from './record-paths.js';
 
 /** A facet/numeric column of one attribute. */
 export interface Column {
+  /** The attribute's path (`meta.color` → `['meta', 'color']`). */
+  path: string[];
   values: string[];
   ids: Map<string, number>;
+  /** Numeric value → value id (a shortcut past the value's text). */
+  numIds: NumberIds;
   /** lower-cased value → value ids (filters are case-insensitive). */
   lower: Map<string, number[]>;
   /** Per record: value id, -1 none, -2 several (in `multi`). */
@@ -40,8 +44,10 @@ export class Columns {
     let col = this.byAttribute.get(attr);
     if (col) return col;
     col = {
+      path: attr.split('.'),
       values: [],
       ids: new Map(),
+      numIds: new NumberIds(),
       lower: new Map(),
       single: new Int32Array(capacity).fill(-1),
       multi: new Map(),
@@ -51,7 +57,7 @@ export class Columns {
     };
     for (let id = 0; id < records.length; id++) {
       const r = records[id];
-      if (r) fillColumn(col, attr, id, r, false);
+      if (r) fillColumn(col, id, r, false);
     }
     this.byAttribute.set(attr, col);
     return col;
@@ -62,7 +68,7 @@ export class Columns {
    * value would have to be inserted into (rebuilt on the next facet count) instead of maintaining them.
    */
   fill(id: number, record: Record<string, unknown>, dropAlpha: boolean): void {
-    for (const [attr, col] of this.byAttribute) fillColumn(col, attr, id, record, dropAlpha);
+    for (const col of this.byAttribute.values()) fillColumn(col, id, record, dropAlpha);
   }
 
   /** Grows the per-record arrays to `capacity` records. */
@@ -82,41 +88,39 @@ export class Columns {
   }
 }
 
-function fillColumn(col: Column, attr: string, id: number, record: Record<string, unknown>, dropAlpha: boolean): void {
-  const raw: unknown[] = [];
-  getValues(record, attr.split('.'), 0, raw);
+function fillColumn(col: Column, id: number, record: Record<string, unknown>, dropAlpha: boolean): void {
   col.single[id] = -1;
   col.num[id] = NaN;
-  col.multi.delete(id);
-  col.numMulti.delete(id);
+  if (col.multi.size) col.multi.delete(id);
+  if (col.numMulti.size) col.numMulti.delete(id);
+  // the common case: the path leads to one string or one number
+  const one = getPath(record, col.path);
+  if (typeof one === 'string') {
+    col.single[id] = valueId(col, one, dropAlpha);
+    return;
+  }
+  if (typeof one === 'number') {
+    if (!Number.isFinite(one)) return;
+    col.single[id] = numberId(col, one, dropAlpha);
+    col.hasNum = true;
+    col.num[id] = one;
+    return;
+  }
+  const raw: unknown[] = [];
+  getValues(record, col.path, 0, raw);
   if (raw.length === 0) return;
   const vids: number[] = [];
   const nums: number[] = [];
   for (const v of raw) {
-    let text: string;
-    if (typeof v === 'string') text = v;
+    let vid: number;
+    if (typeof v === 'string') vid = valueId(col, v, dropAlpha);
     else if (typeof v === 'number' && Number.isFinite(v)) {
-      text = String(v);
+      vid = numberId(col, v, dropAlpha);
       nums.push(v);
     } else if (typeof v === 'boolean') {
-      text = String(v);
+      vid = valueId(col, String(v), dropAlpha);
       nums.push(v ? 1 : 0);
     } else continue;
-    let vid = col.ids.get(text);
-    if (vid === undefined) {
-      vid = col.values.length;
-      col.values.push(text);
-      col.ids.set(text, vid);
-      const low = text.toLowerCase();
-      const list = col.lower.get(low);
-      if (list) list.push(vid);
-      else col.lower.set(low, [vid]);
-      if (col.tokens) col.tokens.push(tokenize(text));
-      if (col.alpha) {
-        if (dropAlpha) col.alpha = undefined;
-        else insertAlpha(col, vid);
-      }
-    }
     if (!vids.includes(vid)) vids.push(vid);
   }
   if (vids.length === 1) col.single[id] = vids[0]!;
@@ -128,6 +132,82 @@ function fillColumn(col: Column, attr: string, id: number, record: Record<string
     col.hasNum = true;
     col.num[id] = nums[0]!;
     if (nums.length > 1) col.numMulti.set(id, nums);
+  }
+}
+
+/** The id of a value's text, a new one for a new value. */
+function valueId(col: Column, text: string, dropAlpha: boolean): number {
+  let vid = col.ids.get(text);
+  if (vid !== undefined) return vid;
+  vid = col.values.length;
+  col.values.push(text);
+  col.ids.set(text, vid);
+  const low = text.toLowerCase();
+  const list = col.lower.get(low);
+  if (list) list.push(vid);
+  else col.lower.set(low, [vid]);
+  if (col.tokens) col.tokens.push(tokenize(text));
+  if (col.alpha) {
+    if (dropAlpha) col.alpha = undefined;
+    else insertAlpha(col, vid);
+  }
+  return vid;
+}
+
+/** The id of a number's value (its text, as `String` writes it). */
+function numberId(col: Column, value: number, dropAlpha: boolean): number {
+  let vid = col.numIds.get(value);
+  if (vid < 0) {
+    vid = valueId(col, String(value), dropAlpha);
+    col.numIds.set(value, vid);
+  }
+  return vid;
+}
+
+/**
+ * Number → value id, an open-addressing hash table on the number's bits (a `Map` keyed by numbers
+ * that are not small integers boxes every key).
+ * @example const ids = new NumberIds(); ids.set(12.5, 3); ids.get(12.5) // 3; ids.get(1) // -1
+ */
+export class NumberIds {
+  private keys = new Float64Array(64);
+  private values = new Int32Array(64).fill(-1);
+  private count = 0;
+  private readonly bits = new Uint32Array(2);
+  private readonly float = new Float64Array(this.bits.buffer);
+
+  /** The id of `value` (-0 is 0), or -1. */
+  get(value: number): number {
+    const mask = this.keys.length - 1;
+    for (let slot = this.hash(value) & mask; ; slot = (slot + 1) & mask) {
+      const id = this.values[slot]!;
+      if (id < 0 || this.keys[slot] === value) return id;
+    }
+  }
+
+  set(value: number, id: number): void {
+    if ((this.count + 1) * 2 > this.keys.length) this.rehash(this.keys.length * 2);
+    const mask = this.keys.length - 1;
+    let slot = this.hash(value) & mask;
+    while (this.values[slot]! >= 0 && this.keys[slot] !== value) slot = (slot + 1) & mask;
+    if (this.values[slot]! < 0) this.count++;
+    this.keys[slot] = value;
+    this.values[slot] = id;
+  }
+
+  private hash(value: number): number {
+    this.float[0] = value + 0; // -0 and 0 are one value
+    const h = Math.imul(this.bits[0]! ^ Math.imul(this.bits[1]!, 0x9e3779b1), 0x85ebca6b);
+    return (h ^ (h >>> 15)) >>> 0;
+  }
+
+  private rehash(size: number): void {
+    const keys = this.keys;
+    const values = this.values;
+    this.keys = new Float64Array(size);
+    this.values = new Int32Array(size).fill(-1);
+    this.count = 0;
+    for (let slot = 0; slot < keys.length; slot++) if (values[slot]! >= 0) this.set(keys[slot]!, values[slot]!);
   }
 }
 

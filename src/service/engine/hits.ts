@@ -167,7 +167,7 @@ function rankingInfo(state: IndexState, doc: number, exec: Execution): RankingIn
     nbTypos: n ? (state.match[(doc << 1) + 1]! >>> 20) & 63 : 0,
     firstMatchedWord: n ? state.match[(doc << 1) + 1]! & ATTR_MASK : 0,
     proximityDistance: n > 1 ? proximity(state, doc, n) : 0,
-    userScore: order.order.length - order.rank[doc]!,
+    userScore: order.size - order.rankOf(doc),
     geoDistance: exec.geo?.around ? Math.round(state.geoDist[doc]!) : 0,
     geoPrecision: exec.geo?.around ? exec.geo.precision : 1,
     nbExactWords: n ? state.match[(doc << 1) + 1]! >>> 26 : 0,

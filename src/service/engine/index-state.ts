@@ -11,7 +11,7 @@ import { Columns, type Column } from './columns.js';
 import type { Derived } from './derive.js';
 import type { Dictionaries } from './dictionaries.js';
 import type { FilterNode } from './filters.js';
-import { Orders, type OrderEntry } from './orders.js';
+import { Orders, type SortOrder } from './orders.js';
 import { Postings } from './postings.js';
 import { languageList } from './query.js';
 import { defaultSettings, type FacetSpec, type IndexSettings, type SearchableSpec, type SortSpec } from './settings.js';
@@ -75,6 +75,10 @@ export class IndexState {
   writesSinceRead = 0;
   touched = new Uint32Array(1024);
   touchedCount = 0;
+  /** The candidates of the current query (a prefix of it; see `matching.ts`). */
+  candidates = new Uint32Array(1024);
+  /** Ranking keys of one bucket-sort level (see `ranking.ts`). */
+  keys = new Uint32Array(1024);
   termBits = new Uint32Array(1024);
   stamp = new Uint32Array(1024);
   geoDist = new Float64Array(1024);
@@ -120,12 +124,12 @@ export class IndexState {
   }
 
   /** The order of a sort criterion (`custom`, `asc(x)`, `desc(x)`), built on first use. */
-  orderFor(key: string, specs: SortSpec[]): OrderEntry {
+  orderFor(key: string, specs: SortSpec[]): SortOrder {
     return this.orders.get(key, specs, this.records, this.alive, this.capacity);
   }
 
   /** The custom ranking's order. */
-  customOrder(): OrderEntry {
+  customOrder(): SortOrder {
     return this.orderFor('custom', this.customSpecs);
   }
 
@@ -152,6 +156,8 @@ export class IndexState {
     this.match = new Uint32Array(c * 2);
     this.generation = 0;
     this.touched = new Uint32Array(c);
+    this.candidates = new Uint32Array(c);
+    this.keys = new Uint32Array(c);
     this.stamp = new Uint32Array(c);
     this.stampGen = 0;
   }
@@ -177,15 +183,19 @@ export class IndexState {
     this.alive[id] = 1;
     this.liveCount++;
     if (!this.needsReindex) this.postings.indexRecord(id, record, this.specsFor(record), this.indexCompounds);
+    // past a burst of writes between two reads, the facet values' alphabetical orders are dropped
+    // (rebuilt on the next facet count) rather than maintained value by value
     this.columns.fill(id, record, this.writesSinceRead > BURST);
-    // incremental upkeep of the sorted structures pays O(n) per record: past a burst of writes
-    // between two reads, dropping them for a lazy O(n log n) rebuild is cheaper
     this.writesSinceRead++;
-    if (this.orders.size) {
-      if (this.writesSinceRead > BURST) this.orders.clear();
-      else this.orders.insert(id, this.records);
+    this.orders.add(id, record);
+    if (this.aliveBits) {
+      if (this.aliveBits.length <= id >>> 5) {
+        const bits = new Uint32Array(Math.max(this.aliveBits.length * 2, (id >>> 5) + 1));
+        bits.set(this.aliveBits);
+        this.aliveBits = bits;
+      }
+      this.aliveBits[id >>> 5]! |= 1 << (id & 31);
     }
-    this.aliveBits = null;
   }
 
   removeId(id: number): void {
@@ -196,7 +206,7 @@ export class IndexState {
     this.alive[id] = 0;
     this.liveCount--;
     this.deadCount++;
-    this.aliveBits = null;
+    if (this.aliveBits) this.aliveBits[id >>> 5]! &= ~(1 << (id & 31));
   }
 
   /** Re-indexes the live records from scratch (settings change, or too many dead ids). */
@@ -208,7 +218,13 @@ export class IndexState {
     this.version++;
   }
 
-  /** Lazy maintenance before a read. */
+  /**
+   * Brings every structure up to date with the writes: re-indexes when settings, dictionaries or
+   * dead ids call for it, freezes the new postings into a segment, sorts the new terms into the
+   * vocabulary, orders the new records, builds the columns of the declared facets and the custom
+   * ranking's order. Run at the end of every write (so the next read finds nothing to do) and before
+   * every read.
+   */
   refresh(): void {
     this.writesSinceRead = 0;
     const compounds = this.dictionaries.compounds(this.indexLanguages());
@@ -219,6 +235,10 @@ export class IndexState {
     }
     if (this.needsReindex || (this.deadCount > 5000 && this.deadCount > this.liveCount / 4)) this.rebuild();
     this.postings.freeze();
+    this.postings.vocab.ensureSorted();
+    for (const name of this.facetSpecs.keys()) this.column(name);
+    if (this.customSpecs.length) this.customOrder();
+    this.orders.flush();
     const vocabSize = this.postings.vocab.size;
     if (this.termBits.length < vocabSize) this.termBits = new Uint32Array(Math.max(vocabSize * 2, 1024));
   }
@@ -227,7 +247,7 @@ export class IndexState {
     return (this.records.length + 31) >>> 5;
   }
 
-  /** The live records as a bit set (rebuilt after writes). */
+  /** The live records as a bit set (built on first use, then kept up to date on writes). */
   alivebits(): Uint32Array {
     if (this.aliveBits) return this.aliveBits;
     const bits = new Uint32Array(this.bitWords());

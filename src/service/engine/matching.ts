@@ -101,8 +101,8 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
   const match = state.match;
   const touched = state.touched;
   let tc = 0;
-  const data = state.postings.frozenData;
-  const off = state.postings.frozenOff;
+  const segments = state.postings.segments;
+  const sorted = state.postings.vocab.sortedTermIds;
   // without span alternatives each word's sources are all in its derivation: word by word, inline
   // (the hot loop of every query); with them, `matchWithSpans`
   if (spans.length) tc = matchWithSpans(state, derived, spans);
@@ -112,27 +112,36 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
       const d = derived[i]!;
       for (let r = 0; r < d.lo.length; r++) {
         const add = (d.typos[r]! << 20) + (d.exact[r]! << 26);
-        const end = off[d.hi[r]!]!;
-        for (let j = off[d.lo[r]!]!; j < end; j += 2) {
-          const slot = data[j]! << 1;
-          const w = match[slot]!;
-          let m: number;
-          let packed: number;
-          if (w >>> 16 !== gen) {
-            touched[tc++] = slot >>> 1;
-            m = 0;
-            packed = ATTR_MASK;
-          } else {
-            m = w & 0xffff;
-            packed = match[slot + 1]!;
+        const hi = d.hi[r]!;
+        for (let s = 0; s < segments.length; s++) {
+          const { data, off } = segments[s]!;
+          const terms = off.length - 1;
+          for (let p = d.lo[r]!; p < hi; p++) {
+            const t = sorted[p]!;
+            if (t >= terms) continue;
+            const end = off[t + 1]!;
+            for (let j = off[t]!; j < end; j += 2) {
+              const slot = data[j]! << 1;
+              const w = match[slot]!;
+              let m: number;
+              let packed: number;
+              if (w >>> 16 !== gen) {
+                touched[tc++] = slot >>> 1;
+                m = 0;
+                packed = ATTR_MASK;
+              } else {
+                m = w & 0xffff;
+                packed = match[slot + 1]!;
+              }
+              if ((m & bit) === 0) {
+                match[slot] = (genBits | m | bit) >>> 0;
+                packed += add;
+              }
+              const a = data[j + 1]!;
+              if (a < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | a;
+              match[slot + 1] = packed;
+            }
           }
-          if ((m & bit) === 0) {
-            match[slot] = (genBits | m | bit) >>> 0;
-            packed += add;
-          }
-          const a = data[j + 1]!;
-          if (a < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | a;
-          match[slot + 1] = packed;
         }
       }
     }
@@ -142,16 +151,19 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
   words.forEach((w, i) => {
     if (eff.optionalWords.has(w)) optionalMask |= 1 << i;
   });
-  const collect = (required: number) => {
-    const out: number[] = [];
+  // the candidates go to the index's candidate buffer: valid until the next query
+  const alive = state.alive;
+  const buffer = state.candidates;
+  const collect = (required: number): Uint32Array => {
+    let k = 0;
     for (let j = 0; j < tc; j++) {
       const doc = touched[j]!;
       const m = match[doc << 1]! & 0xffff;
-      if ((m & required) !== required || !state.alive[doc]) continue;
+      if ((m & required) !== required || !alive[doc]) continue;
       if (filter && (filter[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
-      out.push(doc);
+      buffer[k++] = doc;
     }
-    return out;
+    return buffer.subarray(0, k);
   };
   let required = all & ~optionalMask;
   let cands = collect(required);
@@ -174,8 +186,7 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
   // term → query words bit mask, for restrictSearchableAttributes, proximity and highlighting
   markTerms(state, derived, true);
   if (spans.length) markSpans(state, spans, true);
-  if (parsed.excluded.length && cands.length)
-    cands = Array.from(withoutExcluded(state, Uint32Array.from(cands), parsed.excluded));
+  if (parsed.excluded.length && cands.length) cands = withoutExcluded(state, cands, parsed.excluded);
   if (parsed.phrases.length && cands.length)
     cands = cands.filter((doc) => parsed.phrases.every((phrase) => hasPhrase(state, doc, phrase)));
   const restrict = params.restrictSearchableAttributes;
@@ -199,7 +210,7 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
       eff.typoTolerance === 'min' ? distinctTypos[0]! : distinctTypos[Math.min(1, distinctTypos.length - 1)]!;
     cands = cands.filter((d) => typoOf(d) <= limit);
   }
-  return { eff, words, derived, spans, candidates: Uint32Array.from(cands), required };
+  return { eff, words, derived, spans, candidates: cands, required };
 }
 
 /**
@@ -210,8 +221,8 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
  */
 function matchWithSpans(state: IndexState, derived: Derived[], spans: SpanMatch[]): number {
   let tc = 0;
-  const data = state.postings.frozenData;
-  const off = state.postings.frozenOff;
+  const segments = state.postings.segments;
+  const sorted = state.postings.vocab.sortedTermIds;
   const cursor = new Uint32Array(derived.length);
   // quality = typos × 2 + (not exact): typos are at most 2 (typo budget, altcorrection2), so 0…5
   for (let quality = 0; quality <= 5; quality++) {
@@ -219,15 +230,14 @@ function matchWithSpans(state: IndexState, derived: Derived[], spans: SpanMatch[
       const d = derived[i]!;
       let r = cursor[i]!;
       for (; r < d.lo.length && d.typos[r]! * 2 + 1 - d.exact[r]! <= quality; r++) {
-        tc = matchPostings(
-          state,
-          data,
-          off[d.lo[r]!]!,
-          off[d.hi[r]!]!,
-          1 << i,
-          (d.typos[r]! << 20) + (d.exact[r]! << 26),
-          tc,
-        );
+        const add = (d.typos[r]! << 20) + (d.exact[r]! << 26);
+        for (const { data, off } of segments) {
+          const terms = off.length - 1;
+          for (let p = d.lo[r]!; p < d.hi[r]!; p++) {
+            const t = sorted[p]!;
+            if (t < terms) tc = matchPostings(state, data, off[t]!, off[t + 1]!, 1 << i, add, tc);
+          }
+        }
       }
       cursor[i] = r;
     }
@@ -297,13 +307,11 @@ export function release(state: IndexState, exec: Execution): void {
 function withoutExcluded(state: IndexState, cands: Uint32Array, excluded: string[]): Uint32Array {
   const gen = ++state.stampGen;
   const stamp = state.stamp;
-  const data = state.postings.frozenData;
-  const off = state.postings.frozenOff;
   for (const word of excluded) {
     const id = state.postings.vocab.id(word);
     if (id === undefined) continue;
-    const p = state.postings.vocab.positionOf(id);
-    for (let j = off[p]!; j < off[p + 1]!; j += 2) stamp[data[j]!] = gen;
+    const postings = state.postings.termPostings(id);
+    for (let j = 0; j < postings.length; j += 2) stamp[postings[j]!] = gen;
   }
   return cands.filter((d) => stamp[d] !== gen);
 }

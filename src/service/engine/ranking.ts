@@ -6,14 +6,21 @@
  */
 import type { IndexState } from './index-state.js';
 import type { Execution } from './matching.js';
+import type { SortOrder } from './orders.js';
 import { ATTR_MASK } from './postings.js';
 import { parseSort } from './settings.js';
 
 export interface Criterion {
+  /**
+   * A key read from the per-record match words (no call per record): typos, missing words, best
+   * attribute or inexact words. `n` is the number of query words.
+   */
+  match?: 'typo' | 'words' | 'attribute' | 'exact';
+  n?: number;
   /** Smaller is better. */
   key?: (doc: number) => number;
-  /** A total order over all records (custom ranking, asc/desc): rank array and the ordered live ids. */
-  order?: { rank: Uint32Array; order: Uint32Array; group: Uint32Array };
+  /** A total order over all records (custom ranking, asc/desc). */
+  order?: SortOrder;
 }
 
 const GROUP_SORT_SHIFT = 2 ** 23;
@@ -78,7 +85,6 @@ export function proximity(state: IndexState, doc: number, nWords: number): numbe
 export function criteria(state: IndexState, exec: Execution, forBrowse: boolean): Criterion[] {
   const out: Criterion[] = [];
   const n = exec.words.length;
-  const match = state.match;
   const ranking = forBrowse ? ['custom'] : state.settings.ranking;
   for (const c of ranking) {
     if (c === 'custom') {
@@ -117,14 +123,28 @@ export function criteria(state: IndexState, exec: Execution, forBrowse: boolean)
       continue;
     }
     if (n === 0) continue;
-    if (c === 'typo') out.push({ key: (d) => (match[(d << 1) + 1]! >>> 20) & 63 });
-    else if (c === 'words' && exec.required !== (1 << n) - 1)
-      out.push({ key: (d) => n - popcount(match[d << 1]! & 0xffff) });
+    // typo and exact are left out when no derivation can make them differ (every candidate would have
+    // the same key): a prefix or one-letter-short query has no typo and no exact term to count
+    if (c === 'typo' && mayHaveTypos(exec)) out.push({ match: 'typo', n });
+    else if (c === 'words' && exec.required !== (1 << n) - 1) out.push({ match: 'words', n });
     else if (c === 'proximity' && n > 1) out.push({ key: (d) => proximity(state, d, n) });
-    else if (c === 'attribute') out.push({ key: (d) => match[(d << 1) + 1]! & ATTR_MASK });
-    else if (c === 'exact') out.push({ key: (d) => n - (match[(d << 1) + 1]! >>> 26) });
+    else if (c === 'attribute') out.push({ match: 'attribute', n });
+    else if (c === 'exact' && mayBeExact(exec)) out.push({ match: 'exact', n });
   }
   return out;
+}
+
+/** Some derived term or synonym span counts typos (else every candidate has 0). */
+function mayHaveTypos(exec: Execution): boolean {
+  for (const d of exec.derived) for (let r = 0; r < d.typos.length; r++) if (d.typos[r]! > 0) return true;
+  for (const span of exec.spans) if (span.alternative.typos > 0) return true;
+  return false;
+}
+
+/** Some derived term is exact (else every candidate has 0 exact words: spans never are). */
+function mayBeExact(exec: Execution): boolean {
+  for (const d of exec.derived) for (let r = 0; r < d.exact.length; r++) if (d.exact[r]! > 0) return true;
+  return false;
 }
 
 /**
@@ -159,60 +179,50 @@ function bucket(
     const crit = crits[level]!;
     if (crit.order) {
       // records in sort order; each run of equal sort values is refined by the next criteria
-      const { rank, order, group } = crit.order;
-      let inOrder: Uint32Array;
-      if (ids.length > 32) {
-        // walk the precomputed order and keep the group's members, stopping once the page is
-        // filled: expected cost need × N / |group|, far below sorting the group
+      const order = crit.order;
+      // walk the precomputed order and keep the group's members, stopping once the page is filled:
+      // expected cost need × N / |group| steps, against |group| log |group| for sorting the group
+      const remaining = need - out.length;
+      if (ids.length > 32 && remaining * order.size < ids.length * ids.length * 4) {
         const gen = ++state.stampGen;
         const stamp = state.stamp;
         for (let i = 0; i < ids.length; i++) stamp[ids[i]!] = gen;
         if (level + 1 >= crits.length) {
           // nothing refines the ties: the order (ties by insertion) is final
-          for (let i = 0; i < order.length && out.length < need; i++) if (stamp[order[i]!] === gen) out.push(order[i]!);
+          order.walk(stamp, gen, (d) => {
+            out.push(d);
+            return out.length < need;
+          });
           return;
         }
         let run: number[] = [];
-        let runGroup = -1;
-        for (let i = 0; i < order.length; i++) {
-          const d = order[i]!;
-          if (stamp[d] !== gen) continue;
-          const g = group[d]!;
-          if (g !== runGroup && run.length) {
+        let last = -1;
+        order.walk(stamp, gen, (d) => {
+          if (run.length && !order.sameGroup(last, d)) {
             bucketRun(state, run, level + 1, need, out, crits);
-            if (out.length >= need) return;
+            if (out.length >= need) return false;
             run = [];
           }
-          runGroup = g;
+          last = d;
           run.push(d);
-        }
-        if (run.length) bucketRun(state, run, level + 1, need, out, crits);
+          return true;
+        });
+        if (run.length && out.length < need) bucketRun(state, run, level + 1, need, out, crits);
         return;
       }
-      const keyed = new Float64Array(ids.length);
-      for (let i = 0; i < ids.length; i++) keyed[i] = rank[ids[i]!]! * GROUP_SORT_SHIFT + i;
-      keyed.sort();
-      inOrder = new Uint32Array(ids.length);
-      for (let i = 0; i < keyed.length; i++) inOrder[i] = ids[keyed[i]! % GROUP_SORT_SHIFT]!;
+      const inOrder = order.sortIds(ids);
       let from = 0;
       while (from < inOrder.length && out.length < need) {
         let to = from + 1;
-        while (to < inOrder.length && group[inOrder[to]!] === group[inOrder[from]!]) to++;
+        while (to < inOrder.length && order.sameGroup(inOrder[from]!, inOrder[to]!)) to++;
         bucketRun(state, Array.from(inOrder.subarray(from, to)), level + 1, need, out, crits);
         from = to;
       }
       return;
     }
-    const keyOf = crit.key!;
-    const keys = new Uint32Array(ids.length);
-    let min = Infinity;
-    let max = -Infinity;
-    for (let i = 0; i < ids.length; i++) {
-      const k = keyOf(ids[i]!);
-      keys[i] = k;
-      if (k < min) min = k;
-      if (k > max) max = k;
-    }
+    // the keys are only read until the buckets are built, so every level can use the index's buffer
+    const keys = state.keys.subarray(0, ids.length);
+    const [min, max] = criterionKeys(state, crit, ids, keys);
     if (min === max) {
       level++;
       continue;
@@ -220,15 +230,30 @@ function bucket(
     let sorted: Uint32Array;
     let sortedKeys: Uint32Array;
     if (max - min <= 65536) {
+      // counting sort of the buckets the page needs only: the first buckets whose sizes add up to the
+      // records still to output (the later ones are never reached)
       const counts = new Uint32Array(max - min + 2);
       for (let i = 0; i < keys.length; i++) counts[keys[i]! - min + 1]!++;
-      for (let i = 1; i < counts.length; i++) counts[i]! += counts[i - 1]!;
-      sorted = new Uint32Array(ids.length);
-      sortedKeys = new Uint32Array(ids.length);
+      const remaining = need - out.length;
+      let last = max - min;
+      let taken = 0;
+      for (let k = 0; k <= max - min; k++) {
+        taken += counts[k + 1]!;
+        if (taken >= remaining) {
+          last = k;
+          break;
+        }
+      }
+      for (let i = 1; i <= last + 1; i++) counts[i]! += counts[i - 1]!;
+      const cutoff = min + last;
+      sorted = new Uint32Array(taken);
+      sortedKeys = new Uint32Array(taken);
       for (let i = 0; i < ids.length; i++) {
-        const slot = counts[keys[i]! - min]!++;
+        const k = keys[i]!;
+        if (k > cutoff) continue;
+        const slot = counts[k - min]!++;
         sorted[slot] = ids[i]!;
-        sortedKeys[slot] = keys[i]!;
+        sortedKeys[slot] = k;
       }
     } else {
       const keyed = new Float64Array(ids.length);
@@ -251,6 +276,42 @@ function bucket(
     }
     return;
   }
+}
+
+/**
+ * The key of every id under a criterion (into `keys`), and the smallest and largest. Keys read from
+ * the match words are computed in one loop per kind, without a call per record.
+ */
+function criterionKeys(state: IndexState, crit: Criterion, ids: Uint32Array, keys: Uint32Array): [number, number] {
+  const match = state.match;
+  const n = crit.n ?? 0;
+  const count = ids.length;
+  switch (crit.match) {
+    case 'typo':
+      for (let i = 0; i < count; i++) keys[i] = (match[(ids[i]! << 1) + 1]! >>> 20) & 63;
+      break;
+    case 'words':
+      for (let i = 0; i < count; i++) keys[i] = n - popcount(match[ids[i]! << 1]! & 0xffff);
+      break;
+    case 'attribute':
+      for (let i = 0; i < count; i++) keys[i] = match[(ids[i]! << 1) + 1]! & ATTR_MASK;
+      break;
+    case 'exact':
+      for (let i = 0; i < count; i++) keys[i] = n - (match[(ids[i]! << 1) + 1]! >>> 26);
+      break;
+    default: {
+      const keyOf = crit.key!;
+      for (let i = 0; i < count; i++) keys[i] = keyOf(ids[i]!);
+    }
+  }
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < count; i++) {
+    const k = keys[i]!;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
 }
 
 /** One run of records that tie on a sort criterion, already in id order within the run. */

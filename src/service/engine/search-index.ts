@@ -92,6 +92,7 @@ export class Index {
     this.state.orders.clear();
     this.state.filterCache.clear();
     this.state.version++;
+    this.state.refresh();
   }
 
   private applyDerivedSettings(): void {
@@ -128,12 +129,27 @@ export class Index {
       if (typeof r.objectID !== 'string' || r.objectID === '')
         throw new EngineError('Invalid record: objectID must be a non-empty string');
     }
-    for (const r of records) {
-      const old = this.state.byObjectID.get(r.objectID);
-      if (old !== undefined) this.state.removeId(old);
-      this.state.addRecord(r as IndexRecord);
+    const state = this.state;
+    if (state.records.length + records.length > state.capacity) state.grow(state.records.length + records.length);
+    const tokens = state.postings.tokUsed;
+    const postings = state.postings.pendingCount;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      const old = state.byObjectID.get(r.objectID);
+      if (old !== undefined) state.removeId(old);
+      state.addRecord(r as IndexRecord);
+      // a large write: room for the rest, sized on its first records
+      if (i === 1023 && records.length > 4096)
+        state.postings.reserve(
+          records.length - 1024,
+          1024,
+          state.postings.tokUsed - tokens,
+          state.postings.pendingCount - postings,
+        );
     }
     this.state.version++;
+    // the write's lazy work is done now, inside the write, not by the next search
+    this.state.refresh();
   }
 
   deleteObjects(objectIDs: string[]): void {
@@ -142,6 +158,7 @@ export class Index {
       if (internal !== undefined) this.state.removeId(internal);
     }
     this.state.version++;
+    this.state.refresh();
   }
 
   /** Removes every record; settings stay. */

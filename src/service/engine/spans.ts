@@ -96,20 +96,16 @@ function placeholderDocs(state: IndexState, name: string): Set<number> {
  * Phrases and placeholders are cached per records/settings version.
  */
 function alternativePostings(state: IndexState, alternative: Alternative, terms: number[]): Uint32Array {
-  const data = state.postings.frozenData;
-  const off = state.postings.frozenOff;
-  if (!alternative.placeholder && terms.length === 1) {
-    const p = state.postings.vocab.positionOf(terms[0]!);
-    return data.subarray(off[p]!, off[p + 1]!);
-  }
+  const postingsOf = (term: number) => state.postings.termPostings(term);
+  if (!alternative.placeholder && terms.length === 1) return postingsOf(terms[0]!);
   const key = (alternative.placeholder ? '<' : ' ') + alternative.words.join(' ');
   const cached = state.alternativeCache.get(key);
   if (cached && cached.version === state.version) return cached.postings;
   const out: number[] = [];
   if (alternative.placeholder) {
     const docs = placeholderDocs(state, alternative.words[0]!);
-    const p = state.postings.vocab.positionOf(terms[0]!);
-    for (let j = off[p]!; j < off[p + 1]!; j += 2) if (docs.has(data[j]!)) out.push(data[j]!, data[j + 1]!);
+    const data = postingsOf(terms[0]!);
+    for (let j = 0; j < data.length; j += 2) if (docs.has(data[j]!)) out.push(data[j]!, data[j + 1]!);
   } else {
     // records holding every word of the phrase (a stamp per word), then their positions checked
     const stamp = state.stamp;
@@ -117,14 +113,14 @@ function alternativePostings(state: IndexState, alternative: Alternative, terms:
     for (let k = 0; k < terms.length; k++) {
       const prev = gen;
       gen = ++state.stampGen;
-      const p = state.postings.vocab.positionOf(terms[k]!);
-      for (let j = off[p]!; j < off[p + 1]!; j += 2) {
+      const data = postingsOf(terms[k]!);
+      for (let j = 0; j < data.length; j += 2) {
         const doc = data[j]!;
         if (k === 0 || stamp[doc] === prev) stamp[doc] = gen;
       }
     }
-    const last = state.postings.vocab.positionOf(terms[terms.length - 1]!);
-    for (let j = off[last]!; j < off[last + 1]!; j += 2) {
+    const data = postingsOf(terms[terms.length - 1]!);
+    for (let j = 0; j < data.length; j += 2) {
       const doc = data[j]!;
       if (stamp[doc] !== gen || !state.alive[doc]) continue;
       const best = phraseKey(state, doc, terms);
