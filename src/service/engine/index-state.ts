@@ -75,8 +75,24 @@ export class IndexState {
   writesSinceRead = 0;
   touched = new Uint32Array(1024);
   touchedCount = 0;
+  /** The current query touched every record holding any query word (else only those holding the required ones). */
+  matchedAll = true;
+  /** Per term: 1 + the derived range of a query word holding it, while matching on tokens (else 0). */
+  termRange = new Uint16Array(1024);
+  /** The candidates of the current query (a prefix of it; see `matching.ts`), `collected` of them for one word. */
+  collected = 0;
   /** The candidates of the current query (a prefix of it; see `matching.ts`). */
   candidates = new Uint32Array(1024);
+  /**
+   * Per record, the posting keys of the two words of a two-word query (field and position), while
+   * `wordKeysActive` (see `matching.ts` and `proximity`).
+   */
+  wordKeys = new Uint32Array(0);
+  wordKeysActive = false;
+  /** One record's tokens of query words while its proximity is measured (see `ranking.ts`). */
+  proximityBits = new Uint32Array(64);
+  proximityPos = new Uint32Array(64);
+  proximitySpans = new Uint32Array(64);
   /** Ranking keys of one bucket-sort level (see `ranking.ts`). */
   keys = new Uint32Array(1024);
   termBits = new Uint32Array(1024);
@@ -235,7 +251,7 @@ export class IndexState {
     }
     if (this.needsReindex || (this.deadCount > 5000 && this.deadCount > this.liveCount / 4)) this.rebuild();
     this.postings.freeze();
-    this.postings.vocab.ensureSorted();
+    this.postings.vocab.sortIfMany();
     for (const name of this.facetSpecs.keys()) this.column(name);
     if (this.customSpecs.length) this.customOrder();
     this.orders.flush();

@@ -78,19 +78,28 @@ export class SortOrder {
     if (this.pending.length === 0) return;
     const added = this.sortIds(Uint32Array.from(this.pending));
     this.pending = [];
-    // merge the sorted new ids into the tail, each with its place in the base
+    const addedAt = new Uint32Array(added.length);
+    for (let j = 0; j < added.length; j++) addedAt[j] = this.lowerBound(added[j]!);
+    // merge the sorted new ids into the tail by their place in the base (ids placed at the same base
+    // position are compared)
     const tail = new Uint32Array(this.tail.length + added.length);
     const tailAt = new Uint32Array(tail.length);
+    const oldTail = this.tail;
+    const oldAt = this.tailAt;
     let i = 0;
     let j = 0;
     for (let k = 0; k < tail.length; k++) {
-      if (j >= added.length || (i < this.tail.length && this.compareIds(this.tail[i]!, added[j]!) < 0)) {
-        tail[k] = this.tail[i]!;
-        tailAt[k] = this.tailAt[i]!;
+      const takeOld =
+        j >= added.length ||
+        (i < oldTail.length &&
+          (oldAt[i]! < addedAt[j]! || (oldAt[i] === addedAt[j] && this.compareIds(oldTail[i]!, added[j]!) < 0)));
+      if (takeOld) {
+        tail[k] = oldTail[i]!;
+        tailAt[k] = oldAt[i]!;
         i++;
       } else {
         tail[k] = added[j]!;
-        tailAt[k] = this.lowerBound(added[j]!);
+        tailAt[k] = addedAt[j]!;
         j++;
       }
     }
@@ -217,10 +226,18 @@ export class SortOrder {
     const rank = this.rank;
     const group = this.group;
     let g = 0;
+    // one numeric key (the usual custom ranking): ties are equal numbers, or two non-numbers compared
+    const numeric = this.keys.length === 1 ? this.keys[0]!.numeric : null;
     for (let i = 0; i < this.baseLength; i++) {
       const id = base[i]!;
       rank[id] = i;
-      if (i > 0 && this.compareKeys(base[i - 1]!, id) !== 0) g++;
+      if (i > 0) {
+        const prev = base[i - 1]!;
+        const a = numeric ? numeric[prev]! : Number.NaN;
+        const b = numeric ? numeric[id]! : Number.NaN;
+        const tie = numeric && !Number.isNaN(a) && !Number.isNaN(b) ? a === b : this.compareKeys(prev, id) === 0;
+        if (!tie) g++;
+      }
       group[id] = g;
     }
   }

@@ -5,8 +5,8 @@
  * - Postings are pairs `(id, attributeKey)` — the key is `rank × 1000 + position` of the term's best
  *   occurrence in the record — in typed-array segments grouped by term id (`Segment`); a write's
  *   postings become a new segment when the write ends (`freeze`), and segments merge geometrically.
- * - The tokens of every record (term id, and field << 16 | position) sit in two shared typed arrays,
- *   read only for proximity, phrases and restricted attributes of candidate records.
+ * - The tokens of every record (term id, and field << 16 | position) sit in one shared typed array,
+ *   read only for proximity, phrases, restricted attributes and rare-word matching of candidates.
  */
 import { tokenize } from './normalize.js';
 import { getPath, getValues } from './record-paths.js';
@@ -15,6 +15,11 @@ import { Vocabulary } from './vocabulary.js';
 
 /** The attribute key of a posting (20 bits; the match word packs typos and exact words above it). */
 export const ATTR_MASK = 0xfffff;
+/**
+ * Flag of a posting's key: the term occurs more than once in the record, so the key's position is one
+ * of several (proximity then reads the record's tokens).
+ */
+export const REPEATED = 0x100000;
 
 /**
  * One segment of postings: pairs `(id, attributeKey)` grouped by term id, ids ascending within a term.
@@ -50,11 +55,14 @@ export class Postings {
    * posting is copied a handful of times over the life of the index, whatever the size of the writes.
    */
   segments: Segment[] = [];
-  tokTerms = new Uint32Array(4096);
-  tokPos = new Uint32Array(4096);
+  /**
+   * The tokens of every record, in record order, two slots each: term id, then `field << 16 |
+   * position` (one cache line holds both). Record `id`'s tokens are `tokenStart[id]` to
+   * `tokenStart[id + 1]` (token numbers: slots `2k` and `2k + 1`).
+   */
+  tokens = new Uint32Array(8192);
   tokUsed = 0;
-  docTokStart: Uint32Array;
-  docTokCount: Uint32Array;
+  tokenStart: Uint32Array;
   /** Postings indexed since the last freeze: (term, id, attributeKey), in id order. */
   private pendingTerms = new Uint32Array(4096);
   private pendingIds = new Uint32Array(4096);
@@ -69,19 +77,12 @@ export class Postings {
   private valueTerms = new Uint32Array(64);
 
   constructor(capacity: number) {
-    this.docTokStart = new Uint32Array(capacity);
-    this.docTokCount = new Uint32Array(capacity);
+    this.tokenStart = new Uint32Array(capacity + 1);
   }
 
   /** Grows the per-record arrays to `capacity` records. */
   grow(capacity: number): void {
-    const grow32 = (a: Uint32Array) => {
-      const b = new Uint32Array(capacity);
-      b.set(a);
-      return b;
-    };
-    this.docTokStart = grow32(this.docTokStart);
-    this.docTokCount = grow32(this.docTokCount);
+    this.tokenStart = grown(this.tokenStart, capacity + 1);
   }
 
   /**
@@ -90,10 +91,7 @@ export class Postings {
    */
   reserve(records: number, sample: number, tokens: number, postings: number): void {
     const tokenRoom = this.tokUsed + Math.ceil((tokens / sample) * records * 1.1);
-    if (tokenRoom > this.tokTerms.length) {
-      this.tokTerms = grown(this.tokTerms, tokenRoom);
-      this.tokPos = grown(this.tokPos, tokenRoom);
-    }
+    if (tokenRoom * 2 > this.tokens.length) this.tokens = grown(this.tokens, tokenRoom * 2);
     const postingRoom = this.pending + Math.ceil((postings / sample) * records * 1.1);
     if (postingRoom > this.pendingTerms.length) {
       this.pendingTerms = grown(this.pendingTerms, postingRoom);
@@ -155,13 +153,10 @@ export class Postings {
             this.best[term] = key;
             if (distinct === this.recordTerms.length) this.recordTerms = grown(this.recordTerms, distinct * 2);
             this.recordTerms[distinct++] = term;
-          } else if (key < this.best[term]!) this.best[term] = key;
-          if (this.tokUsed >= this.tokTerms.length) {
-            this.tokTerms = grown(this.tokTerms, this.tokTerms.length * 2);
-            this.tokPos = grown(this.tokPos, this.tokPos.length * 2);
-          }
-          this.tokTerms[this.tokUsed] = term;
-          this.tokPos[this.tokUsed] = (field << 16) | Math.min(pos, 0xffff);
+          } else this.best[term] = Math.min(this.best[term]! & ATTR_MASK, key) | REPEATED;
+          if (this.tokUsed * 2 >= this.tokens.length) this.tokens = grown(this.tokens, this.tokens.length * 2);
+          this.tokens[this.tokUsed * 2] = term;
+          this.tokens[this.tokUsed * 2 + 1] = (field << 16) | Math.min(pos, 0xffff);
           this.tokUsed++;
         }
         if (terms.length) pos++;
@@ -169,8 +164,8 @@ export class Postings {
       }
       field++;
     }
-    this.docTokStart[id] = start;
-    this.docTokCount[id] = this.tokUsed - start;
+    this.tokenStart[id] = start;
+    this.tokenStart[id + 1] = this.tokUsed;
     if (this.pending + distinct > this.pendingTerms.length) {
       const size = Math.max(this.pendingTerms.length * 2, this.pending + distinct);
       this.pendingTerms = grown(this.pendingTerms, size);

@@ -7,7 +7,7 @@
 import type { IndexState } from './index-state.js';
 import type { Execution } from './matching.js';
 import type { SortOrder } from './orders.js';
-import { ATTR_MASK } from './postings.js';
+import { ATTR_MASK, REPEATED } from './postings.js';
 import { parseSort } from './settings.js';
 
 export interface Criterion {
@@ -39,14 +39,36 @@ function popcount(x: number): number {
  * @example proximity(state, doc, 2) // 1 when the two words are next to each other
  */
 export function proximity(state: IndexState, doc: number, nWords: number): number {
-  const start = state.postings.docTokStart[doc]!;
-  const end = start + state.postings.docTokCount[doc]!;
-  const terms = state.postings.tokTerms;
-  const pos = state.postings.tokPos;
+  if (state.wordKeysActive) {
+    const byKeys = proximityOfKeys(state, doc);
+    if (byKeys >= 0) return byKeys;
+  }
+  const start = state.postings.tokenStart[doc]!;
+  const end = state.postings.tokenStart[doc + 1]!;
+  const tokens = state.postings.tokens;
   const bits = state.termBits;
   const spanned = state.spansActive;
   const spanBits = state.spanBits;
   const mask = state.match[doc << 1]! & 0xffff;
+  // the record's tokens of query words, in order: their word bits, positions and span bits
+  if (state.proximityBits.length < end - start) {
+    state.proximityBits = new Uint32Array((end - start) * 2);
+    state.proximityPos = new Uint32Array((end - start) * 2);
+    state.proximitySpans = new Uint32Array((end - start) * 2);
+  }
+  const tb = state.proximityBits;
+  const tp = state.proximityPos;
+  const ts = state.proximitySpans;
+  let m = 0;
+  for (let k = start; k < end; k++) {
+    const term = tokens[k << 1]!;
+    const b = bits[term]!;
+    if (b === 0) continue;
+    tb[m] = b;
+    tp[m] = tokens[(k << 1) + 1]!;
+    ts[m] = spanned ? spanBits[term]! : 0;
+    m++;
+  }
   let total = 0;
   let prevWord = -1;
   for (let w = 0; w < nWords; w++) {
@@ -55,17 +77,17 @@ export function proximity(state: IndexState, doc: number, nWords: number): numbe
       const ba = 1 << prevWord;
       const bb = 1 << w;
       let best = 8;
-      for (let a = start; a < end && best > 1; a++) {
-        if ((bits[terms[a]!]! & ba) === 0) continue;
-        const pa = pos[a]!;
-        for (let b = start; b < end; b++) {
+      for (let a = 0; a < m && best > 1; a++) {
+        if ((tb[a]! & ba) === 0) continue;
+        const pa = tp[a]!;
+        for (let b = 0; b < m; b++) {
           if (b === a) {
             // one word standing for both query words (a synonym of several words): next to each other
-            if (spanned && (spanBits[terms[a]!]! & (ba | bb)) === (ba | bb)) best = 1;
+            if (spanned && (ts[a]! & (ba | bb)) === (ba | bb)) best = 1;
             continue;
           }
-          if ((bits[terms[b]!]! & bb) === 0) continue;
-          const pb = pos[b]!;
+          if ((tb[b]! & bb) === 0) continue;
+          const pb = tp[b]!;
           if (pa >>> 16 !== pb >>> 16) continue;
           const dist = pb > pa ? pb - pa : pa - pb + 1;
           if (dist < best) best = dist;
@@ -76,6 +98,28 @@ export function proximity(state: IndexState, doc: number, nWords: number): numbe
     prevWord = w;
   }
   return total;
+}
+
+/**
+ * The proximity of the two words of a two-word query from their posting keys, when each is in the
+ * record once: the distance of their positions in one field (the next field's words are 8 away, as
+ * are words far apart); -1 when a word is there several times (its tokens decide).
+ */
+function proximityOfKeys(state: IndexState, doc: number): number {
+  const mask = state.match[doc << 1]! & 0xffff;
+  if ((mask & 3) !== 3) return 0;
+  const a = state.wordKeys[doc << 1]!;
+  const b = state.wordKeys[(doc << 1) + 1]!;
+  if ((a | b) & REPEATED) return -1;
+  const fieldA = Math.floor(a / 1000);
+  const fieldB = Math.floor(b / 1000);
+  const pa = a - fieldA * 1000;
+  const pb = b - fieldB * 1000;
+  // a capped key (position 999, or the key's own cap) no longer says where the word is
+  if (pa >= 999 || pb >= 999 || a >= ATTR_MASK - 1 || b >= ATTR_MASK - 1) return -1;
+  if (fieldA !== fieldB) return 8;
+  const dist = pb > pa ? pb - pa : pa - pb + 1;
+  return Math.min(dist, 8);
 }
 
 /**
@@ -280,34 +324,76 @@ function bucket(
 
 /**
  * The key of every id under a criterion (into `keys`), and the smallest and largest. Keys read from
- * the match words are computed in one loop per kind, without a call per record.
+ * the match words are computed in one loop per kind, without a call per record; each kind has its
+ * own function, so the JIT sees one shape of code per loop (a single function with a switch over
+ * the kinds was deoptimised over and over as queries brought new kinds to it).
  */
 function criterionKeys(state: IndexState, crit: Criterion, ids: Uint32Array, keys: Uint32Array): [number, number] {
   const match = state.match;
   const n = crit.n ?? 0;
-  const count = ids.length;
-  switch (crit.match) {
-    case 'typo':
-      for (let i = 0; i < count; i++) keys[i] = (match[(ids[i]! << 1) + 1]! >>> 20) & 63;
-      break;
-    case 'words':
-      for (let i = 0; i < count; i++) keys[i] = n - popcount(match[ids[i]! << 1]! & 0xffff);
-      break;
-    case 'attribute':
-      for (let i = 0; i < count; i++) keys[i] = match[(ids[i]! << 1) + 1]! & ATTR_MASK;
-      break;
-    case 'exact':
-      for (let i = 0; i < count; i++) keys[i] = n - (match[(ids[i]! << 1) + 1]! >>> 26);
-      break;
-    default: {
-      const keyOf = crit.key!;
-      for (let i = 0; i < count; i++) keys[i] = keyOf(ids[i]!);
-    }
-  }
+  if (crit.match === 'typo') return typoKeys(match, ids, keys);
+  if (crit.match === 'words') return wordKeys(match, ids, keys, n);
+  if (crit.match === 'attribute') return attributeKeys(match, ids, keys);
+  if (crit.match === 'exact') return exactKeys(match, ids, keys, n);
+  return computedKeys(crit.key!, ids, keys);
+}
+
+// each computes the keys and their smallest and largest in one loop
+
+function typoKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array): [number, number] {
   let min = 0xffffffff;
   let max = 0;
-  for (let i = 0; i < count; i++) {
-    const k = keys[i]!;
+  for (let i = 0; i < ids.length; i++) {
+    const k = (match[(ids[i]! << 1) + 1]! >>> 20) & 63;
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
+}
+
+function wordKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array, n: number): [number, number] {
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const k = n - popcount(match[ids[i]! << 1]! & 0xffff);
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
+}
+
+function attributeKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array): [number, number] {
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const k = match[(ids[i]! << 1) + 1]! & ATTR_MASK;
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
+}
+
+function exactKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array, n: number): [number, number] {
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const k = n - (match[(ids[i]! << 1) + 1]! >>> 26);
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
+}
+
+function computedKeys(keyOf: (doc: number) => number, ids: Uint32Array, keys: Uint32Array): [number, number] {
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const k = keyOf(ids[i]!) >>> 0;
+    keys[i] = k;
     if (k < min) min = k;
     if (k > max) max = k;
   }

@@ -48,6 +48,8 @@ export type { IndexRecord } from './index-state.js';
 export class Index {
   readonly name: string;
   private readonly state: IndexState;
+  /** Open `beginBatch` calls: the upkeep every write ends with waits for the last `endBatch`. */
+  private batchDepth = 0;
 
   /**
    * @param options.dictionaries the service's language dictionaries (custom stop words, plurals,
@@ -56,6 +58,28 @@ export class Index {
   constructor(name: string, options: { dictionaries?: Dictionaries } = {}) {
     this.name = name;
     this.state = new IndexState(options.dictionaries ?? new Dictionaries());
+  }
+
+  /**
+   * Defers the upkeep every write ends with (freezing the new postings, sorting new terms and records
+   * into the vocabulary and the orders, …) to the matching `endBatch`: a task made of many small writes
+   * pays it once. Reads in between still see every write (they do the upkeep themselves).
+   * @example index.beginBatch(); try { for (const r of records) index.saveObjects([r]); } finally { index.endBatch(); }
+   */
+  beginBatch(): void {
+    this.batchDepth++;
+  }
+
+  /** Ends a `beginBatch`; the last one does the deferred upkeep. */
+  endBatch(): void {
+    if (this.batchDepth === 0) return;
+    this.batchDepth--;
+    this.settle();
+  }
+
+  /** The upkeep of a write, unless a batch defers it: the next read then finds nothing to do. */
+  private settle(): void {
+    if (this.batchDepth === 0) this.state.refresh();
   }
 
   /** Number of records. */
@@ -92,7 +116,7 @@ export class Index {
     this.state.orders.clear();
     this.state.filterCache.clear();
     this.state.version++;
-    this.state.refresh();
+    this.settle();
   }
 
   private applyDerivedSettings(): void {
@@ -149,7 +173,7 @@ export class Index {
     }
     this.state.version++;
     // the write's lazy work is done now, inside the write, not by the next search
-    this.state.refresh();
+    this.settle();
   }
 
   deleteObjects(objectIDs: string[]): void {
@@ -158,7 +182,7 @@ export class Index {
       if (internal !== undefined) this.state.removeId(internal);
     }
     this.state.version++;
-    this.state.refresh();
+    this.settle();
   }
 
   /** Removes every record; settings stay. */

@@ -134,23 +134,24 @@ function alternativePostings(state: IndexState, alternative: Alternative, terms:
 
 /** Attribute key of the best place where the record holds the terms next to each other, in order (-1: nowhere). */
 function phraseKey(state: IndexState, doc: number, terms: number[]): number {
-  const start = state.postings.docTokStart[doc]!;
-  const end = start + state.postings.docTokCount[doc]!;
-  const tokTerms = state.postings.tokTerms;
-  const pos = state.postings.tokPos;
+  const start = state.postings.tokenStart[doc]!;
+  const end = state.postings.tokenStart[doc + 1]!;
+  const tokens = state.postings.tokens;
+  const termAt = (k: number) => tokens[k << 1]!;
+  const placeAt = (k: number) => tokens[(k << 1) + 1]!;
   let best = -1;
   let specs: SearchableSpec[] | null = null;
   // positions never decrease along a record's tokens; the parts of a compound word share its position
   for (let a = start; a < end; a++) {
-    if (tokTerms[a] !== terms[0]) continue;
+    if (termAt(a) !== terms[0]) continue;
     let ok = true;
     let b = a + 1;
     for (let k = 1; k < terms.length && ok; k++) {
-      const want = pos[a]! + k;
-      while (b < end && pos[b]! < want) b++;
+      const want = placeAt(a) + k;
+      while (b < end && placeAt(b) < want) b++;
       ok = false;
-      for (let t = b; t < end && pos[t]! === want; t++) {
-        if (tokTerms[t] === terms[k]) {
+      for (let t = b; t < end && placeAt(t) === want; t++) {
+        if (termAt(t) === terms[k]) {
           ok = true;
           break;
         }
@@ -158,9 +159,9 @@ function phraseKey(state: IndexState, doc: number, terms: number[]): number {
     }
     if (!ok) continue;
     specs ??= state.searchable ?? state.specsFor(state.records[doc]!);
-    const spec = specs[pos[a]! >>> 16];
+    const spec = specs[placeAt(a) >>> 16];
     if (!spec) continue;
-    const key = Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(pos[a]! & 0xffff, 999)), ATTR_MASK - 1);
+    const key = Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(placeAt(a) & 0xffff, 999)), ATTR_MASK - 1);
     if (best < 0 || key < best) best = key;
   }
   return best;
