@@ -5,7 +5,7 @@
  * An order is a sorted `base` with a rank and a tie group per record, plus a sorted `tail` of the
  * records added since the base was last rebuilt, each with its place in the base (`tailAt`), so that
  * walking both in order takes no comparison. A write adds its records to `pending`; `flush` (at the end
- * of the write) sorts them into the tail, and merges the tail into the base once it is a quarter of it
+ * of the write) sorts them into the tail, and merges the tail into the base once it is a sixteenth of it
  * — a write costs about its own size, not the size of the index. Deleted ids stay in the order until
  * the index is rebuilt; readers only ever look at live candidates.
  */
@@ -21,8 +21,11 @@ interface SortKey {
   other: string[] | null;
 }
 
-/** The tail is merged into the base once it holds this fraction of the base. */
-const TAIL_FRACTION = 4;
+/**
+ * The tail is merged into the base once it holds this fraction of the base: a write's flush costs
+ * about the tail's size, a merge the whole order's, so both stay a small part of a large load.
+ */
+const TAIL_FRACTION = 16;
 
 /**
  * One sort order.

@@ -11,6 +11,7 @@
  * See `/work/shared/ENGINE-NOTES.md` and `docs/notes/engine.md` for the layout and why it is fast.
  */
 import type { Hit, SearchForFacetValuesResponse, SearchResponse } from '../../client/types.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { Dictionaries } from './dictionaries.js';
 import { EngineError } from './errors.js';
 import { countFacet, facetCounts, requestedFacets } from './facets.js';
@@ -334,7 +335,7 @@ export class Index {
     if (cursor !== undefined && cursor !== null && cursor !== '') {
       let state: { p?: unknown; o?: unknown };
       try {
-        state = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8')) as { p?: unknown; o?: unknown };
+        state = decodeCursor(String(cursor));
       } catch {
         throw new EngineError('Invalid cursor');
       }
@@ -373,10 +374,7 @@ export class Index {
         processingTimeMS: Math.round(performance.now() - t0),
         exhaustiveNbHits: true,
       };
-      if (end < total)
-        response.cursor = Buffer.from(JSON.stringify({ p: encodeSearchParams(params), o: end }), 'utf8').toString(
-          'base64url',
-        );
+      if (end < total) response.cursor = encodeCursor(encodeSearchParams(params), end);
       return response;
     } finally {
       release(this.state, exec);

@@ -225,14 +225,14 @@ function applyOperations(catalog: Catalog, operations: BatchOperation[]): void {
   let saves: Record_[] = [];
   let target = '';
   const flush = () => {
-    if (saves.length) catalog.saveObjects(target, saves);
+    if (saves.length) catalog.saveObjects(target, saves, { owned: true });
     saves = [];
   };
   for (const operation of operations) {
     if (operation.action === 'addObject' || operation.action === 'updateObject') {
       if (operation.indexName !== target) flush();
       target = operation.indexName;
-      // the body was parsed from this request: the catalog stores it and gives the engine a copy
+      // the body was parsed from this request and nothing else holds it: the index can keep it
       saves.push({ ...operation.body, objectID: operation.objectID! });
     } else {
       flush();

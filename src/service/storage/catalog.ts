@@ -243,18 +243,22 @@ export class Catalog {
   /**
    * Adds or replaces whole records (and mirrors them to the replicas). The engine gets its own copy of
    * each record, parsed back from the JSON that is stored: what it would read after a restart.
+   * `owned`: the records are the caller's to give away (parsed from one request, held by nothing
+   * else), so the index keeps them as they are (the engine never changes a record it holds).
    */
-  saveObjects(name: string, records: Record_[]): void {
+  saveObjects(name: string, records: Record_[], options: { owned?: boolean } = {}): void {
     if (records.length === 0) {
       this.ensure(name);
       return;
     }
     const texts = records.map((record) => JSON.stringify(record));
+    let given = options.owned === true;
     for (const target of this.#withReplicas(name)) {
       const index = this.ensure(target);
       this.#touch(target);
       this.#upsertRecords(target, records, texts);
-      index.saveObjects(texts.map((text) => JSON.parse(text) as Record_));
+      index.saveObjects(given ? records : texts.map((text) => JSON.parse(text) as Record_));
+      given = false;
       this.#bump(target);
     }
   }
