@@ -89,13 +89,28 @@ function reference(fields: string[], words: string[]): Expected | null {
   return { typos, firstMatchedWord, exactWords, proximity };
 }
 
-function check(index: Index, query: string, filter: string | null, expected: Map<string, Expected>): void {
+function check(
+  index: Index,
+  query: string,
+  filter: string | null,
+  expected: Map<string, Expected>,
+  colors?: Map<string, string>,
+): void {
   const response = index.search({
     query,
     hitsPerPage: 1000,
     getRankingInfo: true,
     ...(filter ? { filters: `color:${filter}` } : {}),
+    ...(colors ? { facets: ['color'] } : {}),
   });
+  if (colors) {
+    // facet counts over every matching record, and said to be exhaustive
+    const counts: Record<string, number> = {};
+    for (const id of expected.keys()) counts[colors.get(id)!] = (counts[colors.get(id)!] ?? 0) + 1;
+    assert.deepEqual(response.facets?.color ?? {}, counts, `facet counts for "${query}" ${filter ?? ''}`);
+    assert.equal((response as { exhaustiveFacetsCount?: boolean }).exhaustiveFacetsCount, true);
+    assert.equal(response.exhaustiveNbHits, true);
+  }
   const got = new Map(
     response.hits.map((h) => [
       h.objectID,
@@ -224,6 +239,7 @@ describe('engine against a brute-force reference', () => {
       });
     }
     for (let i = 0; i < records.length; i += 500) index.saveObjects(records.slice(i, i + 500));
+    const colors = new Map(records.map((r) => [r.objectID, r.color]));
     let checked = 0;
     for (let round = 0; round < 150; round++) {
       const words = [rare[Math.floor(rand() * rare.length)]!, ...common.filter(() => rand() < 0.6)]
@@ -236,7 +252,7 @@ describe('engine against a brute-force reference', () => {
         const figures = reference([record.name, record.brand], words);
         if (figures) expected.set(record.objectID, figures);
       }
-      check(index, words.join(' '), filter, expected);
+      check(index, words.join(' '), filter, expected, colors);
       checked += expected.size;
     }
     assert.ok(checked > 500, `the queries matched records (${checked})`);
