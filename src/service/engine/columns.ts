@@ -10,7 +10,15 @@ import { getPath, getValues } from './record-paths.js';
 export interface Column {
   /** The attribute's path (`meta.color` → `['meta', 'color']`). */
   path: string[];
+  /**
+   * Value texts by value id. A number's text is made when a reader needs texts (`textsOf`): a
+   * numeric attribute such as a price has a value per distinct number, and most searches only read
+   * its numbers.
+   */
   values: string[];
+  /** Value id → the number whose text is not made yet (undefined otherwise); `pending` of them. */
+  numbers: Array<number | undefined>;
+  pending: number;
   ids: Map<string, number>;
   /** Numeric value → value id (a shortcut past the value's text). */
   numIds: NumberIds;
@@ -19,7 +27,7 @@ export interface Column {
   /** Per record: value id, -1 none, -2 several (in `multi`). */
   single: Int32Array;
   multi: Map<number, number[]>;
-  /** Per record: numeric value or NaN; several in `numMulti`. */
+  /** Per record: numeric value or NaN; several in `numMulti` (empty until the column sees a number). */
   num: Float64Array;
   numMulti: Map<number, number[]>;
   hasNum: boolean;
@@ -46,12 +54,14 @@ export class Columns {
     col = {
       path: attr.split('.'),
       values: [],
+      numbers: [],
+      pending: 0,
       ids: new Map(),
       numIds: new NumberIds(),
       lower: new Map(),
       single: new Int32Array(capacity).fill(-1),
       multi: new Map(),
-      num: new Float64Array(capacity).fill(NaN),
+      num: new Float64Array(0),
       numMulti: new Map(),
       hasNum: false,
     };
@@ -77,9 +87,11 @@ export class Columns {
       const s = new Int32Array(capacity).fill(-1);
       s.set(col.single);
       col.single = s;
-      const n = new Float64Array(capacity).fill(NaN);
-      n.set(col.num);
-      col.num = n;
+      if (col.num.length) {
+        const n = new Float64Array(capacity).fill(NaN);
+        n.set(col.num);
+        col.num = n;
+      }
     }
   }
 
@@ -90,7 +102,7 @@ export class Columns {
 
 function fillColumn(col: Column, id: number, record: Record<string, unknown>, dropAlpha: boolean): void {
   col.single[id] = -1;
-  col.num[id] = NaN;
+  if (col.num.length) col.num[id] = NaN;
   if (col.multi.size) col.multi.delete(id);
   if (col.numMulti.size) col.numMulti.delete(id);
   // the common case: the path leads to one string or one number
@@ -101,9 +113,8 @@ function fillColumn(col: Column, id: number, record: Record<string, unknown>, dr
   }
   if (typeof one === 'number') {
     if (!Number.isFinite(one)) return;
-    col.single[id] = numberId(col, one, dropAlpha);
-    col.hasNum = true;
-    col.num[id] = one;
+    col.single[id] = numberId(col, one);
+    setNumber(col, id, one);
     return;
   }
   const raw: unknown[] = [];
@@ -115,7 +126,7 @@ function fillColumn(col: Column, id: number, record: Record<string, unknown>, dr
     let vid: number;
     if (typeof v === 'string') vid = valueId(col, v, dropAlpha);
     else if (typeof v === 'number' && Number.isFinite(v)) {
-      vid = numberId(col, v, dropAlpha);
+      vid = numberId(col, v);
       nums.push(v);
     } else if (typeof v === 'boolean') {
       vid = valueId(col, String(v), dropAlpha);
@@ -129,38 +140,90 @@ function fillColumn(col: Column, id: number, record: Record<string, unknown>, dr
     col.multi.set(id, vids);
   }
   if (nums.length) {
-    col.hasNum = true;
-    col.num[id] = nums[0]!;
+    setNumber(col, id, nums[0]!);
     if (nums.length > 1) col.numMulti.set(id, nums);
   }
+}
+
+function setNumber(col: Column, id: number, value: number): void {
+  if (!col.hasNum) {
+    col.hasNum = true;
+    col.num = new Float64Array(col.single.length).fill(Number.NaN);
+  }
+  col.num[id] = value;
 }
 
 /** The id of a value's text, a new one for a new value. */
 function valueId(col: Column, text: string, dropAlpha: boolean): number {
   let vid = col.ids.get(text);
   if (vid !== undefined) return vid;
+  if (col.pending > 0) {
+    // the text of a number whose own text is not made yet: that number's value
+    const number = Number(text);
+    vid = text !== '' && String(number) === text ? col.numIds.get(number) : -1;
+    if (vid >= 0) {
+      makeText(col, vid, dropAlpha);
+      return vid;
+    }
+  }
   vid = col.values.length;
   col.values.push(text);
+  col.numbers.push(undefined);
+  registerText(col, vid, dropAlpha);
+  return vid;
+}
+
+/** Lower-cased text, facet-search tokens and alphabetical place of a value's text. */
+function registerText(col: Column, vid: number, dropAlpha: boolean): void {
+  const text = col.values[vid]!;
   col.ids.set(text, vid);
   const low = text.toLowerCase();
   const list = col.lower.get(low);
   if (list) list.push(vid);
   else col.lower.set(low, [vid]);
-  if (col.tokens) col.tokens.push(tokenize(text));
+  if (col.tokens) col.tokens[vid] = tokenize(text);
   if (col.alpha) {
-    if (dropAlpha) col.alpha = undefined;
+    if (dropAlpha || col.pending > 0) col.alpha = undefined;
     else insertAlpha(col, vid);
   }
-  return vid;
 }
 
-/** The id of a number's value (its text, as `String` writes it). */
-function numberId(col: Column, value: number, dropAlpha: boolean): number {
+function makeText(col: Column, vid: number, dropAlpha: boolean): void {
+  col.values[vid] = String(col.numbers[vid]!);
+  col.numbers[vid] = undefined;
+  col.pending--;
+  registerText(col, vid, dropAlpha);
+}
+
+/**
+ * The column with the text of every value made (for facet counts, facet filters, facet search,
+ * personalisation).
+ * @example const col = textsOf(state.column('price')); col.values[col.single[id]!] // '12.5'
+ */
+export function textsOf(col: Column): Column {
+  if (col.pending === 0) return col;
+  for (let vid = 0; vid < col.values.length && col.pending > 0; vid++)
+    if (col.numbers[vid] !== undefined) makeText(col, vid, true);
+  return col;
+}
+
+/** The id of a number's value (its text, as `String` writes it, is made when a reader needs it). */
+function numberId(col: Column, value: number): number {
   let vid = col.numIds.get(value);
-  if (vid < 0) {
-    vid = valueId(col, String(value), dropAlpha);
-    col.numIds.set(value, vid);
+  if (vid >= 0) return vid;
+  if (col.ids.size > 0) {
+    // a string value may already have this number's text
+    const known = col.ids.get(String(value));
+    if (known !== undefined) {
+      col.numIds.set(value, known);
+      return known;
+    }
   }
+  vid = col.values.length;
+  col.values.push('');
+  col.numbers.push(value);
+  col.pending++;
+  col.numIds.set(value, vid);
   return vid;
 }
 
@@ -216,6 +279,7 @@ export class NumberIds {
  * @example const { sorted, length } = alphaOf(column); // column.values[sorted[0]] is the first value
  */
 export function alphaOf(col: Column): NonNullable<Column['alpha']> {
+  textsOf(col);
   if (col.alpha) return col.alpha;
   const ids = col.values.map((_, i) => i);
   const values = col.values;

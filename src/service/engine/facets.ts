@@ -3,7 +3,7 @@
  * values found without sorting every value, and `facets_stats` (min, max, avg, sum) of numeric facets.
  */
 import type { FacetStats } from '../../client/types.js';
-import { alphaOf, type Column } from './columns.js';
+import { alphaOf, textsOf, type Column } from './columns.js';
 import type { IndexState } from './index-state.js';
 
 /**
@@ -101,7 +101,7 @@ export function facetCounts(
   const facets: Record<string, Record<string, number>> = {};
   const stats: Record<string, FacetStats> = {};
   for (const name of names) {
-    const col = state.column(name);
+    const col = textsOf(state.column(name));
     const counts = countFacet(col, cands);
     const nonzero = topFacetValues(col, counts, maxValues);
     if (alpha) {

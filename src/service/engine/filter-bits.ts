@@ -4,6 +4,7 @@
  * string until the next write.
  */
 import { buildFilterTree, type FilterNode } from './filters.js';
+import { textsOf } from './columns.js';
 import type { IndexState } from './index-state.js';
 import type { SearchParams } from './params.js';
 
@@ -64,7 +65,7 @@ export function evaluateFilter(state: IndexState, node: FilterNode): Uint32Array
       return b;
     }
     case 'facet': {
-      const col = state.column(node.attribute);
+      const col = textsOf(state.column(node.attribute));
       const bits = new Uint32Array(words);
       const flags = new Uint8Array(col.values.length);
       let any = false;

@@ -14,7 +14,7 @@
  *   into coarser buckets (e.g. at 50, 2k and 2k + 1 tie; at 10, everything under 10 points ties at 0),
  *   so personalisation decides less often and the custom ranking more often.
  */
-import type { Column } from './columns.js';
+import { textsOf, type Column } from './columns.js';
 import type { IndexState } from './index-state.js';
 
 /** What `Index.search` needs to personalise one query. */
@@ -62,7 +62,7 @@ export function personalScorer(state: IndexState, input: PersonalizationInput): 
   const facets: Array<{ col: Column; byValue: Map<number, number> }> = [];
   for (const [facet, values] of Object.entries(input.scores)) {
     if (!values || typeof values !== 'object') continue;
-    const col = state.column(facet);
+    const col = textsOf(state.column(facet));
     const byValue = new Map<number, number>();
     for (const [value, score] of Object.entries(values)) {
       if (typeof score !== 'number' || !(score > 0)) continue;

@@ -34,7 +34,7 @@ export interface Segment {
 /** A new segment is merged into the one before it while it is at least a quarter of its size. */
 const MERGE_RATIO = 4;
 /** Values this long or shorter have their terms cached (see `indexRecord`), up to this many values. */
-const SHORT_VALUE = 24;
+const SHORT_VALUE = 16;
 const SHORT_VALUES_KEPT = 50_000;
 /** In a value's term list: the term is a compound part (same position as the word before it). */
 const PART = 0x80000000;

@@ -14,6 +14,7 @@ import type { Hit, SearchForFacetValuesResponse, SearchResponse } from '../../cl
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Dictionaries } from './dictionaries.js';
 import { EngineError } from './errors.js';
+import { textsOf } from './columns.js';
 import { countFacet, facetCounts, requestedFacets } from './facets.js';
 import { evaluateFilter, filterBits } from './filter-bits.js';
 import { buildOptionalFilters } from './filters.js';
@@ -296,7 +297,7 @@ export class Index {
     const eff = effectiveParams(this.state.settings, params);
     const exec = execute(this.state, params, eff);
     try {
-      const col = this.state.column(facetName);
+      const col = textsOf(this.state.column(facetName));
       const counts = countFacet(col, exec.candidates);
       if (!col.tokens) col.tokens = col.values.map((v) => tokenize(v));
       const qWords = tokenize(String(facetQuery ?? ''));
