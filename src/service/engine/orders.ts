@@ -132,8 +132,10 @@ export class SortOrder {
   sortIds(ids: Uint32Array): Uint32Array {
     if (this.tail.length === 0 && this.pending.length === 0 && this.baseLength > 0 && this.allInBase(ids))
       return this.sortByRank(ids);
-    // ties go by id: the radix sort keeps the given order of ties, so it is given the ids ascending
-    if (this.keys.length === 1 && this.allNumeric(ids)) return sortByNumber(ids.slice().sort(), this.keys[0]!.numeric);
+    // ties go by id: the radix sort keeps the given order of ties, so it is given the ids ascending;
+    // its passes cost 65,536 counters each, so a few thousand ids are compared instead
+    if (this.keys.length === 1 && ids.length > 4096 && this.allNumeric(ids))
+      return sortByNumber(ids.slice().sort(), this.keys[0]!.numeric);
     return Uint32Array.from(Array.from(ids).sort((a, b) => this.compareIds(a, b)));
   }
 

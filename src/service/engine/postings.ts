@@ -8,7 +8,7 @@
  * - The tokens of every record (term id, and field << 16 | position) sit in one shared typed array,
  *   read only for proximity, phrases, restricted attributes and rare-word matching of candidates.
  */
-import { tokenize } from './normalize.js';
+import { isAscii, tokenize } from './normalize.js';
 import { getPath, getValues } from './record-paths.js';
 import type { SearchableSpec } from './settings.js';
 import { Vocabulary } from './vocabulary.js';
@@ -186,6 +186,7 @@ export class Postings {
    * with `PART`: same position as their compound), into `valueTerms`; returns their number.
    */
   private termsOf(text: string, compounds: ReadonlyMap<string, readonly string[]>): number {
+    if (compounds.size === 0 && isAscii(text)) return this.asciiTermsOf(text);
     let count = 0;
     for (const tok of tokenize(text)) {
       // a compound word is indexed with its parts too, at the same position (custom compound entries)
@@ -194,6 +195,30 @@ export class Postings {
         this.valueTerms = grown(this.valueTerms, (count + 1 + (parts ? parts.length : 0)) * 2);
       this.valueTerms[count++] = this.term(tok);
       if (parts) for (const part of parts) this.valueTerms[count++] = this.term(part) | PART;
+    }
+    return count;
+  }
+
+  /**
+   * `termsOf` for an ASCII text and no compound words: the lower-cased text's runs of `a-z0-9` (the
+   * tokens `tokenize` gives), looked up by their place in the text, so a known term makes no string.
+   */
+  private asciiTermsOf(text: string): number {
+    const norm = text.toLowerCase();
+    const n = norm.length;
+    let count = 0;
+    let i = 0;
+    while (i < n) {
+      if (!isTokenChar(norm.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      const start = i;
+      while (i < n && isTokenChar(norm.charCodeAt(i))) i++;
+      if (count === this.valueTerms.length) this.valueTerms = grown(this.valueTerms, count * 2);
+      const term = this.vocab.addRange(norm, start, Math.min(i, start + 64));
+      if (term >= this.seen.length) this.growTermScratch(term + 1);
+      this.valueTerms[count++] = term;
     }
     return count;
   }
@@ -294,6 +319,11 @@ export class Postings {
     }
     return out;
   }
+}
+
+/** `a-z` or `0-9`. */
+function isTokenChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
 }
 
 /** A copy of `a` with length `size` (at least `a.length`). */

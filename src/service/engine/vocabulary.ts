@@ -7,6 +7,8 @@
  * without the memory of a node per character. New terms are merged into the sorted view lazily.
  */
 
+import { TermTable } from './term-table.js';
+
 export interface DerivedTerm {
   term: number;
   typos: number;
@@ -19,7 +21,7 @@ export interface DerivedTerm {
  * v.fuzzy('chiar', 1, false).map((d) => v.terms[d.term]) // ['chair']
  */
 export class Vocabulary {
-  private readonly ids = new Map<string, number>();
+  private readonly ids = new TermTable();
   readonly terms: string[] = [];
   private sorted: string[] = [];
   private sortedIds: Uint32Array = new Uint32Array(0);
@@ -46,15 +48,24 @@ export class Vocabulary {
   }
 
   id(term: string): number | undefined {
-    return this.ids.get(term);
+    const id = this.ids.find(term, 0, term.length, TermTable.hash(term, 0, term.length));
+    return id < 0 ? undefined : id;
   }
 
   add(term: string): number {
-    let id = this.ids.get(term);
-    if (id === undefined) {
-      id = this.terms.length;
-      this.terms.push(term);
-      this.ids.set(term, id);
+    return this.addRange(term, 0, term.length);
+  }
+
+  /**
+   * The id of the term `text.slice(start, end)`, added when new (the substring is only made then).
+   * @example v.addRange('an oak table', 3, 6) // the id of "oak"
+   */
+  addRange(text: string, start: number, end: number): number {
+    const hash = TermTable.hash(text, start, end);
+    let id = this.ids.find(text, start, end, hash);
+    if (id < 0) {
+      id = this.ids.insert(text, start, end, hash);
+      this.terms.push(start === 0 && end === text.length ? text : text.slice(start, end));
       this.pending.push(id);
       this.version++;
     }
