@@ -64,6 +64,9 @@ export class Columns {
       num: new Float64Array(0),
       numMulti: new Map(),
       hasNum: false,
+      // set later; declared now so every column keeps one shape (the JIT's code stays valid)
+      tokens: undefined,
+      alpha: undefined,
     };
     for (let id = 0; id < records.length; id++) {
       const r = records[id];

@@ -136,46 +136,61 @@ export function criteria(state: IndexState, exec: Execution, forBrowse: boolean)
       const personal = forBrowse ? undefined : exec.personal;
       if (personal) {
         const { filtersScore, impact } = personal;
-        out.push({
-          key: (d) =>
-            PERSONAL_KEY_MAX - Math.min(PERSONAL_KEY_MAX, Math.max(0, Math.floor((filtersScore(d) * impact) / 100))),
-        });
+        out.push(
+          keyCriterion(
+            (d) =>
+              PERSONAL_KEY_MAX - Math.min(PERSONAL_KEY_MAX, Math.max(0, Math.floor((filtersScore(d) * impact) / 100))),
+          ),
+        );
       }
-      out.push({ order: state.customOrder() });
+      out.push(orderCriterion(state.customOrder()));
       continue;
     }
     const sort = parseSort(c);
     if (sort) {
-      out.push({ order: state.orderFor(c, [sort]) });
+      out.push(orderCriterion(state.orderFor(c, [sort])));
       continue;
     }
     if (c === 'filters' && exec.optional?.length) {
       const sets = exec.optional;
-      out.push({
-        key: (d) => {
+      out.push(
+        keyCriterion((d) => {
           let missed = sets.length;
           for (const bits of sets) if (bits[d >>> 5]! & (1 << (d & 31))) missed--;
           return missed;
-        },
-      });
+        }),
+      );
       continue;
     }
     if (c === 'geo' && exec.geo?.around) {
       const dist = state.geoDist;
       const precision = exec.geo.precision;
-      out.push({ key: (d) => Math.min(Math.floor(dist[d]! / precision), 0xfffffffe) });
+      out.push(keyCriterion((d) => Math.min(Math.floor(dist[d]! / precision), 0xfffffffe)));
       continue;
     }
     if (n === 0) continue;
     // typo and exact are left out when no derivation can make them differ (every candidate would have
     // the same key): a prefix or one-letter-short query has no typo and no exact term to count
-    if (c === 'typo' && mayHaveTypos(exec)) out.push({ match: 'typo', n });
-    else if (c === 'words' && exec.required !== (1 << n) - 1) out.push({ match: 'words', n });
-    else if (c === 'proximity' && n > 1) out.push({ key: (d) => proximity(state, d, n) });
-    else if (c === 'attribute') out.push({ match: 'attribute', n });
-    else if (c === 'exact' && mayBeExact(exec)) out.push({ match: 'exact', n });
+    if (c === 'typo' && mayHaveTypos(exec)) out.push(matchCriterion('typo', n));
+    else if (c === 'words' && exec.required !== (1 << n) - 1) out.push(matchCriterion('words', n));
+    else if (c === 'proximity' && n > 1) out.push(keyCriterion((d) => proximity(state, d, n)));
+    else if (c === 'attribute') out.push(matchCriterion('attribute', n));
+    else if (c === 'exact' && mayBeExact(exec)) out.push(matchCriterion('exact', n));
   }
   return out;
+}
+
+// criteria are made with every field present, so the bucket sort sees one object shape
+function matchCriterion(match: NonNullable<Criterion['match']>, n: number): Criterion {
+  return { match, n, key: undefined, order: undefined };
+}
+
+function keyCriterion(key: (doc: number) => number): Criterion {
+  return { match: undefined, n: 0, key, order: undefined };
+}
+
+function orderCriterion(order: SortOrder): Criterion {
+  return { match: undefined, n: 0, key: undefined, order };
 }
 
 /** Some derived term or synonym span counts typos (else every candidate has 0). */
@@ -227,7 +242,8 @@ function bucket(
       // walk the precomputed order and keep the group's members, stopping once the page is filled:
       // expected cost need × N / |group| steps, against |group| log |group| for sorting the group
       const remaining = need - out.length;
-      if (ids.length > 32 && remaining * order.size < ids.length * ids.length * 4) {
+      // (in quotients: squares of a large bucket's size exceed what the JIT's integer code expects)
+      if (ids.length > 32 && (remaining / ids.length) * (order.size / ids.length) < 4) {
         const gen = ++state.stampGen;
         const stamp = state.stamp;
         for (let i = 0; i < ids.length; i++) stamp[ids[i]!] = gen;

@@ -36,6 +36,7 @@ import {
   type IndexSettings,
 } from './settings.js';
 import { buildExpansion, type Synonym } from './synonyms.js';
+import { WARM_UP_AT, warmUp } from './warm-up.js';
 
 export type { IndexRecord } from './index-state.js';
 
@@ -79,9 +80,14 @@ export class Index {
     this.settle();
   }
 
-  /** The upkeep of a write, unless a batch defers it: the next read then finds nothing to do. */
+  /**
+   * The upkeep of a write, unless a batch defers it: the next read then finds nothing to do. The first
+   * write that makes an index large also compiles the search code (`warm-up.ts`).
+   */
   private settle(): void {
-    if (this.batchDepth === 0) this.state.refresh();
+    if (this.batchDepth > 0) return;
+    this.state.refresh();
+    if (this.state.liveCount >= WARM_UP_AT) warmUp(Index);
   }
 
   /** Number of records. */
