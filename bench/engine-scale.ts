@@ -98,6 +98,7 @@ function printService(s: ServiceFigures): void {
     [
       'records',
       'batch load rec/s',
+      'rec/s of service CPU',
       '1st search after load',
       '1st faceted',
       'prefix p50/p99',
@@ -112,6 +113,7 @@ function printService(s: ServiceFigures): void {
       [
         s.records.toLocaleString('en'),
         Math.round(s.loadRate).toLocaleString('en'),
+        Math.round(s.loadRateCpu).toLocaleString('en'),
         fmt(s.firstSearchMs),
         fmt(s.firstFacetedMs),
         pair(s.prefix.wall),
@@ -152,7 +154,7 @@ function targets(size: number, me: Figures | undefined, service: ServiceFigures 
       `  over HTTP p99 ≤ 15 ms: ${mark(worst <= 15)} (worst ${fmt(worst)} ms); p50 ≤ 2 ms: ${mark(p50 <= 2)} (worst ${fmt(p50)} ms)`,
     );
     console.log(
-      `  batch indexing ≥ 80k records/s: ${mark(service.loadRate >= 80_000)} (${Math.round(service.loadRate).toLocaleString('en')}/s)`,
+      `  batch indexing ≥ 80k records/s: ${mark(service.loadRate >= 80_000)} (${Math.round(service.loadRate).toLocaleString('en')}/s wall clock; ${Math.round(service.loadRateCpu).toLocaleString('en')} per second of the service's CPU)`,
     );
     const first = Math.max(service.firstSearchMs, service.firstFacetedMs);
     console.log(`  first search after a load ≤ 20 ms: ${mark(first <= 20)} (${fmt(first)} ms)`);

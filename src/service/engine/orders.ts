@@ -196,6 +196,20 @@ export class SortOrder {
     let lo = 0;
     let hi = this.baseLength;
     const base = this.baseBuffer;
+    const numeric = this.keys.length === 1 ? this.keys[0]!.numeric : null;
+    const value = numeric ? numeric[id]! : Number.NaN;
+    if (!Number.isNaN(value)) {
+      // one numeric key (the usual custom ranking): numbers compared in place; a record without a
+      // number (a string or nothing) comes after every number
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const other = base[mid]!;
+        const v = numeric![other]!;
+        if (v < value || (v === value && other < id)) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    }
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.compareIds(base[mid]!, id) < 0) lo = mid + 1;

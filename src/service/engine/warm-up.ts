@@ -13,6 +13,15 @@ import type { Index } from './search-index.js';
 export const WARM_UP_AT = 50_000;
 
 let warmed = false;
+let runs = 0;
+
+/**
+ * How many times the warm-up ran in this process (0 or 1).
+ * @example warmUpRuns() // 1 once an index passed WARM_UP_AT records
+ */
+export function warmUpRuns(): number {
+  return runs;
+}
 
 /**
  * Runs the warm-up searches once per process (later calls return at once).
@@ -21,6 +30,7 @@ let warmed = false;
 export function warmUp(IndexClass: new (name: string) => Index): void {
   if (warmed) return;
   warmed = true;
+  runs++;
   let seed = 7;
   const rand = () => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;

@@ -39,64 +39,70 @@ function compareValue(a: unknown, b: unknown, desc: boolean): number {
 }
 
 describe('sort orders against a brute-force sort', () => {
-  it('orders every record by the custom ranking (ties by insertion) through adds, replacements and deletes', () => {
-    const rand = mulberry32(77);
-    const index = new Index('orders');
-    index.setSettings({ searchableAttributes: ['name'], customRanking: ['desc(popularity)', 'asc(price)'] });
-    const live = new Map<string, Row>();
-    let seq = 0;
-    const value = () => {
-      const r = rand();
-      if (r < 0.55) return Math.floor(rand() * 8); // many ties
-      if (r < 0.65) return String(Math.floor(rand() * 8)); // numeric strings count as numbers
-      if (r < 0.75) return ['red', 'blue', 'green'][Math.floor(rand() * 3)]; // strings after numbers
-      if (r < 0.85) return rand() < 0.5; // booleans as 0 / 1
-      return undefined; // missing: last
-    };
-    let checked = 0;
-    for (let round = 0; round < 120; round++) {
-      const writes = 1 + Math.floor(rand() * (round < 5 ? 60 : 12));
-      for (let w = 0; w < writes; w++) {
-        if (rand() < 0.8 || live.size < 10) {
-          const id = String(Math.floor(rand() * 300));
-          const row: Row = { objectID: id, name: 'item', seq: seq++ };
-          const popularity = value();
-          const price = value();
-          if (popularity !== undefined) row.popularity = popularity;
-          if (price !== undefined) row.price = price;
-          const { seq: _seq, ...record } = row;
-          index.saveObjects([record]);
-          live.set(id, row);
-        } else {
-          const id = [...live.keys()][Math.floor(rand() * live.size)]!;
-          index.deleteObjects([id]);
-          live.delete(id);
+  for (const byPrice of [true, false])
+    it(`orders every record by the custom ranking (${byPrice ? 'two criteria' : 'one criterion'}; ties by insertion) through adds, replacements and deletes`, () => {
+      const rand = mulberry32(byPrice ? 77 : 78);
+      const index = new Index('orders');
+      index.setSettings({
+        searchableAttributes: ['name'],
+        customRanking: byPrice ? ['desc(popularity)', 'asc(price)'] : ['desc(popularity)'],
+      });
+      const live = new Map<string, Row>();
+      let seq = 0;
+      const value = () => {
+        const r = rand();
+        if (r < 0.55) return Math.floor(rand() * 8); // many ties
+        if (r < 0.65) return String(Math.floor(rand() * 8)); // numeric strings count as numbers
+        if (r < 0.75) return ['red', 'blue', 'green'][Math.floor(rand() * 3)]; // strings after numbers
+        if (r < 0.85) return rand() < 0.5; // booleans as 0 / 1
+        return undefined; // missing: last
+      };
+      let checked = 0;
+      for (let round = 0; round < 120; round++) {
+        const writes = 1 + Math.floor(rand() * (round < 5 ? 60 : 12));
+        for (let w = 0; w < writes; w++) {
+          if (rand() < 0.8 || live.size < 10) {
+            const id = String(Math.floor(rand() * 300));
+            const row: Row = { objectID: id, name: 'item', seq: seq++ };
+            const popularity = value();
+            const price = value();
+            if (popularity !== undefined) row.popularity = popularity;
+            if (price !== undefined) row.price = price;
+            const { seq: _seq, ...record } = row;
+            index.saveObjects([record]);
+            live.set(id, row);
+          } else {
+            const id = [...live.keys()][Math.floor(rand() * live.size)]!;
+            index.deleteObjects([id]);
+            live.delete(id);
+          }
         }
+        const expected = [...live.values()]
+          .sort(
+            (a, b) =>
+              compareValue(a.popularity, b.popularity, true) ||
+              (byPrice ? compareValue(a.price, b.price, false) : 0) ||
+              a.seq - b.seq,
+          )
+          .map((r) => r.objectID);
+        // a large page (the bucket is sorted) and small pages (the order is walked)
+        const all = index.search({ query: '', hitsPerPage: 1000, getRankingInfo: true });
+        assert.deepEqual(
+          all.hits.map((h) => h.objectID),
+          expected,
+          `round ${round}`,
+        );
+        const scores = all.hits.map((h) => h._rankingInfo!.userScore);
+        for (let i = 1; i < scores.length; i++)
+          assert.ok(scores[i - 1]! > scores[i]!, `userScore decreases (round ${round})`);
+        for (const page of [0, 1, 3]) {
+          const hits = index.search({ query: 'item', hitsPerPage: 7, page }).hits.map((h) => h.objectID);
+          assert.deepEqual(hits, expected.slice(page * 7, page * 7 + 7), `round ${round} page ${page}`);
+        }
+        checked += expected.length;
       }
-      const expected = [...live.values()]
-        .sort(
-          (a, b) =>
-            compareValue(a.popularity, b.popularity, true) || compareValue(a.price, b.price, false) || a.seq - b.seq,
-        )
-        .map((r) => r.objectID);
-      // a large page (the bucket is sorted) and small pages (the order is walked)
-      const all = index.search({ query: '', hitsPerPage: 1000, getRankingInfo: true });
-      assert.deepEqual(
-        all.hits.map((h) => h.objectID),
-        expected,
-        `round ${round}`,
-      );
-      const scores = all.hits.map((h) => h._rankingInfo!.userScore);
-      for (let i = 1; i < scores.length; i++)
-        assert.ok(scores[i - 1]! > scores[i]!, `userScore decreases (round ${round})`);
-      for (const page of [0, 1, 3]) {
-        const hits = index.search({ query: 'item', hitsPerPage: 7, page }).hits.map((h) => h.objectID);
-        assert.deepEqual(hits, expected.slice(page * 7, page * 7 + 7), `round ${round} page ${page}`);
-      }
-      checked += expected.length;
-    }
-    assert.ok(checked > 5000, `the rounds held records (${checked})`);
-  });
+      assert.ok(checked > 5000, `the rounds held records (${checked})`);
+    });
 
   it('a sort criterion in the ranking (asc(price)) ranks first and leaves ties to the next criteria', () => {
     const rand = mulberry32(5);
