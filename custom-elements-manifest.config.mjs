@@ -1,6 +1,6 @@
 // Custom elements manifest (custom-elements.json) from the JSDoc of the elements, Lit-aware.
 // Read by Storybook (autodocs, `setCustomElementsManifest` in .storybook/preview.ts) and by
-// scripts/readme-api.ts (the API section of the README). Run with `npm run analyze`.
+// scripts/readme-api.ts (the element reference, docs/elements.md). Run with `npm run analyze`.
 import { readFileSync } from 'node:fs';
 
 export default {

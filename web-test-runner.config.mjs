@@ -8,7 +8,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 // Embedding tests (React/Vue/Angular, issue 7) are served as esbuild bundles; see the plugin file.
 import { embeddingBundlePlugin } from './test/embedding/bundle-plugin.mjs';
 
-const { createService } = await import('./src/service/index.ts');
+const { createService } = await import('./service/src/index.ts');
 const service = await createService({ dataDir: mkdtempSync(join(tmpdir(), 'svc-wtr-')) });
 
 // Insights tests (issue 5): `/__flaky/<key>/…` answers 503 to the first request of each key, then hands the

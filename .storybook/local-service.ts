@@ -19,7 +19,7 @@ export function localServicePlugin(options: LocalServicePluginOptions = {}): Plu
     name: 'svc-local-service',
     async configureServer(server) {
       // Imported here so that loading the Storybook config does not load the service (build-storybook).
-      const { createService } = await import('../src/service/index.js');
+      const { createService } = await import('../service/src/index.js');
       const service = await createService({
         dataDir: options.dataDir ?? process.env.SVC_DATA_DIR ?? '.data',
         demo: options.demo ?? true,

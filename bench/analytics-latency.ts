@@ -14,9 +14,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createService, DEV_CREDENTIALS } from '../src/service/index.js';
-import { openDatabase } from '../src/service/storage/db.js';
-import { AnalyticsLog, type AnalyticsSearch } from '../src/service/storage/analytics-log.js';
+import { createService, DEV_CREDENTIALS } from '../service/src/index.js';
+import { openDatabase } from '../service/src/storage/db.js';
+import { AnalyticsLog, type AnalyticsSearch } from '../service/src/storage/analytics-log.js';
 
 const headers = (key: string) => ({
   'content-type': 'application/json',

@@ -7,7 +7,7 @@
  * the other records (prefix ranges and typo derivations only look at the record's own words), so a
  * source found there is in the full result set, at some rank.
  */
-import type { SyntheticProduct, SyntheticQueries } from '../src/service/datasets/synthetic.js';
+import type { SyntheticProduct, SyntheticQueries } from '../service/src/datasets/synthetic.js';
 import type { Engine } from './engines.js';
 import { heap, latency, time, type Latency } from './measure.js';
 

@@ -15,7 +15,7 @@
  * `SCALE_PEERS_MAX`, `SCALE_QUERIES` (default 1000 per kind), `SCALE_ENGINES` (default
  * `ours,minisearch,orama`).
  */
-import { zipfProducts, syntheticQueries, type SyntheticProduct } from '../src/service/datasets/synthetic.js';
+import { zipfProducts, syntheticQueries, type SyntheticProduct } from '../service/src/datasets/synthetic.js';
 import { measureEngine, type Figures } from './engine-measure.js';
 import { ENGINES } from './engines.js';
 import { fmt, loadNote, pair, table } from './measure.js';

@@ -13,8 +13,8 @@
  * typos compete with many exact matches, is `engine-scale.ts`.
  */
 import os from 'node:os';
-import { Index } from '../src/service/engine/index.js';
-import { syntheticProducts, syntheticQueries } from '../src/service/datasets/synthetic.js';
+import { Index } from '../service/src/engine/index.js';
+import { syntheticProducts, syntheticQueries } from '../service/src/datasets/synthetic.js';
 import { measureEngine, type Figures } from './engine-measure.js';
 import { ENGINES } from './engines.js';
 import { fmt as f, pair as p, percentile, table } from './measure.js';

@@ -7,8 +7,8 @@
  */
 import MiniSearch from 'minisearch';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
-import { Index } from '../src/service/engine/index.js';
-import type { SyntheticProduct } from '../src/service/datasets/synthetic.js';
+import { Index } from '../service/src/engine/index.js';
+import type { SyntheticProduct } from '../service/src/datasets/synthetic.js';
 
 export interface Engine {
   name: string;

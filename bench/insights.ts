@@ -14,8 +14,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import { createService, DEV_CREDENTIALS } from '../src/service/index.js';
-import { getEventStore } from '../src/service/insights/event-store.js';
+import { createService, DEV_CREDENTIALS } from '../service/src/index.js';
+import { getEventStore } from '../service/src/insights/event-store.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const INDEX = 'bench_insights';

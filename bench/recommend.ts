@@ -8,12 +8,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createService, DEV_CREDENTIALS } from '../src/service/index.js';
-import { loadSuperstore } from '../src/service/datasets/superstore.js';
-import { getEventStore } from '../src/service/insights/event-store.js';
-import { IndexModels } from '../src/service/recommend/models.js';
-import { getRecommender, Recommender } from '../src/service/recommend/recommender.js';
-import { answerRequest, validateRequest } from '../src/service/recommend/request.js';
+import { createService, DEV_CREDENTIALS } from '../service/src/index.js';
+import { loadSuperstore } from '../service/src/datasets/superstore.js';
+import { getEventStore } from '../service/src/insights/event-store.js';
+import { IndexModels } from '../service/src/recommend/models.js';
+import { getRecommender, Recommender } from '../service/src/recommend/recommender.js';
+import { answerRequest, validateRequest } from '../service/src/recommend/request.js';
 
 const INDEX = 'products';
 const BUILDS = 7;
@@ -130,7 +130,7 @@ export async function run(): Promise<void> {
       restrictions: {},
       value: DEV_CREDENTIALS.searchKey,
       maxHitsPerQuery: 0,
-      forcedParams: {},
+      forcedParams: [],
     };
     const inProcess = (request: Record<string, unknown>) =>
       answerRequest(ctx, getRecommender(ctx), key, validateRequest({ indexName: INDEX, threshold: 0, ...request }, 0));

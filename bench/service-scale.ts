@@ -1,5 +1,5 @@
 /**
- * The service over HTTP at scale: the real service (`src/service/cli.ts serve`) in a child process on
+ * The service over HTTP at scale: the real service (`service/src/cli.ts serve`) in a child process on
  * loopback, a fresh data directory, records loaded through the batch API (1,000 per request, one
  * client sending them one after the other, as the official clients' `saveObjects` does), then the
  * first search after the load, one-client latency of the three query kinds, and search throughput of
@@ -15,7 +15,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SyntheticProduct, SyntheticQueries } from '../src/service/datasets/synthetic.js';
+import type { SyntheticProduct, SyntheticQueries } from '../service/src/datasets/synthetic.js';
 import { BENCH_SETTINGS } from './engines.js';
 import { latency, percentile, type Latency } from './measure.js';
 
@@ -121,7 +121,7 @@ function search(client: Client, query: string, faceted = false): Promise<Answer>
 
 async function startService(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-scale-'));
-  const cli = fileURLToPath(new URL('../src/service/cli.ts', import.meta.url));
+  const cli = fileURLToPath(new URL('../service/src/cli.ts', import.meta.url));
   const child = spawn(
     process.execPath,
     ['--max-old-space-size=16384', '--import', 'tsx', cli, 'serve', '--port', '0', '--data-dir', dataDir],

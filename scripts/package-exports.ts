@@ -9,11 +9,13 @@
  * - `.` → `dist/index.js` (classes and types, no side effects); `./define` → `dist/define.js` (registers all);
  * - `./elements/<name>` → the element class `dist/elements/<name>/svc-<name>.js`, and
  *   `./elements/<name>/define` → its define file (registers the tag), for every `src/elements/<name>/define.ts`;
- * - `./store`, `./client`, `./insights`, `./controllers` → the layer's `index.js`;
- * - `./service` under the `node` condition only (Node code: SQLite, `node:*`);
+ * - `./store`, `./client`, `./insights`, `./protocol` (the wire, shared with the service), `./controllers` → the
+ *   layer's `index.js`;
  * - `./react`, `./vue` → JSX / `GlobalComponents` typings (`src/types/`);
  * - `./svc-search.js` → the self-contained bundle for pages without a bundler.
- * `test/package/package.node.test.ts` checks package.json against this and the packed tarball against it.
+ * The library has no Node-only subpath: the service and `generateSecuredApiKey` are the `@svc-search/service`
+ * package (`service/`). `test/package/package.node.test.ts` checks package.json against this and the packed
+ * tarball against it.
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -54,13 +56,9 @@ export function packageFields(): Record<string, unknown> {
     exports[`./elements/${name}`] = entry(`src/elements/${name}/svc-${name}.ts`);
     exports[`./elements/${name}/define`] = entry(`src/elements/${name}/define.ts`);
   }
-  for (const layer of ['store', 'client', 'insights', 'controllers']) {
+  for (const layer of ['store', 'client', 'insights', 'protocol', 'controllers']) {
     if (existsSync(join(root, `src/${layer}/index.ts`))) exports[`./${layer}`] = entry(`src/${layer}/index.ts`);
   }
-  // Node only: a browser bundler resolving `svc-search/service` gets an error instead of SQLite.
-  exports['./service'] = { node: entry('src/service/index.ts') };
-  // Node only as well: secured API keys are derived on a server with the parent key (node:crypto).
-  exports['./client/secured-key'] = { node: entry('src/client/secured-key.ts') };
   exports['./react'] = entry('src/types/react.ts');
   exports['./vue'] = entry('src/types/vue.ts');
   exports['./svc-search.js'] = './dist/svc-search.js';
@@ -79,7 +77,7 @@ export function packageFields(): Record<string, unknown> {
       './src/define.ts',
       './src/elements/*/define.ts',
     ],
-    files: ['dist', 'src', 'bin', 'custom-elements.json', 'README.md', '!**/*.test.*', '!**/*.stories.*'],
+    files: ['dist', 'src', 'custom-elements.json', 'README.md', '!**/*.test.*', '!**/*.stories.*'],
     customElements: 'custom-elements.json',
   };
 }

@@ -1,12 +1,13 @@
 /**
- * Writes the per-element API reference into README.md between `<!-- api:start -->` and
- * `<!-- api:end -->`, from `custom-elements.json` (run `npm run analyze` first; `npm run readme-api`
- * does both). Sections per element: properties/attributes, events, slots, CSS parts, CSS custom properties.
+ * Writes the per-element API reference into `docs/elements.md` (the element reference the README links to)
+ * between `<!-- api:start -->` and `<!-- api:end -->`, from `custom-elements.json` (run `npm run analyze`
+ * first; `npm run readme-api` does both). Sections per element: properties/attributes, events, slots, CSS
+ * parts, CSS custom properties.
  *
  * @example
  * ```sh
- * npm run readme-api            # rewrite README.md
- * node --import tsx scripts/readme-api.ts --check   # exit 1 when README.md is out of date
+ * npm run readme-api            # rewrite docs/elements.md
+ * node --import tsx scripts/readme-api.ts --check   # exit 1 when docs/elements.md is out of date
  * ```
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -196,29 +197,32 @@ export function apiMarkdown(manifest: Manifest): string {
   ].join('\n');
 }
 
+/** The file the element reference is written into, relative to the repository. */
+export const ELEMENTS_DOC = 'docs/elements.md';
+
 /** Replaces the text between the markers; throws when they are missing. */
-export function replaceBetweenMarkers(readme: string, block: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the markers ${START} … ${END}`);
-  return `${readme.slice(0, start + START.length)}\n${block}\n${readme.slice(end)}`;
+export function replaceBetweenMarkers(document: string, block: string): string {
+  const start = document.indexOf(START);
+  const end = document.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${ELEMENTS_DOC} lacks the markers ${START} … ${END}`);
+  return `${document.slice(0, start + START.length)}\n${block}\n${document.slice(end)}`;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const manifest = JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8')) as Manifest;
-  const readmePath = join(root, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const next = replaceBetweenMarkers(readme, apiMarkdown(manifest));
+  const path = join(root, ELEMENTS_DOC);
+  const current = readFileSync(path, 'utf8');
+  const next = replaceBetweenMarkers(current, apiMarkdown(manifest));
   if (process.argv.includes('--check')) {
-    if (next !== readme) {
-      console.error('README.md API section is out of date: run `npm run readme-api`');
+    if (next !== current) {
+      console.error(`${ELEMENTS_DOC} is out of date: run \`npm run readme-api\``);
       process.exit(1);
     }
-  } else if (next !== readme) {
-    writeFileSync(readmePath, next);
-    console.log('README.md: API section updated');
+  } else if (next !== current) {
+    writeFileSync(path, next);
+    console.log(`${ELEMENTS_DOC}: element reference updated`);
   } else {
-    console.log('README.md: API section already up to date');
+    console.log(`${ELEMENTS_DOC}: element reference already up to date`);
   }
 }

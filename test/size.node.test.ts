@@ -21,9 +21,15 @@ import { SIZE_BUDGET_BYTES, SVC_MISSION_ENTRY, bundleSize, bytesByGroup } from '
  * needs so an added index's hits carry a queryID, `<svc-search>` consent / cookie / user-token attributes
  * (issue 5), keyboard-operable recommendation and trending items with stricter template URL checks (issues
  * 4/6), translatable pagination arrows (issue 7). Raised to 29,350 B when the formatter's eqeqeq pass turned
- * `==` into `===` (+42 B before gzip, 29,317 B measured).
+ * `==` into `===` (+42 B before gzip, 29,317 B measured). Raised to 29,800 B (29,764 B measured, +447 B) when
+ * the Insights event rules became one definition for browser and service (`svc-search/protocol`): the
+ * browser now carries the service's field-by-field checks and messages (`required`, future timestamps,
+ * `filters[i]`) instead of its own shorter restatement. Raised to 29,900 B (29,859 B measured, +95 B) for the
+ * Insights outcome events an audit found missing: `svc-insights-sent` / `svc-insights-error`, so a page
+ * mirroring events to its own analytics learns which the service stored, and a token cookie that is not valid
+ * percent-encoding no longer throws.
  */
-const SIZE_CEILING_BYTES = 29_350;
+const SIZE_CEILING_BYTES = 29_900;
 
 let measured: Awaited<ReturnType<typeof bundleSize>> | undefined;
 async function missionEntry() {
@@ -62,7 +68,7 @@ test(`mission entry does not grow past today's ${SIZE_CEILING_BYTES} bytes min+g
   );
   // Browser code never reaches the Node-only service.
   assert.deepEqual(
-    paths.filter((path) => path.startsWith('src/service/')),
+    paths.filter((path) => path.startsWith('service/')),
     [],
   );
 
@@ -73,7 +79,7 @@ test(`mission entry does not grow past today's ${SIZE_CEILING_BYTES} bytes min+g
 });
 
 test(`mission entry is at most ${SIZE_BUDGET_BYTES} bytes min+gzip, Lit included`, {
-  todo: 'issue 7 budget not met (29.3 kB): a decision for the issue owner; see docs/notes/packaging.md',
+  todo: 'issue 7 budget not met (29.8 kB): a decision for the issue owner; see docs/notes/packaging.md',
 }, async () => {
   const size = await missionEntry();
   const groups = bytesByGroup(size.inputs)

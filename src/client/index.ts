@@ -1,6 +1,6 @@
 /**
- * The search client (browser and Node). `generateSecuredApiKey` is in `./secured-key.js` (Node only) and
- * deliberately not re-exported here.
+ * The search client (browser and Node). Secured API keys are made on a server with the parent key:
+ * `generateSecuredApiKey` is in the service package (`@svc-search/service/secured-key`), not here.
  */
 export {
   createClient,

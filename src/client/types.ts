@@ -1,7 +1,20 @@
 /**
  * Public types of the search client (`src/client/`). This file is the contract between the client and
- * the layers above it; keep it in step with `docs/CONTRACTS.md`.
+ * the layers above it; keep it in step with `docs/CONTRACTS.md`. The wire types (requests and responses of
+ * the API documents) are defined once in `src/protocol/types.ts` and re-exported here.
  */
+import type {
+  Hit,
+  InsightsEvent,
+  MultiSearchRequest,
+  RecommendRequest,
+  RecommendResult,
+  SearchForFacetValuesResponse,
+  SearchParams,
+  SearchResponse,
+} from '../protocol/types.js';
+
+export type * from '../protocol/types.js';
 
 /** One host of the service. `accept` says which calls may go to it (default `readWrite`). */
 export interface HostDescriptor {
@@ -32,151 +45,6 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Skip the response cache for this call (in-flight sharing still applies). */
   cache?: boolean;
-}
-
-/** Search parameters as sent on the wire (a subset is typed; any other parameter passes through). */
-export interface SearchParams {
-  query?: string;
-  page?: number;
-  hitsPerPage?: number;
-  offset?: number;
-  length?: number;
-  filters?: string;
-  facetFilters?: Array<string | string[]> | string;
-  numericFilters?: Array<string | string[]> | string;
-  tagFilters?: Array<string | string[]> | string;
-  facets?: string[] | string;
-  maxValuesPerFacet?: number;
-  attributesToRetrieve?: string[];
-  attributesToHighlight?: string[];
-  attributesToSnippet?: string[];
-  highlightPreTag?: string;
-  highlightPostTag?: string;
-  getRankingInfo?: boolean;
-  typoTolerance?: boolean | 'min' | 'strict';
-  ignorePlurals?: boolean;
-  distinct?: boolean | number;
-  clickAnalytics?: boolean;
-  analytics?: boolean;
-  analyticsTags?: string[];
-  userToken?: string;
-  enablePersonalization?: boolean;
-  ruleContexts?: string[];
-  [parameter: string]: unknown;
-}
-
-export interface HighlightResult {
-  value: string;
-  matchLevel: 'none' | 'partial' | 'full';
-  fullyHighlighted?: boolean;
-  matchedWords: string[];
-}
-
-export interface SnippetResult {
-  value: string;
-  matchLevel: 'none' | 'partial' | 'full';
-}
-
-export interface RankingInfo {
-  nbTypos: number;
-  firstMatchedWord: number;
-  proximityDistance: number;
-  userScore: number;
-  geoDistance: number;
-  geoPrecision: number;
-  nbExactWords: number;
-}
-
-export type Hit<T = Record<string, unknown>> = T & {
-  objectID: string;
-  _highlightResult?: Record<string, HighlightResult | HighlightResult[] | Record<string, unknown>>;
-  _snippetResult?: Record<string, SnippetResult | SnippetResult[] | Record<string, unknown>>;
-  _rankingInfo?: RankingInfo;
-};
-
-export interface FacetStats {
-  min: number;
-  max: number;
-  avg: number;
-  sum: number;
-}
-
-export interface SearchResponse<T = Record<string, unknown>> {
-  hits: Array<Hit<T>>;
-  page: number;
-  nbHits: number;
-  nbPages: number;
-  hitsPerPage: number;
-  processingTimeMS: number;
-  query: string;
-  parsed_query?: string;
-  params: string;
-  index?: string;
-  processed?: boolean;
-  exhaustiveNbHits?: boolean;
-  facets?: Record<string, Record<string, number>>;
-  facets_stats?: Record<string, FacetStats>;
-  queryID?: string;
-  cursor?: string;
-  offset?: number;
-  length?: number;
-}
-
-export interface MultiSearchRequest {
-  indexName: string;
-  params?: SearchParams;
-}
-
-export interface FacetHit {
-  value: string;
-  highlighted: string;
-  count: number;
-}
-
-export interface SearchForFacetValuesResponse {
-  facetHits: FacetHit[];
-  exhaustiveFacetsCount?: boolean;
-  processingTimeMS?: number;
-}
-
-export type RecommendModel = 'related-products' | 'bought-together' | 'trending-items' | 'trending-facets';
-
-export interface RecommendRequest {
-  indexName: string;
-  model: RecommendModel;
-  threshold: number;
-  maxRecommendations?: number;
-  objectID?: string;
-  facetName?: string;
-  facetValue?: string;
-  queryParameters?: SearchParams;
-  fallbackParameters?: SearchParams;
-}
-
-export type RecommendHit<T = Record<string, unknown>> = Hit<T> & { _score: number };
-/** trending-facets hits: `{facetName, facetValue, _score}`. */
-export interface TrendingFacetHit {
-  facetName: string;
-  facetValue: string;
-  _score: number;
-}
-
-export interface RecommendResult<T = Record<string, unknown>> {
-  hits: Array<RecommendHit<T> | TrendingFacetHit>;
-  nbHits: number;
-  queryID?: string;
-}
-
-export interface InsightsEvent {
-  eventType: 'click' | 'view' | 'conversion';
-  eventName: string;
-  index: string;
-  userToken: string;
-  timestamp?: number;
-  queryID?: string;
-  objectIDs?: string[];
-  filters?: string[];
-  positions?: number[];
 }
 
 export interface SendEventsOptions {

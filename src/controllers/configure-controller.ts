@@ -1,4 +1,5 @@
 import type { SearchParams } from '../client/types.js';
+import { SEARCH_PARAMETERS } from '../protocol/search-parameters.js';
 import type { Needs } from '../store/types.js';
 import { StoreController } from './store-controller.js';
 
@@ -55,86 +56,7 @@ export class ConfigureController extends StoreController {
   }
 }
 
-type Kind =
-  | 'string'
-  | 'number'
-  | 'boolean'
-  | 'list'
-  | 'filters'
-  | 'typoTolerance'
-  | 'booleanOrList'
-  | 'booleanOrNumber'
-  | 'numberOrAll';
-
-/** Types of the search parameters of the hosted API, for reading them from attribute strings. */
-const PARAMETER_KINDS: Record<string, Kind> = {
-  query: 'string',
-  similarQuery: 'string',
-  filters: 'string',
-  highlightPreTag: 'string',
-  highlightPostTag: 'string',
-  snippetEllipsisText: 'string',
-  aroundLatLng: 'string',
-  userToken: 'string',
-  queryType: 'string',
-  removeWordsIfNoResults: 'string',
-  exactOnSingleWordQuery: 'string',
-  sortFacetValuesBy: 'string',
-  page: 'number',
-  hitsPerPage: 'number',
-  offset: 'number',
-  length: 'number',
-  maxValuesPerFacet: 'number',
-  minWordSizefor1Typo: 'number',
-  minWordSizefor2Typos: 'number',
-  minProximity: 'number',
-  aroundPrecision: 'number',
-  minimumAroundRadius: 'number',
-  relevancyStrictness: 'number',
-  personalizationImpact: 'number',
-  aroundRadius: 'numberOrAll',
-  getRankingInfo: 'boolean',
-  clickAnalytics: 'boolean',
-  analytics: 'boolean',
-  enablePersonalization: 'boolean',
-  enableRules: 'boolean',
-  enableABTest: 'boolean',
-  enableReRanking: 'boolean',
-  restrictHighlightAndSnippetArrays: 'boolean',
-  advancedSyntax: 'boolean',
-  allowTyposOnNumericTokens: 'boolean',
-  aroundLatLngViaIP: 'boolean',
-  synonyms: 'boolean',
-  replaceSynonymsInHighlight: 'boolean',
-  percentileComputation: 'boolean',
-  sumOrFiltersScores: 'boolean',
-  facetingAfterDistinct: 'boolean',
-  attributeCriteriaComputedByMinProximity: 'boolean',
-  typoTolerance: 'typoTolerance',
-  ignorePlurals: 'booleanOrList',
-  removeStopWords: 'booleanOrList',
-  distinct: 'booleanOrNumber',
-  attributesToRetrieve: 'list',
-  attributesToHighlight: 'list',
-  attributesToSnippet: 'list',
-  facets: 'list',
-  restrictSearchableAttributes: 'list',
-  analyticsTags: 'list',
-  ruleContexts: 'list',
-  disableTypoToleranceOnAttributes: 'list',
-  responseFields: 'list',
-  advancedSyntaxFeatures: 'list',
-  alternativesAsExact: 'list',
-  optionalWords: 'list',
-  queryLanguages: 'list',
-  naturalLanguages: 'list',
-  facetFilters: 'filters',
-  numericFilters: 'filters',
-  tagFilters: 'filters',
-  optionalFilters: 'filters',
-};
-
-const BY_LOWER_CASE = new Map(Object.keys(PARAMETER_KINDS).map((name) => [name.toLowerCase(), name]));
+const BY_LOWER_CASE = new Map(Object.keys(SEARCH_PARAMETERS).map((name) => [name.toLowerCase(), name]));
 
 /**
  * The search parameter named by an attribute: kebab-case (`hits-per-page`) or the parameter's own name,
@@ -199,14 +121,16 @@ function parseList(text: string): string[] {
  */
 export function parseParameter(attribute: string, text: string): [string, unknown] {
   const name = parameterName(attribute);
-  switch (PARAMETER_KINDS[name]) {
+  // By the parameter's type in the protocol's table (the one the service validates requests with).
+  switch (SEARCH_PARAMETERS[name]) {
     case 'string':
       return [name, text];
+    case 'integer':
     case 'number':
       return [name, parseNumber(attribute, text)];
     case 'boolean':
       return [name, parseBoolean(attribute, text)];
-    case 'list':
+    case 'strings':
       return [name, parseList(text)];
     case 'numberOrAll':
       return [name, text.trim() === 'all' ? 'all' : parseNumber(attribute, text)];
@@ -214,11 +138,11 @@ export function parseParameter(attribute: string, text: string): [string, unknow
       const value = text.trim();
       return [name, value === 'min' || value === 'strict' ? value : parseBoolean(attribute, value)];
     }
-    case 'booleanOrList': {
+    case 'booleanOrStrings': {
       const value = text.trim().toLowerCase();
       return [name, value === '' || value === 'true' || value === 'false' ? value !== 'false' : parseList(text)];
     }
-    case 'booleanOrNumber': {
+    case 'booleanOrInteger': {
       const value = text.trim().toLowerCase();
       return [
         name,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ApiError, RetryError, computeHosts, createClient } from '../../src/client/index.js';
-import { generateSecuredApiKey, securedApiKeyRemainingValidity } from '../../src/client/secured-key.js';
+import { generateSecuredApiKey, securedApiKeyRemainingValidity } from '../../service/src/secured-key.js';
 import {
   catalogue,
   closedPort,
@@ -94,7 +94,7 @@ describe('hosts', () => {
       });
     const browser = await bundle('src/store/index.ts');
     assert.doesNotMatch(browser.outputFiles[0]!.text, /node:/);
-    await assert.rejects(bundle('src/client/secured-key.ts'), /node:crypto/);
+    await assert.rejects(bundle('service/src/secured-key.ts'), /node:crypto/);
   });
 
   test('bad options are refused with a clear error', () => {

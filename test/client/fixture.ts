@@ -58,7 +58,7 @@ export interface RunningService {
 
 /** Starts the real service on 127.0.0.1:0 with a temp data dir. */
 export async function startService(): Promise<RunningService> {
-  const { createService, DEV_CREDENTIALS } = await import('../../src/service/index.js');
+  const { createService, DEV_CREDENTIALS } = await import('../../service/src/index.js');
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-client-store-'));
   const service = await createService({ dataDir });
   const { url } = await service.listen(0, '127.0.0.1');

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createService, DEV_CREDENTIALS } from '../../src/service/index.js';
+import { createService, DEV_CREDENTIALS } from '../../service/src/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bundlePath = join(root, 'dist/svc-search.js');

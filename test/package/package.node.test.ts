@@ -1,68 +1,38 @@
 /**
- * The published package, as a user gets it: `npm pack` of the built tree, unpacked into a temporary
- * project's `node_modules/svc-search`, then
- * - the tarball holds every `exports` target and nothing from tests, stories, benches or local data;
- * - esbuild (the way an app's bundler does it) resolves every browser subpath, refuses `svc-search/service`
- *   for the browser, and — checked on its metafile — importing one element pulls in only that element
- *   (every `./elements/<name>/define` bundled alone: its element, the extras it documents, no client/store/insights
- *   but for `<svc-search>`);
- * - TypeScript resolves the declarations of every subpath (NodeNext and bundler resolution);
- * - Node imports `svc-search/service` and starts the service.
- *
- * `dist/` is built first (`npm run build`) when it is missing or older than a source file; set
- * `SVC_PACKAGE_REBUILD=1` to force it.
+ * The published library, as a user's bundler and TypeScript see it: `npm pack` of the built tree (with the
+ * service package, see ./pack.ts), unpacked into a temporary project's `node_modules/svc-search` next to this
+ * repository's dependencies, then
+ * - the library tarball holds every `exports` target and nothing from tests, stories, benches, local data or
+ *   the service; the service tarball holds its compiled JavaScript, declarations, bin and README only;
+ * - esbuild (the way an app's bundler does it) resolves every subpath, and — checked on its metafile —
+ *   importing one element pulls in only that element (every `./elements/<name>/define` bundled alone: its
+ *   element, the extras it documents, no client/store/insights but for `<svc-search>`);
+ * - the Node-only subpaths of earlier versions (`./service`, `./client/secured-key`) are gone;
+ * - TypeScript resolves the declarations of every subpath (NodeNext and bundler resolution).
+ * What a real install brings (packages, size, install scripts) and the service's bin are install.node.test.ts.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { elementFolders, packageFields, packageFieldsDiff } from '../../scripts/package-exports.js';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+import { packAll, root } from './pack.js';
 
 type Conditional = { types: string; default: string };
-const exportsMap = packageFields().exports as Record<string, string | Conditional | { node: Conditional }>;
+const exportsMap = packageFields().exports as Record<string, string | Conditional>;
 
 /** Every file an `exports` entry points at. */
 function exportTargets(): string[] {
   const out: string[] = [];
   for (const value of Object.values(exportsMap)) {
     if (typeof value === 'string') out.push(value);
-    else if ('node' in value) out.push(value.node.types, value.node.default);
     else out.push(value.types, value.default);
   }
   return out.map((path) => path.replace(/^\.\//, ''));
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBuilt(): void {
-  const marker = join(root, 'dist/index.js');
-  const stale =
-    !existsSync(marker) ||
-    !existsSync(join(root, 'dist/svc-search.js')) ||
-    statSync(marker).mtimeMs < newestMtime(join(root, 'src'));
-  if (stale || process.env.SVC_PACKAGE_REBUILD) {
-    const result = spawnSync(npm, ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8' });
-    assert.equal(result.status, 0, `npm run build failed:\n${result.stdout}\n${result.stderr}`);
-  }
-  if (!existsSync(join(root, 'custom-elements.json'))) {
-    const result = spawnSync(npm, ['run', 'analyze', '--silent'], { cwd: root, encoding: 'utf8' });
-    assert.equal(result.status, 0, `npm run analyze failed:\n${result.stdout}\n${result.stderr}`);
-  }
 }
 
 describe('package.json', () => {
@@ -70,8 +40,8 @@ describe('package.json', () => {
     assert.deepEqual(packageFieldsDiff(), [], 'run: node --import tsx scripts/package-exports.ts --write');
   });
 
-  it('has the subpaths of issue 7: root, define, each element and its define file, store, client, insights, service (node only)', () => {
-    for (const key of ['.', './define', './store', './client', './insights'])
+  it('has the subpaths: root, define, each element and its define file, store, client, insights, protocol; nothing Node-only', () => {
+    for (const key of ['.', './define', './store', './client', './insights', './protocol'])
       assert.ok(exportsMap[key], `exports lacks ${key}`);
     for (const name of [
       'search',
@@ -85,7 +55,9 @@ describe('package.json', () => {
       assert.ok(exportsMap[`./elements/${name}`], `exports lacks ./elements/${name}`);
       assert.ok(exportsMap[`./elements/${name}/define`], `exports lacks ./elements/${name}/define`);
     }
-    assert.deepEqual(Object.keys(exportsMap['./service'] as object), ['node']);
+    // The service and secured API keys are the @svc-search/service package now.
+    for (const key of ['./service', './client/secured-key']) assert.equal(exportsMap[key], undefined, key);
+    assert.ok(Object.values(exportsMap).every((value) => typeof value === 'string' || !('node' in value)));
     const sideEffects = packageFields().sideEffects as string[];
     assert.ok(
       sideEffects.every((path) => /(^|\/)define\.(js|ts)$|svc-search\.js$/.test(path)),
@@ -97,22 +69,19 @@ describe('package.json', () => {
 describe('npm pack', () => {
   let work: string;
   let files: string[];
+  let serviceFiles: string[];
   const pkgDir = () => join(work, 'node_modules/svc-search');
 
   before(() => {
-    ensureBuilt();
     work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
-    const json = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    const [packed] = JSON.parse(json) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    files = packed!.files.map((file) => file.path);
+    const { library, service } = packAll(work);
+    files = library.files;
+    serviceFiles = service.files;
     mkdirSync(pkgDir(), { recursive: true });
-    execFileSync('tar', ['-xzf', join(work, packed!.filename), '-C', pkgDir(), '--strip-components=1']);
-    // The project's dependencies, as an install would provide them (links to this repository's node_modules).
+    execFileSync('tar', ['-xzf', library.tarball, '-C', pkgDir(), '--strip-components=1']);
+    // The tools' dependencies, as an install would provide them (links to this repository's node_modules).
     for (const name of readdirSync(join(root, 'node_modules'))) {
-      if (name === 'svc-search' || name.startsWith('.')) continue;
+      if (name === 'svc-search' || name === '@svc-search' || name.startsWith('.')) continue;
       symlinkSync(join(root, 'node_modules', name), join(work, 'node_modules', name));
     }
   });
@@ -134,16 +103,31 @@ describe('npm pack', () => {
     }
   });
 
-  it('holds nothing from tests, stories, benches, Storybook, CI or local data', () => {
+  it('holds nothing from tests, stories, benches, Storybook, CI, local data or the service', () => {
     const unwanted = files.filter(
       (path) =>
-        /^(test|tests|stories|bench|\.storybook|\.ci|\.data|docs|node_modules|storybook-static|coverage)\//.test(
+        /^(test|tests|stories|bench|bin|service|\.storybook|\.ci|\.data|docs|node_modules|storybook-static|coverage)\//.test(
           path,
         ) ||
+        /(^|\/)service\/|secured-key/.test(path) ||
         /\.(test|stories)\.[cm]?[jt]sx?$/.test(path) ||
         /(^|\/)\.(env|DS_Store)|\.tsbuildinfo$|\.sqlite3?(-wal|-shm)?$|\.db$/.test(path),
     );
     assert.deepEqual(unwanted, []);
+  });
+
+  it('the service tarball holds its compiled JavaScript with declarations, the bin and the README, no sources or tests', () => {
+    for (const path of ['package.json', 'README.md', 'bin/svc-search-service.js', 'dist/index.js', 'dist/cli.js'])
+      assert.ok(serviceFiles.includes(path), `service tarball lacks ${path}`);
+    assert.ok(serviceFiles.includes('dist/index.d.ts'), 'service tarball lacks its declarations');
+    const unwanted = serviceFiles.filter(
+      (path) => !/^(dist\/.+\.(js|d\.ts)|bin\/[\w-]+\.js|package\.json|README\.md)$/.test(path),
+    );
+    assert.deepEqual(unwanted, []);
+    assert.deepEqual(
+      serviceFiles.filter((path) => /\.test\.|(^|\/)test\/|\.ts$/.test(path) && !path.endsWith('.d.ts')),
+      [],
+    );
   });
 
   /** Bundles `source` from inside the temporary project, as an app's bundler would. */
@@ -159,7 +143,6 @@ describe('npm pack', () => {
       metafile: true,
       logLevel: 'silent',
       preserveSymlinks: false,
-      external: platform === 'node' ? ['better-sqlite3', 'node:*'] : [],
     });
     // Files that contribute bytes to the output (the metafile also lists files parsed and then shaken out).
     const output = Object.values(result.metafile.outputs)[0]!;
@@ -241,35 +224,29 @@ describe('npm pack', () => {
       ),
     ].sort();
 
-  it('resolves every browser subpath with esbuild, and the whole define entry reaches no service code', async () => {
+  it('resolves every subpath with esbuild for the browser, and none brings a Node built-in', async () => {
     for (const key of Object.keys(exportsMap)) {
-      if (
-        key === './service' ||
-        key === './client/secured-key' ||
-        key.endsWith('.json') ||
-        key === './react' ||
-        key === './vue'
-      )
-        continue;
+      if (key.endsWith('.json') || key === './react' || key === './vue') continue;
       const specifier = `svc-search${key.slice(1)}`;
       const { inputs } = await bundle(`import * as m from '${specifier}'; console.log(m);`);
       assert.ok(inputs.length > 0, specifier);
       assert.deepEqual(
-        inputs.filter((path) => path.startsWith('svc-search/dist/service/')),
+        inputs.filter(
+          (path) =>
+            path !== '<stdin>' &&
+            !/^(svc-search\/dist\/|node_modules\/(lit|lit-html|lit-element|@lit|@lit-labs)\/)/.test(path),
+        ),
         [],
-        `${specifier} reaches service code`,
+        `${specifier} brings more than the library and Lit`,
       );
     }
   });
 
-  it('refuses svc-search/service for the browser and resolves it for Node', async () => {
-    await assert.rejects(bundle(`import 'svc-search/service';`), /service/);
-    // Secured API keys are made on servers: the subpath exists for Node only, too.
-    await assert.rejects(bundle(`import 'svc-search/client/secured-key';`), /secured-key/);
-    const secured = await bundle(`export { generateSecuredApiKey } from 'svc-search/client/secured-key';`, 'node');
-    assert.ok(secured.inputs.some((path) => path.startsWith('svc-search/dist/client/secured-key')));
-    const { inputs } = await bundle(`export { createService } from 'svc-search/service';`, 'node');
-    assert.ok(inputs.some((path) => path.startsWith('svc-search/dist/service/')));
+  it('the Node-only subpaths of earlier versions are gone, for the browser and for Node (the service package has them)', async () => {
+    for (const platform of ['browser', 'node'] as const) {
+      await assert.rejects(bundle(`import 'svc-search/service';`, platform), /service/);
+      await assert.rejects(bundle(`import 'svc-search/client/secured-key';`, platform), /secured-key/);
+    }
   });
 
   it('pulls in only the element imported: each define subpath, and a class from the root with tree shaking', async () => {
@@ -307,6 +284,7 @@ import * as root from 'svc-search';
 import * as store from 'svc-search/store';
 import * as client from 'svc-search/client';
 import * as insights from 'svc-search/insights';
+import { SEARCH_PARAMETERS, validateInsightsEvent, type SearchResponse } from 'svc-search/protocol';
 type Product = { name: string; price: number };
 const hits = document.createElement('svc-hits');
 const typed: SvcHits = hits;
@@ -315,16 +293,14 @@ products.renderHit = (hit) => hit.price.toFixed(2) + hit.name;
 export const tree = <svc-hits attribute="name" renderHit={(hit) => String(hit.name)} />;
 // @ts-expect-error svc-hits has no such property
 export const wrong = <svc-hits notAProperty="x" />;
+export const hitsPerPage: string | undefined = SEARCH_PARAMETERS.hitsPerPage;
+export const problem = validateInsightsEvent({})?.field;
+export const answer: SearchResponse<Product> | undefined = undefined;
 export { typed, root, store, client, insights };
 `,
     );
-    writeFileSync(
-      join(consumer, 'server.ts'),
-      `import { createService } from 'svc-search/service';\nexport const start = () => createService({ dataDir: ':memory:' });\n`,
-    );
     for (const moduleResolution of ['NodeNext', 'Bundler']) {
       const module = moduleResolution === 'NodeNext' ? 'NodeNext' : 'ESNext';
-      const files = moduleResolution === 'NodeNext' ? ['app.tsx', 'server.ts'] : ['app.tsx'];
       writeFileSync(
         join(consumer, 'tsconfig.json'),
         JSON.stringify({
@@ -339,7 +315,7 @@ export { typed, root, store, client, insights };
             lib: ['ES2023', 'DOM', 'DOM.Iterable'],
             types: [],
           },
-          files,
+          files: ['app.tsx'],
         }),
       );
       const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', consumer], {
@@ -347,62 +323,5 @@ export { typed, root, store, client, insights };
       });
       assert.equal(result.status, 0, `tsc (${moduleResolution}) failed:\n${result.stdout}${result.stderr}`);
     }
-  });
-
-  it('the packaged CLI (bin svc-search) starts the service and answers', async () => {
-    const { spawn } = await import('node:child_process');
-    const dataDir = mkdtempSync(join(tmpdir(), 'svc-pack-cli-'));
-    const child = spawn(
-      process.execPath,
-      [join(pkgDir(), 'bin/svc-search.js'), 'serve', '--port', '0', '--data-dir', dataDir],
-      { cwd: work },
-    );
-    try {
-      const url = await new Promise<string>((resolveUrl, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`no "listening on" within 20 s:\n${out}`)), 20_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk;
-          const match = /listening on (http:\/\/\S+)/.exec(out);
-          if (match) {
-            clearTimeout(timer);
-            resolveUrl(match[1]!);
-          }
-        });
-        child.stderr.on('data', (chunk: Buffer) => (out += chunk));
-        child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-      });
-      const response = await fetch(`${url}/1/indexes`, {
-        headers: { 'x-service-application-id': 'SVCLOCAL', 'x-service-api-key': 'local-admin-key' },
-      });
-      assert.equal(response.status, 200);
-    } finally {
-      child.kill();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  it('Node imports svc-search/service from the package (a separate process in the consumer project) and the service answers', () => {
-    const script = `
-      const { createService, DEV_CREDENTIALS } = await import('svc-search/service');
-      const service = await createService({ dataDir: ':memory:' });
-      const { url } = await service.listen(0, '127.0.0.1');
-      const headers = { 'x-service-application-id': DEV_CREDENTIALS.appId, 'x-service-api-key': DEV_CREDENTIALS.adminKey, 'content-type': 'application/json' };
-      const put = await fetch(url + '/1/indexes/pack_test/1', { method: 'PUT', headers, body: JSON.stringify({ name: 'Packed phone' }) });
-      const task = await put.json();
-      await fetch(url + '/1/indexes/pack_test/task/' + task.taskID, { headers });
-      const search = await fetch(url + '/1/indexes/pack_test/query', { method: 'POST', headers, body: JSON.stringify({ query: 'packed' }) });
-      const body = await search.json();
-      await service.close();
-      console.log(JSON.stringify({ status: search.status, nbHits: body.nbHits }));
-    `;
-    const consumer = join(work, 'node-consumer');
-    mkdirSync(consumer, { recursive: true });
-    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: consumer,
-      encoding: 'utf8',
-    });
-    assert.equal(result.status, 0, result.stderr);
-    assert.deepEqual(JSON.parse(result.stdout.trim().split('\n').pop()!), { status: 200, nbHits: 1 });
   });
 });

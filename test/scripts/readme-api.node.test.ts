@@ -1,6 +1,6 @@
 /**
- * The README's API section generator (scripts/readme-api.ts): tables from a manifest, markers, and the
- * real manifest of this repository (every element gets a section).
+ * The element reference generator (scripts/readme-api.ts → docs/elements.md): tables from a manifest,
+ * markers, and the real manifest of this repository (every element gets a section).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiMarkdown, elementSection, replaceBetweenMarkers, START, END } from '../../scripts/readme-api.js';
+import {
+  apiMarkdown,
+  ELEMENTS_DOC,
+  elementSection,
+  END,
+  replaceBetweenMarkers,
+  START,
+} from '../../scripts/readme-api.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -54,13 +61,13 @@ describe('scripts/readme-api', () => {
     assert.match(markdown, /- \[`<svc-example>`\]\(#svc-example\) — An example\.\n/);
   });
 
-  it('replaces only the text between the markers, and refuses a README without them', () => {
+  it('replaces only the text between the markers, and refuses a document without them', () => {
     const readme = `intro\n${START}\nold\n${END}\nrest\n`;
     assert.equal(replaceBetweenMarkers(readme, 'new'), `intro\n${START}\nnew\n${END}\nrest\n`);
     assert.throws(() => replaceBetweenMarkers('no markers', 'x'), /lacks the markers/);
   });
 
-  it('covers every element of the repository from a freshly generated manifest, and README.md shows exactly that', () => {
+  it('covers every element of the repository from a freshly generated manifest, and docs/elements.md shows exactly that', () => {
     // The analyzer joins its outdir to the project directory: a scratch folder under the ignored .tmp/.
     mkdirSync(join(root, '.tmp'), { recursive: true });
     const outdir = mkdtempSync(join(root, '.tmp', 'cem-'));
@@ -102,12 +109,12 @@ describe('scripts/readme-api', () => {
         assert.match(markdown, new RegExp(`### \`<${tag}>\``), `${tag} has a section`);
       }
       assert.doesNotMatch(markdown, /\| `type` \|/, 'no phantom events');
-      // The README's element reference is this manifest's (element docs changed → `npm run readme-api`).
-      const readme = readFileSync(join(root, 'README.md'), 'utf8');
+      // The element reference is this manifest's (element docs changed → `npm run readme-api`).
+      const reference = readFileSync(join(root, ELEMENTS_DOC), 'utf8');
       assert.equal(
-        replaceBetweenMarkers(readme, markdown),
-        readme,
-        'README.md API section is out of date: run `npm run readme-api`',
+        replaceBetweenMarkers(reference, markdown),
+        reference,
+        `${ELEMENTS_DOC} is out of date: run \`npm run readme-api\``,
       );
     } finally {
       rmSync(outdir, { recursive: true, force: true });

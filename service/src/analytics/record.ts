@@ -1,0 +1,252 @@
+/**
+ * What the Analytics API records of a search: called by the search router (`runSearch`) for every
+ * search it answers, unless the search has `analytics: false`. See `docs/notes/service.md`, "Analytics".
+ */
+import type { Context } from 'hono';
+import type { KeyInfo, ServiceContext } from '../context.js';
+import { buildFilterTree, parseSearchParams, type FilterNode } from '../engine/index.js';
+import { clientIp } from '../http/auth.js';
+import { AnalyticsLog, type AnalyticsFilter, type FilterOperator } from '../storage/analytics-log.js';
+
+/** Where a search came from, read from the HTTP request. */
+export interface SearchOrigin {
+  /** Peer address of the connection. */
+  ip?: string;
+  /** First address of `X-Forwarded-For` (used only with the admin key: a backend searching for a user). */
+  forwardedFor?: string;
+  /** `X-Service-UserToken` header. */
+  userToken?: string;
+  /** The country a proxy in front of the service found for the client (ISO 3166-1 alpha-2, upper case). */
+  country?: string;
+}
+
+/**
+ * Headers a proxy sets with the client's country: Cloudflare's `CF-IPCountry`, else `X-Country-Code`, or
+ * the one header named by `createService({ countryHeader })` / `--country-header`. A client can send them
+ * itself: they mean something only behind a proxy that sets (overwrites) them.
+ */
+export const DEFAULT_COUNTRY_HEADERS = ['cf-ipcountry', 'x-country-code'] as const;
+
+const countryHeaders = new WeakMap<ServiceContext, readonly string[]>();
+
+/** Called once by `createService`: the header to read the country from (default {@link DEFAULT_COUNTRY_HEADERS}). */
+export function setCountryHeader(ctx: ServiceContext, header: string | undefined): void {
+  countryHeaders.set(ctx, header ? [header.toLowerCase()] : DEFAULT_COUNTRY_HEADERS);
+}
+
+/** A two-letter country code, upper case; `XX` (Cloudflare: unknown) and anything else are no country. */
+function countryOf(value: string | undefined): string | undefined {
+  const code = value?.trim().toUpperCase();
+  return code && /^[A-Z]{2}$/.test(code) && code !== 'XX' ? code : undefined;
+}
+
+/**
+ * @example
+ * runSearch(ctx, indexName, index, raw, key, searchOrigin(c, ctx));
+ */
+export function searchOrigin(c: Context, ctx?: ServiceContext): SearchOrigin {
+  const origin: SearchOrigin = {};
+  for (const header of (ctx && countryHeaders.get(ctx)) ?? DEFAULT_COUNTRY_HEADERS) {
+    const country = countryOf(c.req.header(header));
+    if (country) {
+      origin.country = country;
+      break;
+    }
+  }
+  const ip = clientIp(c);
+  if (ip) origin.ip = ip;
+  const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+  if (forwarded) origin.forwardedFor = forwarded;
+  const userToken = c.req.header('x-service-usertoken');
+  if (userToken) origin.userToken = userToken;
+  return origin;
+}
+
+const logs = new WeakMap<ServiceContext, AnalyticsLog>();
+
+/**
+ * The analytics log of a service (one per context; creates its table on first use and writes what is
+ * queued when the service closes).
+ *
+ * @example
+ * getAnalyticsLog(ctx).flush();
+ */
+export function getAnalyticsLog(ctx: ServiceContext): AnalyticsLog {
+  let log = logs.get(ctx);
+  if (!log) {
+    const created = new AnalyticsLog(ctx.db);
+    ctx.on('close', () => created.close());
+    // DELETE /1/usertokens/{userToken}: the user's searches stay (they were searches) but no longer carry
+    // the token.
+    ctx.on('usertoken-deleted', (payload) => created.forgetUser((payload as { userToken: string }).userToken));
+    logs.set(ctx, created);
+    log = created;
+  }
+  return log;
+}
+
+function analyticsOff(value: unknown): boolean {
+  return value === false || value === 'false' || value === 0 || value === '0';
+}
+
+const NEGATED: Record<FilterOperator, FilterOperator> = {
+  ':': '!=',
+  '=': '!=',
+  '!=': '=',
+  '<': '>=',
+  '<=': '>',
+  '>': '<=',
+  '>=': '<',
+};
+
+/**
+ * The filters of a request as `{attribute, operator, value}`: `attr:value` → `:`, numeric comparisons
+ * keep their operator, `attr:a TO b` → `>= a` and `<= b`, a negated facet value → `!=`, a negated
+ * comparison → the opposite operator (`NOT price < 10` → `price >= 10`); a negated range is left out.
+ * Duplicates (the same filter twice in one request) count once.
+ *
+ * @example
+ * filtersOf({ facetFilters: [['brand:Hon', 'brand:Acme']], numericFilters: ['price<100'] })
+ * // [{ attribute: 'brand', operator: ':', value: 'Hon' }, { …'Acme' }, { attribute: 'price', operator: '<', value: '100' }]
+ */
+export function filtersOf(input: Record<string, unknown>): AnalyticsFilter[] {
+  let tree: FilterNode | null;
+  try {
+    const params = parseSearchParams({
+      filters: input.filters,
+      facetFilters: input.facetFilters,
+      numericFilters: input.numericFilters,
+      tagFilters: input.tagFilters,
+    }) as Record<string, unknown>;
+    tree = buildFilterTree(params);
+  } catch {
+    return [];
+  }
+  const out: AnalyticsFilter[] = [];
+  const seen = new Set<string>();
+  const add = (attribute: string, operator: FilterOperator, value: string) => {
+    const id = JSON.stringify([attribute, operator, value]);
+    if (seen.has(id)) return;
+    seen.add(id);
+    out.push({ attribute, operator, value });
+  };
+  const walk = (node: FilterNode, negated: boolean): void => {
+    switch (node.type) {
+      case 'and':
+      case 'or':
+        for (const child of node.children) walk(child, negated);
+        return;
+      case 'not':
+        walk(node.child, !negated);
+        return;
+      case 'facet':
+        add(node.attribute, negated ? '!=' : ':', node.value);
+        return;
+      case 'numeric':
+        add(node.attribute, negated ? NEGATED[node.op] : node.op, String(node.value));
+        return;
+      case 'range':
+        if (negated) return;
+        add(node.attribute, '>=', String(node.from));
+        add(node.attribute, '<=', String(node.to));
+    }
+  };
+  if (tree) walk(tree, false);
+  return out;
+}
+
+function stringList(value: unknown): string[] {
+  try {
+    const parsed = (parseSearchParams({ analyticsTags: value }) as Record<string, unknown>).analyticsTags;
+    return Array.isArray(parsed) ? parsed.filter((tag): tag is string => typeof tag === 'string' && tag !== '') : [];
+  } catch {
+    return [];
+  }
+}
+
+function address(ip: string): string {
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+export interface RecordedSearch {
+  indexName: string;
+  /** The request's own parameters (the user's query and filters). */
+  input: Record<string, unknown>;
+  /** The parameters the search ran with (after rules and the key's forced parameters). */
+  raw: Record<string, unknown>;
+  response: {
+    hits: Array<{ objectID: string }>;
+    nbHits?: unknown;
+    page?: unknown;
+    hitsPerPage?: unknown;
+    queryID?: unknown;
+  };
+  key: KeyInfo;
+  origin?: SearchOrigin;
+  /** The A/B test variant the search was assigned to (`src/service/abtests/`), if any. */
+  abTest?: { abTestID: number; abTestVariantID: number } | undefined;
+}
+
+/**
+ * Records one answered search for Analytics, unless it has `analytics: false` (its own or forced by
+ * the key). The user is the search's `userToken` (a secured key's wins), else the `X-Service-UserToken`
+ * header, else the client IP (with the admin key, the first `X-Forwarded-For` address when given).
+ *
+ * @example
+ * recordSearch(ctx, { indexName, input, raw, response, key, origin });
+ */
+export function recordSearch(ctx: ServiceContext, search: RecordedSearch): void {
+  try {
+    record(ctx, search);
+  } catch (error) {
+    // Analytics never fails a search.
+    console.error('[svc-search] analytics: a search could not be recorded', error);
+  }
+}
+
+/** Who searched, as Analytics counts users (and A/B tests split them). */
+export interface SearchUser {
+  /** The search's userToken, else the `X-Service-UserToken` header, else the client IP. */
+  userKey: string;
+  /** True when `userKey` is the client IP (no user token was given). */
+  anonymous: boolean;
+}
+
+/**
+ * The user of a search: its `userToken` (pass the one it runs with, so a secured key's wins), else the
+ * `X-Service-UserToken` header, else — the anonymous stand-in — the client IP (`::ffff:` removed; with
+ * the admin key, the first `X-Forwarded-For` address, for a backend searching on a user's behalf).
+ *
+ * @example
+ * searchUser('alice', key, origin) // { userKey: 'alice', anonymous: false }
+ * searchUser(undefined, key, { ip: '::ffff:10.0.0.7' }) // { userKey: '10.0.0.7', anonymous: true }
+ */
+export function searchUser(userToken: unknown, key: KeyInfo, origin: SearchOrigin = {}): SearchUser {
+  const token = typeof userToken === 'string' && userToken ? userToken : origin.userToken;
+  if (token) return { userKey: token, anonymous: false };
+  return { userKey: address((key.isAdmin && origin.forwardedFor) || origin.ip || 'unknown'), anonymous: true };
+}
+
+function record(ctx: ServiceContext, search: RecordedSearch): void {
+  const { input, raw, response, key, origin = {} } = search;
+  if (analyticsOff(raw.analytics)) return;
+  const { userKey, anonymous } = searchUser(raw.userToken, key, origin);
+  const page = Number(response.page ?? 0);
+  const hitsPerPage = Number(response.hitsPerPage ?? response.hits.length);
+  getAnalyticsLog(ctx).record({
+    indexName: search.indexName,
+    ts: ctx.now(),
+    query: typeof input.query === 'string' ? input.query : '',
+    nbHits: Number(response.nbHits ?? 0) || 0,
+    userKey,
+    anonymous,
+    ...(typeof response.queryID === 'string' ? { queryID: response.queryID } : {}),
+    page: Number.isFinite(page) ? page : 0,
+    hitsPerPage: Number.isFinite(hitsPerPage) ? hitsPerPage : response.hits.length,
+    objectIDs: response.hits.map((hit) => hit.objectID),
+    filters: filtersOf(input),
+    tags: stringList(raw.analyticsTags),
+    ...(search.abTest ? { abTestID: search.abTest.abTestID, abTestVariantID: search.abTest.abTestVariantID } : {}),
+    ...(origin.country ? { country: origin.country } : {}),
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * `svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID] [--admin-key K]
+ * [--search-key K] [--usage-key K] [--monitoring-key K] [--country-header NAME] [--crawler-user-id U]
+ * [--crawler-api-key K] [--crawler-domain HOST]… [--demo]`: starts the local service and prints `listening on
+ * http://HOST:PORT` once it accepts requests, then the application id, the keys and the crawler credentials.
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createService, DEV_CREDENTIALS, type Service } from './index.js';
+
+const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID]
+                                [--admin-key K] [--search-key K] [--usage-key K] [--monitoring-key K]
+                                [--country-header NAME] [--crawler-user-id U] [--crawler-api-key K]
+                                [--crawler-domain HOST]... [--demo]`;
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  appId: string;
+  adminKey: string;
+  searchKey: string;
+  /** Document 3's dedicated keys (none by default). */
+  usageKey?: string;
+  monitoringKey?: string;
+  /** The header a proxy sets with the client's country (default CF-IPCountry, else X-Country-Code). */
+  countryHeader?: string;
+  crawlerUserId: string;
+  crawlerApiKey: string;
+  /** Registered crawler domains besides the loopback hosts (`--crawler-domain`, repeatable). */
+  crawlerDomains: string[];
+  demo: boolean;
+}
+
+/**
+ * Parses the arguments after the command name.
+ *
+ * @example
+ * parseServeArgs(['--port', '0', '--demo']) // { port: 0, host: '127.0.0.1', …, demo: true }
+ */
+export function parseServeArgs(args: string[]): ServeOptions {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string', default: '8787' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'data-dir': { type: 'string', default: '.data' },
+      'app-id': { type: 'string', default: DEV_CREDENTIALS.appId },
+      'admin-key': { type: 'string', default: DEV_CREDENTIALS.adminKey },
+      'search-key': { type: 'string', default: DEV_CREDENTIALS.searchKey },
+      'usage-key': { type: 'string' },
+      'monitoring-key': { type: 'string' },
+      'country-header': { type: 'string' },
+      'crawler-user-id': { type: 'string', default: DEV_CREDENTIALS.crawlerUserId },
+      'crawler-api-key': { type: 'string', default: DEV_CREDENTIALS.crawlerApiKey },
+      'crawler-domain': { type: 'string', multiple: true, default: [] },
+      demo: { type: 'boolean', default: false },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  return {
+    port,
+    host: values.host!,
+    dataDir: values['data-dir']!,
+    appId: values['app-id']!,
+    adminKey: values['admin-key']!,
+    searchKey: values['search-key']!,
+    ...(values['usage-key'] ? { usageKey: values['usage-key'] } : {}),
+    ...(values['monitoring-key'] ? { monitoringKey: values['monitoring-key'] } : {}),
+    ...(values['country-header'] ? { countryHeader: values['country-header'] } : {}),
+    crawlerUserId: values['crawler-user-id']!,
+    crawlerApiKey: values['crawler-api-key']!,
+    crawlerDomains: values['crawler-domain']!,
+    demo: values.demo!,
+  };
+}
+
+/** Starts the service; resolves once it listens. */
+export async function serve(options: ServeOptions): Promise<{ service: Service; url: string }> {
+  const service = await createService({
+    dataDir: options.dataDir,
+    appId: options.appId,
+    adminKey: options.adminKey,
+    searchKey: options.searchKey,
+    usageKey: options.usageKey,
+    monitoringKey: options.monitoringKey,
+    countryHeader: options.countryHeader,
+    crawlerUserId: options.crawlerUserId,
+    crawlerApiKey: options.crawlerApiKey,
+    crawlerDomains: options.crawlerDomains,
+    demo: options.demo,
+  });
+  const { url } = await service.listen(options.port, options.host);
+  process.stdout.write(
+    `listening on ${url}\napplication id: ${options.appId}\nadmin key: ${options.adminKey}\nsearch key: ${options.searchKey}\n` +
+      (options.usageKey ? `usage key: ${options.usageKey}\n` : '') +
+      (options.monitoringKey ? `monitoring key: ${options.monitoringKey}\n` : '') +
+      `crawler user id: ${options.crawlerUserId}\ncrawler api key: ${options.crawlerApiKey}\n`,
+  );
+  return { service, url };
+}
+
+/**
+ * Entry point of the CLI (`bin/svc-search-service.js` runs the compiled file, `npm run serve` the source).
+ *
+ * @example
+ * await main(['serve', '--port', '8787', '--demo']);
+ */
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command !== 'serve') {
+    process.stderr.write(`${command ? `Unknown command: ${command}\n` : ''}${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  let options: ServeOptions;
+  try {
+    options = parseServeArgs(rest);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const { service } = await serve(options);
+  const stop = () => {
+    void service.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * `GET /1/logs` (the "logs" right of document 1): the latest calls the service answered, newest first,
+ * kept in memory (the last 1,000). Parameters `offset` (default 0), `length` (default 10, at most 1,000),
+ * `indexName`, `type` (`all`, `query` for searches, `build` for writes, `error` for 4xx/5xx answers).
+ * API keys are masked in the logged headers; bodies are cut at 1,000 characters.
+ */
+import type { Context, Hono, Next } from 'hono';
+import type { ServiceContext } from '../context.js';
+import { clientIp } from './auth.js';
+import { bodyTexts } from './body.js';
+import { HttpError } from './errors.js';
+
+const KEEP = 1000;
+const BODY_CHARS = 1000;
+
+interface LogEntry {
+  timestamp: string;
+  method: string;
+  answer_code: string;
+  query_body: string;
+  answer: string;
+  url: string;
+  ip: string;
+  query_headers: string;
+  sha1: string;
+  nb_api_calls: string;
+  processing_time_ms: string;
+  index?: string;
+  kind: 'query' | 'build' | 'other';
+}
+
+const QUERY_PATH = /^\/1\/indexes\/[^/]+(\/(query|queries|browse|objects|facets\/[^/]+\/query))?$/;
+
+function kindOf(method: string, path: string): LogEntry['kind'] {
+  if (method === 'GET' && /^\/1\/indexes\/[^/]+$/.test(path)) return 'query';
+  if (method === 'POST' && QUERY_PATH.test(path) && !/^\/1\/indexes\/[^/]+$/.test(path)) return 'query';
+  if (path.startsWith('/1/indexes/') && method !== 'GET') return 'build';
+  return 'other';
+}
+
+function cut(text: string): string {
+  return text.length > BODY_CHARS ? `${text.slice(0, BODY_CHARS)}…` : text;
+}
+
+/** The start of a body: reads chunks only until BODY_CHARS bytes are there, then cancels the rest. */
+async function head(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size <= BODY_CHARS) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  return cut(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** A path segment decoded, or as it is when it is not valid percent-encoded UTF-8 (never throws). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function mask(key: string | undefined): string {
+  if (!key) return '';
+  return key.length <= 8 ? '***' : `${key.slice(0, 4)}…${key.slice(-4)}`;
+}
+
+/**
+ * Records the calls and serves `GET /1/logs`. Register it before the other routers (its middleware
+ * must wrap them).
+ *
+ * @example
+ * logs.register(app, ctx); // then GET /1/logs?type=error&length=20 with a key holding the logs right
+ */
+export function register(app: Hono, ctx: ServiceContext): void {
+  const entries: LogEntry[] = [];
+
+  app.use('/1/*', async (c: Context, next: Next) => {
+    if (c.req.path === '/1/logs' || c.req.method === 'OPTIONS') return next();
+    const started = performance.now();
+    await next();
+    // The body as the handler read it (readJson keeps the decoded text); never a second read of the stream.
+    const requestBody = cut(bodyTexts.get(c.req.raw) ?? '');
+    let answer = '';
+    try {
+      answer = await head(c.res.clone().body);
+    } catch {
+      answer = '';
+    }
+    const url = new URL(c.req.url);
+    // A key given in the URL (Insights beacons; refused elsewhere, still secret) is never logged, whatever its case.
+    for (const name of [...url.searchParams.keys()])
+      if (name.toLowerCase() === 'x-service-api-key') url.searchParams.delete(name);
+    const index = /^\/1\/indexes\/([^/]+)/.exec(c.req.path)?.[1];
+    const headers = [
+      `X-Service-Application-Id: ${c.req.header('x-service-application-id') ?? ''}`,
+      `X-Service-API-Key: ${mask(c.req.header('x-service-api-key'))}`,
+      `User-Agent: ${c.req.header('user-agent') ?? ''}`,
+    ].join('\n');
+    const entry: LogEntry = {
+      timestamp: new Date().toISOString(),
+      method: c.req.method,
+      answer_code: String(c.res.status),
+      query_body: requestBody,
+      answer,
+      url: `${url.pathname}${url.search}`,
+      ip: clientIp(c) ?? '',
+      query_headers: headers,
+      sha1: '',
+      nb_api_calls: '1',
+      processing_time_ms: String(Math.round(performance.now() - started)),
+      kind: kindOf(c.req.method, c.req.path),
+    };
+    if (index !== undefined && index !== '*') entry.index = safeDecode(index);
+    entries.unshift(entry);
+    if (entries.length > KEEP) entries.length = KEEP;
+  });
+
+  app.get('/1/logs', (c) => {
+    const indexName = c.req.query('indexName');
+    ctx.authorize(c, 'logs', indexName);
+    const offset = Number(c.req.query('offset') ?? 0);
+    const length = Number(c.req.query('length') ?? 10);
+    const type = c.req.query('type') ?? 'all';
+    if (!Number.isInteger(offset) || offset < 0) throw new HttpError(400, 'offset must be a non-negative integer');
+    if (!Number.isInteger(length) || length < 1 || length > 1000)
+      throw new HttpError(400, 'length must be an integer from 1 to 1000');
+    if (!['all', 'query', 'build', 'error'].includes(type))
+      throw new HttpError(400, 'type must be all, query, build or error');
+    const selected = entries.filter(
+      (entry) =>
+        (indexName === undefined || entry.index === indexName) &&
+        (type === 'all' || (type === 'error' ? Number(entry.answer_code) >= 400 : entry.kind === type)),
+    );
+    return c.json({ logs: selected.slice(offset, offset + length).map(({ kind: _kind, ...entry }) => entry) });
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * `service.handler` as a Connect/Vite/test-runner middleware: it answers `/1/…` and `/2/…` and calls
+ * `next()` for every other path; `:memory:` services keep nothing on disk.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { createService, DEV_CREDENTIALS, type Service } from '../src/index.js';
+import { caller } from './service-helpers.js';
+
+let service: Service;
+let server: Server;
+let url: string;
+let nextCalls = 0;
+
+before(async () => {
+  service = await createService({ dataDir: ':memory:' });
+  server = createServer((req, res) =>
+    service.handler(req, res, () => {
+      nextCalls += 1;
+      res.setHeader('content-type', 'text/html');
+      res.end('<p>static page</p>');
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await service.close();
+});
+
+test('paths outside /1/ and /2/ go to next()', async () => {
+  for (const path of ['/', '/index.html', '/10/indexes', '/1', '/assets/1/x.js']) {
+    const response = await fetch(`${url}${path}`);
+    assert.equal(await response.text(), '<p>static page</p>', path);
+  }
+  assert.equal(nextCalls, 5);
+});
+
+test('service paths are answered in-process, next() is not called', async () => {
+  const before = nextCalls;
+  const call = caller(url);
+  const write = await call('PUT', '/1/indexes/mounted/1', { name: 'mounted record' });
+  assert.equal(write.status, 200);
+  const search = await call('POST', '/1/indexes/mounted/query', { query: 'mount' }, { key: DEV_CREDENTIALS.searchKey });
+  assert.equal(search.body.nbHits, 1);
+  const unknown = await call('GET', '/2/nothing');
+  assert.equal(unknown.status, 404);
+  assert.equal(typeof unknown.body.message, 'string');
+  assert.equal(nextCalls, before);
+});
+
+test('the context is reachable for other areas (indices, db, events)', async () => {
+  assert.deepEqual(service.ctx.indices.names().includes('mounted'), true);
+  assert.equal(service.ctx.indices.require('mounted').size, 1);
+  assert.throws(
+    () => service.ctx.indices.require('absent'),
+    (error: Error & { status?: number }) => error.status === 404,
+  );
+  assert.equal(service.ctx.db.pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
+  const seen: unknown[] = [];
+  const off = service.ctx.on('ping', (payload) => seen.push(payload));
+  service.ctx.emit('ping', 1);
+  off();
+  service.ctx.emit('ping', 2);
+  assert.deepEqual(seen, [1]);
+});

@@ -1,0 +1,159 @@
+/**
+ * Helpers of the service's Node tests: a real service on a loopback port with a temporary data
+ * directory, and a small HTTP caller that returns status, headers and the parsed JSON body.
+ */
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createService, DEV_CREDENTIALS, type Service, type ServiceOptions } from '../src/index.js';
+
+export const APP_ID: string = DEV_CREDENTIALS.appId;
+export const ADMIN_KEY: string = DEV_CREDENTIALS.adminKey;
+export const SEARCH_KEY: string = DEV_CREDENTIALS.searchKey;
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  appId?: string | null;
+  headers?: Record<string, string>;
+  /** Raw body text (sent as is). */
+  raw?: string | Buffer;
+}
+
+export interface Running {
+  service: Service;
+  url: string;
+  dataDir: string;
+  call<T = any>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<Answer<T>>;
+  /** Admin call that must answer 200; returns the body. */
+  ok<T = any>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<T>;
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'svc-test-'));
+}
+
+export function caller(url: string) {
+  return async function call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: CallOptions = {},
+  ): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const appId = options.appId === undefined ? APP_ID : options.appId;
+    const key = options.key === undefined ? ADMIN_KEY : options.key;
+    if (appId !== null) headers['X-Service-Application-Id'] = appId;
+    if (key !== null) headers['X-Service-API-Key'] = key;
+    let payload: string | Buffer | undefined;
+    if (options.raw !== undefined) payload = options.raw;
+    else if (body !== undefined) payload = JSON.stringify(body);
+    if (payload !== undefined) headers['Content-Type'] ??= 'application/json; charset=UTF-8';
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      body: typeof payload === 'string' || payload === undefined ? payload : new Uint8Array(payload),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // keep the text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  };
+}
+
+export async function startService(options: ServiceOptions = {}): Promise<Running> {
+  const dataDir = options.dataDir ?? tempDir();
+  const service = await createService({ ...options, dataDir });
+  const { url } = await service.listen(0, '127.0.0.1');
+  const call = caller(url);
+  return {
+    service,
+    url,
+    dataDir,
+    call,
+    async ok(method, path, body, callOptions) {
+      const answer = await call(method, path, body, callOptions);
+      if (answer.status !== 200)
+        throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body;
+    },
+    async stop({ keepData = false } = {}) {
+      await service.close();
+      if (!keepData && dataDir !== ':memory:') rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A secured API key exactly as document 1 describes it (hex HMAC-SHA256 + restrictions, Base64). */
+export function securedKey(parentKey: string, restrictions: Record<string, unknown>): string {
+  const query = Object.entries(restrictions)
+    .map(([name, value]) => {
+      const text =
+        typeof value === 'string'
+          ? value
+          : Array.isArray(value) || typeof value === 'object'
+            ? JSON.stringify(value)
+            : String(value);
+      return `${encodeURIComponent(name)}=${encodeURIComponent(text)}`;
+    })
+    .join('&');
+  const digest = createHmac('sha256', parentKey).update(query).digest('hex');
+  return Buffer.from(digest + query).toString('base64');
+}
+
+/** Indexes records through the batch endpoint and returns the taskID. */
+export async function index(
+  running: Running,
+  indexName: string,
+  records: Array<Record<string, unknown>>,
+  settings?: Record<string, unknown>,
+) {
+  if (settings) await running.ok('PUT', `/1/indexes/${encodeURIComponent(indexName)}/settings`, settings);
+  const answer = await running.ok('POST', `/1/indexes/${encodeURIComponent(indexName)}/batch`, {
+    requests: records.map((body) => ({ action: 'addObject', body })),
+  });
+  return answer.taskID as number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A scenario's base time: ten minutes ago (Insights accepts event timestamps up to four days old), or the
+ * middle of yesterday when that is within an hour of midnight UTC or after 20:00 — so a whole scenario,
+ * including events an hour later, stays on one UTC day.
+ */
+export function scenarioTime(): number {
+  const now = Date.now();
+  const t = now - 10 * 60_000;
+  const timeOfDay = t % DAY_MS;
+  return timeOfDay > 3_600_000 && timeOfDay < 20 * 3_600_000 ? t : Math.floor(now / DAY_MS) * DAY_MS - DAY_MS / 2;
+}
+
+/** A small shop of seven records for the Analytics and A/B test scenarios (ranks make the order fixed). */
+export const SMALL_SHOP = {
+  records: [
+    { objectID: '1', name: 'Oak chair', brand: 'Hon', price: 120, rank: 7 },
+    { objectID: '2', name: 'Office chair', brand: 'Hon', price: 300, rank: 6 },
+    { objectID: '3', name: 'Garden chair', brand: 'Acme', price: 80, rank: 5 },
+    { objectID: '4', name: 'Chair cushion', brand: 'Acme', price: 20, rank: 4 },
+    { objectID: '5', name: 'Desk lamp', brand: 'Tensor', price: 30, rank: 3 },
+    { objectID: '6', name: 'Floor lamp', brand: 'Tensor', price: 90, rank: 2 },
+    { objectID: '7', name: 'Standing desk', brand: 'Hon', price: 500, rank: 1 },
+  ],
+  settings: {
+    searchableAttributes: ['name', 'brand'],
+    attributesForFaceting: ['brand', 'price'],
+    customRanking: ['desc(rank)'],
+  },
+};
