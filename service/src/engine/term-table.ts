@@ -58,9 +58,10 @@ export class TermTable {
   /** Adds `text.slice(start, end)` (not in the table) with the next id, which it returns. */
   insert(text: string, start: number, end: number, hash: number): number {
     const id = this.count++;
-    if (id + 2 > this.starts.length) {
-      this.starts = grown32(this.starts, this.starts.length * 2);
+    if (id >= this.hashes.length) {
+      // one hash per term, and one start more than terms
       this.hashes = grown32(this.hashes, this.hashes.length * 2);
+      this.starts = grown32(this.starts, this.hashes.length + 1);
     }
     const from = this.starts[id]!;
     const length = end - start;
