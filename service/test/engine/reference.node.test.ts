@@ -220,6 +220,43 @@ describe('engine against a brute-force reference', () => {
     assert.ok(checked > 1000, `the queries matched records (${checked})`);
   });
 
+  it('gives the same figures over a vocabulary of thousands of words written in many batches', () => {
+    const rand = mulberry32(7);
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const vocabulary = Array.from({ length: 4000 }, () =>
+      Array.from({ length: 3 + Math.floor(rand() * 7) }, () => letters[Math.floor(rand() * 26)]).join(''),
+    );
+    // Zipf-like: a few words are everywhere, most are rare
+    const pick = () => vocabulary[Math.floor(vocabulary.length * rand() ** 3)]!;
+    const index = new Index('large-vocabulary');
+    index.setSettings({ searchableAttributes: ['name', 'brand'], attributesForFaceting: ['color'] });
+    const records = Array.from({ length: 3000 }, (_, i) => ({
+      objectID: String(i),
+      name: Array.from({ length: 2 + Math.floor(rand() * 4) }, pick).join(' '),
+      brand: pick(),
+      color: ['red', 'blue', 'green'][Math.floor(rand() * 3)]!,
+    }));
+    for (let i = 0; i < records.length; i += 100) index.saveObjects(records.slice(i, i + 100));
+    const colors = new Map(records.map((r) => [r.objectID, r.color]));
+    let checked = 0;
+    for (let round = 0; round < 120; round++) {
+      const source = records[Math.floor(rand() * records.length)]!;
+      const own = source.name.split(' ');
+      const words = Array.from({ length: 1 + Math.floor(rand() * 2) }, () =>
+        queryWord(own[Math.floor(rand() * own.length)]!, rand),
+      );
+      const expected = new Map<string, Expected>();
+      for (const record of records) {
+        const figures = reference([record.name, record.brand], words);
+        if (figures) expected.set(record.objectID, figures);
+      }
+      if (expected.size > 1000) continue;
+      check(index, words.join(' '), null, expected, colors);
+      checked += expected.size;
+    }
+    assert.ok(checked > 500, `the queries matched records (${checked})`);
+  });
+
   it('gives the same figures when a common word is matched only on the records of a rare one', () => {
     const rand = mulberry32(99);
     const common = ['oak', 'table', 'wooden'];
