@@ -1,8 +1,10 @@
 /**
  * `createSearchStore`: the reactive search state of one index.
  *
- * - Named actions change the state synchronously; the search runs once per tick (a microtask), so several
- *   actions in the same tick make one request, and an action that leaves the requests unchanged makes none.
+ * - Named actions change the state synchronously; the search runs once per tick, so several actions in the
+ *   same tick make one request, and an action that leaves the requests unchanged makes none. In a visible page
+ *   the tick is the next animation frame (keystrokes that arrive within one frame of each other make one
+ *   request, sent before that frame is painted); elsewhere (Node, a hidden tab) it is a microtask.
  * - All queries of a state (main + disjunctive facet queries) go in one multi-query request.
  * - Every request carries a sequence number; an answer older than the one on screen is dropped, so
  *   responses arriving out of order never overwrite newer ones.
@@ -58,7 +60,7 @@ interface Tree {
   stalledDelayMs: number;
   /** The root's node; the tick walks the tree from it. */
   root?: Node;
-  /** A tick (microtask) is queued. */
+  /** A tick is queued (see {@link whenDue}). */
   ticking: boolean;
   log(kind: RequestLogEntry['kind'], body: unknown, cached?: boolean): void;
   /** A cached answer (a copy), logged as such. */
@@ -144,12 +146,37 @@ function tick(tree: Tree) {
   );
 }
 
+/** The longest a tick waits for an animation frame (a tab hidden meanwhile has none). */
+const FRAME_FALLBACK_MS = 100;
+
+/**
+ * Runs `tick` at the next animation frame when the page is visible, else in a microtask. Frames batch the
+ * actions of one frame (fast typing, a burst of changes from a framework's renders) into one request, and the
+ * request still leaves before the frame is painted; a timer stands in when the tab is hidden before the frame.
+ */
+function whenDue(tick: () => void): void {
+  const visible = typeof document === 'object' && document.visibilityState === 'visible';
+  if (!visible || typeof requestAnimationFrame !== 'function') {
+    queueMicrotask(tick);
+    return;
+  }
+  let ran = false;
+  const once = () => {
+    if (ran) return;
+    ran = true;
+    clearTimeout(fallback);
+    tick();
+  };
+  const fallback = setTimeout(once, FRAME_FALLBACK_MS);
+  requestAnimationFrame(once);
+}
+
 const toggled = <V>(list: V[] = [], value: V) =>
   list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
 
 /**
  * Creates a store searching `indexName` through `client`. The first search runs when the first listener
- * subscribes (in a microtask, so needs registered in the same tick are part of it).
+ * subscribes (at the next tick, so needs registered meanwhile are part of it).
  *
  * Cache: `cache: { ttlMs, maxEntries }` (defaults 2 minutes, 100 answers) or `cache: false`.
  *
@@ -302,7 +329,15 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   function schedule() {
     if (disposed) return;
     node.due = true;
-    if (!tree.ticking) (tree.ticking = true), queueMicrotask(() => tick(tree));
+    // A search is due from now on (the tick may be a frame away): listeners hear `loading` at once, as they did
+    // when the tick was a microtask. Needs or actions that leave the requests as they are change nothing.
+    if (listeners.size && !busy() && (force || keyOf(built().requests) !== lastKey)) {
+      update({ status: 'loading' });
+      notify();
+    }
+    if (tree.ticking) return;
+    tree.ticking = true;
+    whenDue(() => tick(tree));
   }
 
   /** The search of this tick, if any: nothing while nobody listens or when the requests are those of the last search. */
@@ -336,7 +371,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       },
     };
     pending.set(seq, part);
-    if (snapshot.status !== 'stalled') update({ status: 'loading' });
+    if (!busy()) update({ status: 'loading' });
     // Counted from the first search of a busy spell: a user typing on does not keep postponing `stalled`.
     stalledTimer ??= setTimeout(() => {
       stalledTimer = undefined;

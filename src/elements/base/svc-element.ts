@@ -83,11 +83,11 @@ export class SvcElement extends LitElement {
   };
 
   override connectedCallback(): void {
+    // A named root is looked up before the controllers connect (in `super.connectedCallback()`), so they bind to
+    // its store at once and their needs are in its first search (not in a second one after the first update).
+    if (this.#consumes && this.search) this.#named();
     super.connectedCallback();
-    if (this.#consumes) {
-      document.addEventListener(SEARCH_CONTEXT_EVENT, this.#onContext);
-      if (this.search) this.#named();
-    }
+    if (this.#consumes) document.addEventListener(SEARCH_CONTEXT_EVENT, this.#onContext);
   }
 
   override disconnectedCallback(): void {
