@@ -147,7 +147,9 @@ export function createLazyInsights(options: InsightsOptions, load: () => Promise
       if (disposed) throw new DOMException('The Insights stand-in was disposed.', 'AbortError');
       stop();
       const insights = module.createInsights({ ...options, root, consent, userToken: authenticated });
-      removeNeeds = undefined; // the module registered its own needs under the same id
+      // The module registered its own needs under the same id; taking ours back leaves its own in place.
+      removeNeeds?.();
+      removeNeeds = undefined;
       for (const [element, hit] of observed) insights.observe(element, hit);
       for (const call of pending) {
         if (call.kind === 'click') module.replayClick(insights, call.target, call.at);

@@ -17,6 +17,7 @@ export interface MergedNeeds {
   disjunctiveFacets: string[];
   hitsPerPage?: number;
   maxValuesPerFacet?: number;
+  attributesToRetrieve?: string[];
   attributesToHighlight?: string[];
   attributesToSnippet?: string[];
   params: SearchParams;
@@ -31,7 +32,8 @@ const asList = (value: unknown) =>
 /**
  * Merges the needs of all controllers: facet lists and attribute lists are unions, `hitsPerPage` and
  * `maxValuesPerFacet` the largest asked (every controller gets enough), other params in registration
- * order (later wins).
+ * order (later wins). The hit attributes to retrieve and highlight are those all needs (and their `params`)
+ * name together, or the index's default (left out) as soon as one asks for `'*'` or none names any.
  *
  * @example
  * mergeNeeds([{ facets: ['brand'] }, { disjunctiveFacets: ['color'], hitsPerPage: 5 }])
@@ -43,9 +45,14 @@ export function mergeNeeds(needs: Iterable<Needs>): MergedNeeds {
     disjunctiveFacets: [],
     params: Object.assign({}, ...all.map((n) => n.params)),
   } as unknown as Record<string, unknown>;
-  for (const key of ['facets', 'disjunctiveFacets', 'attributesToHighlight', 'attributesToSnippet'] as const) {
+  for (const key of ['facets', 'disjunctiveFacets', 'attributesToSnippet'] as const) {
     const lists = all.map((n) => n[key]).filter(Boolean);
     if (lists.length) merged[key] = union(lists);
+  }
+  for (const key of ['attributesToRetrieve', 'attributesToHighlight'] as const) {
+    const lists = all.flatMap((n) => [n[key], n.params?.[key] === undefined ? undefined : asList(n.params[key])]);
+    const named = union(lists.filter(Boolean));
+    if (lists.some(Boolean) && !named.includes('*')) merged[key] = named;
   }
   for (const key of ['hitsPerPage', 'maxValuesPerFacet'] as const) {
     const values = all.map((n) => n[key]).filter((v) => typeof v === 'number');
@@ -161,6 +168,7 @@ export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQuerie
     page: state.page,
     hitsPerPage: state.hitsPerPage ?? needs.hitsPerPage ?? needs.params.hitsPerPage,
     facets: facets.length ? facets : undefined,
+    attributesToRetrieve: needs.attributesToRetrieve,
     attributesToHighlight: needs.attributesToHighlight,
     attributesToSnippet: needs.attributesToSnippet,
   });

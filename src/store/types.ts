@@ -62,6 +62,13 @@ export interface Needs {
   disjunctiveFacets?: string[];
   hitsPerPage?: number;
   maxValuesPerFacet?: number;
+  /**
+   * The hit attributes this need reads; the store asks for those of every need (and of `params`), and for the
+   * index's default when one of them is `'*'` (a need reading hits it cannot name). Leave it out when the
+   * controller reads no hit attributes.
+   */
+  attributesToRetrieve?: string[];
+  /** The attributes this need shows highlighted, merged like `attributesToRetrieve` (`'*'`: the index's setting). */
   attributesToHighlight?: string[];
   attributesToSnippet?: string[];
   /** Any other search parameters (configure element, insights `clickAnalytics`/`userToken`, …). */
