@@ -114,7 +114,10 @@ export class SvcInfiniteHits<T extends Record<string, unknown> = Record<string, 
     super.updated();
     if (!this.#pending) return;
     // Its first hit is not rendered: wait while a search runs; else the page will not come (an error, a new query).
-    if (this.#focusIndex < 0) return void (this.#results.isLoading || (this.#pending = undefined));
+    if (this.#focusIndex < 0) {
+      if (!this.#results.isLoading) this.#pending = undefined;
+      return;
+    }
     this.#pending = undefined;
     const item = this.renderRoot.querySelectorAll<HTMLElement>('li[part~="item"]')[this.#focusIndex];
     // Only when the focus is still on the button pressed (or was lost with it): never take it from elsewhere.
