@@ -117,6 +117,8 @@ export interface SeenRequest {
   url: string;
   body: string;
   json: unknown;
+  /** The request's headers (lower-case names). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export interface Proxy {
@@ -142,7 +144,7 @@ export async function startProxy(target: string, delay: (request: SeenRequest) =
     } catch {
       json = undefined;
     }
-    const seen = { method: req.method ?? 'GET', url: req.url ?? '/', body, json };
+    const seen = { method: req.method ?? 'GET', url: req.url ?? '/', body, json, headers: { ...req.headers } };
     requests.push(seen);
     const ms = delay(seen);
     if (ms > 0) await new Promise((r) => setTimeout(r, ms));
