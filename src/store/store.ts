@@ -24,13 +24,7 @@
  */
 import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
-import type {
-  MultiSearchRequest,
-  RequestOptions,
-  SearchClient,
-  SearchParams,
-  SearchResponse,
-} from '../client/types.js';
+import type { MultiSearchRequest, RequestOptions, SearchClient, SearchResponse } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
 import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults } from './requests.js';
 import { normalizeState, own, str, strings } from './state.js';
@@ -55,6 +49,7 @@ type Batched = 'recommend' | 'multiSearch';
 /** What the stores of one tree (a root and the indices added to it, at any depth) share. */
 interface Tree {
   client: SearchClient;
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   cache: false | LruCache<any>;
   requestLog: RequestLogEntry[];
   stalledDelayMs: number;
@@ -64,12 +59,14 @@ interface Tree {
   ticking: boolean;
   log(kind: RequestLogEntry['kind'], body: unknown, cached?: boolean): void;
   /** A cached answer (a copy), logged as such. */
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   fromCache(kind: RequestLogEntry['kind'], key: string, body: unknown): any;
 }
 
 /** The queries of one store in a tick's multi-query; `answer` gets its slice of the results, or the error. */
 interface Part {
   requests: MultiSearchRequest[];
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   answer(results?: SearchResponse<any>[], error?: unknown): void;
   /** Set when the store gave up on the answer (no listener left, disposed). */
   dropped?: boolean;
@@ -79,6 +76,7 @@ interface Part {
 
 /** A store's inner side, as its tree and its parent use it. */
 interface Node {
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   store: SearchStore<any>;
   /** A search (or notification) is due this tick. */
   due: boolean;
@@ -95,6 +93,7 @@ interface Node {
 
 /** What an added index asks of its parent. */
 interface Up {
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   store: SearchStore<any>;
   /** Its state changed (the parent's URL state with it). */
   changed(): void;
@@ -136,13 +135,23 @@ function tick(tree: Tree) {
   tree.log('search', { requests });
   const controller = new AbortController();
   let open = live.length;
-  for (const part of live) part.drop = () => void (--open || controller.abort());
+  for (const part of live) {
+    part.drop = () => {
+      open--;
+      if (open === 0) controller.abort();
+    };
+  }
   tree.client.multiSearch(requests, { signal: controller.signal, cache: false }).then(
     ({ results }) => {
       let at = 0;
-      for (const part of live) part.answer(results.slice(at, (at += part.requests.length)));
+      for (const part of live) {
+        part.answer(results.slice(at, at + part.requests.length));
+        at += part.requests.length;
+      }
     },
-    (error: unknown) => live.forEach((part) => part.answer(undefined, error)),
+    (error: unknown) => {
+      for (const part of live) part.answer(undefined, error);
+    },
   );
 }
 
@@ -193,6 +202,7 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
   const baseIndex = need(options.indexName, 'createSearchStore: indexName');
   const stalledDelayMs = options.stalledDelayMs ?? DEFAULT_STALLED_DELAY_MS;
   if (!(stalledDelayMs >= 0)) fail('createSearchStore: stalledDelayMs must be ≥ 0', RangeError);
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   const cache = options.cache !== false && new LruCache<any>(options.cache);
   const requestLog: RequestLogEntry[] = [];
   const tree: Tree = {
@@ -213,7 +223,8 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     typeof options.initialState === 'string'
       ? queryStringToState(options.initialState, baseIndex)
       : normalizeState(options.initialState ?? {}, baseIndex);
-  return (tree.root = createNode<T>(tree, baseIndex, initial)).store;
+  tree.root = createNode<T>(tree, baseIndex, initial);
+  return tree.root.store;
 }
 
 /**
@@ -249,10 +260,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   const queues: Partial<
     Record<
       Batched,
-      Array<[key: string, request: object, resolve: (value: any) => void, reject: (error: unknown) => void]>
+      Array<[key: string, request: object, resolve: (value: unknown) => void, reject: (error: unknown) => void]>
     >
   > = {};
-  const shared = new Map<string, Promise<any>>();
+  const shared = new Map<string, Promise<unknown>>();
 
   /** Runs `call` with an abort controller that `dispose` fires. */
   const abortable = <R>(call: (signal: AbortSignal) => Promise<R>) => {
@@ -268,7 +279,9 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   const inherited = () => [...(up?.inherited() ?? []), ...[...needs.values()].filter((n) => n.inherit)];
   const built = () => buildQueries(state, mergeNeeds(allNeeds()));
   /** Inherited needs changed: every live added index (and theirs) searches again if its requests changed. */
-  const rescanIndices = () => indices.forEach((entry) => entry.live?.rescan());
+  const rescanIndices = () => {
+    for (const entry of indices.values()) entry.live?.rescan();
+  };
   const keyOf = (requests: MultiSearchRequest[]) => JSON.stringify({ requests });
 
   function notify() {
@@ -307,17 +320,24 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     const { indices: _, ...own } = next;
     if (JSON.stringify(own) !== JSON.stringify(state)) {
       const follow = own.query !== state.query;
-      update({ state: (state = own) });
-      if (follow)
-        for (const entry of indices.values())
-          entry.live ? entry.live.follow(own.query) : (entry.state = followed(entry.state!, own.query));
+      state = own;
+      update({ state });
+      if (follow) {
+        for (const entry of indices.values()) {
+          if (entry.live) entry.live.follow(own.query);
+          else entry.state = followed(entry.state!, own.query);
+        }
+      }
       schedule();
       up?.changed();
     }
     for (const [name, child] of Object.entries(given ?? {})) {
       const entry = indices.get(name);
       if (entry?.live) entry.live.store.setState(child);
-      else indices.set(name, { state: child }), changed();
+      else {
+        indices.set(name, { state: child });
+        changed();
+      }
     }
   }
 
@@ -375,7 +395,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     // Counted from the first search of a busy spell: a user typing on does not keep postponing `stalled`.
     stalledTimer ??= setTimeout(() => {
       stalledTimer = undefined;
-      if (!disposed && newerPending()) update({ status: 'stalled' }), notify();
+      if (!disposed && newerPending()) {
+        update({ status: 'stalled' });
+        notify();
+      }
     }, tree.stalledDelayMs);
     notify();
     return part;
@@ -387,7 +410,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     shown = seq;
     shownKey = key;
     const waiting = newerPending();
-    if (!waiting) stalledTimer = void clearTimeout(stalledTimer);
+    if (!waiting) {
+      clearTimeout(stalledTimer);
+      stalledTimer = undefined;
+    }
     update({
       ...(error ? { error } : { results, error: null }),
       initialising: false,
@@ -398,9 +424,13 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
 
   /** Gives up the searches in flight (their answers are ignored; the HTTP request is aborted unless another store of the tree waits on it). */
   function abandon() {
-    for (const part of pending.values()) (part.dropped = true), part.drop?.();
+    for (const part of pending.values()) {
+      part.dropped = true;
+      part.drop?.();
+    }
     pending.clear();
-    stalledTimer = void clearTimeout(stalledTimer);
+    clearTimeout(stalledTimer);
+    stalledTimer = undefined;
   }
 
   /** Sends the requests of one kind queued this tick in one call: `recommend` or `multiSearch`, as the client's methods. */
@@ -408,7 +438,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     const batch = queues[kind]!;
     delete queues[kind];
     // Queued before `dispose()`: never sent.
-    if (disposed) return batch.forEach((item) => item[3](new DOMException('The store was disposed.', 'AbortError')));
+    if (disposed) {
+      for (const item of batch) item[3](new DOMException('The store was disposed.', 'AbortError'));
+      return;
+    }
     const requests = batch.map((item) => item[1]);
     log(kind, { requests });
     abortable((signal) =>
@@ -417,33 +450,44 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
         cache: false,
       }),
     ).then(
-      ({ results }) =>
-        batch.forEach(([key, , resolve, reject], i) => {
+      ({ results }) => {
+        for (const [i, [key, , resolve, reject]] of batch.entries()) {
           const result = results[i];
-          if (!result) return reject(new Error(`svc-search: no ${kind} result ${i}`));
+          if (!result) {
+            reject(new Error(`svc-search: no ${kind} result ${i}`));
+            continue;
+          }
           if (cache) cache.set(kind + key, result);
           resolve(result);
-        }),
-      (error) => batch.forEach((item) => item[3](error)),
+        }
+      },
+      (error) => {
+        for (const item of batch) item[3](error);
+      },
     );
   }
 
   /** A request batched with the others of its kind in this tick, answered from the cache or shared with an identical one in flight. */
-  function batched(kind: Batched, request: object): Promise<any> {
+  function batched<R>(kind: Batched, request: object): Promise<R> {
     const key = JSON.stringify(request);
     const hit = fromCache(kind, key, { requests: [request] });
-    if (hit) return Promise.resolve(hit);
+    if (hit) return Promise.resolve(hit as R);
     let call = shared.get(kind + key);
     if (!call) {
-      const created = (call = new Promise((resolve, reject) => {
-        if ((queues[kind] ??= []).push([key, structuredClone(request), resolve, reject]) === 1)
-          queueMicrotask(() => flush(kind));
-      }));
-      const forget = () => void (shared.get(kind + key) === created && shared.delete(kind + key));
+      const created = new Promise<unknown>((resolve, reject) => {
+        const queue = queues[kind] ?? [];
+        queues[kind] = queue;
+        queue.push([key, structuredClone(request), resolve, reject]);
+        if (queue.length === 1) queueMicrotask(() => flush(kind));
+      });
+      const forget = () => {
+        if (shared.get(kind + key) === created) shared.delete(kind + key);
+      };
       created.then(forget, forget);
       shared.set(kind + key, created);
+      call = created;
     }
-    return call.then(structuredClone);
+    return call.then((value) => structuredClone(value) as R);
   }
 
   /** The root's URL state with the state of the added index `name` replaced by `child`. */
@@ -503,7 +547,9 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       schedule();
       if (controllerNeeds.inherit || before?.inherit) rescanIndices();
       // Removing needs makes no request by itself: the results on screen are a superset of what is left.
-      return () => void (needs.get(id) === controllerNeeds && needs.delete(id));
+      return () => {
+        if (needs.get(id) === controllerNeeds) needs.delete(id);
+      };
     },
 
     // Every action builds the next state and `normalizeState` validates it (one pass, naming the bad field).
@@ -587,10 +633,11 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       return batched('recommend', request);
     },
 
-    searchIndex: (request) =>
-      up
-        ? root().searchIndex(request)
-        : (need(request?.indexName, 'searchIndex: indexName'), batched('multiSearch', request)),
+    searchIndex(request) {
+      if (up) return root().searchIndex(request);
+      need(request?.indexName, 'searchIndex: indexName');
+      return batched('multiSearch', request);
+    },
 
     toQueryString: (indexState = routeState()) =>
       stateToQueryString({ ...indexState, indices: indexState.indices ?? routeState().indices }, baseIndex),
@@ -614,6 +661,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
         (typeof initialState === 'string'
           ? queryStringToState(initialState, indexName)
           : normalizeState({ query: state.query, ...initialState }, indexName));
+      // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
       const child = createNode<any>(tree, indexName, start, {
         store,
         changed,
@@ -633,7 +681,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       const entry = indices.get(indexName);
       if (!entry) return false;
       if (entry.live) entry.live.store.dispose();
-      else indices.delete(indexName), changed();
+      else {
+        indices.delete(indexName);
+        changed();
+      }
       return true;
     },
 
@@ -655,7 +706,9 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     indices,
     prepare,
     routeState,
-    follow: (query) => void (query !== state.query && change({ query })),
+    follow(query) {
+      if (query !== state.query) change({ query });
+    },
     force() {
       force = true;
       schedule();
