@@ -42,6 +42,26 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
+/** `x-algolia-…` → `x-service-…`, in the URL parameters and the headers of a request, any case. */
+function renameAlgolia(req: IncomingMessage): void {
+  const url = new URL(req.url ?? '/', 'http://service');
+  for (const [name, value] of [...url.searchParams]) {
+    if (!/^x-algolia-/i.test(name)) continue;
+    url.searchParams.delete(name);
+    url.searchParams.set(name.replace(/^x-algolia-/i, 'x-service-'), value);
+  }
+  req.url = url.pathname + url.search;
+  // Node's request keeps the headers twice: as an object and as the raw list (which Hono's adapter reads).
+  for (const name of Object.keys(req.headers)) {
+    if (!name.startsWith('x-algolia-')) continue;
+    req.headers[name.replace('x-algolia-', 'x-service-')] = req.headers[name];
+    delete req.headers[name];
+  }
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    req.rawHeaders[i] = req.rawHeaders[i]!.replace(/^x-algolia-/i, 'x-service-');
+  }
+}
+
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -57,15 +77,25 @@ async function listen(server: Server): Promise<string> {
 export async function startCrossOrigin(options: {
   dist: string;
   pages: Record<string, string>;
-  /** Hold each service response this long (ms). */
+  /** Other files served as they are (path → content), scripts gzip-compressed like `dist/`'s. */
+  files?: Record<string, string>;
+  /** Load the demo catalogue (the `products` index and its replicas). */
+  demo?: boolean;
+  /** Hold each service response this long (ms): a service one round trip away. */
   delayMs?: number;
+  /**
+   * Rename the hosted API's credential names (`x-algolia-application-id`, `x-algolia-api-key`, `x-algolia-agent`,
+   * in headers and URL parameters) to the service's, so the official clients can talk to it.
+   */
+  renameAlgolia?: boolean;
 }): Promise<CrossOrigin> {
   const { createService, DEV_CREDENTIALS } = await import('../../service/src/index.js');
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-cross-origin-'));
-  const service = await createService({ dataDir });
+  const service = await createService({ dataDir, demo: options.demo });
   const requests: ServiceRequest[] = [];
   const delayMs = options.delayMs ?? 0;
   const serviceServer = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (options.renameAlgolia) renameAlgolia(req);
     requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', at: Date.now() });
     const handle = () => service.handler(req, res, () => res.writeHead(404).end());
     if (delayMs > 0) setTimeout(handle, delayMs);
@@ -77,6 +107,13 @@ export async function startCrossOrigin(options: {
   const pageServer = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://page').pathname;
     const page = options.pages[path];
+    const extra = options.files?.[path];
+    if (extra !== undefined) {
+      res
+        .writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'text/plain', 'content-encoding': 'gzip' })
+        .end(gzipSync(extra, { level: 9 }));
+      return;
+    }
     if (page !== undefined) {
       res.writeHead(200, { 'content-type': TYPES['.html']! }).end(page.replaceAll('{{service}}', serviceOrigin));
       return;
@@ -183,3 +220,35 @@ export const firstPaintScript = (settleMs: number): string => `(async () => {
     after: scripts.filter((script) => script.end > paintedAt),
   };
 })()`;
+
+/** A page measured: what loaded before and after its first hit, and the search requests its load made. */
+export interface MeasuredPage extends FirstPaint {
+  searches: number;
+}
+
+/**
+ * Opens `path` in a fresh browser context and measures its first paint (see {@link firstPaintScript}); page
+ * errors fail the measure.
+ *
+ * @example
+ * const { before } = await measurePage(site, '/six', 1500);
+ */
+export async function measurePage(site: CrossOrigin, path: string, settleMs: number): Promise<MeasuredPage> {
+  const context = await site.browser.newContext();
+  const tab = await context.newPage();
+  const errors: string[] = [];
+  tab.on('pageerror', (error) => errors.push(String(error)));
+  const start = site.requests.length;
+  await tab.goto(site.pageOrigin + path);
+  const result = (await tab.evaluate(firstPaintScript(settleMs))) as FirstPaint;
+  const searches = site.requests
+    .slice(start)
+    .filter((request) => request.method === 'POST' && request.url.startsWith('/1/indexes/*/queries')).length;
+  await context.close();
+  if (errors.length) throw new Error(`errors on ${path}: ${errors.join('; ')}`);
+  return { ...result, searches };
+}
+
+/** The total gzip bytes of `scripts`. */
+export const scriptBytes = (scripts: FirstPaint['before']): number =>
+  scripts.reduce((total, script) => total + script.bytes, 0);

@@ -18,58 +18,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { catalogue, indexProducts } from '../client/fixture.js';
-import { type CrossOrigin, type FirstPaint, firstPaintScript, startCrossOrigin } from '../e2e/cross-origin.js';
+import {
+  type CrossOrigin,
+  type FirstPaint,
+  type MeasuredPage,
+  measurePage,
+  scriptBytes,
+  startCrossOrigin,
+} from '../e2e/cross-origin.js';
 import { packAll } from '../package/pack.js';
+import { FIRST_PAINT_INDEX, SIX_ELEMENTS, THREE_ELEMENTS, loaderPage } from './pages.js';
 
 /** The target of the network and bytes issue: min+gzip JavaScript before the first results are painted. */
 const FIRST_PAINT_TARGET_BYTES = 20_000;
 /** Today's first paint of the six-element page plus a little: a guard against growth, not a goal. */
 const FIRST_PAINT_CEILING_BYTES = 35_000;
-const INDEX = 'first_paint_products';
-
-const page = (elements: string) => `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>svc-search</title><script type="module" src="/dist/svc-search.js"></script></head>
-<body>
-<svc-search app-id="SVCLOCAL" api-key="local-search-key" index-name="${INDEX}" hosts="{{service}}">
-${elements}
-</svc-search>
-</body>
-</html>`;
-
-export const SIX_ELEMENTS = `<svc-search-box placeholder="Search products"></svc-search-box>
-<svc-refinement-list attribute="brand" searchable></svc-refinement-list>
-<svc-hits></svc-hits>
-<svc-pagination></svc-pagination>
-<svc-recommendations object-id="p1"></svc-recommendations>
-<svc-trending></svc-trending>`;
-const THREE_ELEMENTS = `<svc-search-box placeholder="Search products"></svc-search-box>
-<svc-hits></svc-hits>`;
-
-const sum = (scripts: FirstPaint['before']) => scripts.reduce((total, script) => total + script.bytes, 0);
+const sum = scriptBytes;
 /** `core` for `/dist/chunks/core-AbC123.js`; the path itself for the loader. */
 const chunk = (path: string) => /\/chunks\/([a-z-]+)-[\w-]+\.js$/.exec(path)?.[1] ?? path;
 
 describe('first paint: bytes downloaded before the first results (packed dist/, cross-origin, Chromium)', () => {
   let site: CrossOrigin;
   let packDir: string;
-  const measured: Record<string, FirstPaint & { searches: number }> = {};
+  const measured: Record<string, MeasuredPage> = {};
 
-  async function measure(path: string): Promise<FirstPaint & { searches: number }> {
-    const context = await site.browser.newContext();
-    const tab = await context.newPage();
-    const errors: string[] = [];
-    tab.on('pageerror', (error) => errors.push(String(error)));
-    const start = site.requests.length;
-    await tab.goto(site.pageOrigin + path);
-    const result = (await tab.evaluate(firstPaintScript(1500))) as FirstPaint;
-    const searches = site.requests
-      .slice(start)
-      .filter((request) => request.method === 'POST' && request.url.startsWith('/1/indexes/*/queries')).length;
-    await context.close();
-    assert.deepEqual(errors, []);
-    return { ...result, searches };
-  }
+  const measure = (path: string) => measurePage(site, path, 1500);
 
   before(async () => {
     packDir = mkdtempSync(join(tmpdir(), 'svc-first-paint-'));
@@ -77,9 +50,9 @@ describe('first paint: bytes downloaded before the first results (packed dist/, 
     execFileSync('tar', ['-xzf', library.tarball, '-C', packDir]);
     site = await startCrossOrigin({
       dist: join(packDir, 'package/dist'),
-      pages: { '/six': page(SIX_ELEMENTS), '/three': page(THREE_ELEMENTS) },
+      pages: { '/six': loaderPage(SIX_ELEMENTS), '/three': loaderPage(THREE_ELEMENTS) },
     });
-    await indexProducts(site.admin, INDEX, catalogue(120));
+    await indexProducts(site.admin, FIRST_PAINT_INDEX, catalogue(120));
     measured.six = await measure('/six');
     measured.three = await measure('/three');
     for (const [name, result] of Object.entries(measured)) {
