@@ -24,12 +24,14 @@ import { createQueue } from './queue.js';
 import { createSender } from './sender.js';
 import { QUEUE_KEY_PREFIX, keptValues } from './storage.js';
 import { anonymousToken, forgetKept } from './token.js';
-import type { Insights, InsightsEventDetail, InsightsOptions, QueueStats } from './types.js';
+import type { Insights, InsightsOptions, QueueStats } from './types.js';
 
 export type {
   HitRef,
   Insights,
+  InsightsErrorDetail,
   InsightsEventDetail,
+  InsightsSentDetail,
   InsightsLike,
   InsightsOptions,
   QueueStats,
@@ -94,6 +96,7 @@ export function createInsights(options: InsightsOptions): Insights {
     flushDelayMs,
     retryBaseMs,
     retryMaxMs,
+    announce,
   });
   const automatic = createAutomaticEvents(kept, send, () => consent, viewDelayMs);
 
@@ -119,6 +122,14 @@ export function createInsights(options: InsightsOptions): Insights {
     automatic.forgetViews();
     queue.clear();
     sender.stop();
+  }
+
+  /** Dispatches `svc-insights`, `svc-insights-sent` or `svc-insights-error` on the root (bubbles, composed). */
+  function announce<K extends 'svc-insights' | 'svc-insights-sent' | 'svc-insights-error'>(
+    type: K,
+    detail: HTMLElementEventMap[K]['detail'],
+  ): void {
+    root?.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 
   /** Completes, validates and queues one event, and mirrors it as a `svc-insights` DOM event. */
@@ -149,9 +160,7 @@ export function createInsights(options: InsightsOptions): Insights {
     queue.add(event);
     if (queue.entries.length - queue.inFlight.size >= INSIGHTS_LIMITS.eventsPerRequest) void sender.flush();
     else sender.schedule();
-    root?.dispatchEvent(
-      new CustomEvent<InsightsEventDetail>('svc-insights', { detail: { event }, bubbles: true, composed: true }),
-    );
+    announce('svc-insights', { event });
   }
 
   const onPageHide = () => {

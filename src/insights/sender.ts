@@ -7,7 +7,7 @@
 import type { SearchClient } from '../client/types.js';
 import { INSIGHTS_LIMITS } from '../protocol/insights-limits.js';
 import { type Entry, type Queue, batches } from './queue.js';
-import type { QueueStats } from './types.js';
+import type { InsightsErrorDetail, InsightsSentDetail, QueueStats } from './types.js';
 
 /** Beacon bodies share the browser's 64 KiB keepalive quota. */
 const BEACON_BYTES = 60_000;
@@ -23,6 +23,11 @@ export interface SenderOptions {
   flushDelayMs: number;
   retryBaseMs: number;
   retryMaxMs: number;
+  /** Says what became of events: `svc-insights-sent` (accepted, or handed to a beacon) or `svc-insights-error`. */
+  announce<K extends 'svc-insights-sent' | 'svc-insights-error'>(
+    type: K,
+    detail: HTMLElementEventMap[K]['detail'],
+  ): void;
 }
 
 export interface Sender {
@@ -46,7 +51,7 @@ export interface Sender {
  * sender.schedule();
  */
 export function createSender(options: SenderOptions): Sender {
-  const { client, queue, stats, consent, disposed, flushDelayMs, retryBaseMs, retryMaxMs } = options;
+  const { client, queue, stats, consent, disposed, flushDelayMs, retryBaseMs, retryMaxMs, announce } = options;
   /** The next flush: after `flushDelayMs`, or the next retry. */
   let timer: ReturnType<typeof setTimeout> | undefined;
   let attempt = 0;
@@ -57,10 +62,11 @@ export function createSender(options: SenderOptions): Sender {
     timer = undefined;
   };
 
-  /** `batch` was accepted (or handed to a beacon): it leaves the queue. */
-  function sent(batch: Entry[]) {
+  /** `batch` was accepted (or handed to a beacon): it leaves the queue, and `svc-insights-sent` says so. */
+  function sent(batch: Entry[], transport: InsightsSentDetail['transport']) {
     queue.remove(batch);
     stats.eventsSent += batch.length;
+    announce('svc-insights-sent', { events: batch.map((entry) => entry.event), transport });
   }
 
   function schedule(delay = flushDelayMs) {
@@ -81,7 +87,7 @@ export function createSender(options: SenderOptions): Sender {
       stats.requests++;
       try {
         await client.sendEvents(batch.map((entry) => entry.event));
-        sent(batch);
+        sent(batch, 'fetch');
         attempt = 0;
         queue.persistSoon();
       } catch (error) {
@@ -95,6 +101,8 @@ export function createSender(options: SenderOptions): Sender {
           console.warn(`svc-insights: the service refused ${dropped.length} event(s) (${status}): ${message}`);
           queue.remove(dropped);
           stats.eventsDropped += dropped.length;
+          const detail: InsightsErrorDetail = { events: dropped.map((entry) => entry.event), status, reason: message };
+          announce('svc-insights-error', detail);
           if (!disposed()) queue.persist();
           continue;
         }
@@ -129,14 +137,14 @@ export function createSender(options: SenderOptions): Sender {
       }
       stats.beacons++;
       if (handed) {
-        sent(batch);
+        sent(batch, 'beacon');
         continue;
       }
       for (const entry of batch) queue.inFlight.add(entry.id);
       client
         .sendEvents(events, { keepalive: true })
         .then(() => {
-          sent(batch);
+          sent(batch, 'keepalive');
           if (!disposed()) queue.persist();
         })
         .catch(() => {

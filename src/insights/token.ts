@@ -17,6 +17,15 @@ function readCookie(): string | undefined {
   return /(?:^|; )_svc_insights_token=([^;]*)/.exec(document.cookie)?.[1];
 }
 
+/** A cookie value decoded; one that is not valid percent-encoding (set by another script) is no token. */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return '';
+  }
+}
+
 /** Sets the cookie to `value`, or removes it (`null`). */
 function writeCookie(value: string | null): void {
   if (!inBrowser) return;
@@ -33,7 +42,7 @@ function writeCookie(value: string | null): void {
  * anonymousToken(keptValues(), false) // 'anonymous-1b2c…'
  */
 export function anonymousToken(kept: KeptValues, useCookie: boolean | undefined): string {
-  const inCookie = decodeURIComponent(readCookie() ?? '');
+  const inCookie = safeDecode(readCookie() ?? '');
   const stored = useCookie ? inCookie || kept.readRaw(TOKEN_KEY) : kept.readRaw(TOKEN_KEY) || inCookie;
   const token = isValidUserToken(stored) ? stored : `anonymous-${randomId()}`;
   kept.write(TOKEN_KEY, useCookie ? null : token);

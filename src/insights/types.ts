@@ -93,13 +93,35 @@ export interface Insights extends InsightsLike {
   dispose(): void;
 }
 
-/** `detail` of the `svc-insights` DOM event dispatched for every event queued for sending. */
+/**
+ * `detail` of the `svc-insights` DOM event, dispatched when an event is *queued* for sending (it may still be
+ * refused by the service: `svc-insights-error`, or wait for a later page load).
+ */
 export interface InsightsEventDetail {
   event: InsightsEvent;
+}
+
+/**
+ * `detail` of `svc-insights-sent`: events the service accepted (a 2xx answer to their request), or — on page
+ * unload — handed to `navigator.sendBeacon` (`transport: 'beacon'`, whose answer a page never sees).
+ */
+export interface InsightsSentDetail {
+  events: InsightsEvent[];
+  transport: 'fetch' | 'beacon' | 'keepalive';
+}
+
+/** `detail` of `svc-insights-error`: events the service refused (a 4xx other than 408/429); they are dropped. */
+export interface InsightsErrorDetail {
+  events: InsightsEvent[];
+  status: number;
+  /** The service's message (for a 422, it names the first invalid event: `events[i].field: …`). */
+  reason: string;
 }
 
 declare global {
   interface HTMLElementEventMap {
     'svc-insights': CustomEvent<InsightsEventDetail>;
+    'svc-insights-sent': CustomEvent<InsightsSentDetail>;
+    'svc-insights-error': CustomEvent<InsightsErrorDetail>;
   }
 }

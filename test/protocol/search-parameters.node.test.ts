@@ -44,6 +44,7 @@ const SAMPLES: Record<SearchParameterType, Array<[text: string, value: unknown]>
     ['all', 'all'],
     ['1500', 1500],
   ],
+  json: [['[[48.8,2.3,48.9,2.4]]', [[48.8, 2.3, 48.9, 2.4]]]],
 };
 
 /** A value of the wrong type for each type the attribute reader checks (strings and lists take any text). */
