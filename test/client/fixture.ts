@@ -192,7 +192,9 @@ export async function startHangingServer(): Promise<HangingServer> {
     let received: number | undefined;
     sockets.add(socket);
     socket.on('data', () => {
-      if (received === undefined) requests.push((received = Date.now()));
+      if (received !== undefined) return;
+      received = Date.now();
+      requests.push(received);
     });
     socket.on('close', () => {
       if (received !== undefined) closedAfter.push(Date.now() - received);
