@@ -9,7 +9,8 @@
  * 3. Requests per scripted session (type "laptop", refine brand and color, pages 2, 3 and back to 2) at several
  *    typing cadences, and keystroke → hits painted on 100,000 records with no added delay.
  *
- * `SVC_BENCH_DIST=/path/to/dist` measures another build of ours (e.g. an earlier commit's) with the same script.
+ * `SVC_BENCH_DIST=/path/to/dist` measures another build of ours with the same script; `SVC_BENCH_BASELINE_DIST` adds
+ * a baseline build (e.g. an earlier commit's `dist/`) measured in the same run, interleaved with the others.
  * `npm run bench -- network`.
  */
 import { spawnSync } from 'node:child_process';
@@ -24,9 +25,12 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const SMALL = 'bench_network';
 const LARGE = 'bench_network_100k';
 
-/** Our page: the loader and the search path's elements (two OR refinement lists for the scripted session). */
-const oursPage = (index: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><script type="module" src="/dist/svc-search.js"></script></head>
+/**
+ * Our page: the loader and the search path's elements (two OR refinement lists for the scripted session); `dist`
+ * is where its script comes from (`/base-dist` for the baseline build).
+ */
+const oursPage = (index: string, dist = '/dist') => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><script type="module" src="${dist}/svc-search.js"></script></head>
 <body>
 <svc-search app-id="SVCLOCAL" api-key="local-search-key" index-name="${index}" hosts="{{service}}">
   <svc-configure hits-per-page="10"></svc-configure>
@@ -214,22 +218,33 @@ export async function run(): Promise<void> {
     if (built.status !== 0) throw new Error('vite build --mode loader failed');
   }
   const files = { '/instantsearch.js': await bundleInstantSearch() };
+  const baseDist = process.env.SVC_BENCH_BASELINE_DIST;
   const pages = {
     '/ours': oursPage(SMALL),
     '/is': instantSearchPage(SMALL),
     '/ours-100k': oursPage(LARGE),
     '/is-100k': instantSearchPage(LARGE),
+    '/base': oursPage(SMALL, '/base-dist'),
+    '/base-100k': oursPage(LARGE, '/base-dist'),
   };
+  /** The pages compared: ours, the baseline build when given, InstantSearch.js. */
+  const sides = (suffix: string) => [`/ours${suffix}`, ...(baseDist ? [`/base${suffix}`] : []), `/is${suffix}`];
+  const label = (path: string) =>
+    path.startsWith('/ours')
+      ? 'svc-search'
+      : path.startsWith('/base')
+        ? 'svc-search, baseline build'
+        : 'InstantSearch.js';
   console.log(`ours: ${dist}; InstantSearch.js + algoliasearch/lite bundled with esbuild; Chromium headless\n`);
 
   // 1 and 2: a service 50 ms away.
-  const far = await startCrossOrigin({ dist, pages, files, delayMs: 50, renameAlgolia: true });
+  const far = await startCrossOrigin({ dist, baseDist, pages, files, delayMs: 50, renameAlgolia: true });
   try {
     await indexProducts(far.admin, SMALL, catalogue(2000));
     console.log('### Preflights (load, type 10 characters, refine, page 2), service 50 ms away\n');
     console.log('| page | OPTIONS | searches |');
     console.log('|---|---:|---:|');
-    for (const path of ['/ours', '/is']) {
+    for (const path of sides('')) {
       const start = far.requests.length;
       const page = await openPage(far, path);
       await focusSearch(page);
@@ -241,16 +256,14 @@ export async function run(): Promise<void> {
       await page.waitForTimeout(800);
       await page.close();
       const options = far.requests.slice(start).filter((r) => r.method === 'OPTIONS').length;
-      console.log(
-        `| ${path === '/ours' ? 'svc-search' : 'InstantSearch.js'} | ${options} | ${searchesSince(far, start)} |`,
-      );
+      console.log(`| ${label(path)} | ${options} | ${searchesSince(far, start)} |`);
     }
 
     console.log('\n### Keystroke → hits painted, service 50 ms away (each response held 50 ms)\n');
-    const delayed: Record<string, number[]> = { '/ours': [], '/is': [] };
+    const delayed: Record<string, number[]> = Object.fromEntries(sides('').map((path) => [path, []]));
     for (let round = 0; round < 2; round++) {
       for (const word of WORDS) {
-        for (const path of ['/ours', '/is'] as const) {
+        for (const path of sides('')) {
           const page = await openPage(far, path);
           delayed[path]!.push(...(await keystrokeLatencies(page, word)));
           await page.close();
@@ -261,7 +274,7 @@ export async function run(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|');
     for (const [path, values] of Object.entries(delayed)) {
       console.log(
-        `| ${path === '/ours' ? 'svc-search' : 'InstantSearch.js'} | ${values.length} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 95))} | ${ms(percentile(values, 99))} |`,
+        `| ${label(path)} | ${values.length} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 95))} | ${ms(percentile(values, 99))} |`,
       );
     }
     console.log(`keystrokes whose hits did not change within 5 s (left out): ${JSON.stringify(unchanged)}`);
@@ -273,14 +286,20 @@ export async function run(): Promise<void> {
   }
 
   // 3: requests per session, and keystroke → hits painted on 100k records, no added delay.
-  const near = await startCrossOrigin({ dist, pages, files, renameAlgolia: true });
+  const near = await startCrossOrigin({ dist, baseDist, pages, files, renameAlgolia: true });
   try {
     await indexProducts(near.admin, SMALL, catalogue(2000));
     console.log('\n### Search requests per scripted session (type "laptop", brand, color, pages 2, 3, 2)\n');
-    console.log('| typing (ms between keys) | svc-search | InstantSearch.js |');
-    console.log('|---|---:|---:|');
+    console.log(`| typing (ms between keys) | ${sides('').map(label).join(' | ')} |`);
+    console.log(
+      `|---|${sides('')
+        .map(() => '---:')
+        .join('|')}|`,
+    );
     for (const delay of [0, 10, 30, 100]) {
-      console.log(`| ${delay} | ${await session(near, '/ours', delay)} | ${await session(near, '/is', delay)} |`);
+      const counts: number[] = [];
+      for (const path of sides('')) counts.push(await session(near, path, delay));
+      console.log(`| ${delay} | ${counts.join(' | ')} |`);
     }
 
     const started = Date.now();
@@ -291,10 +310,10 @@ export async function run(): Promise<void> {
     console.log(
       `\n### Keystroke → hits painted, 100,000 records (indexed in ${Date.now() - started} ms), no added delay\n`,
     );
-    const large: Record<string, number[]> = { '/ours-100k': [], '/is-100k': [] };
+    const large: Record<string, number[]> = Object.fromEntries(sides('-100k').map((path) => [path, []]));
     for (let round = 0; round < 2; round++) {
       for (const word of WORDS) {
-        for (const path of ['/ours-100k', '/is-100k'] as const) {
+        for (const path of sides('-100k')) {
           const page = await openPage(near, path);
           large[path]!.push(...(await keystrokeLatencies(page, word)));
           await page.close();
@@ -305,7 +324,7 @@ export async function run(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|');
     for (const [path, values] of Object.entries(large)) {
       console.log(
-        `| ${path === '/ours-100k' ? 'svc-search' : 'InstantSearch.js'} | ${values.length} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 95))} | ${ms(percentile(values, 99))} |`,
+        `| ${label(path)} | ${values.length} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 95))} | ${ms(percentile(values, 99))} |`,
       );
     }
   } finally {

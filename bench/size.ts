@@ -262,7 +262,8 @@ async function shopResponses(site: Awaited<ReturnType<typeof startCrossOrigin>>)
     page.on('response', async (response) => {
       if (!response.url().includes('/1/indexes/*/queries')) return;
       const body = await response.body();
-      if (body.includes('"hits"') && body.includes('"products')) bytes.push(body.length);
+      // The product searches (not the query suggestions the autocomplete asks for as you type).
+      if (body.includes('"index":"products"')) bytes.push(body.length);
     });
     await page.goto(site.pageOrigin + path);
     await page.locator('svc-hits li').first().waitFor();

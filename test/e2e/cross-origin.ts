@@ -77,6 +77,8 @@ async function listen(server: Server): Promise<string> {
 export async function startCrossOrigin(options: {
   dist: string;
   pages: Record<string, string>;
+  /** Another build served under `/base-dist/` (a baseline to compare with in the same run). */
+  baseDist?: string;
   /** Other files served as they are (path → content), scripts gzip-compressed like `dist/`'s. */
   files?: Record<string, string>;
   /** Load the demo catalogue (the `products` index and its replicas). */
@@ -118,12 +120,14 @@ export async function startCrossOrigin(options: {
       res.writeHead(200, { 'content-type': TYPES['.html']! }).end(page.replaceAll('{{service}}', serviceOrigin));
       return;
     }
-    if (!path.startsWith('/dist/')) {
+    const [prefix, folder] =
+      options.baseDist && path.startsWith('/base-dist/') ? ['/base-dist/', options.baseDist] : ['/dist/', options.dist];
+    if (!path.startsWith(prefix)) {
       res.writeHead(path === '/favicon.ico' ? 204 : 404).end();
       return;
     }
-    const file = normalize(join(options.dist, path.slice('/dist/'.length)));
-    if (!file.startsWith(normalize(options.dist))) {
+    const file = normalize(join(folder, path.slice(prefix.length)));
+    if (!file.startsWith(normalize(folder))) {
       res.writeHead(403).end();
       return;
     }
