@@ -16,7 +16,8 @@
  * - `typoTolerance`: `true`, `false`, `'min'` or `'strict'`;
  * - `booleanOrStrings`: a boolean or a list of language codes (`ignorePlurals`, `removeStopWords`);
  * - `booleanOrInteger`: a boolean or an integer within its range (`distinct`);
- * - `numberOrAll`: a number or `'all'` (`aroundRadius`).
+ * - `numberOrAll`: a number or `'all'` (`aroundRadius`);
+ * - `object`: a JSON object (its JSON text in a URL-encoded string), e.g. `renderingContent`.
  */
 export type SearchParameterType =
   | 'string'
@@ -28,7 +29,8 @@ export type SearchParameterType =
   | 'typoTolerance'
   | 'booleanOrStrings'
   | 'booleanOrInteger'
-  | 'numberOrAll';
+  | 'numberOrAll'
+  | 'object';
 
 /**
  * The type of every known search parameter, by name.
@@ -106,6 +108,9 @@ export const SEARCH_PARAMETERS: Readonly<Record<string, SearchParameterType>> = 
   numericFilters: 'filters',
   tagFilters: 'filters',
   optionalFilters: 'filters',
+  // What the front end shows (facet order, value order, redirect): the hosted API's parameter and setting,
+  // beyond the API documents; the service returns it with the answer (docs/notes/rendering-content.md).
+  renderingContent: 'object',
 };
 
 /**

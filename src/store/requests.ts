@@ -20,6 +20,8 @@ export interface MergedNeeds {
   attributesToHighlight?: string[];
   attributesToSnippet?: string[];
   params: SearchParams;
+  /** Every controller's rule contexts, lists or functions of the state (resolved when the queries are built). */
+  ruleContexts: Array<string[] | ((state: IndexState) => string[])>;
 }
 
 const union = (lists: unknown[]) => [...new Set(lists.flat().filter((v) => v !== undefined) as string[])].sort();
@@ -30,8 +32,8 @@ const asList = (value: unknown) =>
 
 /**
  * Merges the needs of all controllers: facet lists and attribute lists are unions, `hitsPerPage` and
- * `maxValuesPerFacet` the largest asked (every controller gets enough), other params in registration
- * order (later wins).
+ * `maxValuesPerFacet` the largest asked (every controller gets enough), rule contexts kept for the queries
+ * (united with the state's when they are built), other params in registration order (later wins).
  *
  * @example
  * mergeNeeds([{ facets: ['brand'] }, { disjunctiveFacets: ['color'], hitsPerPage: 5 }])
@@ -42,6 +44,7 @@ export function mergeNeeds(needs: Iterable<Needs>): MergedNeeds {
     facets: [],
     disjunctiveFacets: [],
     params: Object.assign({}, ...all.map((n) => n.params)),
+    ruleContexts: all.flatMap((n) => (n.ruleContexts ? [n.ruleContexts] : [])),
   } as unknown as Record<string, unknown>;
   for (const key of ['facets', 'disjunctiveFacets', 'attributesToHighlight', 'attributesToSnippet'] as const) {
     const lists = all.map((n) => n[key]).filter(Boolean);
@@ -104,7 +107,10 @@ export interface BuiltQueries {
 /** One query of `state`: the controllers' params, the state's query and filters (without `exclude`'s own), then `params`. */
 function query(state: IndexState, needs: MergedNeeds, params: SearchParams, exclude?: string): MultiSearchRequest {
   const { facetFilters: _f, numericFilters: _n, tagFilters: _t, ...base } = needs.params;
-  if (state.ruleContexts.length) base.ruleContexts = union([asList(base.ruleContexts), state.ruleContexts]);
+  const contexts = (needs.ruleContexts ?? []).map((given) => (typeof given === 'function' ? given(state) : given));
+  if (state.ruleContexts.length || contexts.some((list) => list.length)) {
+    base.ruleContexts = union([asList(base.ruleContexts), state.ruleContexts, ...contexts]);
+  }
   return {
     indexName: state.indexName,
     params: defined({

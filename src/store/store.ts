@@ -26,7 +26,6 @@ import type {
   MultiSearchRequest,
   RequestOptions,
   SearchClient,
-  SearchParams,
   SearchResponse,
 } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
@@ -68,7 +67,10 @@ interface Tree {
 /** The queries of one store in a tick's multi-query; `answer` gets its slice of the results, or the error. */
 interface Part {
   requests: MultiSearchRequest[];
-  answer(results?: SearchResponse<any>[], error?: unknown): void;
+  /** Sent in a request of its own: the store was refused on its own last time. */
+  alone: boolean;
+  /** `single`: the request carried this store's queries only. */
+  answer(results?: SearchResponse<any>[], error?: unknown, single?: boolean): void;
   /** Set when the store gave up on the answer (no listener left, disposed). */
   dropped?: boolean;
   /** Given by the tick: counts the part out; the HTTP request is aborted when every part is. */
@@ -80,7 +82,7 @@ interface Node {
   store: SearchStore<any>;
   /** A search (or notification) is due this tick. */
   due: boolean;
-  /** The added indices by name, in order: a live store's node, or a state kept for a store not added yet. */
+  /** The added indices by id, in order: a live store's node, or a state kept for a store not added yet. */
   indices: Map<string, { live?: Node; state?: IndexState }>;
   prepare(): Part | undefined;
   follow(query: string): void;
@@ -94,6 +96,8 @@ interface Node {
 /** What an added index asks of its parent. */
 interface Up {
   store: SearchStore<any>;
+  /** The added index's id among the parent's indices. */
+  id: string;
   /** Its state changed (the parent's URL state with it). */
   changed(): void;
   /** It was disposed. */
@@ -114,7 +118,55 @@ const followed = (state: IndexState, query: string): IndexState => ({
   }),
 });
 
-/** One tick of a tree: the searches of every store due go in one multi-query, the answer split back. */
+/**
+ * Whether a failed combined request may be split: the service refused it (a 4xx: a missing index, a key
+ * restricted to other indices, a bad parameter of one index), which one store's queries can cause alone.
+ * Network errors, timeouts and 5xx fail every store the same way.
+ */
+const refused = (error: unknown) => {
+  const { name, status } = (error ?? {}) as { name?: string; status?: number };
+  return name === 'ApiError' && typeof status === 'number' && status >= 400 && status < 500;
+};
+
+/**
+ * Sends `parts` in one multi-query and splits the answer back. When the service refuses a request of several
+ * stores, each store's part is sent again on its own, so one refused index does not blank the others.
+ */
+function send(tree: Tree, parts: Part[]) {
+  const live = parts.filter((part) => !part.dropped);
+  if (!live.length) return;
+  const requests = live.flatMap((part) => part.requests);
+  tree.log('search', { requests });
+  const controller = new AbortController();
+  let open = live.length;
+  for (const part of live) {
+    part.drop = () => {
+      open -= 1;
+      if (!open) controller.abort();
+    };
+  }
+  tree.client.multiSearch(requests, { signal: controller.signal, cache: false }).then(
+    ({ results }) => {
+      let at = 0;
+      for (const part of live) {
+        part.answer(results.slice(at, at + part.requests.length), undefined, live.length === 1);
+        at += part.requests.length;
+      }
+    },
+    (error: unknown) => {
+      if (live.length > 1 && refused(error)) {
+        for (const part of live) send(tree, [part]);
+        return;
+      }
+      for (const part of live) part.answer(undefined, error, live.length === 1);
+    },
+  );
+}
+
+/**
+ * One tick of a tree: the searches of every store due go in one multi-query, the answer split back — except
+ * the stores refused on their own last time, each sent in a request of its own (until it succeeds).
+ */
 function tick(tree: Tree) {
   tree.ticking = false;
   const parts: Part[] = [];
@@ -129,19 +181,11 @@ function tick(tree: Tree) {
   walk(tree.root!);
   // A listener notified during the walk may have left (its store dropped its part at once).
   const live = parts.filter((part) => !part.dropped);
-  if (!live.length) return;
-  const requests = live.flatMap((part) => part.requests);
-  tree.log('search', { requests });
-  const controller = new AbortController();
-  let open = live.length;
-  for (const part of live) part.drop = () => void (--open || controller.abort());
-  tree.client.multiSearch(requests, { signal: controller.signal, cache: false }).then(
-    ({ results }) => {
-      let at = 0;
-      for (const part of live) part.answer(results.slice(at, (at += part.requests.length)));
-    },
-    (error: unknown) => live.forEach((part) => part.answer(undefined, error)),
+  send(
+    tree,
+    live.filter((part) => !part.alone),
   );
+  for (const part of live) if (part.alone) send(tree, [part]);
 }
 
 const toggled = <V>(list: V[] = [], value: V) =>
@@ -211,6 +255,8 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   const controllers = new Set<AbortController>();
   let disposed = false;
   let force = false;
+  /** Refused on its own: searched in a request of its own until it succeeds. */
+  let alone = false;
   /** Key of the requests of the last search started (an unchanged state makes no new one), and of the results on screen. */
   let lastKey: string | undefined;
   let shownKey: string | undefined;
@@ -287,10 +333,16 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       schedule();
       up?.changed();
     }
-    for (const [name, child] of Object.entries(given ?? {})) {
-      const entry = indices.get(name);
-      if (entry?.live) entry.live.store.setState(child);
-      else indices.set(name, { state: child }), changed();
+    for (const [id, child] of Object.entries(given ?? {})) {
+      const entry = indices.get(id);
+      if (entry?.live) {
+        // A URL state names its index by the id when it has no `sortBy`: that is the added index's own.
+        const base = entry.live.store.baseIndex;
+        entry.live.store.setState(child.indexName === id ? { ...child, indexName: base } : child);
+      } else {
+        indices.set(id, { state: child });
+        changed();
+      }
     }
   }
 
@@ -323,8 +375,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     if (hit) return void show(seq, key, mergeResults(sentState, queries, hit));
     const part: Part = {
       requests: queries.requests,
-      answer(results, error) {
+      alone,
+      answer(results, error, single) {
         if (!pending.delete(seq)) return; // given up (no listener left, disposed)
+        if (single) alone = !results && refused(error);
         if (results) {
           if (cache) cache.set(`search${key}`, results);
           return show(seq, key, mergeResults(sentState, queries, results));
@@ -411,7 +465,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     return call.then(structuredClone);
   }
 
-  /** The root's URL state with the state of the added index `name` replaced by `child`. */
+  /** The root's URL state with the state of the added index of id `name` replaced by `child`. */
   const withIndex = (name: string, child: IndexState): [IndexState, string] => {
     const current = routeState();
     const mine = {
@@ -437,6 +491,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     baseIndex,
     requestLog: tree.requestLog,
     parent: up?.store,
+    indexId: up?.id,
     getSnapshot: () => snapshot,
     get indices() {
       return new Map([...indices].flatMap(([name, entry]) => (entry.live ? [[name, entry.live.store] as const] : [])));
@@ -467,8 +522,14 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       needs.set(id, controllerNeeds);
       schedule();
       if (controllerNeeds.inherit || before?.inherit) rescanIndices();
-      // Removing needs makes no request by itself: the results on screen are a superset of what is left.
-      return () => void (needs.get(id) === controllerNeeds && needs.delete(id));
+      // Removing needs makes no request by itself: the results on screen are a superset of what is left. The
+      // added indices' requests are shaped by inherited needs (a root <svc-configure>'s filters): they search
+      // again when theirs changed.
+      return () => {
+        if (needs.get(id) !== controllerNeeds) return;
+        needs.delete(id);
+        if (controllerNeeds.inherit) rescanIndices();
+      };
     },
 
     // Every action builds the next state and `normalizeState` validates it (one pass, naming the bad field).
@@ -569,36 +630,46 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       return `?${stateToQueryString(whole, rootIndex)}`;
     },
 
-    addIndex(indexName, { initialState }: IndexOptions = {}) {
+    addIndex(indexName, { initialState, indexId }: IndexOptions = {}) {
       alive();
       need(indexName, 'addIndex: indexName');
-      const entry = indices.get(indexName);
-      if (entry?.live) fail(`addIndex: the index ${indexName} is already added`, Error);
+      const id = indexId === undefined ? indexName : need(indexId, 'addIndex: indexId');
+      const entry = indices.get(id);
+      if (entry?.live) fail(`addIndex: an index of id ${id} is already added`, Error);
+      // A state kept from a URL: read with the id as its base index, so without `sortBy` it names the id.
+      const kept = entry?.state && {
+        ...entry.state,
+        indexName: entry.state.indexName === id ? indexName : entry.state.indexName,
+      };
       const start =
-        entry?.state ??
+        kept ??
         (typeof initialState === 'string'
           ? queryStringToState(initialState, indexName)
           : normalizeState({ query: state.query, ...initialState }, indexName));
       const child = createNode<any>(tree, indexName, start, {
         store,
+        id,
         changed,
-        withIndex: (state) => withIndex(indexName, state),
+        withIndex: (state) => withIndex(id, state),
         inherited,
         removed() {
-          if (indices.get(indexName)?.live !== child) return;
-          indices.delete(indexName);
+          if (indices.get(id)?.live !== child) return;
+          indices.delete(id);
           changed();
         },
       });
-      indices.set(indexName, { live: child });
+      indices.set(id, { live: child });
       changed();
       return child.store;
     },
-    removeIndex(indexName) {
-      const entry = indices.get(indexName);
+    removeIndex(indexId) {
+      const entry = indices.get(indexId);
       if (!entry) return false;
       if (entry.live) entry.live.store.dispose();
-      else indices.delete(indexName), changed();
+      else {
+        indices.delete(indexId);
+        changed();
+      }
       return true;
     },
 

@@ -44,6 +44,9 @@ const SAMPLES: Record<SearchParameterType, Array<[text: string, value: unknown]>
     ['all', 'all'],
     ['1500', 1500],
   ],
+  object: [
+    ['{"facetOrdering":{"facets":{"order":["brand","*"]}}}', { facetOrdering: { facets: { order: ['brand', '*'] } } }],
+  ],
 };
 
 /** A value of the wrong type for each type the attribute reader checks (strings and lists take any text). */
@@ -53,6 +56,7 @@ const WRONG: Partial<Record<SearchParameterType, string>> = {
   boolean: 'maybe',
   booleanOrInteger: 'several',
   numberOrAll: 'everywhere',
+  object: '[1, 2]',
 };
 
 const kebab = (name: string) => name.replace(/[A-Z0-9]+/g, (part) => `-${part.toLowerCase()}`);

@@ -102,6 +102,18 @@ function coerce(name: string, type: SearchParameterType, value: unknown, fromStr
       if (typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max) return n;
       return bad(name, `a boolean or an integer between ${min} and ${max}`, value);
     }
+    case 'object': {
+      let v = value;
+      if (typeof v === 'string') {
+        try {
+          v = JSON.parse(v);
+        } catch {
+          return bad(name, 'a JSON object', value);
+        }
+      }
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v;
+      return bad(name, 'an object', value);
+    }
   }
 }
 
