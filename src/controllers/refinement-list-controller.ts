@@ -1,5 +1,7 @@
-import type { Needs } from '../store/types.js';
-import { StoreController } from './store-controller.js';
+import { initialState, Task, TaskStatus } from '@lit/task';
+import type { ReactiveControllerHost } from 'lit';
+import type { Needs, SearchStore } from '../store/types.js';
+import { StoreController, type StoreControllerOptions } from './store-controller.js';
 
 /** One value of a refinement list. */
 export interface RefinementItem {
@@ -61,9 +63,33 @@ export class RefinementListController extends StoreController {
   isShowingMore = false;
   /** The current search for facet values ('' when not searching). */
   facetQuery = '';
-  /** The values matching `facetQuery` (undefined while not searching or waiting for the first answer). */
-  #found: RefinementItem[] | undefined;
-  #sequence = 0;
+  /**
+   * The search for facet values (`@lit/task`): run on each change of the text; an answer to an older text is
+   * dropped by the task, and an empty text resets it.
+   */
+  readonly #search: Task<[SearchStore | undefined, string, string, number], RefinementItem[]>;
+
+  constructor(host: ReactiveControllerHost, options?: StoreControllerOptions) {
+    super(host, options);
+    this.#search = new Task(host, {
+      autoRun: false,
+      task: async ([store, attribute, facetQuery, limit]) => {
+        if (!facetQuery || !store) return initialState;
+        try {
+          const hits = await store.searchForFacetValues(attribute, facetQuery, limit);
+          return hits.map((hit) => ({ ...hit, label: hit.value, isRefined: false }));
+        } catch (error) {
+          console.error(`svc-search: search for facet values of "${attribute}" failed:`, error);
+          return [];
+        }
+      },
+    });
+  }
+
+  /** The values matching `facetQuery` (undefined while not searching or waiting for the answer). */
+  get #found(): RefinementItem[] | undefined {
+    return this.#search.status === TaskStatus.COMPLETE ? this.#search.value : undefined;
+  }
 
   protected override needs(): Needs | undefined {
     const { attribute, showMore, limit } = this;
@@ -143,25 +169,9 @@ export class RefinementListController extends StoreController {
 
   /** Searches the attribute's values for `facetQuery` (the facet must be `searchable(…)` in the index). */
   async searchForItems(facetQuery: string): Promise<void> {
-    const sequence = ++this.#sequence;
     this.facetQuery = facetQuery;
-    this.#found = undefined;
     this.host.requestUpdate();
-    const store = this.store;
-    if (!facetQuery || !store) return;
-    let items: RefinementItem[] = [];
-    try {
-      items = (await store.searchForFacetValues(this.attribute, facetQuery, this.#limit())).map((hit) => ({
-        ...hit,
-        label: hit.value,
-        isRefined: false,
-      }));
-    } catch (error) {
-      console.error(`svc-search: search for facet values of "${this.attribute}" failed:`, error);
-    }
-    if (sequence !== this.#sequence) return; // an older answer arriving late
-    this.#found = items;
-    this.host.requestUpdate();
+    await this.#search.run([this.store, this.attribute, facetQuery, this.#limit()]);
   }
 }
 
