@@ -1,6 +1,7 @@
 import { initialState, Task, TaskStatus } from '@lit/task';
 import type { ReactiveControllerHost } from 'lit';
 import type { Needs, SearchStore } from '../store/types.js';
+import { orderValues } from './facet-ordering.js';
 import { StoreController, type StoreControllerOptions } from './store-controller.js';
 
 /** One value of a refinement list. */
@@ -105,7 +106,10 @@ export class RefinementListController extends StoreController {
     return this.isShowingMore ? Math.max(this.limit, this.showMoreLimit) : this.limit;
   }
 
-  /** Every value the results have for the attribute (refined values included), sorted. */
+  /**
+   * Every value the results have for the attribute (refined values included), sorted — in the order the results
+   * ask for (`renderingContent.facetOrdering.values`) while `sortBy` is the default, as InstantSearch does.
+   */
   get allItems(): RefinementItem[] {
     const { attribute } = this;
     const counts = this.snapshot?.results?.facets?.[attribute] ?? {};
@@ -114,9 +118,11 @@ export class RefinementListController extends StoreController {
       ...(state?.disjunctiveFacetRefinements[attribute] ?? []),
       ...(state?.facetRefinements[attribute] ?? []),
     ];
-    return [...new Set([...Object.keys(counts), ...refined])]
+    const items = [...new Set([...Object.keys(counts), ...refined])]
       .map((value) => ({ value, label: value, count: counts[value] ?? 0, isRefined: refined.includes(value) }))
       .sort(compareBy(this.sortBy));
+    const byDefault = this.sortBy.join() === DEFAULT_REFINEMENT_SORT.join();
+    return byDefault ? orderValues(this.snapshot?.results, attribute, items) : items;
   }
 
   /** The values to show: the facet search's matches while searching, else the sorted values up to the limit. */
@@ -134,6 +140,11 @@ export class RefinementListController extends StoreController {
   /** True while the answer to the current facet search is awaited (the list still shows the plain values). */
   get isSearching(): boolean {
     return !!this.facetQuery && !this.#found;
+  }
+
+  /** Whether there is anything to choose: a value in the results, or a refined value to turn off. */
+  get canRefine(): boolean {
+    return this.allItems.length > 0;
   }
 
   /** Whether a show more/less button makes sense. */

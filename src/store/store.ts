@@ -22,12 +22,7 @@
  */
 import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
-import type {
-  MultiSearchRequest,
-  RequestOptions,
-  SearchClient,
-  SearchResponse,
-} from '../client/types.js';
+import type { MultiSearchRequest, RequestOptions, SearchClient, SearchResponse } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
 import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults } from './requests.js';
 import { normalizeState, own, str, strings } from './state.js';

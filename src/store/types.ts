@@ -44,6 +44,8 @@ export interface SearchResults<T = Record<string, unknown>> extends SearchRespon
   facets: Record<string, Record<string, number>>;
   /** Which facets were computed disjunctively. */
   disjunctiveFacets: string[];
+  /** The counts asked with `Needs.counts`, by key. */
+  counts?: Record<string, number>;
 }
 
 export interface StoreSnapshot<T = Record<string, unknown>> {
@@ -67,6 +69,19 @@ export interface Needs {
   /** Any other search parameters (configure element, insights `clickAnalytics`/`userToken`, …). */
   params?: SearchParams;
   /**
+   * Hierarchical facets (`<svc-hierarchical-menu>`): one attribute per level, values written as paths joined by
+   * `separator` (`Furniture > Chairs` in `lvl1`). The refinement is an AND refinement of the deepest level
+   * chosen; each level of its path gets its counts as if it were not refined (its siblings), from a facets-only
+   * query filtered by the parent level, in the same request.
+   */
+  hierarchicalFacets?: HierarchicalFacet[];
+  /**
+   * Counts of other filters under the state's refinements (`<svc-numeric-menu show-counts>`): one facets-only
+   * query each (no hits) in the same request, without the state's own numeric refinements of `attribute`;
+   * the number of hits is in `results.counts[key]`.
+   */
+  counts?: CountQuery[];
+  /**
    * Rule contexts sent with the queries (`ruleContexts`), united over every controller and the state's own:
    * a list, or a function of the state searched — so contexts that follow the refinements
    * (`<svc-query-rule-context tracked-filters>`) go in the same request as the refinement itself.
@@ -78,6 +93,22 @@ export interface Needs {
    * Insights registers `clickAnalytics` and `userToken` this way, so an added index's hits carry a `queryID`.
    */
   inherit?: boolean;
+}
+
+/** A hierarchical facet: its level attributes (lvl0 first) and the separator of its paths. */
+export interface HierarchicalFacet {
+  attributes: string[];
+  /** Between the levels of a path (default ` > `). */
+  separator?: string;
+}
+
+/** One count asked alongside the search: hits of the state with `numericFilters`, the attribute's own range left out. */
+export interface CountQuery {
+  /** Where the count goes in `results.counts`. */
+  key: string;
+  /** The attribute whose numeric refinements the count leaves out (the one the choices are about). */
+  attribute: string;
+  numericFilters: string[];
 }
 
 export interface StoreOptions {

@@ -34,7 +34,8 @@ async function waitTask(indexName: string, taskID: number): Promise<void> {
 }
 
 const field = (ac: SvcAutocomplete) => shadow(ac).querySelector('input')!;
-const statsText = (root: SvcSearch) => shadow(root.querySelector('svc-stats')!).textContent!.replace(/\s+/g, ' ').trim();
+const statsText = (root: SvcSearch) =>
+  shadow(root.querySelector('svc-stats')!).textContent!.replace(/\s+/g, ' ').trim();
 
 /** Clicks the brand's checkbox with the mouse (the focus leaves the box as it would for a user). */
 async function clickBrand(root: SvcSearch, brand: string): Promise<void> {
@@ -43,7 +44,10 @@ async function clickBrand(root: SvcSearch, brand: string): Promise<void> {
     (checkbox) => checkbox.value === brand,
   )!;
   const rect = box.getBoundingClientRect();
-  await sendMouse({ type: 'click', position: [Math.round(rect.x + rect.width / 2), Math.round(rect.y + rect.height / 2)] });
+  await sendMouse({
+    type: 'click',
+    position: [Math.round(rect.x + rect.width / 2), Math.round(rect.y + rect.height / 2)],
+  });
 }
 
 describe('<svc-autocomplete> and the results agree (type "leathr chiar", then click a brand)', () => {
@@ -72,9 +76,11 @@ describe('<svc-autocomplete> and the results agree (type "leathr chiar", then cl
   async function shop(mode: 'default' | 'search-as-you-type') {
     const root = await searchFixture(
       indexName,
-      html`${mode === 'default'
+      html`${
+        mode === 'default'
           ? html`<svc-autocomplete></svc-autocomplete>`
-          : html`<svc-autocomplete search-as-you-type></svc-autocomplete>`}
+          : html`<svc-autocomplete search-as-you-type></svc-autocomplete>`
+      }
         <svc-stats></svc-stats>
         <svc-refinement-list attribute="brand"></svc-refinement-list>
         <svc-hits></svc-hits>`,

@@ -220,9 +220,11 @@ export class SvcAutocomplete extends SvcSearchField {
         @click=${() => this.#select(i)}
       >
         <div part="query">${renderHighlight(suggestion.highlighted)}</div>
-        ${suggestion.category == null
-          ? nothing
-          : html`<div part="category">${this.t('inCategory', { category: suggestion.category })}</div>`}
+        ${
+          suggestion.category == null
+            ? nothing
+            : html`<div part="category">${this.t('inCategory', { category: suggestion.category })}</div>`
+        }
       </li>
     `;
   }
