@@ -3,26 +3,11 @@
  * the index settings or by a rule): an extension of the hosted API beyond the API documents, applied here as
  * InstantSearch applies it.
  */
+import type { RenderingContent } from '../protocol/types.js';
 import type { SearchResults } from '../store/types.js';
 
 /** How the values of one facet are ordered (`renderingContent.facetOrdering.values.<attribute>`). */
-export interface FacetValuesOrdering {
-  /** These values first, in this order. */
-  order?: string[];
-  /** The others: by count (descending), alphabetically, or not shown. */
-  sortRemainingBy?: 'count' | 'alpha' | 'hidden';
-  /** Values never shown. */
-  hide?: string[];
-}
-
-/** What `renderingContent` holds, as far as the elements read it. */
-export interface RenderingContent {
-  facetOrdering?: {
-    facets?: { order?: string[] };
-    values?: Record<string, FacetValuesOrdering | undefined>;
-  };
-  redirect?: { url?: string };
-}
+export type FacetValuesOrdering = NonNullable<NonNullable<RenderingContent['facetOrdering']>['values']>[string];
 
 /**
  * The `renderingContent` of the results (undefined when the answer has none).
@@ -30,8 +15,8 @@ export interface RenderingContent {
  * @example renderingContentOf(snapshot.results)?.facetOrdering?.facets?.order // ['brand', 'price']
  */
 export function renderingContentOf(results: SearchResults | null | undefined): RenderingContent | undefined {
-  const content = (results as { renderingContent?: unknown } | null | undefined)?.renderingContent;
-  return content && typeof content === 'object' ? (content as RenderingContent) : undefined;
+  const content = results?.renderingContent;
+  return content && typeof content === 'object' ? content : undefined;
 }
 
 /**
@@ -64,7 +49,7 @@ export function orderValues<I extends { value: string; label: string; count: num
   attribute: string,
   items: I[],
 ): I[] {
-  const ordering = renderingContentOf(results)?.facetOrdering?.values?.[attribute];
+  const ordering: FacetValuesOrdering | undefined = renderingContentOf(results)?.facetOrdering?.values?.[attribute];
   if (!ordering || typeof ordering !== 'object') return items;
   const order = Array.isArray(ordering.order) ? ordering.order : [];
   const hide = new Set(Array.isArray(ordering.hide) ? ordering.hide : []);

@@ -16,7 +16,7 @@ export class QueryRuleCustomDataController<T = Record<string, unknown>> extends 
 
   /** The rules' `userData` of the results on screen (empty without results or rules). */
   get items(): T[] {
-    const data = (this.snapshot?.results as { userData?: unknown } | null | undefined)?.userData;
+    const data = this.snapshot?.results?.userData;
     const items = Array.isArray(data) ? (data as T[]) : [];
     return this.transformItems ? this.transformItems(items) : items;
   }

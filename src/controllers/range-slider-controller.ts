@@ -79,12 +79,17 @@ export class RangeSliderController extends RangeInputController {
     return Math.abs(this.ratioOf(min) - ratio) <= Math.abs(this.ratioOf(max) - ratio) ? 'min' : 'max';
   }
 
-  /** Moves a thumb to `value`, snapped to the step from the lower bound, within the bounds and the other thumb. */
+  /**
+   * Moves a thumb to `value`, snapped to the step from the lower bound (the bounds themselves excepted), within
+   * the bounds and the other thumb.
+   */
   moveTo(thumb: Thumb, value: number): void {
     if (!this.hasBounds) return;
     const { min: lo, max: hi } = this.range as Required<NumericRange>;
     const step = this.step;
-    const snapped = roundTo(lo + Math.round((value - lo) / step) * step, decimalsOf(step));
+    // The bounds themselves are always reachable (End, a drag to the end), whatever the step.
+    const snapped =
+      value >= hi ? hi : value <= lo ? lo : roundTo(lo + Math.round((value - lo) / step) * step, decimalsOf(step));
     const values = this.values;
     const next =
       thumb === 'min' ? clamp(snapped, lo, Math.min(values.max, hi)) : clamp(snapped, Math.max(values.min, lo), hi);
