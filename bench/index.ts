@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 
-const sections = ['engine', 'store', 'insights', 'recommend', 'analytics-latency', 'size'];
+const sections = ['engine', 'store', 'insights', 'recommend', 'analytics-latency', 'size', 'element-size'];
 
 console.log(`svc-search benchmarks — ${new Date().toISOString()}`);
 console.log(

@@ -4,6 +4,10 @@ import { baseStyles } from '../base/styles.js';
 export const styles = [
   baseStyles,
   css`
+    /* No box of its own: without items it takes no room (no grid gap) in the page's layout. */
+    :host {
+      display: contents;
+    }
     [part~='items'] {
       display: grid;
       gap: var(--_gap);
