@@ -8,7 +8,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleSize } from './size.ts';
+import { bundleSize } from './size.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 

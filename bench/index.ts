@@ -1,18 +1,21 @@
 /**
  * `npm run bench`: runs every benchmark section in one process and prints figures.
  * Each section is a module in this folder exporting `run(): Promise<void>` that prints its own table.
+ * `npm run bench -- <name>…` runs only the named ones; `soak` (five minutes) runs only when named.
  */
 import os from 'node:os';
 
 const sections = ['engine', 'store', 'insights', 'recommend', 'analytics-latency', 'size', 'element-size'];
+/** Sections that run only when named (`npm run bench -- soak`): they take minutes. */
+const optIn = ['soak'];
 
 console.log(`svc-search benchmarks — ${new Date().toISOString()}`);
 console.log(
   `machine: ${os.cpus()[0]?.model ?? 'unknown cpu'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, node ${process.versions.node}`,
 );
 const only = process.argv.slice(2);
-for (const name of sections) {
-  if (only.length && !only.includes(name)) continue;
+for (const name of [...sections, ...optIn]) {
+  if (only.length ? !only.includes(name) : optIn.includes(name)) continue;
   let mod: { run: () => Promise<void> };
   try {
     mod = await import(`./${name}.ts`);

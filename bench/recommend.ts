@@ -130,7 +130,7 @@ export async function run(): Promise<void> {
       restrictions: {},
       value: DEV_CREDENTIALS.searchKey,
       maxHitsPerQuery: 0,
-      forcedParams: {},
+      forcedParams: [],
     };
     const inProcess = (request: Record<string, unknown>) =>
       answerRequest(ctx, getRecommender(ctx), key, validateRequest({ indexName: INDEX, threshold: 0, ...request }, 0));

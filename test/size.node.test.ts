@@ -24,9 +24,12 @@ import { SIZE_BUDGET_BYTES, SVC_MISSION_ENTRY, bundleSize, bytesByGroup } from '
  * `==` into `===` (+42 B before gzip, 29,317 B measured). Raised to 29,800 B (29,764 B measured, +447 B) when
  * the Insights event rules became one definition for browser and service (`svc-search/protocol`): the
  * browser now carries the service's field-by-field checks and messages (`required`, future timestamps,
- * `filters[i]`) instead of its own shorter restatement.
+ * `filters[i]`) instead of its own shorter restatement. Raised to 29,900 B (29,859 B measured, +95 B) for the
+ * Insights outcome events an audit found missing: `svc-insights-sent` / `svc-insights-error`, so a page
+ * mirroring events to its own analytics learns which the service stored, and a token cookie that is not valid
+ * percent-encoding no longer throws.
  */
-const SIZE_CEILING_BYTES = 29_800;
+const SIZE_CEILING_BYTES = 29_900;
 
 let measured: Awaited<ReturnType<typeof bundleSize>> | undefined;
 async function missionEntry() {

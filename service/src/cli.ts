@@ -1,15 +1,16 @@
 /**
  * `svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID] [--admin-key K]
- * [--search-key K] [--crawler-user-id U] [--crawler-api-key K] [--crawler-domain HOST]… [--demo]`: starts
- * the local service and prints `listening on http://HOST:PORT` once it accepts requests, then the
- * application id, both keys and the crawler credentials.
+ * [--search-key K] [--usage-key K] [--monitoring-key K] [--country-header NAME] [--crawler-user-id U]
+ * [--crawler-api-key K] [--crawler-domain HOST]… [--demo]`: starts the local service and prints `listening on
+ * http://HOST:PORT` once it accepts requests, then the application id, the keys and the crawler credentials.
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createService, DEV_CREDENTIALS, type Service } from './index.js';
 
 const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID]
-                                [--admin-key K] [--search-key K] [--crawler-user-id U] [--crawler-api-key K]
+                                [--admin-key K] [--search-key K] [--usage-key K] [--monitoring-key K]
+                                [--country-header NAME] [--crawler-user-id U] [--crawler-api-key K]
                                 [--crawler-domain HOST]... [--demo]`;
 
 export interface ServeOptions {
@@ -19,6 +20,11 @@ export interface ServeOptions {
   appId: string;
   adminKey: string;
   searchKey: string;
+  /** Document 3's dedicated keys (none by default). */
+  usageKey?: string;
+  monitoringKey?: string;
+  /** The header a proxy sets with the client's country (default CF-IPCountry, else X-Country-Code). */
+  countryHeader?: string;
   crawlerUserId: string;
   crawlerApiKey: string;
   /** Registered crawler domains besides the loopback hosts (`--crawler-domain`, repeatable). */
@@ -44,6 +50,9 @@ export function parseServeArgs(args: string[]): ServeOptions {
       'app-id': { type: 'string', default: DEV_CREDENTIALS.appId },
       'admin-key': { type: 'string', default: DEV_CREDENTIALS.adminKey },
       'search-key': { type: 'string', default: DEV_CREDENTIALS.searchKey },
+      'usage-key': { type: 'string' },
+      'monitoring-key': { type: 'string' },
+      'country-header': { type: 'string' },
       'crawler-user-id': { type: 'string', default: DEV_CREDENTIALS.crawlerUserId },
       'crawler-api-key': { type: 'string', default: DEV_CREDENTIALS.crawlerApiKey },
       'crawler-domain': { type: 'string', multiple: true, default: [] },
@@ -60,6 +69,9 @@ export function parseServeArgs(args: string[]): ServeOptions {
     appId: values['app-id']!,
     adminKey: values['admin-key']!,
     searchKey: values['search-key']!,
+    ...(values['usage-key'] ? { usageKey: values['usage-key'] } : {}),
+    ...(values['monitoring-key'] ? { monitoringKey: values['monitoring-key'] } : {}),
+    ...(values['country-header'] ? { countryHeader: values['country-header'] } : {}),
     crawlerUserId: values['crawler-user-id']!,
     crawlerApiKey: values['crawler-api-key']!,
     crawlerDomains: values['crawler-domain']!,
@@ -74,6 +86,9 @@ export async function serve(options: ServeOptions): Promise<{ service: Service; 
     appId: options.appId,
     adminKey: options.adminKey,
     searchKey: options.searchKey,
+    usageKey: options.usageKey,
+    monitoringKey: options.monitoringKey,
+    countryHeader: options.countryHeader,
     crawlerUserId: options.crawlerUserId,
     crawlerApiKey: options.crawlerApiKey,
     crawlerDomains: options.crawlerDomains,
@@ -82,6 +97,8 @@ export async function serve(options: ServeOptions): Promise<{ service: Service; 
   const { url } = await service.listen(options.port, options.host);
   process.stdout.write(
     `listening on ${url}\napplication id: ${options.appId}\nadmin key: ${options.adminKey}\nsearch key: ${options.searchKey}\n` +
+      (options.usageKey ? `usage key: ${options.usageKey}\n` : '') +
+      (options.monitoringKey ? `monitoring key: ${options.monitoringKey}\n` : '') +
       `crawler user id: ${options.crawlerUserId}\ncrawler api key: ${options.crawlerApiKey}\n`,
   );
   return { service, url };

@@ -7,7 +7,11 @@ import type Database from 'better-sqlite3';
 import type { Context } from 'hono';
 import type { Index } from './engine/index.js';
 
-/** Rights (acl values) of the document's API key table, plus `recommendation` (document 2). */
+/**
+ * Rights (acl values) of the document's API key table, plus `recommendation` (document 2, Personalization),
+ * `setSettings` (document 2's name for the right of A/B test writes: it opens those only; `editSettings`
+ * opens them too) and `usage` / `monitoring` (document 3's dedicated keys: a key with one opens that API).
+ */
 export type Right =
   | 'search'
   | 'browse'
@@ -20,7 +24,10 @@ export type Right =
   | 'listIndexes'
   | 'logs'
   | 'seeUnretrievableAttributes'
-  | 'recommendation';
+  | 'recommendation'
+  | 'setSettings'
+  | 'usage'
+  | 'monitoring';
 
 /** Every right; the admin key holds them all. */
 export const ALL_RIGHTS: readonly Right[] = [
@@ -36,6 +43,9 @@ export const ALL_RIGHTS: readonly Right[] = [
   'logs',
   'seeUnretrievableAttributes',
   'recommendation',
+  'setSettings',
+  'usage',
+  'monitoring',
 ];
 
 /**
@@ -60,15 +70,14 @@ export interface KeyInfo {
   parentIndexes?: string[];
   /** 0 = unlimited. */
   maxHitsPerQuery: number;
-  /** Search parameters forced on every query: the key's `queryParameters` then the secured restrictions. */
-  forcedParams: Record<string, string>;
+  /**
+   * Search parameters forced on every query, one URL-encoded layer per key of the chain: the key's own
+   * `queryParameters` (the parent's for a secured key), then the secured key's restrictions. Each layer
+   * only narrows the ones before (`forcedByKey` in `http/params.ts`).
+   */
+  forcedParams: string[];
   /** `userToken` fixed by a secured key. */
   userToken?: string;
-}
-
-export interface AuthorizeOptions {
-  /** Also accept `X-Service-Application-Id` / `X-Service-API-Key` (exactly these, case-sensitive) as URL parameters (Analytics, A/B test and Insights, document 2). */
-  allowQueryCredentials?: boolean;
 }
 
 /** One search answered with `clickAnalytics`, kept so that Insights events can refer to its queryID. */
@@ -87,6 +96,8 @@ export interface SearchLogEntry {
 export interface SearchLog {
   record(entry: SearchLogEntry): void;
   get(queryID: string): SearchLogEntry | undefined;
+  /** Removes a user token from the logged searches (they stay, without it): `DELETE /1/usertokens/{userToken}`. */
+  forgetUser(userToken: string): void;
 }
 
 export interface IndexRegistry {
@@ -103,8 +114,12 @@ export interface ServiceContext {
   /** better-sqlite3, WAL, synchronous FULL. Each area creates its own tables `<area>_…`. */
   db: Database.Database;
   indices: IndexRegistry;
-  /** Throws `HttpError(403)` unless the request's credentials hold `right` (and may use `indexName`). */
-  authorize(c: Context, right: Requirement, indexName?: string, options?: AuthorizeOptions): KeyInfo;
+  /**
+   * Throws `HttpError(403)` unless the request's credentials (headers, else URL parameters of the same
+   * names in any case) hold `right` (and may use `indexName`); missing or wrong credentials are a
+   * `CredentialsError` (a 403 that says which, `http/errors.ts`).
+   */
+  authorize(c: Context, right: Requirement, indexName?: string): KeyInfo;
   /** The parsed JSON body; `HttpError(400)` when malformed, `HttpError(413)` above `maxBytes` (default 10 MB). */
   readJson<T = unknown>(c: Context, maxBytes?: number): Promise<T>;
   searchLog: SearchLog;

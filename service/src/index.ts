@@ -10,12 +10,21 @@
  * await service.close();
  */
 import { EventEmitter } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  maxHeaderSize,
+  STATUS_CODES,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { ServiceContext } from './context.js';
+import { setCountryHeader } from './analytics/record.js';
 import { setCrawlerOptions } from './crawler/options.js';
 import { DEMO_INDEX, installDemo } from './datasets/demo.js';
 import { createAuthorizer } from './http/auth.js';
@@ -77,6 +86,11 @@ export interface ServiceOptions {
   crawlerApiKey?: string;
   /** Crawler API: registered (verified) domains besides `localhost`, `127.0.0.1`, `[::1]`; `*.example.com` for subdomains. */
   crawlerDomains?: string[];
+  /**
+   * The request header a proxy in front of the service sets with the client's country (ISO 3166-1 alpha-2),
+   * read for Analytics' `/2/countries`; default `CF-IPCountry`, else `X-Country-Code`.
+   */
+  countryHeader?: string;
 }
 
 export interface Service {
@@ -85,6 +99,8 @@ export interface Service {
   listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
   close(): Promise<void>;
   ctx: ServiceContext;
+  /** Every route the service answers (method and Hono path pattern), for tests and tooling. */
+  routes: ReadonlyArray<{ method: string; path: string }>;
 }
 
 /** Headers a browser may send cross-origin (preflight answer). */
@@ -96,6 +112,43 @@ const ALLOWED_HEADERS = [
   'X-Service-User-ID',
   'X-Service-Agent',
 ];
+
+/**
+ * What Node's HTTP parser refuses before any handler runs (an over-long request line or headers, malformed
+ * framing) gets a JSON `{message}` like every other answer, instead of Node's bare status line. Only when
+ * the service owns the server (`listen`); mounted in another server, that server answers these.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  let status = 400;
+  let message = `Bad request: malformed HTTP (${error.code ?? error.message})`;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431;
+    message = `Request header fields too large: the request line and headers must fit in ${maxHeaderSize} bytes (send long parameters in a POST body)`;
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    message = 'Request timeout: the request was not received in time';
+  }
+  const body = JSON.stringify({ message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=UTF-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Whether the path of a request URL percent-decodes to UTF-8 text. */
+function wellEncodedPath(url: string): boolean {
+  try {
+    decodeURIComponent(new URL(url).pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function isServicePath(url: string | undefined): boolean {
   return /^\/(1|2|api\/1)\//.test(url ?? '');
@@ -147,6 +200,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   };
   attachInternals(ctx, { catalog, keys, dictionaries });
   setOperationalKeys(ctx, { usageKey: options.usageKey, monitoringKey: options.monitoringKey });
+  setCountryHeader(ctx, options.countryHeader);
   setCrawlerOptions(ctx, {
     userId: options.crawlerUserId ?? DEV_CREDENTIALS.crawlerUserId,
     apiKey: options.crawlerApiKey ?? DEV_CREDENTIALS.crawlerApiKey,
@@ -165,6 +219,17 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       maxAge: 86400,
     }),
   );
+  // A path with a malformed percent-escape (`%ZZ`) or bytes that are not UTF-8 (`%ff%fe`) names nothing:
+  // 400 before anything else reads it (authentication, the call log, the routers).
+  app.use('*', async (c, next) => {
+    if (!wellEncodedPath(c.req.raw.url)) {
+      return c.json(
+        { message: 'Malformed path: a percent-escape is not valid (or does not decode to UTF-8 text)' },
+        400,
+      );
+    }
+    await next();
+  });
   // Document 1, wire rule 2: answers are JSON objects with `application/json; charset=UTF-8`.
   app.use('*', async (c, next) => {
     await next();
@@ -198,6 +263,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
 
   const service: Service = {
     ctx,
+    routes: app.routes.filter((route) => route.method !== 'ALL').map(({ method, path }) => ({ method, path })),
     handler(req, res, next) {
       if (!isServicePath(req.url)) {
         if (next) next();
@@ -213,6 +279,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     listen(port = 8787, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         server = createServer((req, res) => service.handler(req, res));
+        server.on('clientError', answerClientError);
         server.once('error', reject);
         server.listen(port, host, () => {
           const address = server!.address() as AddressInfo;

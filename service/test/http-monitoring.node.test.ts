@@ -154,13 +154,13 @@ describe('Monitoring API', () => {
     assert.match(period.body.message, /period/);
   });
 
-  test('rights: the admin key and the dedicated monitoring key; every other key 403', async () => {
+  test('rights: the admin key and the dedicated monitoring key; every other key 403, no key 401', async () => {
     assert.equal((await svc.call('GET', '/1/status', undefined, { key: MONITORING_KEY })).status, 200);
     assert.equal((await svc.call('GET', '/1/latency/c1-local-1', undefined, { key: MONITORING_KEY })).status, 200);
     for (const key of [SEARCH_KEY, 'wrong', null]) {
       for (const path of ['/1/status', '/1/inventory/servers', '/1/infrastructure/*/period/day']) {
         const answer = await svc.call('GET', path, undefined, { key });
-        assert.equal(answer.status, 403, `${path} ${key}`);
+        assert.equal(answer.status, key === null ? 401 : 403, `${path} ${key}`);
         assert.equal(typeof answer.body.message, 'string');
       }
     }

@@ -99,7 +99,7 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
     assert.deepEqual(urls, ['/1/events', `/1/events?X-Service-Application-Id=${DEV_CREDENTIALS.appId}`]);
   });
 
-  it('reads the URL parameters by their exact, case-sensitive names: other casings are missing credentials (401)', async () => {
+  it('reads the URL parameters whatever the case of their names (the official browser clients send them in lower case)', async () => {
     const { appId, searchKey } = DEV_CREDENTIALS;
     for (const query of [
       `?x-service-application-id=${appId}&x-service-api-key=${searchKey}`,
@@ -109,19 +109,16 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
     ]) {
       const userToken = token();
       const res = await post({ events: [view(userToken)] }, {}, query);
-      assert.deepEqual(
-        res,
-        { status: 401, body: { status: 401, message: 'Invalid Application-Id or API-Key' } },
-        query,
-      );
-      assert.equal((await stored(userToken)).length, 0, query);
+      assert.deepEqual(res, { status: 200, body: { status: 200, message: 'OK' } }, query);
+      assert.equal((await stored(userToken)).length, 1, query);
     }
   });
 
   it('checks the credentials before reading the body: wrong credentials and a malformed body answer 401, not 400', async () => {
     for (const headers of [{}, { ...SEARCH, 'x-service-api-key': 'wrong-key' }]) {
       const res = await post('{"events": [', headers);
-      assert.deepEqual(res, { status: 401, body: { status: 401, message: 'Invalid Application-Id or API-Key' } });
+      assert.equal(res.status, 401);
+      assert.equal(res.body.status, 401);
     }
     assert.equal((await post('{"events": [')).status, 400, 'the same body with the search key is a 400');
   });
@@ -135,7 +132,10 @@ describe('POST /1/events: authentication (search right, headers or URL parameter
       const res = await post({ events: [view(token())] }, headers);
       assert.equal(res.status, 401);
       assert.equal(res.body.status, 401);
-      assert.equal(res.body.message, 'Invalid Application-Id or API-Key');
+      assert.match(
+        String(res.body.message),
+        Object.keys(headers).length === 0 ? /are required/ : /^Invalid Application-Id or API-Key$/,
+      );
     }
     const wrongQuery = `?X-Service-Application-Id=${DEV_CREDENTIALS.appId}&X-Service-API-Key=nope`;
     assert.equal((await post({ events: [view(token())] }, {}, wrongQuery)).status, 401);

@@ -155,12 +155,6 @@ export function parseParameter(attribute: string, text: string): [string, unknow
         value === '' || value === 'true' || value === 'false' ? value !== 'false' : parseNumber(attribute, text),
       ];
     }
-    case 'object': {
-      const json = parseJson(text.trim());
-      if (json === null || typeof json !== 'object' || Array.isArray(json))
-        throw new TypeError(`svc-configure: ${attribute}="${text}" is not a JSON object`);
-      return [name, json];
-    }
     case 'filters': {
       const trimmed = text.trim();
       if (trimmed.startsWith('[')) {

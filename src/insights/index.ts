@@ -112,14 +112,36 @@ export interface Insights extends InsightsLike {
   dispose(): void;
 }
 
-/** `detail` of the `svc-insights` DOM event dispatched for every event queued for sending. */
+/**
+ * `detail` of the `svc-insights` DOM event, dispatched when an event is *queued* for sending (it may still be
+ * refused by the service: `svc-insights-error`, or wait for a later page load).
+ */
 export interface InsightsEventDetail {
   event: InsightsEvent;
+}
+
+/**
+ * `detail` of `svc-insights-sent`: events the service accepted (a 2xx answer to their request), or — on page
+ * unload — handed to `navigator.sendBeacon` (`transport: 'beacon'`, whose answer a page never sees).
+ */
+export interface InsightsSentDetail {
+  events: InsightsEvent[];
+  transport: 'fetch' | 'beacon' | 'keepalive';
+}
+
+/** `detail` of `svc-insights-error`: events the service refused (a 4xx other than 408/429); they are dropped. */
+export interface InsightsErrorDetail {
+  events: InsightsEvent[];
+  status: number;
+  /** The service's message (for a 422, it names the first invalid event: `events[i].field: …`). */
+  reason: string;
 }
 
 declare global {
   interface HTMLElementEventMap {
     'svc-insights': CustomEvent<InsightsEventDetail>;
+    'svc-insights-sent': CustomEvent<InsightsSentDetail>;
+    'svc-insights-error': CustomEvent<InsightsErrorDetail>;
   }
 }
 
@@ -149,6 +171,15 @@ const randomId = () =>
   globalThis.crypto?.randomUUID?.() ?? Date.now().toString(36) + Math.random().toString(36).slice(2);
 const utf8 = new TextEncoder();
 const inBrowser = typeof document === 'object';
+
+/** A cookie value decoded; one that is not valid percent-encoding (set by another script) is no token. */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return '';
+  }
+}
 
 /** Drops the oldest tenth of a Set or Map (both iterate in insertion order) once it holds too much. */
 function bound(collection: Set<string> | Map<string, unknown>) {
@@ -243,7 +274,7 @@ export function createInsights(options: InsightsOptions): Insights {
    * cookie with `useCookie` (a token kept the other way is moved over, so switching keeps the user).
    */
   function anonymous(): string {
-    const inCookie = decodeURIComponent(readCookie() ?? '');
+    const inCookie = safeDecode(readCookie() ?? '');
     const stored = useCookie ? inCookie || readRaw(TOKEN_KEY) : readRaw(TOKEN_KEY) || inCookie;
     const token = isValidUserToken(stored) ? stored : `anonymous-${randomId()}`;
     write(TOKEN_KEY, useCookie ? null : token);
@@ -325,8 +356,19 @@ export function createInsights(options: InsightsOptions): Insights {
     });
   }
   const remove = (batch: Entry[]) => (entries = entries.filter((e) => !batch.includes(e)));
-  /** `batch` was accepted (or handed to a beacon): it leaves the queue. */
-  const sent = (batch: Entry[]) => (remove(batch), (stats.eventsSent += batch.length));
+  /** Dispatches `svc-insights`, `svc-insights-sent` or `svc-insights-error` on the root (bubbles, composed). */
+  function announce<K extends 'svc-insights' | 'svc-insights-sent' | 'svc-insights-error'>(
+    type: K,
+    detail: HTMLElementEventMap[K]['detail'],
+  ): void {
+    root?.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+  /** `batch` was accepted (or handed to a beacon): it leaves the queue, and `svc-insights-sent` says so. */
+  function sent(batch: Entry[], transport: InsightsSentDetail['transport']): void {
+    remove(batch);
+    stats.eventsSent += batch.length;
+    announce('svc-insights-sent', { events: batch.map((e) => e.event), transport });
+  }
   const ready = () => entries.filter((e) => !inFlight.has(e.id));
 
   function schedule(delay = flushDelayMs) {
@@ -345,7 +387,7 @@ export function createInsights(options: InsightsOptions): Insights {
       stats.requests++;
       try {
         await client.sendEvents(batch.map((e) => e.event));
-        sent(batch);
+        sent(batch, 'fetch');
         attempt = 0;
         persistSoon();
       } catch (error) {
@@ -358,6 +400,7 @@ export function createInsights(options: InsightsOptions): Insights {
           console.warn(`svc-insights: the service refused ${dropped.length} event(s) (${status}): ${message}`);
           remove(dropped);
           stats.eventsDropped += dropped.length;
+          announce('svc-insights-error', { events: dropped.map((e) => e.event), status: status!, reason: message! });
           if (!disposed) persist();
           continue;
         }
@@ -393,14 +436,14 @@ export function createInsights(options: InsightsOptions): Insights {
       } catch {}
       stats.beacons++;
       if (handed) {
-        sent(batch);
+        sent(batch, 'beacon');
         continue;
       }
       for (const e of batch) inFlight.add(e.id);
       client
         .sendEvents(events, { keepalive: true })
         .then(() => {
-          sent(batch);
+          sent(batch, 'keepalive');
           if (!disposed) persist();
         })
         .catch(() => {})
@@ -445,9 +488,7 @@ export function createInsights(options: InsightsOptions): Insights {
     persistSoon();
     if (entries.length - inFlight.size >= EVENTS_PER_REQUEST) flushQueue();
     else schedule();
-    root?.dispatchEvent(
-      new CustomEvent<InsightsEventDetail>('svc-insights', { detail: { event }, bubbles: true, composed: true }),
-    );
+    announce('svc-insights', { event });
   }
 
   /** One event per 20 objectIDs (the hosted service's own per-event limit, as InstantSearch does). */

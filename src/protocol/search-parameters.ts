@@ -1,7 +1,9 @@
 /**
  * The search parameters of the hosted API and their types: the one table both sides read. The browser's
  * `<svc-configure>` reads attribute strings by it; the service's engine validates requests by it (400 naming
- * the parameter). A parameter missing here is passed through untouched by both.
+ * the parameter). A name missing here is not a search parameter: the service refuses it (400 `Unknown
+ * parameter: <name>`, as the hosted API answers); `<svc-configure>` reads it as JSON or text and sends it, so
+ * the service's answer names the typo.
  *
  * The API document names a few parameters and says the full list is not shown; the others and their types
  * are those of the hosted API and its official clients.
@@ -17,7 +19,8 @@
  * - `booleanOrStrings`: a boolean or a list of language codes (`ignorePlurals`, `removeStopWords`);
  * - `booleanOrInteger`: a boolean or an integer within its range (`distinct`);
  * - `numberOrAll`: a number or `'all'` (`aroundRadius`);
- * - `object`: a JSON object (its JSON text in a URL-encoded string), e.g. `renderingContent`.
+ * - `json`: any JSON value, checked where it is used (geo areas: `insideBoundingBox`, `insidePolygon`; rule
+ *   and rendering objects); from a URL-encoded string, a JSON-looking value is decoded.
  */
 export type SearchParameterType =
   | 'string'
@@ -30,7 +33,7 @@ export type SearchParameterType =
   | 'booleanOrStrings'
   | 'booleanOrInteger'
   | 'numberOrAll'
-  | 'object';
+  | 'json';
 
 /**
  * The type of every known search parameter, by name.
@@ -108,9 +111,17 @@ export const SEARCH_PARAMETERS: Readonly<Record<string, SearchParameterType>> = 
   numericFilters: 'filters',
   tagFilters: 'filters',
   optionalFilters: 'filters',
-  // What the front end shows (facet order, value order, redirect): the hosted API's parameter and setting,
-  // beyond the API documents; the service returns it with the answer (docs/notes/rendering-content.md).
-  renderingContent: 'object',
+  reRankingApplyFilter: 'filters',
+  ranking: 'strings',
+  disableExactOnAttributes: 'strings',
+  mode: 'string',
+  attributeCriteriaComputedBy: 'string',
+  insideBoundingBox: 'json',
+  insidePolygon: 'json',
+  semanticSearch: 'json',
+  renderingContent: 'json',
+  automaticFacetFilters: 'json',
+  automaticOptionalFacetFilters: 'json',
 };
 
 /**

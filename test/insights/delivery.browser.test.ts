@@ -1,7 +1,7 @@
 /**
  * Insights delivery rules in real Chromium against the local service mounted in the test server: retry
  * backoff, the keepalive fallback of a refused beacon, the conversion window's bounds, a 422 from the
- * service, and the `svc-insights` mirror. Requests are observed where they arrive (the `/__flaky<N>/<key>/`
+ * service, the `svc-insights` mirror (queued) and its outcome events `svc-insights-sent` / `svc-insights-error`. Requests are observed where they arrive (the `/__flaky<N>/<key>/`
  * test host of web-test-runner.config.mjs logs each one) and events are read back from the service's store.
  */
 import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
@@ -10,9 +10,18 @@ import '../../src/elements/hits/define.js';
 import type { SvcSearch } from '../../src/elements/search/svc-search.js';
 import type { InsightsEvent } from '../../src/client/types.js';
 import { createSearchStore } from '../../src/store/index.js';
-import { createInsights, type Insights, type InsightsOptions } from '../../src/insights/index.js';
+import { createClient } from '../../src/client/index.js';
+import type { SearchClient } from '../../src/client/types.js';
+import {
+  createInsights,
+  type Insights,
+  type InsightsErrorDetail,
+  type InsightsOptions,
+  type InsightsSentDetail,
+} from '../../src/insights/index.js';
 import {
   APP_ID,
+  admin,
   SEARCH_KEY,
   asSent,
   clickAt,
@@ -325,5 +334,88 @@ describe('insights delivery: refusals and the mirror', () => {
     expect(mirrored.filter((e) => e.eventType === 'click')).to.have.length(3);
     expect(mirrored.some((e) => e.eventName.length > 64)).to.equal(false);
     await expectStoredExactly(userToken, mirrored);
+  });
+});
+
+describe('insights delivery: the outcome events', () => {
+  /** A client whose key may not send events of INDEX: the service refuses its requests (401). */
+  async function refusedClient(): Promise<SearchClient> {
+    const { key } = await admin.request<{ key: string }>('POST', '/1/keys', {
+      acl: ['search'],
+      indexes: ['elsewhere'],
+    });
+    return createClient({ appId: APP_ID, apiKey: key, hosts: [location.origin], cache: false });
+  }
+
+  it('svc-insights says queued; svc-insights-sent carries the events the service stored; svc-insights-error the refused ones', async () => {
+    const userToken = `outcome-${uniqueKey('t')}`;
+    const warn = console.warn;
+    console.warn = () => undefined; // the refusal's warning is asserted by the 422 test above
+    const refused = bareInsights({ client: await refusedClient(), userToken });
+    const accepted = bareInsights({ client: searchClient(), userToken });
+    const outcomes: Array<{ type: string; detail: InsightsSentDetail | InsightsErrorDetail }> = [];
+    for (const { root } of [refused, accepted]) {
+      root.addEventListener('svc-insights-sent', (e) => outcomes.push({ type: e.type, detail: e.detail }));
+      root.addEventListener('svc-insights-error', (e) => outcomes.push({ type: e.type, detail: e.detail }));
+    }
+    try {
+      refused.insights.convert(['p1'], 'Refused purchase', INDEX);
+      accepted.insights.convert(['p2'], 'Stored purchase', INDEX);
+      accepted.insights.convert(['p3'], 'Stored purchase', INDEX);
+      // Both were announced when queued, before anything was sent.
+      expect(refused.mirrored.map((e) => e.eventName)).to.deep.equal(['Refused purchase']);
+      expect(accepted.mirrored.map((e) => e.eventName)).to.deep.equal(['Stored purchase', 'Stored purchase']);
+      expect(outcomes).to.deep.equal([]);
+      await refused.insights.flush();
+      await accepted.insights.flush();
+
+      const stored = await storedEvents(userToken);
+      expect(stored.map(asSent)).to.deep.equal(accepted.mirrored);
+      expect(outcomes.map((o) => o.type)).to.deep.equal(['svc-insights-error', 'svc-insights-sent']);
+      const error = outcomes[0]!.detail as InsightsErrorDetail;
+      expect(error.status).to.equal(401);
+      expect(error.reason).to.match(/not allowed/);
+      expect(error.events).to.deep.equal(refused.mirrored);
+      expect(outcomes[1]!.detail).to.deep.equal({ events: stored.map(asSent), transport: 'fetch' });
+    } finally {
+      console.warn = warn;
+      refused.dispose();
+      accepted.dispose();
+    }
+  });
+
+  it('a 422 announces the one refused event as an error and the others as sent', async () => {
+    const userToken = `outcome-${uniqueKey('u')}`;
+    const now = Date.now();
+    const event = (eventName: string, timestamp: number): InsightsEvent => ({
+      eventType: 'conversion',
+      eventName,
+      index: INDEX,
+      userToken,
+      objectIDs: ['p1'],
+      timestamp,
+    });
+    const left = [event('Fresh', now - 1000), event('Too old', now - 5 * 86_400_000)];
+    localStorage.setItem(
+      QUEUE_KEY,
+      JSON.stringify({ owners: { gone: { lease: 0, entries: left.map((e, i) => ({ id: `o-${i}`, event: e })) } } }),
+    );
+    const warn = console.warn;
+    console.warn = () => undefined;
+    const { insights, root, dispose } = bareInsights({ client: searchClient(), userToken });
+    const errors: InsightsErrorDetail[] = [];
+    const sent: InsightsSentDetail[] = [];
+    root.addEventListener('svc-insights-error', (e) => errors.push(e.detail));
+    root.addEventListener('svc-insights-sent', (e) => sent.push(e.detail));
+    try {
+      await insights.flush();
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.deep.include({ status: 422, events: [left[1]] });
+      expect(errors[0]!.reason).to.match(/^events\[1\]\.timestamp/);
+      expect(sent).to.deep.equal([{ events: [left[0]], transport: 'fetch' }]);
+    } finally {
+      console.warn = warn;
+      dispose();
+    }
   });
 });

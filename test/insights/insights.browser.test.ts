@@ -474,6 +474,22 @@ describe('insights: user token and consent', () => {
     store.dispose();
   });
 
+  it('a token cookie that is not valid percent-encoding (another script’s) is no token: a new anonymous one, no exception', async () => {
+    const client = searchClient();
+    const store = createSearchStore({ client, indexName: INDEX });
+    // biome-ignore lint/suspicious/noDocumentCookie: the raw cookie another script would leave, as it leaves it
+    document.cookie = '_svc_insights_token=%E0%A4%A; path=/';
+    const insights = createInsights({ client, store, useCookie: true });
+    try {
+      expect(insights.userToken).to.match(/^anonymous-/);
+      expect(tokenCookie()).to.equal(insights.userToken);
+    } finally {
+      insights.dispose();
+      store.dispose();
+      clearTokenCookie();
+    }
+  });
+
   it('validates the authenticated token and asks searches for clickAnalytics with the token', async () => {
     const { search } = await renderSearch();
     const insights = search.insights!;

@@ -44,9 +44,7 @@ const SAMPLES: Record<SearchParameterType, Array<[text: string, value: unknown]>
     ['all', 'all'],
     ['1500', 1500],
   ],
-  object: [
-    ['{"facetOrdering":{"facets":{"order":["brand","*"]}}}', { facetOrdering: { facets: { order: ['brand', '*'] } } }],
-  ],
+  json: [['[[48.8,2.3,48.9,2.4]]', [[48.8, 2.3, 48.9, 2.4]]]],
 };
 
 /** A value of the wrong type for each type the attribute reader checks (strings and lists take any text). */
@@ -56,7 +54,6 @@ const WRONG: Partial<Record<SearchParameterType, string>> = {
   boolean: 'maybe',
   booleanOrInteger: 'several',
   numberOrAll: 'everywhere',
-  object: '[1, 2]',
 };
 
 const kebab = (name: string) => name.replace(/[A-Z0-9]+/g, (part) => `-${part.toLowerCase()}`);

@@ -39,7 +39,8 @@ export function abTestRoute(
   if (!test) return undefined;
   // The user Analytics counts: the token the search will run with (a secured key's, the key's forced
   // one, the query's), else the X-Service-UserToken header, else the client IP.
-  const userToken = key.userToken ?? key.forcedParams.userToken ?? input.userToken;
+  const forcedToken = key.forcedParams.map((layer) => new URLSearchParams(layer).get('userToken')).findLast(Boolean);
+  const userToken = key.userToken ?? forcedToken ?? input.userToken;
   const variantID = variantFor(test, searchUser(userToken, key, origin).userKey);
   const variant = test.variants[variantID - 1]!;
   const target = variant.index === indexName ? index : ctx.indices.get(variant.index);

@@ -16,14 +16,43 @@ export interface SearchOrigin {
   forwardedFor?: string;
   /** `X-Service-UserToken` header. */
   userToken?: string;
+  /** The country a proxy in front of the service found for the client (ISO 3166-1 alpha-2, upper case). */
+  country?: string;
+}
+
+/**
+ * Headers a proxy sets with the client's country: Cloudflare's `CF-IPCountry`, else `X-Country-Code`, or
+ * the one header named by `createService({ countryHeader })` / `--country-header`. A client can send them
+ * itself: they mean something only behind a proxy that sets (overwrites) them.
+ */
+export const DEFAULT_COUNTRY_HEADERS = ['cf-ipcountry', 'x-country-code'] as const;
+
+const countryHeaders = new WeakMap<ServiceContext, readonly string[]>();
+
+/** Called once by `createService`: the header to read the country from (default {@link DEFAULT_COUNTRY_HEADERS}). */
+export function setCountryHeader(ctx: ServiceContext, header: string | undefined): void {
+  countryHeaders.set(ctx, header ? [header.toLowerCase()] : DEFAULT_COUNTRY_HEADERS);
+}
+
+/** A two-letter country code, upper case; `XX` (Cloudflare: unknown) and anything else are no country. */
+function countryOf(value: string | undefined): string | undefined {
+  const code = value?.trim().toUpperCase();
+  return code && /^[A-Z]{2}$/.test(code) && code !== 'XX' ? code : undefined;
 }
 
 /**
  * @example
- * runSearch(ctx, indexName, index, raw, key, searchOrigin(c));
+ * runSearch(ctx, indexName, index, raw, key, searchOrigin(c, ctx));
  */
-export function searchOrigin(c: Context): SearchOrigin {
+export function searchOrigin(c: Context, ctx?: ServiceContext): SearchOrigin {
   const origin: SearchOrigin = {};
+  for (const header of (ctx && countryHeaders.get(ctx)) ?? DEFAULT_COUNTRY_HEADERS) {
+    const country = countryOf(c.req.header(header));
+    if (country) {
+      origin.country = country;
+      break;
+    }
+  }
   const ip = clientIp(c);
   if (ip) origin.ip = ip;
   const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
@@ -47,6 +76,9 @@ export function getAnalyticsLog(ctx: ServiceContext): AnalyticsLog {
   if (!log) {
     const created = new AnalyticsLog(ctx.db);
     ctx.on('close', () => created.close());
+    // DELETE /1/usertokens/{userToken}: the user's searches stay (they were searches) but no longer carry
+    // the token.
+    ctx.on('usertoken-deleted', (payload) => created.forgetUser((payload as { userToken: string }).userToken));
     logs.set(ctx, created);
     log = created;
   }
@@ -215,5 +247,6 @@ function record(ctx: ServiceContext, search: RecordedSearch): void {
     filters: filtersOf(input),
     tags: stringList(raw.analyticsTags),
     ...(search.abTest ? { abTestID: search.abTest.abTestID, abTestVariantID: search.abTest.abTestVariantID } : {}),
+    ...(origin.country ? { country: origin.country } : {}),
   });
 }

@@ -500,6 +500,17 @@ export class AnalyticsReports {
     return { attributes: topList(list, page) };
   }
 
+  /**
+   * `GET /2/countries`: counted searches by the country a proxy gave their request (`CF-IPCountry`,
+   * `X-Country-Code` or the configured header); searches without one are not counted here.
+   */
+  countries(scope: Scope, page: Page) {
+    const list = this.aggregate<[string, number]>(scope, 'a.country, COUNT(*)', 'AND a.country IS NOT NULL GROUP BY 1')
+      .map(([country, count]) => ({ country, count }))
+      .sort(byCountThen((item) => item.country));
+    return { countries: topList(list, page) };
+  }
+
   /** `GET /2/filters/{attributes}`: filter values of the given attributes by number of counted searches. */
   filterValues(scope: Scope, attributes: string[], page: Page) {
     const wanted = new Set(attributes);
@@ -650,7 +661,9 @@ export class AnalyticsReports {
 
 /**
  * An Insights event that counts for a search (on `insights_events e` joined to `analytics_searches a`):
- * a result click (with objectIDs) or a conversion, at most one hour after the search.
+ * a result click (with objectIDs) or a conversion within one hour of the search, on either side (the
+ * document's conversion window; an event stamped by a client whose clock runs behind can precede it).
  */
 const COUNTED_EVENT = `(e.event_type = 'conversion' OR (e.event_type = 'click' AND e.object_ids IS NOT NULL))
-  AND e.timestamp <= a.ts + ${EVENT_LIMITS.conversionWindowMs}`;
+  AND e.timestamp <= a.ts + ${EVENT_LIMITS.conversionWindowMs}
+  AND e.timestamp >= a.ts - ${EVENT_LIMITS.conversionWindowMs}`;

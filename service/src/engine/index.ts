@@ -8,7 +8,7 @@
  */
 export { Index, type IndexRecord } from './search-index.js';
 export { EngineError } from './errors.js';
-export { parseSearchParams, encodeSearchParams, type SearchParams } from './params.js';
+export { parseSearchParams, encodeSearchParams, isSearchParameter, type SearchParams } from './params.js';
 export {
   personalizationFigures,
   type PersonalizationInput,

@@ -27,11 +27,36 @@ function parseJsonArray(name: string, text: string): unknown {
 
 /** Bounds of an integer parameter: its range in the protocol, else any integer from 0. */
 function range(name: string): readonly [number, number] {
-  return SEARCH_PARAMETER_RANGES[name] ?? [0, Number.MAX_SAFE_INTEGER];
+  return (
+    (Object.hasOwn(SEARCH_PARAMETER_RANGES, name) && SEARCH_PARAMETER_RANGES[name]) || [0, Number.MAX_SAFE_INTEGER]
+  );
+}
+
+/**
+ * Whether `name` is a search parameter (of the protocol's table: the hosted API's parameters).
+ *
+ * @example
+ * isSearchParameter('hitsPerPage') // true; isSearchParameter('hitPerPage') // false
+ */
+export function isSearchParameter(name: string): boolean {
+  return Object.hasOwn(SEARCH_PARAMETERS, name);
+}
+
+/**
+ * The type of a search parameter; an unknown name is a 400 naming it, as the hosted API answers (a misspelt
+ * `hitPerPage` would otherwise be echoed in `params` as if it had been applied). `Object.hasOwn`: a name such
+ * as `constructor` or `__proto__` is unknown, not Object.prototype's.
+ */
+function typeOf(name: string): SearchParameterType {
+  if (!isSearchParameter(name)) throw new EngineError(`Unknown parameter: ${name}`);
+  return SEARCH_PARAMETERS[name]!;
 }
 
 function coerce(name: string, type: SearchParameterType, value: unknown, fromString: boolean): unknown {
   switch (type) {
+    case 'json':
+      // Checked where it is used (the geo areas by the index); from a URL-encoded string, JSON is decoded.
+      return fromString && typeof value === 'string' ? decodeJson(value) : value;
     case 'string':
       if (typeof value === 'string') return value;
       if (typeof value === 'number' && name === 'query') return String(value);
@@ -102,26 +127,14 @@ function coerce(name: string, type: SearchParameterType, value: unknown, fromStr
       if (typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max) return n;
       return bad(name, `a boolean or an integer between ${min} and ${max}`, value);
     }
-    case 'object': {
-      let v = value;
-      if (typeof v === 'string') {
-        try {
-          v = JSON.parse(v);
-        } catch {
-          return bad(name, 'a JSON object', value);
-        }
-      }
-      if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v;
-      return bad(name, 'an object', value);
-    }
   }
 }
 
 /**
  * Parses and validates search parameters given as a URL-encoded string (`query=chair&hitsPerPage=5`)
  * or an object (a JSON body, where a `params` string is merged under the other keys). Parameters of the
- * protocol's table (`SEARCH_PARAMETERS`) are type-checked (400 naming the parameter); others pass through
- * unchanged.
+ * protocol's table (`SEARCH_PARAMETERS`) are type-checked (400 naming the parameter); any other name is a
+ * 400 `Unknown parameter: <name>`.
  * @example parseSearchParams('query=chair&page=2&facets=%5B%22brand%22%5D') // { query: 'chair', page: 2, facets: ['brand'] }
  */
 export function parseSearchParams(input: string | Record<string, unknown> | null | undefined): SearchParams {
@@ -135,10 +148,7 @@ export function parseSearchParams(input: string | Record<string, unknown> | null
     } catch {
       throw new EngineError('Invalid params: malformed URL-encoded string');
     }
-    for (const [name, value] of usp) {
-      const type = SEARCH_PARAMETERS[name];
-      out[name] = type ? coerce(name, type, value, true) : coerceUnknown(value);
-    }
+    for (const [name, value] of usp) out[name] = coerce(name, typeOf(name), value, true);
     return out;
   }
   if (typeof input !== 'object' || Array.isArray(input))
@@ -149,14 +159,14 @@ export function parseSearchParams(input: string | Record<string, unknown> | null
   }
   for (const [name, value] of Object.entries(input)) {
     if (name === 'params' || value === undefined) continue;
-    const type = SEARCH_PARAMETERS[name];
-    out[name] = type && value !== null ? coerce(name, type, value, false) : value;
+    const type = typeOf(name);
+    out[name] = value !== null ? coerce(name, type, value, false) : value;
   }
   return out;
 }
 
-/** Unknown parameters from a query string: JSON-looking values are decoded, others stay strings. */
-function coerceUnknown(value: string): unknown {
+/** `json` parameters from a query string: JSON-looking values are decoded, others stay strings. */
+function decodeJson(value: string): unknown {
   const t = value.trim();
   if (t === 'true') return true;
   if (t === 'false') return false;
@@ -169,6 +179,10 @@ function coerceUnknown(value: string): unknown {
   }
   return value;
 }
+
+/** Lone UTF-16 surrogates replaced by U+FFFD (what `String.prototype.toWellFormed` does, ES2024). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const wellFormed = (text: string) => text.replace(LONE_SURROGATE, '\ufffd');
 
 /**
  * Encodes parameters as the URL-encoded `params` string of a search response (arrays and objects as
@@ -185,7 +199,9 @@ export function encodeSearchParams(params: SearchParams): string {
         : typeof value === 'number' || typeof value === 'boolean'
           ? String(value)
           : JSON.stringify(value);
-    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(text)}`);
+    // A lone UTF-16 surrogate (JSON allows `"\ud800"`) has no UTF-8 form: it is encoded as U+FFFD
+    // rather than making encodeURIComponent throw.
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(wellFormed(text))}`);
   }
   return parts.join('&');
 }

@@ -590,9 +590,15 @@ export class Index {
     const next: IndexSettings = { ...before };
     for (const [key, value] of Object.entries(valid)) {
       if (value === null && key !== 'attributesToHighlight' && key !== 'attributeForDistinct') {
-        if (key in defaults) next[key] = structuredClone(defaults[key]);
+        if (Object.hasOwn(defaults, key)) next[key] = structuredClone(defaults[key]);
         else delete next[key];
-      } else next[key] = structuredClone(value);
+      } else
+        Object.defineProperty(next, key, {
+          value: structuredClone(value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     this.settings = next;
     if (JSON.stringify(before.searchableAttributes) !== JSON.stringify(next.searchableAttributes)) {
@@ -2650,26 +2656,42 @@ export class Index {
   }
 
   /**
-   * The objectIDs of the records matching the filter parameters (for delete by query and secured-key
-   * restrictions). Throws 400 when no filter is given.
-   * @example index.matchingObjectIDs({ filters: 'category:Books' })
+   * The objectIDs of the records matching the filter and geo parameters, as a search with an empty query
+   * would match them (for delete by query and secured-key restrictions). Throws 400 when neither a filter
+   * nor a geo parameter is given.
+   * @example index.matchingObjectIDs({ filters: 'category:Books', aroundLatLng: '48.85, 2.35', aroundRadius: 1000 })
    */
   matchingObjectIDs(input: SearchParams): string[] {
     const params = parseSearchParams(input as Record<string, unknown>);
     this.refresh();
     const bits = this.filterBits(params);
-    if (!bits)
-      throw new EngineError('No filter given: filters, facetFilters, numericFilters or tagFilters is required');
-    const out: string[] = [];
-    for (let w = 0; w < bits.length; w++) {
-      let b = bits[w]!;
-      while (b) {
-        const low = b & -b;
-        const id = (w << 5) + 31 - Math.clz32(low);
-        b ^= low;
-        const r = this.records[id];
-        if (r) out.push(r.objectID);
+    const geo = parseGeo(params);
+    if (!bits && !geo)
+      throw new EngineError(
+        'No filter given: filters, facetFilters, numericFilters, tagFilters or a geo area is required',
+      );
+    let ids: Uint32Array;
+    if (bits) {
+      const found: number[] = [];
+      for (let w = 0; w < bits.length; w++) {
+        let b = bits[w]!;
+        while (b) {
+          const low = b & -b;
+          found.push((w << 5) + 31 - Math.clz32(low));
+          b ^= low;
+        }
       }
+      ids = Uint32Array.from(found);
+    } else {
+      const live: number[] = [];
+      for (let id = 0; id < this.records.length; id++) if (this.alive[id]) live.push(id);
+      ids = Uint32Array.from(live);
+    }
+    if (geo) ids = this.geoFilter(ids, geo);
+    const out: string[] = [];
+    for (const id of ids) {
+      const r = this.records[id];
+      if (r) out.push(r.objectID);
     }
     return out;
   }

@@ -290,12 +290,15 @@ export function validateSettings(partial: unknown): Partial<IndexSettings> {
   }
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(partial as Record<string, unknown>)) {
-    const validator = VALIDATORS[name];
-    if (value === null && name !== 'attributesToHighlight' && name !== 'attributeForDistinct') {
-      out[name] = null;
-      continue;
-    }
-    out[name] = validator ? validator(name, value) : value;
+    // Object.hasOwn: `toString` or `constructor` is not a setting with a validator (Object.prototype's members are not).
+    const validator = Object.hasOwn(VALIDATORS, name) ? VALIDATORS[name] : undefined;
+    const valid =
+      value === null && name !== 'attributesToHighlight' && name !== 'attributeForDistinct'
+        ? null
+        : validator
+          ? validator(name, value)
+          : value;
+    Object.defineProperty(out, name, { value: valid, enumerable: true, writable: true, configurable: true });
   }
   return out as Partial<IndexSettings>;
 }
@@ -305,7 +308,7 @@ export function validateSettings(partial: unknown): Partial<IndexSettings> {
  * @example validateSettingValue('typoTolerance', 'min') // 'min'
  */
 export function validateSettingValue(name: string, value: unknown, kind = 'parameter'): unknown {
-  const validator = VALIDATORS[name];
+  const validator = Object.hasOwn(VALIDATORS, name) ? VALIDATORS[name] : undefined;
   if (!validator) return value;
   try {
     return validator(name, value);

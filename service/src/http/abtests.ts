@@ -1,17 +1,16 @@
 /**
  * The A/B test API (document 2, "Endpoints > A/B test"; paths start `/2/abtests`):
  *
- * - `POST /2/abtests` — create (right `editSettings` on both indices) → `{abTestID, taskID, index}`
+ * - `POST /2/abtests` — create (right `setSettings` or `editSettings` on both indices) → `{abTestID, taskID, index}`
  * - `GET /2/abtests` — list (`offset`, `limit` default 10) → `{abtests, count, total}`, right `analytics`
  * - `GET /2/abtests/{id}` — the A/B test object with its metrics, right `analytics`
- * - `POST /2/abtests/{id}/stop` — stop (`editSettings`) → `{abTestID, taskID, index}`
- * - `DELETE /2/abtests/{id}` — delete with its metrics (`editSettings`) → `{abTestID, taskID, index}`
+ * - `POST /2/abtests/{id}/stop` — stop (`setSettings` or `editSettings`) → `{abTestID, taskID, index}`
+ * - `DELETE /2/abtests/{id}` — delete with its metrics (`setSettings` or `editSettings`) → `{abTestID, taskID, index}`
  *
- * Credentials by headers or the URL parameters `X-Service-Application-Id` / `X-Service-API-Key`
- * (document 2: A/B test accepts both; the parameter names are case-sensitive). Missing credentials 401, wrong ones or a missing right 403.
- * Failures are `{status, message}` (document 2, Errors 1). The document names the write right both
- * `setSettings` and `editSettings`; the key model has only `editSettings` (a key cannot hold
- * `setSettings`), so that is the one asked for. The logic is in `src/service/abtests/`.
+ * Credentials by headers or URL parameters of the same names (any case, as on every API). Missing
+ * credentials 401, wrong ones or a missing right 403. Failures are `{status, message}` (document 2, Errors 1).
+ * The document names the write right both `setSettings` and `editSettings`: a key holding either may create,
+ * stop and delete tests. The logic is in `service/src/abtests/`.
  */
 import type { Context, Hono } from 'hono';
 import { getAbTests } from '../abtests/service.js';
@@ -19,7 +18,7 @@ import { validateCreate } from '../abtests/validate.js';
 import type { KeyInfo, Requirement, ServiceContext } from '../context.js';
 import { EngineError } from '../engine/index.js';
 import type { StoredAbTest } from '../storage/abtests.js';
-import { indexAllowed, URL_CREDENTIALS } from './auth.js';
+import { authorizeOrUnauthorized, indexAllowed } from './auth.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
 
@@ -46,15 +45,21 @@ export function register(app: Hono, ctx: ServiceContext): void {
     }
   };
 
-  const authorize = (c: Context, right: Requirement): KeyInfo => {
-    const appId = c.req.header('x-service-application-id') ?? c.req.query(URL_CREDENTIALS.appId);
-    const apiKey = c.req.header('x-service-api-key') ?? c.req.query(URL_CREDENTIALS.apiKey);
-    if (!appId || !apiKey)
+  // Document 2: "401 application ID or key missing", "403 invalid credentials".
+  const authorize = (c: Context, right: Requirement): KeyInfo => authorizeOrUnauthorized(ctx, c, right, undefined, 403);
+  /**
+   * Create, stop and delete: the endpoints name the right `setSettings`, the overview `editSettings` (document
+   * 2, "both names appear"): a key holding either may.
+   */
+  const authorizeWrite = (c: Context): KeyInfo => {
+    const key = authorize(c, 'any');
+    if (!key.isAdmin && !key.acl.includes('setSettings') && !key.acl.includes('editSettings')) {
       throw new HttpError(
-        401,
-        'The Application-Id and API-Key are required (headers X-Service-Application-Id and X-Service-API-Key)',
+        403,
+        'Method not allowed with this API key (the right setSettings or editSettings is needed)',
       );
-    return ctx.authorize(c, right, undefined, { allowQueryCredentials: true });
+    }
+    return key;
   };
 
   /** 403 unless the key may use every index named. */
@@ -97,7 +102,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post(
     '/2/abtests',
     route(async (c) => {
-      const key = authorize(c, 'editSettings');
+      const key = authorizeWrite(c);
       const input = validateCreate(await ctx.readJson(c, MAX_BODY_BYTES), ctx.now());
       const names = [...new Set(input.variants.map((variant) => variant.index))];
       requireIndices(key, names);
@@ -147,7 +152,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post(
     '/2/abtests/:id/stop',
     route((c) => {
-      const key = authorize(c, 'editSettings');
+      const key = authorizeWrite(c);
       const test = testOf(c);
       requireIndices(
         key,
@@ -164,7 +169,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.delete(
     '/2/abtests/:id',
     route((c) => {
-      const key = authorize(c, 'editSettings');
+      const key = authorizeWrite(c);
       const test = testOf(c);
       requireIndices(
         key,

@@ -1,8 +1,8 @@
 /**
  * The Analytics API (document 2, "Endpoints > Analytics"): every `GET /2/…` report, computed at each call
  * from the searches the service recorded (`src/service/analytics/record.ts`) and the Insights events it
- * stored. A key with the `analytics` right, by headers or by the URL parameters
- * `X-Service-Application-Id` / `X-Service-API-Key` (case-sensitive names); failures are `{ status, message }`; 100 calls per
+ * stored. A key with the `analytics` right, by headers or URL parameters (missing credentials 401, wrong
+ * ones 403); failures are `{ status, message }`; 100 calls per
  * minute per application with the `X-RateLimit-*` headers (document 2, "Limits").
  */
 import type { Context, Hono } from 'hono';
@@ -12,6 +12,7 @@ import { AnalyticsReports, ORDER_BY, type OrderBy, type Page, type Scope } from 
 import type { ServiceContext } from '../context.js';
 import { EngineError } from '../engine/index.js';
 import { getEventStore } from '../insights/event-store.js';
+import { authorizeOrUnauthorized } from './auth.js';
 import { HttpError } from './errors.js';
 
 /** "Analytics calls: 100 per minute per application". */
@@ -62,7 +63,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
       let headers: Record<string, string> = {};
       try {
         const index = c.req.query('index');
-        ctx.authorize(c, 'analytics', index || undefined, { allowQueryCredentials: true });
+        // Missing credentials 401, wrong ones 403 (as the A/B test API on the same host).
+        authorizeOrUnauthorized(ctx, c, 'analytics', index || undefined, 403);
         headers = rateLimit();
         if (!index) throw new HttpError(400, 'index: required (the name of the index to report on)');
         const scope = (): Scope => ({
@@ -133,6 +135,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
   route('/2/filters/:attributes', ({ c, scope, page }) => {
     const path = c.req.param('attributes') ?? '';
     const search = optional(c, 'search');
+    // Document 2: a comma-separated list of attributes goes with the required `search`.
+    if (search === undefined && path.includes(',')) {
+      throw new HttpError(400, 'search: required with a list of attributes (/2/filters/{attribute,…}?search=)');
+    }
     // With `search` the path is a comma-separated list of attributes; without, one exact attribute name.
     const attributes =
       search === undefined
@@ -146,12 +152,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     return reports.filterValues({ ...scope(), search }, attributes, page());
   });
 
-  // The local service has no geolocation: no search has a known country.
-  route('/2/countries', ({ scope, page }) => {
-    scope();
-    page();
-    return { countries: [] };
-  });
+  // The country of each search is the one a proxy put in a header (analytics/record.ts, searchOrigin).
+  route('/2/countries', ({ scope, page }) => reports.countries(scope(), page()));
 
   route('/2/clicks/averageClickPosition', ({ scope }) => reports.averageClickPosition(scope()));
   route('/2/clicks/positions', ({ scope }) => reports.clickPositions(scope()));

@@ -6,9 +6,9 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
-import { ALL_RIGHTS, type AuthorizeOptions, type KeyInfo, type Requirement, type Right } from '../context.js';
+import { ALL_RIGHTS, type KeyInfo, type Requirement, type Right, type ServiceContext } from '../context.js';
 import type { KeyStore, StoredKey } from '../storage/keys.js';
-import { HttpError, INVALID_CREDENTIALS } from './errors.js';
+import { CredentialsError, HttpError, INVALID_CREDENTIALS, MISSING_CREDENTIALS } from './errors.js';
 
 export interface AuthConfig {
   appId: string;
@@ -18,10 +18,78 @@ export interface AuthConfig {
 }
 
 /**
- * Document 2: for Analytics, A/B test and Insights the two credentials "are also accepted as URL
- * parameters with the same, case-sensitive, names" — exactly these; `x-service-api-key=` is not read.
+ * The two credentials of a call: the headers `X-Service-Application-Id` / `X-Service-API-Key`, else URL
+ * parameters of the same names compared without case, on every API. Document 2 names the URL form for
+ * Analytics, A/B test and Insights; the official clients' browser builds send it on every API, in lower
+ * case (`x-algolia-api-key=` renamed by a proxy), so that a search is a CORS simple request without a
+ * preflight. A header wins over a URL parameter.
+ *
+ * @example
+ * credentialsOf(c) // { appId: 'SVCLOCAL', apiKey: 'local-search-key' }
  */
-export const URL_CREDENTIALS = { appId: 'X-Service-Application-Id', apiKey: 'X-Service-API-Key' } as const;
+export function credentialsOf(c: Context): { appId: string | undefined; apiKey: string | undefined } {
+  let appId = c.req.header('x-service-application-id');
+  let apiKey = c.req.header('x-service-api-key');
+  if (appId === undefined || apiKey === undefined) {
+    const query = c.req.url.indexOf('?');
+    if (query >= 0) {
+      for (const [name, value] of new URLSearchParams(c.req.url.slice(query + 1))) {
+        const lower = name.toLowerCase();
+        if (lower === 'x-service-application-id') appId ??= value;
+        else if (lower === 'x-service-api-key') apiKey ??= value;
+      }
+    }
+  }
+  return { appId, apiKey };
+}
+
+/**
+ * `ctx.authorize` for the APIs of documents 2 and 3: missing credentials are a 401 (A/B test: "401
+ * application ID or key missing"; the other endpoint tables list 401), wrong ones `wrong` — 403 where the
+ * document says "403 invalid credentials" (A/B test, and Analytics on the same host), 401 where it lists
+ * only 401 (Insights, Recommend, Query Suggestions, Personalization).
+ *
+ * @example
+ * const key = authorizeOrUnauthorized(ctx, c, 'analytics', index, 403);
+ */
+export function authorizeOrUnauthorized(
+  ctx: ServiceContext,
+  c: Context,
+  right: Requirement,
+  indexName: string | undefined,
+  wrong: 401 | 403,
+): KeyInfo {
+  try {
+    return ctx.authorize(c, right, indexName);
+  } catch (error) {
+    throw unauthorized(error, wrong);
+  }
+}
+
+/**
+ * A {@link CredentialsError} as the APIs of documents 2 and 3 answer it (see {@link authorizeOrUnauthorized});
+ * any other error unchanged.
+ */
+export function unauthorized(error: unknown, wrong: 401 | 403): unknown {
+  if (!(error instanceof CredentialsError)) return error;
+  return error.missing ? new HttpError(401, MISSING_CREDENTIALS) : new HttpError(wrong, INVALID_CREDENTIALS);
+}
+
+/**
+ * URL parameters the official clients add to every request and that are not parameters of the call: the
+ * two credentials and the client's agent (`x-algolia-agent` through a proxy that renames the prefix).
+ */
+const TRANSPORT_PARAMETERS = new Set(['x-service-application-id', 'x-service-api-key', 'x-service-agent']);
+
+/**
+ * Whether a URL parameter is a credential or the client's agent (names compared without case).
+ *
+ * @example
+ * isTransportParameter('X-Service-API-Key') // true; isTransportParameter('query') // false
+ */
+export function isTransportParameter(name: string): boolean {
+  return TRANSPORT_PARAMETERS.has(name.toLowerCase());
+}
 
 /** Restriction parameters of a secured key that are checked rather than forced on the query. */
 const CHECKED_RESTRICTIONS = new Set(['validUntil', 'restrictIndices', 'referers', 'restrictSources', 'userToken']);
@@ -143,10 +211,10 @@ function hmacHex(secret: string, message: string): string {
 
 function plainKeyInfo(value: string, stored: StoredKey | undefined, config: AuthConfig): KeyInfo | undefined {
   if (value === config.adminKey) {
-    return { acl: [...ALL_RIGHTS], isAdmin: true, restrictions: {}, value, maxHitsPerQuery: 0, forcedParams: {} };
+    return { acl: [...ALL_RIGHTS], isAdmin: true, restrictions: {}, value, maxHitsPerQuery: 0, forcedParams: [] };
   }
   if (value === config.searchKey) {
-    return { acl: ['search', 'browse'], isAdmin: false, restrictions: {}, value, maxHitsPerQuery: 0, forcedParams: {} };
+    return { acl: ['search', 'browse'], isAdmin: false, restrictions: {}, value, maxHitsPerQuery: 0, forcedParams: [] };
   }
   if (!stored) return undefined;
   const info: KeyInfo = {
@@ -155,7 +223,7 @@ function plainKeyInfo(value: string, stored: StoredKey | undefined, config: Auth
     restrictions: {},
     value,
     maxHitsPerQuery: stored.maxHitsPerQuery,
-    forcedParams: Object.fromEntries(new URLSearchParams(stored.queryParameters)),
+    forcedParams: stored.queryParameters ? [stored.queryParameters] : [],
   };
   const indexes = stored.indexes ?? (stored.index !== undefined ? [stored.index] : undefined);
   if (indexes) info.indexes = indexes;
@@ -208,19 +276,10 @@ export function createAuthorizer(config: AuthConfig) {
     }
   }
 
-  return function authorize(
-    c: Context,
-    right: Requirement,
-    indexName?: string,
-    options: AuthorizeOptions = {},
-  ): KeyInfo {
-    let appId = c.req.header('x-service-application-id');
-    let apiKey = c.req.header('x-service-api-key');
-    if (options.allowQueryCredentials) {
-      appId ??= c.req.query(URL_CREDENTIALS.appId);
-      apiKey ??= c.req.query(URL_CREDENTIALS.apiKey);
-    }
-    if (!appId || !apiKey || appId !== config.appId) throw new HttpError(403, INVALID_CREDENTIALS);
+  return function authorize(c: Context, right: Requirement, indexName?: string): KeyInfo {
+    const { appId, apiKey } = credentialsOf(c);
+    if (!appId || !apiKey) throw new CredentialsError(true);
+    if (appId !== config.appId) throw new CredentialsError(false);
 
     const referer = c.req.header('referer') ?? c.req.header('origin');
     const builtIn = apiKey === config.adminKey || apiKey === config.searchKey;
@@ -229,20 +288,28 @@ export function createAuthorizer(config: AuthConfig) {
 
     if (!info) {
       const secured = decodeSecured(apiKey);
-      if (!secured) throw new HttpError(403, INVALID_CREDENTIALS);
+      if (!secured) throw new CredentialsError(false);
       // The parent is a non-admin key: the search key or a key created through /1/keys.
       const digest = Buffer.from(secured.digest, 'hex');
       const parent = [config.searchKey, ...config.keys.values()].find((candidate) =>
         timingSafeEqual(Buffer.from(hmacHex(candidate, secured.restrictions), 'hex'), digest),
       );
-      if (parent === undefined) throw new HttpError(403, INVALID_CREDENTIALS);
+      if (parent === undefined) throw new CredentialsError(false);
       stored = config.keys.get(parent);
       const parentInfo = plainKeyInfo(parent, stored, config)!;
       const restrictions = Object.fromEntries(new URLSearchParams(secured.restrictions));
-      info = { ...parentInfo, value: apiKey, parent, restrictions, forcedParams: { ...parentInfo.forcedParams } };
-      for (const [name, value] of Object.entries(restrictions)) {
-        if (!CHECKED_RESTRICTIONS.has(name)) info.forcedParams[name] = value;
-      }
+      // The secured key's search parameters are one more layer over the parent's `queryParameters`: they
+      // narrow them, never replace them (applyKeyParams in params.ts).
+      const searchRestrictions = new URLSearchParams(secured.restrictions);
+      for (const name of CHECKED_RESTRICTIONS) searchRestrictions.delete(name);
+      const layer = searchRestrictions.toString();
+      info = {
+        ...parentInfo,
+        value: apiKey,
+        parent,
+        restrictions,
+        forcedParams: layer ? [...parentInfo.forcedParams, layer] : [...parentInfo.forcedParams],
+      };
 
       if (restrictions.validUntil !== undefined) {
         const validUntil = Number(restrictions.validUntil);

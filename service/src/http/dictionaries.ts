@@ -25,6 +25,7 @@ import {
   type EntryOf,
 } from '../engine/index.js';
 import type { DictionaryOperation } from '../storage/dictionaries.js';
+import { isTransportParameter } from './auth.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
@@ -246,7 +247,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const name = dictionaryOf(c);
     const input: Record<string, unknown> = {};
     for (const [key, value] of new URL(c.req.url).searchParams) {
-      if (/^x-service-(application-id|api-key)$/i.test(key)) continue;
+      if (isTransportParameter(key)) continue; // the credentials and the client's agent
       // the query string carries text: integers are read as numbers, anything else stays text (and fails the schema)
       input[key] = (key === 'page' || key === 'hitsPerPage') && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
     }

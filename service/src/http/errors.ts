@@ -17,3 +17,25 @@ export class HttpError extends Error {
 
 /** The message the document prescribes for wrong credentials. */
 export const INVALID_CREDENTIALS = 'Invalid Application-Id or API-Key';
+
+/**
+ * The message of a call without credentials on the APIs whose documents answer 401 for it (document 2's
+ * A/B test: "application ID or key missing"; Analytics, Insights, Recommend, Query Suggestions,
+ * Personalization; document 3's Usage and Monitoring).
+ */
+export const MISSING_CREDENTIALS =
+  'The Application-Id and API-Key are required: X-Service-Application-Id and X-Service-API-Key, as headers or URL parameters';
+
+/**
+ * Missing or wrong credentials (403 `Invalid Application-Id or API-Key`, document 1), telling which, so the
+ * APIs of documents 2 and 3 can answer 401 for missing ones.
+ *
+ * @example
+ * throw new CredentialsError(true); // nothing was sent
+ */
+export class CredentialsError extends HttpError {
+  constructor(readonly missing: boolean) {
+    super(403, INVALID_CREDENTIALS);
+    this.name = 'CredentialsError';
+  }
+}

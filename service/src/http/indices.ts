@@ -5,7 +5,7 @@
  */
 import type { Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
-import { checkTypoWordSizes } from '../engine/settings.js';
+import { checkTypoWordSizes, KNOWN_SETTINGS } from '../engine/settings.js';
 import { type Catalog, type CopyScope, validateIndexName } from '../storage/catalog.js';
 import { indexAllowed, requireRight } from './auth.js';
 import { asObject } from './body.js';
@@ -14,6 +14,51 @@ import { internalsOf } from './internals.js';
 import { flag } from './params.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/**
+ * Settings of the hosted API (its clients' `IndexSettings`) that this engine stores and does not apply; with
+ * the engine's own (`KNOWN_SETTINGS`) and the service's `replicas` (and `primary`, echoed back by clients
+ * that send a read answer), any other name is a 400, as an unknown search parameter is: a misspelt setting
+ * would otherwise be stored and seem applied.
+ */
+const HOSTED_SETTINGS = new Set([
+  'replicas',
+  'primary',
+  'attributesToTransliterate',
+  'camelCaseAttributes',
+  'decompoundedAttributes',
+  'disablePrefixOnAttributes',
+  'allowCompressionOfIntegerArray',
+  'numericAttributesForFiltering',
+  'separatorsToIndex',
+  'userData',
+  'customNormalization',
+  'maxFacetHits',
+  'keepDiacriticsOnCharacters',
+  'relevancyStrictness',
+  'restrictHighlightAndSnippetArrays',
+  'allowTyposOnNumericTokens',
+  'disableTypoToleranceOnAttributes',
+  'enableRules',
+  'enablePersonalization',
+  'mode',
+  'semanticSearch',
+  'disableExactOnAttributes',
+  'exactOnSingleWordQuery',
+  'alternativesAsExact',
+  'advancedSyntaxFeatures',
+  'replaceSynonymsInHighlight',
+  'minProximity',
+  'responseFields',
+  'sortFacetValuesBy',
+  'attributeCriteriaComputedByMinProximity',
+  'attributeCriteriaComputedBy',
+  'renderingContent',
+  'enableReRanking',
+  'reRankingApplyFilter',
+]);
+
+const isSetting = (name: string) => KNOWN_SETTINGS.includes(name) || HOSTED_SETTINGS.has(name);
+
 const SCOPES: CopyScope[] = ['settings', 'synonyms', 'rules', 'records'];
 
 export function register(app: Hono, ctx: ServiceContext): void {
@@ -100,6 +145,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
     ctx.authorize(c, 'editSettings', indexName);
     validateIndexName(indexName);
     const settings = asObject(await ctx.readJson(c), 'The settings');
+    for (const name of Object.keys(settings)) {
+      if (!isSetting(name)) throw new HttpError(400, `Unknown setting: ${name}`);
+    }
     const forward = c.req.query('forwardToReplicas');
     if (forward !== undefined && forward !== 'true' && forward !== 'false') {
       throw new HttpError(400, 'forwardToReplicas must be true or false');

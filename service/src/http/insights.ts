@@ -9,11 +9,12 @@ import {
   EVENT_LIMITS,
   EVENT_TYPES,
   EventValidationError,
+  USER_TOKEN,
   validateEventsBody,
   type EventType,
 } from '../insights/validate.js';
-import { requireRight } from './auth.js';
-import { HttpError, INVALID_CREDENTIALS } from './errors.js';
+import { authorizeOrUnauthorized, requireRight, unauthorized as unauthorizedAs } from './auth.js';
+import { HttpError } from './errors.js';
 
 /** Insights failure bodies carry `status` besides `message` (Errors, rule 1). */
 function failure(c: Context, status: number, message: string): Response {
@@ -27,21 +28,19 @@ function asFailure(c: Context, error: unknown): Response {
 }
 
 /**
- * Insights accepts a key with the search right, by header or by the URL parameters `X-Service-Application-Id`
- * and `X-Service-API-Key` (exactly those names, document 2); the document answers 401 when credentials are
- * missing or incorrect (or cannot send events), where the search API says 403.
+ * Insights accepts a key with the search right, by header or by URL parameters (`credentialsOf`); the
+ * document answers 401 when credentials are missing or incorrect (or cannot send events), where the search
+ * API says 403.
  */
 function unauthorized<T>(check: () => T, indexName?: string): T {
   try {
     return check();
   } catch (error) {
-    if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
-      throw new HttpError(
-        401,
-        indexName === undefined ? error.message || INVALID_CREDENTIALS : `${error.message} (index ${indexName})`,
-      );
+    const refused = unauthorizedAs(error, 401);
+    if (refused instanceof HttpError && (refused.status === 401 || refused.status === 403)) {
+      throw new HttpError(401, indexName === undefined ? refused.message : `${refused.message} (index ${indexName})`);
     }
-    throw error;
+    throw refused;
   }
 }
 
@@ -59,15 +58,34 @@ export function register(app: Hono, ctx: ServiceContext): void {
   app.post('/1/events', async (c) => {
     try {
       // Credentials before the body is read.
-      const key = unauthorized(() => ctx.authorize(c, 'search', undefined, { allowQueryCredentials: true }));
+      const key = unauthorized(() => ctx.authorize(c, 'search'));
       // Insights body: under 2 MB (413 above).
       const body = await ctx.readJson(c, EVENT_LIMITS.bodyBytes - 1);
       const valid = validateEventsBody(body, { now: Date.now() });
       // A restricted key may only send events of the indices it can search.
       for (const index of new Set(valid.map((e) => e.index)))
         unauthorized(() => requireRight(key, 'search', index), index);
-      events.append(valid, { validate: false });
+      // A request of InstantSearch's usage event only (validateEventsBody leaves it out) stores nothing.
+      if (valid.length > 0) events.append(valid, { validate: false });
       return c.json({ status: 200, message: 'OK' }, 200);
+    } catch (error) {
+      return asFailure(c, error);
+    }
+  });
+
+  // The privacy request (the hosted Insights API's "delete user token"; right deleteObject, its clients'
+  // deleteUserToken): every stored event of the token goes, and what was built on them forgets them
+  // (EventStore.deleteUserToken). 204 without a body, as the hosted API answers.
+  app.delete('/1/usertokens/:userToken', (c) => {
+    try {
+      // Missing or wrong credentials 401 (Insights); a valid key without deleteObject 403.
+      authorizeOrUnauthorized(ctx, c, 'deleteObject', undefined, 401);
+      const userToken = c.req.param('userToken');
+      if (!USER_TOKEN.test(userToken)) {
+        throw new HttpError(400, 'userToken: must match [a-zA-Z0-9_-=/+]{1,128}');
+      }
+      events.deleteUserToken(userToken);
+      return c.body(null, 204);
     } catch (error) {
       return asFailure(c, error);
     }

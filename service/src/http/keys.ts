@@ -5,6 +5,7 @@
  */
 import type { Hono } from 'hono';
 import { ALL_RIGHTS, type Right, type ServiceContext } from '../context.js';
+import { parseFilters, parseSearchParams } from '../engine/index.js';
 import type { KeyFields, StoredKey } from '../storage/keys.js';
 import { asObject } from './body.js';
 import { HttpError } from './errors.js';
@@ -22,6 +23,19 @@ function stringList(value: unknown, name: string): string[] {
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))
     throw new HttpError(400, `\`${name}\` must be an array of strings`);
   return value as string[];
+}
+
+/**
+ * The parameters a key forces must be search parameters of the right types with well-formed filters:
+ * a misspelt name would otherwise be stored and make every search of the key a 400.
+ */
+function checkForcedParameters(queryParameters: string): void {
+  try {
+    const parsed = parseSearchParams(queryParameters);
+    if (typeof parsed.filters === 'string' && parsed.filters.trim()) parseFilters(parsed.filters);
+  } catch (error) {
+    throw new HttpError(400, `\`queryParameters\`: ${(error as Error).message}`);
+  }
 }
 
 /**
@@ -57,6 +71,7 @@ export function keyFields(body: unknown): KeyFields {
         break;
       case 'queryParameters':
         if (typeof value !== 'string') throw new HttpError(400, '`queryParameters` must be a URL-encoded string');
+        checkForcedParameters(value);
         fields.queryParameters = value;
         break;
       case 'referers':

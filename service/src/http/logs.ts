@@ -61,6 +61,15 @@ async function head(body: ReadableStream<Uint8Array> | null): Promise<string> {
   return cut(Buffer.concat(chunks).toString('utf8'));
 }
 
+/** A path segment decoded, or as it is when it is not valid percent-encoded UTF-8 (never throws). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function mask(key: string | undefined): string {
   if (!key) return '';
   return key.length <= 8 ? '***' : `${key.slice(0, 4)}…${key.slice(-4)}`;
@@ -112,7 +121,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
       processing_time_ms: String(Math.round(performance.now() - started)),
       kind: kindOf(c.req.method, c.req.path),
     };
-    if (index !== undefined && index !== '*') entry.index = decodeURIComponent(index);
+    if (index !== undefined && index !== '*') entry.index = safeDecode(index);
     entries.unshift(entry);
     if (entries.length > KEEP) entries.length = KEEP;
   });

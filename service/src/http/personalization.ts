@@ -8,7 +8,8 @@ import type { Context, Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
 import { getPersonalizer } from '../personalization/personalizer.js';
 import { validateStrategy } from '../personalization/strategy.js';
-import { HttpError, INVALID_CREDENTIALS } from './errors.js';
+import { authorizeOrUnauthorized } from './auth.js';
+import { HttpError } from './errors.js';
 
 /** Largest strategy body (two lists of at most 100 short entries fit in far less). */
 const MAX_STRATEGY_BYTES = 1024 * 1024;
@@ -16,15 +17,7 @@ const MAX_STRATEGY_BYTES = 1024 * 1024;
 export function register(app: Hono, ctx: ServiceContext): void {
   const personalizer = getPersonalizer(ctx);
 
-  const authorize = (c: Context) => {
-    try {
-      return ctx.authorize(c, 'recommendation');
-    } catch (error) {
-      if (error instanceof HttpError && error.status === 403 && error.message === INVALID_CREDENTIALS)
-        throw new HttpError(401, error.message);
-      throw error;
-    }
-  };
+  const authorize = (c: Context) => authorizeOrUnauthorized(ctx, c, 'recommendation', undefined, 401);
 
   app.get('/1/strategies/personalization', (c) => {
     authorize(c);

@@ -16,7 +16,7 @@ import { configAnswer, parseConfig } from '../query-suggestions/config.js';
 import { createDemoSuggestionsOnDemo } from '../query-suggestions/demo-hook.js';
 import { getQuerySuggestions } from '../query-suggestions/service.js';
 import { validateIndexName } from '../storage/catalog.js';
-import { HttpError, INVALID_CREDENTIALS } from './errors.js';
+import { authorizeOrUnauthorized } from './auth.js';
 
 /** The media type of the build log: one JSON object per line. */
 export const LOG_CONTENT_TYPE = 'application/x-ndjson; charset=UTF-8';
@@ -28,12 +28,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   /** The admin key; 401 when the credentials are missing or wrong (the document's code), 403 for another key. */
   const admin = (c: Context): void => {
-    try {
-      ctx.authorize(c, 'admin');
-    } catch (error) {
-      if (error instanceof HttpError && error.message === INVALID_CREDENTIALS) throw new HttpError(401, error.message);
-      throw error;
-    }
+    authorizeOrUnauthorized(ctx, c, 'admin', undefined, 401);
   };
 
   /** The `{indexName}` of the path (400 when it cannot be an index name). */

@@ -8,9 +8,9 @@ import type { ServiceContext } from '../context.js';
 import { getRecommender } from '../recommend/recommender.js';
 import { answerRequest, MAX_REQUESTS, validateRequest } from '../recommend/request.js';
 import { seedDemoFromCatalogue } from '../recommend/demo-hook.js';
-import { requireRight } from './auth.js';
+import { authorizeOrUnauthorized, requireRight } from './auth.js';
 import { asObject } from './body.js';
-import { HttpError, INVALID_CREDENTIALS } from './errors.js';
+import { HttpError } from './errors.js';
 
 export function register(app: Hono, ctx: ServiceContext): void {
   const recommender = getRecommender(ctx);
@@ -18,15 +18,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   // Document 2 (Recommend): 401 for missing or wrong credentials; a valid key without the search right, or
   // restricted to other indices, stays 403.
-  const authorize = (c: Context) => {
-    try {
-      return ctx.authorize(c, 'search');
-    } catch (error) {
-      if (error instanceof HttpError && error.status === 403 && error.message === INVALID_CREDENTIALS)
-        throw new HttpError(401, error.message);
-      throw error;
-    }
-  };
+  const authorize = (c: Context) => authorizeOrUnauthorized(ctx, c, 'search', undefined, 401);
 
   app.post('/1/indexes/:all{\\*}/recommendations', async (c) => {
     // Credentials and the search right before the body is read: a caller without a valid key learns

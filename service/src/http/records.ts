@@ -8,13 +8,21 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { getClusters } from '../clusters/service.js';
 import type { KeyInfo, Right, ServiceContext } from '../context.js';
-import type { Index } from '../engine/index.js';
+import { type Index, isSearchParameter } from '../engine/index.js';
 import { type Catalog, type Record_, validateIndexName } from '../storage/catalog.js';
 import { requireRight } from './auth.js';
 import { asObject, requestsOf } from './body.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
-import { flag, rawParams, toSearchParams } from './params.js';
+import {
+  applyKeyParams,
+  flag,
+  keyRecordConstraints,
+  RECORD_CONSTRAINTS,
+  type RawParams,
+  rawParams,
+  toSearchParams,
+} from './params.js';
 
 const now = () => new Date().toISOString();
 
@@ -306,14 +314,51 @@ function retrieve(record: Record<string, unknown>, index: Index, key: KeyInfo, a
   return out;
 }
 
-const FILTER_PARAMS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters'];
-
-/** A secured key with forced filters only sees the records those filters match. */
+/** A key with forced filters or a forced geo area (every layer of it) only sees the records they match. */
 function keyVisibility(index: Index, key: KeyInfo): ((objectID: string) => boolean) | undefined {
-  const forced = Object.fromEntries(Object.entries(key.forcedParams).filter(([name]) => FILTER_PARAMS.includes(name)));
-  if (Object.keys(forced).length === 0) return undefined;
+  const forced = keyRecordConstraints(key);
+  if (!forced) return undefined;
   const visible = new Set(index.matchingObjectIDs(toSearchParams(forced)));
   return (objectID) => visible.has(objectID);
+}
+
+/**
+ * The parameters of a delete by query (document 1: "only filters (numeric, facet, tag) and geo queries are
+ * honoured; an empty filter or empty query is refused"), with the key's forced filters and area: the call
+ * deletes exactly what a search with them would match. `query` and any other search parameter are 400s
+ * naming them; a call that would match every record (no filter, no area) is a 400.
+ *
+ * @example
+ * deleteByQueryParams({ filters: 'kind:y', aroundLatLng: '48.85, 2.35', aroundRadius: 1000 }, key)
+ */
+export function deleteByQueryParams(raw: RawParams, key: KeyInfo): RawParams {
+  const allowed: readonly string[] = RECORD_CONSTRAINTS;
+  for (const name of Object.keys(raw)) {
+    if (name === 'query')
+      throw new HttpError(400, 'deleteByQuery does not take a query: only filters and geo parameters are honoured');
+    if (!isSearchParameter(name)) throw new HttpError(400, `Unknown parameter: ${name}`);
+    if (!allowed.includes(name))
+      throw new HttpError(400, `${name} is not a parameter of deleteByQuery (it takes ${allowed.join(', ')})`);
+  }
+  const present = (value: unknown) =>
+    value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+  if (present(raw.aroundRadius) && !present(raw.aroundLatLng))
+    throw new HttpError(400, 'aroundRadius needs aroundLatLng (the centre of the area to delete in)');
+  const filtered = ['filters', 'facetFilters', 'numericFilters', 'tagFilters'].some((name) => present(raw[name]));
+  const area =
+    (present(raw.aroundLatLng) && present(raw.aroundRadius) && raw.aroundRadius !== 'all') ||
+    present(raw.insideBoundingBox) ||
+    present(raw.insidePolygon);
+  if (!filtered && !area) {
+    throw new HttpError(
+      400,
+      'deleteByQuery needs a non-empty filter (filters, facetFilters, numericFilters or tagFilters) or a geo area (aroundLatLng with aroundRadius, insideBoundingBox, insidePolygon): without one it would delete every record',
+    );
+  }
+  const withKey = applyKeyParams(raw, key);
+  return Object.fromEntries(
+    RECORD_CONSTRAINTS.filter((name) => withKey[name] !== undefined).map((n) => [n, withKey[n]]),
+  );
 }
 
 // ---- routes ---------------------------------------------------------------------------------------------
@@ -416,29 +461,13 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.post('/1/indexes/:indexName/deleteByQuery', async (c) => {
-    const indexName = writeTarget(c, 'deleteIndex');
+    const indexName = c.req.param('indexName');
+    const key = ctx.authorize(c, 'deleteIndex', indexName);
+    validateIndexName(indexName);
     const raw = rawParams(asObject(await ctx.readJson(c)));
     const index = ctx.indices.require(indexName);
     requireWritable(ctx, catalog, indexName);
-    const GEO = ['aroundLatLng', 'insideBoundingBox', 'insidePolygon', 'aroundRadius'];
-    const honoured = Object.fromEntries(
-      Object.entries(raw).filter(([name]) => FILTER_PARAMS.includes(name) || GEO.includes(name)),
-    );
-    const nonEmpty = Object.entries(honoured).filter(
-      ([name, value]) =>
-        !GEO.includes(name) &&
-        value !== '' &&
-        value !== null &&
-        !(Array.isArray(value) && value.length === 0) &&
-        value !== '[]',
-    );
-    if (nonEmpty.length === 0) {
-      throw new HttpError(
-        400,
-        'deleteByQuery needs a non-empty filter (filters, facetFilters, numericFilters or tagFilters); an empty filter would delete every record',
-      );
-    }
-    const objectIDs = index.matchingObjectIDs(toSearchParams(honoured));
+    const objectIDs = index.matchingObjectIDs(toSearchParams(deleteByQueryParams(raw, key)));
     const { taskID } = catalog.write(indexName, 'deleteByQuery', () => catalog.deleteObjects(indexName, objectIDs));
     return c.json({ deletedAt: now(), taskID });
   });

@@ -11,19 +11,22 @@ import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
 import { validateSettingValue } from '../engine/settings.js';
 import { personalizationOptions } from '../personalization/search.js';
-import { requireRight } from './auth.js';
+import { isTransportParameter, requireRight } from './auth.js';
 import { asObject, requestsOf } from './body.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
 import {
   applyKeyParams,
+  bothAllow,
   checkTypoParams,
+  forcedByKey,
   decodeParams,
   flag,
   rawParams,
   toSearchParams,
   type RawParams,
 } from './params.js';
+import { checkResponseFields, withResponseFields } from './response-fields.js';
 import { applyRules, searchWithPins, type PinnedSearchResponse } from './rules.js';
 
 /**
@@ -36,13 +39,21 @@ export function newQueryID(): string {
   return randomBytes(16).toString('hex');
 }
 
-const CREDENTIAL_NAMES = new Set(['x-service-application-id', 'x-service-api-key']);
-
-/** Parameters of a GET query string (credentials removed, whatever their case), parsed like a `params` string. */
+/**
+ * Parameters of a GET query string, parsed like a `params` string: the credentials and the client's agent
+ * (whatever their case) are not search parameters; `params` (a URL-encoded string of more parameters) and
+ * the browse `cursor` are kept as they are.
+ */
 function queryParams(c: Context): RawParams {
   const search = new URL(c.req.url).searchParams;
-  for (const name of [...search.keys()]) if (CREDENTIAL_NAMES.has(name.toLowerCase())) search.delete(name);
-  return decodeParams(search.toString());
+  const kept: RawParams = {};
+  for (const name of ['params', 'cursor']) {
+    const value = search.get(name);
+    if (value !== null) kept[name] = value;
+    search.delete(name);
+  }
+  for (const name of [...search.keys()]) if (isTransportParameter(name)) search.delete(name);
+  return { ...decodeParams(search.toString()), ...kept };
 }
 
 /**
@@ -83,6 +94,35 @@ function revealUnretrievable(
 }
 
 /**
+ * A key that forces `attributesToRetrieve` hides the other attributes in `_highlightResult` and
+ * `_snippetResult` too (the engine highlights every searchable attribute; a highlight would show the value
+ * the key withholds).
+ */
+function hideWithheldHighlights(key: KeyInfo, hits: Array<Record<string, unknown>>): void {
+  if (key.forcedParams.length === 0 || hits.length === 0) return;
+  const forced = forcedByKey(key).attributesToRetrieve;
+  if (forced === undefined) return;
+  const retrieve = toSearchParams({ attributesToRetrieve: forced }).attributesToRetrieve as string[];
+  for (const hit of hits) {
+    for (const field of ['_highlightResult', '_snippetResult']) {
+      const results = hit[field] as Record<string, unknown> | undefined;
+      if (!results) continue;
+      for (const name of Object.keys(results)) {
+        const kept = bothAllow(retrieve, [name]);
+        if (kept.includes(name)) continue;
+        const nested = results[name];
+        const children = kept.filter((path) => path.startsWith(`${name}.`)).map((path) => path.split('.')[1]!);
+        if (children.length > 0 && nested && typeof nested === 'object' && !Array.isArray(nested)) {
+          results[name] = Object.fromEntries(Object.entries(nested).filter(([child]) => children.includes(child)));
+        } else {
+          delete results[name];
+        }
+      }
+    }
+  }
+}
+
+/**
  * Runs one search with the key's forced parameters and logs it when `clickAnalytics` is on.
  * Exported for the other routers (Recommend) that search on behalf of a request.
  *
@@ -108,6 +148,8 @@ export function runSearch(
   const raw = applyKeyParams(rules.raw, key, index);
   checkTypoParams(raw, index);
   const renderingContent = renderingContentOf(raw, index);
+  const fields = toSearchParams({ responseFields: raw.responseFields }).responseFields;
+  checkResponseFields(fields);
   // Personalization: the user's profile when the query asks for it (undefined otherwise: unchanged search).
   const personal = personalizationOptions(ctx, raw, origin?.userToken);
   const engineSearch = (params: RawParams) =>
@@ -124,6 +166,7 @@ export function runSearch(
     query: string;
   };
   revealUnretrievable(index, key, raw, response.hits as Array<Record<string, unknown> & { objectID: string }>);
+  hideWithheldHighlights(key, response.hits);
   if (rules.userData.length > 0) response.userData = rules.userData;
   if (renderingContent) response.renderingContent = renderingContent;
   if (rules.appliedRules.length > 0) response.appliedRules = rules.appliedRules;
@@ -149,6 +192,7 @@ export function runSearch(
   // Analytics (document 2): every search unless `analytics: false`, queued off the answer's path.
   const assigned = abTest ? { abTestID: abTest.abTestID, abTestVariantID: abTest.abTestVariantID } : undefined;
   recordSearch(ctx, { indexName, input: own, raw, response, key, ...(origin ? { origin } : {}), abTest: assigned });
+  (response as Record<symbol, unknown>)[RESPONSE_FIELDS] = fields;
   return response;
 }
 
@@ -164,6 +208,14 @@ function renderingContentOf(raw: RawParams, index: Index): Record<string, unknow
   }
   const setting = (index.getSettings() as { renderingContent?: Record<string, unknown> | null }).renderingContent;
   return setting ?? undefined;
+}
+
+/** The `responseFields` a search ran with, kept on its answer until it is sent (`shaped`). */
+const RESPONSE_FIELDS = Symbol('responseFields');
+
+/** The answer of {@link runSearch} with only the fields its `responseFields` names. */
+function shaped<T extends object>(response: T): T {
+  return withResponseFields(response, (response as Record<symbol, unknown>)[RESPONSE_FIELDS]);
 }
 
 function facetSearch(index: Index, facetName: string, input: RawParams, key: KeyInfo) {
@@ -231,14 +283,14 @@ export function register(app: Hono, ctx: ServiceContext): void {
       return { indexName, index, key, raw: rawParams(rest), facet: type === 'facet' ? (facet as string) : undefined };
     });
     let enough = false;
-    const origin = searchOrigin(c);
+    const origin = searchOrigin(c, ctx);
     const results = prepared.map(({ indexName, index, key, raw, facet }) => {
       if (enough) return skipped(indexName, raw);
       if (facet !== undefined) return { ...facetSearch(index, facet, raw, key), index: indexName };
       const response = runSearch(ctx, indexName, index, raw, key, origin);
       // stopIfEnoughMatches: a query runs only while every earlier one returned fewer hits than its hitsPerPage.
       if (strategy === 'stopIfEnoughMatches' && (response.nbHits as number) >= response.hitsPerPage) enough = true;
-      return { ...response, index: indexName };
+      return shaped({ ...response, index: indexName }); // the spread keeps the RESPONSE_FIELDS symbol
     });
     return c.json({ results });
   });
@@ -248,7 +300,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const key = ctx.authorize(c, 'search', indexName);
     const body = asObject(await ctx.readJson(c));
     const index = ctx.indices.require(indexName);
-    return c.json(runSearch(ctx, indexName, index, rawParams(body), key, searchOrigin(c)));
+    return c.json(shaped(runSearch(ctx, indexName, index, rawParams(body), key, searchOrigin(c, ctx))));
   });
 
   app.post('/1/indexes/:indexName/facets/:facetName/query', async (c) => {
@@ -287,6 +339,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
     }
     const raw = applyKeyParams(rawParams(rest), key, index);
     checkTypoParams(raw, index);
+    const fields = toSearchParams({ responseFields: raw.responseFields }).responseFields;
+    checkResponseFields(fields);
     const response = index.browse(toSearchParams(raw), engineCursor);
     revealUnretrievable(
       index,
@@ -294,8 +348,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
       raw,
       response.hits as unknown as Array<Record<string, unknown> & { objectID: string }>,
     );
+    hideWithheldHighlights(key, response.hits as unknown as Array<Record<string, unknown>>);
     if (response.cursor) response.cursor = `${response.cursor}.${cursorMac(response.cursor, indexName, key)}`;
-    return c.json(response);
+    return c.json(withResponseFields(response, fields));
   };
   app.post('/1/indexes/:indexName/browse', (c) => browse(c, async () => asObject(await ctx.readJson(c))));
   app.get('/1/indexes/:indexName/browse', (c) => browse(c, () => queryParams(c)));
@@ -304,6 +359,6 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const indexName = c.req.param('indexName');
     const key = ctx.authorize(c, 'search', indexName);
     const index = ctx.indices.require(indexName);
-    return c.json(runSearch(ctx, indexName, index, rawParams(queryParams(c)), key, searchOrigin(c)));
+    return c.json(shaped(runSearch(ctx, indexName, index, rawParams(queryParams(c)), key, searchOrigin(c, ctx))));
   });
 }

@@ -28,7 +28,7 @@ function date(c: Context, name: 'startDate' | 'endDate'): number {
 
 function answer(ctx: ServiceContext, c: Context, indexName: string | undefined) {
   try {
-    authorizeOperational(ctx, c, 'usage');
+    authorizeOperational(ctx, c, 'usage', indexName);
     const metrics = metricsOf(c.req.param('statistic') ?? '', indexName === undefined);
     const start = date(c, 'startDate');
     const end = date(c, 'endDate');

@@ -91,8 +91,9 @@ function toStored(row: Row): StoredEvent {
       query: row.search_query ?? '',
       at: row.search_at ?? 0,
       positions: JSON.parse(row.search_positions ?? '[]') as Array<number | null>,
+      // "Within one hour of its search", on either side (a client's clock may run behind the service's).
       withinWindow:
-        event.eventType === 'view' || row.timestamp - (row.search_at ?? 0) <= EVENT_LIMITS.conversionWindowMs,
+        event.eventType === 'view' || Math.abs(row.timestamp - (row.search_at ?? 0)) <= EVENT_LIMITS.conversionWindowMs,
     };
   }
   return event;
@@ -236,6 +237,19 @@ export class EventStore {
       .prepare(`SELECT * FROM insights_events${where} ORDER BY timestamp, id${limit}`)
       .all(params) as Row[];
     return rows.map(toStored);
+  }
+
+  /**
+   * Deletes every stored event of a user token (the privacy request, `DELETE /1/usertokens/{userToken}`) and
+   * emits `'usertoken-deleted'` `{userToken, events}` so that what was built on them forgets them
+   * (Recommend's models, Personalization's profile, the Analytics log's user; see docs/notes/insights.md).
+   * Returns how many events were deleted.
+   */
+  deleteUserToken(userToken: string): number {
+    const { changes } = this.ctx.db.prepare('DELETE FROM insights_events WHERE user_token = ?').run(userToken);
+    this.ctx.searchLog.forgetUser(userToken);
+    this.ctx.emit('usertoken-deleted', { userToken, events: changes });
+    return changes;
   }
 
   /** How many stored events match. */

@@ -18,6 +18,51 @@ export type EventType = InsightsEventType;
 /** An event that passed validation: the wire type, documented fields only; anything else is not kept. */
 export type ValidEvent = InsightsEvent;
 
+/** userToken format of the event table (for path parameters such as `DELETE /1/usertokens/{userToken}`). */
+export { USER_TOKEN_PATTERN as USER_TOKEN } from 'svc-search/protocol';
+
+/**
+ * InstantSearch's own usage event (`eventType: "instantsearch"`, `eventName: "__start__"`), sent through
+ * search-insights once per page load: telemetry about the page's widgets for the hosted vendor, not an
+ * event about records (no index, no objectIDs, nothing a figure of this service could count). It is
+ * acknowledged and dropped, so an InstantSearch page shows no error for it; see docs/notes/insights.md.
+ */
+export const USAGE_EVENT_TYPE = 'instantsearch';
+
+/**
+ * Whether an event of a request is InstantSearch's usage event (accepted, never stored).
+ *
+ * @example
+ * isUsageEvent({ eventType: 'instantsearch', eventName: '__start__' }) // true
+ */
+export function isUsageEvent(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && (raw as { eventType?: unknown }).eventType === USAGE_EVENT_TYPE;
+}
+
+/**
+ * A filter as search-insights sends it, URL-encoded (`brand%3AGlobal`, `filters.map(encodeURIComponent)`),
+ * decoded; one that is not valid percent-encoding (`discount:50%`) is taken as it is.
+ *
+ * @example
+ * decodedFilter('brand%3AGlobal') // 'brand:Global'
+ */
+export function decodedFilter(filter: string): string {
+  if (!filter.includes('%')) return filter;
+  try {
+    return decodeURIComponent(filter);
+  } catch {
+    return filter;
+  }
+}
+
+/** The event with its filters decoded (search-insights URL-encodes them), before the rules are checked. */
+function withDecodedFilters(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const filters = (raw as { filters?: unknown }).filters;
+  if (!Array.isArray(filters) || !filters.every((f) => typeof f === 'string')) return raw;
+  return { ...raw, filters: filters.map(decodedFilter) };
+}
+
 export class EventValidationError extends Error {
   readonly status = 422;
   constructor(
@@ -42,7 +87,9 @@ export interface ValidateOptions {
  * @throws EventValidationError naming `events[i].field`.
  * @example validateEvent({ eventType: 'view', eventName: 'Hits Viewed', index: 'products', userToken: 'u1', objectIDs: ['1'] }, 0)
  */
-export function validateEvent(raw: unknown, i: number, options: ValidateOptions = {}): ValidEvent {
+export function validateEvent(input: unknown, i: number, options: ValidateOptions = {}): ValidEvent {
+  // Decoded before the check, and stored decoded: search-insights URL-encodes every filter.
+  const raw = withDecodedFilters(input);
   const problem = validateInsightsEvent(raw, options);
   if (problem) {
     const where = problem.field ? `events[${i}].${problem.field}` : `events[${i}]`;
@@ -59,7 +106,8 @@ export function validateEvent(raw: unknown, i: number, options: ValidateOptions 
 }
 
 /**
- * Checks a whole `{events: [...]}` body.
+ * Checks a whole `{events: [...]}` body and returns its events, without InstantSearch's usage events
+ * (acknowledged, not stored: {@link USAGE_EVENT_TYPE}); positions in messages are those of the request.
  * @throws EventValidationError for the first invalid event, or a missing/oversized `events` array.
  */
 export function validateEventsBody(body: unknown, options: ValidateOptions = {}): ValidEvent[] {
@@ -74,5 +122,9 @@ export function validateEventsBody(body: unknown, options: ValidateOptions = {})
       `events: at most ${INSIGHTS_LIMITS.eventsPerRequest} events per request (got ${events.length})`,
     );
   }
-  return events.map((event, i) => validateEvent(event, i, options));
+  const valid: ValidEvent[] = [];
+  events.forEach((event, i) => {
+    if (!isUsageEvent(event)) valid.push(validateEvent(event, i, options));
+  });
+  return valid;
 }

@@ -92,6 +92,14 @@ export class Personalizer {
       if (!this.users || !Array.isArray(payload)) return;
       for (const event of payload as StoredEvent[]) this.apply(event);
     });
+    // A user token's events were deleted: their profile, built on nothing else, goes with them (a profile
+    // is one user's events only).
+    ctx.on('usertoken-deleted', (payload) => this.forget((payload as { userToken: string }).userToken));
+  }
+
+  /** Drops a user's profile (their events are gone). */
+  private forget(userToken: string): void {
+    this.users?.delete(userToken);
   }
 
   /** The strategy, or undefined before one was set. */

@@ -42,6 +42,8 @@ export class Recommender {
       if (!this.models || !Array.isArray(payload)) return;
       this.addEvents(payload as StoredEvent[]);
     });
+    // A user token's events were deleted: the models are rebuilt from the events left, on their next use.
+    ctx.on('usertoken-deleted', () => this.reset());
   }
 
   /** Reads every stored event and rebuilds all models (the first Recommend request does this). */

@@ -1,22 +1,28 @@
 /**
  * One Recommend request (document 2, Recommend): validation with messages naming the field, then the
  * answer `{hits, nbHits, queryID}` from the models, with `queryParameters` applied to the recommended
- * records and `fallbackParameters` filling up to `maxRecommendations`.
+ * records and `fallbackParameters` filling up to `maxRecommendations` (30 when 0 or absent).
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
 import { HttpError } from '../http/errors.js';
-import { applyKeyParams, rawParams, toSearchParams, type RawParams } from '../http/params.js';
+import { applyKeyParams, RECORD_CONSTRAINTS, rawParams, toSearchParams, type RawParams } from '../http/params.js';
 import { roundScore, type Scored } from './models.js';
 import type { Recommender } from './recommender.js';
 
 export const MODELS = ['related-products', 'bought-together', 'trending-items', 'trending-facets'] as const;
 export type Model = (typeof MODELS)[number];
 
-/** With `maxRecommendations` 0 (the default) every recommendation above the threshold is returned, up to this. */
+/** The largest `maxRecommendations` accepted. */
 export const MAX_RECOMMENDATIONS = 1000;
+/**
+ * `maxRecommendations` 0 (the document's default, whose meaning it does not show) stands for this many: the
+ * most the hosted API returns (its clients bound the parameter to 1–30). A request without it gets at most
+ * 30 recommendations, and its `fallbackParameters` fill up to 30.
+ */
+export const DEFAULT_RECOMMENDATIONS = 30;
 /** At most this many requests in one call (as a multi-query). */
 export const MAX_REQUESTS = 50;
 
@@ -142,7 +148,7 @@ const modelSchema = z.enum(MODELS, {
 function messageOf(issue: z.core.$ZodIssue, where: string, model: Model): string {
   if (issue.code === 'unrecognized_keys') {
     const name = issue.keys[0]!;
-    const known = MODELS.some((m) => m !== model && name in SCHEMAS[m].shape);
+    const known = MODELS.some((m) => m !== model && Object.hasOwn(SCHEMAS[m].shape, name));
     return known
       ? `${where}.${name} is not a parameter of the ${model} model`
       : `${where}.${name} is not a Recommend parameter`;
@@ -189,8 +195,6 @@ export function validateRequest(input: unknown, i: number): RecommendRequestInpu
   return out;
 }
 
-const FILTER_PARAMS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters'];
-
 function hasValue(value: unknown): boolean {
   if (value === undefined || value === null || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
@@ -198,11 +202,12 @@ function hasValue(value: unknown): boolean {
 }
 
 /**
- * The objectIDs the parameters let through (filters, and a query when there is one), or `undefined` when they
- * filter nothing. A query keeps its first 1,000 matches, the most a search can return.
+ * The objectIDs the parameters let through (filters and geo areas — the request's and the key's — and a
+ * query when there is one), or `undefined` when they filter nothing. A query keeps its first 1,000 matches,
+ * the most a search can return.
  */
 function allowedObjectIDs(index: Index, raw: RawParams): Set<string> | undefined {
-  const filtering = FILTER_PARAMS.some((name) => hasValue(raw[name]));
+  const filtering = RECORD_CONSTRAINTS.some((name) => name !== 'aroundRadius' && hasValue(raw[name]));
   const query = typeof raw.query === 'string' ? raw.query.trim() : '';
   if (!filtering && !query) return undefined;
   try {
@@ -277,7 +282,7 @@ export function answerRequest(
   const unretrievable = seeUnretrievable ? [] : (settings.unretrievableAttributes ?? []);
   const allowed = allowedObjectIDs(index, query);
   const cap = Math.min(
-    request.maxRecommendations || MAX_RECOMMENDATIONS,
+    request.maxRecommendations || DEFAULT_RECOMMENDATIONS,
     key.maxHitsPerQuery > 0 ? key.maxHitsPerQuery : MAX_RECOMMENDATIONS,
   );
 
@@ -312,8 +317,8 @@ export function answerRequest(
       if (!record) continue;
       hits.push({ ...project(record, retrieve, unretrievable), _score: score });
     }
-    // Fallback: when the model has fewer than maxRecommendations, a search with fallbackParameters fills up.
-    if (request.fallbackParameters && request.maxRecommendations > 0 && hits.length < cap) {
+    // Fallback: when the model has fewer than maxRecommendations (30 when 0), a search with fallbackParameters fills up.
+    if (request.fallbackParameters && hits.length < cap) {
       const seen = new Set(hits.map((h) => h.objectID as string));
       if (request.objectID) seen.add(request.objectID);
       const fallback = applyKeyParams(request.fallbackParameters, key, index);

@@ -12,6 +12,7 @@
  * that one comes at most 5 s later and one query is a prefix of the other (compared case-insensitively,
  * NFKC). Only the last search of such a series counts; the rows themselves are all kept.
  */
+import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 
 /** How a filter was applied: the operators of the hosted Analytics API. */
@@ -49,6 +50,8 @@ export interface AnalyticsSearch {
   abTestID?: number;
   /** Its variant: 1 (the first index) or 2. */
   abTestVariantID?: number;
+  /** The country of the request (ISO 3166-1 alpha-2), from a header a proxy sets (`/2/countries`). */
+  country?: string;
 }
 
 export interface AnalyticsLogOptions {
@@ -109,6 +112,8 @@ export function migrateAbTestColumns(db: Database.Database): void {
   db.transaction(() => {
     if (!columns.has('ab_test_id')) db.exec('ALTER TABLE analytics_searches ADD COLUMN ab_test_id INTEGER');
     if (!columns.has('ab_test_variant')) db.exec('ALTER TABLE analytics_searches ADD COLUMN ab_test_variant INTEGER');
+    // The request's country (`/2/countries`): NULL for the searches recorded before, as for those without one.
+    if (!columns.has('country')) db.exec('ALTER TABLE analytics_searches ADD COLUMN country TEXT');
     db.exec(
       'CREATE INDEX IF NOT EXISTS analytics_searches_ab_test ON analytics_searches (ab_test_id, ab_test_variant)',
     );
@@ -164,8 +169,8 @@ export class AnalyticsLog {
     this.insert = db.prepare(`
       INSERT INTO analytics_searches
         (index_name, ts, query, nb_hits, user_key, anonymous, query_id, page, hits_per_page, object_ids, filters, tags,
-         ab_test_id, ab_test_variant)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ab_test_id, ab_test_variant, country)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     `);
     this.previous = db.prepare(
       'SELECT id, query, ts FROM analytics_searches WHERE index_name = ? AND user_key = ? ORDER BY id DESC LIMIT 1',
@@ -219,6 +224,7 @@ export class AnalyticsLog {
             JSON.stringify(entry.tags),
             entry.abTestID ?? null,
             entry.abTestVariantID ?? null,
+            entry.country ?? null,
           );
           if (before && continuesSeries(before, entry, this.windowMs)) this.supersede.run(before.id);
         }
@@ -228,6 +234,19 @@ export class AnalyticsLog {
       this.pending = [...batch, ...this.pending];
       throw error;
     }
+  }
+
+  /**
+   * A deleted user token (`DELETE /1/usertokens/{userToken}`): its recorded searches keep counting as one
+   * user's, under a random stand-in, so that search and user counts stay as they were and nothing links
+   * them to the token any more.
+   */
+  forgetUser(userToken: string): void {
+    this.flush();
+    const standIn = `deleted-${randomUUID()}`;
+    this.db
+      .prepare('UPDATE analytics_searches SET user_key = ? WHERE user_key = ? AND anonymous = 0')
+      .run(standIn, userToken);
   }
 
   /** Writes what is queued and stops the timer (the service is closing). */

@@ -27,6 +27,7 @@ export function createSearchLog(db: Database.Database): SearchLog {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const select = db.prepare('SELECT * FROM service_search_log WHERE query_id = ?');
+  const forget = db.prepare('UPDATE service_search_log SET user_token = NULL WHERE user_token = ?');
   return {
     record(entry: SearchLogEntry) {
       insert.run(
@@ -39,6 +40,9 @@ export function createSearchLog(db: Database.Database): SearchLog {
         entry.userToken ?? null,
         entry.createdAt,
       );
+    },
+    forgetUser(userToken: string) {
+      forget.run(userToken);
     },
     get(queryID: string) {
       const row = select.get(queryID) as Row | undefined;

@@ -1,11 +1,13 @@
 /**
  * Who may read Usage and Monitoring (document 3, "Authentication"): the application's dedicated usage
- * key or monitoring key, and the admin API key (which holds every right). Locally the dedicated keys are
- * `createService({ usageKey, monitoringKey })` (none by default); they open nothing else. Every other key
- * of the application (search key, keys made through `/1/keys`, secured keys) is refused with 403.
+ * key or monitoring key, and the admin API key (which holds every right). Dedicated keys are the keys named
+ * by `createService({ usageKey, monitoringKey })` (`--usage-key`, `--monitoring-key`; none by default) and
+ * keys made through `/1/keys` with the `usage` or `monitoring` right; they open nothing else unless their acl
+ * says so. Every other key (search key, other keys, secured keys) is refused with 403.
  */
 import type { Context } from 'hono';
 import type { ServiceContext } from '../context.js';
+import { authorizeOrUnauthorized, credentialsOf, indexAllowed } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 
 export interface OperationalKeys {
@@ -27,11 +29,31 @@ export function setOperationalKeys(ctx: ServiceContext, value: OperationalKeys):
  * @example
  * authorizeOperational(ctx, c, 'usage');
  */
-export function authorizeOperational(ctx: ServiceContext, c: Context, service: 'usage' | 'monitoring'): void {
+export function authorizeOperational(
+  ctx: ServiceContext,
+  c: Context,
+  service: 'usage' | 'monitoring',
+  indexName?: string,
+): void {
   const dedicated = keys.get(ctx)?.[service === 'usage' ? 'usageKey' : 'monitoringKey'];
-  const appId = c.req.header('x-service-application-id');
-  const apiKey = c.req.header('x-service-api-key');
+  const { appId, apiKey } = credentialsOf(c);
   if (dedicated && appId === ctx.appId && apiKey === dedicated) return;
-  const key = ctx.authorize(c, 'any'); // 403 for wrong or missing credentials
-  if (!key.isAdmin) throw new HttpError(403, `This API needs the ${service} key or the admin API key`);
+  const key = authorizeOrUnauthorized(ctx, c, 'any', undefined, 403); // missing credentials 401, wrong ones 403
+  if (key.isAdmin) return;
+  // A key made through /1/keys with the `usage` or `monitoring` right is a dedicated key (not a secured key
+  // derived from one: those restrict searches). Restricted to indices, it reads those indices only.
+  if (!key.acl.includes(service) || key.parent !== undefined) {
+    throw new HttpError(
+      403,
+      `This API needs the ${service} key (a key with the ${service} right) or the admin API key`,
+    );
+  }
+  if (key.indexes && (indexName === undefined || !indexAllowed(key, indexName))) {
+    throw new HttpError(
+      403,
+      indexName === undefined
+        ? 'This key is restricted to indices: it reads the statistics of those indices only'
+        : `Index ${indexName} is not allowed with this API key`,
+    );
+  }
 }

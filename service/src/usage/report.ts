@@ -41,7 +41,8 @@ export function metricsOf(statistic: string, wholeApplication: boolean): string[
   const unknown: string[] = [];
   for (const item of statistic.split(',').map((part) => part.trim())) {
     if (item === '*') known.forEach((metric) => out.add(metric));
-    else if (GROUPS[item]) GROUPS[item].forEach((metric) => out.add(metric));
+    // Object.hasOwn: a name such as `constructor` or `__proto__` is not a group (Object.prototype's members are not).
+    else if (Object.hasOwn(GROUPS, item)) GROUPS[item]!.forEach((metric) => out.add(metric));
     else if (known.includes(item)) out.add(item);
     else unknown.push(item);
   }

@@ -176,7 +176,7 @@ describe('settings', () => {
 describe('search parameters', () => {
   it('parses URL-encoded strings with types, arrays as JSON or comma lists', () => {
     const p = parseSearchParams(
-      'query=a+b&page=2&getRankingInfo=true&facets=brand,category&attributesToRetrieve=%5B%22name%22%5D&typoTolerance=min&distinct=2&custom=x',
+      'query=a+b&page=2&getRankingInfo=true&facets=brand,category&attributesToRetrieve=%5B%22name%22%5D&typoTolerance=min&distinct=2&similarQuery=x',
     );
     assert.deepEqual(p, {
       query: 'a b',
@@ -186,8 +186,15 @@ describe('search parameters', () => {
       attributesToRetrieve: ['name'],
       typoTolerance: 'min',
       distinct: 2,
-      custom: 'x',
+      similarQuery: 'x',
     });
+  });
+
+  it('an unknown parameter is a 400 naming it, in an object, a params string and a URL-encoded string', () => {
+    assert.throws(() => parseSearchParams({ hitPerPage: 5 }), is400(/^Unknown parameter: hitPerPage$/));
+    assert.throws(() => parseSearchParams({ params: 'filter=brand:X' }), is400(/^Unknown parameter: filter$/));
+    assert.throws(() => parseSearchParams('query=a&__proto__=x'), is400(/^Unknown parameter: __proto__$/));
+    assert.throws(() => parseSearchParams({ constructor: 'x' }), is400(/^Unknown parameter: constructor$/));
   });
 
   it('merges a params string under explicit keys of an object', () => {
