@@ -50,7 +50,11 @@ export * from './controllers/trending-controller.js';
 export * from './elements/base/svc-element.js';
 export { SvcHitList, type ItemRenderInfo, type ListItem } from './elements/base/hit-list.js';
 export { SvcSelectElement, type SelectItem } from './elements/base/select-element.js';
-export { SvcSearchField, type SvcSearchFieldEventDetail, type SearchFieldCombobox } from './elements/base/search-field.js';
+export {
+  SvcSearchField,
+  type SvcSearchFieldEventDetail,
+  type SearchFieldCombobox,
+} from './elements/base/search-field.js';
 export { OptionChildren } from './elements/base/option-children.js';
 export { isPlainClick } from './elements/base/links.js';
 export { translate, formatNumber, type Translations } from './elements/base/translate.js';

@@ -27,9 +27,17 @@ import { SIZE_BUDGET_BYTES, SVC_MISSION_ENTRY, bundleSize, bytesByGroup } from '
  * `filters[i]`) instead of its own shorter restatement. Raised to 29,900 B (29,859 B measured, +95 B) for the
  * Insights outcome events an audit found missing: `svc-insights-sent` / `svc-insights-error`, so a page
  * mirroring events to its own analytics learns which the service stored, and a token cookie that is not valid
- * percent-encoding no longer throws.
+ * percent-encoding no longer throws. Raised to 32,300 B (32,257 B measured, +2,398 B) for what the facet and
+ * Lit-tools work added to the mission entry: `@lit/task` running the facet search and the Recommend requests
+ * (+1.8 kB minified) and `ContextRoot` for consumers that connect before their root (+1.0 kB minified) — Lit's
+ * own tools instead of hand-written counters and a re-request event —; one search-field base for the search box
+ * and the autocomplete, with readable multi-line templates and styles (+1.0 kB minified, ~120 B gzip of which is
+ * whitespace the build's literal minification removes); the store's index ids, the split of a refused combined
+ * request and rule contexts computed from the state (+0.9 kB minified); the results' value ordering and
+ * `canRefine` in the refinement list (+1.3 kB minified). The hierarchical levels' and the numeric menu's extra
+ * queries are the controllers' (`Needs.queries`), not the store's: they cost nothing here.
  */
-const SIZE_CEILING_BYTES = 29_900;
+const SIZE_CEILING_BYTES = 32_300;
 
 let measured: Awaited<ReturnType<typeof bundleSize>> | undefined;
 async function missionEntry() {

@@ -1,5 +1,4 @@
-import { DEFAULT_HIERARCHICAL_SEPARATOR } from '../store/requests.js';
-import { refinedPath, refinePath } from './hierarchical-menu-controller.js';
+import { DEFAULT_HIERARCHICAL_SEPARATOR, refinedPath, refinePath } from './hierarchical-menu-controller.js';
 import { StoreController } from './store-controller.js';
 
 /** One level of the refined path: its label and the path up to it (what choosing it refines). */

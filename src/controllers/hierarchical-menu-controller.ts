@@ -1,5 +1,4 @@
-import { DEFAULT_HIERARCHICAL_SEPARATOR } from '../store/requests.js';
-import type { IndexState, Needs, SearchStore } from '../store/types.js';
+import type { ExtraQueries, IndexState, Needs, SearchStore } from '../store/types.js';
 import { orderValues } from './facet-ordering.js';
 import { compareBy, type RefinementSortCriterion } from './refinement-list-controller.js';
 import { StoreController } from './store-controller.js';
@@ -18,6 +17,43 @@ export interface HierarchicalMenuItem {
   level: number;
   /** The values of the next level, for a value on the refined path (else `null`). */
   data: HierarchicalMenuItem[] | null;
+}
+
+/** The separator of hierarchical paths when none is given (InstantSearch's). */
+export const DEFAULT_HIERARCHICAL_SEPARATOR = ' > ';
+
+/**
+ * The queries a refined hierarchical facet adds to the search (`Needs.queries`): for each level of the refined
+ * path, a facets-only query of that level without the facet's refinement, filtered by the path's parent level
+ * (its siblings; the root level unfiltered), whose counts replace the level's. The main query gives the
+ * children of the refined value. Nothing when no level is refined.
+ *
+ * @example
+ * // refined `lvl1: Furniture > Chairs`: lvl0 unfiltered, lvl1 filtered by `lvl0: Furniture`
+ * store.registerNeeds('menu', { facets: levels, queries: [hierarchicalQueries(levels, ' > ')] });
+ */
+export function hierarchicalQueries(attributes: string[], separator = DEFAULT_HIERARCHICAL_SEPARATOR): ExtraQueries {
+  return {
+    key: `hierarchical:${JSON.stringify([attributes, separator])}`,
+    build(state, countsQuery) {
+      const refined = refinedPath(state, attributes);
+      if (!refined) return [];
+      const path = refined.value.split(separator);
+      const others = Object.fromEntries(
+        Object.entries(state.facetRefinements).filter(([attribute]) => !attributes.includes(attribute)),
+      );
+      return attributes.slice(0, refined.level + 1).map((level, i) => {
+        const parent = i > 0 ? { [attributes[i - 1]!]: [path.slice(0, i).join(separator)] } : {};
+        const levelState = { ...state, facetRefinements: { ...others, ...parent } };
+        return {
+          request: countsQuery(levelState, { facets: [level] }, level),
+          merge(results, answer) {
+            results.facets[level] = { ...answer?.facets?.[level] };
+          },
+        };
+      });
+    },
+  };
 }
 
 /** InstantSearch's default order of a hierarchical menu: by name. */
@@ -62,7 +98,7 @@ export function refinePath(
  * Headless logic of `<svc-hierarchical-menu>`: InstantSearch's hierarchical menu over one attribute per level
  * (`hierarchicalCategories.lvl0`, `.lvl1`…, values written as paths `A > B`). The values of the first level
  * (or of `rootPath`'s children), and under each value of the refined path the values of the next level, with
- * counts as if the facet were not refined (the store asks each level of the path in the same request).
+ * counts as if the facet were not refined (`hierarchicalQueries`: each level of the path in the same request).
  * `refine(value)` makes a path the refinement (its deepest level), and on the refined value goes up to its
  * parent (or clears a first level). `limit`, show more, `sortBy` (default `name:asc`; the results' value
  * ordering applies while it is the default).
@@ -93,11 +129,17 @@ export class HierarchicalMenuController extends StoreController {
   isShowingMore = false;
   sortBy: RefinementSortCriterion[] = DEFAULT_HIERARCHICAL_SORT;
 
+  /** The queries of the levels, one object per configuration (a new one is a new need). */
+  #queries: ExtraQueries | undefined;
+
   protected override needs(): Needs | undefined {
-    const { attributes, limit } = this;
+    const { attributes, limit, separator } = this;
     if (!attributes.length) return undefined;
+    const key = `hierarchical:${JSON.stringify([attributes, separator])}`;
+    if (this.#queries?.key !== key) this.#queries = hierarchicalQueries(attributes, separator);
     return {
-      hierarchicalFacets: [{ attributes, separator: this.separator }],
+      facets: attributes,
+      queries: [this.#queries],
       maxValuesPerFacet: this.showMore ? Math.max(limit, this.showMoreLimit) : limit,
     };
   }

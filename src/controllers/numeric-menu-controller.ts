@@ -1,4 +1,4 @@
-import type { CountQuery, Needs } from '../store/types.js';
+import type { ExtraQueries, Needs } from '../store/types.js';
 import { StoreController } from './store-controller.js';
 
 /** One choice of a numeric menu: a label and a range (`start <= value <= end`; an undefined side is open). */
@@ -41,6 +41,39 @@ const filtersOf = (attribute: string, item: NumericMenuItem) => [
   ...(item.end === undefined ? [] : [`${attribute}<=${item.end}`]),
 ];
 
+/** Where a range's count goes in `results.counts`. */
+const countKey = (attribute: string, item: NumericMenuItem) => `${attribute}:${item.start ?? ''}:${item.end ?? ''}`;
+
+/**
+ * The queries counting the hits of each range under the state's other refinements (`Needs.queries`): one no-hit
+ * query per range, without the state's own range of `attribute`; each count goes in `results.counts`.
+ *
+ * @example store.registerNeeds('price', { queries: [rangeCounts('price-ranges', 'price', [{ label: 'Cheap', end: 10 }])] })
+ */
+export function rangeCounts(key: string, attribute: string, items: NumericMenuItem[]): ExtraQueries {
+  return {
+    key,
+    build(state, countsQuery) {
+      const { [attribute]: _own, ...numericRefinements } = state.numericRefinements;
+      return items.map((item) => {
+        const request = countsQuery({ ...state, numericRefinements }, {});
+        const params = request.params!;
+        const given = params.numericFilters;
+        params.numericFilters = [
+          ...(Array.isArray(given) ? given : given ? [given] : []),
+          ...filtersOf(attribute, item),
+        ];
+        return {
+          request,
+          merge(results, answer) {
+            results.counts = { ...results.counts, [countKey(attribute, item)]: answer?.nbHits ?? 0 };
+          },
+        };
+      });
+    },
+  };
+}
+
 /**
  * Headless logic of `<svc-numeric-menu>`: InstantSearch's numeric menu. One choice of numeric ranges at a time,
  * each `attribute >= start` and/or `attribute <= end` (an item without either is "All"); the choice in effect is
@@ -65,14 +98,14 @@ export class NumericMenuController extends StoreController {
   /** Ask the number of hits of each range (one facets-only query per range in the same request). */
   showCounts = false;
 
+  /** The count queries, one object per configuration (a new one is a new need). */
+  #queries: ExtraQueries | undefined;
+
   protected override needs(): Needs | undefined {
     if (!this.attribute || !this.showCounts || !this.items.length) return undefined;
-    const counts: CountQuery[] = this.items.map((item, index) => ({
-      key: this.#key(index),
-      attribute: this.attribute,
-      numericFilters: filtersOf(this.attribute, item),
-    }));
-    return { counts };
+    const key = `numeric-menu:${JSON.stringify([this.attribute, this.items])}`;
+    if (this.#queries?.key !== key) this.#queries = rangeCounts(key, this.attribute, this.items);
+    return { queries: [this.#queries] };
   }
 
   /** The choices with the one in effect and their counts. */
@@ -111,6 +144,6 @@ export class NumericMenuController extends StoreController {
 
   #key(index: number): string {
     const item = this.items[index]!;
-    return `numeric-menu:${this.attribute}:${item.start ?? ''}:${item.end ?? ''}`;
+    return countKey(this.attribute, item);
   }
 }

@@ -10,10 +10,7 @@
  */
 import type { MultiSearchRequest, SearchParams, SearchResponse } from '../client/types.js';
 import { own } from './state.js';
-import type { CountQuery, HierarchicalFacet, IndexState, Needs, SearchResults } from './types.js';
-
-/** The separator of hierarchical paths when a facet does not give one (InstantSearch's). */
-export const DEFAULT_HIERARCHICAL_SEPARATOR = ' > ';
+import type { ExtraQueries, IndexState, Needs, SearchResults } from './types.js';
 
 export interface MergedNeeds {
   facets: string[];
@@ -25,10 +22,8 @@ export interface MergedNeeds {
   params: SearchParams;
   /** Every controller's rule contexts, lists or functions of the state (resolved when the queries are built). */
   ruleContexts: Array<string[] | ((state: IndexState) => string[])>;
-  /** The hierarchical facets asked (one per first-level attribute). */
-  hierarchicalFacets: HierarchicalFacet[];
-  /** The counts asked (one per key). */
-  counts: CountQuery[];
+  /** The queries controllers add (one builder per key). */
+  queries: ExtraQueries[];
 }
 
 const union = (lists: unknown[]) => [...new Set(lists.flat().filter((v) => v !== undefined) as string[])].sort();
@@ -58,13 +53,9 @@ export function mergeNeeds(needs: Iterable<Needs>): MergedNeeds {
     disjunctiveFacets: [],
     params: Object.assign({}, ...all.map((n) => n.params)),
     ruleContexts: all.flatMap((n) => (n.ruleContexts ? [n.ruleContexts] : [])),
-    hierarchicalFacets: uniqueBy(
-      all.flatMap((n) => n.hierarchicalFacets ?? []),
-      (facet) => facet.attributes[0] ?? '',
-    ),
-    counts: uniqueBy(
-      all.flatMap((n) => n.counts ?? []),
-      (count) => count.key,
+    queries: uniqueBy(
+      all.flatMap((n) => n.queries ?? []),
+      (queries) => queries.key,
     ),
   } as unknown as Record<string, unknown>;
   for (const key of ['facets', 'disjunctiveFacets', 'attributesToHighlight', 'attributesToSnippet'] as const) {
@@ -123,10 +114,8 @@ export interface BuiltQueries {
   disjunctiveFacets: string[];
   /** The OR facets that got their own facets-only query, in the order of `requests[1…]`. */
   queriedDisjunctiveFacets: string[];
-  /** The hierarchical levels that got their own facets-only query, after the OR facets' queries. */
-  queriedHierarchicalLevels: string[];
-  /** The keys of the count queries, after the hierarchical ones. */
-  queriedCounts: string[];
+  /** How the answers of the controllers' queries (after the OR facets' ones, in order) go into the results. */
+  extraMerges: Array<(results: SearchResults, answer: SearchResponse | undefined) => void>;
 }
 
 /** One query of `state`: the controllers' params, the state's query and filters (without `exclude`'s own), then `params`. */
@@ -171,55 +160,8 @@ export const facetCountsQuery = (state: IndexState, needs: MergedNeeds, facet: s
   query(state, needs, { ...COUNTS_ONLY, facets: [facet] }, facet);
 
 /**
- * The facets-only queries of a refined hierarchical facet: for each level of the refined path, the level's
- * values without the facet's refinement, filtered by the path's parent level (the level's siblings) — the
- * root level unfiltered.
- *
- * @example
- * // refined `lvl1: Furniture > Chairs`: queries for lvl0 (no filter) and lvl1 (filtered by lvl0: Furniture)
- * hierarchicalLevelQueries(state, needs)
- */
-export function hierarchicalLevelQueries(
-  state: IndexState,
-  needs: MergedNeeds,
-): Array<{ level: string; request: MultiSearchRequest }> {
-  const out: Array<{ level: string; request: MultiSearchRequest }> = [];
-  for (const { attributes, separator = DEFAULT_HIERARCHICAL_SEPARATOR } of needs.hierarchicalFacets) {
-    const depth = attributes.findLastIndex((attribute) => own(state.facetRefinements, attribute)?.length);
-    if (depth < 0) continue;
-    const path = own(state.facetRefinements, attributes[depth]!)![0]!.split(separator);
-    const others = Object.fromEntries(
-      Object.entries(state.facetRefinements).filter(([attribute]) => !attributes.includes(attribute)),
-    );
-    for (let level = 0; level <= depth; level++) {
-      const parent = level > 0 ? { [attributes[level - 1]!]: [path.slice(0, level).join(separator)] } : {};
-      const levelState = { ...state, facetRefinements: { ...others, ...parent } };
-      out.push({ level: attributes[level]!, request: facetCountsQuery(levelState, needs, attributes[level]!) });
-    }
-  }
-  return out;
-}
-
-/**
- * The queries of the counts asked (`Needs.counts`): the state's refinements but the attribute's own numeric
- * ones, the count's filters, no hits.
- *
- * @example
- * countQueries(state, mergeNeeds([{ counts: [{ key: 'cheap', attribute: 'price', numericFilters: ['price<=10'] }] }]))
- */
-export function countQueries(state: IndexState, needs: MergedNeeds): MultiSearchRequest[] {
-  return needs.counts.map(({ attribute, numericFilters }) => {
-    const { [attribute]: _own, ...numericRefinements } = state.numericRefinements;
-    const request = query({ ...state, numericRefinements }, needs, COUNTS_ONLY);
-    const params = request.params as SearchParams;
-    params.numericFilters = [...asList(params.numericFilters), ...numericFilters];
-    return request;
-  });
-}
-
-/**
- * The queries for one state: the main query, then one facets-only query per refined OR facet, per level of a
- * refined hierarchical facet, and per count asked.
+ * The queries for one state: the main query, then one facets-only query per refined OR facet, then the queries
+ * the controllers add (`Needs.queries`).
  *
  * @example
  * buildQueries(state, mergeNeeds([{ disjunctiveFacets: ['brand'] }])).requests.length // 1 + refined OR facets
@@ -231,8 +173,7 @@ export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQuerie
     Object.keys(state.numericRefinements).filter((a) => needs.disjunctiveFacets.includes(a)),
   ]);
   const disjunctiveFacets = union([needs.disjunctiveFacets, refined]);
-  const hierarchical = needs.hierarchicalFacets.flatMap((facet) => facet.attributes);
-  const facets = union([needs.facets, disjunctiveFacets, hierarchical, Object.keys(state.facetRefinements)]);
+  const facets = union([needs.facets, disjunctiveFacets, Object.keys(state.facetRefinements)]);
   const main = query(state, needs, {
     page: state.page,
     hitsPerPage: state.hitsPerPage ?? needs.hitsPerPage ?? needs.params.hitsPerPage,
@@ -240,18 +181,14 @@ export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQuerie
     attributesToHighlight: needs.attributesToHighlight,
     attributesToSnippet: needs.attributesToSnippet,
   });
-  const levels = hierarchicalLevelQueries(state, needs);
+  const countsQuery = (of: IndexState, params: SearchParams, exclude?: string) =>
+    query(of, needs, { ...COUNTS_ONLY, ...params }, exclude);
+  const extra = needs.queries.flatMap((queries) => queries.build(state, countsQuery));
   return {
-    requests: [
-      main,
-      ...refined.map((facet) => facetCountsQuery(state, needs, facet)),
-      ...levels.map((level) => level.request),
-      ...countQueries(state, needs),
-    ],
+    requests: [main, ...refined.map((facet) => facetCountsQuery(state, needs, facet)), ...extra.map((e) => e.request)],
     disjunctiveFacets,
     queriedDisjunctiveFacets: refined,
-    queriedHierarchicalLevels: levels.map((level) => level.level),
-    queriedCounts: needs.counts.map((count) => count.key),
+    extraMerges: extra.map((e) => e.merge),
   };
 }
 
@@ -274,14 +211,7 @@ export function mergeResults<T>(
     const facetStats = others[i]?.facets_stats?.[facet];
     if (stats && facetStats) stats[facet] = facetStats;
   });
-  const levelsAt = built.queriedDisjunctiveFacets.length;
-  built.queriedHierarchicalLevels.forEach((level, i) => {
-    facets[level] = { ...others[levelsAt + i]?.facets?.[level] };
-  });
-  const countsAt = levelsAt + built.queriedHierarchicalLevels.length;
-  const counts = Object.fromEntries(
-    built.queriedCounts.map((key, i) => [key, others[countsAt + i]?.nbHits ?? 0] as const),
-  );
+
   for (const [attribute, values] of [
     ...Object.entries(state.facetRefinements),
     ...Object.entries(state.disjunctiveFacetRefinements),
@@ -293,11 +223,15 @@ export function mergeResults<T>(
       if (!Object.hasOwn(counts, value)) counts[value] = own(own(main!.facets, attribute), value) ?? 0;
     facets[attribute] = counts;
   }
-  return {
+  const results: SearchResults<T> = {
     ...main!,
     facets,
     disjunctiveFacets: built.disjunctiveFacets,
     ...(stats && { facets_stats: stats }),
-    ...(built.queriedCounts.length > 0 && { counts }),
   };
+  const extraAt = built.queriedDisjunctiveFacets.length;
+  built.extraMerges.forEach((merge, i) =>
+    merge(results as SearchResults, others[extraAt + i] as SearchResponse | undefined),
+  );
+  return results;
 }

@@ -44,7 +44,7 @@ export interface SearchResults<T = Record<string, unknown>> extends SearchRespon
   facets: Record<string, Record<string, number>>;
   /** Which facets were computed disjunctively. */
   disjunctiveFacets: string[];
-  /** The counts asked with `Needs.counts`, by key. */
+  /** Numbers of hits of count queries (`<svc-numeric-menu show-counts>`'s ranges), by key. */
   counts?: Record<string, number>;
 }
 
@@ -69,18 +69,11 @@ export interface Needs {
   /** Any other search parameters (configure element, insights `clickAnalytics`/`userToken`, …). */
   params?: SearchParams;
   /**
-   * Hierarchical facets (`<svc-hierarchical-menu>`): one attribute per level, values written as paths joined by
-   * `separator` (`Furniture > Chairs` in `lvl1`). The refinement is an AND refinement of the deepest level
-   * chosen; each level of its path gets its counts as if it were not refined (its siblings), from a facets-only
-   * query filtered by the parent level, in the same request.
+   * Queries a controller adds to the request of a state, and how their answers go into the results (the
+   * hierarchical menu's levels, the numeric menu's counts): the store stays generic, and a page without those
+   * elements carries none of their code.
    */
-  hierarchicalFacets?: HierarchicalFacet[];
-  /**
-   * Counts of other filters under the state's refinements (`<svc-numeric-menu show-counts>`): one facets-only
-   * query each (no hits) in the same request, without the state's own numeric refinements of `attribute`;
-   * the number of hits is in `results.counts[key]`.
-   */
-  counts?: CountQuery[];
+  queries?: ExtraQueries[];
   /**
    * Rule contexts sent with the queries (`ruleContexts`), united over every controller and the state's own:
    * a list, or a function of the state searched — so contexts that follow the refinements
@@ -95,20 +88,18 @@ export interface Needs {
   inherit?: boolean;
 }
 
-/** A hierarchical facet: its level attributes (lvl0 first) and the separator of its paths. */
-export interface HierarchicalFacet {
-  attributes: string[];
-  /** Between the levels of a path (default ` > `). */
-  separator?: string;
-}
-
-/** One count asked alongside the search: hits of the state with `numericFilters`, the attribute's own range left out. */
-export interface CountQuery {
-  /** Where the count goes in `results.counts`. */
+/**
+ * Queries added to the request of a state by a controller (`Needs.queries`): `build` makes them from the state
+ * searched — with `countsQuery`, a no-hit query of that state (analytics off, nothing retrieved) with `params`,
+ * leaving out `exclude`'s own OR and numeric refinements — and each one's `merge` puts its answer into the
+ * results. Builders with the same `key` are one (two controllers asking the same queries share them).
+ */
+export interface ExtraQueries {
   key: string;
-  /** The attribute whose numeric refinements the count leaves out (the one the choices are about). */
-  attribute: string;
-  numericFilters: string[];
+  build(
+    state: IndexState,
+    countsQuery: (state: IndexState, params: SearchParams, exclude?: string) => MultiSearchRequest,
+  ): Array<{ request: MultiSearchRequest; merge(results: SearchResults, answer: SearchResponse | undefined): void }>;
 }
 
 export interface StoreOptions {

@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { BreadcrumbController, type BreadcrumbItem } from '../../controllers/breadcrumb-controller.js';
-import { DEFAULT_HIERARCHICAL_SEPARATOR } from '../../store/requests.js';
+import { DEFAULT_HIERARCHICAL_SEPARATOR } from '../../controllers/hierarchical-menu-controller.js';
 import { isPlainClick } from '../base/links.js';
 import { SvcElement } from '../base/svc-element.js';
 import type { SvcRefineEventDetail } from '../refinement-list/svc-refinement-list.js';

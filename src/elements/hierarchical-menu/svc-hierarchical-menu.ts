@@ -1,11 +1,11 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import {
+  DEFAULT_HIERARCHICAL_SEPARATOR,
   DEFAULT_HIERARCHICAL_SORT,
   HierarchicalMenuController,
   type HierarchicalMenuItem,
 } from '../../controllers/hierarchical-menu-controller.js';
 import type { RefinementSortCriterion } from '../../controllers/refinement-list-controller.js';
-import { DEFAULT_HIERARCHICAL_SEPARATOR } from '../../store/requests.js';
 import { isPlainClick } from '../base/links.js';
 import { SvcElement } from '../base/svc-element.js';
 import type { SvcRefineEventDetail } from '../refinement-list/svc-refinement-list.js';
