@@ -230,8 +230,8 @@ export function mergeResults<T>(
     ...(stats && { facets_stats: stats }),
   };
   const extraAt = built.queriedDisjunctiveFacets.length;
-  built.extraMerges.forEach((merge, i) =>
-    merge(results as SearchResults, others[extraAt + i] as SearchResponse | undefined),
-  );
+  built.extraMerges.forEach((merge, i) => {
+    merge(results as SearchResults, others[extraAt + i] as SearchResponse | undefined);
+  });
   return results;
 }

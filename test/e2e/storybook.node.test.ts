@@ -477,13 +477,13 @@ describe('npm start (Storybook with the local service)', { timeout: 480_000 }, (
     const page = await browser.newPage();
     await page.goto(`${base}/?path=/docs/elements-refinement-list--docs`);
     await page.locator('#storybook-explorer-tree').waitFor({ timeout: 60_000 });
-    const sidebar = await page.locator('nav, aside, #storybook-explorer-menu').first().innerText();
+    const sidebar = (await page.locator('nav, aside, #storybook-explorer-menu').first().textContent()) ?? '';
     assert.doesNotMatch(sidebar, /Get started|Onboarding/i);
     assert.doesNotMatch(await page.content(), /Get started \d+ ?%/);
     await page.goto(`${base}/iframe.html?id=elements-refinement-list--docs&viewMode=docs`);
     const table = page.locator('.docblock-argstable').first();
     await table.waitFor({ timeout: 60_000 });
-    const text = await table.innerText();
+    const text = (await table.textContent()) ?? '';
     assert.doesNotMatch(text, /#list|defaultTranslations|consumesContext|shadowRootOptions/);
     assert.match(text, /translations/i);
     assert.match(text, /listLabel/);
