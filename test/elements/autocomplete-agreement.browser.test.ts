@@ -94,7 +94,14 @@ describe('<svc-autocomplete> and the results agree (type "leathr chiar", then cl
   }
 
   it('default: typing asks for suggestions only; clicking a brand closes the list and the box shows the results’ query', async () => {
+    let inputs = 0;
+    const count = () => {
+      inputs += 1;
+    };
+    document.addEventListener('svc-search-input', count);
     const { root, ac, store } = await shop('default');
+    document.removeEventListener('svc-search-input', count);
+    expect(inputs, 'no svc-search-input: the text is not the query').to.equal(0);
     expect(ac.suggestions).to.deep.equal(['leather chair']);
     expect(store.getSnapshot().state.query, 'typing did not search the results').to.equal('');
     await clickBrand(root, 'Hon');
@@ -109,9 +116,17 @@ describe('<svc-autocomplete> and the results agree (type "leathr chiar", then cl
   });
 
   it('search-as-you-type: the results follow the text; clicking a brand refines them and the box keeps the text', async () => {
+    const typed: string[] = [];
+    const record = (event: CustomEvent<{ query: string }>) => {
+      typed.push(event.detail.query);
+    };
+    document.addEventListener('svc-search-input', record);
     const { root, ac, store } = await shop('search-as-you-type');
+    document.removeEventListener('svc-search-input', record);
     await settled(store);
     expect(store.getSnapshot().results!.query).to.equal('leathr chiar');
+    expect(typed.at(-1), 'svc-search-input for each change').to.equal('leathr chiar');
+    expect(typed).to.have.length('leathr chiar'.length);
     await waitUntil(() => /^15 results/.test(statsText(root)), `the 15 leather chairs (${statsText(root)})`);
     await clickBrand(root, 'Hon');
     await settled(store);
