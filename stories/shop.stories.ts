@@ -11,9 +11,10 @@ interface Args {
  * A whole shop search page built from the elements only (no JavaScript beyond registering them), as a shop would
  * copy it: an autocomplete that searches as you type, sort-by, the path of the category chosen (breadcrumb), a
  * banner for the query "chairs" (a rule of the demo index), stats and current refinements over the hits; the
- * filters in panels — category (hierarchical menu), same-day delivery (toggle), brand (searchable list), price
- * (slider and fields), rating — and hits from a `<template>` with an "Add to cart" button that sends a
- * conversion, pagination.
+ * filters in panels, in the order the index asks for (`<svc-dynamic-widgets>`; the "chairs" rule puts brands
+ * first) — category (hierarchical menu), same-day delivery (toggle), brand (searchable list), price (slider and
+ * fields), rating — rule contexts for the page and the category chosen, and hits from a `<template>` with an
+ * "Add to cart" button that sends a conversion, pagination.
  *
  * On a phone (under 48rem) the filters are a disclosure (`<details>`, closed) above the results, which take the
  * whole width; from 48rem on, the same `<details>` is a sidebar that is always open (its summary hidden, its
@@ -119,6 +120,8 @@ const meta: Meta<Args> = {
       index-name=${SERVICE.indexName}
       hosts=${SERVICE.hosts}
     >
+      <!-- Rules may target the shop page, or a category chosen: contexts "shop" and "svc-hierarchicalCategories_lvl0-…". -->
+      <svc-query-rule-context contexts="shop" tracked-filters="hierarchicalCategories.lvl0"></svc-query-rule-context>
       <header>
         <h1>Superstore</h1>
         <svc-autocomplete
@@ -136,24 +139,27 @@ const meta: Meta<Args> = {
         <summary>Filters</summary>
         <div class="filter-list">
           <svc-clear-refinements></svc-clear-refinements>
-          <svc-panel header="Category">
-            <svc-hierarchical-menu
-              attributes="hierarchicalCategories.lvl0,hierarchicalCategories.lvl1"
-            ></svc-hierarchical-menu>
-          </svc-panel>
-          <svc-panel header="Delivery">
-            <svc-toggle-refinement attribute="sameDayShipping" label="Same-day delivery"></svc-toggle-refinement>
-          </svc-panel>
-          <svc-panel header="Brand" collapsible>
-            <svc-refinement-list attribute="brand" searchable show-more></svc-refinement-list>
-          </svc-panel>
-          <svc-panel header="Price" collapsible>
-            <svc-range-slider attribute="price" currency="USD"></svc-range-slider>
-            <svc-range-input attribute="price" slot="footer"></svc-range-input>
-          </svc-panel>
-          <svc-panel header="Rating" collapsible>
-            <svc-rating-menu attribute="rating"></svc-rating-menu>
-          </svc-panel>
+          <!-- The facets in the order the index (or a rule, for some queries) asks for: renderingContent. -->
+          <svc-dynamic-widgets>
+            <svc-panel header="Category">
+              <svc-hierarchical-menu
+                attributes="hierarchicalCategories.lvl0,hierarchicalCategories.lvl1"
+              ></svc-hierarchical-menu>
+            </svc-panel>
+            <svc-panel header="Delivery">
+              <svc-toggle-refinement attribute="sameDayShipping" label="Same-day delivery"></svc-toggle-refinement>
+            </svc-panel>
+            <svc-panel header="Brand" collapsible>
+              <svc-refinement-list attribute="brand" searchable show-more></svc-refinement-list>
+            </svc-panel>
+            <svc-panel header="Price" collapsible>
+              <svc-range-slider attribute="price" currency="USD"></svc-range-slider>
+              <svc-range-input attribute="price" slot="footer"></svc-range-input>
+            </svc-panel>
+            <svc-panel header="Rating" collapsible>
+              <svc-rating-menu attribute="rating"></svc-rating-menu>
+            </svc-panel>
+          </svc-dynamic-widgets>
         </div>
       </details>
       <main>
