@@ -188,8 +188,7 @@ describe('npm pack', () => {
     ],
     // SvcSnippet extends SvcHighlight; <svc-highlight> is not registered.
     snippet: ['highlight/svc-highlight', 'highlight/styles'],
-    // The search box's look, shared.
-    autocomplete: ['search-box/styles'],
+    // (The autocomplete and the search box share a base and its look in base/: neither brings the other.)
     // The Recommend list base and its styles, not <svc-recommendations> itself.
     trending: ['recommendations/recommend-list', 'recommendations/styles'],
   };
