@@ -32,7 +32,7 @@ import { FIRST_PAINT_INDEX, SIX_ELEMENTS, THREE_ELEMENTS, loaderPage } from './p
 /** The target of the network and bytes issue: min+gzip JavaScript before the first results are painted. */
 const FIRST_PAINT_TARGET_BYTES = 20_000;
 /** Today's first paint of the six-element page plus a little: a guard against growth, not a goal. */
-const FIRST_PAINT_CEILING_BYTES = 36_000;
+const FIRST_PAINT_CEILING_BYTES = 38_000;
 const sum = scriptBytes;
 /** `core` for `/dist/chunks/core-AbC123.js`; the path itself for the loader. */
 const chunk = (path: string) => /\/chunks\/([a-z-]+)-[\w-]+\.js$/.exec(path)?.[1] ?? path;
