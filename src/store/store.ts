@@ -49,6 +49,7 @@ type Batched = 'recommend' | 'multiSearch';
 /** What the stores of one tree (a root and the indices added to it, at any depth) share. */
 interface Tree {
   client: SearchClient;
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   cache: false | LruCache<any>;
   requestLog: RequestLogEntry[];
   stalledDelayMs: number;
@@ -58,6 +59,7 @@ interface Tree {
   ticking: boolean;
   log(kind: RequestLogEntry['kind'], body: unknown, cached?: boolean): void;
   /** A cached answer (a copy), logged as such. */
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   fromCache(kind: RequestLogEntry['kind'], key: string, body: unknown): any;
 }
 
@@ -67,6 +69,7 @@ interface Part {
   /** Sent in a request of its own: the store was refused on its own last time. */
   alone: boolean;
   /** `single`: the request carried this store's queries only. */
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   answer(results?: SearchResponse<any>[], error?: unknown, single?: boolean): void;
   /** Set when the store gave up on the answer (no listener left, disposed). */
   dropped?: boolean;
@@ -76,6 +79,7 @@ interface Part {
 
 /** A store's inner side, as its tree and its parent use it. */
 interface Node {
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   store: SearchStore<any>;
   /** A search (or notification) is due this tick. */
   due: boolean;
@@ -92,6 +96,7 @@ interface Node {
 
 /** What an added index asks of its parent. */
 interface Up {
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   store: SearchStore<any>;
   /** The added index's id among the parent's indices. */
   id: string;
@@ -232,6 +237,7 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
   const baseIndex = need(options.indexName, 'createSearchStore: indexName');
   const stalledDelayMs = options.stalledDelayMs ?? DEFAULT_STALLED_DELAY_MS;
   if (!(stalledDelayMs >= 0)) fail('createSearchStore: stalledDelayMs must be ≥ 0', RangeError);
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   const cache = options.cache !== false && new LruCache<any>(options.cache);
   const requestLog: RequestLogEntry[] = [];
   const tree: Tree = {
@@ -252,7 +258,8 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     typeof options.initialState === 'string'
       ? queryStringToState(options.initialState, baseIndex)
       : normalizeState(options.initialState ?? {}, baseIndex);
-  return (tree.root = createNode<T>(tree, baseIndex, initial)).store;
+  tree.root = createNode<T>(tree, baseIndex, initial);
+  return tree.root.store;
 }
 
 /**
@@ -290,10 +297,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   const queues: Partial<
     Record<
       Batched,
-      Array<[key: string, request: object, resolve: (value: any) => void, reject: (error: unknown) => void]>
+      Array<[key: string, request: object, resolve: (value: unknown) => void, reject: (error: unknown) => void]>
     >
   > = {};
-  const shared = new Map<string, Promise<any>>();
+  const shared = new Map<string, Promise<unknown>>();
 
   /** Runs `call` with an abort controller that `dispose` fires. */
   const abortable = <R>(call: (signal: AbortSignal) => Promise<R>) => {
@@ -309,7 +316,9 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   const inherited = () => [...(up?.inherited() ?? []), ...[...needs.values()].filter((n) => n.inherit)];
   const built = () => buildQueries(state, mergeNeeds(allNeeds()));
   /** Inherited needs changed: every live added index (and theirs) searches again if its requests changed. */
-  const rescanIndices = () => indices.forEach((entry) => entry.live?.rescan());
+  const rescanIndices = () => {
+    for (const entry of indices.values()) entry.live?.rescan();
+  };
   const keyOf = (requests: MultiSearchRequest[]) => JSON.stringify({ requests });
 
   function notify() {
@@ -348,10 +357,14 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     const { indices: _, ...own } = next;
     if (JSON.stringify(own) !== JSON.stringify(state)) {
       const follow = own.query !== state.query;
-      update({ state: (state = own) });
-      if (follow)
-        for (const entry of indices.values())
-          entry.live ? entry.live.follow(own.query) : (entry.state = followed(entry.state!, own.query));
+      state = own;
+      update({ state });
+      if (follow) {
+        for (const entry of indices.values()) {
+          if (entry.live) entry.live.follow(own.query);
+          else entry.state = followed(entry.state!, own.query);
+        }
+      }
       schedule();
       up?.changed();
     }
@@ -424,7 +437,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     // Counted from the first search of a busy spell: a user typing on does not keep postponing `stalled`.
     stalledTimer ??= setTimeout(() => {
       stalledTimer = undefined;
-      if (!disposed && newerPending()) update({ status: 'stalled' }), notify();
+      if (!disposed && newerPending()) {
+        update({ status: 'stalled' });
+        notify();
+      }
     }, tree.stalledDelayMs);
     notify();
     return part;
@@ -447,7 +463,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
 
   /** Gives up the searches in flight (their answers are ignored; the HTTP request is aborted unless another store of the tree waits on it). */
   function abandon() {
-    for (const part of pending.values()) (part.dropped = true), part.drop?.();
+    for (const part of pending.values()) {
+      part.dropped = true;
+      part.drop?.();
+    }
     pending.clear();
     stalledTimer = void clearTimeout(stalledTimer);
   }
@@ -457,7 +476,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     const batch = queues[kind]!;
     delete queues[kind];
     // Queued before `dispose()`: never sent.
-    if (disposed) return batch.forEach((item) => item[3](new DOMException('The store was disposed.', 'AbortError')));
+    if (disposed) {
+      for (const item of batch) item[3](new DOMException('The store was disposed.', 'AbortError'));
+      return;
+    }
     const requests = batch.map((item) => item[1]);
     log(kind, { requests });
     abortable((signal) =>
@@ -466,33 +488,44 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
         cache: false,
       }),
     ).then(
-      ({ results }) =>
-        batch.forEach(([key, , resolve, reject], i) => {
+      ({ results }) => {
+        for (const [i, [key, , resolve, reject]] of batch.entries()) {
           const result = results[i];
-          if (!result) return reject(new Error(`svc-search: no ${kind} result ${i}`));
+          if (!result) {
+            reject(new Error(`svc-search: no ${kind} result ${i}`));
+            continue;
+          }
           if (cache) cache.set(kind + key, result);
           resolve(result);
-        }),
-      (error) => batch.forEach((item) => item[3](error)),
+        }
+      },
+      (error) => {
+        for (const item of batch) item[3](error);
+      },
     );
   }
 
   /** A request batched with the others of its kind in this tick, answered from the cache or shared with an identical one in flight. */
-  function batched(kind: Batched, request: object): Promise<any> {
+  function batched<R>(kind: Batched, request: object): Promise<R> {
     const key = JSON.stringify(request);
     const hit = fromCache(kind, key, { requests: [request] });
-    if (hit) return Promise.resolve(hit);
+    if (hit) return Promise.resolve(hit as R);
     let call = shared.get(kind + key);
     if (!call) {
-      const created = (call = new Promise((resolve, reject) => {
-        if ((queues[kind] ??= []).push([key, structuredClone(request), resolve, reject]) === 1)
-          queueMicrotask(() => flush(kind));
-      }));
-      const forget = () => void (shared.get(kind + key) === created && shared.delete(kind + key));
+      const created = new Promise<unknown>((resolve, reject) => {
+        const queue = queues[kind] ?? [];
+        queues[kind] = queue;
+        queue.push([key, structuredClone(request), resolve, reject]);
+        if (queue.length === 1) queueMicrotask(() => flush(kind));
+      });
+      const forget = () => {
+        if (shared.get(kind + key) === created) shared.delete(kind + key);
+      };
       created.then(forget, forget);
       shared.set(kind + key, created);
+      call = created;
     }
-    return call.then(structuredClone);
+    return call.then((value) => structuredClone(value) as R);
   }
 
   /** The root's URL state with the state of the added index of id `name` replaced by `child`. */
@@ -643,10 +676,11 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       return batched('recommend', request);
     },
 
-    searchIndex: (request) =>
-      up
-        ? root().searchIndex(request)
-        : (need(request?.indexName, 'searchIndex: indexName'), batched('multiSearch', request)),
+    searchIndex(request) {
+      if (up) return root().searchIndex(request);
+      need(request?.indexName, 'searchIndex: indexName');
+      return batched('multiSearch', request);
+    },
 
     toQueryString: (indexState = routeState()) =>
       stateToQueryString({ ...indexState, indices: indexState.indices ?? routeState().indices }, baseIndex),
@@ -676,6 +710,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
         (typeof initialState === 'string'
           ? queryStringToState(initialState, indexName)
           : normalizeState({ query: state.query, ...initialState }, indexName));
+      // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
       const child = createNode<any>(tree, indexName, start, {
         store,
         id,
