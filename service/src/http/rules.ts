@@ -6,13 +6,15 @@
  * it is enabled, within its validity, and the query has not turned rules off (`enableRules=false`).
  * Consequences: `params` (filters ANDed, filter lists concatenated, a `query` string or `edits`
  * replacing the query, other parameters replacing the query's), `promote` (pinned positions), `hide`,
- * `userData` (returned in `userData`); `appliedRules` lists the rules used.
+ * `userData` (returned in `userData`); `appliedRules` lists the rules used. A consequence's
+ * `params.renderingContent` replaces the query's and the index's (the answer's `renderingContent`).
  */
 import type { Context, Hono } from 'hono';
 import type { ServiceContext } from '../context.js';
 import { escapeHtml, normalizeText, parseFilters, parseSearchParams, tokenize, type Index } from '../engine/index.js';
 import type { Rule } from '../storage/catalog.js';
 import { validateIndexName } from '../storage/catalog.js';
+import { validateSettingValue } from '../engine/settings.js';
 import { asObject } from './body.js';
 import { HttpError } from './errors.js';
 import { internalsOf } from './internals.js';
@@ -58,8 +60,9 @@ export function validateRule(input: unknown, where = 'The rule', objectID?: stri
   if (consequence.params !== undefined) {
     const { query, ...params } = asObject(consequence.params, `${where}.consequence.params`);
     try {
-      parseSearchParams(params);
+      const parsed = parseSearchParams(params);
       if (typeof params.filters === 'string' && params.filters.trim()) parseFilters(params.filters);
+      if (parsed.renderingContent != null) validateSettingValue('renderingContent', parsed.renderingContent);
     } catch (error) {
       fail(`${where}.consequence.params`, (error as Error).message);
     }

@@ -9,6 +9,7 @@ import { abTestRoute } from '../abtests/search.js';
 import { recordSearch, searchOrigin, type SearchOrigin } from '../analytics/record.js';
 import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
+import { validateSettingValue } from '../engine/settings.js';
 import { personalizationOptions } from '../personalization/search.js';
 import { isTransportParameter, requireRight } from './auth.js';
 import { asObject, requestsOf } from './body.js';
@@ -146,6 +147,7 @@ export function runSearch(
   const rules = applyRules(internalsOf(ctx).catalog.rules(indexName), input);
   const raw = applyKeyParams(rules.raw, key, index);
   checkTypoParams(raw, index);
+  const renderingContent = renderingContentOf(raw, index);
   const fields = toSearchParams({ responseFields: raw.responseFields }).responseFields;
   checkResponseFields(fields);
   // Personalization: the user's profile when the query asks for it (undefined otherwise: unchanged search).
@@ -166,6 +168,7 @@ export function runSearch(
   revealUnretrievable(index, key, raw, response.hits as Array<Record<string, unknown> & { objectID: string }>);
   hideWithheldHighlights(key, response.hits);
   if (rules.userData.length > 0) response.userData = rules.userData;
+  if (renderingContent) response.renderingContent = renderingContent;
   if (rules.appliedRules.length > 0) response.appliedRules = rules.appliedRules;
   if (flag(raw.clickAnalytics)) {
     const queryID = newQueryID();
@@ -191,6 +194,20 @@ export function runSearch(
   recordSearch(ctx, { indexName, input: own, raw, response, key, ...(origin ? { origin } : {}), abTest: assigned });
   (response as Record<symbol, unknown>)[RESPONSE_FIELDS] = fields;
   return response;
+}
+
+/**
+ * The `renderingContent` of a search answer: the query's (or a rule consequence's, which replaced it in
+ * `raw`), else the index setting's; validated (400 naming the path). An extension beyond the API documents,
+ * as the hosted API answers it.
+ */
+function renderingContentOf(raw: RawParams, index: Index): Record<string, unknown> | undefined {
+  if (raw.renderingContent !== undefined && raw.renderingContent !== null) {
+    const given = toSearchParams({ renderingContent: raw.renderingContent }).renderingContent;
+    return validateSettingValue('renderingContent', given) as Record<string, unknown>;
+  }
+  const setting = (index.getSettings() as { renderingContent?: Record<string, unknown> | null }).renderingContent;
+  return setting ?? undefined;
 }
 
 /** The `responseFields` a search ran with, kept on its answer until it is sent (`shaped`). */
