@@ -439,5 +439,4 @@ export class Index {
     }
     return out;
   }
-
 }
