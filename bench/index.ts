@@ -5,9 +5,19 @@
  */
 import os from 'node:os';
 
-const sections = ['engine', 'store', 'insights', 'recommend', 'analytics-latency', 'size'];
+const sections = [
+  'engine',
+  'engine-scale',
+  'store',
+  'insights',
+  'recommend',
+  'analytics-latency',
+  'size',
+  'element-size',
+  'network',
+];
 /** Sections that run only when named (`npm run bench -- soak`): they take minutes. */
-const optIn = ['soak'];
+const optIn = ['soak', 'typo-ceiling'];
 
 console.log(`svc-search benchmarks — ${new Date().toISOString()}`);
 console.log(

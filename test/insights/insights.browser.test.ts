@@ -212,6 +212,25 @@ describe('insights: clicks and conversions', () => {
     ]);
   });
 
+  it('an element naming its root (search="id") is in the root\'s first search: one request, no second answer', async () => {
+    // A second search replaced the hits (and their queryID) between reading them and clicking them: the needs of
+    // an element joined with `search="id"` were registered at its first update, after the root's first search.
+    const id = `root-${Date.now().toString(36)}`;
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <svc-search id=${id} .client=${searchClient()} index-name=${INDEX} .initialState=${{ hitsPerPage: 10 }}></svc-search>
+      <section><svc-hits search=${id}></svc-hits></section>
+    </div>`);
+    const search = wrapper.querySelector('svc-search')!;
+    const hits = wrapper.querySelector('svc-hits')!;
+    await eventually(() => hits.shadowRoot?.querySelectorAll('li[data-svc-object-id]').length === 10);
+    await sleep(300);
+    const searches = search.store!.requestLog.filter((entry) => entry.kind === 'search');
+    expect(searches).to.have.length(1);
+    const { params } = (searches[0]!.body as { requests: Array<{ params: Record<string, unknown> }> }).requests[0]!;
+    expect(params.clickAnalytics, 'Insights asked for a queryID').to.equal(true);
+    expect(params.highlightPreTag, 'the hits asked for their highlight tags').to.be.a('string');
+  });
+
   it('data-svc-conversion inside a hit sends a conversion for that hit (not a click)', async () => {
     const { search, items, queryID, userToken } = await renderSearch({ withConversionButton: true });
     await click(items[3]!.querySelector('button')!);

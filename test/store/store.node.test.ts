@@ -229,7 +229,7 @@ describe('disjunctive faceting', () => {
       const acme = records.filter((r) => r.brand === 'Acme');
       assert.deepEqual(Object.fromEntries(facetHits.map((h) => [h.value, h.count])), countBy(acme, 'category'));
       const sent = proxy.requests.at(-1)!;
-      assert.equal(sent.url, `/1/indexes/${INDEX}/facets/category/query`);
+      assert.equal(sent.url.split('?')[0], `/1/indexes/${INDEX}/facets/category/query`);
       assert.deepEqual(JSON.parse(new URLSearchParams((sent.json as { params: string }).params).get('facetFilters')!), [
         'brand:Acme',
       ]);
@@ -556,7 +556,7 @@ describe('Recommend', () => {
       ]);
       assert.equal(proxy.requests.length, before + 1);
       const sent = proxy.requests.at(-1)!;
-      assert.equal(sent.url, '/1/indexes/*/recommendations');
+      assert.equal(sent.url.split('?')[0], '/1/indexes/*/recommendations');
       assert.equal((sent.json as { requests: unknown[] }).requests.length, 2, 'identical requests are sent once');
       assert.deepEqual(a, c);
       assert.ok(Array.isArray(b.hits));

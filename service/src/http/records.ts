@@ -15,6 +15,7 @@ import type { Right } from '../keys/types.js';
 import {
   ACTION_RIGHTS,
   applyOperation,
+  applyOperations,
   type BatchOperation,
   EMPTY_BATCH_RIGHT,
   prepareOperation,
@@ -82,7 +83,7 @@ export function recordRoutes(services: Services): Hono {
     const { taskIDs } = await tasks.run(
       indexNames.map((indexName) => ({ indexName, kind: 'batch' })),
       (write) => {
-        for (const operation of operations) applyOperation(catalog, write, operation);
+        applyOperations(catalog, write, operations);
         for (const indexName of indexNames) clusters.written(write, user, indexName, savedIn(operations, indexName));
       },
     );
@@ -129,7 +130,7 @@ export function recordRoutes(services: Services): Hono {
     const user = await writer(c);
     const { taskID } = await tasks.run({ indexName, kind: 'batch' }, (write) => {
       catalog.ensure(write, indexName);
-      for (const operation of operations) applyOperation(catalog, write, operation);
+      applyOperations(catalog, write, operations);
       clusters.written(write, user, indexName, savedIn(operations, indexName));
     });
     return c.json({ taskID, objectIDs: objectIDsOf(operations) });

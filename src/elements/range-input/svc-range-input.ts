@@ -178,6 +178,12 @@ export class SvcRangeInput extends SvcElement {
     return this.#range.value;
   }
 
+  /** Whether there is a range to choose in (bounds known and apart) or one to undo: `<svc-panel>` reads it. */
+  get canRefine(): boolean {
+    const { min, max } = this.#range.range;
+    return this.#range.isRefined || (min !== undefined && max !== undefined && max > min);
+  }
+
   /** Refines to `range` as if the user submitted it (fires no event); returns the range applied, undefined when unchanged. Throws a `RangeError` when `min > max`. */
   refine(range: NumericRange): NumericRange | undefined {
     return this.#range.refine(range);
