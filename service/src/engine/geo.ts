@@ -144,7 +144,7 @@ export function geoFilter(
   return cands.filter((d) => {
     const la = lat.num[d]!;
     const ln = lng.num[d]!;
-    if (la !== la || ln !== ln) return false;
+    if (Number.isNaN(la) || Number.isNaN(ln)) return false;
     const points: Array<[number, number]> = [[la, ln]];
     const las = lat.numMulti.get(d);
     const lns = lng.numMulti.get(d);
