@@ -346,12 +346,12 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   };
   const keyOf = (requests: MultiSearchRequest[]) => JSON.stringify({ requests });
   const adopts = (requests: MultiSearchRequest[]) => adoptable?.requests === requestsDigest(requests);
-  /** Whether the state's requests differ from those of the results on screen (or the adoptable ones). */
-  const searchDue = () => {
-    if (force) return true;
-    const { requests } = built();
-    return keyOf(requests) !== lastKey && !adopts(requests);
-  };
+  /**
+   * Whether the state's requests differ from those of the results on screen. Until the first search, a store
+   * started with adoptable results says no: its needs arrive in steps (an element registers defaults when it
+   * connects, then those of its properties), and the first search decides — adopt them, or search (`loading`).
+   */
+  const searchDue = () => force || (!adoptable && keyOf(built().requests) !== lastKey);
 
   function notify() {
     // Nothing new since the last notification (e.g. needs re-registered unchanged): no re-render.
@@ -613,7 +613,8 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       if (typeof listener !== 'function') fail('subscribe: listener must be a function');
       listeners.add(listener);
       // The first listener wakes the store: it searches the state when it differs from the results on screen.
-      if (listeners.size === 1 && !disposed && searchDue()) {
+      if (listeners.size === 1 && !disposed && adoptable) schedule();
+      else if (listeners.size === 1 && !disposed && searchDue()) {
         if (!busy()) update({ status: 'loading' });
         schedule();
       }

@@ -86,7 +86,11 @@ describe('initialResults', () => {
     const store = makeStore(proxy.url, initial);
     try {
       store.registerNeeds('list', { ...NEEDS, facets: ['color'] });
+      // Until its first search, a store with initial results shows them as idle; that search then decides.
+      const unsubscribe = store.subscribe(() => undefined);
+      await tick();
       const snapshot = await settle(store);
+      unsubscribe();
       assert.equal(proxy.requests.length, 1);
       assert.ok(snapshot.results!.facets.color, 'the new facet is in the results');
     } finally {
@@ -102,7 +106,10 @@ describe('initialResults', () => {
     try {
       store.registerNeeds('list', NEEDS);
       store.setQuery('laptops');
+      const unsubscribe = store.subscribe(() => undefined);
+      await tick();
       await settle(store);
+      unsubscribe();
       assert.equal(proxy.requests.length, 1);
       store.setQuery('laptop');
       await settle(store);
