@@ -21,6 +21,7 @@ import type { IndexState, InitialResults, SearchStore } from '../store/types.js'
 import { SERVER_RENDERABLE, SERVER_UPDATE } from '../elements/base/svc-element.js';
 import { type ServerRoot, withServerRender } from '../elements/base/server-render.js';
 import type { ServerState } from '../elements/search/svc-search.js';
+import { isValidUserToken } from '../protocol/insights-limits.js';
 import { escapeAttribute, scriptJson } from './serialize.js';
 import '../define.js';
 
@@ -197,6 +198,8 @@ export async function renderSearch(template: unknown, options: RenderSearchOptio
       cache: false,
     });
   const query = urlQuery(options.url);
+  // A token read from a cookie is the visitor's input: used only when it is a valid token.
+  const userToken = isValidUserToken(options.userToken) ? options.userToken : undefined;
   const roots: Root[] = [];
 
   // Pass 1: each root's store searches once, with the needs of every element.
@@ -208,7 +211,7 @@ export async function renderSearch(template: unknown, options: RenderSearchOptio
     const insights = element.insightsEnabled && element.insightsConsent;
     const store = createSearchStore({ client, indexName, initialState: state, cache: false });
     if (insights) {
-      const params = { clickAnalytics: true, ...(options.userToken ? { userToken: options.userToken } : {}) };
+      const params = { clickAnalytics: true, ...(userToken ? { userToken } : {}) };
       store.registerNeeds('insights', { params, inherit: true });
     }
     roots.push({ id, indexName, state, store, insights, failed: false });
