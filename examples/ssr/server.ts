@@ -131,7 +131,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   if (!values.hosts || !values['app-id'] || !values['api-key']) {
-    console.error('usage: npm run example:ssr -- --port P --hosts URL --app-id ID --api-key KEY [--index-name products]');
+    console.error(
+      'usage: npm run example:ssr -- --port P --hosts URL --app-id ID --api-key KEY [--index-name products]',
+    );
     process.exit(2);
   }
   const { url } = await startExample({

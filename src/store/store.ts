@@ -295,6 +295,8 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     : { state, results: null, status: 'idle', error: null, initialising: true };
   /** Results from another store, adopted by the first search when its requests are theirs (then it is not sent). */
   let adoptable = server?.results ? server : undefined;
+  /** Started from another store's results or error: the first search has not decided yet (see `searchDue`). */
+  let deciding = Boolean(server);
   /** The requests of the results (or error) on screen. */
   let shownRequests: MultiSearchRequest[] | undefined;
   let notified: StoreSnapshot<T> | undefined;
@@ -348,10 +350,11 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   const adopts = (requests: MultiSearchRequest[]) => adoptable?.requests === requestsDigest(requests);
   /**
    * Whether the state's requests differ from those of the results on screen. Until the first search, a store
-   * started with adoptable results says no: its needs arrive in steps (an element registers defaults when it
-   * connects, then those of its properties), and the first search decides — adopt them, or search (`loading`).
+   * started from another store's results (or error) says no: it keeps showing them as they are, its needs arrive in
+   * steps (an element registers defaults when it connects, then those of its properties), and the first search
+   * decides — adopt the results, or search (`loading` from then on).
    */
-  const searchDue = () => force || (!adoptable && keyOf(built().requests) !== lastKey);
+  const searchDue = () => force || (!deciding && keyOf(built().requests) !== lastKey);
 
   function notify() {
     // Nothing new since the last notification (e.g. needs re-registered unchanged): no re-render.
@@ -438,9 +441,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     const sentState = state;
     const queries = built();
     const key = keyOf(queries.requests);
-    if (adoptable) {
+    if (deciding) {
       const adopted = !force && adopts(queries.requests);
       // Only the first search can be the other store's: after it, the results on screen are this store's own.
+      deciding = false;
       adoptable = undefined;
       if (adopted) {
         lastKey = shownKey = key;
@@ -613,7 +617,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       if (typeof listener !== 'function') fail('subscribe: listener must be a function');
       listeners.add(listener);
       // The first listener wakes the store: it searches the state when it differs from the results on screen.
-      if (listeners.size === 1 && !disposed && adoptable) schedule();
+      if (listeners.size === 1 && !disposed && deciding) schedule();
       else if (listeners.size === 1 && !disposed && searchDue()) {
         if (!busy()) update({ status: 'loading' });
         schedule();

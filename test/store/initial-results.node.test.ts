@@ -137,8 +137,14 @@ describe('initialResults', () => {
       assert.equal(store.getSnapshot().status, 'error');
       assert.equal(store.getSnapshot().error!.message, initial.error);
       store.registerNeeds('list', NEEDS);
+      const seen: StoreSnapshot[] = [];
+      const unsubscribe = store.subscribe((snapshot) => seen.push(snapshot));
+      assert.equal(seen[0]!.status, 'error', 'the error stays on screen until the first search is sent');
+      await tick();
       const snapshot = await settle(store);
+      unsubscribe();
       assert.equal(proxy.requests.length, 1, 'the browser tries again');
+      assert.ok(seen.some((s) => s.status === 'loading'));
       assert.equal(snapshot.status, 'idle');
       assert.ok(snapshot.results!.hits.length);
     } finally {
