@@ -14,7 +14,7 @@ import { createClient } from '../../src/client/index.js';
 import type { SearchClient } from '../../src/client/types.js';
 import { renderSearch, scriptJson } from '../../src/ssr/index.js';
 import type { RenderSearchOptions } from '../../src/ssr/index.js';
-import { closedPort, startHangingServer, startProxy, waitTask, type Proxy } from '../client/fixture.js';
+import { closedPort, startHangingServer, startProxy, waitTask, type Proxy as CountingProxy } from '../client/fixture.js';
 
 let url: string;
 let close: () => Promise<void>;
@@ -70,8 +70,8 @@ const objectIDs = (markup: string) => [...markup.matchAll(/data-svc-object-id="(
 /** The text of markup (tags and Lit's comment markers dropped, entities decoded). */
 const text = (markup: string) =>
   markup
-    .replace(/<style>[^]*?<\/style>/g, '')
-    .replace(/<!--[^]*?-->|<\/?mark[^>]*>/g, '')
+    .replace(/<style>[\s\S]*?<\/style>/g, '')
+    .replace(/<!--[\s\S]*?-->|<\/?mark[^>]*>/g, '')
     .replace(/<[^>]+>/g, ' ')
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
@@ -139,7 +139,7 @@ describe('renderSearch', () => {
 
   test('record values are escaped in the state script: no </script>, no <!--, no U+2028/2029; JSON reads back', async () => {
     const rendered = await renderSearch(page(), options({ url: '/search?q=Hostile' }));
-    const script = /<script type="application\/json" id="svc-search-state-0">([^]*?)<\/script>/.exec(rendered.html);
+    const script = /<script type="application\/json" id="svc-search-state-0">([\s\S]*?)<\/script>/.exec(rendered.html);
     assert.ok(script, 'one state script, ended by its own </script>');
     const content = script[1]!;
     assert.ok(!/<\/?script|<!--|[\u2028\u2029]/i.test(content), content.slice(0, 200));
@@ -181,7 +181,7 @@ describe('renderSearch', () => {
     assert.equal(closed.status, 503);
     assert.equal(closed.state[0]!.failed, true);
     assert.ok(closed.state[0]!.initialResults.error);
-    assert.match(shadowOf(closed.html, 'svc-hits'), /<p part="error">[^]*The search is unavailable/);
+    assert.match(shadowOf(closed.html, 'svc-hits'), /<p part="error">[\s\S]*The search is unavailable/);
 
     const hanging = await startHangingServer();
     try {
@@ -197,7 +197,7 @@ describe('renderSearch', () => {
   });
 
   test('one search per root, with every element’s needs, the visitor’s token (a valid one only)', async () => {
-    const proxy: Proxy = await startProxy(url);
+    const proxy: CountingProxy = await startProxy(url);
     try {
       const ui = page(html`<svc-refinement-list attribute="brand"></svc-refinement-list>
         <svc-configure hits-per-page="7"></svc-configure><svc-hits attribute="name"></svc-hits>`);
