@@ -98,7 +98,9 @@ export function startNpmServer(script: string, args: string[], timeoutMs = 60_00
       if (!match) return;
       clearTimeout(timer);
       child.stdout!.off('data', onData);
-      child.stdout!.on('data', (more: Buffer) => void (output += more.toString('utf8')));
+      child.stdout!.on('data', (more: Buffer) => {
+        output += more.toString('utf8');
+      });
       resolvePromise({
         url: match[1]!,
         output: () => output,
@@ -112,7 +114,9 @@ export function startNpmServer(script: string, args: string[], timeoutMs = 60_00
       });
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${script} exited (${code}) before listening:\n${output}`));
