@@ -5,7 +5,17 @@
  */
 import os from 'node:os';
 
-const sections = ['engine', 'store', 'insights', 'recommend', 'analytics-latency', 'size', 'element-size', 'network'];
+const sections = [
+  'engine',
+  'store',
+  'insights',
+  'recommend',
+  'analytics-latency',
+  'size',
+  'element-size',
+  'network',
+  'ssr',
+];
 /** Sections that run only when named (`npm run bench -- soak`): they take minutes. */
 const optIn = ['soak'];
 

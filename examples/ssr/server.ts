@@ -4,6 +4,9 @@
  *   npm run build   # the example uses the built package, as an app would (dist/ssr and the loader)
  *   npm run example:ssr -- --port 3000 --hosts http://127.0.0.1:8787 --app-id SVCLOCAL --api-key local-search-key [--index-name products]
  *
+ * `--hosts` are the search hosts of the page (the browser's); `--server-hosts` (default: the same) those the server
+ * searches from, when it reaches the service another way (an internal address).
+ *
  * - `GET /search?q=chair&refinementList[brand]=Global&page=2` (and `/`): the page rendered on the server with the
  *   results of that state; 503 (with the elements' error state) when the search host does not answer.
  * - `GET /client/search?…`: the same page without server rendering (the browser searches): what the benchmark
@@ -42,6 +45,8 @@ const TYPES: Record<string, string> = {
 export interface ExampleOptions extends PageConfig {
   port: number;
   host?: string;
+  /** The hosts the server searches (default: `hosts`, the browser's). */
+  serverHosts?: string;
 }
 
 /**
@@ -68,7 +73,7 @@ export async function startExample(options: ExampleOptions): Promise<{ url: stri
       url: url.pathname + url.search,
       appId: options.appId,
       apiKey: options.apiKey,
-      hosts: options.hosts,
+      hosts: options.serverHosts ?? options.hosts,
       userToken: insightsToken(req),
       lang: 'en',
     });
@@ -125,6 +130,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       port: { type: 'string', default: '3000' },
       host: { type: 'string', default: '127.0.0.1' },
       hosts: { type: 'string' },
+      'server-hosts': { type: 'string' },
       'app-id': { type: 'string' },
       'api-key': { type: 'string' },
       'index-name': { type: 'string', default: 'products' },
@@ -140,6 +146,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     port: Number(values.port),
     host: values.host,
     hosts: values.hosts,
+    serverHosts: values['server-hosts'],
     appId: values['app-id'],
     apiKey: values['api-key'],
     indexName: values['index-name']!,
