@@ -7,16 +7,21 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { closedPort } from '../client/fixture.js';
 import {
+  decode,
   type DemoService,
   ensureLibraryBuilt,
+  hitsShadow,
+  insightsEvents,
   launchChromium,
   type RunningExample,
+  searchRequests,
   serverState,
   startDemoService,
   startNpmServer,
+  until,
 } from './ssr-fixture.js';
 
 let service: DemoService;
@@ -50,48 +55,8 @@ after(async () => {
 
 const PATH = '/search?q=chair&refinementList%5Bbrand%5D=Global&page=2';
 
-/** The declarative shadow root of `<svc-hits>` in the server's HTML. */
-function hitsShadow(html: string): string {
-  const start = html.indexOf('<svc-hits');
-  return html.slice(
-    html.indexOf('<template shadowroot="open" shadowrootmode="open"', start),
-    html.indexOf('</svc-hits>', start),
-  );
-}
-
-const decode = (text: string) =>
-  text
-    .replace(/&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/** The service's search requests a page sent (multi-queries and single searches). */
-function searchRequests(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('request', (request) => {
-    if (/\/1\/indexes\/[^/]+\/(queries|query)/.test(request.url())) seen.push(request.url());
-  });
-  return seen;
-}
-
 /** The Insights events the service stored for `queryID`. */
-async function storedEvents(queryID: string, eventType: string): Promise<Array<Record<string, any>>> {
-  const body = await service.admin.request<{ events: Array<Record<string, any>> }>(
-    'GET',
-    `/1/_local/events?queryID=${queryID}&eventType=${eventType}&limit=1000`,
-  );
-  return body.events;
-}
-
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const start = performance.now();
-  while (!(await check())) {
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const storedEvents = (queryID: string, eventType: string) => insightsEvents(service.admin, queryID, eventType);
 
 describe('examples/ssr', () => {
   test('the server’s HTML holds the hits of the URL’s state, as text inside declarative shadow roots', async () => {

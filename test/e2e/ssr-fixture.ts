@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { createClient } from '../../src/client/index.js';
 import type { SearchClient } from '../../src/client/types.js';
 
@@ -146,4 +146,53 @@ export function serverState(html: string): {
   const match = /<script type="application\/json" id="svc-search-state-0">([\s\S]*?)<\/script>/.exec(html);
   assert.ok(match, 'the page holds the state script');
   return JSON.parse(match[1]!);
+}
+
+/** The declarative shadow root of `<svc-hits>` in a server's HTML. */
+export function hitsShadow(html: string): string {
+  const start = html.indexOf('<svc-hits');
+  return html.slice(
+    html.indexOf('<template shadowroot="open" shadowrootmode="open"', start),
+    html.indexOf('</svc-hits>', start),
+  );
+}
+
+/** Text of HTML with its character references read (those Lit SSR writes). */
+export const decode = (text: string) =>
+  text
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The service's search requests a page sends from now on (multi-queries and single searches). */
+export function searchRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    if (/\/1\/indexes\/[^/]+\/(queries|query)/.test(request.url())) seen.push(request.url());
+  });
+  return seen;
+}
+
+/** The Insights events the service stored for `queryID`. */
+export async function insightsEvents(
+  admin: SearchClient,
+  queryID: string,
+  eventType: string,
+): Promise<Array<Record<string, any>>> {
+  const body = await admin.request<{ events: Array<Record<string, any>> }>(
+    'GET',
+    `/1/_local/events?queryID=${queryID}&eventType=${eventType}&limit=1000`,
+  );
+  return body.events;
+}
+
+/** Resolves once `check` holds; rejects after `timeoutMs`. */
+export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const start = performance.now();
+  while (!(await check())) {
+    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
