@@ -14,7 +14,13 @@ import { createClient } from '../../src/client/index.js';
 import type { SearchClient } from '../../src/client/types.js';
 import { renderSearch, scriptJson } from '../../src/ssr/index.js';
 import type { RenderSearchOptions } from '../../src/ssr/index.js';
-import { closedPort, startHangingServer, startProxy, waitTask, type Proxy as CountingProxy } from '../client/fixture.js';
+import {
+  closedPort,
+  startHangingServer,
+  startProxy,
+  waitTask,
+  type Proxy as CountingProxy,
+} from '../client/fixture.js';
 
 let url: string;
 let close: () => Promise<void>;
@@ -135,6 +141,21 @@ describe('renderSearch', () => {
       shadowOf(rendered.html, 'svc-hierarchical-menu'),
       /href="\?q=chair&amp;facets\[hierarchicalCategories\.lvl0\]=Furniture"/,
     );
+  });
+
+  test('links are real: the breadcrumb of a refined category links Home and each level above the current one', async () => {
+    const rendered = await renderSearch(
+      page(
+        html`<svc-breadcrumb attributes="hierarchicalCategories.lvl0,hierarchicalCategories.lvl1"></svc-breadcrumb>`,
+      ),
+      options({ url: '/search?q=chair&facets%5BhierarchicalCategories.lvl1%5D=Furniture+%3E+Chairs' }),
+    );
+    const breadcrumb = shadowOf(rendered.html, 'svc-breadcrumb');
+    assert.deepEqual(
+      [...breadcrumb.matchAll(/<a\s[^>]*href="([^"]*)"/g)].map((match) => match[1]),
+      ['?q=chair', '?q=chair&amp;facets[hierarchicalCategories.lvl0]=Furniture'],
+    );
+    assert.match(breadcrumb, /<span part="current" aria-current="location">(<!--[^>]*-->)*Chairs/);
   });
 
   test('record values are escaped in the state script: no </script>, no <!--, no U+2028/2029; JSON reads back', async () => {
