@@ -7,6 +7,7 @@ import os from 'node:os';
 
 const sections = [
   'engine',
+  'engine-scale',
   'store',
   'insights',
   'recommend',
@@ -17,7 +18,7 @@ const sections = [
   'ssr',
 ];
 /** Sections that run only when named (`npm run bench -- soak`): they take minutes. */
-const optIn = ['soak'];
+const optIn = ['soak', 'typo-ceiling'];
 
 console.log(`svc-search benchmarks — ${new Date().toISOString()}`);
 console.log(

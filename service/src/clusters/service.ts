@@ -98,6 +98,7 @@ export class Clusters {
         'INSERT INTO clusters_record_owners (index_name, object_id, user_id) VALUES (?, ?, ?) ON CONFLICT (index_name, object_id) DO UPDATE SET user_id = excluded.user_id',
       ),
       disown: db.prepare('DELETE FROM clusters_record_owners WHERE index_name = ? AND object_id = ?'),
+      anyOwned: db.prepare('SELECT 1 FROM clusters_record_owners WHERE index_name = ? LIMIT 1'),
       owned: db.prepare('SELECT index_name, object_id, user_id FROM clusters_record_owners'),
       ownedBy: db.prepare('SELECT index_name, object_id, user_id FROM clusters_record_owners WHERE user_id = ?'),
     };
@@ -139,6 +140,8 @@ export class Clusters {
 
   /** Records written: they belong to `userID`, or to no one without it. Call inside the write's transaction. */
   written(userID: string | undefined, indexName: string, objectIDs: Iterable<string>): void {
+    // a write without a user ID only disowns: nothing to do when no record of the index has an owner
+    if (!userID && this.statements.anyOwned.get(indexName) === undefined) return;
     for (const objectID of objectIDs) {
       if (userID) this.statements.own.run(indexName, objectID, userID);
       else this.statements.disown.run(indexName, objectID);

@@ -32,6 +32,15 @@ const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2
 const CJK_G = /([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2fa1f}])/gu;
 
 /**
+ * The text has only ASCII characters (its normalised form is then its lower case, and its tokens the
+ * runs of `a-z0-9` in it).
+ * @example isAscii('Oak table') // true; isAscii('Crème') // false
+ */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
+/**
  * Normalises a text for matching: case, diacritics and special letters folded.
  * @example normalizeText('Crème BRÛLÉE') // 'creme brulee'
  */

@@ -225,6 +225,31 @@ function requireWritable(ctx: ServiceContext, catalog: Catalog, indexName: strin
   if (primary) throw new HttpError(400, `Index ${indexName} is a replica of ${primary}: write records to ${primary}`);
 }
 
+/**
+ * Applies a batch's operations in order. Consecutive saves to one index go to the catalog (and the
+ * engine) as one write: a batch of a thousand records is indexed as one, not as a thousand.
+ */
+function applyOperations(catalog: Catalog, operations: BatchOperation[]): void {
+  let saves: Record_[] = [];
+  let target = '';
+  const flush = () => {
+    if (saves.length) catalog.saveObjects(target, saves, { owned: true });
+    saves = [];
+  };
+  for (const operation of operations) {
+    if (operation.action === 'addObject' || operation.action === 'updateObject') {
+      if (operation.indexName !== target) flush();
+      target = operation.indexName;
+      // the body was parsed from this request and nothing else holds it: the index can keep it
+      saves.push({ ...operation.body, objectID: operation.objectID! });
+    } else {
+      flush();
+      applyOperation(catalog, operation);
+    }
+  }
+  flush();
+}
+
 function applyOperation(catalog: Catalog, operation: BatchOperation): void {
   const { action, indexName, body, objectID } = operation;
   switch (action) {
@@ -392,7 +417,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const user = clusters.writer(c);
     const taskID: Record<string, number> = {};
     catalog.writeMany(() => {
-      for (const operation of operations) applyOperation(catalog, operation);
+      applyOperations(catalog, operations);
       for (const indexName of new Set(operations.map((operation) => operation.indexName))) {
         clusters.written(user, indexName, savedIn(operations, indexName));
         taskID[indexName] = catalog.write(indexName, 'batch', () => undefined).taskID;
@@ -444,7 +469,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const user = clusters.writer(c);
     const { taskID } = catalog.write(indexName, 'batch', () => {
       catalog.ensure(indexName);
-      for (const operation of operations) applyOperation(catalog, operation);
+      applyOperations(catalog, operations);
       clusters.written(user, indexName, savedIn(operations, indexName));
     });
     const objectIDs = operations

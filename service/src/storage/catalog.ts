@@ -31,6 +31,9 @@ interface IndexRow {
   updated_at: number;
 }
 
+/** Rows per record upsert statement in a large write. */
+const UPSERT_ROWS = 100;
+
 /** Settings the service handles itself rather than the engine. */
 const SERVICE_SETTINGS = new Set(['replicas', 'primary']);
 
@@ -67,7 +70,10 @@ export class Catalog {
   /** Synonyms of each index (document 1, Synonyms), in the order they were first saved; mirrored in the engine index. */
   readonly #synonyms = new Map<string, Map<string, Synonym>>();
   #touched: Set<string> | null = null;
+  /** Indices whose engine upkeep waits for the end of the current write (`Index.beginBatch`). */
+  #batched = new Map<string, Index>();
   readonly #stmt;
+  #upsertMany: Database.Statement | undefined;
   /** The service's language dictionaries, shared by every index. */
   readonly #dictionaries: Dictionaries;
 
@@ -169,12 +175,17 @@ export class Catalog {
         this.#stmt.publishTask.run(Date.now(), taskID);
         return { taskID, result };
       });
-      return run();
+      const done = run();
+      if (outer) this.#finishBatches();
+      return done;
     } catch (error) {
       if (outer) this.#restore(this.#touched!);
       throw error;
     } finally {
-      if (outer) this.#touched = null;
+      if (outer) {
+        this.#touched = null;
+        this.#batched.clear();
+      }
     }
   }
 
@@ -183,12 +194,17 @@ export class Catalog {
     const outer = this.#touched === null;
     if (outer) this.#touched = new Set();
     try {
-      return this.#db.transaction(fn)();
+      const done = this.#db.transaction(fn)();
+      if (outer) this.#finishBatches();
+      return done;
     } catch (error) {
       if (outer) this.#restore(this.#touched!);
       throw error;
     } finally {
-      if (outer) this.#touched = null;
+      if (outer) {
+        this.#touched = null;
+        this.#batched.clear();
+      }
     }
   }
 
@@ -219,21 +235,30 @@ export class Catalog {
     const index = this.#newIndex(name);
     this.#indices.set(name, index);
     this.#meta.set(name, meta);
+    this.#touch(name);
     this.#saveMeta(meta);
     return index;
   }
 
-  /** Adds or replaces whole records (and mirrors them to the replicas). */
-  saveObjects(name: string, records: Record_[]): void {
+  /**
+   * Adds or replaces whole records (and mirrors them to the replicas). The engine gets its own copy of
+   * each record, parsed back from the JSON that is stored: what it would read after a restart.
+   * `owned`: the records are the caller's to give away (parsed from one request, held by nothing
+   * else), so the index keeps them as they are (the engine never changes a record it holds).
+   */
+  saveObjects(name: string, records: Record_[], options: { owned?: boolean } = {}): void {
     if (records.length === 0) {
       this.ensure(name);
       return;
     }
+    const texts = records.map((record) => JSON.stringify(record));
+    let given = options.owned === true;
     for (const target of this.#withReplicas(name)) {
       const index = this.ensure(target);
       this.#touch(target);
-      for (const record of records) this.#stmt.upsertRecord.run(target, record.objectID, JSON.stringify(record));
-      index.saveObjects(records.map((record) => structuredClone(record)));
+      this.#upsertRecords(target, records, texts);
+      index.saveObjects(given ? records : texts.map((text) => JSON.parse(text) as Record_));
+      given = false;
       this.#bump(target);
     }
   }
@@ -259,6 +284,30 @@ export class Catalog {
       index.clear();
       this.#bump(target);
     }
+  }
+
+  /**
+   * Stores records by statements of `UPSERT_ROWS` rows (one statement per row costs more than the row):
+   * rows are applied in order, so of two rows with one objectID the later wins, as one by one.
+   */
+  #upsertRecords(target: string, records: Record_[], texts: string[]): void {
+    let i = 0;
+    if (records.length >= UPSERT_ROWS) {
+      this.#upsertMany ??= this.#db.prepare(
+        `INSERT INTO service_records (index_name, object_id, body) VALUES ${Array(UPSERT_ROWS).fill('(?, ?, ?)').join(', ')}
+         ON CONFLICT (index_name, object_id) DO UPDATE SET body = excluded.body`,
+      );
+      const values: unknown[] = new Array(UPSERT_ROWS * 3);
+      for (; i + UPSERT_ROWS <= records.length; i += UPSERT_ROWS) {
+        for (let k = 0; k < UPSERT_ROWS; k++) {
+          values[k * 3] = target;
+          values[k * 3 + 1] = records[i + k]!.objectID;
+          values[k * 3 + 2] = texts[i + k];
+        }
+        this.#upsertMany.run(values);
+      }
+    }
+    for (; i < records.length; i++) this.#stmt.upsertRecord.run(target, records[i]!.objectID, texts[i]);
   }
 
   /** Deletes the index; its replicas become regular indices, a replica leaves its primary's list. */
@@ -546,8 +595,24 @@ export class Catalog {
     return [name, ...(meta?.replicas ?? [])];
   }
 
+  /**
+   * Notes an index written by the current write; its engine upkeep (`Index.beginBatch`) then waits for
+   * the end of the write, so a task of many operations pays it once, before it is acknowledged.
+   */
   #touch(name: string): void {
-    this.#touched?.add(name);
+    if (!this.#touched) return;
+    this.#touched.add(name);
+    const index = this.#indices.get(name);
+    if (index && this.#batched.get(name) !== index) {
+      index.beginBatch();
+      this.#batched.set(name, index);
+    }
+  }
+
+  /** The end of a successful write: the engine upkeep of every index it wrote. */
+  #finishBatches(): void {
+    for (const index of this.#batched.values()) index.endBatch();
+    this.#batched.clear();
   }
 
   #bump(name: string): void {
