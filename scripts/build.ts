@@ -93,7 +93,9 @@ for (const [file, { imports }] of Object.entries(metafile.inputs)) {
   const server = resolve(root, file).startsWith(ssrDir);
   for (const { path } of imports.filter((i) => i.external && !LIT_PACKAGE.test(i.path))) {
     if (server && SSR_PACKAGE.test(path)) continue;
-    console.error(`build: ${file} imports ${path}; the library may import only Lit's packages (dist/ssr/ also @lit-labs/ssr)`);
+    console.error(
+      `build: ${file} imports ${path}; the library may import only Lit's packages (dist/ssr/ also @lit-labs/ssr)`,
+    );
     process.exit(1);
   }
   // The browser modules never reach the server renderer (the loader's chunks are checked above).
