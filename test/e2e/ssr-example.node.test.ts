@@ -129,7 +129,10 @@ describe('examples/ssr', () => {
       assert.deepEqual(items[2], { id: objectIDs[2], position: '23', queryID });
 
       // The first interaction: typing searches, and new results are shown.
+      // Waited for as an event: under load, Playwright may report the request after the page showed its answer.
+      const searched = page.waitForRequest((request) => /\/1\/indexes\/[^/]+\/(queries|query)/.test(request.url()));
       await page.locator('svc-search-box input').fill('tables');
+      await searched;
       await page.waitForFunction(() =>
         [...document.querySelector('svc-hits')!.shadowRoot!.querySelectorAll('li')].some((li) =>
           /table/i.test(li.textContent ?? ''),
