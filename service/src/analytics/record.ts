@@ -1,6 +1,6 @@
 /**
  * What the Analytics API records of a search: called by the search router (`runSearch`) for every
- * search it answers, unless the search has `analytics: false`. See `docs/notes/service.md`, "Analytics".
+ * search it answers, unless the search has `analytics: false`. See `docs/notes/analytics.md`.
  */
 import type { Context } from 'hono';
 import type { KeyInfo, ServiceContext } from '../context.js';

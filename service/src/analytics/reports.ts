@@ -2,7 +2,7 @@
  * The figures of the Analytics API, worked out from the recorded searches (`analytics_searches`) and the
  * stored Insights events (`insights_events`) at each call — nothing is estimated or sampled.
  *
- * Definitions (see `docs/notes/service.md`, "Analytics"):
+ * Definitions (see `docs/notes/analytics.md`):
  * - A counted search: a recorded search of the index in the period (by the time it was answered), that
  *   matches `tags`, and that is the last of its typing series — or, when folded into a later search, one
  *   the user clicked or converted on anyway.

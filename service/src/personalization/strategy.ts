@@ -3,7 +3,7 @@
  * personalizationImpact; all three required). Every problem is a 422 naming the field, the first one
  * found: `eventsScoring[1].eventType: must be one of click, conversion, view`.
  *
- * Choices where the document is silent (documented in `docs/notes/service.md`, "Personalization"):
+ * Choices where the document is silent (documented in `docs/notes/personalization.md`):
  * eventType is one of the Insights event types (click, conversion, view); scores are integers from 1 to
  * 100 (the hosted dashboard's range); eventName follows the Insights rule (1 to 64 printable ASCII
  * characters); both lists hold 1 to 100 entries without duplicates (same eventName + eventType, same

@@ -5,7 +5,7 @@
  * Writes stay off the search path: `record` only queues the row; the queue is written in one
  * transaction (one fsync) 250 ms after its first row, at once from 1,000 rows, before every Analytics
  * read (`flush`) and when the service closes. A `kill -9` can therefore lose the searches of the last
- * 250 ms — the price of not adding an fsync to every search (figures in `docs/notes/service.md`).
+ * 250 ms — the price of not adding an fsync to every search (see `docs/notes/analytics.md`).
  *
  * Search-as-you-type aggregation ("prefix" aggregation of the document) is decided when rows are
  * written: a search is marked `superseded` by the next search of the same user on the same index when
