@@ -54,7 +54,7 @@ const INDICES = [
 ];
 
 /**
- * The assignment as docs/notes/service.md documents it, written again here: bucket = first 4 bytes of
+ * The assignment as docs/notes/analytics.md documents it, written again here: bucket = first 4 bytes of
  * SHA-256("abTestID\0user") as an unsigned integer mod 100; below the first variant's share → variant 1.
  */
 function expectedVariant(abTestID: number, user: string, firstPercentage: number): 1 | 2 {

@@ -1,7 +1,7 @@
 /**
  * A/B tests (document 2, "A/B test" and "A/B test status"): the tests of a service, their status, the
- * traffic split and their metrics. The router is `src/service/http/abtests.ts`; the search side is
- * `./search.ts`; storage `storage/sqlite/abtests.ts`. See `docs/notes/service.md`, "A/B tests".
+ * traffic split and their metrics. The router is `http/abtests.ts`; the search side is
+ * `./search.ts`; storage `storage/sqlite/abtests.ts`. See `docs/notes/analytics.md`, "A/B tests".
  *
  * - Status: `active` from creation; `stopped` by `POST …/stop` (final: the test never restarts);
  *   `expired` once the service clock (`services.now()`) is past `endAt` — evaluated lazily whenever a test is

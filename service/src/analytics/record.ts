@@ -1,6 +1,6 @@
 /**
  * What the Analytics API records of a search: called by the search router (`runSearch`) for every
- * search it answers, unless the search has `analytics: false`. See `docs/notes/service.md`, "Analytics".
+ * search it answers, unless the search has `analytics: false`. See `docs/notes/analytics.md`.
  */
 import { buildFilterTree, parseSearchParams, type FilterNode } from '../engine/index.js';
 import type { KeyInfo } from '../keys/types.js';

@@ -7,7 +7,7 @@
  *
  * `node:vm` is NOT a security boundary: the host objects handed in (`$`, `url`, the helpers) lead back to
  * the service's own realm (`$.constructor.constructor('return process')()`). Whoever holds the crawler
- * key can therefore run code on the machine of the local service (see `docs/notes/crawler.md`, Known limits).
+ * key can therefore run code on the machine of the local service (see `docs/notes/crawler.md`, Limits).
  */
 import vm from 'node:vm';
 import type { Cheerio, CheerioAPI } from 'cheerio';

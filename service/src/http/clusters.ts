@@ -3,7 +3,7 @@
  * the local service's single cluster, `c1-local`. Every route needs the admin key (403 otherwise, as the
  * rest of document 1); failures are `{ message }`. Where the document says "not shown", the answers are
  * the hosted family's: list `{userIDs, page, hitsPerPage}`, delete `{deletedAt}`, search `{hits, nbHits,
- * page, hitsPerPage, updatedAt}`, pending `{pending, clusters?}`. See docs/notes/service.md, "Multi-cluster".
+ * page, hitsPerPage, updatedAt}`, pending `{pending, clusters?}`. See docs/notes/clusters.md.
  */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';

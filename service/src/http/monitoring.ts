@@ -1,6 +1,7 @@
 /**
  * Monitoring (document 3): status, incidents, inventory, latency, indexing time, reachability probes and
  * infrastructure metrics of the local service (`usage/monitoring.ts`), with the monitoring key.
+ * See `docs/notes/usage-monitoring.md`, "Monitoring".
  */
 import { type Context, Hono } from 'hono';
 import type { Services } from '../services.js';

@@ -1,7 +1,7 @@
 /**
  * Usage (document 3): `GET /1/usage/{statistic}` and `GET /1/usage/{statistic}/{index}`, and the
  * middleware that records every call of the search API for it (operation, index, time, processing time)
- * in `usage_calls`. Register it before the routers whose calls it counts. See `docs/notes/service.md`, "Usage".
+ * in `usage_calls`. Register it before the routers whose calls it counts. See `docs/notes/usage-monitoring.md`.
  */
 import { type Context, Hono, type Next } from 'hono';
 import { z } from 'zod';

@@ -8,7 +8,7 @@
  * drops them; the next use rebuilds them from the event store with the new scoring. Deletions
  * (`deletedUntil`) and the strategy are durable (`storage/personalization.ts`).
  *
- * Formula (`docs/notes/service.md`, "Personalization"), per user, over the events that count — an event
+ * Formula (`docs/notes/personalization.md`), per user, over the events that count — an event
  * counts when its (eventName, eventType) is in eventsScoring and its timestamp is after the user's
  * `deletedUntil`:
  * - each distinct objectID of the event whose record exists in the event's index gives, for each

@@ -4,7 +4,7 @@
  * `external` indices and the facet value combinations of `generate` — checks each with a search on the
  * source index (`minHits`, `minLetters`, `exclude`), de-duplicates singular and plural forms for
  * `languages`, and returns the records of the suggestions index. Every step, skipped candidate (with its
- * reason) and error is a log line. See `docs/notes/service.md`, "Query Suggestions".
+ * reason) and error is a log line. See `docs/notes/query-suggestions.md`.
  */
 import { dayOf, DAY_MS, parsePeriod, type Period, type TagExpression } from '../analytics/params.js';
 

@@ -1,6 +1,6 @@
 /**
  * The Usage answers (document 3): statistics computed from the recorded calls (`usage_calls`) and,
- * for `records`/`data_size`/`file_size`, from the stored records. See `docs/notes/service.md`, "Usage".
+ * for `records`/`data_size`/`file_size`, from the stored records. See `docs/notes/usage-monitoring.md`.
  */
 import { ServiceError } from '../errors.js';
 import type { UsageRow } from '../storage/types.js';

@@ -2,6 +2,7 @@
  * The figures of the Analytics API (document 2), worked out at each call from the counted searches
  * (`counted.ts`) — nothing is estimated or sampled. The reports that need no Insights event are aggregated in
  * SQLite; the others read the searches with their events.
+ * Definitions: `docs/notes/analytics.md`.
  */
 import type { AnalyticsReports, FilterOperator, OrderBy, Page, Scope } from '../../types.js';
 import { byCountThen, ClickStats, CountedSearches, DAY_MS, ratio, topList, TOP_LIMIT } from './counted.js';
