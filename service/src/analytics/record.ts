@@ -124,7 +124,7 @@ export interface RecordedSearch {
   };
   key: KeyInfo;
   origin?: SearchOrigin;
-  /** The A/B test variant the search was assigned to (`src/service/abtests/`), if any. */
+  /** The A/B test variant the search was assigned to (`abtests/`), if any. */
   abTest?: { abTestID: number; abTestVariantID: number } | undefined;
 }
 

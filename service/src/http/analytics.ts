@@ -1,6 +1,6 @@
 /**
  * The Analytics API (document 2, "Endpoints > Analytics"): every `GET /2/…` report, computed at each call
- * from the searches the service recorded (`src/service/analytics/record.ts`) and the Insights events it
+ * from the searches the service recorded (`analytics/record.ts`) and the Insights events it
  * stored. A key with the `analytics` right, by headers or URL parameters (missing credentials 401, wrong
  * ones 403); failures are `{ status, message }`; 100 calls per
  * minute per application with the `X-RateLimit-*` headers (document 2, "Limits").

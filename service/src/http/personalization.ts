@@ -2,7 +2,7 @@
  * Personalization (document 2, "Endpoints > Personalization"): the strategy and user profiles, for a
  * key with the `recommendation` right (backend use; the search key does not have it). Missing or wrong
  * credentials answer 401 as the endpoint table says; a valid key without the right 403. Failures are
- * `{ message }`. Profiles are computed from the stored Insights events (`src/service/personalization/`).
+ * `{ message }`. Profiles are computed from the stored Insights events (`personalization/`).
  */
 import { type Context, Hono } from 'hono';
 import type { Services } from '../services.js';

@@ -1,7 +1,7 @@
 /**
  * Recommend (document 2): `POST /1/indexes/{*}/recommendations` on the read host, key with the search right.
  * Every request of `requests` is checked (credentials, index, parameters) before any is answered; the
- * models are those of `src/service/recommend/` (see `docs/notes/recommend.md`).
+ * models are those of `recommend/` (see `docs/notes/recommend.md`).
  */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';

@@ -2,7 +2,7 @@
  * Monitoring (document 3) for the local service as the single server it is (`c1-local-1`, region `local`, cluster
  * `c1-local`): status, incidents, inventory, latency and indexing time computed from the calls
  * recorded for Usage, reachability probes and infrastructure metrics read from the process and the machine.
- * See `docs/notes/service.md`, "Monitoring".
+ * See `docs/notes/usage-monitoring.md`, "Monitoring".
  */
 import { statfsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
