@@ -2,7 +2,7 @@
  * The search side of A/B tests: a search on the first (control) index of an active test is assigned a
  * variant by its user; variant 2 runs on the second index with its customSearchParameters. Searches on
  * any other index — the second index of a test included — are never redirected (document 2, "A/B test
- * status"). `runSearch` (`search/search.ts`) calls `abTestRoute` first and, when it answers,
+ * status"). The search pipeline (`Search` in `search/search.ts`) calls `abTestRoute` first and, when it answers,
  * searches where it says, adds `abTestID` / `abTestVariantID` to the answer and records the variant with
  * the Analytics search.
  */

@@ -1,5 +1,5 @@
 /**
- * What the Analytics API records of a search: called by the search router (`runSearch`) for every
+ * What the Analytics API records of a search: called by the search pipeline (`Search` in `search/search.ts`) for every
  * search it answers, unless the search has `analytics: false`. See `docs/notes/analytics.md`.
  */
 import { buildFilterTree, parseSearchParams, type FilterNode } from '../engine/index.js';
