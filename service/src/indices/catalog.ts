@@ -12,7 +12,7 @@
 import { type Dictionaries, Index, type Synonym } from '../engine/index.js';
 import { ServiceError } from '../errors.js';
 import type { Write } from '../tasks/queue.js';
-import type { CatalogStore, IndexMeta, ItemKind, Rule, StoredRecord } from '../storage/types.js';
+import type { CatalogChange, CatalogStore, IndexMeta, ItemKind, Rule, StoredRecord } from '../storage/types.js';
 
 /** Settings the service handles itself rather than the engine. */
 export const SERVICE_SETTINGS = new Set(['replicas', 'primary']);
@@ -309,6 +309,49 @@ export class Catalog {
     this.#dirty.names.add(name);
   }
 
+  /**
+   * Applies another replica's write (its catalog changes, in log order) to memory: record changes go to the
+   * engine index as they are; an index whose settings, replicas, rules or synonyms changed, or that was
+   * created or dropped, is rebuilt from storage.
+   *
+   * @example
+   * await catalog.replay([{ area: 'catalog', type: 'putItems', kind: 'records', indexName: 'products', items }]);
+   */
+  async replay(changes: readonly CatalogChange[]): Promise<void> {
+    const rebuilt = new Set<string>();
+    for (const change of changes) {
+      if (change.type === 'dropIndex') rebuilt.add(change.name);
+      else if (change.type === 'putIndex') {
+        const known = this.#meta.get(change.meta.name);
+        if (!known || !sameIndexRow(known, change.meta)) rebuilt.add(change.meta.name);
+      } else if (change.kind !== 'records' || !this.#indices.has(change.indexName)) rebuilt.add(change.indexName);
+    }
+    for (const change of changes) {
+      if (change.type === 'putIndex') {
+        const known = this.#meta.get(change.meta.name);
+        if (known && !rebuilt.has(change.meta.name)) known.updatedAt = change.meta.updatedAt;
+        continue;
+      }
+      if (change.type === 'dropIndex' || rebuilt.has(change.indexName)) continue;
+      const index = this.#indices.get(change.indexName)!;
+      if (change.type === 'putItems')
+        index.saveObjects(change.items.map((record) => structuredClone(record) as StoredRecord));
+      else if (change.type === 'deleteItems') index.deleteObjects([...change.objectIDs]);
+      else index.clear();
+    }
+    for (const name of rebuilt) {
+      const meta = await this.#store.index(name);
+      // Built aside, then put in place: searches meanwhile answer from the previous index, never a 404.
+      if (meta) await this.#loadIndex(meta);
+      else {
+        this.#indices.delete(name);
+        this.#meta.delete(name);
+        this.#rules.delete(name);
+        this.#synonyms.delete(name);
+      }
+    }
+  }
+
   async #loadIndex(meta: IndexMeta): Promise<void> {
     const index = this.newIndex(meta.name);
     if (Object.keys(meta.settings).length > 0) index.setSettings(structuredClone(meta.settings) as never);
@@ -319,10 +362,11 @@ export class Catalog {
     this.#indices.set(meta.name, index);
     this.#meta.set(meta.name, meta);
     if (rules.length > 0) this.#rules.set(meta.name, new Map(rules.map((rule) => [rule.objectID, rule])));
+    else this.#rules.delete(meta.name);
     if (synonyms.length > 0) {
       this.#synonyms.set(meta.name, new Map(synonyms.map((synonym) => [synonym.objectID, synonym])));
       index.setSynonyms(synonyms);
-    }
+    } else this.#synonyms.delete(meta.name);
   }
 
   /** After a failed write: rebuild the touched indices from storage. */
@@ -337,6 +381,15 @@ export class Catalog {
       if (meta) await this.#loadIndex(meta);
     }
   }
+}
+
+/** Whether two rows of an index hold the same settings, primary and replicas (`updatedAt` aside). */
+function sameIndexRow(a: IndexMeta, b: IndexMeta): boolean {
+  return (
+    a.primary === b.primary &&
+    JSON.stringify(a.replicas) === JSON.stringify(b.replicas) &&
+    JSON.stringify(a.settings) === JSON.stringify(b.settings)
+  );
 }
 
 /**

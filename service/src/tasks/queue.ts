@@ -92,7 +92,13 @@ export class TaskQueue {
     return turn;
   }
 
-  async #runNow<T>(headers: readonly TaskHeader[], build: (write: Write) => T): Promise<Committed<T>> {
+  #runNow<T>(headers: readonly TaskHeader[], build: (write: Write) => T): Promise<Committed<T>> {
+    // Replicas: the write runs in the cluster's write turn, memory caught up with the other replicas first.
+    if (this.#store.exclusive) return this.#store.exclusive(() => this.#buildAndCommit(headers, build));
+    return this.#buildAndCommit(headers, build);
+  }
+
+  async #buildAndCommit<T>(headers: readonly TaskHeader[], build: (write: Write) => T): Promise<Committed<T>> {
     const write = new Write();
     try {
       const result = build(write);
