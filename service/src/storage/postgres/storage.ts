@@ -52,6 +52,7 @@ export class PostgresStorage implements Storage {
   readonly analytics: PgAnalytics;
   readonly usage: PgUsage;
   readonly querySuggestions: PgQuerySuggestions;
+  #closing: Promise<void> | undefined;
 
   private constructor(pool: Pool, connectionString: string, options: ReplicationOptions) {
     this.pool = pool;
@@ -147,8 +148,12 @@ export class PostgresStorage implements Storage {
     }
   }
 
-  async close(): Promise<void> {
-    await this.replication.close();
-    await this.pool.end();
+  /** Leaves the replica table and closes the connections (once, however often it is called). */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.replication.close();
+      await this.pool.end();
+    })();
+    return this.#closing;
   }
 }
