@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: runs every benchmark section in one process and prints figures.
  * Each section is a module in this folder exporting `run(): Promise<void>` that prints its own table.
- * `npm run bench -- <name>…` runs only the named ones; `soak` (five minutes) runs only when named.
+ * `npm run bench -- <name>…` runs only the named ones; `soak` (five minutes) and `replicas` (PostgreSQL, a
+ * minute) run only when named.
  */
 import os from 'node:os';
 
 const sections = ['engine', 'store', 'insights', 'recommend', 'analytics-latency', 'size'];
 /** Sections that run only when named (`npm run bench -- soak`): they take minutes. */
-const optIn = ['soak'];
+const optIn = ['soak', 'replicas'];
 
 console.log(`svc-search benchmarks — ${new Date().toISOString()}`);
 console.log(
