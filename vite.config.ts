@@ -1,29 +1,146 @@
 /**
- * Vite library mode: one self-contained, minified ES module `dist/svc-search.js` (Lit included) that
- * registers every element and exports every class, for pages without a bundler:
- *   <script type="module" src="…/svc-search.js"></script>
- * Run by `npm run build` (scripts/build.ts) after tsc has written the per-module ES files and `.d.ts`.
- * Storybook also reads this file; `.storybook/main.ts` strips the library settings for its app build.
+ * The library's two browser builds (run by `npm run build`, scripts/build.ts, after tsc wrote `dist/**`):
+ *
+ * - `vite build --mode loader` → `dist/svc-search.js`, a small loader, and `dist/chunks/`: one chunk per element
+ *   folder (its define file), `core` (Lit, @lit/context, the root `<svc-search>` with the store and the client:
+ *   what every page needs), and the chunks loaded later (the Insights module after the first results, …).
+ *   The loader registers each `svc-*` tag on first sight by importing its chunk (scripts/element-chunks.ts
+ *   generates the tag → chunk map from the element folders).
+ * - `vite build --mode all` → `dist/svc-search.all.js`, one self-contained module that registers every element
+ *   and exports every class (src/define.ts), for those who want one file.
+ *
+ * Both minify the HTML and CSS inside `html`/`css` template literals (Lit's own minify plugin), so templates
+ * and styles are written readably in the sources. Storybook reads this file too: in its modes ('development',
+ * 'production') there is nothing of the library builds.
  */
-import { defineConfig } from 'vite';
+import minifyHTMLLiterals from '@lit-labs/rollup-plugin-minify-html-literals';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { LOADER_ENTRY, elementChunks, loaderEntry } from './scripts/element-chunks.js';
 
-export default defineConfig({
-  build: {
-    target: 'es2022',
-    outDir: 'dist',
-    emptyOutDir: false,
-    minify: 'oxc',
-    sourcemap: true,
-    copyPublicDir: false,
-    lib: {
-      entry: 'src/define.ts',
-      formats: ['es'],
-      fileName: () => 'svc-search.js',
+const root = dirname(fileURLToPath(import.meta.url));
+const src = join(root, 'src');
+
+/** Lit's templates and styles minified (HTML collapsed, CSS by lightningcss); a failure stops the build. */
+function minifyTemplates(): Plugin {
+  // A Rollup plugin: its transform hook runs as is in Vite (the two plugin context types differ only in typing).
+  const rollupPlugin = minifyHTMLLiterals({ failOnError: true });
+  return {
+    name: rollupPlugin.name,
+    enforce: 'post',
+    async transform(code, id) {
+      const result = await rollupPlugin.transform.call(this as never, code, id);
+      return result && typeof result === 'object' && result.code
+        ? { code: result.code, map: result.map as never }
+        : null;
     },
-    rolldownOptions: {
-      // Everything in one file: no chunks for a page that loads a single script. Full minification (Vite
-      // keeps whitespace in ES library builds by default, for downstream bundlers; this file is final).
-      output: { codeSplitting: false, minify: true },
+  };
+}
+
+const shared: UserConfig['build'] = {
+  target: 'es2022',
+  outDir: 'dist',
+  emptyOutDir: false,
+  minify: 'oxc',
+  sourcemap: true,
+  copyPublicDir: false,
+};
+
+/** The modules a module imports statically, recursively (itself included). */
+function staticClosure(id: string, info: (id: string) => { importedIds: readonly string[] } | null): Set<string> {
+  const seen = new Set<string>();
+  const visit = (next: string) => {
+    if (seen.has(next)) return;
+    seen.add(next);
+    for (const imported of info(next)?.importedIds ?? []) visit(imported);
+  };
+  visit(id);
+  return seen;
+}
+
+/** A module that this many element chunks or more import goes to `core` too (one file, not many small ones). */
+const SHARED_BY = 3;
+
+function loaderConfig(): UserConfig {
+  const elements = elementChunks(join(src, 'elements'));
+  const rootDefine = join(src, 'elements/search/define.ts');
+  let core: Set<string> | undefined;
+  /**
+   * `core`: what every page needs — the root element's static imports (Lit, context, store, client, the base
+   * element) — and what {@link SHARED_BY} element chunks or more share (the list base, shared styles,
+   * highlighting…), each small on its own: one request and one gzip dictionary rather than many.
+   */
+  function coreModules(info: (id: string) => { importedIds: readonly string[] } | null): Set<string> {
+    const modules = staticClosure(rootDefine, info);
+    // Not the define files themselves: registering a tag is the loader's call (the root after the others).
+    for (const { define } of elements) modules.delete(define);
+    const users = new Map<string, number>();
+    const defines = new Set(elements.map((element) => element.define));
+    for (const define of defines) {
+      for (const id of staticClosure(define, info)) users.set(id, (users.get(id) ?? 0) + 1);
+    }
+    for (const [id, count] of users) if (count >= SHARED_BY && !defines.has(id)) modules.add(id);
+    return modules;
+  }
+  /** Chunks of an earlier build are removed (their names change with their content). */
+  const freshChunks: Plugin = {
+    name: 'svc-search-fresh-chunks',
+    buildStart: () => rmSync(join(root, 'dist/chunks'), { recursive: true, force: true }),
+  };
+  return {
+    // Chunks (and the dependencies Vite preloads with each) are found beside the loader, wherever it is served.
+    base: './',
+    plugins: [freshChunks, loaderEntry(join(src, 'loader.ts'), join(src, 'elements')), minifyTemplates()],
+    build: {
+      ...shared,
+      rolldownOptions: {
+        input: { 'svc-search': LOADER_ENTRY },
+        preserveEntrySignatures: 'exports-only',
+        output: {
+          format: 'es',
+          minify: true,
+          entryFileNames: '[name].js',
+          chunkFileNames: (chunk) => {
+            // An element's chunk is named after its folder (chunks/hits-….js).
+            const folder = /elements\/([^/]+)\/define\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
+            return `chunks/${folder ?? chunk.name}-[hash].js`;
+          },
+          codeSplitting: {
+            groups: [
+              {
+                debugName: 'core',
+                name: (id, ctx) => {
+                  core ??= coreModules((module) => ctx.getModuleInfo(module));
+                  return core.has(id) ? 'core' : null;
+                },
+              },
+            ],
+          },
+        },
+      },
     },
-  },
+  };
+}
+
+function allInOneConfig(): UserConfig {
+  return {
+    plugins: [minifyTemplates()],
+    build: {
+      ...shared,
+      lib: { entry: join(src, 'define.ts'), formats: ['es'], fileName: () => 'svc-search.all.js' },
+      rolldownOptions: {
+        // Everything in one file (the Insights module too: no chunk to load later). Full minification (Vite keeps
+        // whitespace in ES library builds by default, for downstream bundlers; this file is final).
+        output: { codeSplitting: false, minify: true },
+      },
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  if (mode === 'loader') return loaderConfig();
+  if (mode === 'all') return allInOneConfig();
+  return {};
 });

@@ -15,6 +15,8 @@ const config: StorybookConfig = {
   addons: ['@storybook/addon-docs'],
   framework: { name: '@storybook/web-components-vite', options: {} },
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  // No onboarding checklist ("Get started 32 %") in the sidebar: the catalogue is the library's, not a tutorial.
+  features: { sidebarOnboardingChecklist: false },
   docs: { defaultName: 'Docs' },
   async viteFinal(viteConfig: UserConfig, { configType }) {
     // vite.config.ts describes the library bundle (dist/svc-search.js); Storybook builds an app.

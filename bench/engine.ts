@@ -8,230 +8,16 @@
  * queries with facet counts on brand and category, and the typo recall (share of typo queries whose
  * source record is in the top 20).
  *
- * Fairness: every engine searches name, brand and category with prefix and typo tolerance on and all
- * query words required (MiniSearch `combineWith: 'AND'`, `fuzzy: 0.2`; Orama `tolerance: 1`,
- * `threshold: 0`); each returns its top 20. MiniSearch has no facets: its counts are computed over its
- * full result list, which is what a caller would have to do. Our engine returns complete responses
- * (highlighting of the 20 hits included).
+ * Fairness: see `engines.ts` (same fields, prefix and typo tolerance, AND, top 20). Typo figures: *found*
+ * (the source record matches at all) and *top 20* (see `engine-measure.ts`). The scale corpus, where
+ * typos compete with many exact matches, is `engine-scale.ts`.
  */
 import os from 'node:os';
-import MiniSearch from 'minisearch';
-import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import { Index } from '../service/src/engine/index.js';
-import { syntheticProducts, syntheticQueries, type SyntheticProduct } from '../service/src/datasets/synthetic.js';
-
-interface Engine {
-  name: string;
-  build(products: SyntheticProduct[]): Promise<void>;
-  /** Top 20 objectIDs. */
-  query(q: string): Promise<string[]> | string[];
-  faceted(q: string): Promise<unknown> | unknown;
-  dispose(): void;
-}
-
-function ours(): Engine {
-  let index: Index | null = null;
-  return {
-    name: 'svc-search engine',
-    async build(products) {
-      index = new Index('bench');
-      index.setSettings({
-        searchableAttributes: ['name', 'brand', 'category'],
-        attributesForFaceting: ['brand', 'category', 'price'],
-        customRanking: ['desc(popularity)'],
-      });
-      index.saveObjects(products);
-      index.search({ query: 'a' }); // the lazy parts (sorted vocabulary, ranking order) are part of the build
-    },
-    query: (q) => index!.search({ query: q, hitsPerPage: 20 }).hits.map((h) => h.objectID),
-    faceted: (q) => index!.search({ query: q, hitsPerPage: 20, facets: ['brand', 'category'] }).facets,
-    dispose: () => {
-      index = null;
-    },
-  };
-}
-
-function minisearch(): Engine {
-  let ms: MiniSearch<SyntheticProduct> | null = null;
-  return {
-    name: 'MiniSearch 7',
-    async build(products) {
-      ms = new MiniSearch<SyntheticProduct>({
-        idField: 'objectID',
-        fields: ['name', 'brand', 'category'],
-        storeFields: ['brand', 'category'],
-        searchOptions: { prefix: true, fuzzy: 0.2, combineWith: 'AND' },
-      });
-      ms.addAll(products);
-    },
-    query: (q) =>
-      ms!
-        .search(q)
-        .slice(0, 20)
-        .map((r) => String(r.id)),
-    faceted: (q) => {
-      const results = ms!.search(q);
-      const brand = new Map<string, number>();
-      const category = new Map<string, number>();
-      for (const r of results) {
-        brand.set(r.brand as string, (brand.get(r.brand as string) ?? 0) + 1);
-        category.set(r.category as string, (category.get(r.category as string) ?? 0) + 1);
-      }
-      const top = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, 100);
-      return { top20: results.slice(0, 20), brand: top(brand), category: top(category) };
-    },
-    dispose: () => {
-      ms = null;
-    },
-  };
-}
-
-function orama(): Engine {
-  const schema = {
-    name: 'string',
-    brand: 'string',
-    category: 'string',
-    price: 'number',
-    popularity: 'number',
-  } as const;
-  let db: ReturnType<typeof create<typeof schema>> | null = null;
-  return {
-    name: 'Orama 3',
-    async build(products) {
-      db = create({ schema });
-      await insertMultiple(
-        db,
-        products.map((p) => ({
-          id: p.objectID,
-          name: p.name,
-          brand: p.brand,
-          category: p.category,
-          price: p.price,
-          popularity: p.popularity,
-        })),
-        2000,
-      );
-    },
-    async query(q) {
-      const r = await oramaSearch(db!, {
-        term: q,
-        properties: ['name', 'brand', 'category'],
-        tolerance: 1,
-        threshold: 0,
-        limit: 20,
-      });
-      return r.hits.map((h) => String(h.id));
-    },
-    async faceted(q) {
-      const r = await oramaSearch(db!, {
-        term: q,
-        properties: ['name', 'brand', 'category'],
-        tolerance: 1,
-        threshold: 0,
-        limit: 20,
-        facets: { brand: { limit: 100 }, category: { limit: 100 } },
-      });
-      return r.facets;
-    },
-    dispose: () => {
-      db = null;
-    },
-  };
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-/** Wall-clock ms, CPU ms of this process (user + system, µs resolution) and the value. */
-async function time<T>(fn: () => Promise<T> | T): Promise<[number, number, T]> {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const v = await fn();
-  const wall = performance.now() - t0;
-  const c = process.cpuUsage(c0);
-  return [wall, (c.user + c.system) / 1000, v];
-}
-
-type Pair = [number, number];
-interface Latency {
-  wall: Pair;
-  cpu: Pair;
-}
-function latency(wall: number[], cpu: number[]): Latency {
-  wall.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  return { wall: [percentile(wall, 50), percentile(wall, 99)], cpu: [percentile(cpu, 50), percentile(cpu, 99)] };
-}
-
-function heap(): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) {
-    gc();
-    gc();
-  }
-  // typed arrays live outside the V8 heap (`external`): count both, or an engine built on them looks free
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
-
-interface Figures {
-  name: string;
-  buildMs: number;
-  memoryMB: number;
-  prefix: Latency;
-  typo: Latency;
-  faceted: Latency;
-  recall: number;
-}
-
-async function measure(
-  engine: Engine,
-  products: SyntheticProduct[],
-  queries: ReturnType<typeof syntheticQueries>,
-): Promise<Figures> {
-  const before = heap();
-  const [buildMs] = await time(() => engine.build(products));
-  const memoryMB = (heap() - before) / 2 ** 20;
-  const run = async (list: string[], fn: (q: string) => unknown): Promise<Latency> => {
-    for (const q of list.slice(0, 50)) await fn(q); // warm-up
-    const wall: number[] = [];
-    const cpu: number[] = [];
-    for (const q of list) {
-      const [w, c] = await time(() => fn(q));
-      wall.push(w);
-      cpu.push(c);
-    }
-    return latency(wall, cpu);
-  };
-  const prefix = await run(queries.prefix, (q) => engine.query(q));
-  let found = 0;
-  const typoWall: number[] = [];
-  const typoCpu: number[] = [];
-  for (const { query } of queries.typo.slice(0, 50)) await engine.query(query);
-  for (const { query, objectID } of queries.typo) {
-    const [w, c, ids] = await time(() => engine.query(query));
-    typoWall.push(w);
-    typoCpu.push(c);
-    if (ids.includes(objectID)) found++;
-  }
-  const faceted = await run(queries.faceted, (q) => engine.faceted(q));
-  engine.dispose();
-  return {
-    name: engine.name,
-    buildMs,
-    memoryMB,
-    prefix,
-    typo: latency(typoWall, typoCpu),
-    faceted,
-    recall: found / queries.typo.length,
-  };
-}
-
-function pad(s: string, n: number): string {
-  return s.length >= n ? s : s + ' '.repeat(n - s.length);
-}
+import { syntheticProducts, syntheticQueries } from '../service/src/datasets/synthetic.js';
+import { measureEngine, type Figures } from './engine-measure.js';
+import { ENGINES } from './engines.js';
+import { fmt as f, pair as p, percentile, table } from './measure.js';
 
 export async function run(): Promise<void> {
   const count = Number(process.env.BENCH_RECORDS ?? 100_000);
@@ -247,28 +33,28 @@ export async function run(): Promise<void> {
   console.log(
     `examples: prefix "${queries.prefix[0]}", typo "${queries.typo[0]!.query}", faceted "${queries.faceted[0]}"\n`,
   );
-  const engines = [ours(), minisearch(), orama()].filter((e, i) => only.includes(['ours', 'minisearch', 'orama'][i]!));
   const results: Figures[] = [];
-  for (const e of engines) results.push(await measure(e, products, queries));
-  const f = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
-  const table = (header: string[], rows: string[][]) => {
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const line = (cells: string[]) => `| ${cells.map((c, i) => pad(c, widths[i]!)).join(' | ')} |`;
-    console.log(line(header));
-    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-    for (const r of rows) console.log(line(r));
-  };
-  const p = (l: Pair) => `${f(l[0])} / ${f(l[1])}`;
+  for (const name of only) results.push(await measureEngine(ENGINES[name]!, products, queries));
   console.log('wall-clock latency (what a caller waits):');
   table(
-    ['engine', 'build ms', 'memory MB', 'prefix p50/p99 ms', 'typo p50/p99 ms', 'faceted p50/p99 ms', 'typo recall@20'],
+    [
+      'engine',
+      'build ms',
+      'memory MB',
+      'prefix p50/p99 ms',
+      'typo p50/p99 ms',
+      'faceted p50/p99 ms',
+      'typo found',
+      'typo top 20',
+    ],
     results.map((r) => [
       r.name,
       f(r.buildMs),
-      f(r.memoryMB),
+      f(r.memoryBytes / 2 ** 20),
       p(r.prefix.wall),
       p(r.typo.wall),
       p(r.faceted.wall),
+      `${(r.found * 100).toFixed(1)} %`,
       `${(r.recall * 100).toFixed(1)} %`,
     ]),
   );
@@ -287,7 +73,7 @@ export async function run(): Promise<void> {
     for (const r of results) {
       if (r === me) continue;
       console.log(
-        `  vs ${r.name}: build ×${(r.buildMs / me.buildMs).toFixed(2)}, memory ×${(r.memoryMB / me.memoryMB).toFixed(2)}, ` +
+        `  vs ${r.name}: build ×${(r.buildMs / me.buildMs).toFixed(2)}, memory ×${(r.memoryBytes / me.memoryBytes).toFixed(2)}, ` +
           `p99 prefix ×${(r.prefix.wall[1] / me.prefix.wall[1]).toFixed(1)}, typo ×${(r.typo.wall[1] / me.typo.wall[1]).toFixed(1)}, faceted ×${(r.faceted.wall[1] / me.faceted.wall[1]).toFixed(1)}, ` +
           `recall ${(me.recall * 100).toFixed(1)} % vs ${(r.recall * 100).toFixed(1)} %`,
       );

@@ -1,38 +1,30 @@
 /**
- * Size of what a shop ships: the six mission elements (search box, hits, refinement list, pagination,
- * recommendations, trending) with the `<svc-search>` root, store, client and insights, Lit included — next to
- * InstantSearch.js built the same way (esbuild, bundle, minify, ES2022, gzip level 9) for the same six
- * widgets with its insights middleware. Both are built in the same run, from the installed packages.
+ * Bytes a page downloads, in real Chromium: a page with `<svc-search>` and the six mission elements (search box,
+ * hits, refinement list, pagination, recommendations, trending) served from `dist/` on another origin than the
+ * service, scripts gzip -9, counted from Resource Timing:
+ * - first paint: every script whose response ended before the frame that painted the first hit;
+ * - total: every script the page loaded once everything settled (the Insights module loads after the paint);
+ * - the same for a page with three elements (`<svc-search>`, `<svc-search-box>`, `<svc-hits>`);
+ * next to InstantSearch.js built for the same six widgets with its insights middleware (esbuild, bundle, minify,
+ * ES2022, gzip -9), the ratios, and the response bytes of the Shop story's searches before/after the hit lists
+ * asked only for the attributes they show.
  *
- * `npm run bench size` prints the table; `test/size.node.test.ts` holds our side to the 20,000-byte budget.
+ * `npm run bench -- size` (builds `dist/` with `vite build --mode loader` first; `SVC_BENCH_DIST` measures
+ * another build). `test/size/first-paint.node.test.ts` holds the first paint to its ceiling.
  */
+import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { dirname, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
+import { catalogue, indexProducts } from '../test/client/fixture.js';
+import { measurePage, scriptBytes, startCrossOrigin } from '../test/e2e/cross-origin.js';
+import { FIRST_PAINT_INDEX, SIX_ELEMENTS, THREE_ELEMENTS, loaderPage } from '../test/size/pages.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** The budget of issue 7: minified + gzip bytes of the mission entry. */
-export const SIZE_BUDGET_BYTES = 20_000;
-
-/**
- * Our mission entry: the define files register the tags (that is what a page imports); the store, client
- * and insights factories are imported as a user with custom wiring would (`<svc-search>` uses them anyway,
- * so they cost nothing extra once the elements are in).
- */
-export const SVC_MISSION_ENTRY = `
-import 'svc/elements/search/define.js';
-import 'svc/elements/search-box/define.js';
-import 'svc/elements/hits/define.js';
-import 'svc/elements/refinement-list/define.js';
-import 'svc/elements/pagination/define.js';
-import 'svc/elements/recommendations/define.js';
-import 'svc/elements/trending/define.js';
-export { createSearchStore } from 'svc/store/index.js';
-export { createClient } from 'svc/client/index.js';
-export { createInsights } from 'svc/insights/index.js';
-`;
+/** The target of the network and bytes issue: min+gzip JavaScript before the first results are painted. */
+export const FIRST_PAINT_TARGET_BYTES = 20_000;
 
 /**
  * InstantSearch.js for the same six widgets, 1:1 — the closest widget to each of our elements — imported
@@ -156,59 +148,147 @@ export function bytesByGroup(inputs: BundleSize['inputs']): Array<{ group: strin
   return [...groups].map(([group, bytes]) => ({ group, bytes })).sort((a, b) => b.bytes - a.bytes);
 }
 
-/**
- * What each part costs on its own (min+gzip of a bundle of just that part; parts share Lit and the store, so
- * the figures overlap and do not add up) — to find the offenders when the budget is at risk.
- */
-export const SVC_PARTS: Record<string, string> = {
-  'Lit + @lit/context (baseline)': `export { LitElement, html, css, nothing } from 'lit'; export { repeat } from 'lit/directives/repeat.js'; export { ContextConsumer, ContextProvider, ContextRoot } from '@lit/context';`,
-  'client (createClient)': `export { createClient } from 'svc/client/index.js';`,
-  'store (createSearchStore)': `export { createSearchStore } from 'svc/store/index.js';`,
-  'insights (createInsights)': `export { createInsights } from 'svc/insights/index.js';`,
-  'client + store + insights': `export { createClient } from 'svc/client/index.js'; export { createSearchStore } from 'svc/store/index.js'; export { createInsights } from 'svc/insights/index.js';`,
-  '<svc-search> (root: creates client, store, insights)': `import 'svc/elements/search/define.js';`,
-  '<svc-search-box>': `import 'svc/elements/search-box/define.js';`,
-  '<svc-hits> (+ highlight, snippet)': `import 'svc/elements/hits/define.js';`,
-  '<svc-refinement-list>': `import 'svc/elements/refinement-list/define.js';`,
-  '<svc-pagination>': `import 'svc/elements/pagination/define.js';`,
-  '<svc-recommendations>': `import 'svc/elements/recommendations/define.js';`,
-  '<svc-trending>': `import 'svc/elements/trending/define.js';`,
-};
-
 const fmt = (n: number) => n.toLocaleString('en-US').padStart(9);
 
-export async function run(): Promise<void> {
-  const ours = await bundleSize(SVC_MISSION_ENTRY).catch((error: Error) => error);
-  const theirs: Array<[string, BundleSize]> = [];
-  for (const [label, entry] of Object.entries(INSTANTSEARCH_VARIANTS)) theirs.push([label, await bundleSize(entry)]);
+/** The Shop story's page (stories/shop.stories.ts) as plain HTML over the demo catalogue; `hits` is `<svc-hits>`'s attributes. */
+const shopPage = (hits: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><script type="module" src="/dist/svc-search.js"></script></head>
+<body>
+<svc-search app-id="SVCLOCAL" api-key="local-search-key" index-name="products" hosts="{{service}}">
+  <svc-autocomplete placeholder="Search products, brands, categories" category-attribute="category"></svc-autocomplete>
+  <svc-sort-by hide-label>
+    <option value="products">Most popular</option>
+    <option value="products_price_asc">Lowest price</option>
+    <option value="products_price_desc">Highest price</option>
+  </svc-sort-by>
+  <svc-clear-refinements></svc-clear-refinements>
+  <svc-refinement-list attribute="brand" searchable show-more></svc-refinement-list>
+  <svc-menu attribute="category"></svc-menu>
+  <svc-range-input attribute="price"></svc-range-input>
+  <svc-stats></svc-stats>
+  <svc-hits-per-page hide-label>
+    <option value="12" selected>12 per page</option>
+    <option value="24">24 per page</option>
+  </svc-hits-per-page>
+  <svc-current-refinements></svc-current-refinements>
+  <svc-hits ${hits}>
+    <template>
+      <div class="card">
+        <svc-highlight class="name" attribute="name"></svc-highlight>
+        <span class="category"><span data-text="category"></span> · <span data-text="subCategory"></span></span>
+        <span class="price" data-text="price" data-currency="USD"></span>
+        <button class="add" type="button" data-svc-conversion="Added to cart">Add to cart</button>
+      </div>
+    </template>
+  </svc-hits>
+  <svc-pagination></svc-pagination>
+</svc-search>
+</body></html>`;
 
-  console.log('six widgets (search box, hits, refinement list, pagination, recommendations, trending) + insights;');
-  console.log('esbuild bundle + minify, ES2022, NODE_ENV=production, gzip -9\n');
-  console.log(`${'build'.padEnd(92)}  minified  min+gzip`);
-  if (ours instanceof Error)
-    console.log(`${'svc-search (mission entry)'.padEnd(92)}  not buildable yet: ${ours.message.split('\n')[0]}`);
-  else
-    console.log(
-      `${'svc-search: 6 elements + <svc-search> + store + client + insights, Lit included'.padEnd(92)} ${fmt(ours.minified)} ${fmt(ours.gzip)}`,
+export async function run(): Promise<void> {
+  const dist = process.env.SVC_BENCH_DIST ?? join(root, 'dist');
+  if (!process.env.SVC_BENCH_DIST) {
+    const built = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
+      { cwd: root, stdio: 'inherit' },
     );
-  for (const [label, size] of theirs) console.log(`${label.padEnd(92)} ${fmt(size.minified)} ${fmt(size.gzip)}`);
-  if (!(ours instanceof Error)) {
-    const is = theirs[0]![1];
-    console.log(
-      `\nratio svc-search / InstantSearch.js (min+gzip): ${(ours.gzip / is.gzip).toFixed(3)}  (${(is.gzip / ours.gzip).toFixed(2)}× smaller)`,
-    );
-    console.log(
-      `budget: ${ours.gzip.toLocaleString('en-US')} of ${SIZE_BUDGET_BYTES.toLocaleString('en-US')} bytes (${((100 * ours.gzip) / SIZE_BUDGET_BYTES).toFixed(1)} %)`,
-    );
-    console.log('\nsvc-search minified bytes by group (before gzip):');
-    for (const { group, bytes } of bytesByGroup(ours.inputs).slice(0, 14))
-      console.log(`  ${group.padEnd(48)} ${fmt(bytes)}`);
+    if (built.status !== 0) throw new Error('vite build --mode loader failed');
   }
-  console.log('\nsvc-search parts alone (each bundled on its own, Lit included where used; overlapping):');
-  for (const [label, entry] of Object.entries(SVC_PARTS)) {
-    const part = await bundleSize(entry).catch(() => undefined);
-    console.log(`  ${label.padEnd(56)} ${part ? `${fmt(part.minified)} ${fmt(part.gzip)}` : '  (not there yet)'}`);
+  const site = await startCrossOrigin({
+    dist,
+    demo: true,
+    pages: {
+      '/six': loaderPage(SIX_ELEMENTS),
+      '/three': loaderPage(THREE_ELEMENTS),
+      '/shop': shopPage(''),
+      '/shop-before': shopPage('attributes-to-retrieve="*"'),
+    },
+  });
+  try {
+    await indexProducts(site.admin, FIRST_PAINT_INDEX, catalogue(120));
+    const six = await measurePage(site, '/six', 3000);
+    const three = await measurePage(site, '/three', 3000);
+    const instantSearch: Array<[string, BundleSize]> = [];
+    for (const [label, entry] of Object.entries(INSTANTSEARCH_VARIANTS))
+      instantSearch.push([label, await bundleSize(entry)]);
+    const reference = instantSearch[0]![1].gzip;
+
+    console.log(`ours: ${dist}, served gzip -9 from another origin than the service, Chromium headless\n`);
+    console.log(`${'page'.padEnd(70)}  first paint      total  files`);
+    for (const [label, page] of [
+      ['<svc-search> + the six mission elements', six],
+      ['<svc-search> + <svc-search-box> + <svc-hits>', three],
+    ] as const) {
+      const total = scriptBytes(page.before) + scriptBytes(page.after);
+      console.log(
+        `${label.padEnd(70)} ${fmt(scriptBytes(page.before))} ${fmt(total)}  ${page.before.length} + ${page.after.length} after`,
+      );
+    }
+    console.log(
+      `\nfirst paint of the six elements: ${scriptBytes(six.before).toLocaleString('en-US')} B of the ${FIRST_PAINT_TARGET_BYTES.toLocaleString('en-US')} B target (${((100 * scriptBytes(six.before)) / FIRST_PAINT_TARGET_BYTES).toFixed(1)} %)`,
+    );
+    console.log('six-element page, before the first paint:');
+    for (const script of six.before) console.log(`  ${script.path.padEnd(50)} ${fmt(script.bytes)}`);
+    console.log('after it:');
+    for (const script of six.after) console.log(`  ${script.path.padEnd(50)} ${fmt(script.bytes)}`);
+
+    console.log(
+      `\n${'InstantSearch.js, same six widgets (esbuild bundle, min + gzip -9)'.padEnd(92)}  minified  min+gzip`,
+    );
+    for (const [label, size] of instantSearch)
+      console.log(`${label.padEnd(92)} ${fmt(size.minified)} ${fmt(size.gzip)}`);
+    const total = scriptBytes(six.before) + scriptBytes(six.after);
+    console.log(
+      `\nratio svc-search / InstantSearch.js (per-file imports): first paint ${(scriptBytes(six.before) / reference).toFixed(3)}, total ${(total / reference).toFixed(3)}`,
+    );
+
+    await shopResponses(site);
+  } finally {
+    await site.close();
   }
+}
+
+/**
+ * The Shop story's searches (load, "chair" + Enter, the first brand, page 2), response bytes per search request,
+ * with the hit list asking for what its template shows (after) and for everything (before: `attributes-to-retrieve="*"`).
+ */
+async function shopResponses(site: Awaited<ReturnType<typeof startCrossOrigin>>): Promise<void> {
+  const sizes: Record<string, number[]> = {};
+  for (const path of ['/shop-before', '/shop']) {
+    const context = await site.browser.newContext();
+    const page = await context.newPage();
+    const bytes: number[] = [];
+    page.on('response', async (response) => {
+      if (!response.url().includes('/1/indexes/*/queries')) return;
+      const body = await response.body();
+      // The product searches (not the query suggestions the autocomplete asks for as you type).
+      if (body.includes('"index":"products"')) bytes.push(body.length);
+    });
+    await page.goto(site.pageOrigin + path);
+    await page.locator('svc-hits li').first().waitFor();
+    await page.locator('svc-autocomplete input').focus();
+    await page.keyboard.type('chair', { delay: 50 });
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(800);
+    await page.locator('svc-refinement-list label').first().click();
+    await page.waitForTimeout(800);
+    await page
+      .locator('svc-pagination a', { hasText: /^\s*2\s*$/ })
+      .first()
+      .click();
+    await page.waitForTimeout(800);
+    await context.close();
+    sizes[path] = bytes;
+  }
+  const [before, after] = [sizes['/shop-before']!, sizes['/shop']!];
+  const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+  console.log('\nShop story searches (load, "chair", the first brand, page 2): response bytes of each search request');
+  console.log(`  before (hits asked for everything): ${before.map((n) => n.toLocaleString('en-US')).join(', ')}`);
+  console.log(`  after (what the template shows):    ${after.map((n) => n.toLocaleString('en-US')).join(', ')}`);
+  console.log(
+    `  mean ${Math.round(mean(before)).toLocaleString('en-US')} → ${Math.round(mean(after)).toLocaleString('en-US')} B per response (×${(mean(after) / mean(before)).toFixed(2)})`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

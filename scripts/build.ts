@@ -3,10 +3,12 @@
  *  0. `cem analyze` → `custom-elements.json` (the manifest named by package.json `customElements`);
  *  1. `tsc -p tsconfig.build.json` → `dist/**` ES modules with `.d.ts` (one entry per element, its define
  *     file, the controllers, store, client, insights, protocol);
- *  2. `vite build` (vite.config.ts, library mode) → `dist/svc-search.js`, one minified self-contained
- *     module with Lit that registers every element;
- *  3. checks that the bundle imports nothing and that the library's dist holds browser code only: no module
- *     imports a `node:` built-in or a package other than Lit's (the service is another package);
+ *  2. `vite build --mode loader` and `vite build --mode all` (vite.config.ts) → `dist/svc-search.js` (the loader)
+ *     with `dist/chunks/` (one chunk per element, the shared core, what loads later), and
+ *     `dist/svc-search.all.js` (one self-contained module that registers every element);
+ *  3. checks that the loader and its chunks import nothing but one another, that the single file imports nothing,
+ *     and that the library's dist holds browser code only: no module imports a `node:` built-in or a package other
+ *     than Lit's (the service is another package);
  *  4. `tsc -p service/tsconfig.build.json` → `service/dist/**` (the service package, compiled JavaScript with
  *     declarations; its bin runs `service/dist/cli.js`). `--library` stops after step 3.
  */
@@ -37,14 +39,28 @@ run(process.execPath, [
   'custom-elements-manifest.config.mjs',
 ]);
 run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
-run(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn']);
+for (const mode of ['loader', 'all'])
+  run(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', mode, '--logLevel', 'warn']);
 
-const bundlePath = join(dist, 'svc-search.js');
-const bundle = readFileSync(bundlePath, 'utf8');
-// A page with no bundler and no import map cannot resolve bare specifiers: the file must stand alone.
-const imports = [...bundle.matchAll(/(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+)["']/g)].map((m) => m[1]);
-if (imports.length > 0) {
-  console.error(`build: dist/svc-search.js imports ${imports.join(', ')}; it must be self-contained`);
+// A page with no bundler and no import map cannot resolve bare specifiers: the loader and its chunks import only
+// one another (relative URLs), and the single file imports nothing.
+const importsOf = (code: string) =>
+  [...code.matchAll(/(?:^|[;}\s,])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?\(?\s*["'`]([^"'`]+)["'`]/g)].map(
+    (m) => m[1]!,
+  );
+const browserFiles = ['svc-search.js', ...readdirSync(join(dist, 'chunks')).map((name) => `chunks/${name}`)].filter(
+  (name) => name.endsWith('.js'),
+);
+for (const name of browserFiles) {
+  const outside = importsOf(readFileSync(join(dist, name), 'utf8')).filter((path) => !path.startsWith('./'));
+  if (outside.length) {
+    console.error(`build: dist/${name} imports ${outside.join(', ')}; the loader's files import only one another`);
+    process.exit(1);
+  }
+}
+const allInOne = readFileSync(join(dist, 'svc-search.all.js'), 'utf8');
+if (importsOf(allInOne).length) {
+  console.error(`build: dist/svc-search.all.js imports ${importsOf(allInOne).join(', ')}; it must be self-contained`);
   process.exit(1);
 }
 
@@ -79,9 +95,10 @@ function listModules(dir: string): string[] {
   });
 }
 
-const size = statSync(bundlePath).size;
-const gz = gzipSync(bundle, { level: 9 }).length;
-console.log(`build: dist/ written (${modules.length} modules); dist/svc-search.js ${size} bytes, ${gz} gzip`);
+const gzip = (name: string) => gzipSync(readFileSync(join(dist, name)), { level: 9 }).length;
+console.log(
+  `build: dist/ written (${modules.length} modules); dist/svc-search.js (loader) ${statSync(join(dist, 'svc-search.js')).size} bytes, ${gzip('svc-search.js')} gzip, ${browserFiles.length - 1} chunks; dist/svc-search.all.js ${allInOne.length} bytes, ${gzip('svc-search.all.js')} gzip`,
+);
 
 if (!process.argv.includes('--library')) {
   const serviceDist = join(root, 'service/dist');

@@ -12,7 +12,8 @@
  * - `./store`, `./client`, `./insights`, `./protocol` (the wire, shared with the service), `./controllers` → the
  *   layer's `index.js`;
  * - `./react`, `./vue` → JSX / `GlobalComponents` typings (`src/types/`);
- * - `./svc-search.js` → the self-contained bundle for pages without a bundler.
+ * - `./svc-search.js` → the loader for pages without a bundler (it imports `./chunks/*.js` beside it), and
+ *   `./svc-search.all.js` → the same in one self-contained file.
  * The library has no Node-only subpath: the service and `generateSecuredApiKey` are the `@svc-search/service`
  * package (`service/`). `test/package/package.node.test.ts` checks package.json against this and the packed
  * tarball against it.
@@ -62,6 +63,7 @@ export function packageFields(): Record<string, unknown> {
   exports['./react'] = entry('src/types/react.ts');
   exports['./vue'] = entry('src/types/vue.ts');
   exports['./svc-search.js'] = './dist/svc-search.js';
+  exports['./svc-search.all.js'] = './dist/svc-search.all.js';
   exports['./custom-elements.json'] = './custom-elements.json';
   exports['./package.json'] = './package.json';
   return {
@@ -74,6 +76,8 @@ export function packageFields(): Record<string, unknown> {
       './dist/define.js',
       './dist/elements/*/define.js',
       './dist/svc-search.js',
+      './dist/svc-search.all.js',
+      './dist/chunks/*.js',
       './src/define.ts',
       './src/elements/*/define.ts',
     ],

@@ -2,7 +2,7 @@
  * Writes the per-element API reference into `docs/elements.md` (the element reference the README links to)
  * between `<!-- api:start -->` and `<!-- api:end -->`, from `custom-elements.json` (run `npm run analyze`
  * first; `npm run readme-api` does both). Sections per element: properties/attributes, events, slots, CSS
- * parts, CSS custom properties.
+ * parts, CSS custom properties, translations (key and English default).
  *
  * @example
  * ```sh
@@ -47,6 +47,8 @@ interface Declaration extends Described {
   slots?: Described[];
   cssParts?: Described[];
   cssProperties?: Array<Described & { default?: string; syntax?: string }>;
+  /** The English strings (`static defaultTranslations`), added to the manifest by its `svc-public-api` plugin. */
+  translations?: Array<{ name: string; default: string }>;
 }
 interface Manifest {
   modules: Array<{ path: string; declarations?: Declaration[] }>;
@@ -165,6 +167,13 @@ export function elementSection(decl: Declaration, modulePath: string): string {
       table(
         ['Property', 'Default', 'Description'],
         (decl.cssProperties ?? []).map((p) => [code(p.name), code(p.default), cell(p.description)]),
+      ),
+    ],
+    [
+      'Translations',
+      table(
+        ['Key', 'English'],
+        (decl.translations ?? []).map((t) => [code(t.name), cell(t.default)]),
       ),
     ],
   ];

@@ -26,6 +26,16 @@ import './elements/sort-by/define.js';
 import './elements/hits-per-page/define.js';
 import './elements/range-input/define.js';
 import './elements/configure/define.js';
+import './elements/hierarchical-menu/define.js';
+import './elements/breadcrumb/define.js';
+import './elements/toggle-refinement/define.js';
+import './elements/numeric-menu/define.js';
+import './elements/rating-menu/define.js';
+import './elements/range-slider/define.js';
+import './elements/dynamic-widgets/define.js';
+import './elements/query-rule-custom-data/define.js';
+import './elements/query-rule-context/define.js';
+import './elements/panel/define.js';
 import './elements/recommendations/define.js';
 import './elements/trending/define.js';
 

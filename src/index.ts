@@ -32,6 +32,17 @@ export * from './controllers/sort-by-controller.js';
 export * from './controllers/hits-per-page-controller.js';
 export * from './controllers/range-input-controller.js';
 export * from './controllers/configure-controller.js';
+export * from './controllers/facet-ordering.js';
+export * from './controllers/hierarchical-menu-controller.js';
+export * from './controllers/breadcrumb-controller.js';
+export * from './controllers/toggle-refinement-controller.js';
+export * from './controllers/numeric-menu-controller.js';
+export * from './controllers/rating-menu-controller.js';
+export * from './controllers/range-slider-controller.js';
+export * from './controllers/dynamic-widgets-controller.js';
+export * from './controllers/query-rule-custom-data-controller.js';
+export * from './controllers/query-rule-context-controller.js';
+export * from './controllers/panel-controller.js';
 export * from './controllers/recommendations-controller.js';
 export * from './controllers/trending-controller.js';
 
@@ -39,6 +50,13 @@ export * from './controllers/trending-controller.js';
 export * from './elements/base/svc-element.js';
 export { SvcHitList, type ItemRenderInfo, type ListItem } from './elements/base/hit-list.js';
 export { SvcSelectElement, type SelectItem } from './elements/base/select-element.js';
+export {
+  SvcSearchField,
+  type SvcSearchFieldEventDetail,
+  type SearchFieldCombobox,
+} from './elements/base/search-field.js';
+export { OptionChildren } from './elements/base/option-children.js';
+export { isPlainClick } from './elements/base/links.js';
 export { translate, formatNumber, type Translations } from './elements/base/translate.js';
 export { escapeHtml, unescapeHtml, parseHighlight, highlightedValue } from './elements/base/highlight.js';
 export * from './elements/search/svc-search.js';
@@ -59,6 +77,16 @@ export * from './elements/sort-by/svc-sort-by.js';
 export * from './elements/hits-per-page/svc-hits-per-page.js';
 export * from './elements/range-input/svc-range-input.js';
 export * from './elements/configure/svc-configure.js';
+export * from './elements/hierarchical-menu/svc-hierarchical-menu.js';
+export * from './elements/breadcrumb/svc-breadcrumb.js';
+export * from './elements/toggle-refinement/svc-toggle-refinement.js';
+export * from './elements/numeric-menu/svc-numeric-menu.js';
+export * from './elements/rating-menu/svc-rating-menu.js';
+export * from './elements/range-slider/svc-range-slider.js';
+export * from './elements/dynamic-widgets/svc-dynamic-widgets.js';
+export * from './elements/query-rule-custom-data/svc-query-rule-custom-data.js';
+export * from './elements/query-rule-context/svc-query-rule-context.js';
+export * from './elements/panel/svc-panel.js';
 export {
   SvcRecommendList,
   type RecommendRenderInfo,

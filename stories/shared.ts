@@ -1,3 +1,5 @@
+import { html, type TemplateResult } from 'lit';
+
 /**
  * What every story needs to reach the local service: dev credentials, the demo catalogue's `products`
  * index, and the host.
@@ -21,3 +23,41 @@ export const SERVICE = {
     return DEV ? (location?.origin ?? 'http://127.0.0.1:6006') : 'http://127.0.0.1:8787';
   },
 };
+
+/**
+ * A search page around one facet element: the facet in a sidebar beside the stats and the hits (name, category
+ * path, price, rating, same-day shipping), so each facet story shows what its choices do to the results.
+ * `initialState` starts the search elsewhere (a query, a refinement).
+ */
+export function facetPage(
+  facet: TemplateResult,
+  options: { heading?: string; initialState?: Record<string, unknown>; aside?: TemplateResult } = {},
+): TemplateResult {
+  return html`<svc-search
+    app-id=${SERVICE.appId}
+    api-key=${SERVICE.searchKey}
+    index-name=${SERVICE.indexName}
+    hosts=${SERVICE.hosts}
+    .initialState=${options.initialState}
+  >
+    <svc-configure hits-per-page="6"></svc-configure>
+    <div style="display: grid; grid-template-columns: minmax(12rem, 16rem) minmax(0, 1fr); gap: 1.5rem; align-items: start">
+      <section aria-label=${options.heading ?? 'Filters'} style="display: grid; gap: 1rem">
+        ${options.heading ? html`<h2 style="margin: 0; font-size: 0.875rem">${options.heading}</h2>` : ''} ${facet}
+        ${options.aside ?? ''}
+      </section>
+      <div style="display: grid; gap: 1rem">
+        <svc-stats></svc-stats>
+        <svc-hits>
+          <template>
+            <svc-highlight attribute="name"></svc-highlight>
+            <div style="font-size: 0.875em; opacity: 0.75" data-text="hierarchicalCategories.lvl1"></div>
+            <div>
+              <strong data-text="price" data-currency="USD"></strong> · ★ <span data-text="rating"></span>
+            </div>
+          </template>
+        </svc-hits>
+      </div>
+    </div>
+  </svc-search>`;
+}

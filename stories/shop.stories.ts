@@ -2,16 +2,30 @@ import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html } from 'lit';
 import { SERVICE } from './shared.js';
 
+interface Args {
+  /** The autocomplete searches the results as the user types (else it offers suggestions only). */
+  searchAsYouType: boolean;
+}
+
 /**
- * A whole shop search page built from the elements only (no JavaScript beyond registering them): search
- * box, sort-by, stats and current refinements over the hits, brand refinements, a category menu and a price
- * range in a sidebar, hits from a `<template>` with an "Add to cart" button that sends a conversion, pagination.
+ * A whole shop search page built from the elements only (no JavaScript beyond registering them), as a shop would
+ * copy it: an autocomplete that searches as you type, sort-by, the path of the category chosen (breadcrumb), a
+ * banner for the query "chairs" (a rule of the demo index), stats and current refinements over the hits; the
+ * filters in panels, in the order the index asks for (`<svc-dynamic-widgets>`; the "chairs" rule puts brands
+ * first) — category (hierarchical menu), same-day delivery (toggle), brand (searchable list), price (slider and
+ * fields), rating — rule contexts for the page and the category chosen, and hits from a `<template>` with an
+ * "Add to cart" button that sends a conversion, pagination.
+ *
+ * On a phone (under 48rem) the filters are a disclosure (`<details>`, closed) above the results, which take the
+ * whole width; from 48rem on, the same `<details>` is a sidebar that is always open (its summary hidden, its
+ * content shown through `::details-content`): no script, no second copy of the filters.
  */
-const meta: Meta = {
+const meta: Meta<Args> = {
   title: 'Pages/Shop',
   tags: ['!autodocs'],
   parameters: { layout: 'fullscreen' },
-  render: () => html`<style>
+  args: { searchAsYouType: true },
+  render: (args) => html`<style>
       /* Follows the reader's light or dark preference: the elements take their colours from the page. */
       :root {
         color-scheme: light dark;
@@ -25,17 +39,18 @@ const meta: Meta = {
         font-family: system-ui, sans-serif;
         max-inline-size: 72rem;
         margin: 0 auto;
-        padding: 1.5rem;
+        padding: 1rem;
         box-sizing: border-box;
         display: grid;
-        grid-template-columns: 15rem 1fr;
-        grid-template-areas: 'header header' 'aside main';
-        gap: 1.5rem 2rem;
+        grid-template-columns: minmax(0, 1fr);
+        grid-template-areas: 'header' 'filters' 'main';
+        gap: 1rem;
       }
       .shop header {
         grid-area: header;
         display: flex;
-        gap: 1rem;
+        flex-wrap: wrap;
+        gap: 0.75rem 1rem;
         align-items: center;
       }
       .shop header h1 {
@@ -43,25 +58,34 @@ const meta: Meta = {
         font-size: 1.25rem;
       }
       .shop header svc-autocomplete {
-        flex: 1;
+        flex: 1 1 16rem;
+        min-inline-size: 0;
       }
-      .shop aside {
-        grid-area: aside;
+      .shop .filters {
+        grid-area: filters;
+        min-inline-size: 0;
+      }
+      .shop .filters > summary {
+        padding: 0.625rem 0.75rem;
+        border: 1px solid color-mix(in srgb, currentColor 22%, transparent);
+        border-radius: 0.375rem;
+        font-weight: 600;
+        cursor: pointer;
+      }
+      .shop .filters[open] > summary {
+        margin-block-end: 1rem;
+      }
+      .shop .filter-list {
         display: grid;
         gap: 1.25rem;
         align-content: start;
-      }
-      .shop aside h2 {
-        margin: 0 0 0.5rem;
-        font-size: 0.8125rem;
-        text-transform: uppercase;
-        letter-spacing: 0.04em;
       }
       .shop main {
         grid-area: main;
         display: grid;
         gap: 1rem;
         align-content: start;
+        min-inline-size: 0;
       }
       .shop .toolbar {
         display: flex;
@@ -71,7 +95,22 @@ const meta: Meta = {
         justify-content: space-between;
       }
       .shop svc-hits {
-        --svc-hits-columns: repeat(auto-fill, minmax(14rem, 1fr));
+        --svc-hits-columns: repeat(auto-fill, minmax(min(14rem, 100%), 1fr));
+      }
+      @media (min-width: 48rem) {
+        .shop {
+          padding: 1.5rem;
+          grid-template-columns: 15rem minmax(0, 1fr);
+          grid-template-areas: 'header header' 'filters main';
+          gap: 1.5rem 2rem;
+        }
+        /* A sidebar, always open: the disclosure is for narrow screens only. */
+        .shop .filters > summary {
+          display: none;
+        }
+        .shop .filters::details-content {
+          content-visibility: visible;
+        }
       }
     </style>
     <svc-search
@@ -81,31 +120,51 @@ const meta: Meta = {
       index-name=${SERVICE.indexName}
       hosts=${SERVICE.hosts}
     >
+      <!-- Rules may target the shop page, or a category chosen: contexts "shop" and "svc-hierarchicalCategories_lvl0-…". -->
+      <svc-query-rule-context contexts="shop" tracked-filters="hierarchicalCategories.lvl0"></svc-query-rule-context>
       <header>
         <h1>Superstore</h1>
-        <svc-autocomplete placeholder="Search products, brands, categories" category-attribute="category"></svc-autocomplete>
+        <svc-autocomplete
+          placeholder="Search products, brands, categories"
+          category-attribute="category"
+          ?search-as-you-type=${args.searchAsYouType}
+        ></svc-autocomplete>
         <svc-sort-by hide-label>
           <option value="products">Most popular</option>
           <option value="products_price_asc">Lowest price</option>
           <option value="products_price_desc">Highest price</option>
         </svc-sort-by>
       </header>
-      <aside>
-        <svc-clear-refinements></svc-clear-refinements>
-        <section aria-labelledby="brand-heading">
-          <h2 id="brand-heading">Brand</h2>
-          <svc-refinement-list attribute="brand" searchable show-more></svc-refinement-list>
-        </section>
-        <section aria-labelledby="category-heading">
-          <h2 id="category-heading">Category</h2>
-          <svc-menu attribute="category"></svc-menu>
-        </section>
-        <section aria-labelledby="price-heading">
-          <h2 id="price-heading">Price</h2>
-          <svc-range-input attribute="price"></svc-range-input>
-        </section>
-      </aside>
+      <details class="filters">
+        <summary>Filters</summary>
+        <div class="filter-list">
+          <svc-clear-refinements></svc-clear-refinements>
+          <!-- The facets in the order the index (or a rule, for some queries) asks for: renderingContent. -->
+          <svc-dynamic-widgets>
+            <svc-panel header="Category">
+              <svc-hierarchical-menu
+                attributes="hierarchicalCategories.lvl0,hierarchicalCategories.lvl1"
+              ></svc-hierarchical-menu>
+            </svc-panel>
+            <svc-panel header="Delivery">
+              <svc-toggle-refinement attribute="sameDayShipping" label="Same-day delivery"></svc-toggle-refinement>
+            </svc-panel>
+            <svc-panel header="Brand" collapsible>
+              <svc-refinement-list attribute="brand" searchable show-more></svc-refinement-list>
+            </svc-panel>
+            <svc-panel header="Price" collapsible>
+              <svc-range-slider attribute="price" currency="USD"></svc-range-slider>
+              <svc-range-input attribute="price" slot="footer"></svc-range-input>
+            </svc-panel>
+            <svc-panel header="Rating" collapsible>
+              <svc-rating-menu attribute="rating"></svc-rating-menu>
+            </svc-panel>
+          </svc-dynamic-widgets>
+        </div>
+      </details>
       <main>
+        <svc-breadcrumb attributes="hierarchicalCategories.lvl0,hierarchicalCategories.lvl1"></svc-breadcrumb>
+        <svc-query-rule-custom-data></svc-query-rule-custom-data>
         <div class="toolbar">
           <svc-stats></svc-stats>
           <svc-hits-per-page hide-label>
@@ -114,7 +173,16 @@ const meta: Meta = {
             <option value="48">48 per page</option>
           </svc-hits-per-page>
         </div>
-        <svc-current-refinements .labels=${{ brand: 'Brand', category: 'Category', price: 'Price' }}></svc-current-refinements>
+        <svc-current-refinements
+          .labels=${{
+            brand: 'Brand',
+            price: 'Price',
+            rating: 'Rating',
+            sameDayShipping: 'Same-day',
+            'hierarchicalCategories.lvl0': 'Category',
+            'hierarchicalCategories.lvl1': 'Category',
+          }}
+        ></svc-current-refinements>
         <svc-hits>
           <template>
             <style>
@@ -130,6 +198,7 @@ const meta: Meta = {
               <svc-highlight class="name" attribute="name"></svc-highlight>
               <span class="category"><span data-text="category"></span> · <span data-text="subCategory"></span></span>
               <span class="price" data-text="price" data-currency="USD"></span>
+              <span class="category">★ <span data-text="rating"></span> / 5</span>
               <button class="add" type="button" data-svc-conversion="Added to cart">Add to cart</button>
             </div>
           </template>
@@ -140,4 +209,11 @@ const meta: Meta = {
 };
 export default meta;
 
-export const Shop: StoryObj = {};
+/** The shop: the autocomplete searches as you type. */
+export const Shop: StoryObj<Args> = {};
+
+/**
+ * The same shop with an autocomplete that offers suggestions only: the results change on a choice or Enter, and
+ * a text never searched goes back to the results' query when the list closes.
+ */
+export const SuggestionsOnly: StoryObj<Args> = { args: { searchAsYouType: false } };

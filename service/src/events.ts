@@ -7,7 +7,24 @@
  * every listener has finished (a listener may be async); a listener that fails is logged and does not stop
  * the others (a failing consumer never fails the request that stored the events).
  */
-import type { StoredEvent } from './insights/events.js';
+import type { EventRow } from './storage/types.js';
+
+/** The search an event's queryID refers to, with whether the event fell within its conversion window. */
+export interface EventSearch {
+  /** The index the search ran on (a replica when sorted). */
+  indexName: string;
+  query: string;
+  /** When the search was answered (ms). */
+  at: number;
+  /** Position of each objectID in that answer (1-based, across pages), `null` when not among its hits. */
+  positions: Array<number | null>;
+  /** Whether the event fell within one hour of its search (the conversion window). */
+  withinWindow: boolean;
+}
+
+export interface StoredEvent extends Omit<EventRow, 'search'> {
+  search?: EventSearch;
+}
 
 export interface ServiceEvents {
   /** Insights events just stored (`POST /1/events`, the demo's order history): oldest first. */

@@ -33,7 +33,9 @@ export class LruCache<V> {
     const entry = this.#map.get(key);
     this.#map.delete(key);
     // Re-inserted: Map iteration order is insertion order, so the first key is the least recently used.
-    if (entry && entry[1] > Date.now()) return (this.#map.set(key, entry), entry[0]);
+    if (!entry || entry[1] <= Date.now()) return undefined;
+    this.#map.set(key, entry);
+    return entry[0];
   }
 
   set(key: string, value: V): void {

@@ -1,7 +1,10 @@
+import { initialState, Task, TaskStatus } from '@lit/task';
+import type { ReactiveControllerHost } from 'lit';
 import type { Hit } from '../client/types.js';
 import type { SearchStore } from '../store/types.js';
 import { HIGHLIGHT_PARAMS } from './highlight-tags.js';
 import { SearchBoxController } from './search-box-controller.js';
+import type { StoreControllerOptions } from './store-controller.js';
 
 /** One query suggestion as shown: the record of the suggestions index, its highlighted query, its category. */
 export interface Suggestion {
@@ -25,11 +28,16 @@ interface SourceFacets {
 
 /**
  * Headless logic of `<svc-autocomplete>`: the text being typed, the query suggestions for it (one search of the
- * suggestions index per change of the text at most, through `store.searchIndex`: batched with the searches of
- * the same tick, cached, out-of-order answers ignored), whether the list is open, the active suggestion, and
- * the actions — `move` (wrapping), `select` (the main query becomes the suggestion: one search, first page),
- * `submit` (the typed text), `close`, `clear`. The main query changes only through `select`, `submit` and
- * `clear`: typing asks for suggestions, not for results.
+ * suggestions index per change of the text at most, through `store.searchIndex` — batched with the searches of
+ * the same tick, cached — run by a `@lit/task`, which drops an answer to an older text), whether the list is
+ * open, the active suggestion, and the actions — `move` (wrapping), `select` (the main query becomes the
+ * suggestion: one search, first page), `submit` (the typed text), `close`, `clear`.
+ *
+ * The field and the results never disagree silently:
+ * - with `searchAsYouType`, typing is also the main query (one search per change, as `<svc-search-box>`), the
+ *   list offering suggestions meanwhile;
+ * - without it (the default), typing asks for suggestions only, and when the list closes without a choice or
+ *   a submit (Escape, Tab, a click elsewhere) the text goes back to the query the results show.
  *
  * @example
  * ```ts
@@ -51,20 +59,61 @@ export class AutocompleteController extends SearchBoxController {
   categoryAttribute: string | undefined;
   /** The source index whose facets are read in the records (default: the store's main index). */
   sourceIndex: string | undefined;
+  /** Typing is also the main query (the results follow the text); else only a choice or a submit searches. */
+  searchAsYouType = false;
 
   /** The text typed (what the suggestions are for). */
   input = '';
-  /** The suggestions of the last answer for the current text. */
-  suggestions: Suggestion[] = [];
-  status: SuggestionsStatus = 'idle';
-  error: Error | undefined;
   /** Index of the active suggestion (`aria-activedescendant`), -1 for none. */
   activeIndex = -1;
   /** The user wants the list (typed, or opened it with the arrows); `expanded` also needs suggestions. */
   open = false;
 
-  #sequence = 0;
   #store: SearchStore | undefined;
+  /** What the suggestions are asked for now (undefined: nothing, e.g. an empty text). */
+  #asked: SuggestionRequest | undefined;
+  readonly #suggest: Task<[SearchStore | undefined, SuggestionRequest | undefined], Suggestion[]>;
+
+  constructor(host: ReactiveControllerHost, options?: StoreControllerOptions) {
+    super(host, options);
+    this.#suggest = new Task(host, {
+      autoRun: false,
+      task: async ([store, request]) => {
+        if (!store || !request) return initialState;
+        const answer = await store.searchIndex({
+          indexName: request.indexName,
+          params: {
+            query: request.query,
+            hitsPerPage: request.max,
+            attributesToHighlight: ['query'],
+            ...HIGHLIGHT_PARAMS,
+          },
+        });
+        return suggestionsOf(answer.hits, request);
+      },
+      onComplete: () => {
+        if (this.activeIndex >= this.suggestions.length) this.activeIndex = -1;
+      },
+    });
+  }
+
+  /** The suggestions of the last answer for the current text (kept while the next text's are loading). */
+  get suggestions(): Suggestion[] {
+    const { status, value } = this.#suggest;
+    if (!this.#asked || status === TaskStatus.INITIAL || status === TaskStatus.ERROR) return [];
+    return value ?? [];
+  }
+
+  /** Where the suggestions stand: `idle` (no text), `loading`, `ready` or `error`. */
+  get status(): SuggestionsStatus {
+    return STATUSES[this.#suggest.status];
+  }
+
+  /** Why the last suggestions request failed (status `error`). */
+  get error(): Error | undefined {
+    const error = this.#suggest.status === TaskStatus.ERROR ? this.#suggest.error : undefined;
+    return error === undefined || error instanceof Error ? error : new Error(String(error));
+  }
 
   /** True when the list is shown: open and with suggestions. */
   get expanded(): boolean {
@@ -93,12 +142,13 @@ export class AutocompleteController extends SearchBoxController {
 
   /**
    * The user typed `text`: the list opens, no suggestion is active, and the suggestions for it are asked
-   * (one search; nothing for blank text).
+   * (one search; nothing for blank text). With `searchAsYouType`, the text is also the main query.
    */
   setInput(text: string): void {
     this.input = text;
     this.activeIndex = -1;
     this.open = true;
+    if (this.searchAsYouType) this.refine(text);
     this.#ask();
   }
 
@@ -109,9 +159,11 @@ export class AutocompleteController extends SearchBoxController {
     if (!this.open) {
       this.open = true;
       this.activeIndex = delta > 0 ? 0 : count - 1;
-    } else
-      this.activeIndex =
-        this.activeIndex < 0 && delta < 0 ? count - 1 : (((this.activeIndex + delta) % count) + count) % count;
+    } else if (this.activeIndex < 0 && delta < 0) {
+      this.activeIndex = count - 1;
+    } else {
+      this.activeIndex = (((this.activeIndex + delta) % count) + count) % count;
+    }
     this.host.requestUpdate();
   }
 
@@ -132,13 +184,23 @@ export class AutocompleteController extends SearchBoxController {
     return this.input;
   }
 
-  /** Closes the list (Escape, Tab, blur); the suggestions are kept for the arrows to open it again. */
+  /**
+   * Closes the list (Escape, Tab, the focus leaving); the suggestions are kept for the arrows to open it
+   * again. Without `searchAsYouType`, the text goes back to the query the results show: a text that was never
+   * searched does not stay over results of another query.
+   */
   close(): void {
-    if (this.open || this.activeIndex >= 0) {
-      this.open = false;
-      this.activeIndex = -1;
-      this.host.requestUpdate();
+    if (!this.open && this.activeIndex < 0) return;
+    this.open = false;
+    this.activeIndex = -1;
+    // The store's own state: the snapshot may lag an action of this tick (a choice just made).
+    const query = this.store?.getSnapshot().state.query ?? this.query;
+    if (!this.searchAsYouType && this.input !== query) {
+      this.input = query;
+      // The arrows open the list again: with the suggestions of the text shown.
+      this.#ask();
     }
+    this.host.requestUpdate();
   }
 
   /** Empties the text and the main query. */
@@ -164,66 +226,65 @@ export class AutocompleteController extends SearchBoxController {
   }
 
   #reset(): void {
-    this.#sequence++;
-    this.suggestions = [];
-    this.status = 'idle';
-    this.error = undefined;
     this.open = false;
     this.activeIndex = -1;
+    this.#asked = undefined;
+    void this.#suggest.run([undefined, undefined]);
   }
 
   #ask(): void {
-    const store = this.store;
     const indexName = this.indexName;
     const query = this.input;
-    const sequence = ++this.#sequence;
-    if (!store || !indexName || !query.trim()) {
-      this.suggestions = [];
-      this.status = 'idle';
-      this.host.requestUpdate();
-      return;
-    }
-    this.status = 'loading';
-    this.host.requestUpdate();
-    store
-      .searchIndex({
-        indexName,
-        params: { query, hitsPerPage: this.maxSuggestions, attributesToHighlight: ['query'], ...HIGHLIGHT_PARAMS },
-      })
-      .then(
-        (answer) => {
-          if (sequence !== this.#sequence) return; // an older text's answer
-          const source = this.sourceIndex || store.baseIndex;
-          const attribute = this.categoryAttribute;
-          this.suggestions = answer.hits
-            .filter((hit) => typeof hit.query === 'string')
-            .slice(0, this.maxSuggestions)
-            .map((hit) => {
-              const value =
-                attribute && (hit[source] as SourceFacets | undefined)?.facets?.exact_matches?.[attribute]?.[0]?.value;
-              const highlighted = (hit._highlightResult as { query?: { value?: unknown } } | undefined)?.query?.value;
-              return {
-                query: hit.query as string,
-                highlighted: typeof highlighted === 'string' ? highlighted : escape(hit.query as string),
-                category: typeof value === 'string' || typeof value === 'number' ? String(value) : undefined,
-                hit,
-              };
-            });
-          this.status = 'ready';
-          this.error = undefined;
-          if (this.activeIndex >= this.suggestions.length) this.activeIndex = -1;
-          this.host.requestUpdate();
-        },
-        (error: unknown) => {
-          if (sequence !== this.#sequence) return;
-          this.suggestions = [];
-          this.status = 'error';
-          this.error = error instanceof Error ? error : new Error(String(error));
-          this.host.requestUpdate();
-        },
-      );
+    const request =
+      indexName && query.trim()
+        ? {
+            indexName,
+            query,
+            max: this.maxSuggestions,
+            source: this.sourceIndex || this.store?.baseIndex || '',
+            categoryAttribute: this.categoryAttribute,
+          }
+        : undefined;
+    this.#asked = request;
+    void this.#suggest.run([this.store, request]);
   }
 }
 
+/** What one suggestions search asks (the task's argument). */
+interface SuggestionRequest {
+  indexName: string;
+  query: string;
+  max: number;
+  /** The source index whose facets the records hold. */
+  source: string;
+  categoryAttribute: string | undefined;
+}
+
+const STATUSES: Record<TaskStatus, SuggestionsStatus> = {
+  [TaskStatus.INITIAL]: 'idle',
+  [TaskStatus.PENDING]: 'loading',
+  [TaskStatus.COMPLETE]: 'ready',
+  [TaskStatus.ERROR]: 'error',
+};
+
+/** The suggestions of an answer: records with a string `query`, their highlighted query and category. */
+function suggestionsOf(hits: Hit[], request: SuggestionRequest): Suggestion[] {
+  const attribute = request.categoryAttribute;
+  return hits
+    .filter((hit) => typeof hit.query === 'string')
+    .slice(0, request.max)
+    .map((hit) => {
+      const facets = (hit[request.source] as SourceFacets | undefined)?.facets;
+      const value = attribute && facets?.exact_matches?.[attribute]?.[0]?.value;
+      const highlighted = (hit._highlightResult as { query?: { value?: unknown } } | undefined)?.query?.value;
+      return {
+        query: hit.query as string,
+        highlighted: typeof highlighted === 'string' ? highlighted : escapeQuery(hit.query as string),
+        category: typeof value === 'string' || typeof value === 'number' ? String(value) : undefined,
+        hit,
+      };
+    });
+}
+
 /** Escapes a raw query for the highlighted form (where no highlight result was answered). */
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeQuery = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -8,6 +8,10 @@ import { StoreController } from './store-controller.js';
  * example `filters`, `hitsPerPage`, `distinct`, `ruleContexts`), registered as a need and removed when the
  * host goes away. Setting `params` again replaces them (one new search when they differ).
  *
+ * As InstantSearch's `configure` in a parent index, the parameters also apply to every index added under the
+ * store (`addIndex`, `<svc-index>`, at any depth), under the added index's own parameters (its own
+ * `<svc-configure>` wins, parameter by parameter); `inherit = false` keeps them to this store.
+ *
  * @example
  * ```ts
  * class InStockOnly extends LitElement {
@@ -22,11 +26,13 @@ import { StoreController } from './store-controller.js';
 export class ConfigureController extends StoreController {
   /** The parameters added to every search. */
   params: SearchParams = {};
+  /** Whether the parameters also apply to the indices added under the store (default true, as InstantSearch). */
+  inherit = true;
   /** The parameters last registered (JSON; '' when none). */
   private applied = '';
 
   protected override needs(): Needs | undefined {
-    return Object.keys(this.params).length > 0 ? { params: { ...this.params } } : undefined;
+    return Object.keys(this.params).length > 0 ? { params: { ...this.params }, inherit: this.inherit } : undefined;
   }
 
   override hostUpdate(): void {

@@ -33,10 +33,22 @@ export interface HitItem<T = Record<string, unknown>> {
 export class HitsController<T = Record<string, unknown>> extends StoreController {
   /** Snippets to ask for, as `attribute` or `attribute:words` (the element fills it from its template). */
   attributesToSnippet: string[] = [];
+  /**
+   * The attributes of each hit to ask for: `['*']` (the default) is whatever the index returns; an element that
+   * knows what it shows narrows it (the store asks for what all the lists on the page need together).
+   */
+  attributesToRetrieve: string[] = ['*'];
+  /** The attributes to highlight: `['*']` (the default) is the index's setting. */
+  attributesToHighlight: string[] = ['*'];
 
   protected override needs(): Needs {
-    const attributesToSnippet = this.attributesToSnippet;
-    return { params: { ...HIGHLIGHT_PARAMS }, ...(attributesToSnippet.length ? { attributesToSnippet } : {}) };
+    const { attributesToSnippet, attributesToRetrieve, attributesToHighlight } = this;
+    return {
+      params: { ...HIGHLIGHT_PARAMS },
+      attributesToRetrieve,
+      attributesToHighlight,
+      ...(attributesToSnippet.length ? { attributesToSnippet } : {}),
+    };
   }
 
   /** The hits of the current page (empty before the first answer). */

@@ -75,6 +75,11 @@ export class MenuController extends StoreController {
   }
 
   /** Whether a show more/less button makes sense. */
+  /** Whether there is anything to choose: a value in the results, or the selected one to clear. */
+  get canRefine(): boolean {
+    return this.items.length > 0;
+  }
+
   get canToggleShowMore(): boolean {
     return this.showMore && (this.isShowingMore || this.allItems.length > this.limit);
   }

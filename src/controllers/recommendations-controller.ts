@@ -1,3 +1,5 @@
+import { initialState, Task, TaskStatus } from '@lit/task';
+import type { ReactiveControllerHost } from 'lit';
 import type { RecommendHit, RecommendModel, RecommendRequest, RecommendResult, SearchParams } from '../client/types.js';
 import type { HitRef } from '../insights/types.js';
 import type { SearchStore } from '../store/types.js';
@@ -21,15 +23,11 @@ export type RecommendControllerOptions = StoreControllerOptions;
 /**
  * Base of the Recommend controllers: before each host update it builds the request from the host's
  * configuration (`request()`), and when the request changed it asks `store.recommend` (requests of one tick
- * go out in one HTTP call, answers are cached by the store) and updates the host with the answer. An answer
- * to an older request is ignored. As every `StoreController` it also follows the store's state (trending facet
- * values show whether they refine the search).
+ * go out in one HTTP call, answers are cached by the store) through a `@lit/task`, which keeps the last answer
+ * while the next loads and drops an answer to an older request. As every `StoreController` it also follows the
+ * store's state (trending facet values show whether they refine the search).
  */
 export abstract class RecommendRequestController<T = Record<string, unknown>> extends StoreController {
-  status: RecommendStatus = 'idle';
-  /** The last answer (kept while a new request is loading). */
-  result: RecommendResult<T> | undefined;
-  error: Error | undefined;
   /** The index (default: the store's main index). */
   index: string | undefined;
   /** Minimum score, 0 to 100. */
@@ -43,11 +41,38 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> ex
 
   #key = '';
   #store: SearchStore | undefined;
-  #sequence = 0;
   #connecting = false;
+  readonly #ask: Task<[SearchStore | undefined, RecommendRequest | undefined], RecommendResult<T>>;
+
+  constructor(host: ReactiveControllerHost, options?: RecommendControllerOptions) {
+    super(host, options);
+    this.#ask = new Task(host, {
+      autoRun: false,
+      task: ([store, request]) => (store && request ? store.recommend<T>(request) : initialState),
+    });
+  }
 
   /** The model-specific fields of the request, or undefined while the configuration is incomplete. */
   protected abstract request(): Partial<RecommendRequest> | undefined;
+
+  /** Where the current request stands: nothing to ask yet, waiting for the answer, answered, or failed. */
+  get status(): RecommendStatus {
+    // No request (an incomplete configuration): idle at once, not after the task's reset.
+    return this.#key ? STATUSES[this.#ask.status] : 'idle';
+  }
+
+  /** The last answer (kept while a new request is loading; undefined after an error or without a request). */
+  get result(): RecommendResult<T> | undefined {
+    const status = this.#ask.status;
+    if (!this.#key || status === TaskStatus.INITIAL || status === TaskStatus.ERROR) return undefined;
+    return this.#ask.value;
+  }
+
+  /** Why the current request failed (status `error`). */
+  get error(): Error | undefined {
+    const error = this.#ask.status === TaskStatus.ERROR ? this.#ask.error : undefined;
+    return error === undefined || error instanceof Error ? error : new Error(String(error));
+  }
 
   /**
    * Binds to the store, and asks the host for an update instead of sending at once: the host configures the
@@ -65,9 +90,9 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> ex
     super.sync();
     if (this.#connecting) return;
     if (!this.connected) {
-      // A reconnected host asks again (the store's cache answers at once); a late answer is ignored.
+      // A reconnected host asks again (the store's cache answers at once).
       this.#store = undefined;
-      this.#sequence++;
+      this.#key = '';
       return;
     }
     const store = this.store;
@@ -85,20 +110,7 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> ex
     if (key === this.#key && store === this.#store) return;
     this.#key = key;
     this.#store = store;
-    const sequence = ++this.#sequence;
-    const settle = (status: RecommendStatus, result?: RecommendResult<T>, error?: unknown) => {
-      if (sequence !== this.#sequence) return;
-      this.status = status;
-      this.result = result;
-      this.error = error == null || error instanceof Error ? (error as Error | undefined) : new Error(String(error));
-      this.host.requestUpdate();
-    };
-    if (!request) return void Object.assign(this, { status: 'idle', result: undefined, error: undefined });
-    this.status = 'loading';
-    store!.recommend<T>(request).then(
-      (result) => settle('ready', result),
-      (error: unknown) => settle('error', undefined, error),
-    );
+    void this.#ask.run([store, request]);
   }
 
   /** True while the first answer to the current request is awaited. */
@@ -130,6 +142,13 @@ export abstract class RecommendRequestController<T = Record<string, unknown>> ex
       .map((hit, index) => ({ hit, index, ref: { objectID: hit.objectID, queryID, position: index + 1, indexName } }));
   }
 }
+
+const STATUSES: Record<TaskStatus, RecommendStatus> = {
+  [TaskStatus.INITIAL]: 'idle',
+  [TaskStatus.PENDING]: 'loading',
+  [TaskStatus.COMPLETE]: 'ready',
+  [TaskStatus.ERROR]: 'error',
+};
 
 /**
  * Merges `clickAnalytics` (the answer's queryID makes Insights events attributable) over the page's parameters.

@@ -1,5 +1,8 @@
-import type { Needs } from '../store/types.js';
-import { StoreController } from './store-controller.js';
+import { initialState, Task, TaskStatus } from '@lit/task';
+import type { ReactiveControllerHost } from 'lit';
+import type { Needs, SearchStore } from '../store/types.js';
+import { orderValues } from './facet-ordering.js';
+import { StoreController, type StoreControllerOptions } from './store-controller.js';
 
 /** One value of a refinement list. */
 export interface RefinementItem {
@@ -61,9 +64,33 @@ export class RefinementListController extends StoreController {
   isShowingMore = false;
   /** The current search for facet values ('' when not searching). */
   facetQuery = '';
-  /** The values matching `facetQuery` (undefined while not searching or waiting for the first answer). */
-  #found: RefinementItem[] | undefined;
-  #sequence = 0;
+  /**
+   * The search for facet values (`@lit/task`): run on each change of the text; an answer to an older text is
+   * dropped by the task, and an empty text resets it.
+   */
+  readonly #search: Task<[SearchStore | undefined, string, string, number], RefinementItem[]>;
+
+  constructor(host: ReactiveControllerHost, options?: StoreControllerOptions) {
+    super(host, options);
+    this.#search = new Task(host, {
+      autoRun: false,
+      task: async ([store, attribute, facetQuery, limit]) => {
+        if (!facetQuery || !store) return initialState;
+        try {
+          const hits = await store.searchForFacetValues(attribute, facetQuery, limit);
+          return hits.map((hit) => ({ ...hit, label: hit.value, isRefined: false }));
+        } catch (error) {
+          console.error(`svc-search: search for facet values of "${attribute}" failed:`, error);
+          return [];
+        }
+      },
+    });
+  }
+
+  /** The values matching `facetQuery` (undefined while not searching or waiting for the answer). */
+  get #found(): RefinementItem[] | undefined {
+    return this.#search.status === TaskStatus.COMPLETE ? this.#search.value : undefined;
+  }
 
   protected override needs(): Needs | undefined {
     const { attribute, showMore, limit } = this;
@@ -79,7 +106,10 @@ export class RefinementListController extends StoreController {
     return this.isShowingMore ? Math.max(this.limit, this.showMoreLimit) : this.limit;
   }
 
-  /** Every value the results have for the attribute (refined values included), sorted. */
+  /**
+   * Every value the results have for the attribute (refined values included), sorted — in the order the results
+   * ask for (`renderingContent.facetOrdering.values`) while `sortBy` is the default, as InstantSearch does.
+   */
   get allItems(): RefinementItem[] {
     const { attribute } = this;
     const counts = this.snapshot?.results?.facets?.[attribute] ?? {};
@@ -88,9 +118,11 @@ export class RefinementListController extends StoreController {
       ...(state?.disjunctiveFacetRefinements[attribute] ?? []),
       ...(state?.facetRefinements[attribute] ?? []),
     ];
-    return [...new Set([...Object.keys(counts), ...refined])]
+    const items = [...new Set([...Object.keys(counts), ...refined])]
       .map((value) => ({ value, label: value, count: counts[value] ?? 0, isRefined: refined.includes(value) }))
       .sort(compareBy(this.sortBy));
+    const byDefault = this.sortBy.join() === DEFAULT_REFINEMENT_SORT.join();
+    return byDefault ? orderValues(this.snapshot?.results, attribute, items) : items;
   }
 
   /** The values to show: the facet search's matches while searching, else the sorted values up to the limit. */
@@ -108,6 +140,11 @@ export class RefinementListController extends StoreController {
   /** True while the answer to the current facet search is awaited (the list still shows the plain values). */
   get isSearching(): boolean {
     return !!this.facetQuery && !this.#found;
+  }
+
+  /** Whether there is anything to choose: a value in the results, or a refined value to turn off. */
+  get canRefine(): boolean {
+    return this.allItems.length > 0;
   }
 
   /** Whether a show more/less button makes sense. */
@@ -143,25 +180,9 @@ export class RefinementListController extends StoreController {
 
   /** Searches the attribute's values for `facetQuery` (the facet must be `searchable(…)` in the index). */
   async searchForItems(facetQuery: string): Promise<void> {
-    const sequence = ++this.#sequence;
     this.facetQuery = facetQuery;
-    this.#found = undefined;
     this.host.requestUpdate();
-    const store = this.store;
-    if (!facetQuery || !store) return;
-    let items: RefinementItem[] = [];
-    try {
-      items = (await store.searchForFacetValues(this.attribute, facetQuery, this.#limit())).map((hit) => ({
-        ...hit,
-        label: hit.value,
-        isRefined: false,
-      }));
-    } catch (error) {
-      console.error(`svc-search: search for facet values of "${this.attribute}" failed:`, error);
-    }
-    if (sequence !== this.#sequence) return; // an older answer arriving late
-    this.#found = items;
-    this.host.requestUpdate();
+    await this.#search.run([this.store, this.attribute, facetQuery, this.#limit()]);
   }
 }
 

@@ -14,6 +14,27 @@ export interface StoreControllerOptions {
 
 let sequence = 0;
 
+/** Identities of the functions found in needs (a rule-contexts function), so a new function is a change. */
+const functionIds = new WeakMap<object, number>();
+let functions = 0;
+
+/**
+ * The needs as a comparable key: JSON, where each function stands for its identity (JSON alone drops them,
+ * so a controller that replaces its function would not be seen to change).
+ */
+function needsKey(needs: Needs): string {
+  return JSON.stringify(needs, (_key, value: unknown) => {
+    if (typeof value !== 'function') return value;
+    let id = functionIds.get(value);
+    if (id === undefined) {
+      functions += 1;
+      id = functions;
+      functionIds.set(value, id);
+    }
+    return `function #${id}`;
+  });
+}
+
 /** The value of a `Source`: calls it when it is a function. */
 function resolve<T extends object>(source: Source<T> | undefined): T | undefined {
   return typeof source === 'function' ? (source as () => T | undefined)() : source;
@@ -98,9 +119,11 @@ export class StoreController implements ReactiveController {
     if (store !== this.#bound) {
       this.#unsubscribe?.();
       this.#removeNeeds?.();
-      this.#unsubscribe = this.#removeNeeds = this.snapshot = undefined;
+      this.#removeNeeds = undefined;
+      this.snapshot = undefined;
       this.#needs = '';
-      this.#unsubscribe = (this.#bound = store)?.subscribe((snapshot) => {
+      this.#bound = store;
+      this.#unsubscribe = store?.subscribe((snapshot) => {
         this.snapshot = snapshot;
         this.onSnapshot(snapshot);
         this.host.requestUpdate();
@@ -108,7 +131,7 @@ export class StoreController implements ReactiveController {
     }
     if (!store) return;
     const needs = this.needs();
-    const key = needs ? JSON.stringify(needs) : '';
+    const key = needs ? needsKey(needs) : '';
     if (key !== this.#needs || (needs && !this.#removeNeeds)) {
       this.#removeNeeds?.();
       this.#removeNeeds = needs && store.registerNeeds(this.id, needs);

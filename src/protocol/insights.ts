@@ -4,40 +4,19 @@
  * and the service checks every event of a `POST /1/events` body with them (422 naming the first broken rule).
  */
 import type { InsightsEvent } from './types.js';
+import { INSIGHTS_LIMITS, USER_TOKEN_PATTERN, isValidUserToken } from './insights-limits.js';
 
-/** Limits of the API document (Limits table, Events). */
-export const INSIGHTS_LIMITS = {
-  /** Events per `POST /1/events` request. */
-  eventsPerRequest: 1000,
-  /** Insights body: under 2 MB. */
-  bodyBytes: 2 * 1024 * 1024,
-  filtersPerEvent: 10,
-  eventNameLength: 64,
-  userTokenLength: 128,
-  /** Only events up to four days old are accepted. */
-  maxAgeMs: 4 * 86_400_000,
-  /** Clock skew tolerated for timestamps ahead of the service's clock (the document is silent). */
-  futureSkewMs: 15 * 60_000,
-  /** A click or conversion must fall within one hour of its search event (conversion window). */
-  conversionWindowMs: 3_600_000,
-} as const;
+// The limits and the userToken rule are a module of their own: the browser needs them before the rest of
+// Insights is loaded (the token of the first search, the conversion window of an early click).
+export { INSIGHTS_LIMITS, USER_TOKEN_PATTERN, isValidUserToken };
 
 export const INSIGHTS_EVENT_TYPES = ['click', 'view', 'conversion'] as const;
 export type InsightsEventType = (typeof INSIGHTS_EVENT_TYPES)[number];
 
-/** userToken format of the event table: `[a-zA-Z0-9_-=/+]{1,128}`. */
-export const USER_TOKEN_PATTERN = /^[\w\-=/+]{1,128}$/;
 /** eventName: 1 to 64 ASCII characters, no control characters. */
 export const EVENT_NAME_PATTERN = /^[ -~]{1,64}$/;
 /** An event filter has the form `attribute:value`, both parts non-empty. */
 export const EVENT_FILTER_PATTERN = /^[^:]+:[\s\S]+$/;
-
-/**
- * Whether `token` is a valid userToken.
- * @example isValidUserToken('anonymous-1b2c') // true
- */
-export const isValidUserToken = (token: unknown): token is string =>
-  typeof token === 'string' && USER_TOKEN_PATTERN.test(token);
 
 /** The first rule an event breaks: the field (`filters[2]`, or `''` for the event itself) and why. */
 export interface InsightsEventProblem {

@@ -90,6 +90,26 @@ export interface SearchResponse<T = Record<string, unknown>> {
   cursor?: string;
   offset?: number;
   length?: number;
+  /** The `userData` of each rule applied, in order (rule consequences). */
+  userData?: unknown[];
+  /** The rules applied. */
+  appliedRules?: Array<{ objectID: string }>;
+  /**
+   * What the front end should show (facet order, value order, redirect): the index setting, or the query's or
+   * a rule's — the hosted API's field, beyond the API documents.
+   */
+  renderingContent?: RenderingContent;
+}
+
+/** `renderingContent` of a setting, a query, a rule consequence or an answer (beyond the API documents). */
+export interface RenderingContent {
+  facetOrdering?: {
+    /** The facets to show, in order; `*` stands for the others. */
+    facets?: { order?: string[] };
+    /** Per attribute: these values first, the others by `count` or `alpha` (or `hidden`); `hide` drops values. */
+    values?: Record<string, { order?: string[]; sortRemainingBy?: 'count' | 'alpha' | 'hidden'; hide?: string[] }>;
+  };
+  redirect?: { url: string };
 }
 
 export interface MultiSearchRequest {

@@ -10,28 +10,41 @@
  */
 import type { MultiSearchRequest, SearchParams, SearchResponse } from '../client/types.js';
 import { own } from './state.js';
-import type { IndexState, Needs, SearchResults } from './types.js';
+import type { ExtraQueries, IndexState, Needs, SearchResults } from './types.js';
 
 export interface MergedNeeds {
   facets: string[];
   disjunctiveFacets: string[];
   hitsPerPage?: number;
   maxValuesPerFacet?: number;
+  attributesToRetrieve?: string[];
   attributesToHighlight?: string[];
   attributesToSnippet?: string[];
   params: SearchParams;
+  /** Every controller's rule contexts, lists or functions of the state (resolved when the queries are built). */
+  ruleContexts: Array<string[] | ((state: IndexState) => string[])>;
+  /** The queries controllers add (one builder per key). */
+  queries: ExtraQueries[];
 }
 
 const union = (lists: unknown[]) => [...new Set(lists.flat().filter((v) => v !== undefined) as string[])].sort();
 const defined = <T extends object>(value: T) =>
   Object.fromEntries(Object.entries(value).filter((entry) => entry[1] !== undefined)) as T;
+/** The first of each key, in order. */
+const uniqueBy = <T>(list: T[], key: (item: T) => string): T[] => {
+  const byKey = new Map<string, T>();
+  for (const item of list) if (!byKey.has(key(item))) byKey.set(key(item), item);
+  return [...byKey.values()];
+};
 const asList = (value: unknown) =>
   value == null || value === '' ? [] : Array.isArray(value) ? value : [String(value)];
 
 /**
  * Merges the needs of all controllers: facet lists and attribute lists are unions, `hitsPerPage` and
- * `maxValuesPerFacet` the largest asked (every controller gets enough), other params in registration
- * order (later wins).
+ * `maxValuesPerFacet` the largest asked (every controller gets enough), rule contexts kept for the queries
+ * (united with the state's when they are built), other params in registration order (later wins). The hit
+ * attributes to retrieve and highlight are those all needs (and their `params`) name together, or the index's
+ * default (left out) as soon as one asks for `'*'` or none names any.
  *
  * @example
  * mergeNeeds([{ facets: ['brand'] }, { disjunctiveFacets: ['color'], hitsPerPage: 5 }])
@@ -42,10 +55,20 @@ export function mergeNeeds(needs: Iterable<Needs>): MergedNeeds {
     facets: [],
     disjunctiveFacets: [],
     params: Object.assign({}, ...all.map((n) => n.params)),
+    ruleContexts: all.flatMap((n) => (n.ruleContexts ? [n.ruleContexts] : [])),
+    queries: uniqueBy(
+      all.flatMap((n) => n.queries ?? []),
+      (queries) => queries.key,
+    ),
   } as unknown as Record<string, unknown>;
-  for (const key of ['facets', 'disjunctiveFacets', 'attributesToHighlight', 'attributesToSnippet'] as const) {
+  for (const key of ['facets', 'disjunctiveFacets', 'attributesToSnippet'] as const) {
     const lists = all.map((n) => n[key]).filter(Boolean);
     if (lists.length) merged[key] = union(lists);
+  }
+  for (const key of ['attributesToRetrieve', 'attributesToHighlight'] as const) {
+    const lists = all.flatMap((n) => [n[key], n.params?.[key] === undefined ? undefined : asList(n.params[key])]);
+    const named = union(lists.filter(Boolean));
+    if (lists.some(Boolean) && !named.includes('*')) merged[key] = named;
   }
   for (const key of ['hitsPerPage', 'maxValuesPerFacet'] as const) {
     const values = all.map((n) => n[key]).filter((v) => typeof v === 'number');
@@ -99,12 +122,17 @@ export interface BuiltQueries {
   disjunctiveFacets: string[];
   /** The OR facets that got their own facets-only query, in the order of `requests[1…]`. */
   queriedDisjunctiveFacets: string[];
+  /** How the answers of the controllers' queries (after the OR facets' ones, in order) go into the results. */
+  extraMerges: Array<(results: SearchResults, answer: SearchResponse | undefined) => void>;
 }
 
 /** One query of `state`: the controllers' params, the state's query and filters (without `exclude`'s own), then `params`. */
 function query(state: IndexState, needs: MergedNeeds, params: SearchParams, exclude?: string): MultiSearchRequest {
   const { facetFilters: _f, numericFilters: _n, tagFilters: _t, ...base } = needs.params;
-  if (state.ruleContexts.length) base.ruleContexts = union([asList(base.ruleContexts), state.ruleContexts]);
+  const contexts = (needs.ruleContexts ?? []).map((given) => (typeof given === 'function' ? given(state) : given));
+  if (state.ruleContexts.length || contexts.some((list) => list.length)) {
+    base.ruleContexts = union([asList(base.ruleContexts), state.ruleContexts, ...contexts]);
+  }
   return {
     indexName: state.indexName,
     params: defined({
@@ -117,6 +145,17 @@ function query(state: IndexState, needs: MergedNeeds, params: SearchParams, excl
   };
 }
 
+/** Counts only: these queries must not count as searches nor produce a queryID. */
+const COUNTS_ONLY: SearchParams = {
+  page: 0,
+  hitsPerPage: 0,
+  attributesToRetrieve: [],
+  attributesToHighlight: [],
+  attributesToSnippet: [],
+  analytics: false,
+  clickAnalytics: false,
+};
+
 /**
  * The facets-only query of `facet`: every refinement but the facet's own OR (and numeric) ones, no hits,
  * analytics and clickAnalytics off — the counts of its values as if none were selected yet. Also the
@@ -126,25 +165,11 @@ function query(state: IndexState, needs: MergedNeeds, params: SearchParams, excl
  * facetCountsQuery(state, mergeNeeds([]), 'brand').params.facetFilters // every filter but brand's OR ones
  */
 export const facetCountsQuery = (state: IndexState, needs: MergedNeeds, facet: string): MultiSearchRequest =>
-  query(
-    state,
-    needs,
-    // Facet counts only: these queries must not count as searches nor produce a queryID.
-    {
-      page: 0,
-      hitsPerPage: 0,
-      facets: [facet],
-      attributesToRetrieve: [],
-      attributesToHighlight: [],
-      attributesToSnippet: [],
-      analytics: false,
-      clickAnalytics: false,
-    },
-    facet,
-  );
+  query(state, needs, { ...COUNTS_ONLY, facets: [facet] }, facet);
 
 /**
- * The queries for one state: the main query, then one facets-only query per refined OR facet.
+ * The queries for one state: the main query, then one facets-only query per refined OR facet, then the queries
+ * the controllers add (`Needs.queries`).
  *
  * @example
  * buildQueries(state, mergeNeeds([{ disjunctiveFacets: ['brand'] }])).requests.length // 1 + refined OR facets
@@ -161,13 +186,18 @@ export function buildQueries(state: IndexState, needs: MergedNeeds): BuiltQuerie
     page: state.page,
     hitsPerPage: state.hitsPerPage ?? needs.hitsPerPage ?? needs.params.hitsPerPage,
     facets: facets.length ? facets : undefined,
+    attributesToRetrieve: needs.attributesToRetrieve,
     attributesToHighlight: needs.attributesToHighlight,
     attributesToSnippet: needs.attributesToSnippet,
   });
+  const countsQuery = (of: IndexState, params: SearchParams, exclude?: string) =>
+    query(of, needs, { ...COUNTS_ONLY, ...params }, exclude);
+  const extra = needs.queries.flatMap((queries) => queries.build(state, countsQuery));
   return {
-    requests: [main, ...refined.map((facet) => facetCountsQuery(state, needs, facet))],
+    requests: [main, ...refined.map((facet) => facetCountsQuery(state, needs, facet)), ...extra.map((e) => e.request)],
     disjunctiveFacets,
     queriedDisjunctiveFacets: refined,
+    extraMerges: extra.map((e) => e.merge),
   };
 }
 
@@ -190,6 +220,7 @@ export function mergeResults<T>(
     const facetStats = others[i]?.facets_stats?.[facet];
     if (stats && facetStats) stats[facet] = facetStats;
   });
+
   for (const [attribute, values] of [
     ...Object.entries(state.facetRefinements),
     ...Object.entries(state.disjunctiveFacetRefinements),
@@ -201,5 +232,15 @@ export function mergeResults<T>(
       if (!Object.hasOwn(counts, value)) counts[value] = own(own(main!.facets, attribute), value) ?? 0;
     facets[attribute] = counts;
   }
-  return { ...main!, facets, disjunctiveFacets: built.disjunctiveFacets, ...(stats && { facets_stats: stats }) };
+  const results: SearchResults<T> = {
+    ...main!,
+    facets,
+    disjunctiveFacets: built.disjunctiveFacets,
+    ...(stats && { facets_stats: stats }),
+  };
+  const extraAt = built.queriedDisjunctiveFacets.length;
+  built.extraMerges.forEach((merge, i) => {
+    merge(results as SearchResults, others[extraAt + i] as SearchResponse | undefined);
+  });
+  return results;
 }

@@ -1,8 +1,10 @@
 /**
  * `createSearchStore`: the reactive search state of one index.
  *
- * - Named actions change the state synchronously; the search runs once per tick (a microtask), so several
- *   actions in the same tick make one request, and an action that leaves the requests unchanged makes none.
+ * - Named actions change the state synchronously; the search runs once per tick, so several actions in the
+ *   same tick make one request, and an action that leaves the requests unchanged makes none. In a visible page
+ *   the tick is the next animation frame (keystrokes that arrive within one frame of each other make one
+ *   request, sent before that frame is painted); elsewhere (Node, a hidden tab) it is a microtask.
  * - All queries of a state (main + disjunctive facet queries) go in one multi-query request.
  * - Every request carries a sequence number; an answer older than the one on screen is dropped, so
  *   responses arriving out of order never overwrite newer ones.
@@ -22,13 +24,7 @@
  */
 import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
-import type {
-  MultiSearchRequest,
-  RequestOptions,
-  SearchClient,
-  SearchParams,
-  SearchResponse,
-} from '../client/types.js';
+import type { MultiSearchRequest, RequestOptions, SearchClient, SearchResponse } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
 import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults } from './requests.js';
 import { normalizeState, own, str, strings } from './state.js';
@@ -53,22 +49,28 @@ type Batched = 'recommend' | 'multiSearch';
 /** What the stores of one tree (a root and the indices added to it, at any depth) share. */
 interface Tree {
   client: SearchClient;
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   cache: false | LruCache<any>;
   requestLog: RequestLogEntry[];
   stalledDelayMs: number;
   /** The root's node; the tick walks the tree from it. */
   root?: Node;
-  /** A tick (microtask) is queued. */
+  /** A tick is queued (see {@link whenDue}). */
   ticking: boolean;
   log(kind: RequestLogEntry['kind'], body: unknown, cached?: boolean): void;
   /** A cached answer (a copy), logged as such. */
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   fromCache(kind: RequestLogEntry['kind'], key: string, body: unknown): any;
 }
 
 /** The queries of one store in a tick's multi-query; `answer` gets its slice of the results, or the error. */
 interface Part {
   requests: MultiSearchRequest[];
-  answer(results?: SearchResponse<any>[], error?: unknown): void;
+  /** Sent in a request of its own: the store was refused on its own last time. */
+  alone: boolean;
+  /** `single`: the request carried this store's queries only. */
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
+  answer(results?: SearchResponse<any>[], error?: unknown, single?: boolean): void;
   /** Set when the store gave up on the answer (no listener left, disposed). */
   dropped?: boolean;
   /** Given by the tick: counts the part out; the HTTP request is aborted when every part is. */
@@ -77,10 +79,11 @@ interface Part {
 
 /** A store's inner side, as its tree and its parent use it. */
 interface Node {
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   store: SearchStore<any>;
   /** A search (or notification) is due this tick. */
   due: boolean;
-  /** The added indices by name, in order: a live store's node, or a state kept for a store not added yet. */
+  /** The added indices by id, in order: a live store's node, or a state kept for a store not added yet. */
   indices: Map<string, { live?: Node; state?: IndexState }>;
   prepare(): Part | undefined;
   follow(query: string): void;
@@ -93,7 +96,10 @@ interface Node {
 
 /** What an added index asks of its parent. */
 interface Up {
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   store: SearchStore<any>;
+  /** The added index's id among the parent's indices. */
+  id: string;
   /** Its state changed (the parent's URL state with it). */
   changed(): void;
   /** It was disposed. */
@@ -114,7 +120,55 @@ const followed = (state: IndexState, query: string): IndexState => ({
   }),
 });
 
-/** One tick of a tree: the searches of every store due go in one multi-query, the answer split back. */
+/**
+ * Whether a failed combined request may be split: the service refused it (a 4xx: a missing index, a key
+ * restricted to other indices, a bad parameter of one index), which one store's queries can cause alone.
+ * Network errors, timeouts and 5xx fail every store the same way.
+ */
+const refused = (error: unknown) => {
+  const { name, status } = (error ?? {}) as { name?: string; status?: number };
+  return name === 'ApiError' && typeof status === 'number' && status >= 400 && status < 500;
+};
+
+/**
+ * Sends `parts` in one multi-query and splits the answer back. When the service refuses a request of several
+ * stores, each store's part is sent again on its own, so one refused index does not blank the others.
+ */
+function send(tree: Tree, parts: Part[]) {
+  const live = parts.filter((part) => !part.dropped);
+  if (!live.length) return;
+  const requests = live.flatMap((part) => part.requests);
+  tree.log('search', { requests });
+  const controller = new AbortController();
+  let open = live.length;
+  for (const part of live) {
+    part.drop = () => {
+      open -= 1;
+      if (!open) controller.abort();
+    };
+  }
+  tree.client.multiSearch(requests, { signal: controller.signal, cache: false }).then(
+    ({ results }) => {
+      let at = 0;
+      for (const part of live) {
+        part.answer(results.slice(at, at + part.requests.length), undefined, live.length === 1);
+        at += part.requests.length;
+      }
+    },
+    (error: unknown) => {
+      if (live.length > 1 && refused(error)) {
+        for (const part of live) send(tree, [part]);
+        return;
+      }
+      for (const part of live) part.answer(undefined, error, live.length === 1);
+    },
+  );
+}
+
+/**
+ * One tick of a tree: the searches of every store due go in one multi-query, the answer split back — except
+ * the stores refused on their own last time, each sent in a request of its own (until it succeeds).
+ */
 function tick(tree: Tree) {
   tree.ticking = false;
   const parts: Part[] = [];
@@ -129,19 +183,36 @@ function tick(tree: Tree) {
   walk(tree.root!);
   // A listener notified during the walk may have left (its store dropped its part at once).
   const live = parts.filter((part) => !part.dropped);
-  if (!live.length) return;
-  const requests = live.flatMap((part) => part.requests);
-  tree.log('search', { requests });
-  const controller = new AbortController();
-  let open = live.length;
-  for (const part of live) part.drop = () => void (--open || controller.abort());
-  tree.client.multiSearch(requests, { signal: controller.signal, cache: false }).then(
-    ({ results }) => {
-      let at = 0;
-      for (const part of live) part.answer(results.slice(at, (at += part.requests.length)));
-    },
-    (error: unknown) => live.forEach((part) => part.answer(undefined, error)),
+  send(
+    tree,
+    live.filter((part) => !part.alone),
   );
+  for (const part of live) if (part.alone) send(tree, [part]);
+}
+
+/** The longest a tick waits for an animation frame (a tab hidden meanwhile has none). */
+const FRAME_FALLBACK_MS = 100;
+
+/**
+ * Runs `tick` at the next animation frame when the page is visible, else in a microtask. Frames batch the
+ * actions of one frame (fast typing, a burst of changes from a framework's renders) into one request, and the
+ * request still leaves before the frame is painted; a timer stands in when the tab is hidden before the frame.
+ */
+function whenDue(tick: () => void): void {
+  const visible = typeof document === 'object' && document.visibilityState === 'visible';
+  if (!visible || typeof requestAnimationFrame !== 'function') {
+    queueMicrotask(tick);
+    return;
+  }
+  let ran = false;
+  const once = () => {
+    if (ran) return;
+    ran = true;
+    clearTimeout(fallback);
+    tick();
+  };
+  const fallback = setTimeout(once, FRAME_FALLBACK_MS);
+  requestAnimationFrame(once);
 }
 
 const toggled = <V>(list: V[] = [], value: V) =>
@@ -149,7 +220,7 @@ const toggled = <V>(list: V[] = [], value: V) =>
 
 /**
  * Creates a store searching `indexName` through `client`. The first search runs when the first listener
- * subscribes (in a microtask, so needs registered in the same tick are part of it).
+ * subscribes (at the next tick, so needs registered meanwhile are part of it).
  *
  * Cache: `cache: { ttlMs, maxEntries }` (defaults 2 minutes, 100 answers) or `cache: false`.
  *
@@ -166,6 +237,7 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
   const baseIndex = need(options.indexName, 'createSearchStore: indexName');
   const stalledDelayMs = options.stalledDelayMs ?? DEFAULT_STALLED_DELAY_MS;
   if (!(stalledDelayMs >= 0)) fail('createSearchStore: stalledDelayMs must be ≥ 0', RangeError);
+  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
   const cache = options.cache !== false && new LruCache<any>(options.cache);
   const requestLog: RequestLogEntry[] = [];
   const tree: Tree = {
@@ -186,7 +258,8 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     typeof options.initialState === 'string'
       ? queryStringToState(options.initialState, baseIndex)
       : normalizeState(options.initialState ?? {}, baseIndex);
-  return (tree.root = createNode<T>(tree, baseIndex, initial)).store;
+  tree.root = createNode<T>(tree, baseIndex, initial);
+  return tree.root.store;
 }
 
 /**
@@ -211,6 +284,8 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   const controllers = new Set<AbortController>();
   let disposed = false;
   let force = false;
+  /** Refused on its own: searched in a request of its own until it succeeds. */
+  let alone = false;
   /** Key of the requests of the last search started (an unchanged state makes no new one), and of the results on screen. */
   let lastKey: string | undefined;
   let shownKey: string | undefined;
@@ -222,10 +297,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   const queues: Partial<
     Record<
       Batched,
-      Array<[key: string, request: object, resolve: (value: any) => void, reject: (error: unknown) => void]>
+      Array<[key: string, request: object, resolve: (value: unknown) => void, reject: (error: unknown) => void]>
     >
   > = {};
-  const shared = new Map<string, Promise<any>>();
+  const shared = new Map<string, Promise<unknown>>();
 
   /** Runs `call` with an abort controller that `dispose` fires. */
   const abortable = <R>(call: (signal: AbortSignal) => Promise<R>) => {
@@ -241,7 +316,9 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   const inherited = () => [...(up?.inherited() ?? []), ...[...needs.values()].filter((n) => n.inherit)];
   const built = () => buildQueries(state, mergeNeeds(allNeeds()));
   /** Inherited needs changed: every live added index (and theirs) searches again if its requests changed. */
-  const rescanIndices = () => indices.forEach((entry) => entry.live?.rescan());
+  const rescanIndices = () => {
+    for (const entry of indices.values()) entry.live?.rescan();
+  };
   const keyOf = (requests: MultiSearchRequest[]) => JSON.stringify({ requests });
 
   function notify() {
@@ -280,17 +357,27 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     const { indices: _, ...own } = next;
     if (JSON.stringify(own) !== JSON.stringify(state)) {
       const follow = own.query !== state.query;
-      update({ state: (state = own) });
-      if (follow)
-        for (const entry of indices.values())
-          entry.live ? entry.live.follow(own.query) : (entry.state = followed(entry.state!, own.query));
+      state = own;
+      update({ state });
+      if (follow) {
+        for (const entry of indices.values()) {
+          if (entry.live) entry.live.follow(own.query);
+          else entry.state = followed(entry.state!, own.query);
+        }
+      }
       schedule();
       up?.changed();
     }
-    for (const [name, child] of Object.entries(given ?? {})) {
-      const entry = indices.get(name);
-      if (entry?.live) entry.live.store.setState(child);
-      else indices.set(name, { state: child }), changed();
+    for (const [id, child] of Object.entries(given ?? {})) {
+      const entry = indices.get(id);
+      if (entry?.live) {
+        // A URL state names its index by the id when it has no `sortBy`: that is the added index's own.
+        const base = entry.live.store.baseIndex;
+        entry.live.store.setState(child.indexName === id ? { ...child, indexName: base } : child);
+      } else {
+        indices.set(id, { state: child });
+        changed();
+      }
     }
   }
 
@@ -302,7 +389,15 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
   function schedule() {
     if (disposed) return;
     node.due = true;
-    if (!tree.ticking) (tree.ticking = true), queueMicrotask(() => tick(tree));
+    // A search is due from now on (the tick may be a frame away): listeners hear `loading` at once, as they did
+    // when the tick was a microtask. Needs or actions that leave the requests as they are change nothing.
+    if (listeners.size && !busy() && (force || keyOf(built().requests) !== lastKey)) {
+      update({ status: 'loading' });
+      notify();
+    }
+    if (tree.ticking) return;
+    tree.ticking = true;
+    whenDue(() => tick(tree));
   }
 
   /** The search of this tick, if any: nothing while nobody listens or when the requests are those of the last search. */
@@ -323,8 +418,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     if (hit) return void show(seq, key, mergeResults(sentState, queries, hit));
     const part: Part = {
       requests: queries.requests,
-      answer(results, error) {
+      alone,
+      answer(results, error, single) {
         if (!pending.delete(seq)) return; // given up (no listener left, disposed)
+        if (single) alone = !results && refused(error);
         if (results) {
           if (cache) cache.set(`search${key}`, results);
           return show(seq, key, mergeResults(sentState, queries, results));
@@ -336,11 +433,14 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       },
     };
     pending.set(seq, part);
-    if (snapshot.status !== 'stalled') update({ status: 'loading' });
+    if (!busy()) update({ status: 'loading' });
     // Counted from the first search of a busy spell: a user typing on does not keep postponing `stalled`.
     stalledTimer ??= setTimeout(() => {
       stalledTimer = undefined;
-      if (!disposed && newerPending()) update({ status: 'stalled' }), notify();
+      if (!disposed && newerPending()) {
+        update({ status: 'stalled' });
+        notify();
+      }
     }, tree.stalledDelayMs);
     notify();
     return part;
@@ -363,7 +463,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
 
   /** Gives up the searches in flight (their answers are ignored; the HTTP request is aborted unless another store of the tree waits on it). */
   function abandon() {
-    for (const part of pending.values()) (part.dropped = true), part.drop?.();
+    for (const part of pending.values()) {
+      part.dropped = true;
+      part.drop?.();
+    }
     pending.clear();
     stalledTimer = void clearTimeout(stalledTimer);
   }
@@ -373,7 +476,10 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     const batch = queues[kind]!;
     delete queues[kind];
     // Queued before `dispose()`: never sent.
-    if (disposed) return batch.forEach((item) => item[3](new DOMException('The store was disposed.', 'AbortError')));
+    if (disposed) {
+      for (const item of batch) item[3](new DOMException('The store was disposed.', 'AbortError'));
+      return;
+    }
     const requests = batch.map((item) => item[1]);
     log(kind, { requests });
     abortable((signal) =>
@@ -382,36 +488,47 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
         cache: false,
       }),
     ).then(
-      ({ results }) =>
-        batch.forEach(([key, , resolve, reject], i) => {
+      ({ results }) => {
+        for (const [i, [key, , resolve, reject]] of batch.entries()) {
           const result = results[i];
-          if (!result) return reject(new Error(`svc-search: no ${kind} result ${i}`));
+          if (!result) {
+            reject(new Error(`svc-search: no ${kind} result ${i}`));
+            continue;
+          }
           if (cache) cache.set(kind + key, result);
           resolve(result);
-        }),
-      (error) => batch.forEach((item) => item[3](error)),
+        }
+      },
+      (error) => {
+        for (const item of batch) item[3](error);
+      },
     );
   }
 
   /** A request batched with the others of its kind in this tick, answered from the cache or shared with an identical one in flight. */
-  function batched(kind: Batched, request: object): Promise<any> {
+  function batched<R>(kind: Batched, request: object): Promise<R> {
     const key = JSON.stringify(request);
     const hit = fromCache(kind, key, { requests: [request] });
-    if (hit) return Promise.resolve(hit);
+    if (hit) return Promise.resolve(hit as R);
     let call = shared.get(kind + key);
     if (!call) {
-      const created = (call = new Promise((resolve, reject) => {
-        if ((queues[kind] ??= []).push([key, structuredClone(request), resolve, reject]) === 1)
-          queueMicrotask(() => flush(kind));
-      }));
-      const forget = () => void (shared.get(kind + key) === created && shared.delete(kind + key));
+      const created = new Promise<unknown>((resolve, reject) => {
+        const queue = queues[kind] ?? [];
+        queues[kind] = queue;
+        queue.push([key, structuredClone(request), resolve, reject]);
+        if (queue.length === 1) queueMicrotask(() => flush(kind));
+      });
+      const forget = () => {
+        if (shared.get(kind + key) === created) shared.delete(kind + key);
+      };
       created.then(forget, forget);
       shared.set(kind + key, created);
+      call = created;
     }
-    return call.then(structuredClone);
+    return call.then((value) => structuredClone(value) as R);
   }
 
-  /** The root's URL state with the state of the added index `name` replaced by `child`. */
+  /** The root's URL state with the state of the added index of id `name` replaced by `child`. */
   const withIndex = (name: string, child: IndexState): [IndexState, string] => {
     const current = routeState();
     const mine = {
@@ -437,6 +554,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     baseIndex,
     requestLog: tree.requestLog,
     parent: up?.store,
+    indexId: up?.id,
     getSnapshot: () => snapshot,
     get indices() {
       return new Map([...indices].flatMap(([name, entry]) => (entry.live ? [[name, entry.live.store] as const] : [])));
@@ -467,8 +585,14 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       needs.set(id, controllerNeeds);
       schedule();
       if (controllerNeeds.inherit || before?.inherit) rescanIndices();
-      // Removing needs makes no request by itself: the results on screen are a superset of what is left.
-      return () => void (needs.get(id) === controllerNeeds && needs.delete(id));
+      // Removing needs makes no request by itself: the results on screen are a superset of what is left. The
+      // added indices' requests are shaped by inherited needs (a root <svc-configure>'s filters): they search
+      // again when theirs changed.
+      return () => {
+        if (needs.get(id) !== controllerNeeds) return;
+        needs.delete(id);
+        if (controllerNeeds.inherit) rescanIndices();
+      };
     },
 
     // Every action builds the next state and `normalizeState` validates it (one pass, naming the bad field).
@@ -552,10 +676,11 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       return batched('recommend', request);
     },
 
-    searchIndex: (request) =>
-      up
-        ? root().searchIndex(request)
-        : (need(request?.indexName, 'searchIndex: indexName'), batched('multiSearch', request)),
+    searchIndex(request) {
+      if (up) return root().searchIndex(request);
+      need(request?.indexName, 'searchIndex: indexName');
+      return batched('multiSearch', request);
+    },
 
     toQueryString: (indexState = routeState()) =>
       stateToQueryString({ ...indexState, indices: indexState.indices ?? routeState().indices }, baseIndex),
@@ -569,36 +694,47 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       return `?${stateToQueryString(whole, rootIndex)}`;
     },
 
-    addIndex(indexName, { initialState }: IndexOptions = {}) {
+    addIndex(indexName, { initialState, indexId }: IndexOptions = {}) {
       alive();
       need(indexName, 'addIndex: indexName');
-      const entry = indices.get(indexName);
-      if (entry?.live) fail(`addIndex: the index ${indexName} is already added`, Error);
+      const id = indexId === undefined ? indexName : need(indexId, 'addIndex: indexId');
+      const entry = indices.get(id);
+      if (entry?.live) fail(`addIndex: an index of id ${id} is already added`, Error);
+      // A state kept from a URL: read with the id as its base index, so without `sortBy` it names the id.
+      const kept = entry?.state && {
+        ...entry.state,
+        indexName: entry.state.indexName === id ? indexName : entry.state.indexName,
+      };
       const start =
-        entry?.state ??
+        kept ??
         (typeof initialState === 'string'
           ? queryStringToState(initialState, indexName)
           : normalizeState({ query: state.query, ...initialState }, indexName));
+      // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
       const child = createNode<any>(tree, indexName, start, {
         store,
+        id,
         changed,
-        withIndex: (state) => withIndex(indexName, state),
+        withIndex: (state) => withIndex(id, state),
         inherited,
         removed() {
-          if (indices.get(indexName)?.live !== child) return;
-          indices.delete(indexName);
+          if (indices.get(id)?.live !== child) return;
+          indices.delete(id);
           changed();
         },
       });
-      indices.set(indexName, { live: child });
+      indices.set(id, { live: child });
       changed();
       return child.store;
     },
-    removeIndex(indexName) {
-      const entry = indices.get(indexName);
+    removeIndex(indexId) {
+      const entry = indices.get(indexId);
       if (!entry) return false;
       if (entry.live) entry.live.store.dispose();
-      else indices.delete(indexName), changed();
+      else {
+        indices.delete(indexId);
+        changed();
+      }
       return true;
     },
 

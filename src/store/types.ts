@@ -28,7 +28,7 @@ export interface IndexState {
   tagRefinements: string[];
   ruleContexts: string[];
   /**
-   * (added by multi-index) The states of the indices added with `addIndex`, by index name — and of those a URL
+   * (added by multi-index) The states of the indices added with `addIndex`, by index id — and of those a URL
    * or `setState` named before they were added (kept until they are). Present in what `fromQueryString`
    * returns and what `setState` / `toQueryString` / `createURL` take; never in a snapshot's `state`, which is the
    * store's own index only (so a change in another index does not look like a change of this one).
@@ -44,6 +44,8 @@ export interface SearchResults<T = Record<string, unknown>> extends SearchRespon
   facets: Record<string, Record<string, number>>;
   /** Which facets were computed disjunctively. */
   disjunctiveFacets: string[];
+  /** Numbers of hits of count queries (`<svc-numeric-menu show-counts>`'s ranges), by key. */
+  counts?: Record<string, number>;
 }
 
 export interface StoreSnapshot<T = Record<string, unknown>> {
@@ -62,16 +64,49 @@ export interface Needs {
   disjunctiveFacets?: string[];
   hitsPerPage?: number;
   maxValuesPerFacet?: number;
+  /**
+   * The hit attributes this need reads; the store asks for those of every need (and of `params`), and for the
+   * index's default when one of them is `'*'` (a need reading hits it cannot name). Leave it out when the
+   * controller reads no hit attributes.
+   */
+  attributesToRetrieve?: string[];
+  /** The attributes this need shows highlighted, merged like `attributesToRetrieve` (`'*'`: the index's setting). */
   attributesToHighlight?: string[];
   attributesToSnippet?: string[];
   /** Any other search parameters (configure element, insights `clickAnalytics`/`userToken`, …). */
   params?: SearchParams;
+  /**
+   * Queries a controller adds to the request of a state, and how their answers go into the results (the
+   * hierarchical menu's levels, the numeric menu's counts): the store stays generic, and a page without those
+   * elements carries none of their code.
+   */
+  queries?: ExtraQueries[];
+  /**
+   * Rule contexts sent with the queries (`ruleContexts`), united over every controller and the state's own:
+   * a list, or a function of the state searched — so contexts that follow the refinements
+   * (`<svc-query-rule-context tracked-filters>`) go in the same request as the refinement itself.
+   */
+  ruleContexts?: string[] | ((state: IndexState) => string[]);
   /**
    * (added for Insights across indices) These needs also apply to every index added under this store
    * (`addIndex`, at any depth), before the added index's own needs (which win on a conflicting parameter).
    * Insights registers `clickAnalytics` and `userToken` this way, so an added index's hits carry a `queryID`.
    */
   inherit?: boolean;
+}
+
+/**
+ * Queries added to the request of a state by a controller (`Needs.queries`): `build` makes them from the state
+ * searched — with `countsQuery`, a no-hit query of that state (analytics off, nothing retrieved) with `params`,
+ * leaving out `exclude`'s own OR and numeric refinements — and each one's `merge` puts its answer into the
+ * results. Builders with the same `key` are one (two controllers asking the same queries share them).
+ */
+export interface ExtraQueries {
+  key: string;
+  build(
+    state: IndexState,
+    countsQuery: (state: IndexState, params: SearchParams, exclude?: string) => MultiSearchRequest,
+  ): Array<{ request: MultiSearchRequest; merge(results: SearchResults, answer: SearchResponse | undefined): void }>;
 }
 
 export interface StoreOptions {
@@ -87,6 +122,12 @@ export interface StoreOptions {
 
 /** (added by multi-index) Options of `store.addIndex`. */
 export interface IndexOptions {
+  /**
+   * The id of the added index among its parent's (InstantSearch's `indexId`; default: the index name): the
+   * same index can be added twice under one parent with two ids (each with its own refinements), and its URL
+   * state keys are prefixed with the id.
+   */
+  indexId?: string;
   /**
    * The index's initial state (merged over an empty state with the parent's query), or a query string of it
    * (`toQueryString` of that index). A state the parent already holds for the index (from its URL or
@@ -169,14 +210,19 @@ export interface SearchStore<T = Record<string, unknown>> {
    *   store's query changes again. Nothing else is inherited (refinements name attributes of one index).
    * - The searches of this store and its added indices due in one tick go in one multi-query request (one
    *   `requestLog` entry); each store keeps its own status, out-of-order protection, cache entries and errors.
-   * - Its state is part of this store's URL state (`toQueryString`, keys prefixed `<indexName>.`).
-   * Throws when an index of that name is already added.
+   * - Its state is part of this store's URL state (`toQueryString`, keys prefixed `<indexId>.`).
+   * - When a combined request is refused (a missing index, a key restricted to other indices), each store's
+   *   queries are sent again on their own: the others show their results, the refused one its error; a store
+   *   refused alone is sent on its own until it succeeds.
+   * Throws when an index of that id (`options.indexId`, default the index name) is already added.
    */
   addIndex<C = Record<string, unknown>>(indexName: string, options?: IndexOptions): SearchStore<C>;
-  /** (added by multi-index) Disposes the added index of that name (as its `dispose()`); false when there is none. */
-  removeIndex(indexName: string): boolean;
-  /** (added by multi-index) The indices added to this store, by index name (a new map on each read). */
+  /** (added by multi-index) Disposes the added index of that id (as its `dispose()`); false when there is none. */
+  removeIndex(indexId: string): boolean;
+  /** (added by multi-index) The indices added to this store, by index id (a new map on each read). */
   readonly indices: ReadonlyMap<string, SearchStore>;
+  /** (added by multi-index) The id of an added index among its parent's (its index name unless given); undefined for a root store. */
+  readonly indexId: string | undefined;
   /** (added by multi-index) The store this one was added to (`addIndex`), undefined for a root store. */
   readonly parent: SearchStore | undefined;
 

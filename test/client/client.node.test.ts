@@ -105,7 +105,7 @@ describe('hosts', () => {
 });
 
 describe('endpoints against the local service', () => {
-  test('search sends the credentials headers and URL-encoded params', async () => {
+  test('search is a CORS simple request: credentials in the URL, JSON as text/plain, no custom header', async () => {
     const proxy = await startProxy(svc.url);
     try {
       const client = searchClient([proxy.url]);
@@ -118,8 +118,31 @@ describe('endpoints against the local service', () => {
       assert.ok(answer.hits.every((h) => h.kind === 'laptop'));
       assert.equal(answer.nbHits, records.filter((r) => r.kind === 'laptop').length);
       const sent = proxy.requests[0]!;
-      assert.equal(sent.url, `/1/indexes/${INDEX}/query`);
+      assert.equal(
+        sent.url,
+        `/1/indexes/${INDEX}/query?X-Service-Application-Id=${svc.appId}&X-Service-API-Key=${svc.searchKey}`,
+      );
       assert.deepEqual(sent.json, { params: 'query=laptop&hitsPerPage=5&facets=%5B%22brand%22%5D' });
+      // What makes a cross-origin request "simple" (no preflight): a safelisted content type, no x-* header.
+      assert.equal(sent.headers['content-type'], 'text/plain;charset=UTF-8');
+      assert.deepEqual(
+        Object.keys(sent.headers).filter((name) => name.startsWith('x-')),
+        [],
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('request() (writes, admin calls) keeps the credentials in headers and the JSON content type', async () => {
+    const proxy = await startProxy(svc.url);
+    try {
+      const client = createClient({ appId: svc.appId, apiKey: svc.adminKey, hosts: [proxy.url], cache: false });
+      await client.request('PUT', `/1/indexes/${INDEX}_simple/settings`, { hitsPerPage: 7 });
+      const sent = proxy.requests[0]!;
+      assert.equal(sent.url, `/1/indexes/${INDEX}_simple/settings`);
+      assert.equal(sent.headers['x-service-api-key'], svc.adminKey);
+      assert.equal(sent.headers['content-type'], 'application/json; charset=UTF-8');
     } finally {
       await proxy.close();
     }
@@ -216,7 +239,7 @@ describe('endpoints against the local service', () => {
     assert.deepEqual(events.events, []);
   });
 
-  test('sendEvents posts to the insights host; keepalive puts the credentials in the URL', async () => {
+  test('sendEvents posts to the insights host as a simple request, with keepalive too', async () => {
     const proxy = await startProxy(svc.url);
     try {
       const client = createClient({
@@ -236,12 +259,11 @@ describe('endpoints against the local service', () => {
       assert.equal(plain.status, 200);
       const beacon = await client.sendEvents([{ ...event, userToken: 'user-2' }], { keepalive: true });
       assert.equal(beacon.status, 200);
-      assert.equal(proxy.requests[0]!.url, '/1/events');
-      // Document 2: the URL parameters carry the header names, case-sensitive (the service refuses lowercase ones).
-      assert.equal(
-        proxy.requests[1]!.url,
-        `/1/events?X-Service-Application-Id=${svc.appId}&X-Service-API-Key=${svc.searchKey}`,
-      );
+      // Both as simple requests: the URL parameters carry the header names; keepalive changes nothing else.
+      for (const sent of proxy.requests) {
+        assert.equal(sent.url, `/1/events?X-Service-Application-Id=${svc.appId}&X-Service-API-Key=${svc.searchKey}`);
+        assert.equal(sent.headers['content-type'], 'text/plain;charset=UTF-8');
+      }
       assert.equal(
         client.eventsBeaconUrl(),
         `${proxy.url}/1/events?X-Service-Application-Id=${svc.appId}&X-Service-API-Key=${svc.searchKey}`,

@@ -117,6 +117,8 @@ export interface SeenRequest {
   url: string;
   body: string;
   json: unknown;
+  /** The request's headers (lower-case names). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export interface Proxy {
@@ -142,7 +144,7 @@ export async function startProxy(target: string, delay: (request: SeenRequest) =
     } catch {
       json = undefined;
     }
-    const seen = { method: req.method ?? 'GET', url: req.url ?? '/', body, json };
+    const seen = { method: req.method ?? 'GET', url: req.url ?? '/', body, json, headers: { ...req.headers } };
     requests.push(seen);
     const ms = delay(seen);
     if (ms > 0) await new Promise((r) => setTimeout(r, ms));
@@ -190,7 +192,9 @@ export async function startHangingServer(): Promise<HangingServer> {
     let received: number | undefined;
     sockets.add(socket);
     socket.on('data', () => {
-      if (received === undefined) requests.push((received = Date.now()));
+      if (received !== undefined) return;
+      received = Date.now();
+      requests.push(received);
     });
     socket.on('close', () => {
       if (received !== undefined) closedAfter.push(Date.now() - received);

@@ -67,6 +67,7 @@ describe('AutocompleteController (headless)', () => {
     expect([ac.expanded, ac.activeIndex]).to.deep.equal([true, 0]);
     ac.close();
     expect([ac.expanded, ac.activeIndex, ac.suggestions.length]).to.deep.equal([false, -1, 3]);
+    expect(ac.input, 'the text is the results’ query').to.equal('apple');
     expect(ac.select(1), 'nothing to select in a closed list').to.equal(undefined);
     ac.setInput('dell');
     expect(ac.submit()).to.equal('dell');

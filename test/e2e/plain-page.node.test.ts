@@ -1,10 +1,11 @@
 /**
- * End to end: a plain HTML page with nothing but `<script type="module" src="/dist/svc-search.js">` and the
+ * End to end: a plain HTML page with nothing but `<script type="module" src="/dist/svc-search.js">` (the loader,
+ * which imports the chunks of the page's elements from `/dist/chunks/`) and the
  * tags of issue 4, served next to the real local service (same origin), in real Chromium (playwright-core).
  * A user types a query with a typo, refines by brand, and goes to page 2.
  *
  * `dist/svc-search.js` is built first when it is missing or older than any browser source file under
- * `src/` (only the Vite bundle step, `npx vite build`, which needs no type check); set `SVC_E2E_REBUILD=1`
+ * `src/` (only the Vite bundle step, `vite build --mode loader`, which needs no type check); set `SVC_E2E_REBUILD=1`
  * to force it. `npm run build` builds everything, this file included.
  */
 import { after, before, describe, it } from 'node:test';
@@ -42,11 +43,8 @@ function ensureBundle(): void {
   if (!stale && !process.env.SVC_E2E_REBUILD) return;
   const result = spawnSync(
     process.execPath,
-    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'],
-    {
-      cwd: root,
-      encoding: 'utf8',
-    },
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
+    { cwd: root, encoding: 'utf8' },
   );
   assert.equal(result.status, 0, `vite build failed:\n${result.stdout}\n${result.stderr}`);
 }
@@ -125,14 +123,14 @@ describe('plain HTML page with dist/svc-search.js', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
     const service = await createService({ dataDir });
     closeService = () => service.close();
-    const bundle = readFileSync(bundlePath);
     server = createServer((req, res) => {
       const url = req.url ?? '/';
       if (/^\/(1|2)\//.test(url)) return service.handler(req, res, () => res.writeHead(404).end());
       if (url === '/' || url.startsWith('/?')) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(plainPage(origin));
-      } else if (url === '/dist/svc-search.js') {
-        res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(bundle);
+      } else if (url === '/dist/svc-search.js' || /^\/dist\/chunks\/[\w-]+\.js$/.test(url)) {
+        // The loader and the chunks it imports from beside it.
+        res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(readFileSync(join(root, url)));
       } else if (url === '/favicon.ico') {
         res.writeHead(204).end(); // the browser asks for it on its own; not part of the page
       } else {
@@ -188,9 +186,13 @@ describe('plain HTML page with dist/svc-search.js', () => {
       (url) => !url.includes('/1/') && !url.includes('/2/') && !url.endsWith('/favicon.ico'),
     );
     assert.deepEqual(
-      scripts,
+      scripts.filter((url) => !url.startsWith(`${origin}/dist/chunks/`)),
       [`${origin}/`, `${origin}/dist/svc-search.js`],
-      'the page loads only itself and the bundle',
+      'the page loads only itself, the loader and its chunks',
+    );
+    assert.ok(
+      scripts.some((url) => url.startsWith(`${origin}/dist/chunks/core-`)),
+      `the shared core chunk: ${scripts}`,
     );
   });
 

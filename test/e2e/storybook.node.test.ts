@@ -34,7 +34,13 @@ const EMPTY_ON_PURPOSE: Record<string, string[]> = {
  * Tags that may show nothing in a story: current refinements list only what was refined — only its own
  * stories start with refinements.
  */
-const optionalIn = (id: string) => (id.startsWith('elements-current-refinements--') ? [] : ['svc-current-refinements']);
+const optionalIn = (id: string) => [
+  ...(id.startsWith('elements-current-refinements--') ? [] : ['svc-current-refinements']),
+  // Banners show only for the queries of a rule: their own stories (and the rule's order) open on "chairs".
+  ...(id.startsWith('elements-query-rule-custom-data--') || id === 'elements-dynamic-widgets--rule-order'
+    ? []
+    : ['svc-query-rule-custom-data']),
+];
 
 /** Stories checked with axe, besides the shop (below, in light and dark). */
 const AXE_STORIES = /^pages-(product-page|home-page)--/;
@@ -74,8 +80,8 @@ const STORY_PROBLEMS = `({ empty, optional }) => {
     const tag = el.localName;
     const id = el.id ? tag + '#' + el.id : tag;
     if (!customElements.get(tag)) { problems.push(id + ' not defined'); continue; }
-    // Roots render only a slot; configure shows nothing.
-    if (tag === 'svc-search' || tag === 'svc-index' || tag === 'svc-configure' || optional.includes(tag)) continue;
+    // Roots render only a slot; configure and the rule context show nothing.
+    if (['svc-search', 'svc-index', 'svc-configure', 'svc-query-rule-context'].includes(tag) || optional.includes(tag)) continue;
     if (!el.shadowRoot) { problems.push(id + ' has no shadow root'); continue; }
     if (el.shadowRoot.querySelector('[part~="error"]:not([hidden])') && clean(deepText(el.shadowRoot.querySelector('[part~="error"]')))) problems.push(id + ' shows an error: ' + clean(deepText(el.shadowRoot.querySelector('[part~="error"]'))));
     const lists = ['svc-hits', 'svc-infinite-hits', 'svc-recommendations', 'svc-trending'];
@@ -98,6 +104,8 @@ const STORY_PROBLEMS = `({ empty, optional }) => {
     else if (tag === 'svc-sort-by' || tag === 'svc-hits-per-page') need(q(el, 'select option').length > 1, 'fewer than two options');
     else if (tag === 'svc-range-input') need(q(el, 'input').filter((input) => /\\d/.test(input.placeholder || input.value)).length === 2, 'no bounds');
     else if (tag === 'svc-clear-refinements') need(q(el, 'button').length === 1, 'no button');
+    else if (tag === 'svc-dynamic-widgets') need(q(el, 'slot').some((slot) => slot.assignedElements().length), 'no facet shown');
+    else if (tag === 'svc-range-slider') need(q(el, '[role="slider"]').filter((thumb) => /\\d/.test(thumb.getAttribute('aria-valuetext') || '')).length === 2, 'no bounds');
     else need(clean(deepText(el.shadowRoot)), 'nothing rendered');
   }
   return problems;
@@ -225,7 +233,12 @@ describe('npm start (Storybook with the local service)', { timeout: 480_000 }, (
         ids.some((id) => id.startsWith(`elements-${name}--`)),
         `no story for <svc-${name}>`,
       );
-    for (const page of ['pages-shop--shop', 'pages-home-page--home-page', 'pages-product-page--keyboard'])
+    for (const page of [
+      'pages-shop--shop',
+      'pages-shop--suggestions-only',
+      'pages-home-page--home-page',
+      'pages-product-page--keyboard',
+    ])
       assert.ok(ids.includes(page), `story ${page} missing`);
   });
 
@@ -332,4 +345,149 @@ describe('npm start (Storybook with the local service)', { timeout: 480_000 }, (
       await page.close();
     });
   }
+
+  /** The text of `<svc-stats>` ("169 results found in 2 ms"). */
+  const stats = (page: Page) =>
+    page.evaluate(
+      () => document.querySelector('svc-stats')?.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim() ?? '',
+    );
+  /** What the shop's autocomplete field shows, and the query of the results on screen. */
+  const agreement = (page: Page) =>
+    page.evaluate(() => {
+      const field = document.querySelector('svc-autocomplete')!.shadowRoot!.querySelector('input')!;
+      const store = (
+        document.querySelector('svc-search') as unknown as {
+          store: { getSnapshot(): { results: { query: string } | null } };
+        }
+      ).store;
+      return { field: field.value, results: store.getSnapshot().results?.query };
+    });
+
+  for (const [story, mode] of [
+    ['pages-shop--shop', 'search as you type'],
+    ['pages-shop--suggestions-only', 'suggestions only'],
+  ] as const) {
+    it(`the shop (${mode}): type "leathr chiar", click a brand — the box shows the query of the results`, async () => {
+      const page = await browser.newPage();
+      await page.goto(`${base}/iframe.html?id=${story}&viewMode=story`);
+      await page.locator('svc-hits li').first().waitFor({ timeout: 90_000 });
+      const field = page.locator('svc-autocomplete').getByRole('combobox');
+      await field.pressSequentially('leathr chiar', { delay: 20 });
+      await page.waitForFunction(
+        () =>
+          (document.querySelector('svc-autocomplete') as unknown as { suggestionsStatus: string }).suggestionsStatus !==
+          'loading',
+      );
+      if (mode === 'search as you type') {
+        await page.waitForFunction(
+          () =>
+            (
+              document.querySelector('svc-search') as unknown as {
+                store: { getSnapshot(): { results: { query: string } } };
+              }
+            ).store.getSnapshot().results.query === 'leathr chiar',
+        );
+      }
+      // The first brand of the list (a real click: the focus leaves the box).
+      const brand = page.locator('svc-refinement-list[attribute="brand"]').locator('input[type="checkbox"]').first();
+      const brandName = await brand.inputValue();
+      await brand.click();
+      await page.waitForFunction(
+        (name) =>
+          (
+            document.querySelector('svc-search') as unknown as {
+              store: {
+                getSnapshot(): { status: string; state: { disjunctiveFacetRefinements: Record<string, string[]> } };
+              };
+            }
+          ).store
+            .getSnapshot()
+            .state.disjunctiveFacetRefinements.brand?.includes(name),
+        brandName,
+      );
+      await page.waitForFunction(
+        () =>
+          (
+            document.querySelector('svc-search') as unknown as { store: { getSnapshot(): { status: string } } }
+          ).store.getSnapshot().status === 'idle',
+      );
+      await page.waitForTimeout(100);
+      const seen = await agreement(page);
+      assert.equal(seen.field, seen.results, `the box shows "${seen.field}" over results for "${seen.results}"`);
+      assert.equal(seen.field, mode === 'search as you type' ? 'leathr chiar' : '');
+      assert.match(await stats(page), /^\d[\d,]* results? found/);
+      await page.close();
+    });
+  }
+
+  it('the shop on a phone (390 × 844): nothing overflows, the filters are a disclosure, a refinement works', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.goto(`${base}/iframe.html?id=pages-shop--shop&viewMode=story`);
+    await page.locator('svc-hits li').first().waitFor({ timeout: 90_000 });
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(await overflow(), 0, 'no horizontal scroll');
+    const hits = await page.locator('svc-hits').boundingBox();
+    assert.ok(hits && hits.width >= 390 - 2 * 16 - 1, `the results take the width (${hits?.width}px)`);
+    const summary = page.locator('details.filters > summary');
+    assert.ok(await summary.isVisible(), 'a Filters disclosure');
+    assert.equal(await page.locator('svc-rating-menu').isVisible(), false, 'closed at first');
+    const before = await stats(page);
+    await summary.tap();
+    const rating = page.locator('svc-rating-menu').getByRole('link').first();
+    await rating.waitFor();
+    await rating.tap();
+    await page.waitForFunction((text) => {
+      const now = document.querySelector('svc-stats')?.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim();
+      return now && now !== text;
+    }, before);
+    const refinements = await page.evaluate(
+      () =>
+        (
+          document.querySelector('svc-search') as unknown as {
+            store: { getSnapshot(): { state: { numericRefinements: Record<string, unknown> } } };
+          }
+        ).store.getSnapshot().state.numericRefinements,
+    );
+    assert.deepEqual(refinements, {
+      rating: [
+        { operator: '>=', value: 4 },
+        { operator: '<=', value: 5 },
+      ],
+    });
+    assert.equal(await overflow(), 0, 'still no horizontal scroll with the filters open');
+    await page.screenshot({ path: join(tmpdir(), 'svc-shop-phone.png'), fullPage: false });
+    await page.close();
+  });
+
+  it('the demo rule shows its banner for "chairs" in the shop', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/iframe.html?id=pages-shop--shop&viewMode=story`);
+    await page.locator('svc-hits li').first().waitFor({ timeout: 90_000 });
+    await page.locator('svc-autocomplete').getByRole('combobox').fill('chairs');
+    const banner = page.locator('svc-query-rule-custom-data').locator('[part~="title"]');
+    await banner.waitFor({ timeout: 10_000 });
+    assert.equal(await banner.textContent(), 'Sit well, work well');
+    await page.close();
+  });
+
+  it('the catalogue: no onboarding checklist; autodocs list the public API and a translations table', async () => {
+    const manager = await (await fetch(`${base}/`)).text();
+    assert.match(manager, /"sidebarOnboardingChecklist":\s*false/);
+    const page = await browser.newPage();
+    await page.goto(`${base}/?path=/docs/elements-refinement-list--docs`);
+    await page.locator('#storybook-explorer-tree').waitFor({ timeout: 60_000 });
+    const sidebar = (await page.locator('nav, aside, #storybook-explorer-menu').first().textContent()) ?? '';
+    assert.doesNotMatch(sidebar, /Get started|Onboarding/i);
+    assert.doesNotMatch(await page.content(), /Get started \d+ ?%/);
+    await page.goto(`${base}/iframe.html?id=elements-refinement-list--docs&viewMode=docs`);
+    const table = page.locator('.docblock-argstable').first();
+    await table.waitFor({ timeout: 60_000 });
+    const text = (await table.textContent()) ?? '';
+    assert.doesNotMatch(text, /#list|defaultTranslations|consumesContext|shadowRootOptions/);
+    assert.match(text, /translations/i);
+    assert.match(text, /listLabel/);
+    assert.match(text, /Filter by \{attribute\}/);
+    await page.close();
+  });
 });

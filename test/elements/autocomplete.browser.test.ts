@@ -238,7 +238,7 @@ describe('<svc-autocomplete>', () => {
     expect(ac.expanded).to.be.false;
   });
 
-  it('Escape closes the list, then clears the text and the query (svc-search-reset); ArrowDown opens it again', async () => {
+  it('Escape closes the list (the text goes back to the results’ query), then clears the text and the query (svc-search-reset); ArrowDown opens it again', async () => {
     const { ac, store } = await setup();
     store.setQuery('dell');
     await settled(store);
@@ -249,9 +249,12 @@ describe('<svc-autocomplete>', () => {
     await sendKeys({ press: 'Escape' });
     await ac.updateComplete;
     expect(ac.expanded).to.be.false;
-    expect(field(ac).value).to.equal('sam');
+    expect(field(ac).value).to.equal('dell', 'never searched: the text of the results comes back');
+    expect(store.getSnapshot().state.query).to.equal('dell');
+    await waitUntil(() => ac.suggestionsStatus === 'ready', 'the suggestions of the text shown');
     await sendKeys({ press: 'ArrowDown' });
     await ac.updateComplete;
+    expect(ac.suggestions[0]).to.equal('dell');
     expect(ac.expanded, 'ArrowDown opens a closed list').to.be.true;
     expect(field(ac).getAttribute('aria-activedescendant')).to.equal(options(ac)[0]!.id);
     await sendKeys({ press: 'Escape' });

@@ -424,4 +424,98 @@ describe('<svc-hits>', () => {
       expect((window as { __svcPwned?: unknown }).__svcPwned).to.be.undefined;
     });
   });
+
+  describe('asks only for the attributes it shows', () => {
+    /** The main query's parameters of the last search. */
+    const lastParams = (root: SvcSearch) => {
+      const searches = root.store!.requestLog.filter((entry) => entry.kind === 'search');
+      return (searches.at(-1)!.body as { requests: Array<{ params: Record<string, unknown> }> }).requests[0]!.params;
+    };
+    const fieldsOf = (root: SvcSearch) => Object.keys(root.store!.getSnapshot().results!.hits[0]!).sort();
+
+    it('a <template>: the fields it names, highlighted and snippeted as it shows them', async () => {
+      const root = await searchFixture(
+        indexName,
+        html`<svc-hits><template>
+          <a data-href="url"><svc-highlight attribute="name"></svc-highlight></a>
+          <span data-text="brand" data-number></span>
+          <svc-snippet attribute="description" words="5"></svc-snippet>
+          <button data-svc-conversion="Added to cart">Add</button>
+        </template></svc-hits>`,
+      );
+      const params = lastParams(root);
+      expect(params.attributesToRetrieve).to.deep.equal(['brand', 'description', 'name', 'url']);
+      expect(params.attributesToHighlight).to.deep.equal(['name']);
+      expect(params.attributesToSnippet).to.deep.equal(['description:5']);
+      expect(fieldsOf(root)).to.deep.equal([
+        '_highlightResult',
+        '_snippetResult',
+        'brand',
+        'description',
+        'name',
+        'objectID',
+        'url',
+      ]);
+      expect(Object.keys(root.store!.getSnapshot().results!.hits[0]!._highlightResult!)).to.deep.equal(['name']);
+      // The rendering still has everything it shows.
+      const hits = root.querySelector('svc-hits')!;
+      expect(shadow(hits).querySelector('a')!.getAttribute('href')).to.equal('/products/p0');
+      const highlight = shadow(hits).querySelector('svc-highlight')!;
+      await (highlight as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+      expect(shadow(highlight).textContent).to.contain('Apple smartphone model 0');
+      expect(texts(hits)[0]).to.contain('Apple');
+    });
+
+    it('the default rendering: the highlighted attribute only (every attribute highlighted without one)', async () => {
+      const root = await searchFixture(indexName, html`<svc-hits attribute="brand"></svc-hits>`);
+      expect(lastParams(root).attributesToRetrieve).to.deep.equal(['brand']);
+      expect(lastParams(root).attributesToHighlight).to.deep.equal(['brand']);
+      expect(fieldsOf(root)).to.deep.equal(['_highlightResult', 'brand', 'objectID']);
+      expect(texts(root.querySelector('svc-hits')!)[0]).to.equal('Apple');
+
+      const plain = await searchFixture(indexName, html`<svc-hits></svc-hits>`);
+      expect(lastParams(plain).attributesToRetrieve).to.deep.equal([]);
+      expect(lastParams(plain)).not.to.have.property('attributesToHighlight');
+      expect(fieldsOf(plain)).to.deep.equal(['_highlightResult', 'objectID']);
+      expect(texts(plain.querySelector('svc-hits')!)[0]).to.equal('Apple smartphone model 0');
+    });
+
+    it('renderHit, attributes-to-retrieve="*" or a reader it cannot see: whatever the index returns', async () => {
+      const render = (hit: Record<string, unknown>) => `${hit.name} · ${hit.price}`;
+      const custom = await searchFixture(indexName, html`<svc-hits .renderHit=${render}></svc-hits>`);
+      expect(lastParams(custom)).not.to.have.property('attributesToRetrieve');
+      expect(texts(custom.querySelector('svc-hits')!)[0]).to.equal('Apple smartphone model 0 · 100');
+
+      const all = await searchFixture(
+        indexName,
+        html`<svc-hits attributes-to-retrieve="*"><template><span data-text="name"></span></template></svc-hits>`,
+      );
+      expect(lastParams(all)).not.to.have.property('attributesToRetrieve');
+      expect(lastParams(all)).not.to.have.property('attributesToHighlight');
+      expect(fieldsOf(all)).to.include('price');
+
+      // Code of the page reading hits registers what it reads ('*': everything); the lists then ask for it too.
+      const shared = await searchFixture(
+        indexName,
+        html`<svc-hits><template><span data-text="name"></span></template></svc-hits>`,
+      );
+      shared.store!.registerNeeds('page-code', { attributesToRetrieve: ['price'] });
+      await settled(shared.store!);
+      expect(lastParams(shared).attributesToRetrieve).to.deep.equal(['name', 'price']);
+      shared.store!.registerNeeds('page-code', { attributesToRetrieve: ['*'] });
+      await settled(shared.store!);
+      expect(lastParams(shared)).not.to.have.property('attributesToRetrieve');
+    });
+
+    it('attributes-to-retrieve adds fields; several lists ask for what they show together', async () => {
+      const root = await searchFixture(
+        indexName,
+        html`<svc-hits attributes-to-retrieve="sku, price"><template><span data-text="name"></span></template></svc-hits
+          ><svc-hits attribute="brand"></svc-hits>`,
+      );
+      expect(lastParams(root).attributesToRetrieve).to.deep.equal(['brand', 'name', 'price', 'sku']);
+      // One template list shows no highlight, the other highlights its brand.
+      expect(lastParams(root).attributesToHighlight).to.deep.equal(['brand']);
+    });
+  });
 });

@@ -7,6 +7,7 @@ import '../../src/elements/search-box/define.js';
 import '../../src/elements/hits/define.js';
 import '../../src/elements/refinement-list/define.js';
 import '../../src/elements/pagination/define.js';
+import '../../src/elements/configure/define.js';
 import { createIndex, searchFixture, settled, shadow } from './search-fixture.js';
 import { storedEvents } from '../insights/helpers.js';
 
@@ -198,5 +199,101 @@ describe('<svc-index>', () => {
     expect(index.indexStore).to.equal(child);
     expect(root.store!.indices.get(articles)).to.equal(child);
     expect(child.getSnapshot().state.page).to.equal(1);
+  });
+
+  it('index-id: the same index twice under the root, each with its own refinements and URL keys', async () => {
+    const root = await searchFixture(
+      products,
+      html`<svc-hits id="all"></svc-hits>
+        <svc-index index-name=${articles} index-id="ann">
+          <svc-refinement-list attribute="author"></svc-refinement-list>
+          <svc-hits id="ann-hits"></svc-hits>
+        </svc-index>
+        <svc-index index-name=${articles} index-id="bob">
+          <svc-hits id="bob-hits"></svc-hits>
+        </svc-index>`,
+    );
+    const [ann, bob] = [...root.querySelectorAll<SvcIndex>('svc-index')].map((index) => index.indexStore!);
+    expect([...root.store!.indices.keys()]).to.deep.equal(['ann', 'bob']);
+    expect([ann!.baseIndex, bob!.baseIndex]).to.deep.equal([articles, articles]);
+    ann!.toggleRefinement('author', 'Ann', 'or');
+    bob!.toggleRefinement('author', 'Bob', 'and');
+    await settled(ann!);
+    await settled(bob!);
+    expect(indicesOf(root.store!)).to.deep.equal(
+      [articles, articles, articles],
+      'one request: Ann (and her facet), Bob',
+    );
+    await waitUntil(
+      () =>
+        items(root.querySelector('#ann-hits')!).length === 10 && items(root.querySelector('#bob-hits')!).length === 10,
+    );
+    expect(texts(root.querySelector('#ann-hits')!)).to.deep.equal(
+      ARTICLES.filter((a) => a.author === 'Ann').map((a) => a.name),
+    );
+    expect(texts(root.querySelector('#bob-hits')!)).to.deep.equal(
+      ARTICLES.filter((a) => a.author === 'Bob').map((a) => a.name),
+    );
+    expect(items(root.querySelector('#all')!)).to.have.length(20);
+    expect(root.store!.toQueryString()).to.equal(
+      `ann.q=&ann.sortBy=${articles}&ann.refinementList[author]=Ann&bob.q=&bob.sortBy=${articles}&bob.facets[author]=Bob`,
+    );
+  });
+
+  it('a missing index shows its error alone: the root and the other index show their results', async () => {
+    const root = await searchFixture(
+      products,
+      html`<svc-hits id="all"></svc-hits>
+        <svc-index index-name=${articles}><svc-hits id="article-hits"></svc-hits></svc-index>
+        <svc-index index-name="svc_index_nowhere"><svc-hits id="missing-hits"></svc-hits></svc-index>`,
+    );
+    const [present, missing] = [...root.querySelectorAll<SvcIndex>('svc-index')].map((index) => index.indexStore!);
+    await settled(present!);
+    await settled(missing!);
+    expect(root.store!.getSnapshot().status).to.equal('idle');
+    expect(present!.getSnapshot().status).to.equal('idle');
+    expect(missing!.getSnapshot().status).to.equal('error');
+    await waitUntil(() => items(root.querySelector('#article-hits')!).length === 20, 'the articles');
+    expect(items(root.querySelector('#all')!)).to.have.length(20);
+    const error = shadow(root.querySelector('#missing-hits')!).querySelector('[role="status"]')!;
+    await waitUntil(() => error.textContent!.trim() !== '', 'the missing index’s error state');
+    expect(items(root.querySelector('#missing-hits')!)).to.have.length(0);
+    for (const id of ['#all', '#article-hits'])
+      expect(shadow(root.querySelector(id)!).querySelector('[role="status"]')!.textContent!.trim()).to.equal('');
+    await expect(root).to.be.accessible();
+  });
+
+  it('a root <svc-configure> flows down to added indices under their own; `local` keeps it to the root', async () => {
+    const root = await searchFixture(
+      products,
+      html`<svc-configure hits-per-page="5" analytics-tags="shop" filters="rank < 25"></svc-configure>
+        <svc-hits id="all"></svc-hits>
+        <svc-index index-name=${articles}>
+          <svc-configure hits-per-page="7"></svc-configure>
+          <svc-hits id="article-hits"></svc-hits>
+        </svc-index>`,
+    );
+    const child = root.querySelector<SvcIndex>('svc-index')!.indexStore!;
+    await settled(child);
+    /** The parameters of the last query sent for `indexName`. */
+    const params = (indexName: string) => {
+      const bodies = root.store!.requestLog.map(
+        (entry) => entry.body as { requests: Array<{ indexName: string; params: Record<string, unknown> }> },
+      );
+      return bodies.flatMap((body) => body.requests).findLast((r) => r.indexName === indexName)!.params;
+    };
+    await waitUntil(() => items(root.querySelector('#article-hits')!).length === 7, 'the index’s own hitsPerPage wins');
+    expect(items(root.querySelector('#all')!)).to.have.length(5);
+    expect(params(articles)).to.include({ hitsPerPage: 7, filters: 'rank < 25' });
+    expect(params(articles).analyticsTags).to.deep.equal(['shop']);
+    expect(child.getSnapshot().results!.nbHits).to.equal(25, 'the root’s filters apply to the index');
+
+    root.querySelector('svc-configure')!.setAttribute('local', '');
+    await settled(root.store!);
+    await settled(child);
+    await waitUntil(() => child.getSnapshot().results!.nbHits === 30, 'the root’s filters no longer apply');
+    expect(params(articles).filters).to.equal(undefined);
+    expect(params(articles).analyticsTags).to.equal(undefined);
+    expect(params(products)).to.include({ hitsPerPage: 5, filters: 'rank < 25' });
   });
 });

@@ -46,7 +46,12 @@ describe('<svc-range-input>', () => {
     content = html`<svc-range-input attribute="price"></svc-range-input>`,
     options: { insights?: boolean } = {},
   ) {
-    const root = await searchFixture(indexName, html`${content}<svc-hits></svc-hits>`, options);
+    // The test reads each hit's price: it asks for it as page code does (the list alone shows only the name).
+    const root = await searchFixture(
+      indexName,
+      html`${content}<svc-hits attributes-to-retrieve="price"></svc-hits>`,
+      options,
+    );
     const element = root.querySelector('svc-range-input')!;
     const store = root.store!;
     await settled(store);

@@ -25,6 +25,25 @@ describe('<svc-search>', () => {
     indexName = await createIndex('svc_search_el');
   });
 
+  it('keystrokes that arrive within one animation frame make one search request', async () => {
+    const root = await searchFixture(indexName, html`<svc-search-box></svc-search-box><svc-hits></svc-hits>`);
+    const store = root.store!;
+    const searches = () => store.requestLog.filter((entry) => entry.kind === 'search').length;
+    const before = searches();
+    const input = shadow(root.querySelector('svc-search-box')!).querySelector('input')!;
+    // Right after a frame, three keystrokes in three tasks (each an input event, as a typist's are).
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    for (const value of ['s', 'sm', 'sma']) {
+      input.value = value;
+      input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+      await new Promise((resolve) => setTimeout(resolve));
+    }
+    await settled(store);
+    // One request (two if a frame happened to end between them); a search per keystroke made three.
+    expect(searches() - before).to.be.within(1, 2);
+    expect(store.getSnapshot().results!.query).to.equal('sma');
+  });
+
   it('is accessible', async () => {
     const root = await searchFixture(indexName, html`<svc-search-box></svc-search-box><svc-hits></svc-hits>`);
     await expect(root).to.be.accessible();

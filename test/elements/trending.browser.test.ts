@@ -90,7 +90,7 @@ describe('<svc-trending>', () => {
   it('renders trending facet values; a click refines the search and the hits follow', async () => {
     const root = await searchFixture(
       indexName,
-      html`<svc-trending model="trending-facets" facet-name="brand"><h2 slot="heading">Trending brands</h2></svc-trending><svc-hits></svc-hits>`,
+      html`<svc-trending model="trending-facets" facet-name="brand"><h2 slot="heading">Trending brands</h2></svc-trending><svc-hits attributes-to-retrieve="brand"></svc-hits>`,
     );
     const el = root.querySelector('svc-trending')!;
     await ready(el);

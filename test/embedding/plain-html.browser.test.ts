@@ -1,6 +1,7 @@
 /**
  * Plain HTML, with the example users copy (examples/plain-html/index.html): a page with one
- * `<script type="module">` (the self-contained `dist/svc-search.js`) and the tags, nothing else. The test
+ * `<script type="module">` (the loader `dist/svc-search.js`, which imports the chunks beside it) and the tags,
+ * nothing else. The test
  * loads the example as it is, only pointing `hosts` and `index-name` at this test server's service, in an
  * iframe, and searches in it. `dist/svc-search.js` comes from `npm run build` (the Node tests build it first).
  */
@@ -91,8 +92,13 @@ describe('plain HTML page (only the module script and the tags)', () => {
     await until(() => doc.querySelector('svc-search')!.store!.isRefined('brand', 'Globex'), 'refined');
 
     const requested = win.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
-    const other = requested.filter((path) => path !== '/dist/svc-search.js' && !/^\/1\//.test(path));
+    const other = requested.filter(
+      (path) => path !== '/dist/svc-search.js' && !/^\/dist\/chunks\/[\w-]+\.js$/.test(path) && !/^\/1\//.test(path),
+    );
     expect(other).to.deep.equal([]);
     expect(requested).to.include('/dist/svc-search.js');
+    // The loader brought the chunks of the page's elements (named after their folders) and the shared core.
+    for (const chunk of ['core', 'search-box', 'refinement-list', 'hits', 'pagination'])
+      expect(requested.some((path) => path.startsWith(`/dist/chunks/${chunk}-`))).to.equal(true, chunk);
   });
 });

@@ -109,7 +109,11 @@ describe('insights: views', () => {
     const { search, items, queryID, userToken } = await renderSearch({ itemHeight: 150 });
     const insights = search.insights!;
     const viewedAt = (set: Set<string>) =>
-      items.filter((li) => visibleRatio(li) >= 0.5).forEach((li) => set.add(li.dataset.svcObjectId!));
+      items
+        .filter((li) => visibleRatio(li) >= 0.5)
+        .forEach((li) => {
+          set.add(li.dataset.svcObjectId!);
+        });
 
     await settleViews();
     await insights.flush();
@@ -151,9 +155,9 @@ describe('insights: views', () => {
     const secondViews = (await storedEvents(userToken, 'view')).filter((e) => e.queryID === secondQueryID);
     const visibleNow = new Set<string>();
     const hits = search.querySelector('svc-hits')!.shadowRoot!;
-    hits
-      .querySelectorAll<HTMLElement>('li[data-svc-object-id]')
-      .forEach((li) => visibleRatio(li) >= 0.5 && visibleNow.add(li.dataset.svcObjectId!));
+    hits.querySelectorAll<HTMLElement>('li[data-svc-object-id]').forEach((li) => {
+      if (visibleRatio(li) >= 0.5) visibleNow.add(li.dataset.svcObjectId!);
+    });
     expect(objectIDsOf(secondViews).sort()).to.deep.equal([...visibleNow].sort());
   });
 
@@ -210,6 +214,25 @@ describe('insights: clicks and conversions', () => {
     expect(clicks.map((e) => [e.objectIDs, e.positions, e.queryID])).to.deep.equal([
       [['p5'], [6], items[5]!.dataset.svcQueryId],
     ]);
+  });
+
+  it('an element naming its root (search="id") is in the root\'s first search: one request, no second answer', async () => {
+    // A second search replaced the hits (and their queryID) between reading them and clicking them: the needs of
+    // an element joined with `search="id"` were registered at its first update, after the root's first search.
+    const id = `root-${Date.now().toString(36)}`;
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <svc-search id=${id} .client=${searchClient()} index-name=${INDEX} .initialState=${{ hitsPerPage: 10 }}></svc-search>
+      <section><svc-hits search=${id}></svc-hits></section>
+    </div>`);
+    const search = wrapper.querySelector('svc-search')!;
+    const hits = wrapper.querySelector('svc-hits')!;
+    await eventually(() => hits.shadowRoot?.querySelectorAll('li[data-svc-object-id]').length === 10);
+    await sleep(300);
+    const searches = search.store!.requestLog.filter((entry) => entry.kind === 'search');
+    expect(searches).to.have.length(1);
+    const { params } = (searches[0]!.body as { requests: Array<{ params: Record<string, unknown> }> }).requests[0]!;
+    expect(params.clickAnalytics, 'Insights asked for a queryID').to.equal(true);
+    expect(params.highlightPreTag, 'the hits asked for their highlight tags').to.be.a('string');
   });
 
   it('data-svc-conversion inside a hit sends a conversion for that hit (not a click)', async () => {
@@ -477,7 +500,6 @@ describe('insights: user token and consent', () => {
   it('a token cookie that is not valid percent-encoding (another script’s) is no token: a new anonymous one, no exception', async () => {
     const client = searchClient();
     const store = createSearchStore({ client, indexName: INDEX });
-    // biome-ignore lint/suspicious/noDocumentCookie: the raw cookie another script would leave, as it leaves it
     document.cookie = '_svc_insights_token=%E0%A4%A; path=/';
     const insights = createInsights({ client, store, useCookie: true });
     try {

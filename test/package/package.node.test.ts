@@ -60,8 +60,11 @@ describe('package.json', () => {
     assert.ok(Object.values(exportsMap).every((value) => typeof value === 'string' || !('node' in value)));
     const sideEffects = packageFields().sideEffects as string[];
     assert.ok(
-      sideEffects.every((path) => /(^|\/)define\.(js|ts)$|svc-search\.js$/.test(path)),
-      `sideEffects names more than define files: ${sideEffects}`,
+      // The define files, and the browser builds (the loader, its chunks, the single file) that register tags.
+      sideEffects.every((path) =>
+        /(^|\/)define\.(js|ts)$|svc-search(\.all)?\.js$|^\.\/dist\/chunks\/\*\.js$/.test(path),
+      ),
+      `sideEffects names more than define files and the browser builds: ${sideEffects}`,
     );
   });
 });
@@ -93,8 +96,21 @@ describe('npm pack', () => {
   it('holds every exports target, the bundle, the declarations and the manifest', () => {
     for (const target of exportTargets())
       assert.ok(files.includes(target), `tarball lacks ${target} (an exports target)`);
-    for (const path of ['package.json', 'README.md', 'dist/svc-search.js', 'custom-elements.json'])
+    for (const path of [
+      'package.json',
+      'README.md',
+      'dist/svc-search.js',
+      'dist/svc-search.all.js',
+      'custom-elements.json',
+    ])
       assert.ok(files.includes(path), `tarball lacks ${path}`);
+    // The loader's chunks travel with it (a core and one per element folder at least).
+    const chunks = files.filter((path) => /^dist\/chunks\/[\w-]+\.js$/.test(path));
+    assert.ok(
+      chunks.some((path) => path.startsWith('dist/chunks/core-')),
+      'the core chunk',
+    );
+    assert.ok(chunks.length > elementFolders().length, `${chunks.length} chunks`);
     for (const name of elementFolders()) {
       assert.ok(
         files.includes(`dist/elements/${name}/svc-${name}.d.ts`),
@@ -172,8 +188,7 @@ describe('npm pack', () => {
     ],
     // SvcSnippet extends SvcHighlight; <svc-highlight> is not registered.
     snippet: ['highlight/svc-highlight', 'highlight/styles'],
-    // The search box's look, shared.
-    autocomplete: ['search-box/styles'],
+    // (The autocomplete and the search box share a base and its look in base/: neither brings the other.)
     // The Recommend list base and its styles, not <svc-recommendations> itself.
     trending: ['recommendations/recommend-list', 'recommendations/styles'],
   };

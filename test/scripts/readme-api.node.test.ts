@@ -38,6 +38,10 @@ const declaration = {
   slots: [{ name: '', description: 'Content.' }],
   cssParts: [{ name: 'base', description: 'The wrapper.' }],
   cssProperties: [{ name: '--svc-example-gap', description: 'Gap | space.' }],
+  translations: [
+    { name: 'label', default: 'Label' },
+    { name: 'count.one', default: '{count} item | one' },
+  ],
 };
 
 describe('scripts/readme-api', () => {
@@ -51,6 +55,12 @@ describe('scripts/readme-api', () => {
     assert.match(section, /\| \(default\) \| Content\. \|/);
     assert.match(section, /\| `--svc-example-gap` \| {2}\| Gap \\\| space\. \|/);
     assert.match(section, /module `elements\/example\/svc-example\.js`/);
+    assert.match(section, /\*\*Translations\*\*\n\n\| Key \| English \|\n\| --- \| --- \|\n\| `label` \| Label \|\n/);
+    assert.match(section, /\| `count\.one` \| \{count\} item \\\| one \|/);
+    assert.match(
+      section,
+      /\*\*Translations\*\*\n\n\| Key \| English \|\n\| --- \| --- \|\n\| `label` \| Label \|\n\| `count\.one` \| \{count\} item \\\| one \|/,
+    );
     assert.equal(section.match(/An example\. It shows things\./g)?.length, 1, 'the summary is not repeated');
   });
 
@@ -109,6 +119,60 @@ describe('scripts/readme-api', () => {
         assert.match(markdown, new RegExp(`### \`<${tag}>\``), `${tag} has a section`);
       }
       assert.doesNotMatch(markdown, /\| `type` \|/, 'no phantom events');
+      for (const tag of [
+        'svc-hierarchical-menu',
+        'svc-breadcrumb',
+        'svc-toggle-refinement',
+        'svc-numeric-menu',
+        'svc-rating-menu',
+        'svc-range-slider',
+        'svc-dynamic-widgets',
+        'svc-query-rule-custom-data',
+        'svc-query-rule-context',
+        'svc-panel',
+      ]) {
+        assert.match(markdown, new RegExp(`### \`<${tag}>\``), `${tag} has a section`);
+      }
+      // The public API only: no #private or protected member, no static, in any declaration of the manifest.
+      const members = manifest.modules.flatMap(
+        (m: { declarations?: Array<{ members?: Array<Record<string, unknown>> }> }) =>
+          (m.declarations ?? []).flatMap((d) => d.members ?? []),
+      );
+      assert.deepEqual(
+        members
+          .filter(
+            (m: Record<string, unknown>) =>
+              m.static || m.privacy === 'private' || m.privacy === 'protected' || String(m.name).startsWith('#'),
+          )
+          .map((m: Record<string, unknown>) => m.name),
+        [],
+      );
+      const refinementList = manifest.modules
+        .flatMap((m: { declarations?: Array<{ tagName?: string; translations?: unknown }> }) => m.declarations ?? [])
+        .find((d: { tagName?: string }) => d.tagName === 'svc-refinement-list');
+      assert.deepEqual(refinementList.translations[0], { name: 'listLabel', default: 'Filter by {attribute}' });
+      // The one scheme of event names: docs/elements.md's Events table lists every event of the manifest, each
+      // with exactly the elements that declare it.
+      const fired = new Map<string, Set<string>>();
+      for (const d of manifest.modules.flatMap(
+        (m: { declarations?: Array<{ tagName?: string; events?: Array<{ name: string }> }> }) => m.declarations ?? [],
+      )) {
+        for (const event of d.tagName ? (d.events ?? []) : []) {
+          if (!fired.has(event.name)) fired.set(event.name, new Set());
+          fired.get(event.name)!.add(d.tagName!);
+        }
+      }
+      const doc = readFileSync(join(root, ELEMENTS_DOC), 'utf8');
+      const rows = new Map(
+        [...doc.slice(0, doc.indexOf(START)).matchAll(/^\| `(svc-[a-z-]+)` \| .* \| (.*) \|$/gm)].map((row) => [
+          row[1]!,
+          new Set([...row[2]!.matchAll(/`<(svc-[a-z-]+)/g)].map((tag) => tag[1]!)),
+        ]),
+      );
+      assert.deepEqual([...rows.keys()].sort(), [...fired.keys()].sort(), 'the events of the table');
+      for (const [name, tags] of fired) assert.deepEqual([...rows.get(name)!].sort(), [...tags].sort(), name);
+      // Inherited strings are listed too (the search box's are its base's).
+      assert.match(markdown, /### `<svc-search-box>`[^#]*\| `submitTitle` \| Submit the search \|/);
       // The element reference is this manifest's (element docs changed → `npm run readme-api`).
       const reference = readFileSync(join(root, ELEMENTS_DOC), 'utf8');
       assert.equal(

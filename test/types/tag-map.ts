@@ -28,6 +28,16 @@ export const everyTag: Record<SvcTagName, true> = {
   'svc-configure': true,
   'svc-recommendations': true,
   'svc-trending': true,
+  'svc-hierarchical-menu': true,
+  'svc-breadcrumb': true,
+  'svc-toggle-refinement': true,
+  'svc-numeric-menu': true,
+  'svc-rating-menu': true,
+  'svc-range-slider': true,
+  'svc-dynamic-widgets': true,
+  'svc-query-rule-custom-data': true,
+  'svc-query-rule-context': true,
+  'svc-panel': true,
 };
 
 export const search: SvcSearch = document.createElement('svc-search');

@@ -47,8 +47,6 @@ export interface CrawlerConfig {
 
 export const DEFAULT_MAX_URLS = 10_000;
 export const MAX_RATE_LIMIT = 100;
-/** File types the local crawler can extract (pages are parsed as HTML). */
-export const SUPPORTED_FILE_TYPES = ['html'];
 
 function fail(field: string, message: string): never {
   throw new ServiceError(400, `${field}: ${message}`);

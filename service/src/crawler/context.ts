@@ -95,3 +95,13 @@ export function saveCrawler(write: Write, crawler: StoredCrawler, insert = false
 export function crawlerTask(crawler: StoredCrawler, kind: string): { indexName: string; kind: string } {
   return { indexName: liveIndices(crawler.config as CrawlerConfig)[0] ?? '*', kind: `crawler:${kind}` };
 }
+
+/** A blocked crawler refuses what would change its indices until its blocking task is cancelled. */
+export function refuseBlocked(crawler: StoredCrawler, what: string): void {
+  if (crawler.blocked) {
+    throw new ServiceError(
+      400,
+      `The crawler is blocked by task ${crawler.blockingTaskId}; cancel that task (POST /api/1/crawlers/${crawler.id}/tasks/${crawler.blockingTaskId}/cancel) before ${what}`,
+    );
+  }
+}

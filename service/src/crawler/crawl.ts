@@ -491,7 +491,9 @@ export async function crawl(
 export function outcomeOf(visit: Visit): UrlOutcome {
   const records: Record<string, string[]> = {};
   for (const extraction of visit.extractions) {
-    (records[extraction.indexName] ??= []).push(...extraction.records.map((record) => record.objectID));
+    const list = records[extraction.indexName] ?? [];
+    records[extraction.indexName] = list;
+    list.push(...extraction.records.map((record) => record.objectID));
   }
   return {
     url: visit.url,

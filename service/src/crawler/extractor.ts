@@ -41,7 +41,7 @@ export class ExtractorError extends Error {
 }
 
 interface SplitOptions {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any node selection of the page
+  // biome-ignore lint/suspicious/noExplicitAny: any node selection of the page (cheerio types elements and text nodes apart)
   $elements?: Cheerio<any>;
   baseRecord?: Record<string, unknown>;
   maxRecordBytes?: number;

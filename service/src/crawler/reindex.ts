@@ -9,22 +9,12 @@ import { copyIndex, moveIndex } from '../indices/settings.js';
 import type { StoredCrawler } from '../storage/types.js';
 import type { Write } from '../tasks/queue.js';
 import { type CrawlerConfig, liveIndices, temporaryIndexName } from './config.js';
-import { type CrawlerContext, checkKey, crawlerTask, newTask, saveCrawler } from './context.js';
+import { type CrawlerContext, checkKey, crawlerTask, newTask, refuseBlocked, saveCrawler } from './context.js';
 import { CrawlScope, crawl } from './crawl.js';
 import { saveVisit } from './urls.js';
 
 /** A reindex is blocked when a live index of at least this many records would lose more than half of them. */
 export const BLOCK_MIN_LIVE_RECORDS = 10;
-
-/** A blocked crawler refuses what would change its indices until its blocking task is cancelled. */
-export function refuseBlocked(crawler: StoredCrawler, what: string): void {
-  if (crawler.blocked) {
-    throw new ServiceError(
-      400,
-      `The crawler is blocked by task ${crawler.blockingTaskId}; cancel that task (POST /api/1/crawlers/${crawler.id}/tasks/${crawler.blockingTaskId}/cancel) before ${what}`,
-    );
-  }
-}
 
 /** Deletes the temporary indices of a crawler's configuration and the URL statistics of its unfinished reindex. */
 export function discardTemporary(context: CrawlerContext, write: Write, crawler: StoredCrawler): void {

@@ -12,9 +12,17 @@ import type { Keys } from '../keys/keys.js';
 import type { CrawlerStore, Generation, StoredCrawler, UrlStatistic } from '../storage/types.js';
 import type { TaskQueue } from '../tasks/queue.js';
 import type { CrawlerConfig } from './config.js';
-import { type CrawlerContext, checkConfig, crawlerTask, newTask, type Runtime, saveCrawler } from './context.js';
+import {
+  type CrawlerContext,
+  checkConfig,
+  crawlerTask,
+  newTask,
+  refuseBlocked,
+  type Runtime,
+  saveCrawler,
+} from './context.js';
 import { Pace } from './crawl.js';
-import { cancelTask, discardTemporary, refuseBlocked, startReindex } from './reindex.js';
+import { cancelTask, discardTemporary, startReindex } from './reindex.js';
 import { testUrl } from './test-url.js';
 import { crawlUrls } from './urls.js';
 

@@ -5,9 +5,8 @@
 import { ServiceError } from '../errors.js';
 import type { Generation, StoredCrawler } from '../storage/types.js';
 import { type CrawlerConfig, httpUrl, liveIndices, temporaryIndexName } from './config.js';
-import { type CrawlerContext, checkKey, crawlerTask, newTask, saveCrawler } from './context.js';
+import { type CrawlerContext, checkKey, crawlerTask, newTask, refuseBlocked, saveCrawler } from './context.js';
 import { CrawlScope, crawl, outcomeOf, type Visit } from './crawl.js';
-import { refuseBlocked } from './reindex.js';
 
 /** Immediate URL crawling (document 3, Limits). */
 export const MAX_URLS_PER_CRAWL_CALL = 50;

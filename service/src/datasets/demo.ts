@@ -1,10 +1,11 @@
 /**
- * `--demo`: the superstore products in the index `products`, with settings for a shop search and two
- * sort-by replicas (`products_price_asc`, `products_price_desc`). Loaded only when `products` is empty.
+ * `--demo`: the superstore products in the index `products`, with settings for a shop search, two
+ * sort-by replicas (`products_price_asc`, `products_price_desc`) and one rule (the "chairs" banner).
+ * Loaded only when `products` is empty.
  */
 import type { Catalog } from '../indices/catalog.js';
 import { setSettings } from '../indices/settings.js';
-import type { StoredRecord } from '../storage/types.js';
+import type { Rule, StoredRecord } from '../storage/types.js';
 import type { TaskQueue } from '../tasks/queue.js';
 import { loadSuperstore } from './superstore.js';
 
@@ -19,10 +20,46 @@ export const DEMO_SETTINGS = {
     'price',
     'hierarchicalCategories.lvl0',
     'hierarchicalCategories.lvl1',
+    'rating',
+    'sameDayShipping',
   ],
   customRanking: ['desc(popularity)'],
   attributesToSnippet: ['name:10'],
+  // The facets a shop shows, in order (`<svc-dynamic-widgets>`), and brands by count.
+  renderingContent: {
+    facetOrdering: {
+      facets: { order: ['hierarchicalCategories.lvl0', 'brand', 'price', 'rating', 'sameDayShipping'] },
+      values: { brand: { sortRemainingBy: 'count' } },
+    },
+  },
 };
+
+/**
+ * The demo's rule: the query "chairs" shows a banner (`userData`, rendered by `<svc-query-rule-custom-data>`)
+ * and puts the brand facet first (`renderingContent`, followed by `<svc-dynamic-widgets>`).
+ */
+export const DEMO_RULES: Rule[] = [
+  {
+    objectID: 'chairs-banner',
+    description: 'A banner and brands first for "chairs"',
+    conditions: [{ pattern: 'chairs', anchoring: 'is' }],
+    consequence: {
+      userData: {
+        title: 'Sit well, work well',
+        text: 'Every chair of the catalogue, from stacking chairs to executive leather.',
+        link: '?q=chairs',
+      },
+      params: {
+        renderingContent: {
+          facetOrdering: {
+            facets: { order: ['brand', 'hierarchicalCategories.lvl0', 'price', 'rating', 'sameDayShipping'] },
+            values: { brand: { sortRemainingBy: 'count' } },
+          },
+        },
+      },
+    },
+  },
+];
 
 const RELEVANCE = ['typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'];
 
@@ -45,6 +82,7 @@ export async function installDemo({ catalog, tasks }: { catalog: Catalog; tasks:
   await tasks.run({ indexName: DEMO_INDEX, kind: 'demo' }, (write) => {
     setSettings(catalog, write, DEMO_INDEX, { ...DEMO_SETTINGS, replicas: Object.keys(DEMO_REPLICAS) });
     for (const [replica, settings] of Object.entries(DEMO_REPLICAS)) setSettings(catalog, write, replica, settings);
+    catalog.saveRules(write, DEMO_INDEX, DEMO_RULES, true, true);
     catalog.saveObjects(write, DEMO_INDEX, products as unknown as StoredRecord[]);
   });
   return products.length;

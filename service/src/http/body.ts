@@ -110,15 +110,3 @@ export function asObject(value: unknown, what = 'The body'): Record<string, unkn
   }
   return value as Record<string, unknown>;
 }
-
-/**
- * A `requests` list of a batch or multi-query body.
- *
- * @example
- * requestsOf({ requests: [{ action: 'clear' }] }) // [{ action: 'clear' }]
- */
-export function requestsOf(body: unknown): unknown[] {
-  const object = asObject(body);
-  if (!Array.isArray(object.requests)) throw new ServiceError(400, '`requests` must be an array');
-  return object.requests;
-}

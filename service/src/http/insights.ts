@@ -2,17 +2,10 @@
  * Insights routes: `POST /1/events` (document 2, Insights) and the service's own admin listing
  * `GET /1/_local/events` (not part of the hosted API; for tests and the catalogue).
  */
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Services } from '../services.js';
-import {
-  EVENT_LIMITS,
-  EVENT_TYPES,
-  EventValidationError,
-  USER_TOKEN,
-  validateEventsBody,
-  type EventType,
-} from '../insights/validate.js';
+import { EVENT_LIMITS, EVENT_TYPES, USER_TOKEN, validateEventsBody, type EventType } from '../insights/validate.js';
 import { asUnauthorized } from '../errors.js';
 import { requireRight } from '../keys/authorizer.js';
 import { readJson } from './body.js';

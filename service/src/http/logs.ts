@@ -9,7 +9,6 @@ import { z } from 'zod';
 import type { Services } from '../services.js';
 import { authorize, clientIp } from './request.js';
 import { queryOf } from './validate.js';
-import { ServiceError } from '../errors.js';
 
 const KEEP = 1000;
 

@@ -10,7 +10,7 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 
-export { isObject, jsonObject, parse, withoutFields, type ValidationOptions } from '../validation.js';
+export { jsonObject, parse, withoutFields, type ValidationOptions } from '../validation.js';
 import { parse, type ValidationOptions } from '../validation.js';
 import { readJson } from './body.js';
 import { isTransportParameter } from './request.js';

@@ -32,8 +32,11 @@ export class Catalog {
   readonly #rules = new Map<string, Map<string, Rule>>();
   /** Synonyms of each index (document 1, Synonyms), in the order they were first saved; mirrored in the engine index. */
   readonly #synonyms = new Map<string, Map<string, Synonym>>();
-  /** The write in progress, and the indices whose row it must store (once, before its commit). */
-  #dirty: { write: Write; names: Set<string> } | undefined;
+  /**
+   * The write in progress: the indices whose row it must store (once, before its commit), and the engine
+   * indices whose upkeep waits for its end (`Index.beginBatch`).
+   */
+  #dirty: { write: Write; names: Set<string>; batched: Map<string, Index> } | undefined;
 
   private constructor(store: CatalogStore, dictionaries: Dictionaries) {
     this.#store = store;
@@ -113,26 +116,37 @@ export class Catalog {
   ensure(write: Write, name: string): Index {
     const existing = this.#indices.get(name);
     if (existing) return existing;
-    this.touch(write, name);
     const now = Date.now();
     const meta: IndexMeta = { name, settings: {}, replicas: [], createdAt: now, updatedAt: now };
     const index = this.newIndex(name);
     this.#indices.set(name, index);
     this.#meta.set(name, meta);
+    this.touch(write, name);
     return index;
   }
 
-  /** Adds or replaces whole records (and mirrors them to the replicas). */
-  saveObjects(write: Write, name: string, records: StoredRecord[]): void {
+  /**
+   * Adds or replaces whole records (and mirrors them to the replicas). The engine gets its own copy of
+   * each record, parsed back from the JSON that is stored: what it would read after a restart.
+   * `owned`: the records are the caller's to give away (parsed from one request, held by nothing else),
+   * so the index keeps them as they are (the engine never changes a record it holds).
+   *
+   * @example
+   * catalog.saveObjects(write, 'products', [{ objectID: '1', name: 'Chair' }]);
+   */
+  saveObjects(write: Write, name: string, records: StoredRecord[], options: { owned?: boolean } = {}): void {
     if (records.length === 0) {
       this.ensure(write, name);
       return;
     }
+    const texts = records.map((record) => JSON.stringify(record));
+    let given = options.owned === true;
     for (const target of this.withReplicas(name)) {
       const index = this.ensure(write, target);
       this.touch(write, target);
-      write.change({ area: 'catalog', type: 'putItems', kind: 'records', indexName: target, items: records });
-      index.saveObjects(records.map((record) => structuredClone(record)));
+      write.change({ area: 'catalog', type: 'putItems', kind: 'records', indexName: target, items: records, texts });
+      index.saveObjects(given ? records : texts.map((text) => JSON.parse(text) as StoredRecord));
+      given = false;
     }
   }
 
@@ -282,31 +296,49 @@ export class Catalog {
   }
 
   /** Puts a new engine index in place of `name`'s (a full copy starts from a fresh index). */
-  replaceIndex(name: string, index: Index): void {
+  replaceIndex(write: Write, name: string, index: Index): void {
     this.#indices.set(name, index);
+    this.touch(write, name);
   }
 
   /**
    * Marks an index as changed by `write`: its row (settings, replicas, `updatedAt`) is stored once before the
-   * commit, and it is rebuilt from storage if the write fails.
+   * commit, and it is rebuilt from storage if the write fails. Its engine upkeep (`Index.beginBatch`) waits
+   * for the end of the write, so a task of many operations pays it once, when it commits, before it is
+   * acknowledged.
    */
   touch(write: Write, name: string): void {
-    if (this.#dirty?.write !== write) {
-      const dirty = { write, names: new Set<string>() };
-      this.#dirty = dirty;
+    let dirty = this.#dirty;
+    if (dirty?.write !== write) {
+      const started = { write, names: new Set<string>(), batched: new Map<string, Index>() };
+      dirty = started;
+      this.#dirty = started;
       write.beforeCommit(() => {
         const now = Date.now();
-        for (const dirtyName of dirty.names) {
+        for (const dirtyName of started.names) {
           const meta = this.#meta.get(dirtyName);
           if (!meta) continue;
           meta.updatedAt = now;
           write.change({ area: 'catalog', type: 'putIndex', meta: structuredClone(meta) });
         }
-        if (this.#dirty === dirty) this.#dirty = undefined;
+        if (this.#dirty === started) this.#dirty = undefined;
       });
-      write.onFailure(() => this.#restore(dirty.names));
+      write.afterCommit(() => {
+        for (const index of started.batched.values()) index.endBatch();
+        started.batched.clear();
+      });
+      // the indices the write touched are rebuilt from storage: their batches go with them
+      write.onFailure(() => {
+        started.batched.clear();
+        return this.#restore(started.names);
+      });
     }
-    this.#dirty.names.add(name);
+    dirty.names.add(name);
+    const index = this.#indices.get(name);
+    if (index && dirty.batched.get(name) !== index) {
+      index.beginBatch();
+      dirty.batched.set(name, index);
+    }
   }
 
   /**
@@ -326,18 +358,28 @@ export class Catalog {
         if (!known || !sameIndexRow(known, change.meta)) rebuilt.add(change.meta.name);
       } else if (change.kind !== 'records' || !this.#indices.has(change.indexName)) rebuilt.add(change.indexName);
     }
-    for (const change of changes) {
-      if (change.type === 'putIndex') {
-        const known = this.#meta.get(change.meta.name);
-        if (known && !rebuilt.has(change.meta.name)) known.updatedAt = change.meta.updatedAt;
-        continue;
+    // The engine's upkeep once per index for the whole write, as on the writer.
+    const batched = new Set<Index>();
+    try {
+      for (const change of changes) {
+        if (change.type === 'putIndex') {
+          const known = this.#meta.get(change.meta.name);
+          if (known && !rebuilt.has(change.meta.name)) known.updatedAt = change.meta.updatedAt;
+          continue;
+        }
+        if (change.type === 'dropIndex' || rebuilt.has(change.indexName)) continue;
+        const index = this.#indices.get(change.indexName)!;
+        if (!batched.has(index)) {
+          index.beginBatch();
+          batched.add(index);
+        }
+        // The items were parsed from the log for this replica alone: the engine keeps them as they are.
+        if (change.type === 'putItems') index.saveObjects([...change.items] as StoredRecord[]);
+        else if (change.type === 'deleteItems') index.deleteObjects([...change.objectIDs]);
+        else index.clear();
       }
-      if (change.type === 'dropIndex' || rebuilt.has(change.indexName)) continue;
-      const index = this.#indices.get(change.indexName)!;
-      if (change.type === 'putItems')
-        index.saveObjects(change.items.map((record) => structuredClone(record) as StoredRecord));
-      else if (change.type === 'deleteItems') index.deleteObjects([...change.objectIDs]);
-      else index.clear();
+    } finally {
+      for (const index of batched) index.endBatch();
     }
     for (const name of rebuilt) {
       const meta = await this.#store.index(name);

@@ -209,7 +209,7 @@ export function copyIndex(
     // A full copy replaces the destination: start from a fresh index, keep its replicas list.
     catalog.touch(write, destination);
     write.change({ area: 'catalog', type: 'clearItems', kind: 'records', indexName: destination });
-    catalog.replaceIndex(destination, catalog.newIndex(destination));
+    catalog.replaceIndex(write, destination, catalog.newIndex(destination));
     destinationMeta.settings = {};
   }
   const destinationIndex = catalog.ensure(write, destination);
@@ -223,7 +223,8 @@ export function copyIndex(
   if (parts.has('synonyms')) catalog.saveSynonyms(write, destination, catalog.synonyms(source), true);
   if (records) {
     catalog.clearObjects(write, destination);
-    catalog.saveObjects(write, destination, records);
+    // fresh copies of the source's records, held by nothing else
+    catalog.saveObjects(write, destination, records, { owned: true });
   }
 }
 

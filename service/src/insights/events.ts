@@ -5,26 +5,9 @@
  * same client timestamp, e.g. a request re-sent by a page that never read the answer) is stored once.
  */
 import { createHash } from 'node:crypto';
-import type { EventBus, ServiceEvents } from '../events.js';
+import type { EventBus, ServiceEvents, StoredEvent } from '../events.js';
 import type { EventFilter, EventRow, EventStore, NewEvent, SearchLogEntry, SearchLogStore } from '../storage/types.js';
 import { EVENT_LIMITS, type ValidEvent, validateEvent } from './validate.js';
-
-/** The search an event's queryID refers to, with whether the event fell within its conversion window. */
-export interface EventSearch {
-  /** The index the search ran on (a replica when sorted). */
-  indexName: string;
-  query: string;
-  /** When the search was answered (ms). */
-  at: number;
-  /** Position of each objectID in that answer (1-based, across pages), `null` when not among its hits. */
-  positions: Array<number | null>;
-  /** Whether the event fell within one hour of its search (the conversion window). */
-  withinWindow: boolean;
-}
-
-export interface StoredEvent extends Omit<EventRow, 'search'> {
-  search?: EventSearch;
-}
 
 export type EventQuery = EventFilter;
 

@@ -22,7 +22,8 @@
  */
 import type { PersonalizationInput } from '../engine/index.js';
 import type { Catalog } from '../indices/catalog.js';
-import type { InsightsEvents, StoredEvent } from '../insights/events.js';
+import type { StoredEvent } from '../events.js';
+import type { InsightsEvents } from '../insights/events.js';
 import type { PersonalizationStore, PersonalizationStrategy } from '../storage/types.js';
 import type { TaskQueue } from '../tasks/queue.js';
 

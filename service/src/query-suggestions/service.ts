@@ -188,7 +188,10 @@ export class QuerySuggestions {
   build(indexName: string): Promise<void> {
     if (this.#closed) return Promise.resolve();
     let state = this.#states.get(indexName);
-    if (!state) this.#states.set(indexName, (state = { scheduled: false, running: false, waiters: [] }));
+    if (!state) {
+      state = { scheduled: false, running: false, waiters: [] };
+      this.#states.set(indexName, state);
+    }
     const current = state;
     return new Promise<void>((resolve) => {
       current.waiters.push(resolve);

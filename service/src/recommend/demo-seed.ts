@@ -42,8 +42,10 @@ export function orderLinesToEvents(orderLines: readonly OrderLine[], indexName: 
   let latest = '';
   for (const line of orderLines) {
     let order = orders.get(line.orderId);
-    if (!order)
-      orders.set(line.orderId, (order = { date: line.orderDate, customerId: line.customerId, productIds: [] }));
+    if (!order) {
+      order = { date: line.orderDate, customerId: line.customerId, productIds: [] };
+      orders.set(line.orderId, order);
+    }
     if (!order.productIds.includes(line.productId)) order.productIds.push(line.productId);
     if (line.orderDate > latest) latest = line.orderDate;
   }

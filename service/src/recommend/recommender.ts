@@ -7,7 +7,8 @@
  * (decay relative to the request's time, cached for a minute or until the next event).
  */
 import type { Catalog } from '../indices/catalog.js';
-import type { InsightsEvents, StoredEvent } from '../insights/events.js';
+import type { StoredEvent } from '../events.js';
+import type { InsightsEvents } from '../insights/events.js';
 import { IndexModels, type ModelOptions, type RecordSource } from './models.js';
 
 export interface RecommenderDependencies {

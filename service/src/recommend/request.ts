@@ -323,7 +323,7 @@ export async function answerRequest(
       const seen = new Set(hits.map((h) => h.objectID as string));
       if (request.objectID) seen.add(request.objectID);
       const fallback = applyKeyParams(request.fallbackParameters, key, index);
-      let response;
+      let response: ReturnType<typeof index.search>;
       try {
         response = index.search(
           toSearchParams({ ...fallback, page: 0, hitsPerPage: Math.min(1000, cap + seen.size), clickAnalytics: false }),

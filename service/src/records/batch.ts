@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 import { type Catalog, validateIndexName } from '../indices/catalog.js';
 import type { Right } from '../keys/types.js';
+import type { StoredRecord } from '../storage/types.js';
 import type { Write } from '../tasks/queue.js';
 import { objectIdOf } from './object-id.js';
 import { applyPartial, validatePartial } from './partial.js';
@@ -77,6 +78,35 @@ export function requireWritable(catalog: Catalog, indexName: string): void {
   const primary = catalog.meta(indexName)?.primary;
   if (primary)
     throw new ServiceError(400, `Index ${indexName} is a replica of ${primary}: write records to ${primary}`);
+}
+
+/**
+ * Applies a batch's checked operations in order inside `write`. Consecutive saves to one index go to the
+ * catalog (and the engine) as one `saveObjects`: a batch of a thousand records is indexed as one, not as a
+ * thousand.
+ *
+ * @example
+ * applyOperations(catalog, write, operations)
+ */
+export function applyOperations(catalog: Catalog, write: Write, operations: readonly BatchOperation[]): void {
+  let saves: StoredRecord[] = [];
+  let target = '';
+  const flush = () => {
+    // the bodies were parsed from this request and nothing else holds them: the index can keep them
+    if (saves.length > 0) catalog.saveObjects(write, target, saves, { owned: true });
+    saves = [];
+  };
+  for (const operation of operations) {
+    if (operation.action === 'addObject' || operation.action === 'updateObject') {
+      if (operation.indexName !== target) flush();
+      target = operation.indexName;
+      saves.push({ ...operation.body, objectID: operation.objectID! });
+    } else {
+      flush();
+      applyOperation(catalog, write, operation);
+    }
+  }
+  flush();
 }
 
 /** Applies one checked operation inside `write`. */

@@ -5,7 +5,8 @@
  * validity, and the query has not turned rules off (`enableRules=false`). Consequences: `params` (filters
  * ANDed, filter lists concatenated, a `query` string or `edits` replacing the query, other parameters
  * replacing the query's), `promote` (pinned positions, `pins.ts`), `hide`, `userData` (returned in
- * `userData`); `appliedRules` lists the rules used.
+ * `userData`); `appliedRules` lists the rules used. A consequence's `params.renderingContent` replaces the
+ * query's and the index's (the answer's `renderingContent`, `search/search.ts`).
  */
 import { normalizeText, parseFilters, parseSearchParams, tokenize } from '../engine/index.js';
 import { flag, type RawParams } from '../search/key-params.js';
@@ -98,7 +99,7 @@ export function applyRules(rules: Rule[], input: RawParams, now = Date.now() / 1
     for (const item of hide ?? []) hidden.push(item.objectID);
     for (const item of promote ?? []) {
       const ids = item.objectID !== undefined ? [item.objectID] : (item.objectIDs ?? []);
-      ids.forEach((objectID, i) => result.pins.push({ objectID, position: item.position + i }));
+      for (const [i, objectID] of ids.entries()) result.pins.push({ objectID, position: item.position + i });
     }
     for (const [name, value] of Object.entries(params ?? {})) {
       if (name === 'query') {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { parseFilters, parseSearchParams } from '../engine/index.js';
+import { validateSettingValue } from '../engine/settings.js';
 import type { Rule } from '../storage/types.js';
 import { jsonObject, parse } from '../validation.js';
 
@@ -67,8 +68,9 @@ const PARAMS = object('{at}')
   .superRefine((input, context) => {
     const { query: _query, ...params } = input;
     try {
-      parseSearchParams(params);
+      const parsed = parseSearchParams(params);
       if (typeof params.filters === 'string' && params.filters.trim()) parseFilters(params.filters);
+      if (parsed.renderingContent != null) validateSettingValue('renderingContent', parsed.renderingContent);
     } catch (error) {
       context.addIssue({ code: 'custom', message: `{at}: ${(error as Error).message}` });
     }

@@ -8,7 +8,8 @@
  * 3. The key's forced parameters (`key-params.ts`), last, so a rule cannot widen what the key allows.
  * 4. Personalization: the user's profile when the query asks for it.
  * 5. The engine, with pinned records around it when a rule promotes some (`rules/pins.ts`).
- * 6. What the key may see of the hits (`visibility.ts`), `userData` and `appliedRules` of the rules.
+ * 6. What the key may see of the hits (`visibility.ts`), `userData` and `appliedRules` of the rules, the
+ *    `renderingContent` (the query's, a rule consequence's, else the index setting's).
  * 7. The search log (with `clickAnalytics`: a `queryID` Insights events can refer to) and the Analytics log.
  */
 import { randomBytes } from 'node:crypto';
@@ -17,6 +18,7 @@ import { abTestRoute } from '../abtests/search.js';
 import type { AnalyticsLog } from '../analytics/log.js';
 import { recordSearch, type SearchOrigin } from '../analytics/record.js';
 import type { Index } from '../engine/index.js';
+import { validateSettingValue } from '../engine/settings.js';
 import { ServiceError } from '../errors.js';
 import type { Catalog } from '../indices/catalog.js';
 import type { KeyInfo } from '../keys/types.js';
@@ -98,6 +100,7 @@ export class Search {
     const rules = applyRules(catalog.rules(indexName), input);
     const raw = applyKeyParams(rules.raw, key, index);
     checkTypoParams(raw, index);
+    const renderingContent = renderingContentOf(raw, index);
     const fields = toSearchParams({ responseFields: raw.responseFields }).responseFields;
     checkResponseFields(fields);
     // Personalization: the user's profile when the query asks for it (undefined otherwise: unchanged search).
@@ -113,6 +116,7 @@ export class Search {
     revealUnretrievable(index, key, raw, response.hits);
     hideWithheldHighlights(key, response.hits);
     if (rules.userData.length > 0) response.userData = rules.userData;
+    if (renderingContent) response.renderingContent = renderingContent;
     if (rules.appliedRules.length > 0) response.appliedRules = rules.appliedRules;
     if (flag(raw.clickAnalytics)) {
       const queryID = newQueryID();
@@ -195,6 +199,20 @@ export class Search {
     hideWithheldHighlights(key, response.hits as unknown as Array<Record<string, unknown>>);
     return { response, fields };
   }
+}
+
+/**
+ * The `renderingContent` of a search answer: the query's (or a rule consequence's, which replaced it in
+ * `raw`), else the index setting's; validated (400 naming the path). An extension beyond the API documents,
+ * as the hosted API answers it.
+ */
+function renderingContentOf(raw: RawParams, index: Index): Record<string, unknown> | undefined {
+  if (raw.renderingContent !== undefined && raw.renderingContent !== null) {
+    const given = toSearchParams({ renderingContent: raw.renderingContent }).renderingContent;
+    return validateSettingValue('renderingContent', given) as Record<string, unknown>;
+  }
+  const setting = (index.getSettings() as { renderingContent?: Record<string, unknown> | null }).renderingContent;
+  return setting ?? undefined;
 }
 
 function facetSearch(index: Index, facetName: string, input: RawParams, key: KeyInfo) {

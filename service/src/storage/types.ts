@@ -65,8 +65,19 @@ export type CatalogChange =
   | { area: 'catalog'; type: 'putIndex'; meta: IndexMeta }
   /** The index row and every record, rule and synonym of the index. */
   | { area: 'catalog'; type: 'dropIndex'; name: string }
-  /** Adds or replaces objects (a replaced object keeps its place in the order). */
-  | { area: 'catalog'; type: 'putItems'; kind: ItemKind; indexName: string; items: ReadonlyArray<ItemOf[ItemKind]> }
+  /**
+   * Adds or replaces objects (a replaced object keeps its place in the order; of two items with one
+   * objectID the later wins). `texts`, when given, is each item's JSON in the same order (the writer
+   * serialised them already): a store may keep these instead of serialising again.
+   */
+  | {
+      area: 'catalog';
+      type: 'putItems';
+      kind: ItemKind;
+      indexName: string;
+      items: ReadonlyArray<ItemOf[ItemKind]>;
+      texts?: readonly string[];
+    }
   | { area: 'catalog'; type: 'deleteItems'; kind: ItemKind; indexName: string; objectIDs: readonly string[] }
   | { area: 'catalog'; type: 'clearItems'; kind: ItemKind; indexName: string };
 

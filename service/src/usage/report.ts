@@ -46,9 +46,9 @@ export function metricsOf(statistic: string, wholeApplication: boolean): string[
   const out = new Set<string>();
   const unknown: string[] = [];
   for (const item of statistic.split(',').map((part) => part.trim())) {
-    if (item === '*') known.forEach((metric) => out.add(metric));
+    if (item === '*') for (const metric of known) out.add(metric);
     // Object.hasOwn: a name such as `constructor` or `__proto__` is not a group (Object.prototype's members are not).
-    else if (Object.hasOwn(GROUPS, item)) GROUPS[item]!.forEach((metric) => out.add(metric));
+    else if (Object.hasOwn(GROUPS, item)) for (const metric of GROUPS[item]!) out.add(metric);
     else if (known.includes(item)) out.add(item);
     else unknown.push(item);
   }

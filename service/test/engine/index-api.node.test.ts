@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EngineError, Index, parseSearchParams } from '../../src/engine/index.js';
+import { WARM_UP_AT, warmUpRuns } from '../../src/engine/warm-up.js';
 
 function is400(pattern: RegExp) {
   return (e: unknown) => e instanceof EngineError && e.status === 400 && pattern.test(e.message);
@@ -255,5 +256,26 @@ describe('writes', () => {
     for (let i = 0; i < 10000; i++) index.deleteObjects([String(i)]);
     assert.equal(index.search({ query: 'lamp' }).nbHits, 10200);
     assert.equal(index.search({ query: 'item', filters: 'n < 5' }).nbHits, 0);
+  });
+});
+
+describe('warm-up', () => {
+  it('the first write that makes an index large compiles the search code once per process, changing nothing', () => {
+    const records = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ objectID: `${prefix}${i}`, name: `item ${i % 97} ${prefix}` }));
+    const small = new Index('small');
+    small.saveObjects(records('s', 1000));
+    assert.equal(warmUpRuns(), 0);
+    const large = new Index('large');
+    large.saveObjects(records('a', WARM_UP_AT - 1));
+    assert.equal(warmUpRuns(), 0, 'below the size: no warm-up');
+    large.saveObjects(records('b', 1));
+    assert.equal(warmUpRuns(), 1, 'the write that reaches the size runs it');
+    const other = new Index('other');
+    other.saveObjects(records('c', WARM_UP_AT));
+    assert.equal(warmUpRuns(), 1, 'once per process');
+    // the large index answers as if nothing happened
+    assert.equal(large.search({ query: 'item', hitsPerPage: 0 }).nbHits, large.size);
+    assert.equal(large.search({ query: 'b', typoTolerance: false, queryType: 'prefixNone' }).nbHits, 1);
   });
 });

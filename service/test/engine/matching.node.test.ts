@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Index, normalizeText, tokenize } from '../../src/engine/index.js';
+import { mulberry32 } from '../../src/datasets/synthetic.js';
 
 function indexOf(names: string[], settings: Record<string, unknown> = {}): Index {
   const index = new Index('matching');
@@ -19,6 +20,29 @@ function ids(index: Index, query: string, extra: Record<string, unknown> = {}): 
 }
 
 describe('normalisation and tokenising', () => {
+  it('indexes an ASCII value (scanned in place) with exactly the tokens tokenize gives', () => {
+    const rand = mulberry32(31);
+    const alphabet = 'abcXYZ019 -_.,/()!?';
+    for (let round = 0; round < 150; round++) {
+      const long = rand() < 0.2 ? 'q'.repeat(60 + Math.floor(rand() * 20)) : '';
+      const text =
+        long +
+        Array.from({ length: 5 + Math.floor(rand() * 30) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(
+          '',
+        );
+      const index = new Index('ascii');
+      index.saveObjects([{ objectID: '1', name: text }]);
+      const exact = (query: string) =>
+        index.search({ query, queryType: 'prefixNone', typoTolerance: false, removeStopWords: false }).nbHits;
+      const tokens = tokenize(text).map((t) => t.slice(0, 64));
+      for (const token of tokens) assert.equal(exact(token), 1, `"${token}" of ${JSON.stringify(text)}`);
+      // two neighbouring tokens are not one term
+      for (let i = 1; i < tokens.length; i++)
+        if (!tokens.includes(tokens[i - 1]! + tokens[i]!))
+          assert.equal(exact(tokens[i - 1]! + tokens[i]!), 0, JSON.stringify(text));
+    }
+  });
+
   it('folds case, diacritics and special letters', () => {
     assert.equal(normalizeText('Crème BRÛLÉE'), 'creme brulee');
     assert.equal(normalizeText('Straße Ærø'), 'strasse aero');

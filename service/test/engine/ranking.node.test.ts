@@ -29,6 +29,40 @@ describe('ranking criteria', () => {
     assert.deepEqual(info, [0, 1]);
   });
 
+  it('typo: exact prefix matches of a common word rank before a one-typo match of the rare word typed', () => {
+    // "chiar" is "chair" with two letters swapped (1 typo) and the start of "chiaroscuro" (a prefix:
+    // 0 typos). Worked by hand through the default ranking:
+    // - typo: 3 "oak chiaroscuro" and 4 "chiaroscuro oak" have 0 typos; 1 "oak chair" and 2 "oak
+    //   chairs" (a prefix of it within 1 typo) have 1 typo — the prefix matches come first;
+    // - proximity: 3 has the words in order, next to each other (1); 4 has them reversed (2);
+    // - 1 and 2 tie on typo, words, proximity (1), attribute (0) and exact (only "oak": 1), so the
+    //   custom ranking decides: 2 is the more popular.
+    const index = indexOf([
+      { name: 'oak chair' },
+      { name: 'oak chairs' },
+      { name: 'oak chiaroscuro' },
+      { name: 'chiaroscuro oak' },
+    ]);
+    const answer = index.search({ query: 'oak chiar', getRankingInfo: true });
+    assert.deepEqual(
+      answer.hits.map((h) => h.objectID),
+      ['3', '4', '2', '1'],
+    );
+    assert.deepEqual(
+      answer.hits.map((h) => [
+        h._rankingInfo!.nbTypos,
+        h._rankingInfo!.proximityDistance,
+        h._rankingInfo!.nbExactWords,
+      ]),
+      [
+        [0, 1, 1],
+        [0, 2, 1],
+        [1, 1, 1],
+        [1, 1, 1],
+      ],
+    );
+  });
+
   it('words: more matched query words first (optional words)', () => {
     const index = indexOf([{ name: 'red wooden chair' }, { name: 'wooden chair' }, { name: 'chair' }]);
     assert.deepEqual(order(index, 'red wooden chair', { optionalWords: ['red', 'wooden'] }), ['1', '2', '3']);

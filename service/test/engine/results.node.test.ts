@@ -71,7 +71,10 @@ describe('facets', () => {
     const big = new Index('big-facet');
     big.setSettings({ attributesForFaceting: ['v'] });
     let seed = 1;
-    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const rand = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
     const make = (i: number) => ({ objectID: String(i), v: `v${Math.floor(rand() * rand() * 3000)}` });
     big.saveObjects(Array.from({ length: 20000 }, (_, i) => make(i)));
     const expected = () => {
@@ -97,6 +100,31 @@ describe('facets', () => {
       { objectID: '2', tags: ['b'] },
     ]);
     assert.deepEqual(multi.search({ facets: ['tags'] }).facets, { tags: { b: 2, a: 1 } });
+  });
+
+  it('a number and its text are one value, whichever comes first (the text of a number is made when read)', () => {
+    const nums = new Index('n');
+    nums.setSettings({ attributesForFaceting: ['price'] });
+    nums.saveObjects([
+      { objectID: '1', price: 12.5 },
+      { objectID: '2', price: '12.5' },
+      { objectID: '3', price: [7, 12.5] },
+      { objectID: '4', price: 7 },
+    ]);
+    assert.deepEqual(nums.search({ facets: ['price'] }).facets, { price: { '12.5': 3, '7': 2 } });
+    assert.deepEqual(nums.search({ filters: 'price:12.5' }).nbHits, 3);
+    assert.deepEqual(nums.search({ facetFilters: ['price:7'] }).nbHits, 2);
+    // a number first seen after the texts were made, then its text as a string
+    nums.saveObjects([{ objectID: '5', price: 3 }]);
+    nums.saveObjects([{ objectID: '6', price: '3' }]);
+    // and a string first, then the number
+    nums.saveObjects([{ objectID: '7', price: '40' }]);
+    nums.saveObjects([{ objectID: '8', price: 40 }]);
+    assert.deepEqual(nums.search({ facets: ['price'] }).facets, { price: { '12.5': 3, '3': 2, '40': 2, '7': 2 } });
+    assert.deepEqual(nums.search({ facets: ['price'], sortFacetValuesBy: 'alpha' }).facets, {
+      price: { '12.5': 3, '3': 2, '40': 2, '7': 2 },
+    });
+    assert.deepEqual(nums.search({ filters: 'price:3' }).nbHits, 2);
   });
 });
 

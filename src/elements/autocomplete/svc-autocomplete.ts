@@ -1,18 +1,16 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { AutocompleteController, type SuggestionsStatus } from '../../controllers/autocomplete-controller.js';
+import {
+  AutocompleteController,
+  type Suggestion,
+  type SuggestionsStatus,
+} from '../../controllers/autocomplete-controller.js';
 import { renderHighlight } from '../base/highlight.js';
-import { SvcElement } from '../base/svc-element.js';
+import { type SearchFieldCombobox, SvcSearchField, type SvcSearchFieldEventDetail } from '../base/search-field.js';
 import { styles } from './styles.js';
-import type {} from '../search-box/svc-search-box.js'; // types svc-search-submit / svc-search-reset, which it fires too
+import type {} from '../search-box/svc-search-box.js'; // types svc-search-input / -submit / -reset, which it fires too
 
 /** `detail` of `svc-suggestion-select` (and of the search-box events it shares). */
-export interface SvcAutocompleteEventDetail {
-  query: string;
-}
-
-/** An icon (24 × 24 path), hidden from assistive technologies. */
-const icon = (d: string, hidden = false) =>
-  html`<svg viewBox="0 0 24 24" aria-hidden="true" ?hidden=${hidden}><path d=${d} /></svg>`;
+export type SvcAutocompleteEventDetail = SvcSearchFieldEventDetail;
 
 /** Keeps the focus in the field when an option is pressed (the click then selects it). */
 const keepFocus = (event: Event) => event.preventDefault();
@@ -25,11 +23,15 @@ const keepFocus = (event: Event) => event.preventDefault();
  * The field is a `role="combobox"` (`aria-expanded`, `aria-controls`, `aria-activedescendant`) inside the same
  * labelled search landmark as `<svc-search-box>` (reset button, Escape, spinner and `aria-busy` while the search is
  * stalled). Typing asks the suggestions index (`suggestions-index`, default `<index-name>_query_suggestions`)
- * for `max-suggestions` suggestions — one request per keystroke at most, batched and cached by the store — and
- * does not search the main index. ArrowDown / ArrowUp move through the suggestions (wrapping; they open a
- * closed list), Enter on a suggestion makes it the query (one search, first page), Enter without one searches
- * the typed text, Escape closes the list and then clears, Tab and leaving the field close it; a click or tap
- * on a suggestion selects it. Suggestions show `_highlightResult.query` (record text escaped, matches in
+ * for `max-suggestions` suggestions — one request per keystroke at most, batched and cached by the store.
+ * ArrowDown / ArrowUp move through the suggestions (wrapping; they open a closed list), Enter on a suggestion
+ * makes it the query (one search, first page), Enter without one searches the typed text, Escape closes the
+ * list and then clears, Tab and leaving the field close it; a click or tap on a suggestion selects it.
+ *
+ * The text and the results never disagree: with `search-as-you-type`, typing searches the main results too
+ * (as `<svc-search-box>`; the list offers suggestions meanwhile); without it, typing does not search the main
+ * index, and when the list closes without a choice or a submit (Escape, Tab, a click elsewhere — on a facet,
+ * say) the text goes back to the query the results show. Suggestions show `_highlightResult.query` (record text escaped, matches in
  * `<mark>`), and with `category-attribute` the top value of that facet among the suggestion's hits
  * ("in Furniture"). No Insights event of its own; searches keep `clickAnalytics` and their `queryID`.
  *
@@ -56,6 +58,7 @@ const keepFocus = (event: Event) => event.preventDefault();
  * @cssproperty --svc-autocomplete-z-index - Stacking of the list over the page (default `10`).
  * @cssproperty --svc-accent - Focus ring, spinner, active suggestion marker.
  *
+ * @event svc-search-input - With `search-as-you-type`: the user changed the text, which is now the query. `detail.query`.
  * @event svc-suggestion-select - The user chose a suggestion (Enter on the active one, or a click): it is now the query. `detail.query`.
  * @event svc-search-submit - The user searched the typed text (Enter without an active suggestion, or the submit button). `detail.query`.
  * @event svc-search-reset - The user cleared the text and the query (reset button or Escape on a closed list). `detail.query` is `''`.
@@ -65,31 +68,23 @@ const keepFocus = (event: Event) => event.preventDefault();
  * ("Suggestions"), `inCategory` ("in {category}"), `suggestionCount` ("{count} suggestions",
  * `suggestionCount.one` "1 suggestion"; announced in a polite status region when the list opens or changes).
  */
-export class SvcAutocomplete extends SvcElement {
+export class SvcAutocomplete extends SvcSearchField {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
-    placeholder: {},
     suggestionsIndex: { attribute: 'suggestions-index' },
     maxSuggestions: { attribute: 'max-suggestions', type: Number },
     categoryAttribute: { attribute: 'category-attribute' },
     sourceIndex: { attribute: 'source-index' },
-    autofocus: { type: Boolean },
+    searchAsYouType: { attribute: 'search-as-you-type', type: Boolean },
   };
   static override defaultTranslations = {
-    label: 'Search',
-    placeholder: 'Search…',
-    submitTitle: 'Submit the search',
-    resetTitle: 'Clear the search',
-    loadingLabel: 'Searching…',
+    ...SvcSearchField.defaultTranslations,
     listLabel: 'Suggestions',
     inCategory: 'in {category}',
     suggestionCount: '{count} suggestions',
     'suggestionCount.one': '{count} suggestion',
   };
-  static override shadowRootOptions = { ...SvcElement.shadowRootOptions, delegatesFocus: true };
 
-  /** Placeholder of the field (default: the `placeholder` translation). */
-  declare placeholder: string | undefined;
   /** The Query Suggestions index (default: `<index-name>_query_suggestions`). */
   declare suggestionsIndex: string | undefined;
   /** Most suggestions shown. */
@@ -98,11 +93,16 @@ export class SvcAutocomplete extends SvcElement {
   declare categoryAttribute: string | undefined;
   /** The source index whose facets the records hold (default: the `<svc-search>`'s index). */
   declare sourceIndex: string | undefined;
-  /** Focus the field when the element connects. */
-  override autofocus = false;
+  /**
+   * Typing searches the main results too (the list offers suggestions meanwhile). Without it, typing asks for
+   * suggestions only, and when the list closes without a choice or a submit the text goes back to the query
+   * the results show.
+   */
+  searchAsYouType = false;
 
   #storeQuery: string | undefined;
-  #ac = new AutocompleteController(this, { store: () => this.store });
+  readonly #ac = new AutocompleteController(this, { store: () => this.store });
+  protected readonly box = this.#ac;
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
@@ -111,6 +111,7 @@ export class SvcAutocomplete extends SvcElement {
       maxSuggestions: this.maxSuggestions > 0 ? Math.floor(this.maxSuggestions) : 5,
       categoryAttribute: this.categoryAttribute,
       sourceIndex: this.sourceIndex,
+      searchAsYouType: this.searchAsYouType,
     });
     // The store's query changed elsewhere (routing, clear refinements, a chip): show it.
     const query = this.#ac.query;
@@ -120,30 +121,9 @@ export class SvcAutocomplete extends SvcElement {
     }
   }
 
-  protected override firstUpdated(): void {
-    if (this.autofocus) this.focus();
-  }
-
   protected override updated(): void {
-    // The field is the user's while they type; it is set only when the value differs (as Lit's `live`).
-    const input = this.input;
-    if (input && input.value !== this.#ac.input) input.value = this.#ac.input;
+    super.updated();
     this.renderRoot.querySelector('[part~="option-active"]')?.scrollIntoView?.({ block: 'nearest' });
-  }
-
-  /** The search field. */
-  get input(): HTMLInputElement | null {
-    return this.renderRoot.querySelector('input');
-  }
-
-  /** Moves the focus into the field. */
-  override focus(options?: FocusOptions): void {
-    this.input?.focus(options);
-  }
-
-  /** The text in the field. */
-  get query(): string {
-    return this.#ac.input;
   }
 
   /** The suggestions shown for the text (empty while the list has none). */
@@ -161,57 +141,92 @@ export class SvcAutocomplete extends SvcElement {
     return this.#ac.expanded;
   }
 
-  #select(index?: number): void {
-    const query = this.#ac.select(index);
-    if (query != null) this.emit<SvcAutocompleteEventDetail>('svc-suggestion-select', { query });
+  protected get fieldValue(): string {
+    return this.#ac.input;
   }
 
-  #clear(): void {
+  protected typed(value: string): void {
+    this.#ac.setInput(value);
+    if (this.searchAsYouType) this.emitQuery('svc-search-input', value);
+  }
+
+  protected submitted(): void {
+    this.emitQuery('svc-search-submit', this.#ac.submit());
+  }
+
+  protected cleared(): void {
     this.#ac.clear();
-    this.emit<SvcAutocompleteEventDetail>('svc-search-reset', { query: '' });
+    this.emitQuery('svc-search-reset', '');
   }
 
-  #onKeydown(event: KeyboardEvent): void {
+  protected override left(): void {
+    this.#ac.close();
+  }
+
+  protected override combobox(): SearchFieldCombobox {
+    const ac = this.#ac;
+    return { expanded: ac.expanded, activeId: ac.active ? `option-${ac.activeIndex}` : undefined };
+  }
+
+  protected override keydown(event: KeyboardEvent): boolean {
     const ac = this.#ac;
     const key = event.key;
     if (key === 'ArrowDown' || key === 'ArrowUp') {
       event.preventDefault(); // not the caret
       ac.move(key === 'ArrowDown' ? 1 : -1);
-    } else if (key === 'Enter' && ac.active) {
+      return true;
+    }
+    if (key === 'Enter' && ac.active) {
       event.preventDefault(); // not the form's submit
       this.#select();
-    } else if (key === 'Escape' && (ac.expanded || ac.input)) {
+      return true;
+    }
+    if (key === 'Escape' && ac.expanded) {
       event.preventDefault();
-      event.stopPropagation(); // only close or clear, not also close an enclosing dialog
-      if (ac.expanded) ac.close();
-      else this.#clear();
-    } else if (key === 'Tab') ac.close();
+      event.stopPropagation(); // only close, not also close an enclosing dialog
+      ac.close();
+      return true;
+    }
+    if (key === 'Tab') ac.close();
+    return false;
   }
 
-  override render() {
+  #select(index?: number): void {
+    const query = this.#ac.select(index);
+    if (query != null) this.emitQuery('svc-suggestion-select', query);
+  }
+
+  protected override renderAfterForm() {
     const ac = this.#ac;
-    const stalled = ac.isStalled;
     const expanded = ac.expanded;
-    const reset = this.t('resetTitle');
-    const submit = this.t('submitTitle');
     const count = expanded ? ac.suggestions.length : 0;
-    return html`<form part="form" role="search" novalidate action="" aria-busy=${stalled} @submit=${(event: Event) => {
-      event.preventDefault();
-      this.emit<SvcAutocompleteEventDetail>('svc-search-submit', { query: ac.submit() });
-    }} @reset=${(event: Event) => {
-      event.preventDefault();
-      this.#clear();
-      this.focus();
-    }} @focusout=${(event: FocusEvent) => {
-      if (!this.renderRoot.contains(event.relatedTarget as Node | null)) ac.close();
-    }}><label class="visually-hidden" for="input">${this.t('label')}</label><input id="input" part="input" type="search" role="combobox" aria-autocomplete="list" aria-expanded=${expanded} aria-controls="listbox" aria-activedescendant=${ac.active ? `option-${ac.activeIndex}` : nothing} autocomplete="off" autocorrect="off" autocapitalize="off" spellcheck="false" enterkeyhint="search" maxlength="512" placeholder=${this.placeholder ?? this.t('placeholder')} @input=${(event: Event) => ac.setInput((event.target as HTMLInputElement).value)} @keydown=${(event: KeyboardEvent) => this.#onKeydown(event)} /><button part="submit" type="submit" title=${submit} aria-label=${submit}>${icon('M16 16l4 4M18 11a7 7 0 1 1-14 0 7 7 0 0 1 14 0')}</button><span part="loading-indicator" role="status" aria-label=${stalled ? this.t('loadingLabel') : ''}>${icon('M12 3a9 9 0 1 0 9 9', !stalled)}</span><button part="reset" type="reset" title=${reset} aria-label=${reset} ?hidden=${!ac.input}>${icon('M6 6l12 12M18 6 6 18')}</button></form><ul id="listbox" part="listbox" role="listbox" aria-label=${this.t('listLabel')} ?hidden=${!expanded}>${
-      expanded
-        ? ac.suggestions.map((suggestion, i) => {
-            const active = i === ac.activeIndex;
-            return html`<li id="option-${i}" part="option${active ? ' option-active' : ''}" role="option" aria-selected=${active} @mousedown=${keepFocus} @click=${() => this.#select(i)}><div part="query">${renderHighlight(suggestion.highlighted)}</div>${suggestion.category == null ? nothing : html` <div part="category">${this.t('inCategory', { category: suggestion.category })}</div>`}</li>`;
-          })
-        : nothing
-    }</ul><p class="visually-hidden" role="status">${count ? this.t('suggestionCount', { count }) : ''}</p>`;
+    return html`
+      <ul id="listbox" part="listbox" role="listbox" aria-label=${this.t('listLabel')} ?hidden=${!expanded}>
+        ${expanded ? ac.suggestions.map((suggestion, i) => this.#renderOption(suggestion, i)) : nothing}
+      </ul>
+      <p class="visually-hidden" role="status">${count ? this.t('suggestionCount', { count }) : ''}</p>
+    `;
+  }
+
+  #renderOption(suggestion: Suggestion, i: number) {
+    const active = i === this.#ac.activeIndex;
+    return html`
+      <li
+        id="option-${i}"
+        part="option${active ? ' option-active' : ''}"
+        role="option"
+        aria-selected=${active}
+        @mousedown=${keepFocus}
+        @click=${() => this.#select(i)}
+      >
+        <div part="query">${renderHighlight(suggestion.highlighted)}</div>
+        ${
+          suggestion.category == null
+            ? nothing
+            : html`<div part="category">${this.t('inCategory', { category: suggestion.category })}</div>`
+        }
+      </li>
+    `;
   }
 }
 

@@ -80,13 +80,17 @@ export abstract class SvcHitList extends SvcElement {
 
   /** Reads the `<template>` child; returns its styles as one `<style>` (render it once, first). */
   protected templateStyle(): HTMLStyleElement | typeof nothing {
-    const template = (this.#template = this.querySelector(':scope > template'));
+    const template = this.querySelector<HTMLTemplateElement>(':scope > template');
+    this.#template = template;
     this.#markup = template?.innerHTML ?? '';
     this.#refs = [];
     const css = template
       ? [...template.content.querySelectorAll('style')].map((style) => style.textContent).join('\n')
       : '';
-    if (css && this.#style?.textContent !== css) (this.#style = document.createElement('style')).textContent = css;
+    if (css && this.#style?.textContent !== css) {
+      this.#style = document.createElement('style');
+      this.#style.textContent = css;
+    }
     return css ? this.#style! : nothing;
   }
 
@@ -105,11 +109,24 @@ export abstract class SvcHitList extends SvcElement {
   protected recordItem(item: ListItem, content: unknown, onClick?: (event: Event) => unknown): TemplateResult {
     const { objectID, position, queryID, indexName } = item.ref;
     this.#refs.push(item.ref);
-    return html`<li part="item" data-svc-object-id=${objectID} data-svc-position=${position} data-svc-query-id=${queryID ?? ''} data-svc-index=${indexName} @click=${onClick}>${content}</li>`;
+    return html`<li
+      part="item"
+      data-svc-object-id=${objectID}
+      data-svc-position=${position}
+      data-svc-query-id=${queryID ?? ''}
+      data-svc-index=${indexName}
+      @click=${onClick}
+    >${content}</li>`;
   }
 
   /** The `ol` of the items (hidden while empty, `aria-busy` while a new answer is awaited). */
   protected list(items: unknown[], busy: boolean, label?: string): TemplateResult {
-    return html`<ol part="list" aria-label=${label ?? nothing} aria-labelledby=${label ? nothing : 'heading'} aria-busy=${busy} ?hidden=${!items.length}>${items}</ol>`;
+    return html`<ol
+      part="list"
+      aria-label=${label ?? nothing}
+      aria-labelledby=${label ? nothing : 'heading'}
+      aria-busy=${busy}
+      ?hidden=${!items.length}
+    >${items}</ol>`;
   }
 }

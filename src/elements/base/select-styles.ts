@@ -30,10 +30,5 @@ export const selectStyles = [
     [part~='select']:focus-visible {
       outline-offset: 0;
     }
-    /* Options are drawn by the platform: give them the page's colours (dark pages included). */
-    option {
-      background: Canvas;
-      color: CanvasText;
-    }
   `,
 ];

@@ -1,5 +1,5 @@
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { ContextConsumer } from '@lit/context';
+import { ContextConsumer, ContextRoot } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import type { SearchStore } from '../../store/types.js';
 import type { InsightsLike } from '../../insights/types.js';
@@ -7,6 +7,21 @@ import { translate, type Translations } from './translate.js';
 
 /** Name of the internal event `<svc-search>` fires on `document` when its context value changes. */
 export const SEARCH_CONTEXT_EVENT = 'svc-search-context';
+
+/** Marks the document as having its `ContextRoot` (one per page, whatever copies of the library it loads). */
+const CONTEXT_ROOT = Symbol.for('svc-search.context-root');
+
+/**
+ * Attaches one `@lit/context` `ContextRoot` to the document, the first time an element connects: it keeps the
+ * context requests nobody answered (an element upgraded before its `<svc-search>` was defined, or before it
+ * was in the page) and sends them again when a provider appears.
+ */
+function attachContextRoot(): void {
+  const marked = document as Document & { [CONTEXT_ROOT]?: ContextRoot };
+  if (marked[CONTEXT_ROOT]) return;
+  marked[CONTEXT_ROOT] = new ContextRoot();
+  marked[CONTEXT_ROOT].attach(document as unknown as HTMLElement);
+}
 
 /** The shape of an element that can be named by `search="id"` (`<svc-search>` implements it). */
 export interface SearchContextSource extends Element {
@@ -18,7 +33,7 @@ export interface SearchContextSource extends Element {
  * strings.
  *
  * The context is found through `@lit/context` (it crosses shadow roots; an element that connected before its
- * `<svc-search>` was defined asks again when a root announces its context), or, when the element has a
+ * `<svc-search>` was defined is answered when the root connects, through the document's `ContextRoot`), or, when the element has a
  * `search="id"` attribute, from the `context` of the element with that id in the element's own root (a
  * shadow root or the document), else in the document — so an element placed anywhere on the page, or in the
  * same shadow root as its search, can name it. Subclasses read `this.store` / `this.insights` and pass `() => this.store` to
@@ -61,33 +76,38 @@ export class SvcElement extends LitElement {
   #store: SearchStore | undefined;
   #insights: InsightsLike | undefined;
   #consumes = (this.constructor as typeof SvcElement).consumesContext;
-  #consumer =
-    this.#consumes &&
-    new ContextConsumer(this, {
-      context: searchContext,
-      subscribe: true,
-      callback: (value) => {
-        this.#provided = value;
-        if (!this.search) this.searchContext = value;
-      },
-    });
   /**
    * A root announced a new context (`SEARCH_CONTEXT_EVENT`, composed, on every change): take it when it is
-   * the one named by `search`; without a context yet, ask again — the root may have been defined after this
-   * element connected, when nobody could answer its first request.
+   * the one named by `search` (the context of the surrounding root reaches the consumer by itself).
    */
   #onContext = (event: Event) => {
     // composedPath()[0]: a root inside a shadow root reaches `document` retargeted to its host.
-    if (this.search) (event.composedPath()[0] as Element).id === this.search && this.#named();
-    else if (!this.#provided && this.#consumer) this.#consumer.hostConnected(); // sends the context request again
+    if (this.search && (event.composedPath()[0] as Element).id === this.search) this.#named();
   };
 
-  override connectedCallback(): void {
-    super.connectedCallback();
+  constructor() {
+    super();
+    // The consumer adds itself to the host's controllers: it asks on every connect and follows the provider.
     if (this.#consumes) {
-      document.addEventListener(SEARCH_CONTEXT_EVENT, this.#onContext);
-      if (this.search) this.#named();
+      new ContextConsumer(this, {
+        context: searchContext,
+        subscribe: true,
+        callback: (value) => {
+          this.#provided = value;
+          if (!this.search) this.searchContext = value;
+        },
+      });
     }
+  }
+
+  override connectedCallback(): void {
+    // Before the consumer's first request (sent by `super.connectedCallback()`), so it is kept if unanswered.
+    if (this.#consumes) attachContextRoot();
+    // A named root is looked up before the controllers connect (in `super.connectedCallback()`), so they bind to
+    // its store at once and their needs are in its first search (not in a second one after the first update).
+    if (this.#consumes && this.search) this.#named();
+    super.connectedCallback();
+    if (this.#consumes) document.addEventListener(SEARCH_CONTEXT_EVENT, this.#onContext);
   }
 
   override disconnectedCallback(): void {

@@ -7,6 +7,7 @@ import { styles } from './styles.js';
 /** Attributes of the element itself (and global HTML attributes), never search parameters. */
 const OWN_ATTRIBUTES = new Set([
   'search',
+  'local',
   'id',
   'class',
   'style',
@@ -41,6 +42,12 @@ const OWN_ATTRIBUTES = new Set([
  * type is reported in the console (naming the attribute) and left out. Removing the element removes its
  * parameters.
  *
+ * The parameters flow down to the indices added under its `<svc-search>` or `<svc-index>` (`<svc-index>`
+ * elements, at any depth), as InstantSearch's `configure` does for child indices: every parameter, under
+ * the index's own — a `<svc-configure>` inside the `<svc-index>` wins parameter by parameter. `local` keeps
+ * them to the element's own index. Refinements, pages and facets of other elements never flow down; the query
+ * does (`<svc-index>`).
+ *
  * @tagname svc-configure
  * @summary Adds search parameters to every search, from its attributes or the `params` property.
  *
@@ -53,10 +60,13 @@ const OWN_ATTRIBUTES = new Set([
 export class SvcConfigure extends SvcElement {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
+    local: { type: Boolean },
     params: { attribute: false },
     attributeParams: { state: true, attribute: false },
   };
 
+  /** Keep the parameters to this index: the indices added under it (`<svc-index>`) do not get them. */
+  local = false;
   /** Search parameters added to every search (merged over those of the attributes). */
   declare params: SearchParams | undefined;
   declare private attributeParams: SearchParams;
@@ -91,6 +101,7 @@ export class SvcConfigure extends SvcElement {
     } else {
       this.configure.params = { ...this.attributeParams, ...this.params };
     }
+    this.configure.inherit = !this.local;
   }
 
   /** The parameters sent (attributes and `params` merged). */

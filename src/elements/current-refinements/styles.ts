@@ -4,8 +4,7 @@ import { baseStyles } from '../base/styles.js';
 export const styles = [
   baseStyles,
   css`
-    [part~='list'],
-    [part~='chips'] {
+    [part~='list'], [part~='chips'] {
       list-style: none;
       margin: 0;
       padding: 0;

@@ -1,4 +1,11 @@
 import { css } from 'lit';
 import { baseStyles } from '../base/styles.js';
 
-export const styles = [baseStyles, css`:host{display:inline}`];
+export const styles = [
+  baseStyles,
+  css`
+  :host {
+    display: inline;
+  }
+`,
+];

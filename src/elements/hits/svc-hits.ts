@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Hit } from '../../client/types.js';
 import { HitsController } from '../../controllers/hits-controller.js';
+import { attributeList, hitAttributes } from '../base/hit-fields.js';
 import { SvcHitList, type ItemRenderInfo } from '../base/hit-list.js';
 import { defaultAttribute, highlightedValue, renderHighlight } from '../base/highlight.js';
 import { styles } from './styles.js';
@@ -45,6 +46,7 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     attribute: {},
+    attributesToRetrieve: { attribute: 'attributes-to-retrieve', converter: attributeList },
     renderHit: { attribute: false },
   };
   static override defaultTranslations = {
@@ -56,6 +58,12 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
 
   /** Attribute shown highlighted by default (default: the first highlighted attribute of each hit). */
   declare attribute: string | undefined;
+  /**
+   * Hit attributes asked for besides those the rendering shows (for code reading `hits`); `*` asks for
+   * everything the index returns. Without it the list asks for what its `<template>` names, or the highlighted
+   * attribute of the default rendering; with `renderHit`, for everything (or for these only).
+   */
+  declare attributesToRetrieve: string[] | undefined;
   /** Renders a hit (a Lit template, a node or text); takes precedence over the `<template>` child. */
   declare renderHit: ((hit: Hit<T>, info: HitRenderInfo) => unknown) | undefined;
 
@@ -63,12 +71,16 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    // `<svc-snippet>`s of the template ask for their snippets (no second search).
-    this.#results.attributesToSnippet = [
-      ...(this.querySelector<HTMLTemplateElement>(':scope > template')?.content.querySelectorAll(
-        'svc-snippet[attribute]',
-      ) ?? []),
-    ].map((snippet) => `${snippet.getAttribute('attribute')}:${Number(snippet.getAttribute('words')) || 10}`);
+    // Only what the rendering shows is asked for (snippets of the template's `<svc-snippet>`s included).
+    Object.assign(
+      this.#results,
+      hitAttributes({
+        template: this.querySelector<HTMLTemplateElement>(':scope > template'),
+        attribute: this.attribute,
+        custom: Boolean(this.renderHit),
+        explicit: this.attributesToRetrieve,
+      }),
+    );
   }
 
   /** The hits of the current page. */

@@ -15,8 +15,14 @@ import { styles } from './styles.js';
  * (`store.addIndex`) and provides that index's store to the elements inside, across shadow roots, as
  * `<svc-search>` does. Both indices are searched in one request per state; the index follows the query of its
  * `<svc-search>` (a search box inside `<svc-index>` sets its own query, until the outer query changes again).
- * With routing, its state is in the URL under keys prefixed with its name (`articles.page=2`). Removing the
+ * With routing, its state is in the URL under keys prefixed with its id (`articles.page=2`). Removing the
  * element removes the index (its searches stop); moving it keeps it. `display: contents`: it adds no box.
+ *
+ * `index-id` (InstantSearch's `indexId`, default: the index name) searches the same index twice under one
+ * parent, each with its own refinements and URL keys (`<svc-index index-name="products" index-id="deals">`).
+ * A `<svc-configure>` of the parent applies inside too (its own `<svc-configure>` wins, parameter by
+ * parameter). When the service refuses this index (missing, or not allowed by the key), only the elements
+ * inside show the error: the other indices of the page show their results.
  *
  * @example
  * ```html
@@ -34,17 +40,21 @@ export class SvcIndex extends SvcElement {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     indexName: { attribute: 'index-name', reflect: true },
+    indexId: { attribute: 'index-id', reflect: true },
     initialState: { attribute: false },
   };
 
   /** The index searched by the elements inside. */
   declare indexName: string | undefined;
+  /** The id of the index among its parent's (default: `index-name`): the same index added twice needs two ids. */
+  declare indexId: string | undefined;
   /** Initial state of the index (a partial `IndexState` or its query string); a state from the URL wins. */
   declare initialState: Partial<IndexState> | string | undefined;
 
   #provider = new ContextProvider(this, { context: searchContext });
   #parent: SearchStore | undefined;
   #name: string | undefined;
+  #id: string | undefined;
   #index: SearchStore | undefined;
   #value: SearchContextValue | undefined;
   #removeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -75,13 +85,18 @@ export class SvcIndex extends SvcElement {
   /** Adds the index to the current parent store (again when the parent or the name changed) and provides it. */
   #sync(): void {
     const parent = this.store;
-    if (parent !== this.#parent || this.indexName !== this.#name) {
+    if (parent !== this.#parent || this.indexName !== this.#name || this.indexId !== this.#id) {
       this.#release();
       this.#parent = parent;
       this.#name = this.indexName;
+      this.#id = this.indexId;
       try {
-        if (parent && this.indexName)
-          this.#index = parent.addIndex(this.indexName, { initialState: this.initialState });
+        if (parent && this.indexName) {
+          this.#index = parent.addIndex(this.indexName, {
+            initialState: this.initialState,
+            indexId: this.indexId || undefined,
+          });
+        }
       } catch (error) {
         console.error(`<svc-index>: ${(error as Error).message}`);
       }
@@ -94,14 +109,21 @@ export class SvcIndex extends SvcElement {
       value?.insights !== this.#value?.insights ||
       value?.translations !== this.#value?.translations
     ) {
-      this.#provider.setValue((this.#value = value));
+      this.#value = value;
+      this.#provider.setValue(value);
     }
   }
 
   #release(): void {
     this.#index?.dispose();
-    this.#index = this.#parent = this.#name = undefined;
-    if (this.#value) this.#provider.setValue((this.#value = undefined));
+    this.#index = undefined;
+    this.#parent = undefined;
+    this.#name = undefined;
+    this.#id = undefined;
+    if (this.#value) {
+      this.#value = undefined;
+      this.#provider.setValue(undefined);
+    }
   }
 
   override render() {

@@ -8,8 +8,7 @@ export const styles = [
       --_cols: var(--svc-infinite-hits-columns, var(--svc-hits-columns, 1fr));
       --_g: var(--svc-infinite-hits-gap, var(--svc-hits-gap, var(--_gap)));
     }
-    [part~='show-more'],
-    [part~='show-previous'] {
+    [part~='show-more'], [part~='show-previous'] {
       display: block;
       inline-size: 100%;
       min-block-size: 2.5rem;
@@ -25,13 +24,11 @@ export const styles = [
     [part~='show-previous'] {
       margin-block-end: var(--_g);
     }
-    [part~='show-more']:hover,
-    [part~='show-previous']:hover {
+    [part~='show-more']:hover, [part~='show-previous']:hover {
       border-color: var(--_accent);
       background: color-mix(in srgb, var(--_accent) 10%, transparent);
     }
-    [part~='show-more'][aria-disabled='true'],
-    [part~='show-previous'][aria-disabled='true'] {
+    [part~='show-more'][aria-disabled='true'], [part~='show-previous'][aria-disabled='true'] {
       cursor: progress;
       opacity: 0.6;
     }

@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Hit } from '../../client/types.js';
 import { InfiniteHitsController } from '../../controllers/infinite-hits-controller.js';
+import { attributeList, hitAttributes } from '../base/hit-fields.js';
 import { SvcHitList, type ItemRenderInfo } from '../base/hit-list.js';
 import { defaultAttribute, highlightedValue, renderHighlight } from '../base/highlight.js';
 import { SvcHits } from '../hits/svc-hits.js';
@@ -69,6 +70,7 @@ export class SvcInfiniteHits<T extends Record<string, unknown> = Record<string, 
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     attribute: {},
+    attributesToRetrieve: { attribute: 'attributes-to-retrieve', converter: attributeList },
     renderHit: { attribute: false },
   };
   static override defaultTranslations = {
@@ -79,6 +81,12 @@ export class SvcInfiniteHits<T extends Record<string, unknown> = Record<string, 
 
   /** Attribute shown highlighted by default (default: the first highlighted attribute of each hit). */
   declare attribute: string | undefined;
+  /**
+   * Hit attributes asked for besides those the rendering shows (for code reading `hits`); `*` asks for
+   * everything the index returns. Without it the list asks for what its `<template>` names, or the highlighted
+   * attribute of the default rendering; with `renderHit`, for everything (or for these only).
+   */
+  declare attributesToRetrieve: string[] | undefined;
   /** Renders a hit (a Lit template, a node or text); takes precedence over the `<template>` child. */
   declare renderHit: ((hit: Hit<T>, info: InfiniteHitRenderInfo) => unknown) | undefined;
 
@@ -90,19 +98,26 @@ export class SvcInfiniteHits<T extends Record<string, unknown> = Record<string, 
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    // `<svc-snippet>`s of the template ask for their snippets (no second search).
-    this.#results.attributesToSnippet = [
-      ...(this.querySelector<HTMLTemplateElement>(':scope > template')?.content.querySelectorAll(
-        'svc-snippet[attribute]',
-      ) ?? []),
-    ].map((snippet) => `${snippet.getAttribute('attribute')}:${Number(snippet.getAttribute('words')) || 10}`);
+    // Only what the rendering shows is asked for (snippets of the template's `<svc-snippet>`s included).
+    Object.assign(
+      this.#results,
+      hitAttributes({
+        template: this.querySelector<HTMLTemplateElement>(':scope > template'),
+        attribute: this.attribute,
+        custom: Boolean(this.renderHit),
+        explicit: this.attributesToRetrieve,
+      }),
+    );
   }
 
   protected override updated(): void {
     super.updated();
     if (!this.#pending) return;
     // Its first hit is not rendered: wait while a search runs; else the page will not come (an error, a new query).
-    if (this.#focusIndex < 0) return void (this.#results.isLoading || (this.#pending = undefined));
+    if (this.#focusIndex < 0) {
+      if (!this.#results.isLoading) this.#pending = undefined;
+      return;
+    }
     this.#pending = undefined;
     const item = this.renderRoot.querySelectorAll<HTMLElement>('li[part~="item"]')[this.#focusIndex];
     // Only when the focus is still on the button pressed (or was lost with it): never take it from elsewhere.

@@ -113,6 +113,11 @@ export class SvcMenu extends SvcElement {
     return this.#menu.selected;
   }
 
+  /** Whether there is anything to choose (a value, or the selected one to clear): `<svc-panel>` reads it. */
+  get canRefine(): boolean {
+    return this.#menu.canRefine;
+  }
+
   /** Selects a value, or clears it when it is the one selected, as if the user pressed it (fires no event); returns whether it is now selected. */
   refine(value: string): boolean {
     return this.#menu.refine(value);
@@ -126,9 +131,33 @@ export class SvcMenu extends SvcElement {
   override render() {
     const menu = this.#menu;
     const items = menu.items;
-    return html`<ul part="list" id="list" aria-label=${this.t('listLabel', { attribute: this.attribute })} ?hidden=${!items.length}>${items.map(
-      (item) =>
-        html`<li part="item${item.isRefined ? ' selected-item' : ''}"><button part="button" type="button" .value=${item.value} aria-pressed=${item.isRefined ? 'true' : 'false'} @click=${() => this.#press(item.value)}><span part="label-text">${item.label}</span><span part="count">${this.t('count', { count: item.count })}</span></button></li>`,
-    )}</ul><button part="show-more" type="button" aria-controls="list" aria-expanded=${menu.isShowingMore} ?hidden=${!menu.canToggleShowMore} @click=${() => menu.toggleShowMore()}>${this.t(menu.isShowingMore ? 'showLess' : 'showMore')}</button>`;
+    return html`
+      <ul part="list" id="list" aria-label=${this.t('listLabel', { attribute: this.attribute })} ?hidden=${!items.length}>
+        ${items.map(
+          (item) => html`
+            <li part=${item.isRefined ? 'item selected-item' : 'item'}>
+              <button
+                part="button"
+                type="button"
+                .value=${item.value}
+                aria-pressed=${item.isRefined ? 'true' : 'false'}
+                @click=${() => this.#press(item.value)}
+              >
+                <span part="label-text">${item.label}</span>
+                <span part="count">${this.t('count', { count: item.count })}</span>
+              </button>
+            </li>
+          `,
+        )}
+      </ul>
+      <button
+        part="show-more"
+        type="button"
+        aria-controls="list"
+        aria-expanded=${menu.isShowingMore}
+        ?hidden=${!menu.canToggleShowMore}
+        @click=${() => menu.toggleShowMore()}
+      >${this.t(menu.isShowingMore ? 'showLess' : 'showMore')}</button>
+    `;
   }
 }

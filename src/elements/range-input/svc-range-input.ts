@@ -178,6 +178,12 @@ export class SvcRangeInput extends SvcElement {
     return this.#range.value;
   }
 
+  /** Whether there is a range to choose in (bounds known and apart) or one to undo: `<svc-panel>` reads it. */
+  get canRefine(): boolean {
+    const { min, max } = this.#range.range;
+    return this.#range.isRefined || (min !== undefined && max !== undefined && max > min);
+  }
+
   /** Refines to `range` as if the user submitted it (fires no event); returns the range applied, undefined when unchanged. Throws a `RangeError` when `min > max`. */
   refine(range: NumericRange): NumericRange | undefined {
     return this.#range.refine(range);
@@ -208,10 +214,15 @@ export class SvcRangeInput extends SvcElement {
       if (field.validity.badInput || !Number.isFinite(value)) bad.push(side);
       else read[side] = value;
     }
-    if (bad.length) return this.#refuse({ key: 'invalidNumber', fields: bad });
+    if (bad.length) {
+      this.#refuse({ key: 'invalidNumber', fields: bad });
+      return;
+    }
     const { min, max } = read;
-    if (min !== undefined && max !== undefined && min > max)
-      return this.#refuse({ key: 'invalidRange', params: { min, max }, fields: ['min', 'max'] });
+    if (min !== undefined && max !== undefined && min > max) {
+      this.#refuse({ key: 'invalidRange', params: { min, max }, fields: ['min', 'max'] });
+      return;
+    }
     this.#error = undefined;
     const applied = this.#range.refine({ min, max });
     if (applied) {

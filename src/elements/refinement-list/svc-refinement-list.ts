@@ -128,6 +128,11 @@ export class SvcRefinementList extends SvcElement {
     return this.#list.items;
   }
 
+  /** Whether there is anything to choose (a value, or a refined one to turn off): `<svc-panel>` reads it. */
+  get canRefine(): boolean {
+    return this.#list.canRefine;
+  }
+
   /** Turns a value on or off as if the user clicked it (fires no event). */
   refine(value: string): boolean {
     return this.#list.refine(value);
@@ -139,32 +144,79 @@ export class SvcRefinementList extends SvcElement {
     this.emit<SvcRefineEventDetail>('svc-refine', { attribute: this.attribute, value, refined });
   }
 
+  #onSearchKeydown(event: KeyboardEvent, found: boolean, items: RefinementItem[]): void {
+    const input = event.target as HTMLInputElement;
+    if (event.key === 'Escape' && input.value) {
+      event.stopPropagation();
+      input.value = '';
+      void this.#list.searchForItems('');
+    } else if (event.key === 'Enter') {
+      // Enter picks the first match, as in InstantSearch.
+      if (found && items[0]) this.#change(items[0].value);
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+
+  #renderSearch(found: boolean, items: RefinementItem[]) {
+    const { attribute } = this;
+    const list = this.#list;
+    return html`
+      <input
+        part="search-input"
+        type="search"
+        autocomplete="off"
+        spellcheck="false"
+        maxlength="512"
+        aria-label=${this.t('searchLabel', { attribute })}
+        placeholder=${this.t('searchPlaceholder', { attribute })}
+        .value=${list.facetQuery}
+        @input=${(event: Event) => list.searchForItems((event.target as HTMLInputElement).value)}
+        @keydown=${(event: KeyboardEvent) => this.#onSearchKeydown(event, found, items)}
+      />
+    `;
+  }
+
+  #renderItem(item: RefinementItem) {
+    return html`
+      <li part=${item.isRefined ? 'item selected-item' : 'item'}>
+        <label part="label">
+          <input part="checkbox" type="checkbox" .value=${item.value} @change=${() => this.#change(item.value)} />
+          <span part="label-text">${item.highlighted ? renderHighlight(item.highlighted) : item.label}</span>
+          <span part="count">${this.t('count', { count: item.count })}</span>
+        </label>
+      </li>
+    `;
+  }
+
   override render() {
     const { attribute } = this;
     const list = this.#list;
-    const items = (this.#items = list.items);
+    const items = list.items;
+    this.#items = items;
     const found = list.isFromSearch && !list.isSearching;
-    return html`${
-      this.searchable
-        ? html`<input part="search-input" type="search" autocomplete="off" spellcheck="false" maxlength="512" aria-label=${this.t('searchLabel', { attribute })} placeholder=${this.t('searchPlaceholder', { attribute })} .value=${list.facetQuery} @input=${(event: Event) => list.searchForItems((event.target as HTMLInputElement).value)} @keydown=${(
-            event: KeyboardEvent,
-          ) => {
-            const input = event.target as HTMLInputElement;
-            if (event.key === 'Escape' && input.value) {
-              event.stopPropagation();
-              input.value = '';
-              void list.searchForItems('');
-            } else if (event.key === 'Enter') {
-              // Enter picks the first match, as in InstantSearch.
-              if (found && items[0]) this.#change(items[0].value);
-            } else return;
-            event.preventDefault();
-          }} />`
-        : nothing
-    }<ul part="list" id="list" aria-label=${this.t('listLabel', { attribute })} ?hidden=${!items.length}>${items.map(
-      (item) =>
-        html`<li part="item${item.isRefined ? ' selected-item' : ''}"><label part="label"><input part="checkbox" type="checkbox" .value=${item.value} @change=${() => this.#change(item.value)} /><span part="label-text">${item.highlighted ? renderHighlight(item.highlighted) : item.label}</span><span part="count">${this.t('count', { count: item.count })}</span></label></li>`,
-    )}</ul><div role="status">${found && !items.length ? html`<p part="no-results">${this.t('noValues', { query: list.facetQuery })}</p>` : nothing}</div><button part="show-more" type="button" aria-controls="list" aria-expanded=${list.isShowingMore} ?hidden=${!list.canToggleShowMore} @click=${() => list.toggleShowMore()}>${this.t(list.isShowingMore ? 'showLess' : 'showMore')}</button>`;
+    return html`
+      ${this.searchable ? this.#renderSearch(found, items) : nothing}
+      <ul part="list" id="list" aria-label=${this.t('listLabel', { attribute })} ?hidden=${!items.length}>
+        ${items.map((item) => this.#renderItem(item))}
+      </ul>
+      <div role="status">
+        ${
+          found && !items.length
+            ? html`<p part="no-results">${this.t('noValues', { query: list.facetQuery })}</p>`
+            : nothing
+        }
+      </div>
+      <button
+        part="show-more"
+        type="button"
+        aria-controls="list"
+        aria-expanded=${list.isShowingMore}
+        ?hidden=${!list.canToggleShowMore}
+        @click=${() => list.toggleShowMore()}
+      >${this.t(list.isShowingMore ? 'showLess' : 'showMore')}</button>
+    `;
   }
 }
 

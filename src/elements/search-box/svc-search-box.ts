@@ -1,16 +1,10 @@
-import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
+import type { PropertyDeclarations, PropertyValues } from 'lit';
 import { SearchBoxController } from '../../controllers/search-box-controller.js';
-import { SvcElement } from '../base/svc-element.js';
+import { SvcSearchField, type SvcSearchFieldEventDetail } from '../base/search-field.js';
 import { styles } from './styles.js';
 
 /** `detail` of the search box's events. */
-export interface SvcSearchBoxEventDetail {
-  query: string;
-}
-
-/** An icon (24 × 24 path), hidden from assistive technologies. */
-const icon = (d: string, hidden = false) =>
-  html`<svg viewBox="0 0 24 24" aria-hidden="true" ?hidden=${hidden}><path d=${d} /></svg>`;
+export type SvcSearchBoxEventDetail = SvcSearchFieldEventDetail;
 
 /**
  * @tagname svc-search-box
@@ -37,64 +31,44 @@ const icon = (d: string, hidden = false) =>
  * Translations: `label` ("Search"), `placeholder` ("Search…"; the `placeholder` attribute wins), `submitTitle`
  * ("Submit the search"), `resetTitle` ("Clear the search"), `loadingLabel` ("Searching…").
  */
-export class SvcSearchBox extends SvcElement {
+export class SvcSearchBox extends SvcSearchField {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
-    placeholder: {},
     searchAsYouType: { attribute: 'search-as-you-type', converter: (value: string | null) => value !== 'false' },
-    autofocus: { type: Boolean },
   };
-  static override defaultTranslations = {
-    label: 'Search',
-    placeholder: 'Search…',
-    submitTitle: 'Submit the search',
-    resetTitle: 'Clear the search',
-    loadingLabel: 'Searching…',
-  };
-  static override shadowRootOptions = { ...SvcElement.shadowRootOptions, delegatesFocus: true };
 
-  /** Placeholder of the field (default: the `placeholder` translation). */
-  declare placeholder: string | undefined;
   /** Search on each keystroke; `search-as-you-type="false"` searches on submit only. */
   searchAsYouType = true;
-  /** Focus the field when the element connects. */
-  override autofocus = false;
 
   /** What the field shows (follows the store's query unless the user is editing it without searching). */
   #value = '';
   #storeQuery: string | undefined;
-  #box = new SearchBoxController(this, { store: () => this.store });
+  protected readonly box = new SearchBoxController(this, { store: () => this.store });
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     // The store's query changed elsewhere (routing, another box, clear refinements): show it.
-    const query = this.#box.query;
-    if (this.#box.snapshot && query !== this.#storeQuery) this.#value = this.#storeQuery = query;
+    const query = this.box.query;
+    if (this.box.snapshot && query !== this.#storeQuery) {
+      this.#storeQuery = query;
+      this.#value = query;
+    }
   }
 
-  protected override firstUpdated(): void {
-    if (this.autofocus) this.focus();
-  }
-
-  protected override updated(): void {
-    // The field is the user's while they type; it is set only when the value differs (as Lit's `live`).
-    const input = this.input;
-    if (input && input.value !== this.#value) input.value = this.#value;
-  }
-
-  /** The search field. */
-  get input(): HTMLInputElement | null {
-    return this.renderRoot.querySelector('input');
-  }
-
-  /** Moves the focus into the field. */
-  override focus(options?: FocusOptions): void {
-    this.input?.focus(options);
-  }
-
-  /** The query shown in the field. */
-  get query(): string {
+  protected get fieldValue(): string {
     return this.#value;
+  }
+
+  protected typed(value: string): void {
+    this.#set(value, 'svc-search-input');
+  }
+
+  protected submitted(): void {
+    this.#set(this.#value, 'svc-search-submit');
+  }
+
+  protected cleared(): void {
+    this.#set('', 'svc-search-reset');
   }
 
   /** Shows `value` in the field; searches and fires `type` unless it is `svc-search-input` while searching on submit. */
@@ -102,35 +76,13 @@ export class SvcSearchBox extends SvcElement {
     this.#value = value;
     this.requestUpdate();
     if (type !== 'svc-search-input' || this.searchAsYouType) {
-      this.#box.refine(value);
-      this.emit<SvcSearchBoxEventDetail>(type, { query: value });
+      this.box.refine(value);
+      this.emitQuery(type, value);
     }
-  }
-
-  override render() {
-    const stalled = this.#box.isStalled;
-    const reset = this.t('resetTitle');
-    const submit = this.t('submitTitle');
-    return html`<form part="form" role="search" novalidate action="" aria-busy=${stalled} @submit=${(event: Event) => {
-      event.preventDefault();
-      this.#set(this.#value, 'svc-search-submit');
-    }} @reset=${(event: Event) => {
-      event.preventDefault();
-      this.#set('', 'svc-search-reset');
-      this.focus();
-    }}><label class="visually-hidden" for="input">${this.t('label')}</label><input id="input" part="input" type="search" autocomplete="off" autocorrect="off" autocapitalize="off" spellcheck="false" enterkeyhint="search" maxlength="512" placeholder=${this.placeholder ?? this.t('placeholder')} @input=${(event: Event) => this.#set((event.target as HTMLInputElement).value, 'svc-search-input')} @keydown=${(
-      event: KeyboardEvent,
-    ) => {
-      if (event.key === 'Escape' && this.#value) {
-        event.preventDefault();
-        event.stopPropagation(); // only clear, do not also close an enclosing dialog
-        this.#set('', 'svc-search-reset');
-      }
-    }} /><button part="submit" type="submit" title=${submit} aria-label=${submit}>${icon('M16 16l4 4M18 11a7 7 0 1 1-14 0 7 7 0 0 1 14 0')}</button><span part="loading-indicator" role="status" aria-label=${stalled ? this.t('loadingLabel') : ''}>${icon('M12 3a9 9 0 1 0 9 9', !stalled)}</span><button part="reset" type="reset" title=${reset} aria-label=${reset} ?hidden=${!this.#value}>${icon('M6 6l12 12M18 6 6 18')}</button></form>`;
   }
 }
 
-/** The events of `<svc-search-box>`. */
+/** The events of `<svc-search-box>` (`<svc-autocomplete>` fires them too). */
 export interface SvcSearchBoxEventMap {
   'svc-search-input': CustomEvent<SvcSearchBoxEventDetail>;
   'svc-search-submit': CustomEvent<SvcSearchBoxEventDetail>;

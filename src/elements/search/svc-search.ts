@@ -3,7 +3,9 @@ import { ContextProvider } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import { createClient } from '../../client/index.js';
 import { createSearchStore } from '../../store/index.js';
-import { createInsights, isValidUserToken, type Insights } from '../../insights/index.js';
+import { isValidUserToken } from '../../protocol/insights-limits.js';
+import { createLazyInsights } from '../../insights/lazy.js';
+import type { Insights } from '../../insights/types.js';
 import type { SearchClient } from '../../client/types.js';
 import type { IndexState, SearchStore } from '../../store/types.js';
 import { SEARCH_CONTEXT_EVENT, SvcElement } from '../base/svc-element.js';
@@ -217,16 +219,20 @@ export class SvcSearch extends SvcElement {
       if (!store || same(this.#insightsConfig, insightsConfig)) return;
       this.#insightsConfig = insightsConfig;
       this.#insights?.dispose();
-      // Created before the store's first search (a microtask away), so that search already follows the consent.
+      // Created before the store's first search (a frame away), so that search already follows the consent and
+      // carries the token; the module itself loads once the first results are painted (see insights/lazy.ts).
       this.#insights = this.insightsEnabled
-        ? createInsights({
-            client: store.client,
-            store,
-            root: this,
-            consent: this.#consent,
-            useCookie: this.insightsCookie,
-            userToken: this.#validUserToken(),
-          })
+        ? createLazyInsights(
+            {
+              client: store.client,
+              store,
+              root: this,
+              consent: this.#consent,
+              useCookie: this.insightsCookie,
+              userToken: this.#validUserToken(),
+            },
+            () => import('../../insights/index.js'),
+          )
         : undefined;
       this.#publish({ store, insights: this.#insights, translations: this.translations });
     } catch (error) {

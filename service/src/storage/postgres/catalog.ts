@@ -133,7 +133,9 @@ export class PgCatalog implements CatalogStore {
         // touch a row twice, so duplicates are folded first: the first place, the last body (as SQLite's
         // statement-per-item upserts leave them).
         const last = new Map<string, string>();
-        for (const item of change.items) last.set(item.objectID, JSON.stringify(item));
+        change.items.forEach((item, i) => {
+          last.set(item.objectID, change.texts?.[i] ?? JSON.stringify(item));
+        });
         await client.query(
           `INSERT INTO ${TABLES[change.kind]} (index_name, object_id, body)
            SELECT $1, item.object_id, item.body FROM UNNEST($2::text[], $3::text[]) WITH ORDINALITY AS item(object_id, body, n)

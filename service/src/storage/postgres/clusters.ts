@@ -41,19 +41,19 @@ export class PgClusters implements ClusterStore {
         await client.query('DELETE FROM clusters_record_owners WHERE user_id = $1', [change.userID]);
         break;
       case 'own':
-        for (const objectID of change.objectIDs) {
-          if (change.userID) {
-            await client.query(
-              `INSERT INTO clusters_record_owners (index_name, object_id, user_id) VALUES ($1, $2, $3)
-               ON CONFLICT (index_name, object_id) DO UPDATE SET user_id = excluded.user_id`,
-              [change.indexName, objectID, change.userID],
-            );
-          } else {
-            await client.query('DELETE FROM clusters_record_owners WHERE index_name = $1 AND object_id = $2', [
-              change.indexName,
-              objectID,
-            ]);
-          }
+        // One statement per write, the objectIDs as an array (distinct: ON CONFLICT may not touch a row twice).
+        if (change.userID) {
+          await client.query(
+            `INSERT INTO clusters_record_owners (index_name, object_id, user_id)
+             SELECT $1, object_id, $3 FROM UNNEST($2::text[]) AS object_id GROUP BY object_id
+             ON CONFLICT (index_name, object_id) DO UPDATE SET user_id = excluded.user_id`,
+            [change.indexName, change.objectIDs, change.userID],
+          );
+        } else {
+          await client.query('DELETE FROM clusters_record_owners WHERE index_name = $1 AND object_id = ANY($2)', [
+            change.indexName,
+            change.objectIDs,
+          ]);
         }
         break;
     }

@@ -7,6 +7,19 @@ import type { Pool, PoolClient } from 'pg';
 import type { Change, TaskHeader, TaskStore } from '../types.js';
 import type { PgReplication } from './replication.js';
 
+/**
+ * The changes as the log keeps them (JSON): a record put reuses the JSON the writer made of each item
+ * (`texts`, which the log does not keep twice).
+ */
+function logText(changes: readonly Change[]): string {
+  const parts = changes.map((change) => {
+    if (change.area !== 'catalog' || change.type !== 'putItems' || !change.texts) return JSON.stringify(change);
+    const { texts, items: _items, ...rest } = change;
+    return `${JSON.stringify(rest).slice(0, -1)},"items":[${texts.join(',')}]}`;
+  });
+  return `[${parts.join(',')}]`;
+}
+
 /** A store that applies the changes of its area inside the write's transaction. */
 export interface PgChangeApplier<C extends Change = Change> {
   apply(client: PoolClient, change: C): Promise<unknown>;
@@ -55,7 +68,7 @@ export class PgTasks implements TaskStore {
       results.push(await (this.#appliers[change.area] as PgChangeApplier).apply(client, change));
     const { rows } = await client.query<{ seq: number }>(
       'INSERT INTO service_log (replica, changes, created_at) VALUES ($1, $2, $3) RETURNING seq',
-      [this.#replication.id, JSON.stringify(changes), at],
+      [this.#replication.id, logText(changes), at],
     );
     const seq = rows[0]!.seq;
     const taskIDs: number[] = [];

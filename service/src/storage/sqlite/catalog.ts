@@ -6,6 +6,9 @@
 import type Database from 'better-sqlite3';
 import type { CatalogChange, CatalogStore, IndexMeta, ItemKind, ItemOf } from '../types.js';
 
+/** Rows per upsert statement in a large write (one statement per row costs more than the row). */
+const UPSERT_ROWS = 100;
+
 const TABLES: Record<ItemKind, string> = {
   records: 'service_records',
   rules: 'service_rules',
@@ -39,6 +42,10 @@ function itemStatements(db: Database.Database, table: string) {
     all: db.prepare(`SELECT body FROM ${table} WHERE index_name = ? ORDER BY seq`),
     upsert: db.prepare(
       `INSERT INTO ${table} (index_name, object_id, body) VALUES (?, ?, ?)
+       ON CONFLICT (index_name, object_id) DO UPDATE SET body = excluded.body`,
+    ),
+    upsertMany: db.prepare(
+      `INSERT INTO ${table} (index_name, object_id, body) VALUES ${Array(UPSERT_ROWS).fill('(?, ?, ?)').join(', ')}
        ON CONFLICT (index_name, object_id) DO UPDATE SET body = excluded.body`,
     ),
     delete: db.prepare(`DELETE FROM ${table} WHERE index_name = ? AND object_id = ?`),
@@ -134,11 +141,9 @@ export class SqliteCatalog implements CatalogStore {
         for (const statements of Object.values(this.#items)) statements.clear.run(change.name);
         this.#stmt.dropIndex.run(change.name);
         break;
-      case 'putItems': {
-        const { upsert } = this.#items[change.kind];
-        for (const item of change.items) upsert.run(change.indexName, item.objectID, JSON.stringify(item));
+      case 'putItems':
+        this.#upsert(change.kind, change.indexName, change.items, change.texts);
         break;
-      }
       case 'deleteItems': {
         const statement = this.#items[change.kind].delete;
         for (const objectID of change.objectIDs) statement.run(change.indexName, objectID);
@@ -148,6 +153,28 @@ export class SqliteCatalog implements CatalogStore {
         this.#items[change.kind].clear.run(change.indexName);
         break;
     }
+  }
+
+  /**
+   * Stores objects by statements of `UPSERT_ROWS` rows, the rest one by one: rows are applied in order, so
+   * of two rows with one objectID the later wins, as one by one.
+   */
+  #upsert(kind: ItemKind, indexName: string, items: ReadonlyArray<{ objectID: string }>, texts?: readonly string[]) {
+    const statements = this.#items[kind];
+    const textOf = (i: number) => texts?.[i] ?? JSON.stringify(items[i]);
+    let i = 0;
+    if (items.length >= UPSERT_ROWS) {
+      const values: unknown[] = new Array(UPSERT_ROWS * 3);
+      for (; i + UPSERT_ROWS <= items.length; i += UPSERT_ROWS) {
+        for (let k = 0; k < UPSERT_ROWS; k++) {
+          values[k * 3] = indexName;
+          values[k * 3 + 1] = items[i + k]!.objectID;
+          values[k * 3 + 2] = textOf(i + k);
+        }
+        statements.upsertMany.run(values);
+      }
+    }
+    for (; i < items.length; i++) statements.upsert.run(indexName, items[i]!.objectID, textOf(i));
   }
 
   /** Runs `fn` in one transaction (nested calls join the outer one). */

@@ -20,6 +20,7 @@ export class SqliteClusters implements ClusterStore {
         'INSERT INTO clusters_record_owners (index_name, object_id, user_id) VALUES (?, ?, ?) ON CONFLICT (index_name, object_id) DO UPDATE SET user_id = excluded.user_id',
       ),
       disown: db.prepare('DELETE FROM clusters_record_owners WHERE index_name = ? AND object_id = ?'),
+      anyOwned: db.prepare('SELECT 1 FROM clusters_record_owners WHERE index_name = ? LIMIT 1'),
       owned: db.prepare('SELECT index_name, object_id, user_id FROM clusters_record_owners'),
       ownedBy: db.prepare('SELECT index_name, object_id, user_id FROM clusters_record_owners WHERE user_id = ?'),
     };
@@ -49,6 +50,8 @@ export class SqliteClusters implements ClusterStore {
         this.#stmt.removeOwned.run(change.userID);
         break;
       case 'own':
+        // a write without a user ID only disowns: nothing to do when no record of the index has an owner
+        if (!change.userID && this.#stmt.anyOwned.get(change.indexName) === undefined) break;
         for (const objectID of change.objectIDs) {
           if (change.userID) this.#stmt.own.run(change.indexName, objectID, change.userID);
           else this.#stmt.disown.run(change.indexName, objectID);

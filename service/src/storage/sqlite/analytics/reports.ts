@@ -4,16 +4,7 @@
  * SQLite; the others read the searches with their events.
  */
 import type { AnalyticsReports, FilterOperator, OrderBy, Page, Scope } from '../../types.js';
-import {
-  byCountThen,
-  ClickStats,
-  CountedSearches,
-  DAY_MS,
-  POSITION_BUCKETS,
-  ratio,
-  topList,
-  TOP_LIMIT,
-} from './counted.js';
+import { byCountThen, ClickStats, CountedSearches, DAY_MS, ratio, topList, TOP_LIMIT } from './counted.js';
 
 export class SqliteAnalyticsReports extends CountedSearches implements AnalyticsReports {
   /** `GET /2/status`: the time of the index's latest recorded search. */
@@ -47,8 +38,10 @@ export class SqliteAnalyticsReports extends CountedSearches implements Analytics
     } else {
       for (const search of this.searches(scope, options.clickAnalytics)) {
         let group = groups.get(search.query);
-        if (!group)
-          groups.set(search.query, (group = { search: search.query, count: 0, nbHits: 0, stats: new ClickStats() }));
+        if (!group) {
+          group = { search: search.query, count: 0, nbHits: 0, stats: new ClickStats() };
+          groups.set(search.query, group);
+        }
         group.count += 1;
         group.nbHits = search.nbHits; // oldest first: the latest search's number of hits wins
         group.stats.add(search);
@@ -121,7 +114,10 @@ export class SqliteAnalyticsReports extends CountedSearches implements Analytics
     for (const search of this.searches(scope, true)) {
       if (search.queryID === null || search.nbHits === 0) continue;
       let group = groups.get(search.query);
-      if (!group) groups.set(search.query, (group = { search: search.query, count: 0, nbHits: 0, clicked: false }));
+      if (!group) {
+        group = { search: search.query, count: 0, nbHits: 0, clicked: false };
+        groups.set(search.query, group);
+      }
       group.count += 1;
       group.nbHits = search.nbHits;
       if (search.clicks.length > 0) group.clicked = true;

@@ -1,0 +1,260 @@
+/**
+ * The service over HTTP at scale: the real service (`service/src/cli.ts serve`) in a child process on
+ * loopback, a fresh data directory, records loaded through the batch API (1,000 per request, one
+ * client sending them one after the other, as the official clients' `saveObjects` does), then the
+ * first search after the load, one-client latency of the three query kinds, and search throughput of
+ * 10 concurrent clients against one.
+ *
+ * The clients run in this process (a keep-alive `http.Agent`), the service in its own, so on a
+ * two-core machine each has a core; latencies are what the client measures, HTTP and JSON included.
+ * The batch bodies are serialised before the load is timed, so the load rate is the service's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SyntheticProduct, SyntheticQueries } from '../service/src/datasets/synthetic.js';
+import { BENCH_SETTINGS } from './engines.js';
+import { latency, percentile, type Latency } from './measure.js';
+
+const APP_ID = 'SVCLOCAL';
+const ADMIN_KEY = 'local-admin-key';
+const INDEX = 'scale';
+
+export interface ServiceFigures {
+  records: number;
+  /** Records per second from the first batch sent to the last task published. */
+  loadRate: number;
+  loadMs: number;
+  /** Records per second of the service's CPU time during the load (insensitive to the machine's other load). */
+  loadRateCpu: number;
+  /** The first searches after the load (prefix, then faceted: the first use of facet columns). */
+  firstSearchMs: number;
+  firstFacetedMs: number;
+  prefix: Latency;
+  typo: Latency;
+  faceted: Latency;
+  /** Searches per second and median latency with one client and with ten. */
+  one: { qps: number; p50: number };
+  ten: { qps: number; p50: number };
+  /** Resident memory of the service process after the load (MB). */
+  rssMB: number;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+class Client {
+  readonly #agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  readonly #host: string;
+  readonly #port: number;
+
+  constructor(url: string) {
+    const u = new URL(url);
+    this.#host = u.hostname;
+    this.#port = Number(u.port);
+  }
+
+  /** A JSON request; a string body is sent as it is (already JSON). */
+  request(method: string, path: string, body?: unknown): Promise<Answer> {
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          agent: this.#agent,
+          host: this.#host,
+          port: this.#port,
+          method,
+          path,
+          headers: {
+            'X-Service-Application-Id': APP_ID,
+            'X-Service-API-Key': ADMIN_KEY,
+            ...(payload === undefined
+              ? {}
+              : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+  }
+
+  async ok(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+    const answer = await this.request(method, path, body);
+    if (answer.status !== 200) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as Record<string, unknown>;
+  }
+
+  async waitTask(taskID: number): Promise<void> {
+    for (;;) {
+      const { status } = await this.ok('GET', `/1/indexes/${INDEX}/task/${taskID}`);
+      if (status === 'published') return;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+}
+
+function search(client: Client, query: string, faceted = false): Promise<Answer> {
+  const params = new URLSearchParams({ query, hitsPerPage: '20' });
+  if (faceted) params.set('facets', JSON.stringify(['brand', 'category']));
+  return client.request('POST', `/1/indexes/${INDEX}/query`, { params: params.toString() });
+}
+
+async function startService(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-scale-'));
+  const cli = fileURLToPath(new URL('../service/src/cli.ts', import.meta.url));
+  const child = spawn(
+    process.execPath,
+    ['--max-old-space-size=16384', '--import', 'tsx', cli, 'serve', '--port', '0', '--data-dir', dataDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the service exited (${code}) before listening`)));
+  });
+  return { url, child, dataDir };
+}
+
+/** CPU seconds (user + system) of a process so far, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function rssMB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmRSS:\s+(\d+) kB/.exec(status);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Sequential searches of one client; wall-clock ms per search. */
+async function timed(client: Client, list: string[], faceted = false): Promise<number[]> {
+  const out: number[] = [];
+  for (const q of list) {
+    const t0 = performance.now();
+    const answer = await search(client, q, faceted);
+    out.push(performance.now() - t0);
+    if (answer.status !== 200) throw new Error(`search "${q}": ${answer.status}`);
+  }
+  return out;
+}
+
+/** `clients` concurrent loops over the mixed query list for `ms`: searches per second and median latency. */
+async function throughput(client: Client, mixed: string[], clients: number, ms: number) {
+  const samples: number[] = [];
+  const end = performance.now() + ms;
+  let next = 0;
+  const loop = async () => {
+    while (performance.now() < end) {
+      const q = mixed[next++ % mixed.length]!;
+      const t0 = performance.now();
+      const answer = await search(client, q, next % 3 === 0);
+      samples.push(performance.now() - t0);
+      if (answer.status !== 200) throw new Error(`search "${q}": ${answer.status}`);
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: clients }, loop));
+  const elapsed = performance.now() - t0;
+  samples.sort((a, b) => a - b);
+  return { qps: (samples.length / elapsed) * 1000, p50: percentile(samples, 50) };
+}
+
+/**
+ * Starts the service, loads the products through the batch API and measures searches over HTTP.
+ * @example const figures = await measureService(products, queries);
+ */
+export async function measureService(
+  products: SyntheticProduct[],
+  queries: SyntheticQueries,
+  options: { batchSize?: number; throughputMs?: number } = {},
+): Promise<ServiceFigures> {
+  const batchSize = options.batchSize ?? 1000;
+  const throughputMs = options.throughputMs ?? 5000;
+  const { url, child, dataDir } = await startService();
+  const client = new Client(url);
+  try {
+    const settings = await client.ok('PUT', `/1/indexes/${INDEX}/settings`, BENCH_SETTINGS);
+    await client.waitTask(settings.taskID as number);
+    // the request bodies are made first: the rate is the service's, not this client's JSON.stringify
+    const bodies: string[] = [];
+    for (let i = 0; i < products.length; i += batchSize) {
+      const requests = products.slice(i, i + batchSize).map((body) => ({ action: 'addObject', body }));
+      bodies.push(JSON.stringify({ requests }));
+    }
+    const cpu0 = cpuSeconds(child.pid!);
+    const t0 = performance.now();
+    let last = 0;
+    for (const body of bodies) {
+      const answer = await client.ok('POST', `/1/indexes/${INDEX}/batch`, body);
+      last = answer.taskID as number;
+    }
+    await client.waitTask(last);
+    const loadMs = performance.now() - t0;
+    const loadCpu = cpuSeconds(child.pid!) - cpu0;
+    let t = performance.now();
+    const first = await search(client, queries.prefix[0]!);
+    const firstSearchMs = performance.now() - t;
+    t = performance.now();
+    const firstFaceted = await search(client, queries.faceted[0]!, true);
+    const firstFacetedMs = performance.now() - t;
+    if (first.status !== 200 || firstFaceted.status !== 200) throw new Error('the first searches failed');
+    const nbHits = (first.body as { nbHits: number }).nbHits;
+    if (!(nbHits > 0)) throw new Error(`the first search found nothing (${JSON.stringify(first.body)})`);
+    const rss = rssMB(child.pid!);
+    const kinds = async (list: string[], faceted = false) => {
+      await timed(client, list.slice(0, 50), faceted);
+      const wall = await timed(client, list, faceted);
+      return latency(wall, wall.slice());
+    };
+    const prefix = await kinds(queries.prefix);
+    const typo = await kinds(queries.typo.map((t) => t.query));
+    const faceted = await kinds(queries.faceted, true);
+    const mixed = queries.prefix.flatMap((q, i) => [q, queries.typo[i]!.query, queries.faceted[i]!]);
+    const one = await throughput(client, mixed, 1, throughputMs);
+    const ten = await throughput(client, mixed, 10, throughputMs);
+    return {
+      records: products.length,
+      loadRate: (products.length / loadMs) * 1000,
+      loadMs,
+      loadRateCpu: products.length / loadCpu,
+      firstSearchMs,
+      firstFacetedMs,
+      prefix,
+      typo,
+      faceted,
+      one,
+      ten,
+      rssMB: rss,
+    };
+  } finally {
+    client.close();
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,427 @@
+/**
+ * Sort orders over the records: the custom ranking and each `asc(x)` / `desc(x)` criterion is a total
+ * order (by the sort values, then by insertion) that ranking walks instead of sorting.
+ *
+ * An order is a sorted `base` with a rank and a tie group per record, plus a sorted `tail` of the
+ * records added since the base was last rebuilt, each with its place in the base (`tailAt`), so that
+ * walking both in order takes no comparison. A write adds its records to `pending`; `flush` (at the end
+ * of the write) sorts them into the tail, and merges the tail into the base once it is a sixteenth of it
+ * — a write costs about its own size, not the size of the index. Deleted ids stay in the order until
+ * the index is rebuilt; readers only ever look at live candidates.
+ */
+import type { IndexRecord } from './index-state.js';
+import { getPath } from './record-paths.js';
+import type { SortSpec } from './settings.js';
+
+interface SortKey {
+  spec: SortSpec;
+  /** Per id: the number, oriented (negated for `desc`), or NaN. */
+  numeric: Float64Array;
+  /** Per id: a value that is not a number (compared as a string), when there are any. */
+  other: string[] | null;
+}
+
+/**
+ * The tail is merged into the base once it holds this fraction of the base: a write's flush costs
+ * about the tail's size, a merge the whole order's, so both stay a small part of a large load.
+ */
+const TAIL_FRACTION = 16;
+
+/**
+ * One sort order.
+ * @example
+ * const order = new SortOrder([parseSort('desc(popularity)')!], records, alive, 1024);
+ * order.walk(stamp, gen, (id) => { out.push(id); return out.length < 20; }); // the 20 most popular stamped ids
+ */
+export class SortOrder {
+  readonly keys: SortKey[];
+  /** The base order (`baseBuffer` up to `baseLength`). */
+  private baseBuffer: Uint32Array;
+  private baseLength: number;
+  /** Per id of the base: its position there, and its tie group (equal sort values share one). */
+  private rank: Uint32Array;
+  private group: Uint32Array;
+  /** Ids added since the base was built, sorted, and for each the number of base ids before it. */
+  private tail = new Uint32Array(0);
+  private tailAt = new Uint32Array(0);
+  private pending: number[] = [];
+
+  constructor(specs: SortSpec[], records: ReadonlyArray<IndexRecord | undefined>, alive: Uint8Array, capacity: number) {
+    this.keys = specs.map((spec) => ({ spec, numeric: new Float64Array(capacity), other: null }));
+    this.rank = new Uint32Array(capacity).fill(0xffffffff);
+    this.group = new Uint32Array(capacity);
+    let count = 0;
+    for (let id = 0; id < records.length; id++) if (alive[id]) count++;
+    const ids = new Uint32Array(count);
+    let k = 0;
+    for (let id = 0; id < records.length; id++) {
+      if (!alive[id]) continue;
+      ids[k++] = id;
+      this.setSortKey(id, records[id]);
+    }
+    this.baseBuffer = this.sortIds(ids);
+    this.baseLength = count;
+    this.rebuildRanks();
+  }
+
+  /** Number of ids in the order (deleted ones included). */
+  get size(): number {
+    return this.baseLength + this.tail.length;
+  }
+
+  /** Adds a new record (ordered at the next `flush`). */
+  add(id: number, record: IndexRecord): void {
+    if (id >= this.rank.length) this.grow(Math.max(id + 1, this.rank.length * 2));
+    this.setSortKey(id, record);
+    this.pending.push(id);
+  }
+
+  /** Orders the records added since the last flush (see the module comment). */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const added = this.sortIds(Uint32Array.from(this.pending));
+    this.pending = [];
+    const addedAt = new Uint32Array(added.length);
+    for (let j = 0; j < added.length; j++) addedAt[j] = this.lowerBound(added[j]!);
+    // merge the sorted new ids into the tail by their place in the base (ids placed at the same base
+    // position are compared)
+    const tail = new Uint32Array(this.tail.length + added.length);
+    const tailAt = new Uint32Array(tail.length);
+    const oldTail = this.tail;
+    const oldAt = this.tailAt;
+    let i = 0;
+    let j = 0;
+    for (let k = 0; k < tail.length; k++) {
+      const takeOld =
+        j >= added.length ||
+        (i < oldTail.length &&
+          (oldAt[i]! < addedAt[j]! || (oldAt[i] === addedAt[j] && this.compareIds(oldTail[i]!, added[j]!) < 0)));
+      if (takeOld) {
+        tail[k] = oldTail[i]!;
+        tailAt[k] = oldAt[i]!;
+        i++;
+      } else {
+        tail[k] = added[j]!;
+        tailAt[k] = addedAt[j]!;
+        j++;
+      }
+    }
+    this.tail = tail;
+    this.tailAt = tailAt;
+    if (this.tail.length * TAIL_FRACTION >= this.baseLength) this.mergeTail();
+  }
+
+  /**
+   * Calls `visit` with the ids whose `stamp` is `gen`, in order, until it returns false: the walk of a
+   * large bucket, which stops once the page is filled.
+   */
+  walk(stamp: Uint32Array, gen: number, visit: (id: number) => boolean): void {
+    const base = this.baseBuffer;
+    const tail = this.tail;
+    const tailAt = this.tailAt;
+    let k = 0;
+    for (let i = 0; i < this.baseLength; i++) {
+      for (; k < tail.length && tailAt[k] === i; k++) if (stamp[tail[k]!] === gen && !visit(tail[k]!)) return;
+      const id = base[i]!;
+      if (stamp[id] === gen && !visit(id)) return;
+    }
+    for (; k < tail.length; k++) if (stamp[tail[k]!] === gen && !visit(tail[k]!)) return;
+  }
+
+  /** The ids in order (a new array). */
+  sortIds(ids: Uint32Array): Uint32Array {
+    if (this.tail.length === 0 && this.pending.length === 0 && this.baseLength > 0 && this.allInBase(ids))
+      return this.sortByRank(ids);
+    // ties go by id: the radix sort keeps the given order of ties, so it is given the ids ascending;
+    // its passes cost 65,536 counters each, so a few thousand ids are compared instead
+    if (this.keys.length === 1 && ids.length > 4096 && this.allNumeric(ids))
+      return sortByNumber(ids.slice().sort(), this.keys[0]!.numeric);
+    return Uint32Array.from(Array.from(ids).sort((a, b) => this.compareIds(a, b)));
+  }
+
+  /** The two ids have equal sort values (later criteria break the tie). */
+  sameGroup(a: number, b: number): boolean {
+    if (this.rank[a] !== 0xffffffff && this.rank[b] !== 0xffffffff) return this.group[a] === this.group[b];
+    return this.compareKeys(a, b) === 0;
+  }
+
+  /** The position of an id in the order (0 = first). */
+  rankOf(id: number): number {
+    const r = this.rank[id]!;
+    if (r !== 0xffffffff) {
+      // base ids before it, plus the tail ids placed before it
+      let lo = 0;
+      let hi = this.tail.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.tailAt[mid]! <= r) lo = mid + 1;
+        else hi = mid;
+      }
+      return r + lo;
+    }
+    // a tail id: tail ids before it, plus the base ids before it
+    let lo = 0;
+    let hi = this.tail.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compareIds(this.tail[mid]!, id) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.tail[lo] === id ? this.tailAt[lo]! + lo : this.size;
+  }
+
+  private allInBase(ids: Uint32Array): boolean {
+    for (let i = 0; i < ids.length; i++) if (this.rank[ids[i]!] === 0xffffffff) return false;
+    return true;
+  }
+
+  private allNumeric(ids: Uint32Array): boolean {
+    const numeric = this.keys[0]!.numeric;
+    for (let i = 0; i < ids.length; i++) if (Number.isNaN(numeric[ids[i]!])) return false;
+    return true;
+  }
+
+  private sortByRank(ids: Uint32Array): Uint32Array {
+    const rank = this.rank;
+    const keyed = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) keyed[i] = rank[ids[i]!]!;
+    keyed.sort();
+    const out = new Uint32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) out[i] = this.baseBuffer[keyed[i]!]!;
+    return out;
+  }
+
+  /** The number of base ids ordered before `id`. */
+  private lowerBound(id: number): number {
+    let lo = 0;
+    let hi = this.baseLength;
+    const base = this.baseBuffer;
+    const numeric = this.keys.length === 1 ? this.keys[0]!.numeric : null;
+    const value = numeric ? numeric[id]! : Number.NaN;
+    if (!Number.isNaN(value)) {
+      // one numeric key (the usual custom ranking): numbers compared in place; a record without a
+      // number (a string or nothing) comes after every number
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const other = base[mid]!;
+        const v = numeric![other]!;
+        if (v < value || (v === value && other < id)) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    }
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compareIds(base[mid]!, id) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The tail joins the base: a copy guided by `tailAt`, then ranks and groups. */
+  private mergeTail(): void {
+    const length = this.baseLength + this.tail.length;
+    const merged = new Uint32Array(Math.max(16, length + (length >>> 1)));
+    let at = 0;
+    let from = 0;
+    for (let k = 0; k < this.tail.length; k++) {
+      const to = this.tailAt[k]!;
+      merged.set(this.baseBuffer.subarray(from, to), at);
+      at += to - from;
+      from = to;
+      merged[at++] = this.tail[k]!;
+    }
+    merged.set(this.baseBuffer.subarray(from, this.baseLength), at);
+    this.baseBuffer = merged;
+    this.baseLength = length;
+    this.tail = new Uint32Array(0);
+    this.tailAt = new Uint32Array(0);
+    this.rebuildRanks();
+  }
+
+  /** Rank and tie group of every base id (groups compared on neighbours only). */
+  private rebuildRanks(): void {
+    const base = this.baseBuffer;
+    const rank = this.rank;
+    const group = this.group;
+    let g = 0;
+    // one numeric key (the usual custom ranking): ties are equal numbers, or two non-numbers compared
+    const numeric = this.keys.length === 1 ? this.keys[0]!.numeric : null;
+    for (let i = 0; i < this.baseLength; i++) {
+      const id = base[i]!;
+      rank[id] = i;
+      if (i > 0) {
+        const prev = base[i - 1]!;
+        const a = numeric ? numeric[prev]! : Number.NaN;
+        const b = numeric ? numeric[id]! : Number.NaN;
+        const tie = numeric && !Number.isNaN(a) && !Number.isNaN(b) ? a === b : this.compareKeys(prev, id) === 0;
+        if (!tie) g++;
+      }
+      group[id] = g;
+    }
+  }
+
+  private grow(capacity: number): void {
+    for (const k of this.keys) {
+      const numeric = new Float64Array(capacity);
+      numeric.set(k.numeric);
+      k.numeric = numeric;
+    }
+    const rank = new Uint32Array(capacity).fill(0xffffffff);
+    rank.set(this.rank);
+    this.rank = rank;
+    const group = new Uint32Array(capacity);
+    group.set(this.group);
+    this.group = group;
+  }
+
+  /** The sort key of one record under each spec: oriented number, other value, or missing. */
+  private setSortKey(id: number, record: IndexRecord | undefined): void {
+    for (const k of this.keys) {
+      const v = sortKeyOf(record, k.spec);
+      k.numeric[id] = NaN;
+      if (typeof v === 'number' && Number.isFinite(v)) k.numeric[id] = k.spec.desc ? -v : v;
+      else if (typeof v === 'boolean') k.numeric[id] = k.spec.desc ? -Number(v) : Number(v);
+      else if (v !== undefined && v !== null && typeof v !== 'object') {
+        k.other ??= [];
+        k.other[id] = String(v);
+      }
+    }
+  }
+
+  private compareIds(a: number, b: number): number {
+    return this.compareKeys(a, b) || a - b;
+  }
+
+  /** Compares two records by the sort values only (0 when they tie). */
+  private compareKeys(a: number, b: number): number {
+    for (const k of this.keys) {
+      const na = k.numeric[a]!;
+      const nb = k.numeric[b]!;
+      const aNum = !Number.isNaN(na);
+      const bNum = !Number.isNaN(nb);
+      if (aNum && bNum) {
+        if (na !== nb) return na - nb;
+        continue;
+      }
+      const sa = aNum ? undefined : k.other?.[a];
+      const sb = bNum ? undefined : k.other?.[b];
+      const aHas = aNum || sa !== undefined;
+      const bHas = bNum || sb !== undefined;
+      if (!aHas || !bHas) {
+        if (aHas !== bHas) return aHas ? -1 : 1; // missing values last
+        continue;
+      }
+      if (aNum !== bNum) return aNum ? -1 : 1; // numbers before strings
+      if (sa !== sb) return (sa! < sb! ? -1 : 1) * (k.spec.desc ? -1 : 1);
+    }
+    return 0;
+  }
+}
+
+/**
+ * The orders of one index, by key (`custom`, or the ranking criterion such as `desc(price)`), built
+ * on first use and then kept up to date by `add` and `flush`.
+ * @example
+ * const orders = new Orders();
+ * const byPrice = orders.get('asc(price)', [parseSort('asc(price)')!], records, alive, 1024);
+ */
+export class Orders {
+  private readonly byKey = new Map<string, SortOrder>();
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
+  clear(): void {
+    this.byKey.clear();
+  }
+
+  get(
+    key: string,
+    specs: SortSpec[],
+    records: ReadonlyArray<IndexRecord | undefined>,
+    alive: Uint8Array,
+    capacity: number,
+  ): SortOrder {
+    let order = this.byKey.get(key);
+    if (!order) {
+      order = new SortOrder(specs, records, alive, capacity);
+      this.byKey.set(key, order);
+    }
+    return order;
+  }
+
+  /** Adds a new record to every built order. */
+  add(id: number, record: IndexRecord): void {
+    for (const order of this.byKey.values()) order.add(id, record);
+  }
+
+  /** Orders the records added since the last flush, in every built order. */
+  flush(): void {
+    for (const order of this.byKey.values()) order.flush();
+  }
+}
+
+function sortKeyOf(record: IndexRecord | undefined, spec: SortSpec): unknown {
+  if (!record) return undefined;
+  const v = getPath(record, spec.path);
+  if (Array.isArray(v)) return v.length ? v[0] : undefined;
+  if (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))) return Number(v);
+  return v;
+}
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+/** Index of the high word of a float64 in `u32` (the platform's byte order). */
+const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+
+/**
+ * `ids` ordered by their number in `numeric` (none NaN), ties in the given order: an LSD radix sort on
+ * the order-preserving 64-bit image of each float (16 bits a pass, passes whose digit never varies
+ * skipped — integer values leave the low word constant), linear in the number of ids.
+ */
+function sortByNumber(ids: Uint32Array, numeric: Float64Array): Uint32Array {
+  const n = ids.length;
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    f64[0] = numeric[ids[i]!]! + 0; // -0 → +0: equal numbers, equal images
+    let h = u32[HIGH]!;
+    let l = u32[1 - HIGH]!;
+    if (h & 0x80000000) {
+      h = ~h >>> 0;
+      l = ~l >>> 0;
+    } else h = (h | 0x80000000) >>> 0;
+    hi[i] = h;
+    lo[i] = l;
+  }
+  let order = Uint32Array.from({ length: n }, (_, i) => i);
+  let spare = new Uint32Array(n);
+  const counts = new Uint32Array(65537);
+  for (const [words, shift] of [
+    [lo, 0],
+    [lo, 16],
+    [hi, 0],
+    [hi, 16],
+  ] as const) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[((words[i]! >>> shift) & 0xffff) + 1]!++;
+    if (counts[((words[0]! >>> shift) & 0xffff) + 1] === n) continue;
+    for (let d = 0; d < 65536; d++) counts[d + 1]! += counts[d]!;
+    for (let i = 0; i < n; i++) {
+      const at = order[i]!;
+      spare[counts[(words[at]! >>> shift) & 0xffff]!++] = at;
+    }
+    const swap = order;
+    order = spare;
+    spare = swap;
+  }
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = ids[order[i]!]!;
+  return out;
+}

@@ -1,0 +1,479 @@
+/**
+ * Ranking: tie-breaking criteria in the order of the `ranking` setting, applied as a bucket sort that
+ * refines only the buckets the requested page comes from (see `docs/engine-background.md`,
+ * "Bucket sort"). Sort criteria (custom ranking, `asc`/`desc`) walk their precomputed order; the other
+ * criteria are small integer keys read from the per-record match scratch.
+ */
+import type { IndexState } from './index-state.js';
+import type { Execution } from './matching.js';
+import type { SortOrder } from './orders.js';
+import { ATTR_MASK, REPEATED } from './postings.js';
+import { parseSort } from './settings.js';
+
+export interface Criterion {
+  /**
+   * A key read from the per-record match words (no call per record): typos, missing words, best
+   * attribute or inexact words. `n` is the number of query words.
+   */
+  match?: 'typo' | 'words' | 'attribute' | 'exact';
+  n?: number;
+  /** Smaller is better. */
+  key?: (doc: number) => number;
+  /** A total order over all records (custom ranking, asc/desc). */
+  order?: SortOrder;
+}
+
+const GROUP_SORT_SHIFT = 2 ** 23;
+/** Keys of the personalisation criterion: `PERSONAL_KEY_MAX − rankingScore` (smaller is better). */
+const PERSONAL_KEY_MAX = 1_000_000;
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * The proximity of a record: the sum over consecutive matched query words of their smallest distance
+ * in one attribute (8 across attributes or when far).
+ * @example proximity(state, doc, 2) // 1 when the two words are next to each other
+ */
+export function proximity(state: IndexState, doc: number, nWords: number): number {
+  if (state.wordKeysActive) {
+    const byKeys = proximityOfKeys(state, doc);
+    if (byKeys >= 0) return byKeys;
+  }
+  const start = state.postings.tokenStart[doc]!;
+  const end = state.postings.tokenStart[doc + 1]!;
+  const tokens = state.postings.tokens;
+  const bits = state.termBits;
+  const spanned = state.spansActive;
+  const spanBits = state.spanBits;
+  const mask = state.match[doc << 1]! & 0xffff;
+  // the record's tokens of query words, in order: their word bits, positions and span bits
+  if (state.proximityBits.length < end - start) {
+    state.proximityBits = new Uint32Array((end - start) * 2);
+    state.proximityPos = new Uint32Array((end - start) * 2);
+    state.proximitySpans = new Uint32Array((end - start) * 2);
+  }
+  const tb = state.proximityBits;
+  const tp = state.proximityPos;
+  const ts = state.proximitySpans;
+  let m = 0;
+  for (let k = start; k < end; k++) {
+    const term = tokens[k << 1]!;
+    const b = bits[term]!;
+    if (b === 0) continue;
+    tb[m] = b;
+    tp[m] = tokens[(k << 1) + 1]!;
+    ts[m] = spanned ? spanBits[term]! : 0;
+    m++;
+  }
+  let total = 0;
+  let prevWord = -1;
+  for (let w = 0; w < nWords; w++) {
+    if ((mask & (1 << w)) === 0) continue;
+    if (prevWord >= 0) {
+      const ba = 1 << prevWord;
+      const bb = 1 << w;
+      let best = 8;
+      for (let a = 0; a < m && best > 1; a++) {
+        if ((tb[a]! & ba) === 0) continue;
+        const pa = tp[a]!;
+        for (let b = 0; b < m; b++) {
+          if (b === a) {
+            // one word standing for both query words (a synonym of several words): next to each other
+            if (spanned && (ts[a]! & (ba | bb)) === (ba | bb)) best = 1;
+            continue;
+          }
+          if ((tb[b]! & bb) === 0) continue;
+          const pb = tp[b]!;
+          if (pa >>> 16 !== pb >>> 16) continue;
+          const dist = pb > pa ? pb - pa : pa - pb + 1;
+          if (dist < best) best = dist;
+        }
+      }
+      total += best;
+    }
+    prevWord = w;
+  }
+  return total;
+}
+
+/**
+ * The proximity of the two words of a two-word query from their posting keys, when each is in the
+ * record once: the distance of their positions in one field (the next field's words are 8 away, as
+ * are words far apart); -1 when a word is there several times (its tokens decide).
+ */
+function proximityOfKeys(state: IndexState, doc: number): number {
+  const mask = state.match[doc << 1]! & 0xffff;
+  if ((mask & 3) !== 3) return 0;
+  const a = state.wordKeys[doc << 1]!;
+  const b = state.wordKeys[(doc << 1) + 1]!;
+  if ((a | b) & REPEATED) return -1;
+  const fieldA = Math.floor(a / 1000);
+  const fieldB = Math.floor(b / 1000);
+  const pa = a - fieldA * 1000;
+  const pb = b - fieldB * 1000;
+  // a capped key (position 999, or the key's own cap) no longer says where the word is
+  if (pa >= 999 || pb >= 999 || a >= ATTR_MASK - 1 || b >= ATTR_MASK - 1) return -1;
+  if (fieldA !== fieldB) return 8;
+  const dist = pb > pa ? pb - pa : pa - pb + 1;
+  return Math.min(dist, 8);
+}
+
+/**
+ * The criteria of a query, in the order of the `ranking` setting (browse: the custom ranking only).
+ * @example const crits = criteria(state, exec, false); rank(state, exec.candidates, crits, 20);
+ */
+export function criteria(state: IndexState, exec: Execution, forBrowse: boolean): Criterion[] {
+  const out: Criterion[] = [];
+  const n = exec.words.length;
+  const ranking = forBrowse ? ['custom'] : state.settings.ranking;
+  for (const c of ranking) {
+    if (c === 'custom') {
+      // personalisation ranks within the custom step, before the customRanking attributes
+      const personal = forBrowse ? undefined : exec.personal;
+      if (personal) {
+        const { filtersScore, impact } = personal;
+        out.push(
+          keyCriterion(
+            (d) =>
+              PERSONAL_KEY_MAX - Math.min(PERSONAL_KEY_MAX, Math.max(0, Math.floor((filtersScore(d) * impact) / 100))),
+          ),
+        );
+      }
+      out.push(orderCriterion(state.customOrder()));
+      continue;
+    }
+    const sort = parseSort(c);
+    if (sort) {
+      out.push(orderCriterion(state.orderFor(c, [sort])));
+      continue;
+    }
+    if (c === 'filters' && exec.optional?.length) {
+      const sets = exec.optional;
+      out.push(
+        keyCriterion((d) => {
+          let missed = sets.length;
+          for (const bits of sets) if (bits[d >>> 5]! & (1 << (d & 31))) missed--;
+          return missed;
+        }),
+      );
+      continue;
+    }
+    if (c === 'geo' && exec.geo?.around) {
+      const dist = state.geoDist;
+      const precision = exec.geo.precision;
+      out.push(keyCriterion((d) => Math.min(Math.floor(dist[d]! / precision), 0xfffffffe)));
+      continue;
+    }
+    if (n === 0) continue;
+    // typo and exact are left out when no derivation can make them differ (every candidate would have
+    // the same key): a prefix or one-letter-short query has no typo and no exact term to count
+    if (c === 'typo' && mayHaveTypos(exec)) out.push(matchCriterion('typo', n));
+    else if (c === 'words' && exec.required !== (1 << n) - 1) out.push(matchCriterion('words', n));
+    else if (c === 'proximity' && n > 1) out.push(keyCriterion((d) => proximity(state, d, n)));
+    else if (c === 'attribute') out.push(matchCriterion('attribute', n));
+    else if (c === 'exact' && mayBeExact(exec)) out.push(matchCriterion('exact', n));
+  }
+  return out;
+}
+
+// criteria are made with every field present, so the bucket sort sees one object shape
+function matchCriterion(match: NonNullable<Criterion['match']>, n: number): Criterion {
+  return { match, n, key: undefined, order: undefined };
+}
+
+function keyCriterion(key: (doc: number) => number): Criterion {
+  return { match: undefined, n: 0, key, order: undefined };
+}
+
+function orderCriterion(order: SortOrder): Criterion {
+  return { match: undefined, n: 0, key: undefined, order };
+}
+
+/** Some derived term or synonym span counts typos (else every candidate has 0). */
+function mayHaveTypos(exec: Execution): boolean {
+  for (const d of exec.derived) for (let r = 0; r < d.typos.length; r++) if (d.typos[r]! > 0) return true;
+  for (const span of exec.spans) if (span.alternative.typos > 0) return true;
+  return false;
+}
+
+/** Some derived term is exact (else every candidate has 0 exact words: spans never are). */
+function mayBeExact(exec: Execution): boolean {
+  for (const d of exec.derived) for (let r = 0; r < d.exact.length; r++) if (d.exact[r]! > 0) return true;
+  return false;
+}
+
+/**
+ * Tie-breaking bucket sort: refines only the buckets that the first `need` results come from.
+ * @example rank(state, exec.candidates, criteria(state, exec, false), 20) // the ids of the first 20 hits
+ */
+export function rank(state: IndexState, cands: Uint32Array, crits: Criterion[], need: number): number[] {
+  const out: number[] = [];
+  if (need > 0 && cands.length) bucket(state, cands, 0, need, out, crits);
+  return out;
+}
+
+function bucket(
+  state: IndexState,
+  ids: Uint32Array,
+  level: number,
+  need: number,
+  out: number[],
+  crits: Criterion[],
+): void {
+  for (;;) {
+    if (out.length >= need) return;
+    if (ids.length === 1) {
+      out.push(ids[0]!);
+      return;
+    }
+    if (level >= crits.length) {
+      const sorted = ids.slice().sort();
+      for (let i = 0; i < sorted.length && out.length < need; i++) out.push(sorted[i]!);
+      return;
+    }
+    const crit = crits[level]!;
+    if (crit.order) {
+      // records in sort order; each run of equal sort values is refined by the next criteria
+      const order = crit.order;
+      // walk the precomputed order and keep the group's members, stopping once the page is filled:
+      // expected cost need × N / |group| steps, against |group| log |group| for sorting the group
+      const remaining = need - out.length;
+      // (in quotients: squares of a large bucket's size exceed what the JIT's integer code expects)
+      if (ids.length > 32 && (remaining / ids.length) * (order.size / ids.length) < 4) {
+        const gen = ++state.stampGen;
+        const stamp = state.stamp;
+        for (let i = 0; i < ids.length; i++) stamp[ids[i]!] = gen;
+        if (level + 1 >= crits.length) {
+          // nothing refines the ties: the order (ties by insertion) is final
+          order.walk(stamp, gen, (d) => {
+            out.push(d);
+            return out.length < need;
+          });
+          return;
+        }
+        let run: number[] = [];
+        let last = -1;
+        order.walk(stamp, gen, (d) => {
+          if (run.length && !order.sameGroup(last, d)) {
+            bucketRun(state, run, level + 1, need, out, crits);
+            if (out.length >= need) return false;
+            run = [];
+          }
+          last = d;
+          run.push(d);
+          return true;
+        });
+        if (run.length && out.length < need) bucketRun(state, run, level + 1, need, out, crits);
+        return;
+      }
+      const inOrder = order.sortIds(ids);
+      let from = 0;
+      while (from < inOrder.length && out.length < need) {
+        let to = from + 1;
+        while (to < inOrder.length && order.sameGroup(inOrder[from]!, inOrder[to]!)) to++;
+        bucketRun(state, Array.from(inOrder.subarray(from, to)), level + 1, need, out, crits);
+        from = to;
+      }
+      return;
+    }
+    // the keys are only read until the buckets are built, so every level can use the index's buffer
+    const keys = state.keys.subarray(0, ids.length);
+    const [min, max] = criterionKeys(state, crit, ids, keys);
+    if (min === max) {
+      level++;
+      continue;
+    }
+    let sorted: Uint32Array;
+    let sortedKeys: Uint32Array;
+    if (max - min <= 65536) {
+      // counting sort of the buckets the page needs only: the first buckets whose sizes add up to the
+      // records still to output (the later ones are never reached)
+      const counts = new Uint32Array(max - min + 2);
+      for (let i = 0; i < keys.length; i++) counts[keys[i]! - min + 1]!++;
+      const remaining = need - out.length;
+      let last = max - min;
+      let taken = 0;
+      for (let k = 0; k <= max - min; k++) {
+        taken += counts[k + 1]!;
+        if (taken >= remaining) {
+          last = k;
+          break;
+        }
+      }
+      for (let i = 1; i <= last + 1; i++) counts[i]! += counts[i - 1]!;
+      const cutoff = min + last;
+      sorted = new Uint32Array(taken);
+      sortedKeys = new Uint32Array(taken);
+      for (let i = 0; i < ids.length; i++) {
+        const k = keys[i]!;
+        if (k > cutoff) continue;
+        const slot = counts[k - min]!++;
+        sorted[slot] = ids[i]!;
+        sortedKeys[slot] = k;
+      }
+    } else {
+      const keyed = new Float64Array(ids.length);
+      for (let i = 0; i < ids.length; i++) keyed[i] = keys[i]! * GROUP_SORT_SHIFT + i;
+      keyed.sort();
+      sorted = new Uint32Array(ids.length);
+      sortedKeys = new Uint32Array(ids.length);
+      for (let i = 0; i < keyed.length; i++) {
+        const at = keyed[i]! % GROUP_SORT_SHIFT;
+        sorted[i] = ids[at]!;
+        sortedKeys[i] = keys[at]!;
+      }
+    }
+    let from = 0;
+    while (from < sorted.length && out.length < need) {
+      let to = from + 1;
+      while (to < sorted.length && sortedKeys[to] === sortedKeys[from]) to++;
+      bucket(state, sorted.subarray(from, to), level + 1, need, out, crits);
+      from = to;
+    }
+    return;
+  }
+}
+
+/**
+ * The key of every id under a criterion (into `keys`), and the smallest and largest. Keys read from
+ * the match words are computed in one loop per kind, without a call per record; each kind has its
+ * own function, so the JIT sees one shape of code per loop (a single function with a switch over
+ * the kinds was deoptimised over and over as queries brought new kinds to it).
+ */
+function criterionKeys(state: IndexState, crit: Criterion, ids: Uint32Array, keys: Uint32Array): [number, number] {
+  const match = state.match;
+  const n = crit.n ?? 0;
+  if (crit.match === 'typo') return typoKeys(match, ids, keys);
+  if (crit.match === 'words') return wordKeys(match, ids, keys, n);
+  if (crit.match === 'attribute') return attributeKeys(match, ids, keys);
+  if (crit.match === 'exact') return exactKeys(match, ids, keys, n);
+  return computedKeys(crit.key!, ids, keys);
+}
+
+// each computes the keys and their smallest and largest in one loop
+
+function typoKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array): [number, number] {
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const k = (match[(ids[i]! << 1) + 1]! >>> 20) & 63;
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
+}
+
+function wordKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array, n: number): [number, number] {
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const k = n - popcount(match[ids[i]! << 1]! & 0xffff);
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
+}
+
+function attributeKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array): [number, number] {
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const k = match[(ids[i]! << 1) + 1]! & ATTR_MASK;
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
+}
+
+function exactKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array, n: number): [number, number] {
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const k = n - (match[(ids[i]! << 1) + 1]! >>> 26);
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
+}
+
+function computedKeys(keyOf: (doc: number) => number, ids: Uint32Array, keys: Uint32Array): [number, number] {
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const k = keyOf(ids[i]!) >>> 0;
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
+}
+
+/** One run of records that tie on a sort criterion, already in id order within the run. */
+function bucketRun(
+  state: IndexState,
+  run: number[],
+  level: number,
+  need: number,
+  out: number[],
+  crits: Criterion[],
+): void {
+  if (run.length === 1 || level >= crits.length) {
+    for (let i = 0; i < run.length && out.length < need; i++) out.push(run[i]!);
+    return;
+  }
+  bucket(state, Uint32Array.from(run), level, need, out, crits);
+}
+
+/**
+ * Ranks with `distinct`: keeps the best `distinct` records per value of attributeForDistinct.
+ * @example const { ordered, nbHits } = rankDistinct(state, exec, crits, 20);
+ */
+export function rankDistinct(
+  state: IndexState,
+  exec: Execution,
+  crits: Criterion[],
+  need: number,
+): { ordered: number[]; nbHits: number } {
+  const cands = exec.candidates;
+  const attr = state.settings.attributeForDistinct;
+  const per = exec.eff.distinct;
+  if (!per || !attr) return { ordered: rank(state, cands, crits, need), nbHits: cands.length };
+  const col = state.column(attr);
+  const groupOf = (d: number) => {
+    const s = col.single[d]!;
+    return s >= 0 ? s : s === -2 ? col.multi.get(d)![0]! : -1 - d;
+  };
+  const seen = new Map<number, number>();
+  let nbHits = 0;
+  for (let i = 0; i < cands.length; i++) {
+    const g = groupOf(cands[i]!);
+    const c = seen.get(g) ?? 0;
+    if (c < per) nbHits++;
+    seen.set(g, c + 1);
+  }
+  let raw = Math.max(need * 2, need + 10);
+  for (;;) {
+    const ordered = rank(state, cands, crits, raw);
+    const kept: number[] = [];
+    const counts = new Map<number, number>();
+    for (const d of ordered) {
+      const g = groupOf(d);
+      const c = counts.get(g) ?? 0;
+      if (c < per) {
+        kept.push(d);
+        counts.set(g, c + 1);
+        if (kept.length >= need) break;
+      }
+    }
+    if (kept.length >= need || ordered.length >= cands.length) return { ordered: kept, nbHits };
+    raw *= 4;
+  }
+}

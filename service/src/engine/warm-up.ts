@@ -1,0 +1,69 @@
+/**
+ * Compiling the search code ahead of the first search of a large index. V8 compiles a function to
+ * optimised code only after running it a while; until then the match, ranking and facet loops run in
+ * the interpreter, which over the hundreds of thousands of postings of a large index costs 10–30
+ * times their compiled time. So the first write that makes an index large ends, once per process,
+ * by running a few hundred searches of every kind (prefix, several words with a typo, facets,
+ * filters) on a small private index of made-up records: the shared code is then compiled when the
+ * first real search comes.
+ */
+import type { Index } from './search-index.js';
+
+/** An index this large has its first write end with the warm-up (once per process). */
+export const WARM_UP_AT = 50_000;
+
+let warmed = false;
+let runs = 0;
+
+/**
+ * How many times the warm-up ran in this process (0 or 1).
+ * @example warmUpRuns() // 1 once an index passed WARM_UP_AT records
+ */
+export function warmUpRuns(): number {
+  return runs;
+}
+
+/**
+ * Runs the warm-up searches once per process (later calls return at once).
+ * @example warmUp(Index); // ~0.3 s the first time
+ */
+export function warmUp(IndexClass: new (name: string) => Index): void {
+  if (warmed) return;
+  warmed = true;
+  runs++;
+  let seed = 7;
+  const rand = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 4294967296;
+  };
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const words = Array.from({ length: 400 }, () =>
+    Array.from({ length: 4 + Math.floor(rand() * 6) }, () => letters[Math.floor(rand() * 26)]).join(''),
+  );
+  // a few very common words and a long tail, as in a catalogue
+  const word = () => words[Math.floor(words.length * rand() ** 3)]!;
+  const index = new IndexClass('warm-up');
+  index.setSettings({
+    searchableAttributes: ['name', 'brand'],
+    attributesForFaceting: ['brand', 'price'],
+    customRanking: ['desc(popularity)'],
+  });
+  index.saveObjects(
+    Array.from({ length: 3000 }, (_, i) => ({
+      objectID: String(i),
+      name: Array.from({ length: 3 + Math.floor(rand() * 4) }, word).join(' '),
+      brand: words[Math.floor(rand() * 20)]!,
+      price: Math.floor(rand() * 1000) / 10,
+      popularity: Math.floor(rand() * 100),
+    })),
+  );
+  for (let i = 0; i < 150; i++) {
+    const a = word();
+    const b = word();
+    const typo = `${b.slice(0, 2)}${b.slice(3)}`;
+    index.search({ query: a.slice(0, 2 + (i % 3)) });
+    index.search({ query: `${a} ${typo}` });
+    index.search({ query: `${typo} ${a}` });
+    index.search({ query: a, facets: ['brand'], ...(i % 2 ? { filters: 'price < 50' } : {}) });
+  }
+}

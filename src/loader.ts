@@ -1,0 +1,110 @@
+/**
+ * The loader behind `dist/svc-search.js` (as Shoelace's autoloader): each `svc-*` tag is registered on first
+ * sight, in the document and in the shadow roots it is told about, by importing that element's chunk from beside
+ * the loader. The chunks share Lit and the core (root, store, client), so a page pays for the elements it uses.
+ *
+ * The elements seen together are loaded together, and the roots (`<svc-search>`) are registered after the others
+ * of their batch: by the time a root creates its store and provides it, every element of the batch is upgraded
+ * and asks for its facets, hits per page… in the store's first search (a root registered first would search
+ * before some elements exist, and search again when they arrive).
+ *
+ * @example
+ * ```html
+ * <script type="module" src="https://cdn.example/svc-search/dist/svc-search.js"></script>
+ * <svc-search …><svc-search-box></svc-search-box><svc-hits></svc-hits></svc-search>
+ * ```
+ * ```ts
+ * import { discover } from 'https://cdn.example/svc-search/dist/svc-search.js';
+ * await discover(myElement.shadowRoot); // elements inside a shadow root
+ * ```
+ */
+
+/** An element's chunk: importing it registers the tag. */
+export type ElementChunk = () => Promise<unknown>;
+
+/** What the build tells the loader about each tag: its chunk, and whether it is a root. */
+export interface ElementEntry {
+  load: ElementChunk;
+  /** A root provides the store (`<svc-search>`): registered after the other elements of its batch. */
+  root?: boolean;
+}
+
+/** A document, a shadow root, or an element whose subtree (itself included) is looked at. */
+export type DiscoverRoot = Document | ShadowRoot | Element;
+
+export interface Loader {
+  /**
+   * Registers the `svc-*` elements not defined yet in `root` (and keeps watching it for new ones); resolves when
+   * they are registered. The document is watched from the start; call it for a shadow root.
+   */
+  discover(root: DiscoverRoot): Promise<void>;
+}
+
+/**
+ * Starts a loader for `elements` (tag → chunk), watching `document`.
+ *
+ * @example
+ * const loader = startLoader({ 'svc-hits': { load: () => import('./elements/hits/define.js') } });
+ * await loader.discover(shadowRoot);
+ */
+export function startLoader(elements: Record<string, ElementEntry>): Loader {
+  const registered = new Map<string, Promise<void>>();
+  const watched = new WeakSet<Node>();
+
+  /** Imports the chunk of `tag` (which registers it); a failure is reported, not thrown. */
+  const importChunk = (tag: string): Promise<void> =>
+    elements[tag]!.load().then(
+      () => undefined,
+      (error: unknown) => console.error(`svc-search: the chunk of <${tag}> could not be loaded`, error),
+    );
+
+  /** The tags below `root` (and `root` itself) that the loader knows and has not started loading. */
+  function unseenTags(root: DiscoverRoot): string[] {
+    const candidates = [...root.querySelectorAll(':not(:defined)')];
+    if (root instanceof Element && !root.matches(':defined')) candidates.push(root);
+    const tags = new Set<string>();
+    for (const element of candidates) {
+      const tag = element.localName;
+      if (Object.hasOwn(elements, tag) && !registered.has(tag)) tags.add(tag);
+    }
+    return [...tags];
+  }
+
+  async function register(tags: string[]): Promise<void> {
+    const roots = tags.filter((tag) => elements[tag]!.root);
+    const others = tags.filter((tag) => !elements[tag]!.root);
+    // The roots' chunks are imported once the others are registered (their code is the shared core, already
+    // fetched by then: what is left is a small file).
+    for (const tag of others) registered.set(tag, importChunk(tag));
+    const early = Promise.all(others.map((tag) => registered.get(tag)));
+    for (const tag of roots)
+      registered.set(
+        tag,
+        early.then(() => importChunk(tag)),
+      );
+    await Promise.all(tags.map((tag) => registered.get(tag)));
+  }
+
+  function watch(root: Document | ShadowRoot): void {
+    if (watched.has(root)) return;
+    watched.add(root);
+    new MutationObserver((records) => {
+      const tags = new Set<string>();
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node instanceof Element) for (const tag of unseenTags(node)) tags.add(tag);
+        }
+      }
+      if (tags.size) void register([...tags]);
+    }).observe(root, { childList: true, subtree: true });
+  }
+
+  function discover(root: DiscoverRoot): Promise<void> {
+    if (!(root instanceof Element)) watch(root);
+    return register(unseenTags(root));
+  }
+
+  watch(document);
+  void discover(document);
+  return { discover };
+}

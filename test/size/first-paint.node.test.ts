@@ -1,0 +1,110 @@
+/**
+ * What a page downloads before its first results are painted, measured in Chromium on a page served from the
+ * packed `dist/` (npm pack, extracted) on another origin than the service; scripts are served gzip-compressed
+ * (level 9) and counted from Resource Timing (`encodedBodySize`) up to the frame that paints the first hit.
+ *
+ * - The six mission elements with `<svc-search>`: the loader, the core and their chunks; the Insights module is
+ *   loaded after that frame (and is counted in the total, not in the first paint).
+ * - Three elements (`<svc-search>`, `<svc-search-box>`, `<svc-hits>`): only those chunks; fewer bytes.
+ * - The page's load makes one search request (the loader registers the root after the other elements).
+ *
+ * The target of 20,000 B for the six-element page is a `todo` test until it is met (see docs/notes/packaging.md,
+ * "Bytes"); a ceiling keeps the first paint from growing unnoticed meanwhile.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { catalogue, indexProducts } from '../client/fixture.js';
+import {
+  type CrossOrigin,
+  type FirstPaint,
+  type MeasuredPage,
+  measurePage,
+  scriptBytes,
+  startCrossOrigin,
+} from '../e2e/cross-origin.js';
+import { packAll } from '../package/pack.js';
+import { FIRST_PAINT_INDEX, SIX_ELEMENTS, THREE_ELEMENTS, loaderPage } from './pages.js';
+
+/** The target of the network and bytes issue: min+gzip JavaScript before the first results are painted. */
+const FIRST_PAINT_TARGET_BYTES = 20_000;
+/** Today's first paint of the six-element page plus a little: a guard against growth, not a goal. */
+const FIRST_PAINT_CEILING_BYTES = 38_000;
+const sum = scriptBytes;
+/** `core` for `/dist/chunks/core-AbC123.js`; the path itself for the loader. */
+const chunk = (path: string) => /\/chunks\/([a-z-]+)-[\w-]+\.js$/.exec(path)?.[1] ?? path;
+
+describe('first paint: bytes downloaded before the first results (packed dist/, cross-origin, Chromium)', () => {
+  let site: CrossOrigin;
+  let packDir: string;
+  const measured: Record<string, MeasuredPage> = {};
+
+  const measure = (path: string) => measurePage(site, path, 1500);
+
+  before(async () => {
+    packDir = mkdtempSync(join(tmpdir(), 'svc-first-paint-'));
+    const { library } = packAll(packDir);
+    execFileSync('tar', ['-xzf', library.tarball, '-C', packDir]);
+    site = await startCrossOrigin({
+      dist: join(packDir, 'package/dist'),
+      pages: { '/six': loaderPage(SIX_ELEMENTS), '/three': loaderPage(THREE_ELEMENTS) },
+    });
+    await indexProducts(site.admin, FIRST_PAINT_INDEX, catalogue(120));
+    measured.six = await measure('/six');
+    measured.three = await measure('/three');
+    for (const [name, result] of Object.entries(measured)) {
+      const list = (scripts: FirstPaint['before']) => scripts.map((s) => `${chunk(s.path)} ${s.bytes}`).join(', ');
+      console.log(
+        `${name}: ${sum(result.before)} B before the first hit (painted at ${result.paintedAt.toFixed(0)} ms): ${list(result.before)}; after: ${list(result.after)}`,
+      );
+    }
+  });
+
+  after(async () => {
+    await site?.close();
+    if (packDir) rmSync(packDir, { recursive: true, force: true });
+  });
+
+  test('six mission elements: the loader, the core and their chunks; Insights after the first paint', () => {
+    const { before: loaded, after: later } = measured.six!;
+    const names = loaded.map((script) => chunk(script.path));
+    assert.ok(names.includes('/dist/svc-search.js'), 'the loader');
+    for (const name of ['core', 'search-box', 'refinement-list', 'hits', 'pagination', 'recommendations', 'trending'])
+      assert.ok(names.includes(name), `chunk ${name} before the first paint: ${names}`);
+    assert.ok(!names.includes('insights'), 'the Insights module is not waited for');
+    assert.ok(
+      later.some((script) => chunk(script.path) === 'insights'),
+      `the Insights module loads after: ${later.map((s) => s.path)}`,
+    );
+    assert.ok(
+      sum(loaded) <= FIRST_PAINT_CEILING_BYTES,
+      `${sum(loaded)} B > ${FIRST_PAINT_CEILING_BYTES} B: the first paint grew`,
+    );
+  });
+
+  test(`six mission elements: at most ${FIRST_PAINT_TARGET_BYTES} B of JavaScript before the first results`, {
+    todo: 'not met yet: the measured figure and what it takes are in docs/notes/packaging.md ("Bytes")',
+  }, () => {
+    const bytes = sum(measured.six!.before);
+    assert.ok(bytes <= FIRST_PAINT_TARGET_BYTES, `${bytes} B before the first hit was painted`);
+  });
+
+  test('three elements load only their chunks, and fewer bytes than the six-element page', () => {
+    const names = measured.three!.before.map((script) => chunk(script.path));
+    for (const name of ['refinement-list', 'pagination', 'recommendations', 'trending'])
+      assert.ok(!names.includes(name), `no ${name} chunk on the three-element page: ${names}`);
+    for (const name of ['core', 'search-box', 'hits']) assert.ok(names.includes(name), `chunk ${name}`);
+    assert.ok(
+      sum(measured.three!.before) < sum(measured.six!.before),
+      `${sum(measured.three!.before)} B (three elements) < ${sum(measured.six!.before)} B (six)`,
+    );
+  });
+
+  test('loading the page makes one search request: every element is in the first search', () => {
+    assert.equal(measured.six!.searches, 1);
+    assert.equal(measured.three!.searches, 1);
+  });
+});
