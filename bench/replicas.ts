@@ -145,7 +145,12 @@ async function writeRate(url: string, indexName: string): Promise<number> {
 const f = (n: number, digits = 1) => n.toFixed(digits);
 
 export async function run(): Promise<void> {
-  console.log(`cores: ${os.cpus().length}; load average at start: ${os.loadavg().map((n) => f(n, 2)).join(' ')}`);
+  console.log(
+    `cores: ${os.cpus().length}; load average at start: ${os
+      .loadavg()
+      .map((n) => f(n, 2))
+      .join(' ')}`,
+  );
   const postgres = await startThrowawayPostgres();
   const sqliteDir = mkdtempSync(join(os.tmpdir(), 'svc-bench-replicas-'));
   const started: Started[] = [];
@@ -155,17 +160,30 @@ export async function run(): Promise<void> {
     started.push(a);
     const b = await startService(['--database', database, '--replica-id', 'b']);
     started.push(b);
-    console.log(`replicas: a ${a.url} (start ${f(a.startMs, 0)} ms, demo loaded), b ${b.url} (start ${f(b.startMs, 0)} ms)`);
+    console.log(
+      `replicas: a ${a.url} (start ${f(a.startMs, 0)} ms, demo loaded), b ${b.url} (start ${f(b.startMs, 0)} ms)`,
+    );
 
     // Warm-up of both (JIT, caches), then the two runs side by side.
     await load([a.url, b.url]);
     const one = await load([a.url]);
     const two = await load([a.url, b.url]);
-    console.log(`search throughput, ${CONNECTIONS} connections, ${SECONDS} s each, POST query + facets on the demo index:`);
-    console.log(`  1 replica : ${f(one.rps, 0)} req/s, p50 ${f(one.p50)} ms, p99 ${f(one.p99)} ms, errors ${one.errors}`);
-    console.log(`  2 replicas: ${f(two.rps, 0)} req/s, p50 ${f(two.p50)} ms, p99 ${f(two.p99)} ms, errors ${two.errors}`);
+    console.log(
+      `search throughput, ${CONNECTIONS} connections, ${SECONDS} s each, POST query + facets on the demo index:`,
+    );
+    console.log(
+      `  1 replica : ${f(one.rps, 0)} req/s, p50 ${f(one.p50)} ms, p99 ${f(one.p99)} ms, errors ${one.errors}`,
+    );
+    console.log(
+      `  2 replicas: ${f(two.rps, 0)} req/s, p50 ${f(two.p50)} ms, p99 ${f(two.p99)} ms, errors ${two.errors}`,
+    );
     console.log(`  ratio 2/1: ${f(two.rps / one.rps, 2)} (load generator on the same ${os.cpus().length} cores)`);
-    console.log(`  load average after: ${os.loadavg().map((n) => f(n, 2)).join(' ')}`);
+    console.log(
+      `  load average after: ${os
+        .loadavg()
+        .map((n) => f(n, 2))
+        .join(' ')}`,
+    );
 
     // Replication lag: write acknowledged by A → visible on B.
     const lags: number[] = [];
@@ -206,7 +224,12 @@ export async function run(): Promise<void> {
     console.log(
       `replica start-up (a new replica joins: demo catalogue + ${records.toLocaleString('en')} records + lag index): ${f(c.startMs, 0)} ms to listening; RSS a ${f(rssMB(a.child.pid!), 0)} MB, b ${f(rssMB(b.child.pid!), 0)} MB, c ${f(rssMB(c.child.pid!), 0)} MB`,
     );
-    console.log(`load average at end: ${os.loadavg().map((n) => f(n, 2)).join(' ')}`);
+    console.log(
+      `load average at end: ${os
+        .loadavg()
+        .map((n) => f(n, 2))
+        .join(' ')}`,
+    );
   } finally {
     for (const service of started) await stopService(service);
     postgres.stop();
