@@ -3,8 +3,11 @@
  * dependency-cruiser in `npm test` (`npm run lint:imports`). Each rule names the arrow it forbids.
  */
 
-/** The library's layers, lowest first: a layer imports its own and lower layers, never a higher one. */
-const LIBRARY_LAYERS = ['client', 'store', 'insights', 'controllers', 'elements'];
+/**
+ * The library's layers, lowest first: a layer imports its own and lower layers, never a higher one (`ssr`, the
+ * server renderer, renders the elements: it sits on top).
+ */
+const LIBRARY_LAYERS = ['client', 'store', 'insights', 'controllers', 'elements', 'ssr'];
 
 const upwardRules = LIBRARY_LAYERS.slice(0, -1).map((layer, i) => ({
   name: `library-${layer}-not-upward`,

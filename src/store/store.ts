@@ -21,16 +21,20 @@
  * - Several indices (`addIndex`): a root store and the stores added to it form a tree sharing one client,
  *   cache, request log and tick; the searches of the whole tree due in one tick go in one multi-query, whose
  *   answer is split back per store.
+ * - A store can start from another store's results (`initialResults`, server-side rendering): they are on screen
+ *   from the start, and the first search is not sent when its requests are those that produced them.
  */
 import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
-import type { MultiSearchRequest, RequestOptions, SearchClient, SearchResponse } from '../client/types.js';
+import type { MultiSearchRequest, RequestOptions } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
 import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults } from './requests.js';
 import { normalizeState, own, str, strings } from './state.js';
+import { type Batched, followed, type Node, type Part, refused, type Tree, tick, type Up, whenDue } from './tree.js';
 import type {
   IndexOptions,
   IndexState,
+  InitialResults,
   Listener,
   Needs,
   RequestLogEntry,
@@ -43,177 +47,15 @@ import type {
 /** Default delay before a pending search is reported `stalled`, ms. */
 export const DEFAULT_STALLED_DELAY_MS = 200;
 
-/** The kinds of requests sent in batches, named as the client's methods. */
-type Batched = 'recommend' | 'multiSearch';
-
-/** What the stores of one tree (a root and the indices added to it, at any depth) share. */
-interface Tree {
-  client: SearchClient;
-  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
-  cache: false | LruCache<any>;
-  requestLog: RequestLogEntry[];
-  stalledDelayMs: number;
-  /** The root's node; the tick walks the tree from it. */
-  root?: Node;
-  /** A tick is queued (see {@link whenDue}). */
-  ticking: boolean;
-  log(kind: RequestLogEntry['kind'], body: unknown, cached?: boolean): void;
-  /** A cached answer (a copy), logged as such. */
-  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
-  fromCache(kind: RequestLogEntry['kind'], key: string, body: unknown): any;
-}
-
-/** The queries of one store in a tick's multi-query; `answer` gets its slice of the results, or the error. */
-interface Part {
-  requests: MultiSearchRequest[];
-  /** Sent in a request of its own: the store was refused on its own last time. */
-  alone: boolean;
-  /** `single`: the request carried this store's queries only. */
-  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
-  answer(results?: SearchResponse<any>[], error?: unknown, single?: boolean): void;
-  /** Set when the store gave up on the answer (no listener left, disposed). */
-  dropped?: boolean;
-  /** Given by the tick: counts the part out; the HTTP request is aborted when every part is. */
-  drop?(): void;
-}
-
-/** A store's inner side, as its tree and its parent use it. */
-interface Node {
-  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
-  store: SearchStore<any>;
-  /** A search (or notification) is due this tick. */
-  due: boolean;
-  /** The added indices by id, in order: a live store's node, or a state kept for a store not added yet. */
-  indices: Map<string, { live?: Node; state?: IndexState }>;
-  prepare(): Part | undefined;
-  follow(query: string): void;
-  /** The store's state with its added indices' in `indices`. */
-  routeState(): IndexState;
-  force(): void;
-  /** Needs with `inherit` changed above: searches again if its requests changed (and its added indices). */
-  rescan(): void;
-}
-
-/** What an added index asks of its parent. */
-interface Up {
-  // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
-  store: SearchStore<any>;
-  /** The added index's id among the parent's indices. */
-  id: string;
-  /** Its state changed (the parent's URL state with it). */
-  changed(): void;
-  /** It was disposed. */
-  removed(): void;
-  /** The root's URL state, and the root's index, with the added index's state replaced by `state`. */
-  withIndex(state: IndexState): [IndexState, string];
-  /** The needs registered with `inherit` on the parent and its ancestors (outermost first). */
-  inherited(): Needs[];
-}
-
-/** `state` with its query (and its added indices' queries) set to `query`, page 0. */
-const followed = (state: IndexState, query: string): IndexState => ({
-  ...state,
-  query,
-  page: 0,
-  ...(state.indices && {
-    indices: Object.fromEntries(Object.entries(state.indices).map(([name, child]) => [name, followed(child, query)])),
-  }),
-});
-
 /**
- * Whether a failed combined request may be split: the service refused it (a 4xx: a missing index, a key
- * restricted to other indices, a bad parameter of one index), which one store's queries can cause alone.
- * Network errors, timeouts and 5xx fail every store the same way.
+ * The requests as a comparable text without their `userToken`: a server searching for a page rarely knows the
+ * browser's anonymous token, and the results do not depend on it.
+ *
+ * @example
+ * requestsDigest([{ indexName: 'products', params: { query: 'a', userToken: 'u1' } }]) // '[{"indexName":"products","params":{"query":"a"}}]'
  */
-const refused = (error: unknown) => {
-  const { name, status } = (error ?? {}) as { name?: string; status?: number };
-  return name === 'ApiError' && typeof status === 'number' && status >= 400 && status < 500;
-};
-
-/**
- * Sends `parts` in one multi-query and splits the answer back. When the service refuses a request of several
- * stores, each store's part is sent again on its own, so one refused index does not blank the others.
- */
-function send(tree: Tree, parts: Part[]) {
-  const live = parts.filter((part) => !part.dropped);
-  if (!live.length) return;
-  const requests = live.flatMap((part) => part.requests);
-  tree.log('search', { requests });
-  const controller = new AbortController();
-  let open = live.length;
-  for (const part of live) {
-    part.drop = () => {
-      open -= 1;
-      if (!open) controller.abort();
-    };
-  }
-  tree.client.multiSearch(requests, { signal: controller.signal, cache: false }).then(
-    ({ results }) => {
-      let at = 0;
-      for (const part of live) {
-        part.answer(results.slice(at, at + part.requests.length), undefined, live.length === 1);
-        at += part.requests.length;
-      }
-    },
-    (error: unknown) => {
-      if (live.length > 1 && refused(error)) {
-        for (const part of live) send(tree, [part]);
-        return;
-      }
-      for (const part of live) part.answer(undefined, error, live.length === 1);
-    },
-  );
-}
-
-/**
- * One tick of a tree: the searches of every store due go in one multi-query, the answer split back — except
- * the stores refused on their own last time, each sent in a request of its own (until it succeeds).
- */
-function tick(tree: Tree) {
-  tree.ticking = false;
-  const parts: Part[] = [];
-  const walk = (node: Node) => {
-    if (node.due) {
-      node.due = false;
-      const part = node.prepare();
-      if (part) parts.push(part);
-    }
-    for (const entry of node.indices.values()) if (entry.live) walk(entry.live);
-  };
-  walk(tree.root!);
-  // A listener notified during the walk may have left (its store dropped its part at once).
-  const live = parts.filter((part) => !part.dropped);
-  send(
-    tree,
-    live.filter((part) => !part.alone),
-  );
-  for (const part of live) if (part.alone) send(tree, [part]);
-}
-
-/** The longest a tick waits for an animation frame (a tab hidden meanwhile has none). */
-const FRAME_FALLBACK_MS = 100;
-
-/**
- * Runs `tick` at the next animation frame when the page is visible, else in a microtask. Frames batch the
- * actions of one frame (fast typing, a burst of changes from a framework's renders) into one request, and the
- * request still leaves before the frame is painted; a timer stands in when the tab is hidden before the frame.
- */
-function whenDue(tick: () => void): void {
-  const visible = typeof document === 'object' && document.visibilityState === 'visible';
-  if (!visible || typeof requestAnimationFrame !== 'function') {
-    queueMicrotask(tick);
-    return;
-  }
-  let ran = false;
-  const once = () => {
-    if (ran) return;
-    ran = true;
-    clearTimeout(fallback);
-    tick();
-  };
-  const fallback = setTimeout(once, FRAME_FALLBACK_MS);
-  requestAnimationFrame(once);
-}
+export const requestsDigest = (requests: MultiSearchRequest[]): string =>
+  JSON.stringify(requests, (key, value: unknown) => (key === 'userToken' ? undefined : value));
 
 const toggled = <V>(list: V[] = [], value: V) =>
   list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
@@ -258,7 +100,7 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     typeof options.initialState === 'string'
       ? queryStringToState(options.initialState, baseIndex)
       : normalizeState(options.initialState ?? {}, baseIndex);
-  tree.root = createNode<T>(tree, baseIndex, initial);
+  tree.root = createNode<T>(tree, baseIndex, initial, undefined, options.initialResults as InitialResults<T>);
   return tree.root.store;
 }
 
@@ -266,12 +108,26 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
  * One store of a tree: the root (`createSearchStore`) or an added index (`addIndex`, with `parent` and the
  * `changed` / `removed` calls that keep the parent's URL state in step).
  */
-function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: Up): Node {
+function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: Up, server?: InitialResults<T>): Node {
   const { client, cache, log, fromCache } = tree;
   const normalize = (partial: Partial<IndexState>) => normalizeState(partial, baseIndex);
   /** The store's own state (its added indices' states live in their stores, or in `indices` until added). */
   let { indices: initialIndices, ...state } = initial as IndexState;
-  let snapshot: StoreSnapshot<T> = { state, results: null, status: 'idle', error: null, initialising: true };
+  let snapshot: StoreSnapshot<T> = server
+    ? {
+        state,
+        results: server.results ?? null,
+        status: server.error === undefined ? 'idle' : 'error',
+        error: server.error === undefined ? null : new Error(server.error),
+        initialising: false,
+      }
+    : { state, results: null, status: 'idle', error: null, initialising: true };
+  /** Results from another store, adopted by the first search when its requests are theirs (then it is not sent). */
+  let adoptable = server?.results ? server : undefined;
+  /** Started from another store's results or error: the first search has not decided yet (see `searchDue`). */
+  let deciding = Boolean(server);
+  /** The requests of the results (or error) on screen. */
+  let shownRequests: MultiSearchRequest[] | undefined;
   let notified: StoreSnapshot<T> | undefined;
   const listeners = new Set<Listener<T>>();
   const needs = new Map<string, Needs>();
@@ -320,6 +176,14 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     for (const entry of indices.values()) entry.live?.rescan();
   };
   const keyOf = (requests: MultiSearchRequest[]) => JSON.stringify({ requests });
+  const adopts = (requests: MultiSearchRequest[]) => adoptable?.requests === requestsDigest(requests);
+  /**
+   * Whether the state's requests differ from those of the results on screen. Until the first search, a store
+   * started from another store's results (or error) says no: it keeps showing them as they are, its needs arrive in
+   * steps (an element registers defaults when it connects, then those of its properties), and the first search
+   * decides — adopt the results, or search (`loading` from then on).
+   */
+  const searchDue = () => force || (!deciding && keyOf(built().requests) !== lastKey);
 
   function notify() {
     // Nothing new since the last notification (e.g. needs re-registered unchanged): no re-render.
@@ -391,7 +255,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     node.due = true;
     // A search is due from now on (the tick may be a frame away): listeners hear `loading` at once, as they did
     // when the tick was a microtask. Needs or actions that leave the requests as they are change nothing.
-    if (listeners.size && !busy() && (force || keyOf(built().requests) !== lastKey)) {
+    if (listeners.size && !busy() && searchDue()) {
       update({ status: 'loading' });
       notify();
     }
@@ -406,6 +270,17 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     const sentState = state;
     const queries = built();
     const key = keyOf(queries.requests);
+    if (deciding) {
+      const adopted = !force && adopts(queries.requests);
+      // Only the first search can be the other store's: after it, the results on screen are this store's own.
+      deciding = false;
+      adoptable = undefined;
+      if (adopted) {
+        lastKey = shownKey = key;
+        shownRequests = queries.requests;
+        return void notify();
+      }
+    }
     if (!force && key === lastKey) {
       // Subscribing reported `loading` for a search that turned out not to be needed (e.g. needs removed since).
       if (busy() && !newerPending()) update({ status: snapshot.error ? 'error' : 'idle' });
@@ -415,7 +290,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     lastKey = key;
     const seq = ++sent;
     const hit = fromCache('search', key, { requests: queries.requests });
-    if (hit) return void show(seq, key, mergeResults(sentState, queries, hit));
+    if (hit) return void show(seq, key, queries.requests, mergeResults(sentState, queries, hit));
     const part: Part = {
       requests: queries.requests,
       alone,
@@ -424,12 +299,12 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
         if (single) alone = !results && refused(error);
         if (results) {
           if (cache) cache.set(`search${key}`, results);
-          return show(seq, key, mergeResults(sentState, queries, results));
+          return show(seq, key, queries.requests, mergeResults(sentState, queries, results));
         }
         if ((error as Error)?.name === 'AbortError') return;
         // The same state may be searched again (retry by repeating the action or `refresh()`).
         if (seq === sent) lastKey = undefined;
-        show(seq, undefined, undefined, error instanceof Error ? error : new Error(String(error)));
+        show(seq, undefined, queries.requests, undefined, error instanceof Error ? error : new Error(String(error)));
       },
     };
     pending.set(seq, part);
@@ -446,11 +321,18 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     return part;
   }
 
-  function show(seq: number, key: string | undefined, results?: SearchResults<T>, error?: Error) {
+  function show(
+    seq: number,
+    key: string | undefined,
+    requests: MultiSearchRequest[],
+    results?: SearchResults<T>,
+    error?: Error,
+  ) {
     // Out of order: an older answer never replaces a newer one already shown.
     if (seq <= shown) return;
     shown = seq;
     shownKey = key;
+    shownRequests = requests;
     const waiting = newerPending();
     if (!waiting) stalledTimer = void clearTimeout(stalledTimer);
     update({
@@ -564,7 +446,8 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       if (typeof listener !== 'function') fail('subscribe: listener must be a function');
       listeners.add(listener);
       // The first listener wakes the store: it searches the state when it differs from the results on screen.
-      if (listeners.size === 1 && !disposed && (force || keyOf(built().requests) !== lastKey)) {
+      if (listeners.size === 1 && !disposed && deciding) schedule();
+      else if (listeners.size === 1 && !disposed && searchDue()) {
         if (!busy()) update({ status: 'loading' });
         schedule();
       }
@@ -680,6 +563,14 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       if (up) return root().searchIndex(request);
       need(request?.indexName, 'searchIndex: indexName');
       return batched('multiSearch', request);
+    },
+
+    getInitialResults() {
+      if (!shownRequests || newerPending()) return undefined;
+      const requests = requestsDigest(shownRequests);
+      return snapshot.error
+        ? { error: snapshot.error.message, requests }
+        : { results: structuredClone(snapshot.results!), requests };
     },
 
     toQueryString: (indexState = routeState()) =>

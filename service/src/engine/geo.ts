@@ -144,7 +144,8 @@ export function geoFilter(
   return cands.filter((d) => {
     const la = lat.num[d]!;
     const ln = lng.num[d]!;
-    if (Number.isNaN(la) || Number.isNaN(ln)) return false;
+    // biome-ignore lint/suspicious/noSelfCompare: the NaN test of the loop over every candidate, as fast as it gets
+    if (la !== la || ln !== ln) return false;
     const points: Array<[number, number]> = [[la, ln]];
     const las = lat.numMulti.get(d);
     const lns = lng.numMulti.get(d);

@@ -6,17 +6,39 @@
  * minute per application with the `X-RateLimit-*` headers (document 2, "Limits").
  */
 import { type Context, Hono } from 'hono';
+import { z } from 'zod';
 import { ORDER_BY, parseBoolean, parseCount, parsePeriod, parseTags, TOP_LIMIT } from '../analytics/params.js';
 import type { OrderBy, Page, Scope } from '../storage/types.js';
 import type { Services } from '../services.js';
 import { authorizeOrUnauthorized } from './request.js';
+import { queryOf } from './validate.js';
 import { ServiceError } from '../errors.js';
 
 /** "Analytics calls: 100 per minute per application". */
 export const ANALYTICS_CALLS_PER_MINUTE = 100;
 
+/**
+ * The query parameters of the Analytics reports, as text: each report reads those it takes and the
+ * parameter parsers of `analytics/params.ts` check them (400 naming the parameter); others are ignored.
+ */
+const ANALYTICS_QUERY = z.looseObject({
+  index: z.string().optional(),
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+  tags: z.string().optional(),
+  limit: z.string().optional(),
+  offset: z.string().optional(),
+  clickAnalytics: z.string().optional(),
+  orderBy: z.string().optional(),
+  direction: z.string().optional(),
+  search: z.string().optional(),
+});
+type AnalyticsQuery = z.output<typeof ANALYTICS_QUERY>;
+
 interface Call {
   c: Context;
+  /** The parsed query string. */
+  query: AnalyticsQuery;
   index: string;
   /** The common parameters `startDate`, `endDate`, `tags` (400 when malformed). */
   scope(): Scope;
@@ -54,7 +76,8 @@ export function analyticsRoutes(services: Services): Hono {
 
   function route(path: string, handler: (call: Call) => Promise<unknown>): void {
     app.get(path, async (c) => {
-      const index = c.req.query('index');
+      const query = queryOf(c, ANALYTICS_QUERY);
+      const index = query.index;
       // Missing credentials 401, wrong ones 403 (as the A/B test API on the same host).
       authorizeOrUnauthorized(services, c, 'analytics', index || undefined, 403);
       // Every answer from here on carries the rate-limit headers, refusals included.
@@ -62,35 +85,33 @@ export function analyticsRoutes(services: Services): Hono {
       if (!index) throw new ServiceError(400, 'index: required (the name of the index to report on)');
       const scope = (): Scope => ({
         index,
-        period: parsePeriod(c.req.query('startDate'), c.req.query('endDate'), services.now()),
-        tags: parseTags(c.req.query('tags')),
+        period: parsePeriod(query.startDate, query.endDate, services.now()),
+        tags: parseTags(query.tags),
       });
       const page = (defaultLimit = 10): Page => ({
-        limit: parseCount('limit', c.req.query('limit'), defaultLimit, TOP_LIMIT),
-        offset: parseCount('offset', c.req.query('offset'), 0),
+        limit: parseCount('limit', query.limit, defaultLimit, TOP_LIMIT),
+        offset: parseCount('offset', query.offset, 0),
       });
       await log.flush(); // searches still queued count too
-      return c.json(await handler({ c, index, scope, page }), 200);
+      return c.json(await handler({ c, query, index, scope, page }), 200);
     });
   }
 
-  const required = (c: Context, name: string): string => {
-    const value = c.req.query(name);
+  const required = (value: string | undefined, name: string): string => {
     if (value === undefined) throw new ServiceError(400, `${name}: required`);
     return value;
   };
-  const optional = (c: Context, name: string): string | undefined => c.req.query(name);
 
   // index only (the document): other parameters are ignored.
   route('/2/status', ({ index }) => reports.status(index));
 
-  route('/2/searches', ({ c, scope, page }) => {
-    const clickAnalytics = parseBoolean('clickAnalytics', c.req.query('clickAnalytics'), false);
-    const orderBy = (c.req.query('orderBy') || 'searchCount') as OrderBy;
+  route('/2/searches', ({ query, scope, page }) => {
+    const clickAnalytics = parseBoolean('clickAnalytics', query.clickAnalytics, false);
+    const orderBy = (query.orderBy || 'searchCount') as OrderBy;
     if (!ORDER_BY.includes(orderBy)) throw new ServiceError(400, `orderBy: must be one of ${ORDER_BY.join(', ')}`);
     if (orderBy !== 'searchCount' && !clickAnalytics)
       throw new ServiceError(400, `orderBy: ${orderBy} needs clickAnalytics=true`);
-    const direction = c.req.query('direction') || 'desc';
+    const direction = query.direction || 'desc';
     if (direction !== 'asc' && direction !== 'desc') throw new ServiceError(400, 'direction: must be asc or desc');
     return reports.topSearches(scope(), { ...page(), clickAnalytics, orderBy, direction });
   });
@@ -100,24 +121,24 @@ export function analyticsRoutes(services: Services): Hono {
   route('/2/searches/noResultRate', ({ scope }) => reports.noResultRate(scope()));
   route('/2/searches/noClickRate', ({ scope }) => reports.noClickRate(scope()));
 
-  route('/2/hits', ({ c, scope, page }) => {
-    const clickAnalytics = parseBoolean('clickAnalytics', c.req.query('clickAnalytics'), false);
-    const search = optional(c, 'search');
+  route('/2/hits', ({ query, scope, page }) => {
+    const clickAnalytics = parseBoolean('clickAnalytics', query.clickAnalytics, false);
+    const { search } = query;
     // With `search`, the document's default limit is 0: read as "no limit" (the whole top list).
     return reports.topHits({ ...scope(), search }, { ...page(search === undefined ? 10 : 0), clickAnalytics });
   });
 
   route('/2/users/count', ({ scope }) => reports.usersCount(scope()));
 
-  route('/2/filters', ({ c, scope, page }) =>
-    reports.filterAttributes({ ...scope(), search: optional(c, 'search') }, page()),
+  route('/2/filters', ({ query, scope, page }) =>
+    reports.filterAttributes({ ...scope(), search: query.search }, page()),
   );
-  route('/2/filters/noResults', ({ c, scope, page }) =>
-    reports.filtersNoResults({ ...scope(), search: required(c, 'search') }, page()),
+  route('/2/filters/noResults', ({ query, scope, page }) =>
+    reports.filtersNoResults({ ...scope(), search: required(query.search, 'search') }, page()),
   );
-  route('/2/filters/:attributes', ({ c, scope, page }) => {
+  route('/2/filters/:attributes', ({ c, query, scope, page }) => {
     const path = c.req.param('attributes') ?? '';
-    const search = optional(c, 'search');
+    const { search } = query;
     // Document 2: a comma-separated list of attributes goes with the required `search`.
     if (search === undefined && path.includes(',')) {
       throw new ServiceError(400, 'search: required with a list of attributes (/2/filters/{attribute,…}?search=)');

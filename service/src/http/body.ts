@@ -97,16 +97,3 @@ export async function readJson<T = unknown>(c: Context, maxBytes = DEFAULT_MAX_B
     throw new ServiceError(400, `Invalid JSON: ${(error as Error).message}`);
   }
 }
-
-/**
- * The body must be a JSON object (not an array, not a scalar).
- *
- * @example
- * const record = asObject(await readJson(c), 'The record'); // 400 "The record must be a JSON object" for `[1]`
- */
-export function asObject(value: unknown, what = 'The body'): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ServiceError(400, `${what} must be a JSON object`);
-  }
-  return value as Record<string, unknown>;
-}

@@ -70,6 +70,9 @@ const WITH_CONFIG = z.object({
     }),
 });
 
+/** The filters of the crawler list and the domains listing (text; `appId` is checked against the service's). */
+const FILTER_QUERY = z.looseObject({ name: z.string().optional(), appId: z.string().optional() });
+
 function pagination(c: Context): { page: number; itemsPerPage: number } {
   return queryOf(c, PAGINATION);
 }
@@ -116,9 +119,8 @@ export function crawlerRoutes(services: Services): Hono {
   app.get('/api/1/crawlers', async (c) => {
     authenticate(services, c, 401);
     const paging = pagination(c);
-    const items = (await crawlers().list({ name: c.req.query('name'), appId: c.req.query('appId') })).map(
-      (crawler) => ({ id: crawler.id, name: crawler.name }),
-    );
+    const { name, appId } = queryOf(c, FILTER_QUERY);
+    const items = (await crawlers().list({ name, appId })).map((crawler) => ({ id: crawler.id, name: crawler.name }));
     return c.json(page(items, paging));
   });
 
@@ -186,7 +188,7 @@ export function crawlerRoutes(services: Services): Hono {
   app.get('/api/1/domains', async (c) => {
     authenticate(services, c, 403);
     const paging = pagination(c);
-    const appId = c.req.query('appId');
+    const { appId } = queryOf(c, FILTER_QUERY);
     if (appId !== undefined && appId !== services.config.appId)
       throw new ServiceError(400, `appId: ${JSON.stringify(appId)} is not the application id of this service`);
     return c.json(page(await crawlers().domains(), paging));

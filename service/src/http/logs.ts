@@ -19,6 +19,8 @@ const LOGS_QUERY = z.object({
   length: integerText('length must be an integer from 1 to 1000', 1, 1000).default(10),
   type: z.enum(['all', 'query', 'build', 'error'], { error: 'type must be all, query, build or error' }).default('all'),
 });
+/** Read before the credentials are checked (a key restricted to indices may list its indices' logs): text only. */
+const INDEX_QUERY = z.looseObject({ indexName: z.string().optional() });
 const BODY_CHARS = 1000;
 
 interface LogEntry {
@@ -136,7 +138,7 @@ export function logRoutes(services: Services): Hono {
   });
 
   app.get('/1/logs', (c) => {
-    const indexName = c.req.query('indexName');
+    const { indexName } = queryOf(c, INDEX_QUERY);
     authorize(services, c, 'logs', indexName);
     const { offset, length, type } = queryOf(c, LOGS_QUERY);
     const selected = entries.filter(

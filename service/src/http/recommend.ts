@@ -4,12 +4,28 @@
  * models are those of `src/service/recommend/` (see `docs/notes/recommend.md`).
  */
 import { type Context, Hono } from 'hono';
+import { z } from 'zod';
 import type { Services } from '../services.js';
 import { answerRequest, MAX_REQUESTS, validateRequest } from '../recommend/request.js';
 import { requireRight } from '../keys/authorizer.js';
-import { asObject, readJson } from './body.js';
 import { authorizeOrUnauthorized } from './request.js';
-import { ServiceError } from '../errors.js';
+import { jsonBody, jsonObject } from './validate.js';
+import { requiredOr } from '../validation.js';
+
+/** The Recommend body: `requests`, one to MAX_REQUESTS of them (each checked by `recommend/request.ts`). */
+const RECOMMEND_BODY = jsonObject('The body must be a JSON object').pipe(
+  z.strictObject({
+    requests: z
+      .array(z.unknown(), {
+        error: requiredOr('`requests` is required: a list of Recommend requests', '`requests` must be an array'),
+      })
+      .min(1, { error: '`requests` must hold at least one request' })
+      .max(MAX_REQUESTS, {
+        error: (issue) =>
+          `\`requests\` holds ${(issue.input as unknown[]).length} requests; the limit is ${MAX_REQUESTS}`,
+      }),
+  }),
+);
 
 export function recommendRoutes(services: Services): Hono {
   const app = new Hono();
@@ -22,16 +38,9 @@ export function recommendRoutes(services: Services): Hono {
     // Credentials and the search right before the body is read: a caller without a valid key learns
     // nothing about its parameters; then each request's index.
     const key = authorize(c);
-    const body = asObject(await readJson(c));
-    if (body.requests === undefined)
-      throw new ServiceError(400, '`requests` is required: a list of Recommend requests');
-    if (!Array.isArray(body.requests)) throw new ServiceError(400, '`requests` must be an array');
-    if (body.requests.length === 0) throw new ServiceError(400, '`requests` must hold at least one request');
-    if (body.requests.length > MAX_REQUESTS)
-      throw new ServiceError(400, `\`requests\` holds ${body.requests.length} requests; the limit is ${MAX_REQUESTS}`);
-    for (const name of Object.keys(body)) {
-      if (name !== 'requests') throw new ServiceError(400, `\`${name}\` is not a parameter of the Recommend endpoint`);
-    }
+    const body = await jsonBody(c, RECOMMEND_BODY, {
+      unexpected: (name) => `\`${name}\` is not a parameter of the Recommend endpoint`,
+    });
     const prepared = body.requests.map((input, i) => {
       // The index before the parameters: a key restricted to other indices learns nothing about them.
       const indexName = (input as { indexName?: unknown } | null)?.indexName;
