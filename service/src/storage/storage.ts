@@ -31,7 +31,7 @@ export interface StorageReplication {
 }
 
 export interface Storage {
-  /** `'sqlite'` (the default); a PostgreSQL backend would say `'postgres'`. */
+  /** `'sqlite'` (the default) or `'postgres'`. */
   readonly kind: string;
   readonly catalog: CatalogStore;
   /** Commits a write's changes (of any area) with its task rows, in one transaction. */
