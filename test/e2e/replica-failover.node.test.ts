@@ -4,7 +4,8 @@
  * (the first host) is killed with SIGKILL mid-session; the user keeps typing and refining and sees answers,
  * never an error: the client's retry on the next host is the load balancer's failover.
  *
- * The page and `dist/svc-search.js` come from a small server of their own (the replicas answer cross-origin).
+ * The page, `dist/svc-search.js` (the loader) and the chunks it imports come from a small server of their own
+ * (the replicas answer cross-origin).
  * The bundle is built when missing or older than the browser sources, as in `plain-page.node.test.ts`.
  */
 import assert from 'node:assert/strict';
@@ -101,13 +102,14 @@ describe('a search page on three replicas, one killed mid-session', () => {
     });
     await waitForTask(a!, written.body.taskID);
 
-    const bundle = readFileSync(bundlePath);
     const html = page(replicas.map((replica) => replica.url));
     server = createServer((req, res) => {
-      if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-      else if (req.url === '/dist/svc-search.js')
-        res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(bundle);
-      else res.writeHead(404).end();
+      const url = req.url ?? '/';
+      if (url === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      else if (url === '/dist/svc-search.js' || /^\/dist\/chunks\/[\w-]+\.js$/.test(url)) {
+        // The loader and the chunks it imports from beside it.
+        res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(readFileSync(join(root, url)));
+      } else res.writeHead(404).end();
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

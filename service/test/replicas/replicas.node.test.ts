@@ -132,7 +132,15 @@ describe('replicas on one PostgreSQL database', () => {
       requests: [{ action: 'addObject', body: { objectID: '2' } }],
     });
     await waitForTask(a!, later.body.taskID);
-    assert.equal((await present(b!, 'shop', ['1', '2'])).size, 2, 'B, resumed, caught up with both writes');
+    // B, resumed, catches up at its next wake-up (a notification or its heartbeat, every 500 ms).
+    const deadline = Date.now() + 10_000;
+    let seen = 0;
+    while (Date.now() < deadline) {
+      seen = (await present(b!, 'shop', ['1', '2'])).size;
+      if (seen === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(seen, 2, 'B, resumed, caught up with both writes');
     for (const replica of [a, b]) await replica!.stop();
   });
 
