@@ -13,6 +13,7 @@
  * 7. The search log (with `clickAnalytics`: a `queryID` Insights events can refer to) and the Analytics log.
  */
 import { randomBytes } from 'node:crypto';
+import type { SearchForFacetValuesResponse, SearchResponse } from 'svc-search/protocol';
 import type { AbTests } from '../abtests/service.js';
 import { abTestRoute } from '../abtests/search.js';
 import type { AnalyticsLog } from '../analytics/log.js';
@@ -153,7 +154,7 @@ export class Search {
   }
 
   /** Search for facet values (document 1) with the key's forced parameters. */
-  facetValues(indexName: string, facetName: string, input: RawParams, key: KeyInfo) {
+  facetValues(indexName: string, facetName: string, input: RawParams, key: KeyInfo): SearchForFacetValuesResponse {
     const index = this.#deps.catalog.require(indexName);
     return facetSearch(index, facetName, input, key);
   }
@@ -183,7 +184,12 @@ export class Search {
   }
 
   /** Browse (document 1): the engine's answer with what the key may see; the cursor is the caller's to sign. */
-  browse(indexName: string, input: RawParams, key: KeyInfo, engineCursor: string | undefined) {
+  browse(
+    indexName: string,
+    input: RawParams,
+    key: KeyInfo,
+    engineCursor: string | undefined,
+  ): { response: SearchResponse & { cursor?: string }; fields: unknown } {
     const index = this.#deps.catalog.require(indexName);
     const raw = applyKeyParams(input, key, index);
     checkTypoParams(raw, index);
