@@ -60,9 +60,6 @@ function staticClosure(id: string, info: (id: string) => { importedIds: readonly
   return seen;
 }
 
-/** The modules of lit-html (its own chunk, see `codeSplitting`). */
-const LIT_HTML = /[\\/]node_modules[\\/]lit-html[\\/]/;
-
 /** A module that this many element chunks or more import goes to `core` too (one file, not many small ones). */
 const SHARED_BY = 3;
 
@@ -95,7 +92,11 @@ function loaderConfig(): UserConfig {
   return {
     // Chunks (and the dependencies Vite preloads with each) are found beside the loader, wherever it is served.
     base: './',
-    plugins: [freshChunks, loaderEntry(join(src, 'loader.ts'), join(src, 'elements')), minifyTemplates()],
+    plugins: [
+      freshChunks,
+      loaderEntry(join(src, 'loader.ts'), join(src, 'loader-hydrate.ts'), join(src, 'elements')),
+      minifyTemplates(),
+    ],
     build: {
       ...shared,
       rolldownOptions: {
@@ -112,14 +113,6 @@ function loaderConfig(): UserConfig {
           },
           codeSplitting: {
             groups: [
-              {
-                // lit-html on its own: a server-rendered page loads Lit's hydration support (which uses lit-html)
-                // before the core, whose LitElement asks for that support as it is defined. Vite's preload helper,
-                // which the loader imports statically, goes with it (in the core, it would define LitElement first).
-                debugName: 'lit-html',
-                name: (id) => (LIT_HTML.test(id) || id.includes('vite/preload-helper') ? 'lit-html' : null),
-                priority: 1,
-              },
               {
                 debugName: 'core',
                 name: (id, ctx) => {
