@@ -45,7 +45,7 @@ function ensureBundle(): void {
     return;
   const result = spawnSync(
     process.execPath,
-    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'],
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
     { cwd: root, encoding: 'utf8' },
   );
   assert.equal(result.status, 0, `vite build failed:\n${result.stdout}\n${result.stderr}`);
