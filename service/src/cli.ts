@@ -1,5 +1,5 @@
 /**
- * `svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID] [--admin-key K]
+ * `svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR | --database URL] [--replica-id NAME] [--app-id ID] [--admin-key K]
  * [--search-key K] [--usage-key K] [--monitoring-key K] [--country-header NAME] [--crawler-user-id U]
  * [--crawler-api-key K] [--crawler-domain HOST]… [--demo]`: starts the local service and prints `listening on
  * http://HOST:PORT` once it accepts requests, then the application id, the keys and the crawler credentials.
@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { createService, DEV_CREDENTIALS, type Service } from './index.js';
 
 const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID]
+                                [--database postgres://USER@HOST:PORT/DB] [--replica-id NAME]
                                 [--admin-key K] [--search-key K] [--usage-key K] [--monitoring-key K]
                                 [--country-header NAME] [--crawler-user-id U] [--crawler-api-key K]
                                 [--crawler-domain HOST]... [--demo]`;
@@ -17,6 +18,9 @@ export interface ServeOptions {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL instead of SQLite (`--database`, else `SVC_DATABASE_URL`). */
+  database?: string;
+  replicaId?: string;
   appId: string;
   adminKey: string;
   searchKey: string;
@@ -47,6 +51,8 @@ export function parseServeArgs(args: string[]): ServeOptions {
       port: { type: 'string', default: '8787' },
       host: { type: 'string', default: '127.0.0.1' },
       'data-dir': { type: 'string', default: '.data' },
+      database: { type: 'string' },
+      'replica-id': { type: 'string' },
       'app-id': { type: 'string', default: DEV_CREDENTIALS.appId },
       'admin-key': { type: 'string', default: DEV_CREDENTIALS.adminKey },
       'search-key': { type: 'string', default: DEV_CREDENTIALS.searchKey },
@@ -62,10 +68,13 @@ export function parseServeArgs(args: string[]): ServeOptions {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  const database = values.database ?? process.env.SVC_DATABASE_URL;
   return {
     port,
     host: values.host!,
     dataDir: values['data-dir']!,
+    ...(database ? { database } : {}),
+    ...(values['replica-id'] ? { replicaId: values['replica-id'] } : {}),
     appId: values['app-id']!,
     adminKey: values['admin-key']!,
     searchKey: values['search-key']!,
@@ -83,6 +92,8 @@ export function parseServeArgs(args: string[]): ServeOptions {
 export async function serve(options: ServeOptions): Promise<{ service: Service; url: string }> {
   const service = await createService({
     dataDir: options.dataDir,
+    database: options.database,
+    replicaId: options.replicaId,
     appId: options.appId,
     adminKey: options.adminKey,
     searchKey: options.searchKey,
@@ -96,7 +107,9 @@ export async function serve(options: ServeOptions): Promise<{ service: Service; 
   });
   const { url } = await service.listen(options.port, options.host);
   process.stdout.write(
-    `listening on ${url}\napplication id: ${options.appId}\nadmin key: ${options.adminKey}\nsearch key: ${options.searchKey}\n` +
+    `listening on ${url}\n` +
+      (options.database ? `storage: PostgreSQL, replica ${service.services.storage.replication?.id}\n` : '') +
+      `application id: ${options.appId}\nadmin key: ${options.adminKey}\nsearch key: ${options.searchKey}\n` +
       (options.usageKey ? `usage key: ${options.usageKey}\n` : '') +
       (options.monitoringKey ? `monitoring key: ${options.monitoringKey}\n` : '') +
       `crawler user id: ${options.crawlerUserId}\ncrawler api key: ${options.crawlerApiKey}\n`,

@@ -18,6 +18,13 @@ export const DEV_CREDENTIALS = {
 export interface ServiceOptions {
   /** Directory of the database (default `.data/`); `':memory:'` keeps nothing on disk. */
   dataDir?: string;
+  /**
+   * A PostgreSQL database (`postgres://USER@HOST:PORT/DB`) instead of the SQLite file of `dataDir`. Several
+   * services given the same database are replicas of one application (`docs/scaling.md`).
+   */
+  database?: string;
+  /** The replica's name in the database's replica table (default: a random one). PostgreSQL only. */
+  replicaId?: string;
   appId?: string;
   adminKey?: string;
   searchKey?: string;
@@ -49,6 +56,8 @@ export interface ServiceOptions {
 
 export interface ServiceConfig {
   dataDir: string;
+  /** The PostgreSQL database, when the service uses one (else SQLite in `dataDir`). */
+  database: string | undefined;
   appId: string;
   adminKey: string;
   searchKey: string;
@@ -67,6 +76,7 @@ export interface ServiceConfig {
 export function resolveConfig(options: ServiceOptions): ServiceConfig {
   const config: ServiceConfig = {
     dataDir: options.dataDir ?? '.data',
+    database: options.database,
     appId: options.appId ?? DEV_CREDENTIALS.appId,
     adminKey: options.adminKey ?? DEV_CREDENTIALS.adminKey,
     searchKey: options.searchKey ?? DEV_CREDENTIALS.searchKey,
@@ -81,5 +91,7 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     },
   };
   if (config.adminKey === config.searchKey) throw new Error('The admin key and the search key must differ');
+  if (config.database !== undefined && !/^postgres(ql)?:\/\//.test(config.database))
+    throw new Error(`database must be a postgres:// URL, got ${JSON.stringify(config.database)}`);
   return config;
 }

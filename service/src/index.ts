@@ -1,6 +1,6 @@
 /**
  * The local service: an offline twin of the hosted APIs, with a real engine (`./engine/`), real HTTP (Hono,
- * `./http/`) and real storage (better-sqlite3, `./storage/`). `createService` builds the services object
+ * `./http/`) and real storage (`./storage/`: better-sqlite3 by default, PostgreSQL for replicas). `createService` builds the services object
  * (`./services.ts`) and mounts the HTTP app (`./http/app.ts`) on a Node request handler.
  *
  * @example
@@ -26,6 +26,7 @@ import { createApp } from './http/app.js';
 import { createDemoSuggestions } from './query-suggestions/demo.js';
 import { seedRecommendDemo } from './recommend/demo.js';
 import { closeServices, createServices, type Services } from './services.js';
+import { PostgresStorage } from './storage/postgres/storage.js';
 import { SqliteStorage } from './storage/sqlite/storage.js';
 
 export { DEV_CREDENTIALS, type ServiceOptions } from './config.js';
@@ -91,7 +92,10 @@ function isServicePath(url: string | undefined): boolean {
  */
 export async function createService(options: ServiceOptions = {}): Promise<Service> {
   const config = resolveConfig(options);
-  const services = await createServices(config, new SqliteStorage(config.dataDir), options.now ?? Date.now);
+  const storage = config.database
+    ? await PostgresStorage.open(config.database, options.replicaId ? { id: options.replicaId } : {})
+    : new SqliteStorage(config.dataDir);
+  const services = await createServices(config, storage, options.now ?? Date.now);
   const app = createApp(services);
 
   if (options.demo) {

@@ -21,6 +21,7 @@ import { Search } from './search/search.js';
 import type { Storage } from './storage/storage.js';
 import type { AnalyticsReports, SearchLogStore } from './storage/types.js';
 import { TaskQueue } from './tasks/queue.js';
+import { replayChanges } from './tasks/replay.js';
 import { UsageLog } from './usage/log.js';
 
 export interface Services {
@@ -82,6 +83,10 @@ export async function createServices(config: ServiceConfig, storage: Storage, no
   const recommender = new Recommender({ catalog, insights, now });
   const personalizer = await Personalizer.load({ store: storage.personalization, tasks, catalog, insights, now });
   const abTests = await AbTests.load({ store: storage.abTests, tasks, analytics, analyticsLog, now });
+  // Replicas: the other replicas' writes reach this memory from here on (before this process's first write).
+  storage.replication?.follow((changes) =>
+    replayChanges({ storage, catalog, dictionaries, keys, abTests, personalizer }, changes),
+  );
   const querySuggestions = new QuerySuggestions({
     store: storage.querySuggestions,
     tasks,
@@ -90,6 +95,7 @@ export async function createServices(config: ServiceConfig, storage: Storage, no
     analytics,
     analyticsLog,
     now,
+    runOnce: storage.runOnce?.bind(storage),
   });
   const services: Services = {
     config,
@@ -112,8 +118,16 @@ export async function createServices(config: ServiceConfig, storage: Storage, no
     abTests,
     querySuggestions,
     clusters: new Clusters(storage.clusters, tasks, catalog),
-    crawler: await CrawlerService.load({ store: storage.crawler, tasks, catalog, keys, config, now }, config.crawler),
+    crawler: await CrawlerService.load(
+      { store: storage.crawler, tasks, catalog, keys, config, now },
+      // Crawls interrupted by a restart are ended only by a replica starting alone: with others live, a
+      // pending task may be another replica's crawl in progress.
+      { ...config.crawler, recover: !(await storage.replication?.othersLive()) },
+    ),
   };
+
+  // Replicas: caught up with the log, this process now counts for publishing tasks.
+  await storage.replication?.join();
 
   // Who listens to what.
   events.on('insights:events', (stored) => {

@@ -2,11 +2,12 @@
  * Helpers of the service's Node tests: a real service on a loopback port with a temporary data
  * directory, and a small HTTP caller that returns status, headers and the parsed JSON body.
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../src/cluster/postgres.js';
 import { createService, DEV_CREDENTIALS, type Service, type ServiceOptions } from '../src/index.js';
 import type { SqliteStorage } from '../src/storage/sqlite/storage.js';
 
@@ -74,9 +75,32 @@ export function caller(url: string) {
   };
 }
 
+/**
+ * The storage the suite runs on: SQLite (default), or PostgreSQL when `SVC_TEST_STORAGE=postgres` (`npm test`
+ * runs the storage-touching files both ways: `test:postgres`). On PostgreSQL each data directory gets its own
+ * database on a throwaway server of this test process, so a test that restarts a service on the same data
+ * directory finds its data again.
+ */
+export const TEST_STORAGE: 'sqlite' | 'postgres' = process.env.SVC_TEST_STORAGE === 'postgres' ? 'postgres' : 'sqlite';
+
+let testPostgres: Promise<ThrowawayPostgres> | undefined;
+let memoryDatabases = 0;
+
+async function testDatabase(dataDir: string): Promise<string> {
+  testPostgres ??= startThrowawayPostgres({ fsync: false });
+  const postgres = await testPostgres;
+  memoryDatabases += 1;
+  const name =
+    dataDir === ':memory:'
+      ? `memory_${memoryDatabases}`
+      : `dir_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`;
+  return postgres.createDatabase(name);
+}
+
 export async function startService(options: ServiceOptions = {}): Promise<Running> {
   const dataDir = options.dataDir ?? tempDir();
-  const service = await createService({ ...options, dataDir });
+  const database = options.database ?? (TEST_STORAGE === 'postgres' ? await testDatabase(dataDir) : undefined);
+  const service = await createService({ ...options, dataDir, ...(database ? { database } : {}) });
   const { url } = await service.listen(0, '127.0.0.1');
   const call = caller(url);
   return {

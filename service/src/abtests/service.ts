@@ -114,8 +114,15 @@ export class AbTests {
 
   static async load(dependencies: AbTestsDependencies): Promise<AbTests> {
     const abTests = new AbTests(dependencies);
-    for (const test of await dependencies.store.all()) abTests.#tests.set(test.abTestID, test);
+    await abTests.reload(dependencies.store);
     return abTests;
+  }
+
+  /** Reads every test from storage again (a replica applying another replica's write). */
+  async reload(store: AbTestStore): Promise<void> {
+    const stored = await store.all();
+    this.#tests.clear();
+    for (const test of stored) this.#tests.set(test.abTestID, test);
   }
 
   /**

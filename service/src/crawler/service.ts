@@ -34,6 +34,11 @@ export interface CrawlerOptions {
   apiKey: string;
   /** Extra registered (verified) domains besides the loopback hosts; `*.example.com` for subdomains. */
   domains: string[];
+  /**
+   * Whether to end what a restart interrupted (default true). False for a replica starting while others are
+   * live: a pending task may be another replica's crawl in progress.
+   */
+  recover?: boolean;
 }
 
 export interface CrawlerDependencies {
@@ -103,7 +108,7 @@ export class CrawlerService {
         throw new Error(`Crawler domain ${JSON.stringify(domain)} is not a host name (or *.host)`);
     }
     const service = new CrawlerService(dependencies, options);
-    await service.#recover([...LOOPBACK_DOMAINS, ...options.domains]);
+    await service.#recover([...LOOPBACK_DOMAINS, ...options.domains], options.recover !== false);
     return service;
   }
 
@@ -117,11 +122,11 @@ export class CrawlerService {
    * reindexing and their temporary indices go (the live indices stay as they were). A blocked crawler
    * stays blocked with its temporary index and pending blocking task, waiting for the cancel call.
    */
-  async #recover(domains: string[]): Promise<void> {
+  async #recover(domains: string[], endInterrupted: boolean): Promise<void> {
     const { store, tasks } = this.#context;
     const now = this.#context.now();
-    const crawlers = await store.crawlers();
-    const pending = await store.pendingTasks();
+    const crawlers = endInterrupted ? await store.crawlers() : [];
+    const pending = endInterrupted ? await store.pendingTasks() : [];
     await tasks.run({ indexName: '*', kind: 'crawler:recover' }, (write) => {
       for (const domain of domains)
         write.change({ area: 'crawler', type: 'putDomain', domain: domain.toLowerCase(), verified: true });

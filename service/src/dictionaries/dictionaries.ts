@@ -47,9 +47,14 @@ export class Dictionaries {
     maxCustomEntries = DEFAULT_MAX_CUSTOM_ENTRIES,
   ): Promise<Dictionaries> {
     const dictionaries = new Dictionaries(tasks, maxCustomEntries);
-    for (const name of DICTIONARY_NAMES) dictionaries.engine.replace(name, await store.entries(name));
-    dictionaries.engine.setDisabledStandardStopwords(await store.disabledStopwords());
+    await dictionaries.reload(store);
     return dictionaries;
+  }
+
+  /** Reads every dictionary from storage again (a replica applying another replica's write). */
+  async reload(store: DictionaryStore): Promise<void> {
+    for (const name of DICTIONARY_NAMES) this.engine.replace(name, await store.entries(name));
+    this.engine.setDisabledStandardStopwords(await store.disabledStopwords());
   }
 
   /**

@@ -12,7 +12,7 @@
 import { type Dictionaries, Index, type Synonym } from '../engine/index.js';
 import { ServiceError } from '../errors.js';
 import type { Write } from '../tasks/queue.js';
-import type { CatalogStore, IndexMeta, ItemKind, Rule, StoredRecord } from '../storage/types.js';
+import type { CatalogChange, CatalogStore, IndexMeta, ItemKind, Rule, StoredRecord } from '../storage/types.js';
 
 /** Settings the service handles itself rather than the engine. */
 export const SERVICE_SETTINGS = new Set(['replicas', 'primary']);
@@ -341,6 +341,59 @@ export class Catalog {
     }
   }
 
+  /**
+   * Applies another replica's write (its catalog changes, in log order) to memory: record changes go to the
+   * engine index as they are; an index whose settings, replicas, rules or synonyms changed, or that was
+   * created or dropped, is rebuilt from storage.
+   *
+   * @example
+   * await catalog.replay([{ area: 'catalog', type: 'putItems', kind: 'records', indexName: 'products', items }]);
+   */
+  async replay(changes: readonly CatalogChange[]): Promise<void> {
+    const rebuilt = new Set<string>();
+    for (const change of changes) {
+      if (change.type === 'dropIndex') rebuilt.add(change.name);
+      else if (change.type === 'putIndex') {
+        const known = this.#meta.get(change.meta.name);
+        if (!known || !sameIndexRow(known, change.meta)) rebuilt.add(change.meta.name);
+      } else if (change.kind !== 'records' || !this.#indices.has(change.indexName)) rebuilt.add(change.indexName);
+    }
+    // The engine's upkeep once per index for the whole write, as on the writer.
+    const batched = new Set<Index>();
+    try {
+      for (const change of changes) {
+        if (change.type === 'putIndex') {
+          const known = this.#meta.get(change.meta.name);
+          if (known && !rebuilt.has(change.meta.name)) known.updatedAt = change.meta.updatedAt;
+          continue;
+        }
+        if (change.type === 'dropIndex' || rebuilt.has(change.indexName)) continue;
+        const index = this.#indices.get(change.indexName)!;
+        if (!batched.has(index)) {
+          index.beginBatch();
+          batched.add(index);
+        }
+        // The items were parsed from the log for this replica alone: the engine keeps them as they are.
+        if (change.type === 'putItems') index.saveObjects([...change.items] as StoredRecord[]);
+        else if (change.type === 'deleteItems') index.deleteObjects([...change.objectIDs]);
+        else index.clear();
+      }
+    } finally {
+      for (const index of batched) index.endBatch();
+    }
+    for (const name of rebuilt) {
+      const meta = await this.#store.index(name);
+      // Built aside, then put in place: searches meanwhile answer from the previous index, never a 404.
+      if (meta) await this.#loadIndex(meta);
+      else {
+        this.#indices.delete(name);
+        this.#meta.delete(name);
+        this.#rules.delete(name);
+        this.#synonyms.delete(name);
+      }
+    }
+  }
+
   async #loadIndex(meta: IndexMeta): Promise<void> {
     const index = this.newIndex(meta.name);
     if (Object.keys(meta.settings).length > 0) index.setSettings(structuredClone(meta.settings) as never);
@@ -351,10 +404,11 @@ export class Catalog {
     this.#indices.set(meta.name, index);
     this.#meta.set(meta.name, meta);
     if (rules.length > 0) this.#rules.set(meta.name, new Map(rules.map((rule) => [rule.objectID, rule])));
+    else this.#rules.delete(meta.name);
     if (synonyms.length > 0) {
       this.#synonyms.set(meta.name, new Map(synonyms.map((synonym) => [synonym.objectID, synonym])));
       index.setSynonyms(synonyms);
-    }
+    } else this.#synonyms.delete(meta.name);
   }
 
   /** After a failed write: rebuild the touched indices from storage. */
@@ -369,6 +423,15 @@ export class Catalog {
       if (meta) await this.#loadIndex(meta);
     }
   }
+}
+
+/** Whether two rows of an index hold the same settings, primary and replicas (`updatedAt` aside). */
+function sameIndexRow(a: IndexMeta, b: IndexMeta): boolean {
+  return (
+    a.primary === b.primary &&
+    JSON.stringify(a.replicas) === JSON.stringify(b.replicas) &&
+    JSON.stringify(a.settings) === JSON.stringify(b.settings)
+  );
 }
 
 /**

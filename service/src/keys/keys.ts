@@ -42,8 +42,15 @@ export class Keys {
 
   static async load(store: KeyStore, tasks: TaskQueue): Promise<Keys> {
     const keys = new Keys(tasks);
-    for (const key of await store.all()) keys.#keys.set(key.value, key);
+    await keys.reload(store);
     return keys;
+  }
+
+  /** Reads every key from storage again (a replica applying another replica's write). */
+  async reload(store: KeyStore): Promise<void> {
+    const stored = await store.all();
+    this.#keys.clear();
+    for (const key of stored) this.#keys.set(key.value, key);
   }
 
   /** A live key (not deleted, not expired). */

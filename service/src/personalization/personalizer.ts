@@ -111,9 +111,14 @@ export class Personalizer {
   /** The personalizer with the stored strategy and deletions (profiles are built on first use). */
   static async load(dependencies: PersonalizerDependencies): Promise<Personalizer> {
     const personalizer = new Personalizer(dependencies);
-    personalizer.deletions = await dependencies.store.deletions();
-    personalizer.useStrategy(await dependencies.store.strategy());
+    await personalizer.reload(dependencies.store);
     return personalizer;
+  }
+
+  /** Reads the strategy and the deletions from storage again (a replica applying another replica's write). */
+  async reload(store: PersonalizationStore): Promise<void> {
+    this.deletions = await store.deletions();
+    this.useStrategy(await store.strategy());
   }
 
   /** Events just stored (`'insights:events'`): added to their users' points (nothing to do before the first build). */

@@ -51,6 +51,11 @@ export interface QuerySuggestionsDependencies {
   /** Flushed before a build (searches still queued count). */
   analyticsLog: AnalyticsLog;
   now: () => number;
+  /**
+   * Replicas: runs a job in one replica at a time (false when another runs it). The hourly rebuild runs
+   * under it, and only when no replica built the configuration in the last half hour.
+   */
+  runOnce?: ((name: string, job: () => Promise<void>) => Promise<boolean>) | undefined;
 }
 
 /**
@@ -70,14 +75,34 @@ export class QuerySuggestions {
   #closed = false;
   readonly #timer: NodeJS.Timeout;
 
-  constructor({ store, tasks, catalog, dictionaries, analytics, analyticsLog, now }: QuerySuggestionsDependencies) {
+  constructor({
+    store,
+    tasks,
+    catalog,
+    dictionaries,
+    analytics,
+    analyticsLog,
+    now,
+    runOnce,
+  }: QuerySuggestionsDependencies) {
     this.#store = store;
     this.#tasks = tasks;
     this.#analyticsLog = analyticsLog;
     this.#env = { catalog, dictionaries, reports: analytics, now };
     this.#timer = setInterval(() => {
       void this.list().then((configs) => {
-        for (const config of configs) void this.build(config.indexName);
+        for (const config of configs) {
+          if (!runOnce) {
+            void this.build(config.indexName);
+            continue;
+          }
+          void runOnce(`query-suggestions:${config.indexName}`, async () => {
+            const outcome = await store.outcome(config.indexName);
+            const builtAt = outcome?.lastBuiltAt ?? null;
+            if (builtAt !== null && Date.now() - builtAt < REBUILD_EVERY_MS / 2) return;
+            await this.build(config.indexName);
+          });
+        }
       });
     }, REBUILD_EVERY_MS);
     this.#timer.unref();

@@ -1,9 +1,10 @@
 /**
  * What a storage backend provides: one store per area (`types.ts`) and the task store through which every
- * state write is committed. SQLite (`sqlite/storage.ts`) is the one backend today; `createServices` takes any.
+ * state write is committed. SQLite (`sqlite/storage.ts`, the default) and PostgreSQL (`postgres/storage.ts`); `createServices` takes either.
  */
 import type {
   AbTestStore,
+  Change,
   AnalyticsStore,
   CatalogStore,
   ClusterStore,
@@ -18,8 +19,19 @@ import type {
   UsageStore,
 } from './types.js';
 
+export interface StorageReplication {
+  /** This replica's name. */
+  readonly id: string;
+  /** Sets what applies a log entry's changes (another process's write) to this process's memory. */
+  follow(follower: (changes: readonly Change[]) => Promise<void>): void;
+  /** Catches up with the log and starts counting for publishing (after the memory is built). */
+  join(): Promise<void>;
+  /** Whether another process is live on the storage. */
+  othersLive(): Promise<boolean>;
+}
+
 export interface Storage {
-  /** `'sqlite'` (the default); a PostgreSQL backend would say `'postgres'`. */
+  /** `'sqlite'` (the default) or `'postgres'`. */
   readonly kind: string;
   readonly catalog: CatalogStore;
   /** Commits a write's changes (of any area) with its task rows, in one transaction. */
@@ -35,6 +47,16 @@ export interface Storage {
   readonly analytics: AnalyticsStore;
   readonly usage: UsageStore;
   readonly querySuggestions: QuerySuggestionsStore;
+  /**
+   * Present when several processes share the storage as replicas (PostgreSQL): how this process applies the
+   * others' writes to its memory, and when it starts counting for publishing.
+   */
+  readonly replication?: StorageReplication;
+  /**
+   * Runs a job that must run in one process at a time among those sharing the storage; resolves false,
+   * without running it, when another process runs it. Absent: this process is alone (run the job).
+   */
+  runOnce?(name: string, job: () => Promise<void>): Promise<boolean>;
   /** The database file, when there is one on this machine (Monitoring's disk figures). */
   file(): string | undefined;
   /** Whether the database answers (Monitoring's status). */

@@ -127,6 +127,12 @@ export interface TaskStore {
     at: number,
   ): Promise<{ taskIDs: number[]; results: unknown[] }>;
   status(taskID: number): Promise<{ indexName: string; published: boolean } | undefined>;
+  /**
+   * Present when several processes share the storage (PostgreSQL replicas): runs one write (its `build` and
+   * its `commit`) in the cluster's write turn, this process's memory first caught up with the others' writes,
+   * so every process applies the writes in the same order.
+   */
+  exclusive?<T>(write: () => Promise<T>): Promise<T>;
 }
 
 // ---- dictionaries --------------------------------------------------------------------------------------

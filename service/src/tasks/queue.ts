@@ -3,8 +3,9 @@
  * (one write at a time, in arrival order); `build` reads and changes the in-memory state and records what
  * storage must keep as {@link Change}s on its {@link Write}; the queue then commits the changes with the
  * write's task rows in one transaction (`TaskStore.commit`). So a task is published exactly when its write is
- * durable, and a storage backend with replicas can put an ordered task log under `commit` (each replica
- * applying the same changes in log order).
+ * durable. With PostgreSQL replicas the store also gives each write its turn (`TaskStore.exclusive`: memory
+ * caught up with the other replicas' writes first) and puts an ordered task log under `commit`, which every
+ * other replica applies in log order (`replay.ts`).
  *
  * If the commit fails, the write's `onFailure` hooks run (the catalog rebuilds the indices the write touched
  * from storage) and the error reaches the caller; memory never stays ahead of storage.
@@ -92,7 +93,13 @@ export class TaskQueue {
     return turn;
   }
 
-  async #runNow<T>(headers: readonly TaskHeader[], build: (write: Write) => T): Promise<Committed<T>> {
+  #runNow<T>(headers: readonly TaskHeader[], build: (write: Write) => T): Promise<Committed<T>> {
+    // Replicas: the write runs in the cluster's write turn, memory caught up with the other replicas first.
+    if (this.#store.exclusive) return this.#store.exclusive(() => this.#buildAndCommit(headers, build));
+    return this.#buildAndCommit(headers, build);
+  }
+
+  async #buildAndCommit<T>(headers: readonly TaskHeader[], build: (write: Write) => T): Promise<Committed<T>> {
     const write = new Write();
     try {
       const result = build(write);
