@@ -43,3 +43,13 @@ export {
   type Rule,
 } from './rules.js';
 export { checkTypoWordSizes, validateSettingValue } from './settings.js';
+export {
+  decodeBundle,
+  encodeBundle,
+  SVCIDX_MAGIC,
+  type BundleIndex,
+  type BundleRecommendations,
+  type BundleRecord,
+  type IndexBundle,
+  type ScoredItem,
+} from './bundle.js';
