@@ -12,6 +12,13 @@ import { SEARCH_CONTEXT_EVENT, SvcElement } from '../base/svc-element.js';
 import type { Translations } from '../base/translate.js';
 import { styles } from './styles.js';
 
+/** The client of a `local-index` value (undefined while its module loads). */
+interface LocalEntry {
+  indices: string;
+  client: SearchClient | undefined;
+  terminate?: () => void;
+}
+
 /** Delay before the URL follows the state (typing does not fill the history), as InstantSearch routing. */
 const ROUTING_WRITE_DELAY_MS = 400;
 
@@ -65,6 +72,7 @@ export class SvcSearch extends SvcElement {
     insightsUserToken: { attribute: 'insights-user-token', noAccessor: true },
     routing: { type: Boolean },
     client: { attribute: false },
+    localIndex: { attribute: 'local-index' },
     initialState: { attribute: false },
   };
   protected static override consumesContext = false;
@@ -85,6 +93,11 @@ export class SvcSearch extends SvcElement {
   routing = false;
   /** A search client to use instead of one built from the attributes. */
   declare client: SearchClient | undefined;
+  /**
+   * Search with no server: comma-separated URLs of `.svcidx` files (`svc-search-service export`), searched by the
+   * engine in a Web Worker (`svc-search/local`, loaded only by pages that set this). Used when no `client` is given.
+   */
+  declare localIndex: string | undefined;
   /** Initial state of the store: a partial `IndexState` or a query string produced by `store.toQueryString`. */
   declare initialState: Partial<IndexState> | string | undefined;
 
@@ -100,6 +113,8 @@ export class SvcSearch extends SvcElement {
   #insightsConfig: unknown[] = [];
   #consent = true;
   #userToken: string | undefined;
+  /** The local client of `local-index` (undefined while its module loads), and the value it was made for. */
+  #local: LocalEntry | undefined;
 
   /**
    * Whether the user agreed to analytics (default `true`; attribute `insights-consent`, where only absent, `""`,
@@ -189,7 +204,8 @@ export class SvcSearch extends SvcElement {
    * Consent and the user token are applied to the module as they change, without recreating it.
    */
   #build(): void {
-    const config = [this.appId, this.apiKey, this.indexName, this.hosts, this.routing, this.client, this.#given];
+    const local = this.#localClient();
+    const config = [this.appId, this.apiKey, this.indexName, this.hosts, this.routing, this.client, local, this.#given];
     const same = (a: unknown[], b: unknown[]) => a.length > 0 && a.every((value, i) => value === b[i]);
     try {
       if (!same(this.#config, config)) {
@@ -203,6 +219,7 @@ export class SvcSearch extends SvcElement {
             .filter(Boolean);
           const client =
             this.client ??
+            local ??
             (this.appId && this.apiKey
               ? createClient({ appId: this.appId, apiKey: this.apiKey, hosts: hosts?.length ? hosts : undefined })
               : undefined);
@@ -241,6 +258,31 @@ export class SvcSearch extends SvcElement {
       this.#config = config; // not again until the configuration changes
       console.error(`<svc-search>: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * The client of `local-index`: made once its module (and the worker) loaded, then {@link #build} runs again.
+   * Undefined without `local-index`, with a `client` property, or while loading.
+   */
+  #localClient(): SearchClient | undefined {
+    const indices = this.client ? undefined : this.localIndex?.trim() || undefined;
+    if (this.#local?.indices === indices) return this.#local?.client;
+    this.#local?.terminate?.();
+    this.#local = undefined;
+    if (!indices) return undefined;
+    const entry: LocalEntry = { indices, client: undefined };
+    this.#local = entry;
+    import('../../local/client.js')
+      .then(({ createLocalClient }) => {
+        if (this.#local !== entry) return;
+        const client = createLocalClient({ indices: indices.split(',').map((url) => url.trim()) });
+        entry.client = client;
+        entry.terminate = () => client.terminate();
+        client.ready.catch((error: Error) => console.error(`<svc-search> local-index: ${error.message}`));
+        this.#build();
+      })
+      .catch((error: Error) => console.error(`<svc-search> local-index: ${error.message}`));
+    return undefined;
   }
 
   #publish(value: SearchContextValue | undefined): void {
