@@ -98,13 +98,19 @@ describe('svc-search/local', () => {
     expect(local.message).to.equal(remote.message);
   });
 
-  it('<svc-search local-index> searches, paints hits and asks nothing of /1/; Insights go to IndexedDB', async () => {
+  it('<svc-search local-index> (app-id and hosts too) searches, paints hits and asks nothing of /1/; Insights go to IndexedDB', async () => {
     const errors: unknown[] = [];
     const consoleError = console.error;
     console.error = (...args: unknown[]) => errors.push(args);
     const before = performance.getEntriesByType('resource').length;
     try {
-      const root = await fixture<SvcSearch>(html`<svc-search local-index=${url} index-name=${indexName}>
+      const root = await fixture<SvcSearch>(html`<svc-search
+        local-index=${url}
+        index-name=${indexName}
+        app-id=${APP_ID}
+        api-key=${SEARCH_KEY}
+        hosts=${location.origin}
+      >
         <svc-search-box></svc-search-box>
         <svc-hits></svc-hits>
       </svc-search>`);

@@ -16,7 +16,27 @@ import { styles } from './styles.js';
 interface LocalEntry {
   indices: string;
   client: SearchClient | undefined;
-  terminate?: () => void;
+}
+
+/** One local client (one worker) per `local-index` value, shared by every root of the page that names it. */
+const localClients = new Map<string, Promise<SearchClient>>();
+
+function localClientFor(indices: string): Promise<SearchClient> {
+  let client = localClients.get(indices);
+  if (!client) {
+    // Imported here only: pages without `local-index` never load the local module, its worker or the engine.
+    client = import('../../local/client.js').then(({ createLocalClient }) => {
+      const urls = indices
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean);
+      const made = createLocalClient({ indices: urls });
+      made.ready.catch((error: Error) => console.error(`<svc-search> local-index: ${error.message}`));
+      return made;
+    });
+    localClients.set(indices, client);
+  }
+  return client;
 }
 
 /** Delay before the URL follows the state (typing does not fill the history), as InstantSearch routing. */
@@ -217,10 +237,12 @@ export class SvcSearch extends SvcElement {
             ?.split(',')
             .map((host) => host.trim())
             .filter(Boolean);
+          // With `local-index`, only the local client: nothing is asked of a host while its worker loads.
+          const waitsForLocal = !this.client && Boolean(this.localIndex?.trim());
           const client =
             this.client ??
             local ??
-            (this.appId && this.apiKey
+            (!waitsForLocal && this.appId && this.apiKey
               ? createClient({ appId: this.appId, apiKey: this.apiKey, hosts: hosts?.length ? hosts : undefined })
               : undefined);
           if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
@@ -267,18 +289,14 @@ export class SvcSearch extends SvcElement {
   #localClient(): SearchClient | undefined {
     const indices = this.client ? undefined : this.localIndex?.trim() || undefined;
     if (this.#local?.indices === indices) return this.#local?.client;
-    this.#local?.terminate?.();
     this.#local = undefined;
     if (!indices) return undefined;
     const entry: LocalEntry = { indices, client: undefined };
     this.#local = entry;
-    import('../../local/client.js')
-      .then(({ createLocalClient }) => {
+    localClientFor(indices)
+      .then((client) => {
         if (this.#local !== entry) return;
-        const client = createLocalClient({ indices: indices.split(',').map((url) => url.trim()) });
         entry.client = client;
-        entry.terminate = () => client.terminate();
-        client.ready.catch((error: Error) => console.error(`<svc-search> local-index: ${error.message}`));
         this.#build();
       })
       .catch((error: Error) => console.error(`<svc-search> local-index: ${error.message}`));
