@@ -89,6 +89,8 @@ export function createLocalClient(options: LocalClientOptions): LocalClient {
     source instanceof ArrayBuffer ? source : new URL(String(source), location.href).href,
   );
   const ready = post<LocalLoad>({ op: 'load', sources });
+  // A failed load is reported by every call (and to whoever awaits `ready`), never as an unhandled rejection.
+  ready.catch(() => undefined);
   // Every call waits for the indices; a failed load fails each call with its reason.
   const call = async <T>(method: string, args: unknown[], signal?: AbortSignal): Promise<T> => {
     await ready;

@@ -88,6 +88,22 @@ describe('svc-search/local', () => {
     );
   });
 
+  it('sends Insights events to the configured host when there is one (not to IndexedDB)', async () => {
+    const forwarding = createLocalClient({ indices: [url], insights: service });
+    try {
+      const userToken = `local-host-${Date.now()}`;
+      const event = { eventType: 'view' as const, eventName: 'Seen', index: indexName, userToken, objectIDs: ['p1'] };
+      expect((await forwarding.sendEvents([event])).status).to.equal(200);
+      const stored = await admin.request<{ events: Array<{ userToken: string }> }>('GET', '/1/_local/events', {
+        userToken,
+      });
+      expect(stored.events.map((e) => e.userToken)).to.deep.equal([userToken]);
+      expect((await forwarding.storedEvents()).some((e) => e.userToken === userToken)).to.equal(false);
+    } finally {
+      forwarding.terminate();
+    }
+  });
+
   it('refuses a bad filter with the service’s status and message', async () => {
     const params = { filters: 'brand:(' };
     const [local, remote] = await Promise.all([
@@ -102,7 +118,7 @@ describe('svc-search/local', () => {
     const errors: unknown[] = [];
     const consoleError = console.error;
     console.error = (...args: unknown[]) => errors.push(args);
-    const before = performance.getEntriesByType('resource').length;
+    const startedAt = performance.now();
     try {
       const root = await fixture<SvcSearch>(html`<svc-search
         local-index=${url}
@@ -139,7 +155,7 @@ describe('svc-search/local', () => {
       );
       const requests = performance
         .getEntriesByType('resource')
-        .slice(before)
+        .filter((entry) => entry.startTime >= startedAt)
         .map((entry) => new URL(entry.name).pathname);
       expect(requests.filter((path) => path.startsWith('/1/'))).to.deep.equal([]);
       expect(errors).to.deep.equal([]);
