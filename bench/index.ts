@@ -15,6 +15,7 @@ const sections = [
   'size',
   'element-size',
   'network',
+  'local',
 ];
 /** Sections that run only when named (`npm run bench -- soak`): they take minutes. */
 const optIn = ['soak', 'typo-ceiling'];
