@@ -115,7 +115,9 @@ export class SvcSearch extends SvcElement {
   declare client: SearchClient | undefined;
   /**
    * Search with no server: comma-separated URLs of `.svcidx` files (`svc-search-service export`), searched by the
-   * engine in a Web Worker (`svc-search/local`, loaded only by pages that set this). Used when no `client` is given.
+   * engine in a Web Worker (`svc-search/local`, loaded only by pages that set this). It wins over `app-id`/`hosts`
+   * (nothing is asked of a host, even while the worker loads); a `client` property wins over it. Roots naming the
+   * same files share one worker; Insights events are kept in IndexedDB.
    */
   declare localIndex: string | undefined;
   /** Initial state of the store: a partial `IndexState` or a query string produced by `store.toQueryString`. */
