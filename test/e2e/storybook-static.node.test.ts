@@ -155,7 +155,10 @@ describe('the static catalogue (storybook-static) searches with no server', () =
     const typo = await idle(page);
     const remoteTypo = await search({ query: 'chiar', hitsPerPage: 12, facets: ['brand'], maxValuesPerFacet: 100 });
     const cards = await page.locator('svc-hits li').allInnerTexts();
-    assert.ok(cards.some((card) => card.includes('Chairs')), cards.join(' | '));
+    assert.ok(
+      cards.some((card) => card.includes('Chairs')),
+      cards.join(' | '),
+    );
     assert.deepEqual(
       typo.results!.hits.map((hit) => hit.objectID),
       remoteTypo.hits.map((hit) => hit.objectID),
