@@ -4,7 +4,7 @@
  * binaries are not downloaded, better-sqlite3 compiles from source).
  *
  * - The library alone (`npm install svc-search`): nothing in `node_modules` but `svc-search` and Lit's own
- *   packages (9 with `@lit/context` and `@lit/task`), under 8 MB, no install script anywhere, no service code
+ *   packages (9 with `@lit/context` and `@lit/task`), under 9 MB, no install script anywhere, no service code
  *   in the tarball, and Node resolves `svc-search` and `svc-search/define`.
  * - The library and the service together: `svc-search-service serve --demo` (the compiled bin, no tsx in the
  *   tree) starts on a free port, prints its six lines and answers a search of the demo catalogue; the
@@ -34,7 +34,11 @@ import { npm, type Packed, packAll, root } from './pack.js';
 
 /** Lit's own packages: what `lit`, `@lit/context` and `@lit/task` bring. */
 const LIT_PACKAGE = /^(lit|lit-html|lit-element|@lit\/[\w-]+|@lit-labs\/ssr-dom-shim|@types\/trusted-types)$/;
-const LIBRARY_BYTES_LIMIT = 8 * 1024 * 1024;
+/**
+ * 9 MB: the search engine ships with the library since local search runs it in a worker (its sources, compiled
+ * modules, maps and declarations, about 1 MB, that the service package held before).
+ */
+const LIBRARY_BYTES_LIMIT = 9 * 1024 * 1024;
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall'];
 
 interface InstalledPackage {
@@ -144,7 +148,7 @@ describe('npm install svc-search (the library alone)', () => {
     assert.deepEqual(Object.keys(manifest.dependencies ?? {}).sort(), ['@lit/context', '@lit/task', 'lit']);
   });
 
-  it('is under 8 MB', () => {
+  it('is under 9 MB', () => {
     const bytes = bytesUnder(join(project, 'node_modules'));
     assert.ok(bytes < LIBRARY_BYTES_LIMIT, `node_modules holds ${megabytes(bytes)}`);
   });
