@@ -110,24 +110,33 @@ interface LoadedIndex {
  */
 export class LocalEngine {
   readonly #indices = new Map<string, LoadedIndex>();
+  /** Replicas not built yet: built on their first search. */
+  readonly #pending = new Map<string, () => LoadedIndex>();
   readonly #recommendations = new Map<string, BundleRecommendations>();
   /** One dictionary set shared by every index, as in the service (standard entries only). */
   readonly #dictionaries = new Dictionaries();
 
-  /** Builds the indices of a bundle (a replica from its primary's records); returns their names. */
+  /**
+   * Loads the indices of a bundle; returns their names. A primary is built at once; a replica (same records, its
+   * own ranking) when it is first searched, so a page that never sorts never pays for it.
+   */
   load(bundle: IndexBundle): string[] {
     const records = new Map<string, IndexRecord[]>();
     for (const entry of bundle.indices) if (entry.records) records.set(entry.name, entry.records as IndexRecord[]);
     const names: string[] = [];
     for (const entry of bundle.indices) {
-      const index = new Index(entry.name, { dictionaries: this.#dictionaries });
-      const { replicas: _replicas, primary: _primary, ...settings } = entry.settings;
-      index.beginBatch();
-      index.setSettings(settings as never);
-      if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
-      index.saveObjects(records.get(entry.replicaOf ?? entry.name) ?? []);
-      index.endBatch();
-      this.#indices.set(entry.name, { index, rules: entry.rules, primary: entry.replicaOf ?? bundle.name });
+      const build = (): LoadedIndex => {
+        const index = new Index(entry.name, { dictionaries: this.#dictionaries });
+        const { replicas: _replicas, primary: _primary, ...settings } = entry.settings;
+        index.beginBatch();
+        index.setSettings(settings as never);
+        if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
+        index.saveObjects(records.get(entry.replicaOf ?? entry.name) ?? []);
+        index.endBatch();
+        return { index, rules: entry.rules, primary: entry.replicaOf ?? bundle.name };
+      };
+      if (entry.replicaOf) this.#pending.set(entry.name, build);
+      else this.#indices.set(entry.name, build());
       names.push(entry.name);
     }
     for (const [name, lists] of Object.entries(bundle.recommendations ?? {})) this.#recommendations.set(name, lists);
@@ -136,11 +145,17 @@ export class LocalEngine {
 
   /** The names of the loaded indices. */
   names(): string[] {
-    return [...this.#indices.keys()];
+    return [...this.#indices.keys(), ...this.#pending.keys()];
   }
 
   #require(indexName: string): LoadedIndex {
-    const loaded = this.#indices.get(indexName);
+    let loaded = this.#indices.get(indexName);
+    const build = this.#pending.get(indexName);
+    if (!loaded && build) {
+      loaded = build();
+      this.#indices.set(indexName, loaded);
+      this.#pending.delete(indexName);
+    }
     if (!loaded) throw new LocalError(404, `Index ${indexName} does not exist`);
     return loaded;
   }

@@ -22,6 +22,8 @@ import {
   CONFORMANCE_SYNONYMS,
 } from './fixture.js';
 
+const REPLICA = `${CONFORMANCE_INDEX}_price_asc`;
+
 describe('the local engine answers as the service', () => {
   let running: Running;
   const engine = new LocalEngine();
@@ -35,6 +37,10 @@ describe('the local engine answers as the service', () => {
     });
     await running.ok('POST', `${path}/synonyms/batch`, CONFORMANCE_SYNONYMS);
     await running.ok('POST', `${path}/rules/batch`, CONFORMANCE_RULES);
+    await running.ok('PUT', `${path}/settings`, { replicas: [REPLICA] });
+    await running.ok('PUT', `/1/indexes/${REPLICA}/settings`, {
+      ranking: ['asc(price)', 'typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'],
+    });
     const { bytes } = await exportFromService(running.service, { index: CONFORMANCE_INDEX, recommendations: 0 });
     engine.load(await decodeBundle(bytes));
   });
@@ -49,6 +55,20 @@ describe('the local engine answers as the service', () => {
       assert.deepEqual(comparable(local.results[0]!), comparable(service.results[0]));
     });
   }
+
+  it('a replica (built on its first search) answers as the service’s', async () => {
+    assert.deepEqual(engine.names(), [CONFORMANCE_INDEX, REPLICA]);
+    const request = { indexName: REPLICA, params: serializeParams({ query: 'chair', facets: ['brand'] }) };
+    const service = await running.ok('POST', '/1/indexes/*/queries', { requests: [request] });
+    const local = engine.multiSearch([request]);
+    const prices = (local.results[0] as { hits: Array<{ price: number }> }).hits.map((hit) => hit.price);
+    assert.deepEqual(
+      prices,
+      [...prices].sort((a, b) => a - b),
+      'sorted by price',
+    );
+    assert.deepEqual(comparable(local.results[0]!), comparable(service.results[0]));
+  });
 
   it('the compared answers exercise rules, synonyms, typos and distinct', () => {
     const answer = (params: Record<string, unknown>) =>
