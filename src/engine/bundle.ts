@@ -99,15 +99,16 @@ function fromColumns(columns: Columns, count: number): BundleRecord[] {
   columns.attributes.forEach((name, a) => {
     const column = columns.values[a] ?? [];
     const missing = new Set(columns.absent[a] ?? []);
+    // A record may name an attribute `__proto__`: an own property then (defineProperty), never the prototype.
+    const own = name === '__proto__';
     for (let i = 0; i < count; i++) {
       if (missing.has(i)) continue;
-      // defineProperty: a record may name an attribute `__proto__`.
-      Object.defineProperty(records[i], name, {
-        value: column[i],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const record = records[i]!;
+      if (own) {
+        Object.defineProperty(record, name, { value: column[i], enumerable: true, writable: true, configurable: true });
+      } else {
+        record[name] = column[i];
+      }
     }
   });
   return records;
