@@ -7,7 +7,7 @@
  *   The loader registers each `svc-*` tag on first sight by importing its chunk (scripts/element-chunks.ts
  *   generates the tag → chunk map from the element folders).
  * - `vite build --mode all` → `dist/svc-search.all.js`, one self-contained module that registers every element
- *   and exports every class (src/define.ts), for those who want one file.
+ *   and exports every class (src/all.ts: Lit's hydration support, then src/define.ts), for those who want one file.
  *
  * Both minify the HTML and CSS inside `html`/`css` template literals (Lit's own minify plugin), so templates
  * and styles are written readably in the sources. Storybook reads this file too: in its modes ('development',
@@ -88,6 +88,9 @@ function staticClosure(id: string, info: (id: string) => { importedIds: readonly
   return seen;
 }
 
+/** The modules of lit-html (its own chunk, see `codeSplitting`). */
+const LIT_HTML = /[\\/]node_modules[\\/]lit-html[\\/]/;
+
 /** A module that this many element chunks or more import goes to `core` too (one file, not many small ones). */
 const SHARED_BY = 3;
 
@@ -144,6 +147,14 @@ function loaderConfig(): UserConfig {
           codeSplitting: {
             groups: [
               {
+                // lit-html on its own: a server-rendered page loads Lit's hydration support (which uses lit-html)
+                // before the core, whose LitElement asks for that support as it is defined. Vite's preload helper,
+                // which the loader imports statically, goes with it (in the core, it would define LitElement first).
+                debugName: 'lit-html',
+                name: (id) => (LIT_HTML.test(id) || id.includes('vite/preload-helper') ? 'lit-html' : null),
+                priority: 1,
+              },
+              {
                 debugName: 'core',
                 name: (id, ctx) => {
                   core ??= coreModules((module) => ctx.getModuleInfo(module));
@@ -164,7 +175,7 @@ function allInOneConfig(): UserConfig {
     plugins: [minifyTemplates(), workerWithoutMap()],
     build: {
       ...shared,
-      lib: { entry: join(src, 'define.ts'), formats: ['es'], fileName: () => 'svc-search.all.js' },
+      lib: { entry: join(src, 'all.ts'), formats: ['es'], fileName: () => 'svc-search.all.js' },
       rolldownOptions: {
         // Everything in one file (the Insights module too: no chunk to load later). Full minification (Vite keeps
         // whitespace in ES library builds by default, for downstream bundlers; this file is final).

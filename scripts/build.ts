@@ -2,22 +2,27 @@
  * `npm run build`: both packages of the workspace, the library first (the service's build reads its declarations).
  *  0. `cem analyze` → `custom-elements.json` (the manifest named by package.json `customElements`);
  *  1. `tsc -p tsconfig.build.json` → `dist/**` ES modules with `.d.ts` (one entry per element, its define
- *     file, the controllers, store, client, insights, protocol);
+ *     file, the controllers, store, client, insights, protocol, the Node-only `ssr/`), whose Lit templates are
+ *     then minified as the browser builds minify them (so a server rendering with `dist/ssr/` writes the
+ *     templates' digests the loader's chunks hydrate: Lit compares the template strings);
  *  2. `vite build --mode loader` and `vite build --mode all` (vite.config.ts) → `dist/svc-search.js` (the loader)
  *     with `dist/chunks/` (one chunk per element, the shared core, what loads later), and
  *     `dist/svc-search.all.js` (one self-contained module that registers every element);
  *  3. checks that the loader and its chunks import nothing but one another, that the single file imports nothing,
  *     and that the library's dist holds browser code only: no module imports a `node:` built-in or a package other
- *     than Lit's (the service is another package);
+ *     than Lit's (the service is another package) — but `dist/ssr/`, the server-side rendering subpath, which may
+ *     import `@lit-labs/ssr` too, and which no other module imports;
  *  4. `tsc -p service/tsconfig.build.json` → `service/dist/**` (the service package, compiled JavaScript with
  *     declarations; its bin runs `service/dist/cli.js`). `--library` stops after step 3.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import remapping from '@jridgewell/remapping';
+import minifyHTMLLiterals from '@lit-labs/rollup-plugin-minify-html-literals';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -39,6 +44,7 @@ run(process.execPath, [
   'custom-elements-manifest.config.mjs',
 ]);
 run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
+await minifyTemplates(dist);
 for (const mode of ['loader', 'all'])
   run(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', mode, '--logLevel', 'warn']);
 
@@ -67,7 +73,10 @@ if (importsOf(allInOne).length) {
 // The library's dist is browser code: its modules import one another, Lit's packages and nothing else (no
 // `node:` built-in, no service package). Every module is checked, not only those the entry points reach; esbuild
 // reads the imports (comments and strings that look like imports are not imports).
-const LIT_PACKAGE = /^(lit|lit-html|lit-element|@lit\/[\w-]+|@lit-labs\/[\w-]+)(\/|$)/;
+const LIT_PACKAGE = /^(lit|lit-html|lit-element|@lit\/[\w-]+|@lit-labs\/ssr-client)(\/|$)/;
+/** What `dist/ssr/` (Node only) may import besides: Lit's server renderer. */
+const SSR_PACKAGE = /^@lit-labs\/ssr(\/|$)/;
+const ssrDir = join(dist, 'ssr');
 const modules = listModules(dist);
 const { metafile } = await build({
   entryPoints: modules,
@@ -81,9 +90,47 @@ const { metafile } = await build({
   logLevel: 'silent',
 });
 for (const [file, { imports }] of Object.entries(metafile.inputs)) {
+  const server = resolve(root, file).startsWith(ssrDir);
   for (const { path } of imports.filter((i) => i.external && !LIT_PACKAGE.test(i.path))) {
-    console.error(`build: ${file} imports ${path}; the library may import only Lit's packages`);
+    if (server && SSR_PACKAGE.test(path)) continue;
+    console.error(
+      `build: ${file} imports ${path}; the library may import only Lit's packages (dist/ssr/ also @lit-labs/ssr)`,
+    );
     process.exit(1);
+  }
+  // The browser modules never reach the server renderer (the loader's chunks are checked above).
+  for (const { path } of imports.filter((i) => !i.external && !server)) {
+    if (resolve(root, path).startsWith(ssrDir)) {
+      console.error(`build: ${file} imports ${path}; only dist/ssr/ may import the server-side rendering modules`);
+      process.exit(1);
+    }
+  }
+}
+
+/**
+ * Minifies the HTML and CSS of the Lit templates of every module under `dir` as the browser builds do (the same
+ * plugin, the same options), rewriting each module and its source map (the minifier's map composed with tsc's).
+ */
+async function minifyTemplates(dir: string): Promise<void> {
+  const plugin = minifyHTMLLiterals({ failOnError: true });
+  const context = {
+    error: (message: string) => {
+      throw new Error(message);
+    },
+    warn: (message: string) => console.warn(message),
+  };
+  for (const file of listModules(dir)) {
+    const code = readFileSync(file, 'utf8');
+    if (!/\b(html|css)\s*`/.test(code)) continue;
+    const result = (await plugin.transform.call(context as never, code, file)) as
+      | { code: string; map: unknown }
+      | undefined;
+    if (!result) continue;
+    const tscMap = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
+    const map = remapping([result.map as never, tscMap], () => null);
+    const mapName = `${file.split('/').pop()}.map`;
+    writeFileSync(file, result.code.replace(/\/\/# sourceMappingURL=.*$/m, `//# sourceMappingURL=${mapName}`));
+    writeFileSync(`${file}.map`, JSON.stringify({ ...map, file: file.split('/').pop() }));
   }
 }
 

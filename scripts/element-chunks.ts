@@ -37,6 +37,9 @@ export function elementChunks(elementsDir: string): ElementChunk[] {
   return chunks;
 }
 
+/** Lit's hydration support, loaded first on a server-rendered page. */
+export const HYDRATE_MODULE = '@lit-labs/ssr-client/lit-element-hydrate-support.js';
+
 /** Id of the generated loader entry. */
 export const LOADER_ENTRY = 'virtual:svc-search-loader';
 
@@ -57,7 +60,7 @@ export function loaderEntry(loaderModule: string, elementsDir: string): Plugin {
       );
       return [
         `import { startLoader } from ${JSON.stringify(loaderModule)};`,
-        `const loader = startLoader({\n${entries.join('\n')}\n});`,
+        `const loader = startLoader({\n${entries.join('\n')}\n}, { hydrate: () => import(${JSON.stringify(HYDRATE_MODULE)}) });`,
         'export const discover = loader.discover;',
       ].join('\n');
     },

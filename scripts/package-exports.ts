@@ -14,9 +14,11 @@
  *   layer's `index.js`;
  * - `./react`, `./vue` → JSX / `GlobalComponents` typings (`src/types/`);
  * - `./svc-search.js` → the loader for pages without a bundler (it imports `./chunks/*.js` beside it), and
- *   `./svc-search.all.js` → the same in one self-contained file.
- * The library has no Node-only subpath: the service and `generateSecuredApiKey` are the `@svc-search/service`
- * package (`service/`). `test/package/package.node.test.ts` checks package.json against this and the packed
+ *   `./svc-search.all.js` → the same in one self-contained file;
+ * - `./hydrate` → Lit's hydration support (side effect), for a bundled page a server rendered;
+ * - `./ssr` → server-side rendering (`renderSearch`), the one Node-only subpath (it imports `@lit-labs/ssr`, an
+ *   optional peer dependency); the service and `generateSecuredApiKey` are the `@svc-search/service` package
+ *   (`service/`). `test/package/package.node.test.ts` checks package.json against this and the packed
  * tarball against it.
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -61,6 +63,8 @@ export function packageFields(): Record<string, unknown> {
   for (const layer of ['store', 'client', 'insights', 'protocol', 'engine', 'local', 'controllers']) {
     if (existsSync(join(root, `src/${layer}/index.ts`))) exports[`./${layer}`] = entry(`src/${layer}/index.ts`);
   }
+  exports['./hydrate'] = entry('src/hydrate.ts');
+  exports['./ssr'] = entry('src/ssr/index.ts');
   exports['./react'] = entry('src/types/react.ts');
   exports['./vue'] = entry('src/types/vue.ts');
   exports['./svc-search.js'] = './dist/svc-search.js';
@@ -72,15 +76,19 @@ export function packageFields(): Record<string, unknown> {
     module: './dist/index.js',
     types: './dist/index.d.ts',
     exports,
-    // Only registering a tag is a side effect; every other module can be dropped when unused.
+    // Only registering a tag (and installing Lit's hydration or server-rendering hooks) is a side effect; every other module can be dropped when unused.
     sideEffects: [
       './dist/define.js',
       './dist/elements/*/define.js',
       './dist/svc-search.js',
       './dist/svc-search.all.js',
       './dist/chunks/*.js',
+      './dist/hydrate.js',
+      './dist/ssr/*.js',
       './src/define.ts',
       './src/elements/*/define.ts',
+      './src/hydrate.ts',
+      './src/ssr/*.ts',
     ],
     files: ['dist', 'src', 'custom-elements.json', 'README.md', '!**/*.test.*', '!**/*.stories.*'],
     customElements: 'custom-elements.json',

@@ -8,6 +8,10 @@
  * and asks for its facets, hits per page… in the store's first search (a root registered first would search
  * before some elements exist, and search again when they arrive).
  *
+ * A page rendered on a server (`svc-search/ssr`: a root with `server-state`) gets Lit's hydration support before
+ * the first element chunk: it must be in place before an element class is defined, so the elements adopt the
+ * server's declarative shadow DOM rather than render again.
+ *
  * @example
  * ```html
  * <script type="module" src="https://cdn.example/svc-search/dist/svc-search.js"></script>
@@ -32,6 +36,11 @@ export interface ElementEntry {
 /** A document, a shadow root, or an element whose subtree (itself included) is looked at. */
 export type DiscoverRoot = Document | ShadowRoot | Element;
 
+export interface LoaderOptions {
+  /** Imports Lit's hydration support (its own chunk: it must run before Lit's element class is defined). */
+  hydrate?: () => Promise<unknown>;
+}
+
 export interface Loader {
   /**
    * Registers the `svc-*` elements not defined yet in `root` (and keeps watching it for new ones); resolves when
@@ -47,13 +56,18 @@ export interface Loader {
  * const loader = startLoader({ 'svc-hits': { load: () => import('./elements/hits/define.js') } });
  * await loader.discover(shadowRoot);
  */
-export function startLoader(elements: Record<string, ElementEntry>): Loader {
+export function startLoader(elements: Record<string, ElementEntry>, options: LoaderOptions = {}): Loader {
   const registered = new Map<string, Promise<void>>();
   const watched = new WeakSet<Node>();
+  // Module scripts run once the document is parsed: a server-rendered root is there by now.
+  const serverRendered = options.hydrate && document.querySelector('svc-search[server-state]');
+  const hydration = serverRendered
+    ? options.hydrate!().catch((error: unknown) => console.error('svc-search: hydration support not loaded', error))
+    : Promise.resolve();
 
-  /** Imports the chunk of `tag` (which registers it); a failure is reported, not thrown. */
+  /** Imports the chunk of `tag` (which registers it), after the hydration support; a failure is reported, not thrown. */
   const importChunk = (tag: string): Promise<void> =>
-    elements[tag]!.load().then(
+    hydration.then(elements[tag]!.load).then(
       () => undefined,
       (error: unknown) => console.error(`svc-search: the chunk of <${tag}> could not be loaded`, error),
     );

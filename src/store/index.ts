@@ -1,5 +1,5 @@
 /** The reactive search store (browser and Node). */
-export { createSearchStore, DEFAULT_STALLED_DELAY_MS } from './store.js';
+export { createSearchStore, DEFAULT_STALLED_DELAY_MS, requestsDigest } from './store.js';
 export { emptyState, normalizeState } from './state.js';
 export { stateToQueryString, queryStringToState } from './query-string.js';
 export { buildQueries, mergeNeeds, mergeResults, facetFilter } from './requests.js';

@@ -21,6 +21,8 @@
  * - Several indices (`addIndex`): a root store and the stores added to it form a tree sharing one client,
  *   cache, request log and tick; the searches of the whole tree due in one tick go in one multi-query, whose
  *   answer is split back per store.
+ * - A store can start from another store's results (`initialResults`, server-side rendering): they are on screen
+ *   from the start, and the first search is not sent when its requests are those that produced them.
  */
 import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
@@ -31,6 +33,7 @@ import { normalizeState, own, str, strings } from './state.js';
 import type {
   IndexOptions,
   IndexState,
+  InitialResults,
   Listener,
   Needs,
   RequestLogEntry,
@@ -215,6 +218,16 @@ function whenDue(tick: () => void): void {
   requestAnimationFrame(once);
 }
 
+/**
+ * The requests as a comparable text without their `userToken`: a server searching for a page rarely knows the
+ * browser's anonymous token, and the results do not depend on it.
+ *
+ * @example
+ * requestsDigest([{ indexName: 'products', params: { query: 'a', userToken: 'u1' } }]) // '[{"indexName":"products","params":{"query":"a"}}]'
+ */
+export const requestsDigest = (requests: MultiSearchRequest[]): string =>
+  JSON.stringify(requests, (key, value: unknown) => (key === 'userToken' ? undefined : value));
+
 const toggled = <V>(list: V[] = [], value: V) =>
   list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
 
@@ -258,7 +271,7 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     typeof options.initialState === 'string'
       ? queryStringToState(options.initialState, baseIndex)
       : normalizeState(options.initialState ?? {}, baseIndex);
-  tree.root = createNode<T>(tree, baseIndex, initial);
+  tree.root = createNode<T>(tree, baseIndex, initial, undefined, options.initialResults as InitialResults<T>);
   return tree.root.store;
 }
 
@@ -266,12 +279,26 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
  * One store of a tree: the root (`createSearchStore`) or an added index (`addIndex`, with `parent` and the
  * `changed` / `removed` calls that keep the parent's URL state in step).
  */
-function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: Up): Node {
+function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: Up, server?: InitialResults<T>): Node {
   const { client, cache, log, fromCache } = tree;
   const normalize = (partial: Partial<IndexState>) => normalizeState(partial, baseIndex);
   /** The store's own state (its added indices' states live in their stores, or in `indices` until added). */
   let { indices: initialIndices, ...state } = initial as IndexState;
-  let snapshot: StoreSnapshot<T> = { state, results: null, status: 'idle', error: null, initialising: true };
+  let snapshot: StoreSnapshot<T> = server
+    ? {
+        state,
+        results: server.results ?? null,
+        status: server.error === undefined ? 'idle' : 'error',
+        error: server.error === undefined ? null : new Error(server.error),
+        initialising: false,
+      }
+    : { state, results: null, status: 'idle', error: null, initialising: true };
+  /** Results from another store, adopted by the first search when its requests are theirs (then it is not sent). */
+  let adoptable = server?.results ? server : undefined;
+  /** Started from another store's results or error: the first search has not decided yet (see `searchDue`). */
+  let deciding = Boolean(server);
+  /** The requests of the results (or error) on screen. */
+  let shownRequests: MultiSearchRequest[] | undefined;
   let notified: StoreSnapshot<T> | undefined;
   const listeners = new Set<Listener<T>>();
   const needs = new Map<string, Needs>();
@@ -320,6 +347,14 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     for (const entry of indices.values()) entry.live?.rescan();
   };
   const keyOf = (requests: MultiSearchRequest[]) => JSON.stringify({ requests });
+  const adopts = (requests: MultiSearchRequest[]) => adoptable?.requests === requestsDigest(requests);
+  /**
+   * Whether the state's requests differ from those of the results on screen. Until the first search, a store
+   * started from another store's results (or error) says no: it keeps showing them as they are, its needs arrive in
+   * steps (an element registers defaults when it connects, then those of its properties), and the first search
+   * decides — adopt the results, or search (`loading` from then on).
+   */
+  const searchDue = () => force || (!deciding && keyOf(built().requests) !== lastKey);
 
   function notify() {
     // Nothing new since the last notification (e.g. needs re-registered unchanged): no re-render.
@@ -391,7 +426,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     node.due = true;
     // A search is due from now on (the tick may be a frame away): listeners hear `loading` at once, as they did
     // when the tick was a microtask. Needs or actions that leave the requests as they are change nothing.
-    if (listeners.size && !busy() && (force || keyOf(built().requests) !== lastKey)) {
+    if (listeners.size && !busy() && searchDue()) {
       update({ status: 'loading' });
       notify();
     }
@@ -406,6 +441,17 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     const sentState = state;
     const queries = built();
     const key = keyOf(queries.requests);
+    if (deciding) {
+      const adopted = !force && adopts(queries.requests);
+      // Only the first search can be the other store's: after it, the results on screen are this store's own.
+      deciding = false;
+      adoptable = undefined;
+      if (adopted) {
+        lastKey = shownKey = key;
+        shownRequests = queries.requests;
+        return void notify();
+      }
+    }
     if (!force && key === lastKey) {
       // Subscribing reported `loading` for a search that turned out not to be needed (e.g. needs removed since).
       if (busy() && !newerPending()) update({ status: snapshot.error ? 'error' : 'idle' });
@@ -415,7 +461,7 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     lastKey = key;
     const seq = ++sent;
     const hit = fromCache('search', key, { requests: queries.requests });
-    if (hit) return void show(seq, key, mergeResults(sentState, queries, hit));
+    if (hit) return void show(seq, key, queries.requests, mergeResults(sentState, queries, hit));
     const part: Part = {
       requests: queries.requests,
       alone,
@@ -424,12 +470,12 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
         if (single) alone = !results && refused(error);
         if (results) {
           if (cache) cache.set(`search${key}`, results);
-          return show(seq, key, mergeResults(sentState, queries, results));
+          return show(seq, key, queries.requests, mergeResults(sentState, queries, results));
         }
         if ((error as Error)?.name === 'AbortError') return;
         // The same state may be searched again (retry by repeating the action or `refresh()`).
         if (seq === sent) lastKey = undefined;
-        show(seq, undefined, undefined, error instanceof Error ? error : new Error(String(error)));
+        show(seq, undefined, queries.requests, undefined, error instanceof Error ? error : new Error(String(error)));
       },
     };
     pending.set(seq, part);
@@ -446,11 +492,18 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
     return part;
   }
 
-  function show(seq: number, key: string | undefined, results?: SearchResults<T>, error?: Error) {
+  function show(
+    seq: number,
+    key: string | undefined,
+    requests: MultiSearchRequest[],
+    results?: SearchResults<T>,
+    error?: Error,
+  ) {
     // Out of order: an older answer never replaces a newer one already shown.
     if (seq <= shown) return;
     shown = seq;
     shownKey = key;
+    shownRequests = requests;
     const waiting = newerPending();
     if (!waiting) stalledTimer = void clearTimeout(stalledTimer);
     update({
@@ -564,7 +617,8 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       if (typeof listener !== 'function') fail('subscribe: listener must be a function');
       listeners.add(listener);
       // The first listener wakes the store: it searches the state when it differs from the results on screen.
-      if (listeners.size === 1 && !disposed && (force || keyOf(built().requests) !== lastKey)) {
+      if (listeners.size === 1 && !disposed && deciding) schedule();
+      else if (listeners.size === 1 && !disposed && searchDue()) {
         if (!busy()) update({ status: 'loading' });
         schedule();
       }
@@ -680,6 +734,14 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       if (up) return root().searchIndex(request);
       need(request?.indexName, 'searchIndex: indexName');
       return batched('multiSearch', request);
+    },
+
+    getInitialResults() {
+      if (!shownRequests || newerPending()) return undefined;
+      const requests = requestsDigest(shownRequests);
+      return snapshot.error
+        ? { error: snapshot.error.message, requests }
+        : { results: structuredClone(snapshot.results!), requests };
     },
 
     toQueryString: (indexState = routeState()) =>

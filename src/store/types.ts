@@ -118,6 +118,28 @@ export interface StoreOptions {
   stalledDelayMs?: number;
   /** Answers cached per request (search, facet values, Recommend): default 2 minutes, 100 entries; `false` turns it off. */
   cache?: false | { ttlMs?: number; maxEntries?: number };
+  /**
+   * What another store showed for the same state (a server's, `svc-search/ssr`): the store starts with these
+   * results (or this error) on screen, and its first search is not sent when its requests are those that produced
+   * them (the user token aside). Read it from the other store with `getInitialResults()`.
+   */
+  initialResults?: InitialResults<unknown>;
+}
+
+/**
+ * The results a store shows and the requests that produced them, to start another store from (server-side
+ * rendering: the server's store searched, the browser's starts where it stopped). Plain JSON.
+ */
+export interface InitialResults<T = Record<string, unknown>> {
+  /** The results on screen (absent when the search failed). */
+  results?: SearchResults<T>;
+  /** The failed search's message (then there are no results, and the other store searches again). */
+  error?: string;
+  /**
+   * Digest of the requests of those results, without the `userToken` (a server rarely knows the browser's):
+   * the other store adopts the results while its first requests have the same digest.
+   */
+  requests: string;
 }
 
 /** (added by multi-index) Options of `store.addIndex`. */
@@ -225,6 +247,13 @@ export interface SearchStore<T = Record<string, unknown>> {
   readonly indexId: string | undefined;
   /** (added by multi-index) The store this one was added to (`addIndex`), undefined for a root store. */
   readonly parent: SearchStore | undefined;
+
+  /**
+   * The results on screen with the digest of their requests (or the failed search's error), to start another
+   * store with (`StoreOptions.initialResults`); undefined before the first answer and while a newer search is
+   * pending. Root store only (added indices' results are not carried).
+   */
+  getInitialResults(): InitialResults<T> | undefined;
 
   /** Everything the store has sent, in order (tests and benchmarks read it); shared by a root and its added indices. */
   readonly requestLog: RequestLogEntry[];

@@ -4,8 +4,10 @@
  * binaries are not downloaded, better-sqlite3 compiles from source).
  *
  * - The library alone (`npm install svc-search`): nothing in `node_modules` but `svc-search` and Lit's own
- *   packages (9 with `@lit/context` and `@lit/task`), under 9 MB, no install script anywhere, no service code
- *   in the tarball, and Node resolves `svc-search` and `svc-search/define`.
+ *   packages (10 with `@lit/context`, `@lit/task` and `@lit-labs/ssr-client`, Lit's hydration support), under
+ *   9 MB, no install script anywhere, no service code in the tarball, and Node resolves `svc-search` and
+ *   `svc-search/define`. Lit's server renderer `@lit-labs/ssr` is an optional peer dependency: not installed with
+ *   the library; installed next to it, `svc-search/ssr` renders a page.
  * - The library and the service together: `svc-search-service serve --demo` (the compiled bin, no tsx in the
  *   tree) starts on a free port, prints its six lines and answers a search of the demo catalogue; the
  *   service's declarations type-check for a consumer.
@@ -32,8 +34,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { npm, type Packed, packAll, root } from './pack.js';
 
-/** Lit's own packages: what `lit`, `@lit/context` and `@lit/task` bring. */
-const LIT_PACKAGE = /^(lit|lit-html|lit-element|@lit\/[\w-]+|@lit-labs\/ssr-dom-shim|@types\/trusted-types)$/;
+/** Lit's own packages: what `lit`, `@lit/context`, `@lit/task` and `@lit-labs/ssr-client` bring. */
+const LIT_PACKAGE =
+  /^(lit|lit-html|lit-element|@lit\/[\w-]+|@lit-labs\/ssr-dom-shim|@lit-labs\/ssr-client|@types\/trusted-types)$/;
 /**
  * 9 MB: the search engine ships with the library since local search runs it in a worker (its sources, compiled
  * modules, maps and declarations, about 1 MB, that the service package held before).
@@ -126,7 +129,7 @@ describe('npm install svc-search (the library alone)', () => {
     );
   });
 
-  it("brings nothing but svc-search and Lit's own packages: 9 with @lit/context and @lit/task", () => {
+  it("brings nothing but svc-search and Lit's own packages: 10 with @lit/context, @lit/task and @lit-labs/ssr-client", () => {
     const names = packages.map((pkg) => pkg.name).sort();
     assert.deepEqual(
       names.filter((name) => name !== 'svc-search' && !LIT_PACKAGE.test(name)),
@@ -134,6 +137,7 @@ describe('npm install svc-search (the library alone)', () => {
       `not Lit: ${names}`,
     );
     assert.deepEqual(names, [
+      '@lit-labs/ssr-client',
       '@lit-labs/ssr-dom-shim',
       '@lit/context',
       '@lit/reactive-element',
@@ -145,7 +149,17 @@ describe('npm install svc-search (the library alone)', () => {
       'svc-search',
     ]);
     const manifest = packages.find((pkg) => pkg.name === 'svc-search')!.manifest;
-    assert.deepEqual(Object.keys(manifest.dependencies ?? {}).sort(), ['@lit/context', '@lit/task', 'lit']);
+    assert.deepEqual(Object.keys(manifest.dependencies ?? {}).sort(), [
+      '@lit-labs/ssr-client',
+      '@lit/context',
+      '@lit/task',
+      'lit',
+    ]);
+    // The server renderer is for those who render on a server: an optional peer, not installed.
+    assert.deepEqual(Object.keys((manifest as { peerDependencies?: object }).peerDependencies ?? {}), [
+      '@lit-labs/ssr',
+    ]);
+    assert.ok(!names.includes('@lit-labs/ssr'));
   });
 
   it('is under 9 MB', () => {
@@ -193,6 +207,37 @@ describe('npm install svc-search (the library alone)', () => {
     assert.equal(answer.defined, true);
     assert.match(answer.resolved[0], /node_modules\/svc-search\/dist\/index\.js$/);
     assert.match(answer.resolved[1], /node_modules\/svc-search\/dist\/define\.js$/);
+  });
+
+  it('with @lit-labs/ssr installed next to it, svc-search/ssr renders a page (an unreachable host: 503, error state)', () => {
+    const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies['@lit-labs/ssr'];
+    const install = spawnSync(
+      npm,
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', `@lit-labs/ssr@${version}`],
+      {
+        cwd: project,
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(install.status, 0, install.stderr);
+    const script = `
+      import { html } from 'lit';
+      import { renderSearch } from 'svc-search/ssr';
+      const page = html\`<svc-search index-name="products" routing><svc-hits attribute="name"></svc-hits></svc-search>\`;
+      const { status, html: body } = await renderSearch(page, { url: '/?q=a', appId: 'A', apiKey: 'K', hosts: 'http://127.0.0.1:9' });
+      console.log(JSON.stringify({ status, shadow: body.includes('shadowrootmode="open"'), error: body.includes('part="error"'), resolved: import.meta.resolve('svc-search/ssr') }));
+    `;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const answer = JSON.parse(result.stdout.trim().split('\n').pop()!);
+    assert.deepEqual(
+      { status: answer.status, shadow: answer.shadow, error: answer.error },
+      { status: 503, shadow: true, error: true },
+    );
+    assert.match(answer.resolved, /node_modules\/svc-search\/dist\/ssr\/index\.js$/);
   });
 
   it('the tarball holds no service code: no service files, no Node built-in or service dependency imported', () => {

@@ -40,8 +40,8 @@ describe('package.json', () => {
     assert.deepEqual(packageFieldsDiff(), [], 'run: node --import tsx scripts/package-exports.ts --write');
   });
 
-  it('has the subpaths: root, define, each element and its define file, store, client, insights, protocol; nothing Node-only', () => {
-    for (const key of ['.', './define', './store', './client', './insights', './protocol'])
+  it('has the subpaths: root, define, each element and its define file, store, client, insights, protocol, hydrate; ssr the one Node-only', () => {
+    for (const key of ['.', './define', './store', './client', './insights', './protocol', './hydrate', './ssr'])
       assert.ok(exportsMap[key], `exports lacks ${key}`);
     for (const name of [
       'search',
@@ -60,9 +60,12 @@ describe('package.json', () => {
     assert.ok(Object.values(exportsMap).every((value) => typeof value === 'string' || !('node' in value)));
     const sideEffects = packageFields().sideEffects as string[];
     assert.ok(
-      // The define files, and the browser builds (the loader, its chunks, the single file) that register tags.
+      // The define files, and the browser builds (the loader, its chunks, the single file) that register tags;
+      // Lit's hydration support and the server renderer, which install Lit hooks.
       sideEffects.every((path) =>
-        /(^|\/)define\.(js|ts)$|svc-search(\.all)?\.js$|^\.\/dist\/chunks\/\*\.js$/.test(path),
+        /(^|\/)(define|hydrate)\.(js|ts)$|\/ssr\/\*\.(js|ts)$|svc-search(\.all)?\.js$|^\.\/dist\/chunks\/\*\.js$/.test(
+          path,
+        ),
       ),
       `sideEffects names more than define files and the browser builds: ${sideEffects}`,
     );
@@ -241,10 +244,16 @@ describe('npm pack', () => {
 
   it('resolves every subpath with esbuild for the browser, and none brings a Node built-in', async () => {
     for (const key of Object.keys(exportsMap)) {
-      if (key.endsWith('.json') || key === './react' || key === './vue') continue;
+      // `./ssr` is the server renderer (Node only): checked below.
+      if (key.endsWith('.json') || key === './react' || key === './vue' || key === './ssr') continue;
       const specifier = `svc-search${key.slice(1)}`;
       const { inputs } = await bundle(`import * as m from '${specifier}'; console.log(m);`);
       assert.ok(inputs.length > 0, specifier);
+      assert.deepEqual(
+        inputs.filter((path) => path.startsWith('svc-search/dist/ssr/') || path.includes('@lit-labs/ssr/')),
+        [],
+        `${specifier} brings the server renderer`,
+      );
       assert.deepEqual(
         inputs.filter(
           (path) =>
@@ -255,6 +264,15 @@ describe('npm pack', () => {
         `${specifier} brings more than the library and Lit`,
       );
     }
+  });
+
+  it('svc-search/ssr resolves for Node, with Lit’s server renderer', async () => {
+    const { inputs } = await bundle(
+      `import { renderSearch } from 'svc-search/ssr'; console.log(renderSearch);`,
+      'node',
+    );
+    assert.ok(inputs.includes('svc-search/dist/ssr/render-search.js'));
+    assert.ok(inputs.some((path) => path.includes('node_modules/@lit-labs/ssr/')));
   });
 
   it('the Node-only subpaths of earlier versions are gone, for the browser and for Node (the service package has them)', async () => {

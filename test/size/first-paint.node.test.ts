@@ -31,8 +31,11 @@ import { FIRST_PAINT_INDEX, SIX_ELEMENTS, THREE_ELEMENTS, loaderPage } from './p
 
 /** The target of the network and bytes issue: min+gzip JavaScript before the first results are painted. */
 const FIRST_PAINT_TARGET_BYTES = 20_000;
-/** Today's first paint of the six-element page plus a little: a guard against growth, not a goal. */
-const FIRST_PAINT_CEILING_BYTES = 38_000;
+/**
+ * Today's first paint of the six-element page plus a little: a guard against growth, not a goal. Hydration support
+ * for server-rendered pages took it from 37.3 to 39.9 kB (docs/notes/packaging.md, "Bytes").
+ */
+const FIRST_PAINT_CEILING_BYTES = 40_500;
 const sum = scriptBytes;
 /** `core` for `/dist/chunks/core-AbC123.js`; the path itself for the loader. */
 const chunk = (path: string) => /\/chunks\/([a-z-]+)-[\w-]+\.js$/.exec(path)?.[1] ?? path;

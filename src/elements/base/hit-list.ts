@@ -1,4 +1,4 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, isServer, nothing, type TemplateResult } from 'lit';
 import type { HitRef, InsightsLike } from '../../insights/types.js';
 import { SvcElement } from './svc-element.js';
 import { renderTemplate } from './hit-template.js';
@@ -30,7 +30,8 @@ type Renderer = ((hit: never, info: ItemRenderInfo) => unknown) | undefined;
  * `insights.observe` after each render (and `unobserve` when it goes, or on disconnect).
  */
 export abstract class SvcHitList extends SvcElement {
-  #children = new MutationObserver(() => this.requestUpdate());
+  // A server sees no light DOM (no `<template>` child; see `templateStyle`).
+  #children = isServer ? undefined : new MutationObserver(() => this.requestUpdate());
   #nodes = new WeakMap<object, [string, Node[]]>();
   #template: HTMLTemplateElement | null = null;
   #markup = '';
@@ -41,13 +42,13 @@ export abstract class SvcHitList extends SvcElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#children.observe(this, { childList: true, subtree: true, characterData: true, attributes: true });
+    this.#children?.observe(this, { childList: true, subtree: true, characterData: true, attributes: true });
     this.requestUpdate(); // observe the items again after a move
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#children.disconnect();
+    this.#children?.disconnect();
     this.#unobserve();
   }
 
@@ -78,9 +79,17 @@ export abstract class SvcHitList extends SvcElement {
     this.#observed.clear();
   }
 
+  /**
+   * The `<template>` child. A server render sees no light DOM: there the list renders without it (as a list
+   * without template, or with `renderHit`), so a server-rendered list is given its rendering by attributes or code.
+   */
+  protected templateChild(): HTMLTemplateElement | null {
+    return isServer ? null : this.querySelector<HTMLTemplateElement>(':scope > template');
+  }
+
   /** Reads the `<template>` child; returns its styles as one `<style>` (render it once, first). */
   protected templateStyle(): HTMLStyleElement | typeof nothing {
-    const template = this.querySelector<HTMLTemplateElement>(':scope > template');
+    const template = this.templateChild();
     this.#template = template;
     this.#markup = template?.innerHTML ?? '';
     this.#refs = [];

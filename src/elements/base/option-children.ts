@@ -1,4 +1,4 @@
-import type { ReactiveController, ReactiveElement } from 'lit';
+import { isServer, type ReactiveController, type ReactiveElement } from 'lit';
 
 /**
  * The `<option>` children of an element, read as items (`read(option)`) while it is connected and again when
@@ -15,7 +15,8 @@ export class OptionChildren<I> implements ReactiveController {
   /** The items of the `<option>` children, in order. */
   items: I[] = [];
   #key = '[]';
-  readonly #observer = new MutationObserver(() => this.#read());
+  // A server sees no children.
+  readonly #observer = isServer ? undefined : new MutationObserver(() => this.#read());
 
   constructor(
     private readonly host: ReactiveElement,
@@ -25,12 +26,13 @@ export class OptionChildren<I> implements ReactiveController {
   }
 
   hostConnected(): void {
+    if (isServer) return;
     this.#read();
-    this.#observer.observe(this.host, { childList: true, subtree: true, characterData: true, attributes: true });
+    this.#observer?.observe(this.host, { childList: true, subtree: true, characterData: true, attributes: true });
   }
 
   hostDisconnected(): void {
-    this.#observer.disconnect();
+    this.#observer?.disconnect();
   }
 
   #read(): void {

@@ -169,6 +169,7 @@ export abstract class SvcSearchField extends SvcElement {
           enterkeyhint="search"
           maxlength="512"
           placeholder=${this.placeholder ?? this.t('placeholder')}
+          value=${this.fieldValue}
           @input=${(event: Event) => this.typed((event.target as HTMLInputElement).value)}
           @keydown=${this.#onKeydown}
         />

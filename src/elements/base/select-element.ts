@@ -1,4 +1,4 @@
-import { html, type PropertyDeclarations } from 'lit';
+import { html, isServer, type PropertyDeclarations } from 'lit';
 import { SvcElement } from './svc-element.js';
 import { selectStyles } from './select-styles.js';
 
@@ -28,7 +28,7 @@ export abstract class SvcSelectElement<V extends string | number, I extends Sele
   declare protected optionItems: I[];
 
   readonly #selectId = `svc-select-${++sequence}`;
-  readonly #observer = new MutationObserver(() => this.#readOptions());
+  readonly #observer = isServer ? undefined : new MutationObserver(() => this.#readOptions());
 
   /** The event fired on a user's choice (`svc-sort-change`, `svc-hits-per-page-change`). */
   protected abstract readonly changeEvent: string;
@@ -51,13 +51,14 @@ export abstract class SvcSelectElement<V extends string | number, I extends Sele
 
   override connectedCallback(): void {
     super.connectedCallback();
+    if (isServer) return;
     this.#readOptions();
-    this.#observer.observe(this, { childList: true, subtree: true, characterData: true, attributes: true });
+    this.#observer?.observe(this, { childList: true, subtree: true, characterData: true, attributes: true });
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#observer.disconnect();
+    this.#observer?.disconnect();
   }
 
   protected override updated(changed: Map<PropertyKey, unknown>): void {
@@ -66,6 +67,11 @@ export abstract class SvcSelectElement<V extends string | number, I extends Sele
     const select = this.renderRoot.querySelector('select');
     const current = String(this.current() ?? '');
     if (select && select.value !== current) select.value = current;
+  }
+
+  /** On a server, only with its `items` property (the `<option>` children are not seen there). */
+  protected override serverRenderable(): boolean {
+    return (this as { items?: unknown }).items !== undefined;
   }
 
   /** The label of an item (its own, or a translation). */

@@ -1,12 +1,30 @@
-import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
+import {
+  isServer,
+  LitElement,
+  render,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type ReactiveController,
+} from 'lit';
 import { ContextConsumer, ContextRoot } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import type { SearchStore } from '../../store/types.js';
 import type { InsightsLike } from '../../insights/types.js';
 import { translate, type Translations } from './translate.js';
+import { serverRender } from './server-render.js';
 
 /** Name of the internal event `<svc-search>` fires on `document` when its context value changes. */
 export const SEARCH_CONTEXT_EVENT = 'svc-search-context';
+
+/**
+ * The method a server render (`svc-search/ssr`) calls on each element after its `willUpdate`: Lit SSR calls
+ * `connectedCallback` and `willUpdate` but not the controllers' `hostUpdate`, where a controller registers the
+ * needs its element's properties decide (the attributes a hit list shows…).
+ */
+export const SERVER_UPDATE = Symbol.for('svc-search.server-update');
+
+/** The method a server render calls to ask whether an element can be rendered there (see `serverRenderable`). */
+export const SERVER_RENDERABLE = Symbol.for('svc-search.server-renderable');
 
 /** Marks the document as having its `ContextRoot` (one per page, whatever copies of the library it loads). */
 const CONTEXT_ROOT = Symbol.for('svc-search.context-root');
@@ -76,6 +94,9 @@ export class SvcElement extends LitElement {
   #store: SearchStore | undefined;
   #insights: InsightsLike | undefined;
   #consumes = (this.constructor as typeof SvcElement).consumesContext;
+  #controllers: ReactiveController[] = [];
+  /** Its shadow root came from a server (declarative shadow DOM): hydrated at the first update, see `shouldUpdate`. */
+  #serverRendered = false;
   /**
    * A root announced a new context (`SEARCH_CONTEXT_EVENT`, composed, on every change): take it when it is
    * the one named by `search` (the context of the surrounding root reaches the consumer by itself).
@@ -100,7 +121,43 @@ export class SvcElement extends LitElement {
     }
   }
 
+  override addController(controller: ReactiveController): void {
+    super.addController(controller);
+    this.#controllers.push(controller);
+  }
+
+  override removeController(controller: ReactiveController): void {
+    super.removeController(controller);
+    this.#controllers = this.#controllers.filter((c) => c !== controller);
+  }
+
+  /** (Server render) Runs the controllers' `hostUpdate`, which Lit SSR skips. */
+  [SERVER_UPDATE](): void {
+    for (const controller of this.#controllers) controller.hostUpdate?.();
+  }
+
+  /** (Server render) Whether the element renders on a server; see `serverRenderable`. */
+  [SERVER_RENDERABLE](): boolean {
+    return this.serverRenderable();
+  }
+
+  /**
+   * Whether a server can render this element as the browser will. A server sees no light DOM: an element that
+   * renders from its children (`<option>`s, a facet inside a panel) says no unless its properties give what they
+   * would, and is then rendered in the browser only.
+   */
+  protected serverRenderable(): boolean {
+    return true;
+  }
+
   override connectedCallback(): void {
+    // On a server there is no document: the context comes from the root rendered around the element (no
+    // `search="id"` lookup, no document listeners, which nothing would ever remove).
+    if (isServer) {
+      super.connectedCallback();
+      return;
+    }
+    if (!this.hasUpdated && this.shadowRoot) this.#serverRendered = true;
     // Before the consumer's first request (sent by `super.connectedCallback()`), so it is kept if unanswered.
     if (this.#consumes) attachContextRoot();
     // A named root is looked up before the controllers connect (in `super.connectedCallback()`), so they bind to
@@ -113,6 +170,34 @@ export class SvcElement extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     document.removeEventListener(SEARCH_CONTEXT_EVENT, this.#onContext);
+  }
+
+  /**
+   * A server-rendered element is hydrated at its first update, which must render what the server rendered (Lit
+   * adopts the server's DOM as the first render's): it waits for its store, which starts with the server's
+   * results, rather than render an empty state first.
+   */
+  protected override shouldUpdate(changed: PropertyValues): boolean {
+    return !(this.#serverRendered && !this.hasUpdated && this.#consumes && !this.store) && super.shouldUpdate(changed);
+  }
+
+  /**
+   * Hydration adopts the server's DOM as this first render's; when they differ in structure (a server that could
+   * not see the light DOM, e.g. a hit list's `<template>` child), Lit throws. The element then renders afresh in its
+   * shadow root (the server's styles kept) rather than stay broken, and says so once in the console.
+   */
+  protected override update(changed: PropertyValues): void {
+    if (!this.#serverRendered || this.hasUpdated) {
+      super.update(changed);
+      return;
+    }
+    try {
+      super.update(changed);
+    } catch (error) {
+      console.warn(`<${this.localName}>: rendered again in the browser (the server rendered other content)`, error);
+      for (const node of [...this.renderRoot.childNodes]) if ((node as Element).localName !== 'style') node.remove();
+      render(this.render(), this.renderRoot as ShadowRoot, this.renderOptions);
+    }
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -160,6 +245,8 @@ export class SvcElement extends LitElement {
       const lang = (node as Element).getAttribute?.('lang');
       if (lang) return lang;
     }
+    // A server sees no ancestors: the page's language is the render's.
+    if (isServer) return serverRender()?.lang ?? 'en';
     return document.documentElement.lang || navigator.language || 'en';
   }
 

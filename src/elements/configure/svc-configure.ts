@@ -1,4 +1,4 @@
-import { nothing, type PropertyDeclarations } from 'lit';
+import { isServer, nothing, type PropertyDeclarations } from 'lit';
 import type { SearchParams } from '../../client/types.js';
 import { ConfigureController, parseParameter } from '../../controllers/configure-controller.js';
 import { SvcElement } from '../base/svc-element.js';
@@ -72,7 +72,7 @@ export class SvcConfigure extends SvcElement {
   declare private attributeParams: SearchParams;
 
   private readonly configure = new ConfigureController(this, { store: () => this.store });
-  private readonly observer = new MutationObserver(() => this.readAttributes());
+  private readonly observer = isServer ? undefined : new MutationObserver(() => this.readAttributes());
 
   constructor() {
     super();
@@ -82,12 +82,12 @@ export class SvcConfigure extends SvcElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.readAttributes();
-    this.observer.observe(this, { attributes: true });
+    this.observer?.observe(this, { attributes: true });
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.observer.disconnect();
+    this.observer?.disconnect();
   }
 
   protected override willUpdate(changed: Map<PropertyKey, unknown>): void {

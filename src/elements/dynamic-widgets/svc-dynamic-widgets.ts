@@ -1,4 +1,4 @@
-import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { html, isServer, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { DynamicWidgetsController } from '../../controllers/dynamic-widgets-controller.js';
 import { renderTemplate } from '../base/hit-template.js';
 import { SvcElement } from '../base/svc-element.js';
@@ -64,16 +64,21 @@ export class SvcDynamicWidgets extends SvcElement {
   #dynamic = new DynamicWidgetsController(this, { store: () => this.store });
   /** The fallback elements rendered from the template, by attribute. */
   #fallbacks = new Map<string, HTMLElement>();
-  readonly #observer = new MutationObserver(() => this.requestUpdate());
+  readonly #observer = isServer ? undefined : new MutationObserver(() => this.requestUpdate());
+
+  /** It orders its child facets: rendered in the browser only (a server sees no children). */
+  protected override serverRenderable(): boolean {
+    return false;
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#observer.observe(this, { childList: true });
+    this.#observer?.observe(this, { childList: true });
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#observer.disconnect();
+    this.#observer?.disconnect();
   }
 
   /** The facets shown, in order. */

@@ -75,7 +75,7 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
     Object.assign(
       this.#results,
       hitAttributes({
-        template: this.querySelector<HTMLTemplateElement>(':scope > template'),
+        template: this.templateChild(),
         attribute: this.attribute,
         custom: Boolean(this.renderHit),
         explicit: this.attributesToRetrieve,

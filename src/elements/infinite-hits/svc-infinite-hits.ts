@@ -102,7 +102,7 @@ export class SvcInfiniteHits<T extends Record<string, unknown> = Record<string, 
     Object.assign(
       this.#results,
       hitAttributes({
-        template: this.querySelector<HTMLTemplateElement>(':scope > template'),
+        template: this.templateChild(),
         attribute: this.attribute,
         custom: Boolean(this.renderHit),
         explicit: this.attributesToRetrieve,

@@ -74,6 +74,11 @@ export class SvcNumericMenu extends SvcElement {
   attribute = '';
   /** The choices; when unset, the `<option>` children give them. */
   declare items: NumericMenuItem[] | undefined;
+
+  /** On a server, only with `items` (the `<option>` children are not seen there). */
+  protected override serverRenderable(): boolean {
+    return this.items !== undefined;
+  }
   /** Show each range's number of hits (one more facets-only query per range, in the same request). */
   showCounts = false;
 

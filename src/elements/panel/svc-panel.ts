@@ -76,6 +76,11 @@ export class SvcPanel extends SvcElement {
     [...this.children].filter((child) => !child.hasAttribute('slot')),
   );
 
+  /** It shows (or hides) its content by what that content can refine: rendered in the browser only. */
+  protected override serverRenderable(): boolean {
+    return false;
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     if (changed.has('collapsed')) this.#panel.collapsed = this.collapsed;

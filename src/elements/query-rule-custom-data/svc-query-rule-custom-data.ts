@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { html, isServer, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { QueryRuleCustomDataController } from '../../controllers/query-rule-custom-data-controller.js';
 import { toText } from '../base/highlight.js';
 import { isSafeUrl, renderTemplate } from '../base/hit-template.js';
@@ -76,7 +76,8 @@ export class SvcQueryRuleCustomData<T extends Record<string, unknown> = Record<s
 
   #renderItem(item: T, index: number) {
     if (this.renderItem) return this.renderItem(item, index);
-    const template = this.querySelector<HTMLTemplateElement>(':scope > template');
+    // A server sees no `<template>` child: the default rendering there (and in the browser if it has none).
+    const template = isServer ? null : this.querySelector<HTMLTemplateElement>(':scope > template');
     if (template) return renderTemplate(template, item, this.language);
     return this.#renderDefault(item);
   }

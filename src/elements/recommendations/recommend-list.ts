@@ -52,6 +52,14 @@ export abstract class SvcRecommendList<T extends Record<string, unknown> = Recor
 
   /** The model asked (each element documents its models and its default). */
   declare model: string;
+
+  /**
+   * Recommend answers are not part of a page's search: a server would only render the loading state (and ask
+   * Recommend for nothing), so these lists are rendered in the browser.
+   */
+  protected override serverRenderable(): boolean {
+    return false;
+  }
   /** Minimum score of a recommendation, 0 to 100 (the same scale on every model). */
   threshold = 0;
   /** Most recommendations shown; 0 shows every one the model has. */

@@ -182,7 +182,12 @@ export class SvcRefinementList extends SvcElement {
     return html`
       <li part=${item.isRefined ? 'item selected-item' : 'item'}>
         <label part="label">
-          <input part="checkbox" type="checkbox" .value=${item.value} @change=${() => this.#change(item.value)} />
+          <input
+            part="checkbox"
+            type="checkbox"
+            .value=${item.value}
+            ?checked=${item.isRefined}
+            @change=${() => this.#change(item.value)} />
           <span part="label-text">${item.highlighted ? renderHighlight(item.highlighted) : item.label}</span>
           <span part="count">${this.t('count', { count: item.count })}</span>
         </label>

@@ -1,4 +1,4 @@
-import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { html, isServer, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { ContextProvider } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import { createClient } from '../../client/index.js';
@@ -7,9 +7,10 @@ import { isValidUserToken } from '../../protocol/insights-limits.js';
 import { createLazyInsights } from '../../insights/lazy.js';
 import type { Insights } from '../../insights/types.js';
 import type { SearchClient } from '../../client/types.js';
-import type { IndexState, SearchStore } from '../../store/types.js';
+import type { IndexState, InitialResults, SearchStore } from '../../store/types.js';
 import { SEARCH_CONTEXT_EVENT, SvcElement } from '../base/svc-element.js';
 import type { Translations } from '../base/translate.js';
+import { serverRender } from '../base/server-render.js';
 import { styles } from './styles.js';
 
 /** The client of a `local-index` value (undefined while its module loads). */
@@ -49,6 +50,14 @@ const ROUTING_WRITE_DELAY_MS = 400;
 const consentFrom = (value: unknown) =>
   value == null || value === true || (typeof value === 'string' && /^(true|granted|)$/i.test(value.trim()));
 
+/** What a server render serialised for a root (`svc-search/ssr`): the state it rendered and its results. */
+export interface ServerState {
+  indexName: string;
+  /** The state, as `store.toQueryString` writes it. */
+  state: string;
+  initialResults: InitialResults;
+}
+
 /**
  * @tagname svc-search
  * @summary The root of a search UI: creates the client, the store and the insights module and provides them to
@@ -70,6 +79,10 @@ const consentFrom = (value: unknown) =>
  * local storage. `insights-user-token` is the authenticated user token after login (kept across rebuilds).
  *
  * `translations` (property) overlays the English strings of every element inside; each element documents its keys.
+ *
+ * Rendered on a server (`svc-search/ssr`), the root carries `server-state="<id>"`, the id of the `<script
+ * type="application/json">` holding the state and results the server rendered: the store starts from them, and
+ * does not search again for that state.
  *
  * @example
  * ```html
@@ -137,6 +150,7 @@ export class SvcSearch extends SvcElement {
   #userToken: string | undefined;
   /** The local client of `local-index` (undefined while its module loads), and the value it was made for. */
   #local: LocalEntry | undefined;
+  #serverStateTaken = false;
 
   /**
    * Whether the user agreed to analytics (default `true`; attribute `insights-consent`, where only absent, `""`,
@@ -233,8 +247,8 @@ export class SvcSearch extends SvcElement {
       if (!same(this.#config, config)) {
         this.#teardown();
         this.#config = config;
-        let store = this.#given;
-        if (!store) {
+        let store = this.#given ?? (isServer ? serverRender()?.store(this) : undefined);
+        if (!store && !isServer) {
           const hosts = this.hosts
             ?.split(',')
             .map((host) => host.trim())
@@ -248,12 +262,23 @@ export class SvcSearch extends SvcElement {
               ? createClient({ appId: this.appId, apiKey: this.apiKey, hosts: hosts?.length ? hosts : undefined })
               : undefined);
           if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
+          // A server rendered the page: its state (that of the URL it rendered) and results.
+          const server = this.#takeServerState();
           const initialState =
-            this.initialState ?? (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
-          store = this.#ownStore = createSearchStore({ client, indexName: this.indexName, initialState });
+            server?.state ??
+            this.initialState ??
+            (this.routing && location.search.length > 1 ? location.search.slice(1) : undefined);
+          store = createSearchStore({
+            client,
+            indexName: this.indexName,
+            initialState,
+            initialResults: server?.initialResults,
+          });
+          this.#ownStore = store;
         }
+        if (!store) return;
         this.#store = store;
-        if (this.routing) this.#stopRouting = route(store);
+        if (this.routing && !isServer) this.#stopRouting = route(store);
       }
       const store = this.#store;
       const insightsConfig = [store, this.insightsEnabled, this.insightsCookie];
@@ -262,19 +287,20 @@ export class SvcSearch extends SvcElement {
       this.#insights?.dispose();
       // Created before the store's first search (a frame away), so that search already follows the consent and
       // carries the token; the module itself loads once the first results are painted (see insights/lazy.ts).
-      this.#insights = this.insightsEnabled
-        ? createLazyInsights(
-            {
-              client: store.client,
-              store,
-              root: this,
-              consent: this.#consent,
-              useCookie: this.insightsCookie,
-              userToken: this.#validUserToken(),
-            },
-            () => import('../../insights/index.js'),
-          )
-        : undefined;
+      this.#insights =
+        this.insightsEnabled && !isServer
+          ? createLazyInsights(
+              {
+                client: store.client,
+                store,
+                root: this,
+                consent: this.#consent,
+                useCookie: this.insightsCookie,
+                userToken: this.#validUserToken(),
+              },
+              () => import('../../insights/index.js'),
+            )
+          : undefined;
       this.#publish({ store, insights: this.#insights, translations: this.translations });
     } catch (error) {
       // Bad configuration (an invalid host, initial state…): say so clearly rather than fail half-built.
@@ -289,7 +315,8 @@ export class SvcSearch extends SvcElement {
    * Undefined without `local-index`, with a `client` property, or while loading.
    */
   #localClient(): SearchClient | undefined {
-    const indices = this.client ? undefined : this.localIndex?.trim() || undefined;
+    // A server renders no local search (there is no worker there): the browser's root searches once hydrated.
+    const indices = this.client || isServer ? undefined : this.localIndex?.trim() || undefined;
     if (this.#local?.indices === indices) return this.#local?.client;
     this.#local = undefined;
     if (!indices) return undefined;
@@ -310,6 +337,26 @@ export class SvcSearch extends SvcElement {
     this.#provider.setValue(value);
     // Tells the elements naming this root (`search="id"`), or still waiting for a context, that it changed (internal event).
     this.dispatchEvent(new Event(SEARCH_CONTEXT_EVENT, { bubbles: true, composed: true }));
+  }
+
+  /**
+   * The state and results a server rendered this root with, the first time the root builds its store (a rebuild
+   * starts afresh): `server-state` names the `<script type="application/json">` holding them.
+   */
+  #takeServerState(): ServerState | undefined {
+    const id = this.getAttribute('server-state');
+    if (!id || this.#serverStateTaken) return undefined;
+    this.#serverStateTaken = true;
+    const root = this.getRootNode() as Document | ShadowRoot;
+    const script = root.getElementById?.(id) ?? document.getElementById(id);
+    try {
+      const value = JSON.parse(script?.textContent ?? '') as ServerState;
+      if (value.indexName === this.indexName && typeof value.state === 'string') return value;
+    } catch {
+      // Reported below.
+    }
+    console.error(`<svc-search>: no server state in #${id}; searching instead`);
+    return undefined;
   }
 
   #validUserToken(): string | undefined {

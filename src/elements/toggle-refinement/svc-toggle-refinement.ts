@@ -110,7 +110,13 @@ export class SvcToggleRefinement extends SvcElement {
   override render() {
     return html`
       <label part="label">
-        <input part="checkbox" type="checkbox" role=${this.switch ? 'switch' : nothing} @change=${this.#change} />
+        <input
+          part="checkbox"
+          type="checkbox"
+          role=${this.switch ? 'switch' : nothing}
+          ?checked=${this.#toggle.isRefined}
+          @change=${this.#change}
+        />
         <span part="label-text">${this.label ?? this.t('label', { attribute: this.attribute })}</span>
         <span part="count">${this.t('count', { count: this.#toggle.count })}</span>
       </label>

@@ -141,7 +141,7 @@ export class SvcTrending<T extends Record<string, unknown> = Record<string, unkn
             html`<button part="facet" type="button" aria-pressed=${controller.isRefined(facetValue)} @click=${select}>${facetValue}</button>`,
         );
         // A template's content is clickable as a whole; a renderItem handles its own clicks.
-        return html`<li part="item facet-item" data-svc-facet-value=${facetValue}>${this.renderItem || !this.querySelector(':scope > template') ? content : html`<div @click=${select}>${content}</div>`}</li>`;
+        return html`<li part="item facet-item" data-svc-facet-value=${facetValue}>${this.renderItem || !this.templateChild() ? content : html`<div @click=${select}>${content}</div>`}</li>`;
       }),
       controller.isLoading,
     );
