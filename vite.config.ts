@@ -88,9 +88,6 @@ function staticClosure(id: string, info: (id: string) => { importedIds: readonly
   return seen;
 }
 
-/** The modules of lit-html (its own chunk, see `codeSplitting`). */
-const LIT_HTML = /[\\/]node_modules[\\/]lit-html[\\/]/;
-
 /** A module that this many element chunks or more import goes to `core` too (one file, not many small ones). */
 const SHARED_BY = 3;
 
@@ -126,7 +123,7 @@ function loaderConfig(): UserConfig {
     worker,
     plugins: [
       freshChunks,
-      loaderEntry(join(src, 'loader.ts'), join(src, 'elements')),
+      loaderEntry(join(src, 'loader.ts'), join(src, 'loader-hydrate.ts'), join(src, 'elements')),
       minifyTemplates(),
       workerWithoutMap(),
     ],
@@ -146,14 +143,6 @@ function loaderConfig(): UserConfig {
           },
           codeSplitting: {
             groups: [
-              {
-                // lit-html on its own: a server-rendered page loads Lit's hydration support (which uses lit-html)
-                // before the core, whose LitElement asks for that support as it is defined. Vite's preload helper,
-                // which the loader imports statically, goes with it (in the core, it would define LitElement first).
-                debugName: 'lit-html',
-                name: (id) => (LIT_HTML.test(id) || id.includes('vite/preload-helper') ? 'lit-html' : null),
-                priority: 1,
-              },
               {
                 debugName: 'core',
                 name: (id, ctx) => {

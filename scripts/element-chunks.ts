@@ -37,17 +37,15 @@ export function elementChunks(elementsDir: string): ElementChunk[] {
   return chunks;
 }
 
-/** Lit's hydration support, loaded first on a server-rendered page. */
-export const HYDRATE_MODULE = '@lit-labs/ssr-client/lit-element-hydrate-support.js';
-
 /** Id of the generated loader entry. */
 export const LOADER_ENTRY = 'virtual:svc-search-loader';
 
 /**
  * A Vite plugin providing {@link LOADER_ENTRY}: `startLoader({ 'svc-hits': { load: () => import(…) }, … })` over
- * the element folders of `elementsDir`, and `discover` exported for pages with shadow roots.
+ * the element folders of `elementsDir`, with `hydrateModule` as the hydration chunk of server-rendered pages, and
+ * `discover` exported for pages with shadow roots.
  */
-export function loaderEntry(loaderModule: string, elementsDir: string): Plugin {
+export function loaderEntry(loaderModule: string, hydrateModule: string, elementsDir: string): Plugin {
   const resolved = `\0${LOADER_ENTRY}`;
   return {
     name: 'svc-search-loader-entry',
@@ -60,7 +58,7 @@ export function loaderEntry(loaderModule: string, elementsDir: string): Plugin {
       );
       return [
         `import { startLoader } from ${JSON.stringify(loaderModule)};`,
-        `const loader = startLoader({\n${entries.join('\n')}\n}, { hydrate: () => import(${JSON.stringify(HYDRATE_MODULE)}) });`,
+        `const loader = startLoader({\n${entries.join('\n')}\n}, { hydrate: () => import(${JSON.stringify(hydrateModule)}).then((chunk) => chunk.startHydration()) });`,
         'export const discover = loader.discover;',
       ].join('\n');
     },

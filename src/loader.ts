@@ -8,9 +8,9 @@
  * and asks for its facets, hits per page… in the store's first search (a root registered first would search
  * before some elements exist, and search again when they arrive).
  *
- * A page rendered on a server (`svc-search/ssr`: a root with `server-state`) gets Lit's hydration support before
- * the first element chunk: it must be in place before an element class is defined, so the elements adopt the
- * server's declarative shadow DOM rather than render again.
+ * A page rendered on a server (`svc-search/ssr`: a root with `server-state`) gets the hydration chunk before the
+ * first element chunk: it must be in place before an element class is defined, so the elements adopt the server's
+ * declarative shadow DOM rather than render again. Other pages never load it.
  *
  * @example
  * ```html
@@ -37,7 +37,10 @@ export interface ElementEntry {
 export type DiscoverRoot = Document | ShadowRoot | Element;
 
 export interface LoaderOptions {
-  /** Imports Lit's hydration support (its own chunk: it must run before Lit's element class is defined). */
+  /**
+   * Imports the hydration chunk (`loader-hydrate.ts`: Lit's hydration support and the elements' own), loaded only
+   * on a server-rendered page, before any element chunk (an element class must be defined after it).
+   */
   hydrate?: () => Promise<unknown>;
 }
 

@@ -18,7 +18,7 @@ import { createSearchStore } from '../store/store.js';
 import { queryStringToState, stateToQueryString } from '../store/query-string.js';
 import { normalizeState } from '../store/state.js';
 import type { IndexState, InitialResults, SearchStore } from '../store/types.js';
-import { SERVER_RENDERABLE, SERVER_UPDATE } from '../elements/base/svc-element.js';
+import { serverUpdate } from './element-controllers.js';
 import { type ServerRoot, withServerRender } from '../elements/base/server-render.js';
 import type { ServerState } from '../elements/search/svc-search.js';
 import { isValidUserToken } from '../protocol/insights-limits.js';
@@ -94,7 +94,7 @@ let collecting: Set<object> | undefined;
 LitElementRenderer.renderOptions.push((element) => {
   if (!element.localName?.startsWith('svc-')) return undefined;
   // An element that renders from its light DOM (which a server does not see) is left to the browser.
-  if ((element as { [SERVER_RENDERABLE]?: () => boolean })[SERVER_RENDERABLE]?.() === false)
+  if ((element as unknown as { serverRenderable?: () => boolean }).serverRenderable?.() === false)
     return { disableSsr: true };
   collecting?.add(element);
   return { connectedCallback: true };
@@ -130,7 +130,7 @@ function renderPass(template: unknown, lang: string, storeFor: (element: ServerR
   collecting = elements;
   try {
     const html = withServerRender({ lang, store: storeFor }, () => collectResultSync(render(template)));
-    for (const element of elements) (element as { [SERVER_UPDATE]?: () => void })[SERVER_UPDATE]?.();
+    for (const element of elements) serverUpdate(element);
     return html;
   } finally {
     collecting = undefined;

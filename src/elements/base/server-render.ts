@@ -21,7 +21,8 @@ export interface ServerRender {
   readonly lang: string;
 }
 
-const SERVER_RENDER = Symbol.for('svc-search.server-render');
+// Pure: a browser build, where nothing reads it (every use is behind `isServer`), drops it.
+const SERVER_RENDER = /* @__PURE__ */ Symbol.for('svc-search.server-render');
 
 /** The server render in progress, if any. */
 export const serverRender = (): ServerRender | undefined =>

@@ -1,14 +1,8 @@
-import {
-  isServer,
-  LitElement,
-  render,
-  type PropertyDeclarations,
-  type PropertyValues,
-  type ReactiveController,
-} from 'lit';
+import { isServer, LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { ContextConsumer, ContextRoot } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import type { SearchStore } from '../../store/types.js';
+import type { ServerState } from '../search/svc-search.js';
 import type { InsightsLike } from '../../insights/types.js';
 import { translate, type Translations } from './translate.js';
 import { serverRender } from './server-render.js';
@@ -17,14 +11,29 @@ import { serverRender } from './server-render.js';
 export const SEARCH_CONTEXT_EVENT = 'svc-search-context';
 
 /**
- * The method a server render (`svc-search/ssr`) calls on each element after its `willUpdate`: Lit SSR calls
- * `connectedCallback` and `willUpdate` but not the controllers' `hostUpdate`, where a controller registers the
- * needs its element's properties decide (the attributes a hit list shows…).
+ * What the elements do on a page a server rendered (`hydration.ts`). Installed only there (`svc-search/hydrate`,
+ * the loader on such a page, `svc-search.all.js`), so a page no server rendered carries none of it.
  */
-export const SERVER_UPDATE = Symbol.for('svc-search.server-update');
+export interface Hydration {
+  /** The element connects: notes whether its shadow root came from the server (before its first update). */
+  connected(element: SvcElement): void;
+  /** Whether the element's first update must wait (a server-rendered element waits for its store). */
+  waits(element: SvcElement, consumesContext: boolean): boolean;
+  /** Runs the element's `update` (`update()`): hydrating a server-rendered element, or rendering it afresh. */
+  update(element: SvcElement, update: () => void): void;
+  /** The state and results a server rendered a root (`<svc-search server-state>`) with, the first time asked. */
+  serverState(root: Element, indexName: string): ServerState | undefined;
+}
 
-/** The method a server render calls to ask whether an element can be rendered there (see `serverRenderable`). */
-export const SERVER_RENDERABLE = Symbol.for('svc-search.server-renderable');
+let installed: Hydration | undefined;
+
+/** The hydration of a server-rendered page, when installed. */
+export const hydration = (): Hydration | undefined => installed;
+
+/** Installs `value` as the elements' hydration (`installHydration()` of `hydration.ts`). */
+export function setHydration(value: Hydration): void {
+  installed = value;
+}
 
 /** Marks the document as having its `ContextRoot` (one per page, whatever copies of the library it loads). */
 const CONTEXT_ROOT = Symbol.for('svc-search.context-root');
@@ -94,9 +103,6 @@ export class SvcElement extends LitElement {
   #store: SearchStore | undefined;
   #insights: InsightsLike | undefined;
   #consumes = (this.constructor as typeof SvcElement).consumesContext;
-  #controllers: ReactiveController[] = [];
-  /** Its shadow root came from a server (declarative shadow DOM): hydrated at the first update, see `shouldUpdate`. */
-  #serverRendered = false;
   /**
    * A root announced a new context (`SEARCH_CONTEXT_EVENT`, composed, on every change): take it when it is
    * the one named by `search` (the context of the surrounding root reaches the consumer by itself).
@@ -121,30 +127,10 @@ export class SvcElement extends LitElement {
     }
   }
 
-  override addController(controller: ReactiveController): void {
-    super.addController(controller);
-    this.#controllers.push(controller);
-  }
-
-  override removeController(controller: ReactiveController): void {
-    super.removeController(controller);
-    this.#controllers = this.#controllers.filter((c) => c !== controller);
-  }
-
-  /** (Server render) Runs the controllers' `hostUpdate`, which Lit SSR skips. */
-  [SERVER_UPDATE](): void {
-    for (const controller of this.#controllers) controller.hostUpdate?.();
-  }
-
-  /** (Server render) Whether the element renders on a server; see `serverRenderable`. */
-  [SERVER_RENDERABLE](): boolean {
-    return this.serverRenderable();
-  }
-
   /**
    * Whether a server can render this element as the browser will. A server sees no light DOM: an element that
    * renders from its children (`<option>`s, a facet inside a panel) says no unless its properties give what they
-   * would, and is then rendered in the browser only.
+   * would, and is then rendered in the browser only. (Asked by the server render, `svc-search/ssr`.)
    */
   protected serverRenderable(): boolean {
     return true;
@@ -157,7 +143,7 @@ export class SvcElement extends LitElement {
       super.connectedCallback();
       return;
     }
-    if (!this.hasUpdated && this.shadowRoot) this.#serverRendered = true;
+    installed?.connected(this);
     // Before the consumer's first request (sent by `super.connectedCallback()`), so it is kept if unanswered.
     if (this.#consumes) attachContextRoot();
     // A named root is looked up before the controllers connect (in `super.connectedCallback()`), so they bind to
@@ -172,32 +158,14 @@ export class SvcElement extends LitElement {
     document.removeEventListener(SEARCH_CONTEXT_EVENT, this.#onContext);
   }
 
-  /**
-   * A server-rendered element is hydrated at its first update, which must render what the server rendered (Lit
-   * adopts the server's DOM as the first render's): it waits for its store, which starts with the server's
-   * results, rather than render an empty state first.
-   */
+  /** On a server-rendered page, see `Hydration`. */
   protected override shouldUpdate(changed: PropertyValues): boolean {
-    return !(this.#serverRendered && !this.hasUpdated && this.#consumes && !this.store) && super.shouldUpdate(changed);
+    return !installed?.waits(this, this.#consumes) && super.shouldUpdate(changed);
   }
 
-  /**
-   * Hydration adopts the server's DOM as this first render's; when they differ in structure (a server that could
-   * not see the light DOM, e.g. a hit list's `<template>` child), Lit throws. The element then renders afresh in its
-   * shadow root (the server's styles kept) rather than stay broken, and says so once in the console.
-   */
   protected override update(changed: PropertyValues): void {
-    if (!this.#serverRendered || this.hasUpdated) {
-      super.update(changed);
-      return;
-    }
-    try {
-      super.update(changed);
-    } catch (error) {
-      console.warn(`<${this.localName}>: rendered again in the browser (the server rendered other content)`, error);
-      for (const node of [...this.renderRoot.childNodes]) if ((node as Element).localName !== 'style') node.remove();
-      render(this.render(), this.renderRoot as ShadowRoot, this.renderOptions);
-    }
+    if (installed) installed.update(this, () => super.update(changed));
+    else super.update(changed);
   }
 
   protected override willUpdate(changed: PropertyValues): void {

@@ -8,7 +8,7 @@ import { createLazyInsights } from '../../insights/lazy.js';
 import type { Insights } from '../../insights/types.js';
 import type { SearchClient } from '../../client/types.js';
 import type { IndexState, InitialResults, SearchStore } from '../../store/types.js';
-import { SEARCH_CONTEXT_EVENT, SvcElement } from '../base/svc-element.js';
+import { hydration, SEARCH_CONTEXT_EVENT, SvcElement } from '../base/svc-element.js';
 import type { Translations } from '../base/translate.js';
 import { serverRender } from '../base/server-render.js';
 import { styles } from './styles.js';
@@ -150,7 +150,6 @@ export class SvcSearch extends SvcElement {
   #userToken: string | undefined;
   /** The local client of `local-index` (undefined while its module loads), and the value it was made for. */
   #local: LocalEntry | undefined;
-  #serverStateTaken = false;
 
   /**
    * Whether the user agreed to analytics (default `true`; attribute `insights-consent`, where only absent, `""`,
@@ -263,7 +262,7 @@ export class SvcSearch extends SvcElement {
               : undefined);
           if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
           // A server rendered the page: its state (that of the URL it rendered) and results.
-          const server = this.#takeServerState();
+          const server = hydration()?.serverState(this, this.indexName);
           const initialState =
             server?.state ??
             this.initialState ??
@@ -337,26 +336,6 @@ export class SvcSearch extends SvcElement {
     this.#provider.setValue(value);
     // Tells the elements naming this root (`search="id"`), or still waiting for a context, that it changed (internal event).
     this.dispatchEvent(new Event(SEARCH_CONTEXT_EVENT, { bubbles: true, composed: true }));
-  }
-
-  /**
-   * The state and results a server rendered this root with, the first time the root builds its store (a rebuild
-   * starts afresh): `server-state` names the `<script type="application/json">` holding them.
-   */
-  #takeServerState(): ServerState | undefined {
-    const id = this.getAttribute('server-state');
-    if (!id || this.#serverStateTaken) return undefined;
-    this.#serverStateTaken = true;
-    const root = this.getRootNode() as Document | ShadowRoot;
-    const script = root.getElementById?.(id) ?? document.getElementById(id);
-    try {
-      const value = JSON.parse(script?.textContent ?? '') as ServerState;
-      if (value.indexName === this.indexName && typeof value.state === 'string') return value;
-    } catch {
-      // Reported below.
-    }
-    console.error(`<svc-search>: no server state in #${id}; searching instead`);
-    return undefined;
   }
 
   #validUserToken(): string | undefined {
