@@ -156,6 +156,30 @@ export function createLocalClient(options: LocalClientOptions): LocalClient {
   return client;
 }
 
+/** One local client (one worker) per `local-index` value, shared by every `<svc-search>` of the page that names it. */
+const shared = new Map<string, LocalClient>();
+
+/**
+ * The page's local client for a comma-separated list of `.svcidx` URLs (what `<svc-search local-index>` uses):
+ * made on first use, then shared; a file that cannot be loaded is reported with `console.error`.
+ *
+ * @example
+ * const client = sharedLocalClient('/indexes/products.svcidx,/indexes/articles.svcidx');
+ */
+export function sharedLocalClient(indices: string): LocalClient {
+  let client = shared.get(indices);
+  if (!client) {
+    const urls = indices
+      .split(',')
+      .map((url) => url.trim())
+      .filter(Boolean);
+    client = createLocalClient({ indices: urls });
+    client.ready.catch((error: Error) => console.error(`<svc-search> local-index: ${error.message}`));
+    shared.set(indices, client);
+  }
+  return client;
+}
+
 async function* browsePages(
   call: <T>(method: string, args: unknown[], signal?: AbortSignal) => Promise<T>,
   indexName: string,

@@ -6,7 +6,13 @@
  * import { createLocalClient } from 'svc-search/local';
  * const client = createLocalClient({ indices: ['/indexes/products.svcidx'] });
  */
-export { createLocalClient, type LocalClient, type LocalClientOptions, type LocalLoad } from './client.js';
+export {
+  createLocalClient,
+  sharedLocalClient,
+  type LocalClient,
+  type LocalClientOptions,
+  type LocalLoad,
+} from './client.js';
 export {
   decodeBundle,
   encodeBundle,

@@ -13,31 +13,10 @@ import type { Translations } from '../base/translate.js';
 import { serverRender } from '../base/server-render.js';
 import { styles } from './styles.js';
 
-/** The client of a `local-index` value (undefined while its module loads). */
+/** The client of a `local-index` value (undefined while its module loads; no indices without the attribute). */
 interface LocalEntry {
-  indices: string;
-  client: SearchClient | undefined;
-}
-
-/** One local client (one worker) per `local-index` value, shared by every root of the page that names it. */
-const localClients = new Map<string, Promise<SearchClient>>();
-
-function localClientFor(indices: string): Promise<SearchClient> {
-  let client = localClients.get(indices);
-  if (!client) {
-    // Imported here only: pages without `local-index` never load the local module, its worker or the engine.
-    client = import('../../local/client.js').then(({ createLocalClient }) => {
-      const urls = indices
-        .split(',')
-        .map((url) => url.trim())
-        .filter(Boolean);
-      const made = createLocalClient({ indices: urls });
-      made.ready.catch((error: Error) => console.error(`<svc-search> local-index: ${error.message}`));
-      return made;
-    });
-    localClients.set(indices, client);
-  }
-  return client;
+  indices: string | undefined;
+  client?: SearchClient;
 }
 
 /** Delay before the URL follows the state (typing does not fill the history), as InstantSearch routing. */
@@ -253,11 +232,10 @@ export class SvcSearch extends SvcElement {
             .map((host) => host.trim())
             .filter(Boolean);
           // With `local-index`, only the local client: nothing is asked of a host while its worker loads.
-          const waitsForLocal = !this.client && Boolean(this.localIndex?.trim());
           const client =
             this.client ??
             local ??
-            (!waitsForLocal && this.appId && this.apiKey
+            (this.#local?.indices === undefined && this.appId && this.apiKey
               ? createClient({ appId: this.appId, apiKey: this.apiKey, hosts: hosts?.length ? hosts : undefined })
               : undefined);
           if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
@@ -311,24 +289,25 @@ export class SvcSearch extends SvcElement {
 
   /**
    * The client of `local-index`: made once its module (and the worker) loaded, then {@link #build} runs again.
-   * Undefined without `local-index`, with a `client` property, or while loading.
+   * Undefined without `local-index`, with a `client` property, or while loading. The module is imported here
+   * only: pages without `local-index` never load it, its worker or the engine.
    */
   #localClient(): SearchClient | undefined {
     // A server renders no local search (there is no worker there): the browser's root searches once hydrated.
     const indices = this.client || isServer ? undefined : this.localIndex?.trim() || undefined;
-    if (this.#local?.indices === indices) return this.#local?.client;
-    this.#local = undefined;
-    if (!indices) return undefined;
-    const entry: LocalEntry = { indices, client: undefined };
-    this.#local = entry;
-    localClientFor(indices)
-      .then((client) => {
-        if (this.#local !== entry) return;
-        entry.client = client;
-        this.#build();
-      })
-      .catch((error: Error) => console.error(`<svc-search> local-index: ${error.message}`));
-    return undefined;
+    if (this.#local?.indices !== indices) {
+      const entry: LocalEntry = { indices };
+      this.#local = entry;
+      // A module that fails to load rejects unhandled: the browser reports it, as it does a failed chunk.
+      if (indices) {
+        import('../../local/client.js').then(({ sharedLocalClient }) => {
+          if (this.#local !== entry) return;
+          entry.client = sharedLocalClient(indices);
+          this.#build();
+        });
+      }
+    }
+    return this.#local?.client;
   }
 
   #publish(value: SearchContextValue | undefined): void {
