@@ -91,7 +91,12 @@ export default {
           if (declaration.customElement) {
             // A "Translations: …" paragraph written after the last JSDoc tag lands in that tag's description (an
             // event's, a part's): it belongs to the element's description, next to the translations table.
-            for (const list of [declaration.events, declaration.slots, declaration.cssParts, declaration.cssProperties]) {
+            for (const list of [
+              declaration.events,
+              declaration.slots,
+              declaration.cssParts,
+              declaration.cssProperties,
+            ]) {
               for (const item of list ?? []) {
                 const at = item.description?.search(/\s*Translations:/) ?? -1;
                 if (at < 0) continue;

@@ -15,8 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createService, DEV_CREDENTIALS } from '../service/src/index.js';
-import { openDatabase } from '../service/src/storage/db.js';
-import { AnalyticsLog, type AnalyticsSearch } from '../service/src/storage/analytics-log.js';
+import { AnalyticsLog } from '../service/src/analytics/log.js';
+import { SqliteStorage } from '../service/src/storage/sqlite/storage.js';
+import type { AnalyticsSearch } from '../service/src/storage/types.js';
 
 const headers = (key: string) => ({
   'content-type': 'application/json',
@@ -91,8 +92,8 @@ export async function run(): Promise<void> {
 
   // 2. Synchronous write per search vs the queue.
   const writeDir = mkdtempSync(join(tmpdir(), 'svc-bench-analytics-write-'));
-  const db = openDatabase(writeDir);
-  const log = new AnalyticsLog(db);
+  const storage = new SqliteStorage(writeDir);
+  const log = new AnalyticsLog(storage.analytics);
   const entry = (i: number): AnalyticsSearch => ({
     indexName: 'products',
     ts: Date.now(),
@@ -110,14 +111,14 @@ export async function run(): Promise<void> {
   for (let i = 0; i < 300; i += 1) {
     const start = performance.now();
     log.record(entry(i));
-    log.flush();
+    await log.flush();
     single.push(performance.now() - start);
   }
   const batch: number[] = [];
   for (let b = 0; b < 50; b += 1) {
     for (let i = 0; i < 100; i += 1) log.record(entry(b * 100 + i));
     const start = performance.now();
-    log.flush();
+    await log.flush();
     batch.push(performance.now() - start);
   }
   const record: number[] = [];
@@ -126,11 +127,11 @@ export async function run(): Promise<void> {
     log.record(entry(i));
     record.push(performance.now() - start);
   }
-  log.flush();
+  await log.flush();
   console.log(`one search written on its own (1 transaction + fsync): ${quantiles(single)}`);
   console.log(`one queued write of 100 searches:                      ${quantiles(batch)}`);
   console.log(`record() on the search path (queue only):             ${quantiles(record, 'µs')}`);
-  db.close();
+  await storage.close();
   rmSync(writeDir, { recursive: true, force: true });
 
   // 3. Reports over 100,000 recorded searches.
@@ -138,8 +139,7 @@ export async function run(): Promise<void> {
   const reportService = await createService({ dataDir: reportDir });
   const { url: reportUrl } = await reportService.listen(0, '127.0.0.1');
   try {
-    const db2 = reportService.ctx.db;
-    const big = new AnalyticsLog(db2);
+    const big = new AnalyticsLog(reportService.services.storage.analytics);
     const now = Date.now();
     for (let i = 0; i < 100_000; i += 1) {
       big.record({
@@ -149,9 +149,9 @@ export async function run(): Promise<void> {
         userKey: `user-${i % 5000}`,
         queryID: i % 2 ? `q${i}` : undefined,
       } as AnalyticsSearch);
-      if (i % 1000 === 999) big.flush();
+      if (i % 1000 === 999) await big.flush();
     }
-    big.flush();
+    await big.flush();
     for (const path of [
       '/2/searches/count',
       '/2/searches?clickAnalytics=true',

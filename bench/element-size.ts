@@ -26,9 +26,10 @@ export function elementNames(): string[] {
 }
 
 /** The marginal size of each element over the core (and of `extra` entries), in bytes. */
-export async function elementCosts(
-  names = elementNames(),
-): Promise<{ core: { minified: number; gzip: number }; rows: Array<{ name: string; minified: number; gzip: number }> }> {
+export async function elementCosts(names = elementNames()): Promise<{
+  core: { minified: number; gzip: number };
+  rows: Array<{ name: string; minified: number; gzip: number }>;
+}> {
   const core = await bundleSize(CORE_ENTRY);
   const rows: Array<{ name: string; minified: number; gzip: number }> = [];
   for (const name of names) {

@@ -15,7 +15,6 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { createService, DEV_CREDENTIALS } from '../service/src/index.js';
-import { getEventStore } from '../service/src/insights/event-store.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const INDEX = 'bench_insights';
@@ -182,9 +181,9 @@ export async function run(): Promise<void> {
   }
   const seconds = (performance.now() - started) / 1000;
 
-  const events = getEventStore(service.ctx);
-  const ourEvents = events.query({ userToken: ourToken });
-  const theirEvents = events.query({ userToken: MIRROR_TOKEN });
+  const events = service.services.insights;
+  const ourEvents = await events.query({ userToken: ourToken });
+  const theirEvents = await events.query({ userToken: MIRROR_TOKEN });
   const kinds = (list: typeof ourEvents) =>
     ['view', 'click', 'conversion'].map((t) => `${list.filter((e) => e.eventType === t).length} ${t}`).join(', ');
   const row = (name: string, n: number, counts: Counts, detail: string) =>

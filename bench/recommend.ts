@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createService, DEV_CREDENTIALS } from '../service/src/index.js';
 import { loadSuperstore } from '../service/src/datasets/superstore.js';
-import { getEventStore } from '../service/src/insights/event-store.js';
 import { IndexModels } from '../service/src/recommend/models.js';
-import { getRecommender, Recommender } from '../service/src/recommend/recommender.js';
+import { Recommender } from '../service/src/recommend/recommender.js';
 import { answerRequest, validateRequest } from '../service/src/recommend/request.js';
 
 const INDEX = 'products';
@@ -44,9 +43,9 @@ export async function run(): Promise<void> {
   const service = await createService({ dataDir, demo: true });
   const startMs = performance.now() - seedStarted;
   try {
-    const ctx = service.ctx;
-    const store = getEventStore(ctx);
-    const events = store.count({ index: INDEX });
+    const { services } = service;
+    const store = services.insights;
+    const events = await store.count({ index: INDEX });
     console.log(
       `demo history: ${events} conversion events (${loadSuperstore().orderLines.length} order lines), service start with catalogue + seeding ${ms(startMs)}`,
     );
@@ -56,9 +55,9 @@ export async function run(): Promise<void> {
     const reads: number[] = [];
     const trains: number[] = [];
     for (let i = 0; i < BUILDS; i++) {
-      builds.push(new Recommender(ctx).rebuild().ms);
+      builds.push((await new Recommender(services).rebuild()).ms);
       const t0 = performance.now();
-      const stored = store.query({ index: INDEX });
+      const stored = await store.query({ index: INDEX });
       const t1 = performance.now();
       new IndexModels().add(stored);
       trains.push(performance.now() - t1);
@@ -82,7 +81,7 @@ export async function run(): Promise<void> {
       'x-service-application-id': DEV_CREDENTIALS.appId,
       'x-service-api-key': DEV_CREDENTIALS.searchKey,
     };
-    const converted = [...new Set(store.query({ index: INDEX }).flatMap((e) => e.objectIDs ?? []))].sort();
+    const converted = [...new Set((await store.query({ index: INDEX })).flatMap((e) => e.objectIDs ?? []))].sort();
     const categories = ['Furniture', 'Office Supplies', 'Technology'];
     const next = random(42);
     const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
@@ -115,12 +114,12 @@ export async function run(): Promise<void> {
       return (await response.json()) as { results: Array<{ nbHits: number }> };
     };
     // The first request of a fresh service builds the models (and related-products its content index).
-    const fresh = new Recommender(ctx);
+    const fresh = new Recommender(services);
     const coldStarted = performance.now();
-    fresh.rebuild();
-    fresh.modelsOf(INDEX).relatedProducts(converted[0]!, fresh.recordsOf(INDEX)!);
+    await fresh.rebuild();
+    (await fresh.modelsOf(INDEX)).relatedProducts(converted[0]!, fresh.recordsOf(INDEX)!);
     console.log(
-      `\ncold start: models + content index of ${service.ctx.indices.get(INDEX)!.size} records ${ms(performance.now() - coldStarted)}`,
+      `\ncold start: models + content index of ${services.catalog.get(INDEX)!.size} records ${ms(performance.now() - coldStarted)}`,
     );
 
     // In process (validation + model + records + search-log write), to separate the work from HTTP.
@@ -133,7 +132,7 @@ export async function run(): Promise<void> {
       forcedParams: [],
     };
     const inProcess = (request: Record<string, unknown>) =>
-      answerRequest(ctx, getRecommender(ctx), key, validateRequest({ indexName: INDEX, threshold: 0, ...request }, 0));
+      answerRequest(services, key, validateRequest({ indexName: INDEX, threshold: 0, ...request }, 0));
 
     console.log(
       `\n| Recommend request (${REQUESTS} per model) | HTTP median | HTTP p99 | in-process median | in-process p99 | mean hits |`,
@@ -155,7 +154,7 @@ export async function run(): Promise<void> {
       for (let i = 0; i < REQUESTS; i++) {
         const request = make();
         const t0 = performance.now();
-        inProcess(request);
+        await inProcess(request);
         local.push(performance.now() - t0);
       }
       local.sort((a, b) => a - b);

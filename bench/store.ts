@@ -16,7 +16,13 @@ import { liteClient } from 'algoliasearch/lite';
 import { createClient } from '../src/client/index.js';
 import { createSearchStore } from '../src/store/index.js';
 import type { SearchStore } from '../src/store/types.js';
-import { catalogue, indexProducts, startProxy, startService, type Proxy } from '../test/client/fixture.js';
+import {
+  catalogue,
+  indexProducts,
+  startProxy,
+  startService,
+  type Proxy as RecordingProxy,
+} from '../test/client/fixture.js';
 
 const INDEX = 'bench_products';
 
@@ -115,7 +121,7 @@ const sorted = (counts: Record<string, number>) => JSON.stringify(Object.fromEnt
 
 export async function run(): Promise<void> {
   const svc = await startService();
-  const proxies: Proxy[] = [];
+  const proxies: RecordingProxy[] = [];
   try {
     await indexProducts(svc.admin, INDEX, catalogue(2000));
     const counts: Record<'ours' | 'helperCached' | 'helperNode', number[]> = {
@@ -182,9 +188,9 @@ export async function run(): Promise<void> {
     const total = (list: number[]) => list.reduce((sum, n) => sum + n, 0);
     console.log('| step | svc-search store | helper + lite (browser caches) | helper + lite (Node defaults) |');
     console.log('|---|---:|---:|---:|');
-    SESSION.forEach((step, i) =>
-      console.log(`| ${step.name} | ${counts.ours[i]} | ${counts.helperCached[i]} | ${counts.helperNode[i]} |`),
-    );
+    for (const [i, step] of SESSION.entries()) {
+      console.log(`| ${step.name} | ${counts.ours[i]} | ${counts.helperCached[i]} | ${counts.helperNode[i]} |`);
+    }
     console.log(
       `| **requests per session** | **${total(counts.ours)}** | **${total(counts.helperCached)}** | **${total(counts.helperNode)}** |`,
     );

@@ -12,14 +12,13 @@ import { join } from 'node:path';
 import { DEMO_SUGGESTIONS_INDEX } from '../service/src/datasets/demo.js';
 import { exportFromService } from '../service/src/export.js';
 import { createService } from '../service/src/index.js';
-import { getQuerySuggestions } from '../service/src/query-suggestions/service.js';
 import { LOCAL_INDICES } from '../stories/shared.js';
 
 const outDir = process.argv[2] ?? 'storybook-static/indexes';
 const service = await createService({ dataDir: ':memory:', demo: true });
 try {
   // The demo's suggestions are built in the background at start: wait for a build to end.
-  await getQuerySuggestions(service.ctx).build(DEMO_SUGGESTIONS_INDEX);
+  await service.services.querySuggestions.build(DEMO_SUGGESTIONS_INDEX);
   await mkdir(outDir, { recursive: true });
   for (const index of LOCAL_INDICES) {
     const recommendations = index === DEMO_SUGGESTIONS_INDEX ? 0 : 10;

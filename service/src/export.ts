@@ -10,7 +10,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { type BundleIndex, type BundleRecommendations, encodeBundle, type IndexBundle } from 'svc-search/engine';
-import { internalsOf } from './http/internals.js';
 import { createService, type Service } from './index.js';
 
 export interface BundleOptions {
@@ -58,7 +57,7 @@ export async function exportIndex(options: ExportOptions): Promise<ExportResult>
  * const { bytes } = await exportFromService(service, { index: 'products', recommendations: 0 });
  */
 export async function exportFromService(service: Service, options: BundleOptions): Promise<ExportResult> {
-  const { catalog } = internalsOf(service.ctx);
+  const { catalog } = service.services;
   const primary = catalog.get(options.index);
   if (!primary) throw new Error(`Index ${options.index} does not exist`);
   const meta = catalog.meta(options.index);
@@ -131,8 +130,8 @@ async function recommendationsFrom(
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          'x-service-application-id': service.ctx.appId,
-          'x-service-api-key': service.ctx.adminKey,
+          'x-service-application-id': service.services.config.appId,
+          'x-service-api-key': service.services.config.adminKey,
         },
         body: JSON.stringify({ requests: requests.slice(at, at + 50) }),
       });

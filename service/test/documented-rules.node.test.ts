@@ -11,7 +11,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parseServeArgs, serve } from '../src/cli.js';
-import { getEventStore } from '../src/insights/event-store.js';
 import { caller, index, SEARCH_KEY, startService, tempDir, type Running } from './service-helpers.js';
 
 let svc: Running;
@@ -102,10 +101,10 @@ describe('Analytics', () => {
 });
 
 describe('Recommend defaults', () => {
-  before(() => {
+  before(async () => {
     // 40 items bought today: all of them are trending.
     const now = Date.now();
-    getEventStore(svc.service.ctx).append(
+    await svc.service.services.insights.append(
       Array.from({ length: 40 }, (_, i) => ({
         eventType: 'conversion' as const,
         eventName: 'Purchase',

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_KEY, caller, SEARCH_KEY, startService, tempDir } from './service-helpers.js';
+import { ADMIN_KEY, caller, databaseOf, SEARCH_KEY, startService, tempDir } from './service-helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dirs: string[] = [];
@@ -72,8 +72,8 @@ describe('durability', () => {
   test('everything written survives a clean restart', async () => {
     const dir = dataDir();
     let svc = await startService({ dataDir: dir });
-    assert.equal(svc.service.ctx.db.pragma('journal_mode', { simple: true }), 'wal');
-    assert.equal(svc.service.ctx.db.pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
+    assert.equal(databaseOf(svc.service).pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(databaseOf(svc.service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
     await svc.ok('PUT', '/1/indexes/keep/settings', {
       attributesForFaceting: ['kind'],
       customRanking: ['desc(n)'],
@@ -110,7 +110,7 @@ describe('durability', () => {
       );
       assert.deepEqual(await svc.ok('GET', `/1/indexes/keep/task/${taskID}`), { status: 'published' });
       assert.equal((await svc.call('POST', '/1/indexes/keep/query', {}, { key })).status, 200);
-      const logged = svc.service.ctx.searchLog.get(search.queryID);
+      const logged = await svc.service.services.searchLog.get(search.queryID);
       assert.equal(logged?.query, 'alpha');
       assert.deepEqual(logged?.objectIDs, ['a']);
       // Task ids keep growing after a restart.
@@ -160,7 +160,7 @@ describe('durability', () => {
     }
     const svc = await startService({ dataDir: dir });
     try {
-      assert.equal(svc.service.ctx.searchLog.get(search.body.queryID)?.indexName, 'crash');
+      assert.equal((await svc.service.services.searchLog.get(search.body.queryID))?.indexName, 'crash');
     } finally {
       await svc.stop({ keepData: true });
     }

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { createService, DEV_CREDENTIALS, type Service } from '../src/index.js';
-import { caller } from './service-helpers.js';
+import { caller, databaseOf } from './service-helpers.js';
 
 let service: Service;
 let server: Server;
@@ -52,18 +52,20 @@ test('service paths are answered in-process, next() is not called', async () => 
   assert.equal(nextCalls, before);
 });
 
-test('the context is reachable for other areas (indices, db, events)', async () => {
-  assert.deepEqual(service.ctx.indices.names().includes('mounted'), true);
-  assert.equal(service.ctx.indices.require('mounted').size, 1);
+test('the services are reachable past HTTP (indices, storage, events)', async () => {
+  assert.deepEqual(service.services.catalog.names().includes('mounted'), true);
+  assert.equal(service.services.catalog.require('mounted').size, 1);
   assert.throws(
-    () => service.ctx.indices.require('absent'),
+    () => service.services.catalog.require('absent'),
     (error: Error & { status?: number }) => error.status === 404,
   );
-  assert.equal(service.ctx.db.pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
+  assert.equal(databaseOf(service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
   const seen: unknown[] = [];
-  const off = service.ctx.on('ping', (payload) => seen.push(payload));
-  service.ctx.emit('ping', 1);
+  const off = service.services.events.on('insights:usertoken-deleted', (payload) => {
+    seen.push(payload);
+  });
+  await service.services.events.emit('insights:usertoken-deleted', { userToken: 'u1', events: 1 });
   off();
-  service.ctx.emit('ping', 2);
-  assert.deepEqual(seen, [1]);
+  await service.services.events.emit('insights:usertoken-deleted', { userToken: 'u2', events: 2 });
+  assert.deepEqual(seen, [{ userToken: 'u1', events: 1 }]);
 });

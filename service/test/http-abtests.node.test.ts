@@ -27,6 +27,7 @@ import {
   type Running,
   scenarioTime,
   SMALL_SHOP,
+  databaseOf,
 } from './service-helpers.js';
 
 const DAY = 86_400_000;
@@ -53,7 +54,7 @@ const INDICES = [
 ];
 
 /**
- * The assignment as docs/notes/service.md documents it, written again here: bucket = first 4 bytes of
+ * The assignment as docs/notes/analytics.md documents it, written again here: bucket = first 4 bytes of
  * SHA-256("abTestID\0user") as an unsigned integer mod 100; below the first variant's share → variant 1.
  */
 function expectedVariant(abTestID: number, user: string, firstPercentage: number): 1 | 2 {
@@ -883,7 +884,7 @@ describe('metrics', () => {
     assert.equal((await svc.call('GET', `/2/abtests/${id}`)).status, 404);
     assert.equal((await svc.call('DELETE', `/2/abtests/${id}`)).status, 404);
     assert.equal((await svc.call('POST', `/2/abtests/${id}/stop`)).status, 404);
-    const tagged = svc.service.ctx.db
+    const tagged = databaseOf(svc.service)
       .prepare('SELECT COUNT(*) AS n FROM analytics_searches WHERE ab_test_id = ?')
       .get(id) as { n: number };
     assert.equal(tagged.n, 0);
@@ -1064,9 +1065,11 @@ describe('durability', () => {
       .run(T0);
     old.close();
     const columns = (running: Running) =>
-      (running.service.ctx.db.prepare('PRAGMA table_info(analytics_searches)').all() as Array<{ name: string }>).map(
-        (column) => column.name,
-      );
+      (
+        databaseOf(running.service).prepare('PRAGMA table_info(analytics_searches)').all() as Array<{
+          name: string;
+        }>
+      ).map((column) => column.name);
     for (let start = 0; start < 2; start += 1) {
       // twice: the second start finds the columns and changes nothing
       const running = await startService({ now, dataDir });
@@ -1076,7 +1079,7 @@ describe('durability', () => {
         assert.equal(columns(running).filter((name) => name.startsWith('ab_test')).length, 2);
         assert.equal(columns(running).filter((name) => name === 'country').length, 1);
         assert.equal((await running.ok('GET', '/2/searches/count?index=legacy')).count, 1);
-        const row = running.service.ctx.db
+        const row = databaseOf(running.service)
           .prepare("SELECT ab_test_id, ab_test_variant, query FROM analytics_searches WHERE index_name = 'legacy'")
           .get();
         assert.deepEqual({ ...(row as object) }, { ab_test_id: null, ab_test_variant: null, query: 'chair' });

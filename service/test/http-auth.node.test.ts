@@ -314,13 +314,13 @@ describe('secured API keys', () => {
       { key },
     );
     assert.deepEqual(widened.hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['2', '3']);
-    const escape = await svc.call(
+    const breakOut = await svc.call(
       'POST',
       '/1/indexes/books/query',
       { query: '', filters: 'year > 0) OR (owner:alice' },
       { key },
     );
-    assert.equal(escape.status, 400, 'unbalanced parentheses cannot escape the key filters');
+    assert.equal(breakOut.status, 400, 'unbalanced parentheses cannot escape the key filters');
     const both = await svc.ok(
       'POST',
       '/1/indexes/books/query',
@@ -394,7 +394,7 @@ describe('secured API keys', () => {
       { query: 'hobbit', clickAnalytics: true, userToken: 'someone-else' },
       { key },
     );
-    assert.equal(svc.service.ctx.searchLog.get(answer.queryID)?.userToken, 'user-42');
+    assert.equal((await svc.service.services.searchLog.get(answer.queryID))?.userToken, 'user-42');
   });
 
   test('referers: a request from another referer is refused', async () => {

@@ -321,9 +321,9 @@ describe('a build', () => {
     }
     // "a record of level n+1 belongs to the preceding record of level n"
     assert.equal(lines[0]!.contextLevel, 0);
-    lines.forEach(
-      (line, i) => i > 0 && assert.ok(line.contextLevel <= lines[i - 1]!.contextLevel + 1, JSON.stringify(line)),
-    );
+    for (const [i, line] of lines.entries()) {
+      if (i > 0) assert.ok(line.contextLevel <= lines[i - 1]!.contextLevel + 1, JSON.stringify(line));
+    }
     assert.equal(lines.filter((line) => line.level === 'ERROR').length, 0);
     const skips = lines.filter((line) => line.level === 'SKIP').map((line) => line.message);
     assert.deepEqual(skips.sort(), [

@@ -204,7 +204,7 @@ describe('partial updates', () => {
     });
     assert.equal(answer.status, 200);
     const stored = await record('proto');
-    assert.deepEqual(stored.__proto__, { polluted: true });
+    assert.deepEqual(Object.getOwnPropertyDescriptor(stored, '__proto__')?.value, { polluted: true });
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 

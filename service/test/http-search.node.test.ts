@@ -161,7 +161,7 @@ describe('search one index', () => {
       asSearch,
     );
     assert.match(answer.queryID, /^[0-9a-f]{32}$/);
-    const entry = svc.service.ctx.searchLog.get(answer.queryID);
+    const entry = await svc.service.services.searchLog.get(answer.queryID);
     assert.ok(entry);
     assert.equal(entry.indexName, 'furniture');
     assert.equal(entry.query, 'chair');

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createService, DEV_CREDENTIALS } from '../src/index.js';
-import { getEventStore } from '../src/insights/event-store.js';
 import { generateSecuredApiKey } from '../src/secured-key.js';
 
 type Service = Awaited<ReturnType<typeof createService>>;
@@ -431,7 +430,9 @@ describe('stored events', () => {
   it("signal 'events' in process and are readable through the EventStore", async () => {
     const userToken = token();
     const seen: unknown[] = [];
-    const off = service.ctx.on('events', (payload) => seen.push(payload));
+    const off = service.services.events.on('insights:events', (payload) => {
+      seen.push(payload);
+    });
     assert.equal((await post({ events: [view(userToken), view(userToken, { objectIDs: ['9'] })] })).status, 200);
     off();
     assert.equal(seen.length, 1);
@@ -439,21 +440,21 @@ describe('stored events', () => {
       (seen[0] as Array<{ userToken: string }>).map((e) => e.userToken),
       [userToken, userToken],
     );
-    const store = getEventStore(service.ctx);
+    const store = service.services.insights;
     assert.deepEqual(
-      store.query({ userToken }).map((e) => e.objectIDs),
+      (await store.query({ userToken })).map((e) => e.objectIDs),
       [['1'], ['9']],
     );
-    assert.equal(store.query({ userToken, eventType: 'click' }).length, 0);
-    assert.equal(store.query({ userToken, limit: 1 }).length, 1);
-    assert.equal(store.count({ userToken }), 2);
+    assert.equal((await store.query({ userToken, eventType: 'click' })).length, 0);
+    assert.equal((await store.query({ userToken, limit: 1 })).length, 1);
+    assert.equal(await store.count({ userToken }), 2);
   });
 
-  it('append validates shapes (no age rule, for seeded history) and query filters by index, type, time', () => {
-    const store = getEventStore(service.ctx);
+  it('append validates shapes (no age rule, for seeded history) and query filters by index, type, time', async () => {
+    const store = service.services.insights;
     const userToken = token();
     const old = Date.now() - 30 * 24 * 3600 * 1000;
-    const rows = store.append([
+    const rows = await store.append([
       {
         eventType: 'conversion',
         eventName: 'Order',
@@ -465,9 +466,9 @@ describe('stored events', () => {
       { eventType: 'conversion', eventName: 'Order', index: 'seeded', userToken, objectIDs: ['c'] },
     ]);
     assert.equal(rows.length, 2);
-    assert.equal(store.query({ index: 'seeded', userToken, since: old + 1 }).length, 1);
-    assert.equal(store.query({ index: 'seeded', userToken, until: old + 1 }).length, 1);
-    assert.throws(
+    assert.equal((await store.query({ index: 'seeded', userToken, since: old + 1 })).length, 1);
+    assert.equal((await store.query({ index: 'seeded', userToken, until: old + 1 })).length, 1);
+    await assert.rejects(
       () =>
         store.append([
           { eventType: 'view', eventName: 'x', index: 'seeded', userToken: 'bad token', objectIDs: ['a'] } as never,

@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { algoliasearch } from 'algoliasearch';
-import { getEventStore } from '../src/insights/event-store.js';
 import { APP_ID, index, SEARCH_KEY, startService, type Running } from './service-helpers.js';
 
 let svc: Running;
@@ -54,7 +53,7 @@ before(async () => {
   );
   const t = Date.now() - 3600_000;
   // a is bought in 2 orders: with b in both, with c in one → b 100·2/3 = 66.67, c 100·1/3 = 33.33.
-  getEventStore(svc.service.ctx).append([
+  await svc.service.services.insights.append([
     {
       eventType: 'conversion',
       eventName: 'Order',

@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { loadSuperstore } from '../src/datasets/superstore.js';
-import { getEventStore } from '../src/insights/event-store.js';
 import { DEMO_EVENT_NAME, refreshDemoHistory } from '../src/recommend/demo-seed.js';
-import { SEARCH_KEY, startService, tempDir, type Running } from './service-helpers.js';
+import { databaseOf, SEARCH_KEY, startService, tempDir, type Running } from './service-helpers.js';
 
 const DAY = 24 * 3600 * 1000;
 let svc: Running;
@@ -27,8 +26,8 @@ before(async () => {
 });
 after(() => svc.stop());
 
-test('every order becomes one conversion event of its customer, the latest yesterday', () => {
-  const events = getEventStore(svc.service.ctx).query({ index: 'products', eventName: DEMO_EVENT_NAME });
+test('every order becomes one conversion event of its customer, the latest yesterday', async () => {
+  const events = await svc.service.services.insights.query({ index: 'products', eventName: DEMO_EVENT_NAME });
   assert.equal(events.length, orders.size);
   const first = orderLines[0]!; // CA-2016-152156, Claire Gute (CG-12520): a bookcase and chairs
   const seeded = events.find((e) => e.userToken === first.customerId && e.objectIDs?.includes(first.productId));
@@ -92,7 +91,10 @@ test('trending items and trending categories come from the last month of orders'
 test('seeding happens once: a restart with --demo adds nothing', async () => {
   await svc.stop({ keepData: true });
   svc = await startService({ dataDir, demo: true });
-  assert.equal(getEventStore(svc.service.ctx).count({ index: 'products', eventName: DEMO_EVENT_NAME }), orders.size);
+  assert.equal(
+    await svc.service.services.insights.count({ index: 'products', eventName: DEMO_EVENT_NAME }),
+    orders.size,
+  );
 });
 
 /** The trending items of the demo index (the 30-day window). */
@@ -111,16 +113,19 @@ async function trendingItems(): Promise<string[]> {
 
 /** Every stored event as `id → timestamp`, from the database itself. */
 const rows = () =>
-  svc.service.ctx.db
+  databaseOf(svc.service)
     .prepare('SELECT id, timestamp, event_name, user_token, received_at FROM insights_events ORDER BY id')
     .all() as Array<{ id: number; timestamp: number; event_name: string; user_token: string; received_at: number }>;
 /** The seeded rows: they keep the seeding's clock as their time of receipt. */
 const seededAt = () =>
-  (svc.service.ctx.db.prepare('SELECT seeded_at FROM recommend_demo_seed').get() as { seeded_at: number }).seeded_at;
+  (databaseOf(svc.service).prepare('SELECT seeded_at FROM recommend_demo_seed').get() as { seeded_at: number })
+    .seeded_at;
 const demoRows = () => rows().filter((r) => r.received_at === seededAt());
 const REAL_USER = 'CG-12520'; // a real order of a demo customer: same token, same event name, but received over HTTP
 const age = (days: number) =>
-  svc.service.ctx.db.prepare('UPDATE insights_events SET timestamp = timestamp - ?').run(days * DAY);
+  databaseOf(svc.service)
+    .prepare('UPDATE insights_events SET timestamp = timestamp - ?')
+    .run(days * DAY);
 const today = () => Math.floor(Date.now() / DAY) * DAY;
 
 test('a data directory kept 40 days: a restart with --demo moves the seeded events (only those) so the latest is yesterday', async () => {
@@ -204,5 +209,9 @@ test('while the service runs: a day after the latest order is yesterday, a Recom
   const day = Math.floor(clock / DAY) * DAY;
   const latest = Math.max(...moved.map((r) => r.timestamp));
   assert.ok(latest >= day - DAY && latest < day);
-  assert.equal(refreshDemoHistory(svc.service.ctx, 'products', clock), 0, 'recent: nothing more to move');
+  assert.equal(
+    await refreshDemoHistory({ eventStore: svc.service.services.storage.events }, 'products', clock),
+    0,
+    'recent: nothing more to move',
+  );
 });

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { getEventStore } from '../src/insights/event-store.js';
 import type { ValidEvent } from '../src/insights/validate.js';
 import { index, SEARCH_KEY, securedKey, startService, type Running } from './service-helpers.js';
 
@@ -64,13 +63,13 @@ before(async () => {
   await index(svc, 'trend', TREND, { attributesForFaceting: ['category'] });
   const now = Date.now();
   const t0 = now - 3 * 3600 * 1000;
-  const events = getEventStore(svc.service.ctx);
+  const events = svc.service.services.insights;
   // Sessions (same user, gaps ≤ 30 minutes):
   //   S1 = u1 {A, B converted at t0; C converted 5 min later}
   //   S2 = u1 {A, D converted 2 h later}          (a new session: the gap is over 30 minutes)
   //   S3 = u2 {A, B converted}
   //   S4 = u3 {A clicked, C clicked, B converted}
-  events.append([
+  await events.append([
     ev('conversion', 'shop', 'u1', t0, ['A', 'B']),
     ev('conversion', 'shop', 'u1', t0 + 5 * MIN, ['C']),
     ev('conversion', 'shop', 'u1', t0 + 120 * MIN, ['A', 'D']),

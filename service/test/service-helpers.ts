@@ -6,7 +6,9 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { createService, DEV_CREDENTIALS, type Service, type ServiceOptions } from '../src/index.js';
+import type { SqliteStorage } from '../src/storage/sqlite/storage.js';
 
 export const APP_ID: string = DEV_CREDENTIALS.appId;
 export const ADMIN_KEY: string = DEV_CREDENTIALS.adminKey;
@@ -157,3 +159,8 @@ export const SMALL_SHOP = {
     customRanking: ['desc(rank)'],
   },
 };
+
+/** The SQLite database under a service (tests that look at what was stored). */
+export function databaseOf(service: Service): Database.Database {
+  return (service.services.storage as SqliteStorage).db;
+}

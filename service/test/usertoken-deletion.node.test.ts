@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { algoliasearch } from 'algoliasearch';
-import { ADMIN_KEY, APP_ID, index, SEARCH_KEY, startService, type Running } from './service-helpers.js';
+import { ADMIN_KEY, APP_ID, databaseOf, index, SEARCH_KEY, startService, type Running } from './service-helpers.js';
 
 let svc: Running;
 before(async () => {
@@ -103,11 +103,11 @@ describe('DELETE /1/usertokens/{userToken}', () => {
     // The searches were searches: counted as before, by as many users, but no longer under her token.
     assert.equal(await searchCount(), searches);
     assert.equal(await userCount(), users);
-    const logged = svc.service.ctx.db
+    const logged = databaseOf(svc.service)
       .prepare("SELECT COUNT(*) AS n FROM analytics_searches WHERE user_key = 'alice'")
       .get() as { n: number };
     assert.equal(logged.n, 0);
-    const searchLog = svc.service.ctx.db
+    const searchLog = databaseOf(svc.service)
       .prepare("SELECT COUNT(*) AS n FROM service_search_log WHERE user_token = 'alice'")
       .get() as { n: number };
     assert.equal(searchLog.n, 0);

@@ -279,7 +279,7 @@ function suggestionsOf(hits: Hit[], request: SuggestionRequest): Suggestion[] {
       const highlighted = (hit._highlightResult as { query?: { value?: unknown } } | undefined)?.query?.value;
       return {
         query: hit.query as string,
-        highlighted: typeof highlighted === 'string' ? highlighted : escape(hit.query as string),
+        highlighted: typeof highlighted === 'string' ? highlighted : escapeQuery(hit.query as string),
         category: typeof value === 'string' || typeof value === 'number' ? String(value) : undefined,
         hit,
       };
@@ -287,4 +287,4 @@ function suggestionsOf(hits: Hit[], request: SuggestionRequest): Suggestion[] {
 }
 
 /** Escapes a raw query for the highlighted form (where no highlight result was answered). */
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeQuery = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

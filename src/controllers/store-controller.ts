@@ -119,9 +119,11 @@ export class StoreController implements ReactiveController {
     if (store !== this.#bound) {
       this.#unsubscribe?.();
       this.#removeNeeds?.();
-      this.#unsubscribe = this.#removeNeeds = this.snapshot = undefined;
+      this.#removeNeeds = undefined;
+      this.snapshot = undefined;
       this.#needs = '';
-      this.#unsubscribe = (this.#bound = store)?.subscribe((snapshot) => {
+      this.#bound = store;
+      this.#unsubscribe = store?.subscribe((snapshot) => {
         this.snapshot = snapshot;
         this.onSnapshot(snapshot);
         this.host.requestUpdate();

@@ -8,7 +8,10 @@ import type { IndexState } from './index-state.js';
 import { isNumericToken } from './normalize.js';
 import type { Effective } from './query.js';
 
-/** How a query word matched a term. */
+/**
+ * How a query word matched a term (the numbers are stored in the derived maps; all five are named).
+ * @public
+ */
 export enum Kind {
   Exact = 0,
   Prefix = 1,

@@ -240,7 +240,10 @@ export class Dictionaries {
         const words = [...new Set(entry.words.map(entryToken).filter(Boolean))];
         for (const word of words) {
           let group = groups.get(word);
-          if (!group) groups.set(word, (group = new Set()));
+          if (!group) {
+            group = new Set();
+            groups.set(word, group);
+          }
           for (const other of words) if (other !== word) group.add(other);
         }
       }

@@ -112,6 +112,7 @@ export function evaluateFilter(state: IndexState, node: FilterNode): Uint32Array
       const hasMulti = col.numMulti.size > 0;
       for (let id = 0; id < n; id++) {
         const v = col.num[id]!;
+        // biome-ignore lint/suspicious/noSelfCompare: the NaN test of the filter's loop over every record, as fast as it gets
         if (v !== v) continue;
         const many = hasMulti ? col.numMulti.get(id) : undefined;
         if (many ? many.some(test) : test(v)) bits[id >>> 5]! |= 1 << (id & 31);

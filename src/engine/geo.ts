@@ -144,6 +144,7 @@ export function geoFilter(
   return cands.filter((d) => {
     const la = lat.num[d]!;
     const ln = lng.num[d]!;
+    // biome-ignore lint/suspicious/noSelfCompare: the NaN test of the loop over every candidate, as fast as it gets
     if (la !== la || ln !== ln) return false;
     const points: Array<[number, number]> = [[la, ln]];
     const las = lat.numMulti.get(d);

@@ -23,6 +23,7 @@ const FOLD: Record<string, string> = {
   ς: 'σ',
 };
 const FOLD_RE = /[ßæøœłđðþıŋſς]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every ASCII character, control characters included
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_SPLIT = /[^a-z0-9]+/;
 const UNICODE_SPLIT = /[^\p{L}\p{N}]+/u;
@@ -98,8 +99,8 @@ export function tokenizeWithOffsets(text: string): TokenSpan[] {
   const spans: TokenSpan[] = [];
   if (!NON_ASCII.test(text)) {
     const re = /[A-Za-z0-9]+/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text))) spans.push({ norm: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+    for (let m = re.exec(text); m !== null; m = re.exec(text))
+      spans.push({ norm: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
     return spans;
   }
   let cur: TokenSpan | null = null;

@@ -3,7 +3,7 @@
  * score, the Personalization API's `scores`) and the strategy's impact, handed to `Index.search` by the
  * caller. The engine never looks a profile up: it knows nothing of users, events or storage.
  *
- * The rule (see `docs/notes/service.md`, "Personalization"):
+ * The rule (see `docs/notes/personalization.md`):
  * - a record's `filtersScore` is the sum over the profile's facets of the score of the record's value
  *   (the best one when the record has several values in that facet; 0 when none is in the profile);
  *   values are compared case-insensitively, as filters are;

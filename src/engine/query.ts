@@ -107,8 +107,7 @@ export function parseQuery(query: string, advanced: boolean): ParsedQuery {
   }
   const out: ParsedQuery = { words: [], exactOnly: [], phrases: [], excluded: [] };
   const re = /"([^"]*)(?:"|$)|(\S+)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(query))) {
+  for (let m = re.exec(query); m !== null; m = re.exec(query)) {
     if (m[1] !== undefined) {
       const idx = tokenize(m[1]).map((t) => {
         out.words.push(t);

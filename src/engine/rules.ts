@@ -128,7 +128,7 @@ export function applyRules(rules: Rule[], input: RawParams, now = Date.now() / 1
     for (const item of hide ?? []) hidden.push(item.objectID);
     for (const item of promote ?? []) {
       const ids = item.objectID !== undefined ? [item.objectID] : (item.objectIDs ?? []);
-      ids.forEach((objectID, i) => result.pins.push({ objectID, position: item.position + i }));
+      for (const [i, objectID] of ids.entries()) result.pins.push({ objectID, position: item.position + i });
     }
     for (const [name, value] of Object.entries(params ?? {})) {
       if (name === 'query') {

@@ -71,7 +71,10 @@ export function buildExpansion(synonyms: readonly Synonym[]): Expansion {
     if (!placeholder && from.length === to.length && from.every((w, i) => w === to[i])) return;
     const key = from.join(' ');
     let rule = rules.get(key);
-    if (!rule) rules.set(key, (rule = { input: from, alternatives: [] }));
+    if (!rule) {
+      rule = { input: from, alternatives: [] };
+      rules.set(key, rule);
+    }
     const existing = rule.alternatives.find(
       (alt) =>
         alt.placeholder === placeholder && alt.words.length === to.length && alt.words.every((w, i) => w === to[i]),
@@ -118,7 +121,10 @@ export function buildExpansion(synonyms: readonly Synonym[]): Expansion {
     if (others.length) {
       const first = rule.input[0]!;
       let list = spans.get(first);
-      if (!list) spans.set(first, (list = []));
+      if (!list) {
+        list = [];
+        spans.set(first, list);
+      }
       list.push({ input: rule.input, alternatives: others });
     }
   }

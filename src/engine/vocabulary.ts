@@ -248,6 +248,7 @@ export class Vocabulary {
     while (i < n) {
       const off = offs[i]!;
       const len = offs[i + 1]! - off;
+      // biome-ignore lint/complexity/useMathMinMax: the typo matrix's inner loop: a comparison, not a Math call
       const tl = len < maxDepth ? len : maxDepth;
       const d = Math.min(valid, shared, tl);
       let skipTo = -1;
@@ -258,7 +259,9 @@ export class Vocabulary {
         const base = depth * width;
         const up = base - width;
         const up2 = up - width;
+        // biome-ignore lint/complexity/useMathMinMax: the typo matrix's inner loop: a comparison, not a Math call
         const lo = depth - k > 1 ? depth - k : 1;
+        // biome-ignore lint/complexity/useMathMinMax: the typo matrix's inner loop: a comparison, not a Math call
         const hi = depth + k < m ? depth + k : m;
         rows[base] = depth <= k ? depth : K1;
         if (lo > 1) rows[base + lo - 1] = K1;
@@ -280,6 +283,7 @@ export class Vocabulary {
         if (hi + 1 <= m) rows[base + hi + 1] = K1;
         const last = m >= lo && m <= hi ? rows[base + m]! : m === 0 ? rows[base]! : K1;
         const pm = prefMin[depth - 1]!;
+        // biome-ignore lint/complexity/useMathMinMax: the typo matrix's inner loop: a comparison, not a Math call
         prefMin[depth] = last < pm ? last : pm;
         if (prefix && prefMin[depth] === 0) {
           // the word itself is a prefix of t[0..depth]: every term in that range matches with 0 typos

@@ -20,7 +20,7 @@ import { normalizeState } from '../store/state.js';
 import type { IndexState, InitialResults, SearchStore } from '../store/types.js';
 import { serverUpdate } from './element-controllers.js';
 import { type ServerRoot, withServerRender } from '../elements/base/server-render.js';
-import type { ServerState } from '../elements/search/svc-search.js';
+import type { ServerState } from '../elements/base/server-render.js';
 import { isValidUserToken } from '../protocol/insights-limits.js';
 import { escapeAttribute, scriptJson } from './serialize.js';
 import '../define.js';

@@ -42,7 +42,9 @@ const BRACKETED: Record<string, 'disjunctiveFacetRefinements' | 'facetRefinement
  */
 export function stateToQueryString(state: IndexState, baseIndex: string, added = false): string {
   const parts: string[] = [];
-  const add = (key: string, values: unknown[]) => values.forEach((value) => parts.push(`${key}=${enc(String(value))}`));
+  const add = (key: string, values: unknown[]) => {
+    for (const value of values) parts.push(`${key}=${enc(String(value))}`);
+  };
   add('q', state.query || added ? [state.query] : []);
   add('page', state.page ? [state.page + 1] : []);
   add('hitsPerPage', state.hitsPerPage === undefined ? [] : [state.hitsPerPage]);
@@ -52,7 +54,7 @@ export function stateToQueryString(state: IndexState, baseIndex: string, added =
       // `-0` would print as `0`; kept so the round trip is exact.
       add(
         `${key}[${enc(attribute)}]`,
-        (values as any[]).map((v) =>
+        (values as Array<string | { operator: string; value: number }>).map((v) =>
           typeof v === 'object' ? v.operator + (Object.is(v.value, -0) ? '-0' : v.value) : v,
         ),
       );
@@ -93,7 +95,7 @@ function pairsToState(pairs: Iterable<[string, string]>, baseIndex: string): Ind
   };
   const added = new Map<string, Array<[string, string]>>();
   for (const [key, value] of pairs) {
-    const [, name, attribute] = /^(\w+)\[([^]*)\]$/.exec(key) ?? [];
+    const [, name, attribute] = /^(\w+)\[([\s\S]*)\]$/.exec(key) ?? [];
     const field = own(BRACKETED, name!);
     const dot = field ? -1 : key.indexOf('.');
     const digits = /^\d+$/.test(value) && Number.isInteger(+value) ? +value : -1;
@@ -104,14 +106,16 @@ function pairsToState(pairs: Iterable<[string, string]>, baseIndex: string): Ind
     else if (key === 'sortBy' && value) state.indexName = value;
     else if (key === 'tags') state.tagRefinements.push(value);
     else if (key === 'ruleContexts') state.ruleContexts.push(value);
-    else if (field && (field !== 'numericRefinements' || Number.isFinite(+numeric?.[2]!))) {
-      (state[field][attribute!] ??= []).push(
+    else if (field && (field !== 'numericRefinements' || (numeric !== null && Number.isFinite(+numeric[2]!)))) {
+      const refinements = state[field];
+      refinements[attribute!] ??= [];
+      refinements[attribute!]!.push(
         field === 'numericRefinements' ? { operator: numeric![1] as NumericOperator, value: +numeric![2]! } : value,
       );
     } else if (dot > 0) {
       const index = key
         .slice(0, dot)
-        .replace(/%(25|2E|5B|5D)/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+        .replace(/%(25|2E|5B|5D)/gi, (code) => String.fromCharCode(parseInt(code.slice(1), 16)));
       if (!added.has(index)) added.set(index, []);
       added.get(index)!.push([key.slice(dot + 1), value]);
     }

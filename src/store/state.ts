@@ -103,7 +103,10 @@ export function normalizeState(partial: Partial<IndexState>, indexName: string, 
         )
         .map(([attribute, list]) => [
           attribute,
-          list.map((r) => (assertNumeric(r?.operator, r?.value), { operator: r.operator, value: r.value })),
+          list.map((r) => {
+            assertNumeric(r?.operator, r?.value);
+            return { operator: r.operator, value: r.value };
+          }),
         ]),
     ),
     tagRefinements: [...new Set(strings(state.tagRefinements, `${path}.tagRefinements`))],

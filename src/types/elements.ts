@@ -45,7 +45,7 @@ type Bivariant<F> = F extends (...args: infer A) => infer R ? { bivarianceHack(.
  */
 type WriteTypes<E> = E extends { insightsEnabled: boolean; insights?: infer I }
   ? { insights?: I | boolean | 'true' | 'false' }
-  : {};
+  : Record<never, never>;
 
 /** The settable properties of element `E` (camelCase), all optional. */
 export type SvcElementProperties<E> = Omit<

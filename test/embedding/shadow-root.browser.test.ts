@@ -141,10 +141,10 @@ describe('inside a shadow root of another web component', () => {
     await search.insights!.flush();
 
     let clicks: Array<Record<string, any>> = [];
-    await until(
-      async () => (clicks = await storedEvents({ index: indexName, eventType: 'click', userToken })).length > 0,
-      'stored click',
-    );
+    await until(async () => {
+      clicks = await storedEvents({ index: indexName, eventType: 'click', userToken });
+      return clicks.length > 0;
+    }, 'stored click');
     expect(clicks).to.have.length(1);
     const [click] = clicks;
     expect(click!.objectIDs).to.deep.equal([objectID]);

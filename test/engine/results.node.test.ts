@@ -71,7 +71,10 @@ describe('facets', () => {
     const big = new Index('big-facet');
     big.setSettings({ attributesForFaceting: ['v'] });
     let seed = 1;
-    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const rand = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
     const make = (i: number) => ({ objectID: String(i), v: `v${Math.floor(rand() * rand() * 3000)}` });
     big.saveObjects(Array.from({ length: 20000 }, (_, i) => make(i)));
     const expected = () => {

@@ -27,7 +27,6 @@ import {
 const INDEX = `insights_consent_${Date.now().toString(36)}`;
 const TOKEN_KEY = 'svc-insights-user-token';
 const WINDOW_KEY = 'svc-insights-conversion-window';
-const QUEUE_KEY = 'svc-insights-queue:SVCLOCAL';
 
 interface Rendered {
   search: SvcSearch;
@@ -141,10 +140,10 @@ describe('insights consent under <svc-search>', () => {
     expect(localStorage.getItem(TOKEN_KEY)).to.equal(token);
     // The search is made again with clickAnalytics and the token: the hits now carry its queryID.
     let queryID = '';
-    const items = await renderedHits(
-      search,
-      (li) => !!(queryID = search.store!.getSnapshot().results?.queryID ?? '') && li.dataset.svcQueryId === queryID,
-    );
+    const items = await renderedHits(search, (li) => {
+      queryID = search.store!.getSnapshot().results?.queryID ?? '';
+      return queryID !== '' && li.dataset.svcQueryId === queryID;
+    });
     expect(bodies(search).at(-1))
       .to.match(/"clickAnalytics":true/)
       .and.include(`"userToken":"${token}"`);

@@ -50,7 +50,11 @@ function bareInsights(options: Partial<InsightsOptions> & { client: InsightsOpti
   const mirrored: InsightsEvent[] = [];
   root.addEventListener('svc-insights', (e) => mirrored.push(e.detail.event));
   const insights: Insights = createInsights({ store, root, flushDelayMs: 60_000, ...options });
-  const dispose = () => (insights.dispose(), store.dispose(), root.remove());
+  const dispose = () => {
+    insights.dispose();
+    store.dispose();
+    root.remove();
+  };
   return { insights, mirrored, root, dispose };
 }
 
@@ -168,7 +172,10 @@ describe('insights delivery: pagehide', () => {
       expect(insights.queueSize).to.equal(3);
       // The browser's answer when its beacon queue is full: false. Only this test's page sees the replacement;
       // the fallback's request is a real one to the real service.
-      navigator.sendBeacon = (url: string | URL) => (beacons.push(String(url)), false);
+      navigator.sendBeacon = (url: string | URL) => {
+        beacons.push(String(url));
+        return false;
+      };
       try {
         window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
       } finally {

@@ -109,7 +109,11 @@ describe('insights: views', () => {
     const { search, items, queryID, userToken } = await renderSearch({ itemHeight: 150 });
     const insights = search.insights!;
     const viewedAt = (set: Set<string>) =>
-      items.filter((li) => visibleRatio(li) >= 0.5).forEach((li) => set.add(li.dataset.svcObjectId!));
+      items
+        .filter((li) => visibleRatio(li) >= 0.5)
+        .forEach((li) => {
+          set.add(li.dataset.svcObjectId!);
+        });
 
     await settleViews();
     await insights.flush();
@@ -151,9 +155,9 @@ describe('insights: views', () => {
     const secondViews = (await storedEvents(userToken, 'view')).filter((e) => e.queryID === secondQueryID);
     const visibleNow = new Set<string>();
     const hits = search.querySelector('svc-hits')!.shadowRoot!;
-    hits
-      .querySelectorAll<HTMLElement>('li[data-svc-object-id]')
-      .forEach((li) => visibleRatio(li) >= 0.5 && visibleNow.add(li.dataset.svcObjectId!));
+    hits.querySelectorAll<HTMLElement>('li[data-svc-object-id]').forEach((li) => {
+      if (visibleRatio(li) >= 0.5) visibleNow.add(li.dataset.svcObjectId!);
+    });
     expect(objectIDsOf(secondViews).sort()).to.deep.equal([...visibleNow].sort());
   });
 
@@ -496,7 +500,6 @@ describe('insights: user token and consent', () => {
   it('a token cookie that is not valid percent-encoding (another script’s) is no token: a new anonymous one, no exception', async () => {
     const client = searchClient();
     const store = createSearchStore({ client, indexName: INDEX });
-    // biome-ignore lint/suspicious/noDocumentCookie: the raw cookie another script would leave, as it leaves it
     document.cookie = '_svc_insights_token=%E0%A4%A; path=/';
     const insights = createInsights({ client, store, useCookie: true });
     try {

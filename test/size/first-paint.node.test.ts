@@ -39,7 +39,8 @@ const FIRST_PAINT_TARGET_BYTES = 20_000;
 const FIRST_PAINT_CEILING_BYTES = 38_000;
 const sum = scriptBytes;
 /** `core` for `/dist/chunks/core-AbC123.js`; the path itself for the loader. */
-const chunk = (path: string) => /\/chunks\/([a-z-]+)-[\w-]+\.js$/.exec(path)?.[1] ?? path;
+// A chunk's file is `<name>-<8-character hash>.js`, and the hash may start with `-` (`pagination--JRV4_yw.js`).
+const chunk = (path: string) => /\/chunks\/([a-z-]+?)-[\w-]{8}\.js$/.exec(path)?.[1] ?? path;
 
 describe('first paint: bytes downloaded before the first results (packed dist/, cross-origin, Chromium)', () => {
   let site: CrossOrigin;

@@ -34,7 +34,9 @@ export async function startHoldingProxy(
     const body = Buffer.concat(chunks).toString('utf8');
     const seen: HeldRequest = { url: req.url ?? '/', json: body ? JSON.parse(body) : undefined, aborted: false };
     requests.push(seen);
-    res.on('close', () => void (res.writableFinished || (seen.aborted = true)));
+    res.on('close', () => {
+      if (!res.writableFinished) seen.aborted = true;
+    });
     const ms = hold(seen);
     if (ms > 0) await new Promise((r) => setTimeout(r, ms));
     if (seen.aborted) return;
@@ -51,7 +53,11 @@ export async function startHoldingProxy(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

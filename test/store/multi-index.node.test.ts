@@ -67,7 +67,13 @@ function makeTree(url: string) {
   const child = store.addIndex<Article>(ARTICLES);
   child.registerNeeds('list', { disjunctiveFacets: ['author'], facets: ['topic'], hitsPerPage: 200 });
   const off = [store.subscribe(() => {}), child.subscribe(() => {})];
-  return { store, child, stop: () => off.forEach((f) => f()) };
+  return {
+    store,
+    child,
+    stop: () => {
+      for (const f of off) f();
+    },
+  };
 }
 
 const ids = (hits: Array<{ objectID: string }> | undefined) => (hits ?? []).map((h) => h.objectID).sort();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ApiError, createClient } from '../../src/client/index.js';
 import { createSearchStore } from '../../src/store/index.js';
-import type { SearchStatus, SearchStore, StoreSnapshot } from '../../src/store/types.js';
+import type { SearchStatus, SearchStore } from '../../src/store/types.js';
 import {
   catalogue,
   indexProducts,
@@ -10,7 +10,7 @@ import {
   startService,
   waitTask,
   type Product,
-  type Proxy,
+  type Proxy as RecordingProxy,
   type RunningService,
 } from '../client/fixture.js';
 import { settle, startHoldingProxy } from './fixture.js';
@@ -37,7 +37,7 @@ function makeStore(url: string, extra: { stalledDelayMs?: number; initialState?:
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 /** The queries of one proxied multi-query request, params decoded. */
-function queriesOf(proxy: Proxy, n: number): Array<Record<string, string>> {
+function queriesOf(proxy: RecordingProxy, n: number): Array<Record<string, string>> {
   const body = proxy.requests[n]!.json as { requests: Array<{ indexName: string; params: string }> };
   return body.requests.map((r) => Object.fromEntries(new URLSearchParams(r.params)));
 }

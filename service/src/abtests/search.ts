@@ -2,14 +2,15 @@
  * The search side of A/B tests: a search on the first (control) index of an active test is assigned a
  * variant by its user; variant 2 runs on the second index with its customSearchParameters. Searches on
  * any other index — the second index of a test included — are never redirected (document 2, "A/B test
- * status"). `runSearch` (`src/service/http/search.ts`) calls `abTestRoute` first and, when it answers,
+ * status"). The search pipeline (`Search` in `search/search.ts`) calls `abTestRoute` first and, when it answers,
  * searches where it says, adds `abTestID` / `abTestVariantID` to the answer and records the variant with
  * the Analytics search.
  */
 import { searchUser, type SearchOrigin } from '../analytics/record.js';
-import type { KeyInfo, ServiceContext } from '../context.js';
 import type { Index } from '../engine/index.js';
-import { getAbTests, variantFor } from './service.js';
+import type { KeyInfo } from '../keys/types.js';
+import type { Catalog } from '../indices/catalog.js';
+import { type AbTests, variantFor } from './service.js';
 
 export interface AbTestRoute {
   abTestID: number;
@@ -24,18 +25,19 @@ export interface AbTestRoute {
 
 /**
  * @example
- * const route = abTestRoute(ctx, 'products', index, input, key, origin);
+ * const route = abTestRoute(services.abTests, services.catalog, 'products', index, input, key, origin);
  * if (route) ({ indexName, index, input } = route);
  */
 export function abTestRoute(
-  ctx: ServiceContext,
+  abTests: AbTests,
+  catalog: Catalog,
   indexName: string,
   index: Index,
   input: Record<string, unknown>,
   key: KeyInfo,
   origin?: SearchOrigin,
 ): AbTestRoute | undefined {
-  const test = getAbTests(ctx).activeOn(indexName);
+  const test = abTests.activeOn(indexName);
   if (!test) return undefined;
   // The user Analytics counts: the token the search will run with (a secured key's, the key's forced
   // one, the query's), else the X-Service-UserToken header, else the client IP.
@@ -43,7 +45,7 @@ export function abTestRoute(
   const userToken = key.userToken ?? forcedToken ?? input.userToken;
   const variantID = variantFor(test, searchUser(userToken, key, origin).userKey);
   const variant = test.variants[variantID - 1]!;
-  const target = variant.index === indexName ? index : ctx.indices.get(variant.index);
+  const target = variant.index === indexName ? index : catalog.get(variant.index);
   // The second index was deleted after the test began: the search runs as if there were no test.
   if (!target) return undefined;
   return {

@@ -1,10 +1,10 @@
 /**
  * A/B tests (document 2, "A/B test" and "A/B test status"): the tests of a service, their status, the
- * traffic split and their metrics. The router is `src/service/http/abtests.ts`; the search side is
- * `./search.ts`; storage `src/service/storage/abtests.ts`. See `docs/notes/service.md`, "A/B tests".
+ * traffic split and their metrics. The router is `http/abtests.ts`; the search side is
+ * `./search.ts`; storage `storage/sqlite/abtests.ts`. See `docs/notes/analytics.md`, "A/B tests".
  *
  * - Status: `active` from creation; `stopped` by `POST …/stop` (final: the test never restarts);
- *   `expired` once the service clock (`ctx.now()`) is past `endAt` — evaluated lazily whenever a test is
+ *   `expired` once the service clock (`services.now()`) is past `endAt` — evaluated lazily whenever a test is
  *   read or a search could be split, and then stored. `failed` is never produced: a creation either
  *   commits whole or answers an error and leaves nothing.
  * - Assignment: the first 4 bytes of SHA-256(`abTestID` NUL `user`) as an unsigned integer, modulo 100,
@@ -15,11 +15,15 @@
  *   assigned, and the significance of the difference between the variants (`./significance.ts`).
  */
 import { createHash } from 'node:crypto';
-import { getAnalyticsLog } from '../analytics/record.js';
-import { AnalyticsReports } from '../analytics/reports.js';
-import type { ServiceContext } from '../context.js';
-import { getEventStore } from '../insights/event-store.js';
-import { AbTestStore, type AbTestVariantConfig, type StoredAbTest } from '../storage/abtests.js';
+import type { AnalyticsLog } from '../analytics/log.js';
+import type {
+  AbTestStore,
+  AbTestVariantConfig,
+  AnalyticsReports,
+  StoredAbTest,
+  VariantFigures,
+} from '../storage/types.js';
+import type { TaskQueue } from '../tasks/queue.js';
 import { twoProportionSignificance } from './significance.js';
 import type { AbTestCreate } from './validate.js';
 
@@ -82,38 +86,63 @@ export function variantFor(test: Pick<StoredAbTest, 'abTestID' | 'variants'>, us
   return bucketOf(test.abTestID, userKey) < test.variants[0].trafficPercentage ? 1 : 2;
 }
 
-export class AbTests {
-  private readonly store: AbTestStore;
-  private readonly reports: AnalyticsReports;
-  /** Every test by id (a few rows: kept in memory, written through). */
-  private readonly tests = new Map<number, StoredAbTest>();
+export interface AbTestsDependencies {
+  store: AbTestStore;
+  /** Creations, stops, deletions and expiries are writes. */
+  tasks: TaskQueue;
+  /** The metrics: the Analytics figures of each variant's searches. */
+  analytics: AnalyticsReports;
+  /** Flushed before the metrics are read (searches still queued count). */
+  analyticsLog: AnalyticsLog;
+  now: () => number;
+}
 
-  constructor(private readonly ctx: ServiceContext) {
-    // The tables the metrics read: the Analytics search log (with its A/B columns) and the events.
-    getAnalyticsLog(ctx);
-    getEventStore(ctx);
-    this.store = new AbTestStore(ctx.db);
-    this.reports = new AnalyticsReports(ctx.db);
-    for (const test of this.store.all()) this.tests.set(test.abTestID, test);
+export class AbTests {
+  readonly #tasks: TaskQueue;
+  readonly #reports: AnalyticsReports;
+  readonly #analyticsLog: AnalyticsLog;
+  readonly #now: () => number;
+  /** Every test by id (a few rows: kept in memory, written through). */
+  readonly #tests = new Map<number, StoredAbTest>();
+
+  private constructor({ tasks, analytics, analyticsLog, now }: AbTestsDependencies) {
+    this.#tasks = tasks;
+    this.#reports = analytics;
+    this.#analyticsLog = analyticsLog;
+    this.#now = now;
   }
 
-  /** Moves an active test past its `endAt` to `expired` (stored). */
-  private refresh(test: StoredAbTest): StoredAbTest {
-    if (test.status === 'active' && this.ctx.now() > test.endAt) {
-      this.store.setStatus(test.abTestID, 'expired');
+  static async load(dependencies: AbTestsDependencies): Promise<AbTests> {
+    const abTests = new AbTests(dependencies);
+    for (const test of await dependencies.store.all()) abTests.#tests.set(test.abTestID, test);
+    return abTests;
+  }
+
+  /**
+   * Moves an active test past its `endAt` to `expired`: at once in memory, then stored (a write of its own,
+   * off the caller's path — a search may be what noticed; a failed write is logged, and the test is found
+   * expired again at the next start).
+   */
+  #refresh(test: StoredAbTest): StoredAbTest {
+    if (test.status === 'active' && this.#now() > test.endAt) {
       test.status = 'expired';
+      this.#tasks
+        .run({ indexName: test.variants[0].index, kind: 'abtestExpired' }, (write) => {
+          write.change({ area: 'abTests', type: 'status', abTestID: test.abTestID, status: 'expired' });
+        })
+        .catch((error) => console.error('[svc-search] A/B test: the expiry could not be stored', error));
     }
     return test;
   }
 
   get(abTestID: number): StoredAbTest | undefined {
-    const test = this.tests.get(abTestID);
-    return test && this.refresh(test);
+    const test = this.#tests.get(abTestID);
+    return test && this.#refresh(test);
   }
 
   /** Every test, oldest first. */
   list(): StoredAbTest[] {
-    return [...this.tests.values()].map((test) => this.refresh(test));
+    return [...this.#tests.values()].map((test) => this.#refresh(test));
   }
 
   /** The active test whose indices include `indexName`, if any. */
@@ -125,60 +154,66 @@ export class AbTests {
 
   /** The active test whose first (control) index is `indexName`: the one its searches are split by. */
   activeOn(indexName: string): StoredAbTest | undefined {
-    for (const test of this.tests.values()) {
-      if (test.status === 'active' && test.variants[0].index === indexName && this.refresh(test).status === 'active')
+    for (const test of this.#tests.values()) {
+      if (test.status === 'active' && test.variants[0].index === indexName && this.#refresh(test).status === 'active')
         return test;
     }
     return undefined;
   }
 
-  /**
-   * Stores a validated test as active. `write` runs the insert inside the caller's transaction (the
-   * catalog's, which publishes the task the answer carries).
-   */
-  create(input: AbTestCreate, write: (insert: () => number) => number): StoredAbTest {
-    const createdAt = this.ctx.now();
+  /** Stores a validated test as active; resolves with it and the task of the write. */
+  async create(input: AbTestCreate): Promise<{ test: StoredAbTest; taskID: number }> {
     const base = {
       name: input.name,
       status: 'active' as const,
-      createdAt,
+      createdAt: this.#now(),
       endAt: input.endAt,
       variants: input.variants,
     };
-    const abTestID = write(() => this.store.insert(base));
-    const test: StoredAbTest = { abTestID, ...base };
-    this.tests.set(abTestID, test);
-    return test;
+    const { taskID, results } = await this.#tasks.run({ indexName: input.variants[0].index, kind: 'abtest' }, (write) =>
+      write.change({ area: 'abTests', type: 'insert', test: base }),
+    );
+    const test: StoredAbTest = { abTestID: results[0] as number, ...base };
+    this.#tests.set(test.abTestID, test);
+    return { test, taskID };
   }
 
   /**
    * `active` → `stopped`; a stopped or expired test stays as it is (stop is idempotent, so a client's
-   * retry after a timeout is harmless). `write` runs the change inside the caller's transaction.
+   * retry after a timeout is harmless). Resolves with the task of the write.
    */
-  stop(test: StoredAbTest, write: (apply: () => void) => void = (apply) => apply()): void {
-    this.refresh(test);
-    const stoppedAt = this.ctx.now();
+  async stop(test: StoredAbTest): Promise<number> {
+    this.#refresh(test);
+    const stoppedAt = this.#now();
     const stopping = test.status === 'active';
-    write(() => {
-      if (stopping) this.store.setStatus(test.abTestID, 'stopped', stoppedAt);
+    const { taskID } = await this.#tasks.run({ indexName: test.variants[0].index, kind: 'abtestStop' }, (write) => {
+      if (!stopping) return;
+      write.change({ area: 'abTests', type: 'status', abTestID: test.abTestID, status: 'stopped', stoppedAt });
+      write.afterCommit(() => {
+        test.status = 'stopped';
+        test.stoppedAt = stoppedAt;
+      });
     });
-    if (!stopping) return;
-    test.status = 'stopped';
-    test.stoppedAt = stoppedAt;
+    return taskID;
   }
 
-  /** Removes the test and its metrics. `write` runs the change inside the caller's transaction. */
-  remove(test: StoredAbTest, write: (apply: () => void) => void = (apply) => apply()): void {
-    getAnalyticsLog(this.ctx).flush(); // searches of the test still queued lose their tag too
-    write(() => this.store.remove(test.abTestID));
-    this.tests.delete(test.abTestID);
+  /** Removes the test and its metrics (its searches lose their test and variant). Resolves with the task. */
+  async remove(test: StoredAbTest): Promise<number> {
+    await this.#analyticsLog.flush(); // searches of the test still queued lose their tag too
+    const { taskID } = await this.#tasks.run({ indexName: test.variants[0].index, kind: 'abtestDelete' }, (write) => {
+      write.change({ area: 'abTests', type: 'remove', abTestID: test.abTestID });
+      write.afterCommit(() => this.#tests.delete(test.abTestID));
+    });
+    return taskID;
   }
 
   /** The A/B test object with each variant's metrics and the two significances. */
-  describe(test: StoredAbTest): AbTestObject {
-    this.refresh(test);
-    getAnalyticsLog(this.ctx).flush(); // live figures: searches still queued count
-    const figures = test.variants.map((variant, i) => this.reports.abTestVariant(test.abTestID, i + 1, variant.index));
+  async describe(test: StoredAbTest): Promise<AbTestObject> {
+    this.#refresh(test);
+    await this.#analyticsLog.flush(); // live figures: searches still queued count
+    const figures = await Promise.all(
+      test.variants.map((variant, i) => this.#reports.abTestVariant(test.abTestID, i + 1, variant.index)),
+    );
     const [a, b] = figures;
     const significance = (numerator: 'clickedSearchCount' | 'convertedSearchCount') =>
       a && b ? twoProportionSignificance(a[numerator], a.trackedSearchCount, b[numerator], b.trackedSearchCount) : null;
@@ -206,7 +241,7 @@ function variantFields(variant: AbTestVariantConfig) {
   };
 }
 
-function metrics(figures: ReturnType<AnalyticsReports['abTestVariant']>): VariantMetrics {
+function metrics(figures: VariantFigures | undefined): VariantMetrics {
   if (!figures) return { ...NO_DATA };
   return {
     // An integer, as the document types it: the mean click position rounded to the nearest (halves up).
@@ -220,21 +255,4 @@ function metrics(figures: ReturnType<AnalyticsReports['abTestVariant']>): Varian
     trackedSearchCount: figures.trackedSearchCount,
     userCount: figures.userCount,
   };
-}
-
-const services = new WeakMap<ServiceContext, AbTests>();
-
-/**
- * The A/B tests of a service (one per context; creates its table and loads the tests on first use).
- *
- * @example
- * getAbTests(ctx).activeOn('products')
- */
-export function getAbTests(ctx: ServiceContext): AbTests {
-  let service = services.get(ctx);
-  if (!service) {
-    service = new AbTests(ctx);
-    services.set(ctx, service);
-  }
-  return service;
 }

@@ -5,9 +5,11 @@
  * ("invalid payload") naming the first bad field. Index existence (404) and tests already running on an
  * index (422) are checked by the caller, which knows the indices.
  */
+import { z } from 'zod';
 import { buildFilterTree, EngineError, parseSearchParams } from '../engine/index.js';
-import { HttpError } from '../http/errors.js';
-import type { AbTestVariantConfig } from '../storage/abtests.js';
+import { ServiceError } from '../errors.js';
+import type { AbTestVariantConfig } from '../storage/types.js';
+import { jsonObject, onlyKeys, parse } from '../validation.js';
 
 const DAY_MS = 86_400_000;
 const VARIANT_FIELDS = new Set(['index', 'trafficPercentage', 'description', 'customSearchParameters']);
@@ -22,12 +24,8 @@ export interface AbTestCreate {
   endAt: number;
 }
 
-function invalid(message: string): HttpError {
-  return new HttpError(422, message);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function invalid(message: string): ServiceError {
+  return new ServiceError(422, message);
 }
 
 /**
@@ -69,48 +67,69 @@ export function defaultEndAt(now: number): number {
   return Math.floor(now / DAY_MS) * DAY_MS + DAY_MS - 1000;
 }
 
-function variantOf(value: unknown, i: number): AbTestVariantConfig {
-  const at = `variants[${i}]`;
-  if (!isObject(value)) throw invalid(`${at}: must be an object with index and trafficPercentage`);
-  for (const field of Object.keys(value)) {
-    if (!VARIANT_FIELDS.has(field))
-      throw invalid(
-        `${at}.${field}: unexpected field (a variant has index, trafficPercentage, description, customSearchParameters)`,
-      );
-  }
-  const { index, trafficPercentage, description, customSearchParameters } = value;
-  if (typeof index !== 'string' || index === '') throw invalid(`${at}.index: required, a non-empty index name`);
-  if (
-    typeof trafficPercentage !== 'number' ||
-    !Number.isInteger(trafficPercentage) ||
-    trafficPercentage < 1 ||
-    trafficPercentage > 99
-  ) {
-    throw invalid(
-      `${at}.trafficPercentage: required, an integer from 1 to 99, got ${JSON.stringify(trafficPercentage)}`,
-    );
-  }
-  const variant: AbTestVariantConfig = { index, trafficPercentage };
-  if (description !== undefined && description !== null) {
-    if (typeof description !== 'string' || description.length > MAX_TEXT)
-      throw invalid(`${at}.description: must be a string of at most ${MAX_TEXT} characters`);
-    variant.description = description;
-  }
-  if (customSearchParameters !== undefined && customSearchParameters !== null) {
-    if (!isObject(customSearchParameters))
-      throw invalid(`${at}.customSearchParameters: must be an object of search parameters`);
-    try {
-      // The same checks a search makes (types, then the filter syntax), so a bad value is refused now
-      // rather than failing every search of the variant later.
-      const parsed = parseSearchParams(customSearchParameters) as Record<string, unknown>;
-      buildFilterTree(parsed);
-    } catch (error) {
-      if (error instanceof EngineError) throw invalid(`${at}.customSearchParameters: ${error.message}`);
-      throw error;
-    }
-    if (Object.keys(customSearchParameters).length > 0)
-      variant.customSearchParameters = structuredClone(customSearchParameters);
-  }
+const got = (input: unknown) => `, got ${JSON.stringify(input)}`;
+
+/** One variant (document 2: index, trafficPercentage, description, customSearchParameters). */
+const VARIANT = jsonObject('{at}: must be an object with index and trafficPercentage')
+  .pipe(
+    onlyKeys(
+      [...VARIANT_FIELDS],
+      (key) =>
+        `{at}.${key}: unexpected field (a variant has index, trafficPercentage, description, customSearchParameters)`,
+    ),
+  )
+  .pipe(
+    z.object({
+      index: z
+        .string({ error: '{at}: required, a non-empty index name' })
+        .min(1, { error: '{at}: required, a non-empty index name' }),
+      trafficPercentage: (() => {
+        const error = (issue: { input?: unknown }) => `{at}: required, an integer from 1 to 99${got(issue.input)}`;
+        return z.number({ error }).int({ error }).min(1, { error }).max(99, { error });
+      })(),
+      description: z
+        .string({ error: `{at}: must be a string of at most ${MAX_TEXT} characters` })
+        .max(MAX_TEXT, { error: `{at}: must be a string of at most ${MAX_TEXT} characters` })
+        .nullish(),
+      customSearchParameters: jsonObject('{at}: must be an object of search parameters')
+        .superRefine((parameters, context) => {
+          try {
+            // The same checks a search makes (types, then the filter syntax), so a bad value is refused now
+            // rather than failing every search of the variant later.
+            buildFilterTree(parseSearchParams(parameters) as Record<string, unknown>);
+          } catch (error) {
+            if (!(error instanceof EngineError)) throw error;
+            context.addIssue({ code: 'custom', message: `{at}: ${error.message}` });
+          }
+        })
+        .nullish(),
+    }),
+  );
+
+/** The create body: `name`, exactly two variants, `endAt` (checked against the clock by {@link validateCreate}). */
+const CREATE_BODY = jsonObject('body: must be an object with name and variants')
+  .pipe(onlyKeys([...BODY_FIELDS], (key) => `${key}: unexpected field (an A/B test has name, variants, endAt)`))
+  .pipe(
+    z.object({
+      name: z
+        .string({ error: `name: required, a non-empty string of at most ${MAX_TEXT} characters` })
+        .max(MAX_TEXT, { error: `name: required, a non-empty string of at most ${MAX_TEXT} characters` })
+        .refine((name) => name.trim() !== '', {
+          error: `name: required, a non-empty string of at most ${MAX_TEXT} characters`,
+        }),
+      variants: z
+        .array(z.unknown(), { error: 'variants: required, a list of exactly 2 variants' })
+        .length(2, { error: 'variants: required, a list of exactly 2 variants' })
+        .pipe(z.tuple([VARIANT, VARIANT])),
+      endAt: z.unknown().optional(),
+    }),
+  );
+
+function variantOf(parsed: z.output<typeof VARIANT>): AbTestVariantConfig {
+  const variant: AbTestVariantConfig = { index: parsed.index, trafficPercentage: parsed.trafficPercentage };
+  if (parsed.description !== undefined && parsed.description !== null) variant.description = parsed.description;
+  const parameters = parsed.customSearchParameters;
+  if (parameters && Object.keys(parameters).length > 0) variant.customSearchParameters = structuredClone(parameters);
   return variant;
 }
 
@@ -120,26 +139,20 @@ function variantOf(value: unknown, i: number): AbTestVariantConfig {
  * validateCreate({ name: 'ranking', variants: [{ index: 'a', trafficPercentage: 60 }, { index: 'b', trafficPercentage: 40 }] }, Date.now())
  */
 export function validateCreate(body: unknown, now: number): AbTestCreate {
-  if (!isObject(body)) throw invalid('body: must be an object with name and variants');
-  for (const field of Object.keys(body)) {
-    if (!BODY_FIELDS.has(field)) throw invalid(`${field}: unexpected field (an A/B test has name, variants, endAt)`);
-  }
-  const { name, variants, endAt } = body;
-  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_TEXT)
-    throw invalid(`name: required, a non-empty string of at most ${MAX_TEXT} characters`);
-  if (!Array.isArray(variants) || variants.length !== 2)
-    throw invalid('variants: required, a list of exactly 2 variants');
-  const pair = [variantOf(variants[0], 0), variantOf(variants[1], 1)] as [AbTestVariantConfig, AbTestVariantConfig];
+  const parsed = parse(CREATE_BODY, body, { status: 422 });
+  const pair = [variantOf(parsed.variants[0]), variantOf(parsed.variants[1])] as [
+    AbTestVariantConfig,
+    AbTestVariantConfig,
+  ];
   const total = pair[0].trafficPercentage + pair[1].trafficPercentage;
   if (total !== 100) throw invalid(`variants: the trafficPercentage values must add up to 100, got ${total}`);
   if (pair[0].index === pair[1].index && !pair[0].customSearchParameters && !pair[1].customSearchParameters) {
     throw invalid(
-      'variants: both variants use the index ' +
-        JSON.stringify(pair[0].index) +
-        '; two variants may share an index only when one has customSearchParameters',
+      `variants: both variants use the index ${JSON.stringify(pair[0].index)}; two variants may share an index only when one has customSearchParameters`,
     );
   }
+  const { endAt } = parsed;
   const end = endAt === undefined || endAt === null ? defaultEndAt(now) : parseEndAt(endAt);
   if (end <= now) throw invalid(`endAt: must be in the future, got ${new Date(end).toISOString()}`);
-  return { name, variants: pair, endAt: end };
+  return { name: parsed.name, variants: pair, endAt: end };
 }

@@ -3,21 +3,16 @@
  * (required), `startDate` / `endDate` (YYYY-MM-DD, UTC, inclusive; default the last 8 days including
  * today), `limit` / `offset`, and `tags` (an expression over `analyticsTags`).
  */
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
+import type { OrderBy, Period, TagExpression } from '../storage/types.js';
+
+export type { Period, TagExpression } from '../storage/types.js';
 
 export const DAY_MS = 86_400_000;
 /** The longest period one call may cover (ten years of daily `dates`). */
 export const MAX_PERIOD_DAYS = 3660;
 /** "Analytics top lists: most frequent 1000". */
 export const TOP_LIMIT = 1000;
-
-/** A period of whole UTC days: `from` inclusive, `to` exclusive (Unix ms). */
-export interface Period {
-  from: number;
-  to: number;
-  /** Every day of the period, `YYYY-MM-DD`. */
-  days: string[];
-}
 
 /**
  * `YYYY-MM-DD` of a time, in UTC.
@@ -33,7 +28,7 @@ function parseDay(name: string, text: string): number {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const ms = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
   if (!match || Number.isNaN(ms) || dayOf(ms) !== text || Number(match[1]) < 1970) {
-    throw new HttpError(400, `${name}: must be a date of the form YYYY-MM-DD (UTC), got ${JSON.stringify(text)}`);
+    throw new ServiceError(400, `${name}: must be a date of the form YYYY-MM-DD (UTC), got ${JSON.stringify(text)}`);
   }
   return ms;
 }
@@ -49,10 +44,10 @@ export function parsePeriod(startDate: string | undefined, endDate: string | und
   const today = Math.floor(now / DAY_MS) * DAY_MS;
   const start = startDate === undefined || startDate === '' ? today - 7 * DAY_MS : parseDay('startDate', startDate);
   const end = endDate === undefined || endDate === '' ? today : parseDay('endDate', endDate);
-  if (end < start) throw new HttpError(400, `endDate (${dayOf(end)}) is before startDate (${dayOf(start)})`);
+  if (end < start) throw new ServiceError(400, `endDate (${dayOf(end)}) is before startDate (${dayOf(start)})`);
   const count = (end - start) / DAY_MS + 1;
   if (count > MAX_PERIOD_DAYS)
-    throw new HttpError(400, `The period from startDate to endDate is limited to ${MAX_PERIOD_DAYS} days`);
+    throw new ServiceError(400, `The period from startDate to endDate is limited to ${MAX_PERIOD_DAYS} days`);
   const days: string[] = [];
   for (let day = start; day <= end; day += DAY_MS) days.push(dayOf(day));
   return { from: start, to: end + DAY_MS, days };
@@ -73,7 +68,7 @@ export function parseCount(
   if (text === undefined || text === '') return fallback;
   if (!/^\d+$/.test(text) || Number(text) > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? 'a non-negative integer' : `an integer from 0 to ${max}`;
-    throw new HttpError(400, `${name}: must be ${range}, got ${JSON.stringify(text)}`);
+    throw new ServiceError(400, `${name}: must be ${range}, got ${JSON.stringify(text)}`);
   }
   return Number(text);
 }
@@ -88,11 +83,10 @@ export function parseBoolean(name: string, text: string | undefined, fallback: b
   if (text === undefined || text === '') return fallback;
   if (text === 'true') return true;
   if (text === 'false') return false;
-  throw new HttpError(400, `${name}: must be true or false, got ${JSON.stringify(text)}`);
+  throw new ServiceError(400, `${name}: must be true or false, got ${JSON.stringify(text)}`);
 }
 
 /** A parsed `tags` expression. */
-export type TagExpression = { tag: string } | { and: TagExpression[] } | { or: TagExpression[] };
 
 /**
  * Parses `tags`: tags joined with `AND` / `OR` (upper case; `AND` binds tighter), parentheses, and
@@ -106,7 +100,7 @@ export function parseTags(text: string | undefined): TagExpression | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   const tokens: Array<{ kind: 'tag' | 'and' | 'or' | '(' | ')'; value: string }> = [];
   const fail = (message: string): never => {
-    throw new HttpError(400, `tags: ${message} in ${JSON.stringify(text)}`);
+    throw new ServiceError(400, `tags: ${message} in ${JSON.stringify(text)}`);
   };
   let i = 0;
   while (i < text.length) {
@@ -167,19 +161,10 @@ export function parseTags(text: string | undefined): TagExpression | undefined {
   return parsed;
 }
 
-/**
- * The SQL condition of a tag expression on the JSON array column `column`, with its parameters.
- *
- * @example
- * tagsSql({ tag: 'mobile' }, 'a.tags') // { sql: 'EXISTS (SELECT 1 FROM json_each(a.tags) WHERE value = ?)', params: ['mobile'] }
- */
-export function tagsSql(expression: TagExpression | undefined, column: string): { sql: string; params: string[] } {
-  if (!expression) return { sql: '1', params: [] };
-  if ('tag' in expression)
-    return { sql: `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ?)`, params: [expression.tag] };
-  const parts = ('and' in expression ? expression.and : expression.or).map((part) => tagsSql(part, column));
-  return {
-    sql: `(${parts.map((part) => part.sql).join('and' in expression ? ' AND ' : ' OR ')})`,
-    params: parts.flatMap((part) => part.params),
-  };
-}
+/** The `orderBy` values of `/2/searches`. */
+export const ORDER_BY: readonly OrderBy[] = [
+  'searchCount',
+  'clickThroughRate',
+  'conversionRate',
+  'averageClickPosition',
+];

@@ -1,12 +1,11 @@
 /**
- * What the Analytics API records of a search: called by the search router (`runSearch`) for every
- * search it answers, unless the search has `analytics: false`. See `docs/notes/service.md`, "Analytics".
+ * What the Analytics API records of a search: called by the search pipeline (`Search` in `search/search.ts`) for every
+ * search it answers, unless the search has `analytics: false`. See `docs/notes/analytics.md`.
  */
-import type { Context } from 'hono';
-import type { KeyInfo, ServiceContext } from '../context.js';
 import { buildFilterTree, parseSearchParams, type FilterNode } from '../engine/index.js';
-import { clientIp } from '../http/auth.js';
-import { AnalyticsLog, type AnalyticsFilter, type FilterOperator } from '../storage/analytics-log.js';
+import type { KeyInfo } from '../keys/types.js';
+import type { AnalyticsFilter, FilterOperator } from '../storage/types.js';
+import type { AnalyticsLog } from './log.js';
 
 /** Where a search came from, read from the HTTP request. */
 export interface SearchOrigin {
@@ -26,64 +25,6 @@ export interface SearchOrigin {
  * itself: they mean something only behind a proxy that sets (overwrites) them.
  */
 export const DEFAULT_COUNTRY_HEADERS = ['cf-ipcountry', 'x-country-code'] as const;
-
-const countryHeaders = new WeakMap<ServiceContext, readonly string[]>();
-
-/** Called once by `createService`: the header to read the country from (default {@link DEFAULT_COUNTRY_HEADERS}). */
-export function setCountryHeader(ctx: ServiceContext, header: string | undefined): void {
-  countryHeaders.set(ctx, header ? [header.toLowerCase()] : DEFAULT_COUNTRY_HEADERS);
-}
-
-/** A two-letter country code, upper case; `XX` (Cloudflare: unknown) and anything else are no country. */
-function countryOf(value: string | undefined): string | undefined {
-  const code = value?.trim().toUpperCase();
-  return code && /^[A-Z]{2}$/.test(code) && code !== 'XX' ? code : undefined;
-}
-
-/**
- * @example
- * runSearch(ctx, indexName, index, raw, key, searchOrigin(c, ctx));
- */
-export function searchOrigin(c: Context, ctx?: ServiceContext): SearchOrigin {
-  const origin: SearchOrigin = {};
-  for (const header of (ctx && countryHeaders.get(ctx)) ?? DEFAULT_COUNTRY_HEADERS) {
-    const country = countryOf(c.req.header(header));
-    if (country) {
-      origin.country = country;
-      break;
-    }
-  }
-  const ip = clientIp(c);
-  if (ip) origin.ip = ip;
-  const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-  if (forwarded) origin.forwardedFor = forwarded;
-  const userToken = c.req.header('x-service-usertoken');
-  if (userToken) origin.userToken = userToken;
-  return origin;
-}
-
-const logs = new WeakMap<ServiceContext, AnalyticsLog>();
-
-/**
- * The analytics log of a service (one per context; creates its table on first use and writes what is
- * queued when the service closes).
- *
- * @example
- * getAnalyticsLog(ctx).flush();
- */
-export function getAnalyticsLog(ctx: ServiceContext): AnalyticsLog {
-  let log = logs.get(ctx);
-  if (!log) {
-    const created = new AnalyticsLog(ctx.db);
-    ctx.on('close', () => created.close());
-    // DELETE /1/usertokens/{userToken}: the user's searches stay (they were searches) but no longer carry
-    // the token.
-    ctx.on('usertoken-deleted', (payload) => created.forgetUser((payload as { userToken: string }).userToken));
-    logs.set(ctx, created);
-    log = created;
-  }
-  return log;
-}
 
 function analyticsOff(value: unknown): boolean {
   return value === false || value === 'false' || value === 0 || value === '0';
@@ -183,7 +124,7 @@ export interface RecordedSearch {
   };
   key: KeyInfo;
   origin?: SearchOrigin;
-  /** The A/B test variant the search was assigned to (`src/service/abtests/`), if any. */
+  /** The A/B test variant the search was assigned to (`abtests/`), if any. */
   abTest?: { abTestID: number; abTestVariantID: number } | undefined;
 }
 
@@ -193,11 +134,11 @@ export interface RecordedSearch {
  * header, else the client IP (with the admin key, the first `X-Forwarded-For` address when given).
  *
  * @example
- * recordSearch(ctx, { indexName, input, raw, response, key, origin });
+ * recordSearch(services.analyticsLog, services.now(), { indexName, input, raw, response, key, origin });
  */
-export function recordSearch(ctx: ServiceContext, search: RecordedSearch): void {
+export function recordSearch(log: AnalyticsLog, ts: number, search: RecordedSearch): void {
   try {
-    record(ctx, search);
+    record(log, ts, search);
   } catch (error) {
     // Analytics never fails a search.
     console.error('[svc-search] analytics: a search could not be recorded', error);
@@ -227,15 +168,15 @@ export function searchUser(userToken: unknown, key: KeyInfo, origin: SearchOrigi
   return { userKey: address((key.isAdmin && origin.forwardedFor) || origin.ip || 'unknown'), anonymous: true };
 }
 
-function record(ctx: ServiceContext, search: RecordedSearch): void {
+function record(log: AnalyticsLog, ts: number, search: RecordedSearch): void {
   const { input, raw, response, key, origin = {} } = search;
   if (analyticsOff(raw.analytics)) return;
   const { userKey, anonymous } = searchUser(raw.userToken, key, origin);
   const page = Number(response.page ?? 0);
   const hitsPerPage = Number(response.hitsPerPage ?? response.hits.length);
-  getAnalyticsLog(ctx).record({
+  log.record({
     indexName: search.indexName,
-    ts: ctx.now(),
+    ts,
     query: typeof input.query === 'string' ? input.query : '',
     nbHits: Number(response.nbHits ?? 0) || 0,
     userKey,

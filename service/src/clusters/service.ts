@@ -2,17 +2,16 @@
  * The multi-cluster user-ID mapping (document 1, "Multi-cluster records", "Endpoints > Multi-cluster") of
  * the local service, which is a single-cluster deployment: there is one cluster, {@link LOCAL_CLUSTER}.
  *
- * Durable in SQLite:
- * - `clusters_mapping`: one row per user ID assigned to the cluster (`createdAt`, Unix ms);
- * - `clusters_record_owners`: which user ID a record belongs to. A record write carrying the
- *   `X-Service-User-ID` header gives the written records to that user; a write without the header gives
- *   them to no one. A user's `nbRecords` / `dataSize` are the records it owns that still exist (so any
- *   deletion — delete object, batch, clear, deleteByQuery, delete index — decrements at once), and the
- *   bytes of their JSON.
+ * Durable in storage: the users assigned to the cluster (`createdAt`, Unix ms), and which user ID a record
+ * belongs to. A record write carrying the `X-Service-User-ID` header gives the written records to that user;
+ * a write without the header gives them to no one. A user's `nbRecords` / `dataSize` are the records it owns
+ * that still exist (so any deletion — delete object, batch, clear, deleteByQuery, delete index — decrements at
+ * once), and the bytes of their JSON.
  */
-import type { Context } from 'hono';
-import type { ServiceContext } from '../context.js';
-import { HttpError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
+import type { Catalog } from '../indices/catalog.js';
+import type { ClusterStore } from '../storage/types.js';
+import type { TaskQueue, Write } from '../tasks/queue.js';
 
 /** The one cluster of the local service. */
 export const LOCAL_CLUSTER = 'c1-local';
@@ -51,7 +50,7 @@ export interface ClusterFigures {
  */
 export function validateUserId(value: unknown, where: string): string {
   if (typeof value !== 'string' || !USER_ID.test(value)) {
-    throw new HttpError(
+    throw new ServiceError(
       400,
       `${where} must be a user ID of 1 to 64 characters among letters, digits, '_' and '-' (got ${JSON.stringify(value)})`,
     );
@@ -61,68 +60,44 @@ export function validateUserId(value: unknown, where: string): string {
 
 /** The cluster named in a request (404 for any name but the local cluster's). */
 export function requireCluster(value: unknown, where: string): string {
-  if (typeof value !== 'string' || value === '') throw new HttpError(400, `${where} must be a non-empty string`);
+  if (typeof value !== 'string' || value === '') throw new ServiceError(400, `${where} must be a non-empty string`);
   if (value !== LOCAL_CLUSTER)
-    throw new HttpError(404, `Cluster ${value} does not exist (the local service has one cluster: ${LOCAL_CLUSTER})`);
+    throw new ServiceError(
+      404,
+      `Cluster ${value} does not exist (the local service has one cluster: ${LOCAL_CLUSTER})`,
+    );
   return value;
 }
 
 export class Clusters {
-  private readonly statements;
+  readonly #store: ClusterStore;
+  readonly #tasks: TaskQueue;
+  readonly #catalog: Catalog;
 
-  constructor(private readonly ctx: ServiceContext) {
-    const { db } = ctx;
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS clusters_mapping (
-        user_id TEXT PRIMARY KEY,
-        cluster_name TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS clusters_record_owners (
-        index_name TEXT NOT NULL,
-        object_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        PRIMARY KEY (index_name, object_id)
-      );
-      CREATE INDEX IF NOT EXISTS clusters_record_owners_user ON clusters_record_owners (user_id);
-    `);
-    this.statements = {
-      assign: db.prepare(
-        'INSERT INTO clusters_mapping (user_id, cluster_name, created_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET cluster_name = excluded.cluster_name',
-      ),
-      get: db.prepare('SELECT user_id, cluster_name, created_at FROM clusters_mapping WHERE user_id = ?'),
-      all: db.prepare('SELECT user_id, cluster_name, created_at FROM clusters_mapping ORDER BY user_id'),
-      remove: db.prepare('DELETE FROM clusters_mapping WHERE user_id = ?'),
-      removeOwned: db.prepare('DELETE FROM clusters_record_owners WHERE user_id = ?'),
-      own: db.prepare(
-        'INSERT INTO clusters_record_owners (index_name, object_id, user_id) VALUES (?, ?, ?) ON CONFLICT (index_name, object_id) DO UPDATE SET user_id = excluded.user_id',
-      ),
-      disown: db.prepare('DELETE FROM clusters_record_owners WHERE index_name = ? AND object_id = ?'),
-      anyOwned: db.prepare('SELECT 1 FROM clusters_record_owners WHERE index_name = ? LIMIT 1'),
-      owned: db.prepare('SELECT index_name, object_id, user_id FROM clusters_record_owners'),
-      ownedBy: db.prepare('SELECT index_name, object_id, user_id FROM clusters_record_owners WHERE user_id = ?'),
-    };
+  constructor(store: ClusterStore, tasks: TaskQueue, catalog: Catalog) {
+    this.#store = store;
+    this.#tasks = tasks;
+    this.#catalog = catalog;
   }
 
-  /** Assigns users to a cluster (one transaction); re-assigning keeps the first `createdAt`. */
-  assign(userIDs: string[], clusterName: string, at: number): void {
-    this.ctx.db.transaction(() => {
-      for (const userID of userIDs) this.statements.assign.run(userID, clusterName, at);
-    })();
+  /** Assigns users to a cluster (one write); re-assigning keeps the first `createdAt`. */
+  async assign(userIDs: string[], clusterName: string, at: number): Promise<void> {
+    await this.#tasks.run({ indexName: '*', kind: 'clusters:assign' }, (write) => {
+      write.change({ area: 'clusters', type: 'assign', userIDs, clusterName, at });
+    });
   }
 
-  has(userID: string): boolean {
-    return this.statements.get.get(userID) !== undefined;
+  async has(userID: string): Promise<boolean> {
+    return (await this.#store.users()).some((user) => user.userID === userID);
   }
 
   /** Removes a user ID and its record ownership (the records stay in their indices). */
-  remove(userID: string): boolean {
-    let removed = false;
-    this.ctx.db.transaction(() => {
-      removed = this.statements.remove.run(userID).changes > 0;
-      this.statements.removeOwned.run(userID);
-    })();
-    return removed;
+  async remove(userID: string): Promise<boolean> {
+    if (!(await this.has(userID))) return false;
+    await this.#tasks.run({ indexName: '*', kind: 'clusters:remove' }, (write) => {
+      write.change({ area: 'clusters', type: 'remove', userID });
+    });
+    return true;
   }
 
   /**
@@ -130,67 +105,40 @@ export class Clusters {
    * without the header, 400 for an invalid ID, 404 for a user ID not assigned to a cluster (document 1:
    * "users are not assigned automatically: a call for an unassigned or unknown user is rejected").
    */
-  writer(c: Context): string | undefined {
-    const header = c.req.header(USER_ID_HEADER);
+  async writer(header: string | undefined): Promise<string | undefined> {
     if (header === undefined) return undefined;
     const userID = validateUserId(header, USER_ID_HEADER);
-    if (!this.has(userID)) throw new HttpError(404, `User ID ${userID} is not assigned to a cluster`);
+    if (!(await this.has(userID))) throw new ServiceError(404, `User ID ${userID} is not assigned to a cluster`);
     return userID;
   }
 
-  /** Records written: they belong to `userID`, or to no one without it. Call inside the write's transaction. */
-  written(userID: string | undefined, indexName: string, objectIDs: Iterable<string>): void {
-    // a write without a user ID only disowns: nothing to do when no record of the index has an owner
-    if (!userID && this.statements.anyOwned.get(indexName) === undefined) return;
-    for (const objectID of objectIDs) {
-      if (userID) this.statements.own.run(indexName, objectID, userID);
-      else this.statements.disown.run(indexName, objectID);
-    }
+  /** Records written: they belong to `userID`, or to no one without it. Call inside the records' write. */
+  written(write: Write, userID: string | undefined, indexName: string, objectIDs: readonly string[]): void {
+    if (objectIDs.length === 0) return;
+    write.change({ area: 'clusters', type: 'own', indexName, objectIDs: [...objectIDs], userID });
   }
 
   /** Every mapped user with its figures, from the records that still exist. */
-  mappings(): UserMapping[] {
-    const figures = new Map<string, { nbRecords: number; dataSize: number }>();
-    for (const row of this.statements.owned.iterate() as Iterable<{
-      index_name: string;
-      object_id: string;
-      user_id: string;
-    }>) {
-      const size = this.recordSize(row.index_name, row.object_id);
-      if (size === undefined) continue;
-      const entry = figures.get(row.user_id) ?? { nbRecords: 0, dataSize: 0 };
-      entry.nbRecords += 1;
-      entry.dataSize += size;
-      figures.set(row.user_id, entry);
-    }
-    return (this.statements.all.all() as Array<{ user_id: string; cluster_name: string }>).map((row) => ({
-      userID: row.user_id,
-      clusterName: row.cluster_name,
-      ...(figures.get(row.user_id) ?? { nbRecords: 0, dataSize: 0 }),
+  async mappings(): Promise<UserMapping[]> {
+    const figures = this.#figures(await this.#store.owned());
+    return (await this.#store.users()).map((user) => ({
+      userID: user.userID,
+      clusterName: user.clusterName,
+      ...(figures.get(user.userID) ?? { nbRecords: 0, dataSize: 0 }),
     }));
   }
 
   /** One mapped user with its figures, or undefined. */
-  mapping(userID: string): UserMapping | undefined {
-    const row = this.statements.get.get(userID) as { user_id: string; cluster_name: string } | undefined;
-    if (!row) return undefined;
-    let nbRecords = 0;
-    let dataSize = 0;
-    for (const owned of this.statements.ownedBy.iterate(userID) as Iterable<{
-      index_name: string;
-      object_id: string;
-    }>) {
-      const size = this.recordSize(owned.index_name, owned.object_id);
-      if (size === undefined) continue;
-      nbRecords += 1;
-      dataSize += size;
-    }
-    return { userID: row.user_id, clusterName: row.cluster_name, nbRecords, dataSize };
+  async mapping(userID: string): Promise<UserMapping | undefined> {
+    const user = (await this.#store.users()).find((candidate) => candidate.userID === userID);
+    if (!user) return undefined;
+    const figures = this.#figures(await this.#store.owned(userID)).get(userID) ?? { nbRecords: 0, dataSize: 0 };
+    return { userID: user.userID, clusterName: user.clusterName, ...figures };
   }
 
   /** The clusters with the sums of their users' figures. */
-  clusters(): ClusterFigures[] {
-    const users = this.mappings();
+  async clusters(): Promise<ClusterFigures[]> {
+    const users = await this.mappings();
     return [
       {
         clusterName: LOCAL_CLUSTER,
@@ -202,8 +150,8 @@ export class Clusters {
   }
 
   /** The top users by record count per cluster (ties: larger dataSize, then userID). */
-  top(): Array<Record<string, UserMapping[]>> {
-    const users = this.mappings().sort(
+  async top(): Promise<Array<Record<string, UserMapping[]>>> {
+    const users = (await this.mappings()).sort(
       (a, b) =>
         b.nbRecords - a.nbRecords ||
         b.dataSize - a.dataSize ||
@@ -212,26 +160,17 @@ export class Clusters {
     return [{ [LOCAL_CLUSTER]: users.filter((user) => user.clusterName === LOCAL_CLUSTER).slice(0, TOP_USERS) }];
   }
 
-  /** Bytes of the record's JSON (UTF-8), or undefined when it no longer exists. */
-  private recordSize(indexName: string, objectID: string): number | undefined {
-    const record = this.ctx.indices.get(indexName)?.getObject(objectID);
-    return record ? Buffer.byteLength(JSON.stringify(record)) : undefined;
+  /** Per user, the records it owns that still exist and the bytes of their JSON. */
+  #figures(owned: Array<{ indexName: string; objectID: string; userID: string }>) {
+    const figures = new Map<string, { nbRecords: number; dataSize: number }>();
+    for (const row of owned) {
+      const record = this.#catalog.get(row.indexName)?.getObject(row.objectID);
+      if (!record) continue;
+      const entry = figures.get(row.userID) ?? { nbRecords: 0, dataSize: 0 };
+      entry.nbRecords += 1;
+      entry.dataSize += Buffer.byteLength(JSON.stringify(record));
+      figures.set(row.userID, entry);
+    }
+    return figures;
   }
-}
-
-const services = new WeakMap<ServiceContext, Clusters>();
-
-/**
- * The multi-cluster mapping of a service (one per context).
- *
- * @example
- * getClusters(ctx).mapping('user-42') // { userID: 'user-42', clusterName: 'c1-local', nbRecords: 3, dataSize: 180 }
- */
-export function getClusters(ctx: ServiceContext): Clusters {
-  let clusters = services.get(ctx);
-  if (!clusters) {
-    clusters = new Clusters(ctx);
-    services.set(ctx, clusters);
-  }
-  return clusters;
 }

@@ -7,8 +7,10 @@
  */
 import vm from 'node:vm';
 import { load } from 'cheerio';
-import { HttpError } from '../http/errors.js';
-import { validateIndexName } from '../storage/catalog.js';
+import { z } from 'zod';
+import { ServiceError } from '../errors.js';
+import { validateIndexName } from '../indices/catalog.js';
+import { jsonObject, parse } from '../validation.js';
 
 export interface RecordExtractor {
   __type: 'function';
@@ -45,15 +47,9 @@ export interface CrawlerConfig {
 
 export const DEFAULT_MAX_URLS = 10_000;
 export const MAX_RATE_LIMIT = 100;
-/** File types the local crawler can extract (pages are parsed as HTML). */
-export const SUPPORTED_FILE_TYPES = ['html'];
 
 function fail(field: string, message: string): never {
-  throw new HttpError(400, `${field}: ${message}`);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  throw new ServiceError(400, `${field}: ${message}`);
 }
 
 /**
@@ -63,119 +59,150 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * httpUrl('https://example.com/a#top', 'startUrls[0]') // 'https://example.com/a' (the fragment goes)
  */
 export function httpUrl(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value === '') fail(field, 'must be an absolute http(s) URL string');
+  const checked = checkUrl(value);
+  if (typeof checked !== 'string') fail(field, checked.reason);
+  return checked;
+}
+
+/** The URL without its fragment, or why it is not an absolute http(s) URL. */
+function checkUrl(value: unknown): string | { reason: string } {
+  if (typeof value !== 'string' || value === '') return { reason: 'must be an absolute http(s) URL string' };
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    fail(field, `${JSON.stringify(value)} is not an absolute URL`);
+    return { reason: `${JSON.stringify(value)} is not an absolute URL` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    fail(field, `${JSON.stringify(value)} is not an http(s) URL`);
+    return { reason: `${JSON.stringify(value)} is not an http(s) URL` };
   url.hash = '';
   return url.href;
 }
 
-function stringList(value: unknown, field: string, options: { nonEmpty?: boolean; max?: number } = {}): string[] {
-  if (!Array.isArray(value)) fail(field, 'must be an array of strings');
-  if (options.nonEmpty && value.length === 0) fail(field, 'must not be empty');
-  if (options.max !== undefined && value.length > options.max) fail(field, `at most ${options.max} items`);
-  value.forEach((item, i) => {
-    if (typeof item !== 'string' || item === '') fail(`${field}[${i}]`, 'must be a non-empty string');
-  });
-  return value as string[];
+/** An array of non-empty strings (`nonEmpty`: at least one). */
+function stringList(options: { nonEmpty?: boolean } = {}) {
+  const list = z.array(z.unknown(), { error: '{at}: must be an array of strings' });
+  return (options.nonEmpty ? list.min(1, { error: '{at}: must not be empty' }) : list).pipe(
+    z.array(
+      z.string({ error: '{at}: must be a non-empty string' }).min(1, { error: '{at}: must be a non-empty string' }),
+    ),
+  );
+}
+
+/** A list of absolute http(s) URLs (fragments removed). */
+function urlList(options: { nonEmpty?: boolean } = {}) {
+  return stringList(options).pipe(
+    z.array(
+      z.string().transform((url, context) => {
+        const checked = checkUrl(url);
+        if (typeof checked === 'string') return checked;
+        context.addIssue({ code: 'custom', message: `{at}: ${checked.reason}` });
+        return z.NEVER;
+      }),
+    ),
+  );
 }
 
 /**
- * Compiles a record extractor's source as an expression, without running it; 400 naming `field` when it
+ * Compiles a record extractor's source as an expression, without running it; the compiler's message when it
  * is not JavaScript.
  */
-function checkSource(source: string, field: string): void {
+function compileError(source: string): string | undefined {
   try {
     new vm.Script(`(${source}\n)`, { filename: 'recordExtractor.js' });
+    return undefined;
   } catch (error) {
-    fail(field, `does not compile: ${(error as Error).message}`);
+    return (error as Error).message;
   }
 }
 
-function action(value: unknown, field: string): CrawlerAction {
-  if (!isObject(value)) fail(field, 'must be an object');
-  if (typeof value.indexName !== 'string' || value.indexName === '')
-    fail(`${field}.indexName`, 'must be a non-empty string');
-  const pathsToMatch = stringList(value.pathsToMatch, `${field}.pathsToMatch`, { nonEmpty: true });
-  if (value.selectorsToMatch !== undefined) {
-    const empty = load('');
-    stringList(value.selectorsToMatch, `${field}.selectorsToMatch`).forEach((selector, i) => {
-      try {
-        empty(selector.startsWith('!') ? selector.slice(1) : selector);
-      } catch (error) {
-        fail(
-          `${field}.selectorsToMatch[${i}]`,
-          `${JSON.stringify(selector)} is not a CSS selector (${(error as Error).message})`,
-        );
-      }
-    });
-  }
-  if (value.fileTypesToMatch !== undefined) {
-    const types = stringList(value.fileTypesToMatch, `${field}.fileTypesToMatch`, { nonEmpty: true });
-    types.forEach((type, i) => {
-      if (!/^[a-z0-9]+$/i.test(type))
-        fail(`${field}.fileTypesToMatch[${i}]`, `${JSON.stringify(type)} is not a file type (html, pdf, …)`);
-    });
-  }
-  const extractor = value.recordExtractor;
-  if (!isObject(extractor)) fail(`${field}.recordExtractor`, 'must be an object { __type: "function", source }');
-  if (extractor.__type !== 'function') fail(`${field}.recordExtractor.__type`, 'must be "function"');
-  if (typeof extractor.source !== 'string' || extractor.source.trim() === '')
-    fail(`${field}.recordExtractor.source`, 'must be the code of a function');
-  checkSource(extractor.source, `${field}.recordExtractor.source`);
-  return { ...value, pathsToMatch } as CrawlerAction;
-}
+const ACTION = jsonObject('{at}: must be an object').pipe(
+  z.looseObject({
+    indexName: z
+      .string({ error: '{at}: must be a non-empty string' })
+      .min(1, { error: '{at}: must be a non-empty string' }),
+    pathsToMatch: stringList({ nonEmpty: true }),
+    selectorsToMatch: stringList()
+      .superRefine((selectors, context) => {
+        const empty = load('');
+        selectors.forEach((selector, i) => {
+          try {
+            empty(selector.startsWith('!') ? selector.slice(1) : selector);
+          } catch (error) {
+            context.addIssue({
+              code: 'custom',
+              path: [i],
+              message: `{at}: ${JSON.stringify(selector)} is not a CSS selector (${(error as Error).message})`,
+            });
+          }
+        });
+      })
+      .optional(),
+    fileTypesToMatch: stringList({ nonEmpty: true })
+      .pipe(
+        z.array(
+          z.string().regex(/^[a-z0-9]+$/i, {
+            error: (issue) => `{at}: ${JSON.stringify(issue.input)} is not a file type (html, pdf, …)`,
+          }),
+        ),
+      )
+      .optional(),
+    recordExtractor: jsonObject('{at}: must be an object { __type: "function", source }').pipe(
+      z.looseObject({
+        __type: z.literal('function', { error: '{at}: must be "function"' }),
+        source: z
+          .string({ error: '{at}: must be the code of a function' })
+          .refine((source) => source.trim() !== '', { error: '{at}: must be the code of a function' })
+          .superRefine((source, context) => {
+            const error = compileError(source);
+            if (error) context.addIssue({ code: 'custom', message: `{at}: does not compile: ${error}` });
+          }),
+      }),
+    ),
+  }),
+);
+
+const nonEmptyString = z
+  .string({ error: '{at}: must be a non-empty string' })
+  .min(1, { error: '{at}: must be a non-empty string' });
+
+/** A configuration (document 3's crawler configuration object); its other properties are kept as given. */
+const CONFIG = jsonObject('{at}: must be an object').pipe(
+  z.looseObject({
+    appId: nonEmptyString,
+    apiKey: nonEmptyString,
+    indexPrefix: z.string({ error: '{at}: must be a string' }).optional(),
+    rateLimit: (() => {
+      const error = `{at}: must be a number of requests per second above 0 and at most ${MAX_RATE_LIMIT}`;
+      return z.number({ error }).gt(0, { error }).max(MAX_RATE_LIMIT, { error });
+    })(),
+    startUrls: urlList({ nonEmpty: true }),
+    extraUrls: urlList().optional(),
+    maxUrls: z
+      .number({ error: '{at}: must be a positive integer' })
+      .int({ error: '{at}: must be a positive integer' })
+      .min(1, { error: '{at}: must be a positive integer' })
+      .optional(),
+    exclusionPatterns: stringList().optional(),
+    ignoreRobotsTxtRules: z.boolean({ error: '{at}: must be a boolean' }).optional(),
+    actions: z
+      .array(z.unknown(), { error: '{at}: must be a non-empty array of actions' })
+      .min(1, { error: '{at}: must be a non-empty array of actions' })
+      .pipe(z.array(ACTION)),
+  }),
+);
 
 /**
  * Validates a whole configuration (appId/apiKey checks against the service are the caller's: they need
- * the key store). Throws `HttpError(400)` naming the first bad field as `config.<path>`.
+ * the key store). Throws `ServiceError(400)` naming the first bad field as `config.<path>`.
  *
  * @example
  * parseConfig({ appId: 'SVCLOCAL', apiKey: 'k', rateLimit: 4, startUrls: ['http://localhost:3000/'], actions: [...] })
  */
 export function parseConfig(value: unknown, prefix = 'config'): CrawlerConfig {
-  if (!isObject(value)) fail(prefix, 'must be an object');
-  if (typeof value.appId !== 'string' || value.appId === '') fail(`${prefix}.appId`, 'must be a non-empty string');
-  if (typeof value.apiKey !== 'string' || value.apiKey === '') fail(`${prefix}.apiKey`, 'must be a non-empty string');
-  if (value.indexPrefix !== undefined && typeof value.indexPrefix !== 'string')
-    fail(`${prefix}.indexPrefix`, 'must be a string');
-  const rateLimit = value.rateLimit;
-  if (typeof rateLimit !== 'number' || !Number.isFinite(rateLimit) || rateLimit <= 0 || rateLimit > MAX_RATE_LIMIT) {
-    fail(`${prefix}.rateLimit`, `must be a number of requests per second above 0 and at most ${MAX_RATE_LIMIT}`);
-  }
-  const startUrls = stringList(value.startUrls, `${prefix}.startUrls`, { nonEmpty: true }).map((url, i) =>
-    httpUrl(url, `${prefix}.startUrls[${i}]`),
-  );
-  const extraUrls =
-    value.extraUrls === undefined
-      ? undefined
-      : stringList(value.extraUrls, `${prefix}.extraUrls`).map((url, i) => httpUrl(url, `${prefix}.extraUrls[${i}]`));
-  if (value.maxUrls !== undefined && (!Number.isInteger(value.maxUrls) || (value.maxUrls as number) < 1)) {
-    fail(`${prefix}.maxUrls`, 'must be a positive integer');
-  }
-  if (value.exclusionPatterns !== undefined) stringList(value.exclusionPatterns, `${prefix}.exclusionPatterns`);
-  if (value.ignoreRobotsTxtRules !== undefined && typeof value.ignoreRobotsTxtRules !== 'boolean') {
-    fail(`${prefix}.ignoreRobotsTxtRules`, 'must be a boolean');
-  }
-  if (!Array.isArray(value.actions) || value.actions.length === 0)
-    fail(`${prefix}.actions`, 'must be a non-empty array of actions');
-  const actions = value.actions.map((item, i) => action(item, `${prefix}.actions[${i}]`));
-  const config: CrawlerConfig = {
-    ...value,
-    appId: value.appId,
-    apiKey: value.apiKey,
-    rateLimit,
-    startUrls,
-    actions,
-  } as CrawlerConfig;
-  if (extraUrls) config.extraUrls = extraUrls;
-  for (const [i, item] of actions.entries()) {
+  const config = parse(CONFIG, value, { where: prefix }) as unknown as CrawlerConfig;
+  if (config.extraUrls === undefined) delete config.extraUrls;
+  for (const [i, item] of config.actions.entries()) {
     try {
       validateIndexName(targetIndexName(config, item));
     } catch (error) {

@@ -10,7 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import { load, type CheerioAPI } from 'cheerio';
 import picomatch from 'picomatch';
 import robotsModule from 'robots-parser';
-import type { UrlOutcome, UrlStatus } from '../storage/crawler.js';
+import type { UrlOutcome, UrlStatus } from '../storage/types.js';
 import { DEFAULT_MAX_URLS, targetIndexName, type CrawlerAction, type CrawlerConfig } from './config.js';
 import { ExtractorError, runExtractor } from './extractor.js';
 
@@ -491,7 +491,9 @@ export async function crawl(
 export function outcomeOf(visit: Visit): UrlOutcome {
   const records: Record<string, string[]> = {};
   for (const extraction of visit.extractions) {
-    (records[extraction.indexName] ??= []).push(...extraction.records.map((record) => record.objectID));
+    const list = records[extraction.indexName] ?? [];
+    records[extraction.indexName] = list;
+    list.push(...extraction.records.map((record) => record.objectID));
   }
   return {
     url: visit.url,

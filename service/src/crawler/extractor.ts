@@ -7,7 +7,7 @@
  *
  * `node:vm` is NOT a security boundary: the host objects handed in (`$`, `url`, the helpers) lead back to
  * the service's own realm (`$.constructor.constructor('return process')()`). Whoever holds the crawler
- * key can therefore run code on the machine of the local service (see `docs/notes/crawler.md`, Known limits).
+ * key can therefore run code on the machine of the local service (see `docs/notes/crawler.md`, Limits).
  */
 import vm from 'node:vm';
 import type { Cheerio, CheerioAPI } from 'cheerio';
@@ -41,7 +41,7 @@ export class ExtractorError extends Error {
 }
 
 interface SplitOptions {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any node selection of the page
+  // biome-ignore lint/suspicious/noExplicitAny: any node selection of the page (cheerio types elements and text nodes apart)
   $elements?: Cheerio<any>;
   baseRecord?: Record<string, unknown>;
   maxRecordBytes?: number;

@@ -3,7 +3,10 @@
  * sort-by replicas (`products_price_asc`, `products_price_desc`) and one rule (the "chairs" banner).
  * Loaded only when `products` is empty.
  */
-import type { Catalog, Record_, Rule } from '../storage/catalog.js';
+import type { Catalog } from '../indices/catalog.js';
+import { setSettings } from '../indices/settings.js';
+import type { Rule, StoredRecord } from '../storage/types.js';
+import type { TaskQueue } from '../tasks/queue.js';
 import { loadSuperstore } from './superstore.js';
 
 export const DEMO_INDEX = 'products';
@@ -73,14 +76,14 @@ export const DEMO_REPLICAS: Record<string, { ranking: string[] }> = {
  * @example
  * installDemo(catalog) // 1862
  */
-export function installDemo(catalog: Catalog): number {
+export async function installDemo({ catalog, tasks }: { catalog: Catalog; tasks: TaskQueue }): Promise<number> {
   if ((catalog.get(DEMO_INDEX)?.size ?? 0) > 0) return 0;
   const { products } = loadSuperstore();
-  catalog.write(DEMO_INDEX, 'demo', () => {
-    catalog.setSettings(DEMO_INDEX, { ...DEMO_SETTINGS, replicas: Object.keys(DEMO_REPLICAS) });
-    for (const [replica, settings] of Object.entries(DEMO_REPLICAS)) catalog.setSettings(replica, settings);
-    catalog.saveRules(DEMO_INDEX, DEMO_RULES, true, true);
-    catalog.saveObjects(DEMO_INDEX, products as unknown as Record_[]);
+  await tasks.run({ indexName: DEMO_INDEX, kind: 'demo' }, (write) => {
+    setSettings(catalog, write, DEMO_INDEX, { ...DEMO_SETTINGS, replicas: Object.keys(DEMO_REPLICAS) });
+    for (const [replica, settings] of Object.entries(DEMO_REPLICAS)) setSettings(catalog, write, replica, settings);
+    catalog.saveRules(write, DEMO_INDEX, DEMO_RULES, true, true);
+    catalog.saveObjects(write, DEMO_INDEX, products as unknown as StoredRecord[]);
   });
   return products.length;
 }
@@ -112,7 +115,7 @@ export const DEMO_SUGGESTIONS_GENERATE = [['subCategory'], ['category'], ['brand
  *   as `#10-` or `14-7/8`, which nobody types: patterns drop what starts with `#` or holds a `/`.
  *
  * @example
- * getQuerySuggestions(ctx).create(parseConfig(demoSuggestionsConfig()))
+ * services.querySuggestions.create(parseConfig(demoSuggestionsConfig()))
  */
 export function demoSuggestionsConfig(): Record<string, unknown> {
   return {

@@ -12,41 +12,56 @@
  * The document names the write right both `setSettings` and `editSettings`: a key holding either may create,
  * stop and delete tests. The logic is in `service/src/abtests/`.
  */
-import type { Context, Hono } from 'hono';
-import { getAbTests } from '../abtests/service.js';
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
 import { validateCreate } from '../abtests/validate.js';
-import type { KeyInfo, Requirement, ServiceContext } from '../context.js';
-import { EngineError } from '../engine/index.js';
-import type { StoredAbTest } from '../storage/abtests.js';
-import { authorizeOrUnauthorized, indexAllowed } from './auth.js';
-import { HttpError } from './errors.js';
-import { internalsOf } from './internals.js';
+import type { KeyInfo, Requirement } from '../keys/types.js';
+import type { Services } from '../services.js';
+import type { StoredAbTest } from '../storage/types.js';
+import { indexAllowed } from '../keys/authorizer.js';
+import { authorizeOrUnauthorized } from './request.js';
+import { queryOf } from './validate.js';
+import { readJson } from './body.js';
+import { ServiceError } from '../errors.js';
 
 /** Largest create body (two variants with their search parameters fit in far less). */
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Largest `limit` of the list. */
 const MAX_LIMIT = 1000;
 
+/** A query-string integer from `min` to `max` (400 naming it with what was sent), `fallback` when absent or empty. */
+function integerParameter(name: string, fallback: number, min: number, max: number) {
+  const error = (issue: { input?: unknown }) =>
+    `${name}: must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}, got ${JSON.stringify(issue.input)}`;
+  return z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      if (text === undefined || text === '') return fallback;
+      const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
+      if (value >= min && value <= max) return value;
+      context.addIssue({ code: 'custom', message: error({ input: text }) });
+      return z.NEVER;
+    });
+}
+
+const LIST_QUERY = z.object({
+  offset: integerParameter('offset', 0, 0, Number.MAX_SAFE_INTEGER),
+  limit: integerParameter('limit', 10, 1, MAX_LIMIT),
+});
+
 type Handler = (c: Context) => unknown;
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const abTests = getAbTests(ctx);
-  const { catalog } = internalsOf(ctx);
+export function abTestRoutes(services: Services): Hono {
+  const app = new Hono();
+  const { abTests } = services;
 
-  /** Answers `{status, message}` for every refusal of these routes. */
-  const route = (handler: Handler) => async (c: Context) => {
-    try {
-      return c.json(await handler(c));
-    } catch (error) {
-      if (error instanceof HttpError || error instanceof EngineError) {
-        return c.json({ status: error.status, message: error.message }, error.status as 400);
-      }
-      throw error;
-    }
-  };
+  /** The handler's answer as JSON; refusals are `{status, message}` (http/failure.ts). */
+  const route = (handler: Handler) => async (c: Context) => c.json(await handler(c));
 
   // Document 2: "401 application ID or key missing", "403 invalid credentials".
-  const authorize = (c: Context, right: Requirement): KeyInfo => authorizeOrUnauthorized(ctx, c, right, undefined, 403);
+  const authorize = (c: Context, right: Requirement): KeyInfo =>
+    authorizeOrUnauthorized(services, c, right, undefined, 403);
   /**
    * Create, stop and delete: the endpoints name the right `setSettings`, the overview `editSettings` (document
    * 2, "both names appear"): a key holding either may.
@@ -54,7 +69,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   const authorizeWrite = (c: Context): KeyInfo => {
     const key = authorize(c, 'any');
     if (!key.isAdmin && !key.acl.includes('setSettings') && !key.acl.includes('editSettings')) {
-      throw new HttpError(
+      throw new ServiceError(
         403,
         'Method not allowed with this API key (the right setSettings or editSettings is needed)',
       );
@@ -65,7 +80,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
   /** 403 unless the key may use every index named. */
   const requireIndices = (key: KeyInfo, names: string[]) => {
     for (const name of names) {
-      if (!indexAllowed(key, name)) throw new HttpError(403, `Index ${name} is not allowed with this API key`);
+      if (!indexAllowed(key, name)) throw new ServiceError(403, `Index ${name} is not allowed with this API key`);
     }
   };
 
@@ -74,23 +89,10 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const text = c.req.param('id') ?? '';
     const id = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
     if (!Number.isSafeInteger(id))
-      throw new HttpError(422, `abTestID: must be an integer, got ${JSON.stringify(text)}`);
+      throw new ServiceError(422, `abTestID: must be an integer, got ${JSON.stringify(text)}`);
     const test = abTests.get(id);
-    if (!test) throw new HttpError(404, `A/B test ${id} does not exist`);
+    if (!test) throw new ServiceError(404, `A/B test ${id} does not exist`);
     return test;
-  };
-
-  const integer = (c: Context, name: string, fallback: number, min: number, max: number): number => {
-    const text = c.req.query(name);
-    if (text === undefined || text === '') return fallback;
-    const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
-    if (!(value >= min && value <= max)) {
-      throw new HttpError(
-        400,
-        `${name}: must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}, got ${JSON.stringify(text)}`,
-      );
-    }
-    return value;
   };
 
   const answer = (test: StoredAbTest, taskID: number) => ({
@@ -103,38 +105,32 @@ export function register(app: Hono, ctx: ServiceContext): void {
     '/2/abtests',
     route(async (c) => {
       const key = authorizeWrite(c);
-      const input = validateCreate(await ctx.readJson(c, MAX_BODY_BYTES), ctx.now());
+      const input = validateCreate(await readJson(c, MAX_BODY_BYTES), services.now());
       const names = [...new Set(input.variants.map((variant) => variant.index))];
       requireIndices(key, names);
       for (const name of names) {
-        if (!ctx.indices.get(name)) throw new HttpError(404, `Index ${name} does not exist`);
+        if (!services.catalog.get(name)) throw new ServiceError(404, `Index ${name} does not exist`);
       }
       for (const name of names) {
         const running = abTests.activeUsing(name);
         if (running)
-          throw new HttpError(
+          throw new ServiceError(
             422,
             `An A/B test is already running on index ${name} (abTestID ${running.abTestID}); stop it first`,
           );
       }
-      let taskID = 0;
-      const test = abTests.create(input, (insert) => {
-        const written = catalog.write(input.variants[0].index, 'abtest', insert);
-        taskID = written.taskID;
-        return written.result;
-      });
+      const { test, taskID } = await abTests.create(input);
       return answer(test, taskID);
     }),
   );
 
   app.get(
     '/2/abtests',
-    route((c) => {
+    route(async (c) => {
       const key = authorize(c, 'analytics');
-      const offset = integer(c, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-      const limit = integer(c, 'limit', 10, 1, MAX_LIMIT);
+      const { offset, limit } = queryOf(c, LIST_QUERY);
       const visible = abTests.list().filter((test) => indexAllowed(key, test.variants[0].index));
-      const page = visible.slice(offset, offset + limit).map((test) => abTests.describe(test));
+      const page = await Promise.all(visible.slice(offset, offset + limit).map((test) => abTests.describe(test)));
       return { abtests: page, count: page.length, total: visible.length };
     }),
   );
@@ -151,35 +147,28 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post(
     '/2/abtests/:id/stop',
-    route((c) => {
+    route(async (c) => {
       const key = authorizeWrite(c);
       const test = testOf(c);
       requireIndices(
         key,
         test.variants.map((variant) => variant.index),
       );
-      let taskID = 0;
-      abTests.stop(test, (apply) => {
-        taskID = catalog.write(test.variants[0].index, 'abtestStop', apply).taskID;
-      });
-      return answer(test, taskID);
+      return answer(test, await abTests.stop(test));
     }),
   );
 
   app.delete(
     '/2/abtests/:id',
-    route((c) => {
+    route(async (c) => {
       const key = authorizeWrite(c);
       const test = testOf(c);
       requireIndices(
         key,
         test.variants.map((variant) => variant.index),
       );
-      let taskID = 0;
-      abTests.remove(test, (apply) => {
-        taskID = catalog.write(test.variants[0].index, 'abtestDelete', apply).taskID;
-      });
-      return answer(test, taskID);
+      return answer(test, await abTests.remove(test));
     }),
   );
+  return app;
 }

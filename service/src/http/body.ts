@@ -1,7 +1,7 @@
 /** Request bodies: size limit (413), UTF-8 and JSON checks (400) with messages that say what is wrong. */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Context } from 'hono';
-import { HttpError } from './errors.js';
+import { ServiceError } from '../errors.js';
 
 /** Default body limit of the service (writes and searches). */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -15,8 +15,12 @@ const DECODERS = new Map([
   ['br', brotliDecompressSync],
 ]);
 
-/** The decoded body text of each request read through `readJson` (for the call log, without a second read). */
-export const bodyTexts = new WeakMap<Request, string>();
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The decoded body text of a request read through `readJson` (for the call log and Usage, without a second read). */
+    bodyText: string;
+  }
+}
 
 /**
  * Reads a body stream up to `maxBytes`: one byte more is a 413 at once, and nothing more is read (a body
@@ -34,13 +38,16 @@ async function readAtMost(stream: ReadableStream<Uint8Array> | null, maxBytes: n
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {
-        throw new HttpError(413, `Request body too large: more than ${maxBytes} bytes, the limit is ${maxBytes} bytes`);
+        throw new ServiceError(
+          413,
+          `Request body too large: more than ${maxBytes} bytes, the limit is ${maxBytes} bytes`,
+        );
       }
       chunks.push(value);
     }
   } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(400, 'The request body could not be read');
+    if (error instanceof ServiceError) throw error;
+    throw new ServiceError(400, 'The request body could not be read');
   } finally {
     reader.releaseLock();
   }
@@ -56,62 +63,37 @@ async function readAtMost(stream: ReadableStream<Uint8Array> | null, maxBytes: n
 export async function readJson<T = unknown>(c: Context, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<T> {
   const declared = Number(c.req.header('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
-    throw new HttpError(413, `Request body too large: ${declared} bytes, the limit is ${maxBytes} bytes`);
+    throw new ServiceError(413, `Request body too large: ${declared} bytes, the limit is ${maxBytes} bytes`);
   }
   const bytes = await readAtMost(c.req.raw.body, maxBytes);
   let body: Uint8Array = bytes;
   const encoding = (c.req.header('content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity' && bytes.byteLength > 0) {
     const inflate = DECODERS.get(encoding);
-    if (!inflate) throw new HttpError(415, `Unsupported Content-Encoding ${encoding} (gzip, deflate or br)`);
+    if (!inflate) throw new ServiceError(415, `Unsupported Content-Encoding ${encoding} (gzip, deflate or br)`);
     try {
       // The limit applies to the decompressed body too.
       body = inflate(body, { maxOutputLength: maxBytes + 1 });
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-        throw new HttpError(413, `Request body too large once decompressed: the limit is ${maxBytes} bytes`);
+        throw new ServiceError(413, `Request body too large once decompressed: the limit is ${maxBytes} bytes`);
       }
-      throw new HttpError(400, `The body is not valid ${encoding} data`);
+      throw new ServiceError(400, `The body is not valid ${encoding} data`);
     }
     if (body.byteLength > maxBytes)
-      throw new HttpError(413, `Request body too large once decompressed: the limit is ${maxBytes} bytes`);
+      throw new ServiceError(413, `Request body too large once decompressed: the limit is ${maxBytes} bytes`);
   }
   let text: string;
   try {
     text = utf8.decode(body);
   } catch {
-    throw new HttpError(400, 'Invalid JSON: the body is not valid UTF-8');
+    throw new ServiceError(400, 'Invalid JSON: the body is not valid UTF-8');
   }
-  bodyTexts.set(c.req.raw, text);
+  c.set('bodyText', text);
   if (text.trim() === '') return {} as T;
   try {
     return JSON.parse(text) as T;
   } catch (error) {
-    throw new HttpError(400, `Invalid JSON: ${(error as Error).message}`);
+    throw new ServiceError(400, `Invalid JSON: ${(error as Error).message}`);
   }
-}
-
-/**
- * The body must be a JSON object (not an array, not a scalar).
- *
- * @example
- * const record = asObject(await readJson(c), 'The record'); // 400 "The record must be a JSON object" for `[1]`
- */
-export function asObject(value: unknown, what = 'The body'): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new HttpError(400, `${what} must be a JSON object`);
-  }
-  return value as Record<string, unknown>;
-}
-
-/**
- * A `requests` list of a batch or multi-query body.
- *
- * @example
- * requestsOf({ requests: [{ action: 'clear' }] }) // [{ action: 'clear' }]
- */
-export function requestsOf(body: unknown): unknown[] {
-  const object = asObject(body);
-  if (!Array.isArray(object.requests)) throw new HttpError(400, '`requests` must be an array');
-  return object.requests;
 }

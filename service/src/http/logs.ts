@@ -4,13 +4,23 @@
  * `indexName`, `type` (`all`, `query` for searches, `build` for writes, `error` for 4xx/5xx answers).
  * API keys are masked in the logged headers; bodies are cut at 1,000 characters.
  */
-import type { Context, Hono, Next } from 'hono';
-import type { ServiceContext } from '../context.js';
-import { clientIp } from './auth.js';
-import { bodyTexts } from './body.js';
-import { HttpError } from './errors.js';
+import { type Context, Hono, type Next } from 'hono';
+import { z } from 'zod';
+import type { Services } from '../services.js';
+import { authorize, clientIp } from './request.js';
+import { queryOf } from './validate.js';
 
 const KEEP = 1000;
+
+const integerText = (error: string, min: number, max: number) =>
+  z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+const LOGS_QUERY = z.object({
+  offset: integerText('offset must be a non-negative integer', 0, Number.MAX_SAFE_INTEGER).default(0),
+  length: integerText('length must be an integer from 1 to 1000', 1, 1000).default(10),
+  type: z.enum(['all', 'query', 'build', 'error'], { error: 'type must be all, query, build or error' }).default('all'),
+});
+/** Read before the credentials are checked (a key restricted to indices may list its indices' logs): text only. */
+const INDEX_QUERY = z.looseObject({ indexName: z.string().optional() });
 const BODY_CHARS = 1000;
 
 interface LogEntry {
@@ -80,9 +90,10 @@ function mask(key: string | undefined): string {
  * must wrap them).
  *
  * @example
- * logs.register(app, ctx); // then GET /1/logs?type=error&length=20 with a key holding the logs right
+ * app.route('/', logRoutes(services)); // then GET /1/logs?type=error&length=20 with a key holding the logs right
  */
-export function register(app: Hono, ctx: ServiceContext): void {
+export function logRoutes(services: Services): Hono {
+  const app = new Hono();
   const entries: LogEntry[] = [];
 
   app.use('/1/*', async (c: Context, next: Next) => {
@@ -90,7 +101,7 @@ export function register(app: Hono, ctx: ServiceContext): void {
     const started = performance.now();
     await next();
     // The body as the handler read it (readJson keeps the decoded text); never a second read of the stream.
-    const requestBody = cut(bodyTexts.get(c.req.raw) ?? '');
+    const requestBody = cut(c.get('bodyText') ?? '');
     let answer = '';
     try {
       answer = await head(c.res.clone().body);
@@ -127,16 +138,9 @@ export function register(app: Hono, ctx: ServiceContext): void {
   });
 
   app.get('/1/logs', (c) => {
-    const indexName = c.req.query('indexName');
-    ctx.authorize(c, 'logs', indexName);
-    const offset = Number(c.req.query('offset') ?? 0);
-    const length = Number(c.req.query('length') ?? 10);
-    const type = c.req.query('type') ?? 'all';
-    if (!Number.isInteger(offset) || offset < 0) throw new HttpError(400, 'offset must be a non-negative integer');
-    if (!Number.isInteger(length) || length < 1 || length > 1000)
-      throw new HttpError(400, 'length must be an integer from 1 to 1000');
-    if (!['all', 'query', 'build', 'error'].includes(type))
-      throw new HttpError(400, 'type must be all, query, build or error');
+    const { indexName } = queryOf(c, INDEX_QUERY);
+    authorize(services, c, 'logs', indexName);
+    const { offset, length, type } = queryOf(c, LOGS_QUERY);
     const selected = entries.filter(
       (entry) =>
         (indexName === undefined || entry.index === indexName) &&
@@ -144,4 +148,5 @@ export function register(app: Hono, ctx: ServiceContext): void {
     );
     return c.json({ logs: selected.slice(offset, offset + length).map(({ kind: _kind, ...entry }) => entry) });
   });
+  return app;
 }

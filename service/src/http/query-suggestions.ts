@@ -10,25 +10,23 @@
  * The service's own `POST /1/_local/configs/{indexName}/build` (admin key) rebuilds a suggestions index
  * now and answers once the build has ended, with its status (for tests and development).
  */
-import type { Context, Hono } from 'hono';
-import type { ServiceContext } from '../context.js';
+import { type Context, Hono } from 'hono';
+import type { Services } from '../services.js';
 import { configAnswer, parseConfig } from '../query-suggestions/config.js';
-import { createDemoSuggestionsOnDemo } from '../query-suggestions/demo-hook.js';
-import { getQuerySuggestions } from '../query-suggestions/service.js';
-import { validateIndexName } from '../storage/catalog.js';
-import { authorizeOrUnauthorized } from './auth.js';
+import { validateIndexName } from '../indices/catalog.js';
+import { readJson } from './body.js';
+import { authorizeOrUnauthorized } from './request.js';
 
 /** The media type of the build log: one JSON object per line. */
 export const LOG_CONTENT_TYPE = 'application/x-ndjson; charset=UTF-8';
 
-export function register(app: Hono, ctx: ServiceContext): void {
-  const suggestions = getQuerySuggestions(ctx);
-  // `--demo`: the demo's suggestions configuration, created once (query-suggestions/demo-hook.ts).
-  createDemoSuggestionsOnDemo(ctx);
+export function querySuggestionRoutes(services: Services): Hono {
+  const app = new Hono();
+  const suggestions = services.querySuggestions;
 
   /** The admin key; 401 when the credentials are missing or wrong (the document's code), 403 for another key. */
   const admin = (c: Context): void => {
-    authorizeOrUnauthorized(ctx, c, 'admin', undefined, 401);
+    authorizeOrUnauthorized(services, c, 'admin', undefined, 401);
   };
 
   /** The `{indexName}` of the path (400 when it cannot be an index name). */
@@ -40,8 +38,8 @@ export function register(app: Hono, ctx: ServiceContext): void {
 
   app.post('/1/configs', async (c) => {
     admin(c);
-    const config = parseConfig(await ctx.readJson(c));
-    suggestions.create(config);
+    const config = parseConfig(await readJson(c));
+    await suggestions.create(config);
     void suggestions.build(config.indexName);
     return c.json({
       status: 200,
@@ -49,21 +47,21 @@ export function register(app: Hono, ctx: ServiceContext): void {
     });
   });
 
-  app.get('/1/configs', (c) => {
+  app.get('/1/configs', async (c) => {
     admin(c);
-    return c.json(suggestions.list().map((config) => configAnswer(config, ctx.appId)));
+    return c.json((await suggestions.list()).map((config) => configAnswer(config, services.config.appId)));
   });
 
-  app.get('/1/configs/:indexName', (c) => {
+  app.get('/1/configs/:indexName', async (c) => {
     admin(c);
-    return c.json(configAnswer(suggestions.require(pathIndex(c)), ctx.appId));
+    return c.json(configAnswer(await suggestions.require(pathIndex(c)), services.config.appId));
   });
 
   // Creating through PUT is deprecated (document 2) but still creates.
   app.put('/1/configs/:indexName', async (c) => {
     admin(c);
-    const config = parseConfig(await ctx.readJson(c), pathIndex(c));
-    const created = suggestions.update(config);
+    const config = parseConfig(await readJson(c), pathIndex(c));
+    const created = await suggestions.update(config);
     void suggestions.build(config.indexName);
     const what = created ? 'created (creating through PUT is deprecated: use POST /1/configs)' : 'updated';
     return c.json({
@@ -72,31 +70,32 @@ export function register(app: Hono, ctx: ServiceContext): void {
     });
   });
 
-  app.delete('/1/configs/:indexName', (c) => {
+  app.delete('/1/configs/:indexName', async (c) => {
     admin(c);
     const indexName = pathIndex(c);
-    suggestions.delete(indexName);
+    await suggestions.delete(indexName);
     return c.json({
       status: 200,
       message: `Configuration of ${indexName} deleted; the index ${indexName} is left as it is`,
     });
   });
 
-  app.get('/1/configs/:indexName/status', (c) => {
+  app.get('/1/configs/:indexName/status', async (c) => {
     admin(c);
-    return c.json(suggestions.status(pathIndex(c)));
+    return c.json(await suggestions.status(pathIndex(c)));
   });
 
-  app.get('/1/logs/:indexName', (c) => {
+  app.get('/1/logs/:indexName', async (c) => {
     admin(c);
-    return c.body(suggestions.log(pathIndex(c)), 200, { 'content-type': LOG_CONTENT_TYPE });
+    return c.body(await suggestions.log(pathIndex(c)), 200, { 'content-type': LOG_CONTENT_TYPE });
   });
 
   app.post('/1/_local/configs/:indexName/build', async (c) => {
     admin(c);
     const indexName = pathIndex(c);
-    suggestions.require(indexName);
+    await suggestions.require(indexName);
     await suggestions.build(indexName);
-    return c.json(suggestions.status(indexName));
+    return c.json(await suggestions.status(indexName));
   });
+  return app;
 }

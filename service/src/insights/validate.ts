@@ -4,6 +4,7 @@
  * the first broken rule into a 422 naming the event (`events[i]`) and the field, and keeps only the
  * documented fields of a valid event.
  */
+import { ServiceError } from '../errors.js';
 import {
   INSIGHTS_LIMITS,
   type InsightsEvent,
@@ -63,14 +64,14 @@ function withDecodedFilters(raw: unknown): unknown {
   return { ...raw, filters: filters.map(decodedFilter) };
 }
 
-export class EventValidationError extends Error {
-  readonly status = 422;
+/** An event that breaks a rule of the event table: 422 naming `events[i].field` (document 2, Insights). */
+export class EventValidationError extends ServiceError {
   constructor(
     message: string,
     readonly eventIndex?: number,
     readonly field?: string,
   ) {
-    super(message);
+    super(422, message);
     this.name = 'EventValidationError';
   }
 }

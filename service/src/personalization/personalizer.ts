@@ -1,14 +1,14 @@
 /**
  * Personalization (document 2): the strategy, user profiles computed from the stored Insights events, and
- * what a personalised search needs. One {@link Personalizer} per service (`getPersonalizer(ctx)`).
+ * what a personalised search needs. One {@link Personalizer} per service (`services.personalizer`).
  *
  * Profiles are derived state, like the Recommend models: built from every stored event on first use
  * (a profile read or a personalised search), then kept up to date incrementally — each batch the
- * Insights endpoint stores arrives through `ctx.on('events')` and is added at once. A new strategy
+ * Insights endpoint stores arrives through the `'insights:events'` event and is added at once. A new strategy
  * drops them; the next use rebuilds them from the event store with the new scoring. Deletions
  * (`deletedUntil`) and the strategy are durable (`storage/personalization.ts`).
  *
- * Formula (`docs/notes/service.md`, "Personalization"), per user, over the events that count — an event
+ * Formula (`docs/notes/personalization.md`), per user, over the events that count — an event
  * counts when its (eventName, eventType) is in eventsScoring and its timestamp is after the user's
  * `deletedUntil`:
  * - each distinct objectID of the event whose record exists in the event's index gives, for each
@@ -20,10 +20,24 @@
  * - `lastEventAt` is the latest timestamp of the events that count; a user has a profile once one event
  *   counts (its `scores` may be empty when no record value matched).
  */
-import type { ServiceContext } from '../context.js';
 import type { PersonalizationInput } from '../engine/index.js';
-import { getEventStore, type StoredEvent } from '../insights/event-store.js';
-import { PersonalizationStore, type PersonalizationStrategy } from '../storage/personalization.js';
+import type { Catalog } from '../indices/catalog.js';
+import type { StoredEvent } from '../events.js';
+import type { InsightsEvents } from '../insights/events.js';
+import type { PersonalizationStore, PersonalizationStrategy } from '../storage/types.js';
+import type { TaskQueue } from '../tasks/queue.js';
+
+export interface PersonalizerDependencies {
+  /** The strategy and the profile deletions. */
+  store: PersonalizationStore;
+  /** Strategy changes and profile deletions are writes. */
+  tasks: TaskQueue;
+  /** The records whose facet values an event scores. */
+  catalog: Catalog;
+  /** The stored events profiles are computed from. */
+  insights: InsightsEvents;
+  now: () => number;
+}
 
 /** The document's bound on profile scores. */
 export const PROFILE_SCORE_BOUND = 20;
@@ -70,9 +84,8 @@ function valuesAt(value: unknown, path: string[], i: number, out: Set<string>): 
 }
 
 export class Personalizer {
-  private readonly store: PersonalizationStore;
   private current: PersonalizationStrategy | undefined;
-  private readonly deletions: Map<string, number>;
+  private deletions = new Map<string, number>();
   /** `eventType \0 eventName` → score. */
   private eventScores = new Map<string, number>();
   /** facetName → score, in the strategy's order. */
@@ -82,23 +95,35 @@ export class Personalizer {
   /** Figures of the last full build. */
   lastBuild: { events: number; users: number; ms: number } | undefined;
 
-  constructor(private readonly ctx: ServiceContext) {
-    this.store = new PersonalizationStore(ctx.db);
-    getEventStore(ctx); // the events table exists before any read
-    this.deletions = this.store.deletions();
-    this.useStrategy(this.store.strategy());
-    ctx.on('events', (payload) => {
-      // Before the first build there is nothing to update: the build reads every stored event.
-      if (!this.users || !Array.isArray(payload)) return;
-      for (const event of payload as StoredEvent[]) this.apply(event);
-    });
-    // A user token's events were deleted: their profile, built on nothing else, goes with them (a profile
-    // is one user's events only).
-    ctx.on('usertoken-deleted', (payload) => this.forget((payload as { userToken: string }).userToken));
+  readonly #catalog: Catalog;
+  readonly #insights: InsightsEvents;
+  readonly #tasks: TaskQueue;
+  readonly #now: () => number;
+  #building: Promise<unknown> | undefined;
+
+  private constructor({ catalog, insights, tasks, now }: PersonalizerDependencies) {
+    this.#catalog = catalog;
+    this.#insights = insights;
+    this.#tasks = tasks;
+    this.#now = now;
   }
 
-  /** Drops a user's profile (their events are gone). */
-  private forget(userToken: string): void {
+  /** The personalizer with the stored strategy and deletions (profiles are built on first use). */
+  static async load(dependencies: PersonalizerDependencies): Promise<Personalizer> {
+    const personalizer = new Personalizer(dependencies);
+    personalizer.deletions = await dependencies.store.deletions();
+    personalizer.useStrategy(await dependencies.store.strategy());
+    return personalizer;
+  }
+
+  /** Events just stored (`'insights:events'`): added to their users' points (nothing to do before the first build). */
+  addStoredEvents(events: readonly StoredEvent[]): void {
+    if (!this.users) return;
+    for (const event of events) this.apply(event);
+  }
+
+  /** Drops a user's profile (their events are gone: `'insights:usertoken-deleted'`). */
+  forget(userToken: string): void {
     this.users?.delete(userToken);
   }
 
@@ -108,14 +133,16 @@ export class Personalizer {
   }
 
   /** Stores a new strategy (durably); profiles are recomputed with it on their next use. */
-  setStrategy(strategy: PersonalizationStrategy): void {
-    this.store.setStrategy(strategy, this.ctx.now());
-    this.useStrategy(strategy);
+  async setStrategy(strategy: PersonalizationStrategy): Promise<void> {
+    await this.#tasks.run({ indexName: '*', kind: 'personalization:strategy' }, (write) => {
+      write.change({ area: 'personalization', type: 'strategy', strategy, at: this.#now() });
+      write.afterCommit(() => this.useStrategy(strategy));
+    });
   }
 
   /** The user's profile, or undefined when none of the user's events counts. */
-  profile(userToken: string): UserProfile | undefined {
-    const user = this.usersMap().get(userToken);
+  async profile(userToken: string): Promise<UserProfile | undefined> {
+    const user = (await this.usersMap()).get(userToken);
     if (!user) return undefined;
     return { userToken, lastEventAt: new Date(user.lastEventAt).toISOString(), scores: this.scoresOf(user) };
   }
@@ -125,20 +152,19 @@ export class Personalizer {
    * user's latest event) are ignored from now on; later events start a new profile. Undefined when the
    * service holds no event of that user after the previous deletion (404).
    */
-  deleteProfile(userToken: string): { userToken: string; deletedUntil: string } | undefined {
-    const previous = this.deletions.get(userToken) ?? -Infinity;
-    const row = this.ctx.db
-      .prepare(
-        'SELECT COUNT(*) AS n, MAX(timestamp) AS latest FROM insights_events WHERE user_token = ? AND timestamp > ?',
-      )
-      .get(userToken, Number.isFinite(previous) ? previous : Number.MIN_SAFE_INTEGER) as {
-      n: number;
-      latest: number | null;
-    };
-    if (row.n === 0) return undefined;
-    const until = this.store.markDeleted(userToken, Math.max(this.ctx.now(), row.latest ?? 0));
-    this.deletions.set(userToken, until);
-    this.users?.delete(userToken);
+  async deleteProfile(userToken: string): Promise<{ userToken: string; deletedUntil: string } | undefined> {
+    const previous = this.deletions.get(userToken);
+    const events = await this.#insights.latestOf(userToken, previous ?? Number.MIN_SAFE_INTEGER);
+    if (events.count === 0) return undefined;
+    // A later deletion never moves `deletedUntil` back.
+    const until = Math.max(previous ?? Number.MIN_SAFE_INTEGER, this.#now(), events.latest ?? 0);
+    await this.#tasks.run({ indexName: '*', kind: 'personalization:deleteProfile' }, (write) => {
+      write.change({ area: 'personalization', type: 'deleted', userToken, until });
+      write.afterCommit(() => {
+        this.deletions.set(userToken, until);
+        this.users?.delete(userToken);
+      });
+    });
     return { userToken, deletedUntil: new Date(until).toISOString() };
   }
 
@@ -147,11 +173,11 @@ export class Personalizer {
    * the impact is 0, or the user has no profile scores (the ranking is then everyone's).
    * @param impact the query's `personalizationImpact` (else the strategy's)
    */
-  forSearch(userToken: string, impact?: number): PersonalizationInput | undefined {
+  async forSearch(userToken: string, impact?: number): Promise<PersonalizationInput | undefined> {
     if (!this.current) return undefined;
     const effective = impact ?? this.current.personalizationImpact;
     if (!(effective > 0)) return undefined;
-    const user = this.usersMap().get(userToken);
+    const user = (await this.usersMap()).get(userToken);
     if (!user) return undefined;
     const scores = this.scoresOf(user);
     if (Object.keys(scores).length === 0) return undefined;
@@ -159,22 +185,23 @@ export class Personalizer {
   }
 
   /** Reads every stored event and recomputes every profile. */
-  rebuild(): { events: number; users: number; ms: number } {
+  async rebuild(): Promise<{ events: number; users: number; ms: number }> {
     const started = performance.now();
+    const stored = this.current ? await this.#insights.query() : [];
     this.users = new Map();
-    let events = 0;
-    if (this.current) {
-      for (const event of getEventStore(this.ctx).query()) {
-        events++;
-        this.apply(event);
-      }
-    }
-    this.lastBuild = { events, users: this.users.size, ms: performance.now() - started };
+    for (const event of stored) this.apply(event);
+    this.lastBuild = { events: stored.length, users: this.users.size, ms: performance.now() - started };
     return this.lastBuild;
   }
 
-  private usersMap(): Map<string, UserPoints> {
-    if (!this.users) this.rebuild();
+  private async usersMap(): Promise<Map<string, UserPoints>> {
+    if (!this.users) {
+      // One build at a time: concurrent first uses wait for the same one.
+      this.#building ??= this.rebuild().finally(() => {
+        this.#building = undefined;
+      });
+      await this.#building;
+    }
     return this.users!;
   }
 
@@ -195,17 +222,23 @@ export class Personalizer {
     if (deletedUntil !== undefined && event.timestamp <= deletedUntil) return;
     const users = this.users!;
     let user = users.get(event.userToken);
-    if (!user) users.set(event.userToken, (user = { lastEventAt: event.timestamp, points: new Map() }));
+    if (!user) {
+      user = { lastEventAt: event.timestamp, points: new Map() };
+      users.set(event.userToken, user);
+    }
     user.lastEventAt = Math.max(user.lastEventAt, event.timestamp);
     user.scores = undefined;
 
     const add = (facet: string, value: string, points: number) => {
       let values = user.points.get(facet);
-      if (!values) user.points.set(facet, (values = new Map()));
+      if (!values) {
+        values = new Map();
+        user.points.set(facet, values);
+      }
       values.set(value, (values.get(value) ?? 0) + points);
     };
     if (event.objectIDs) {
-      const index = this.ctx.indices.get(event.index);
+      const index = this.#catalog.get(event.index);
       if (!index) return;
       for (const objectID of new Set(event.objectIDs)) {
         const record = index.getObject(objectID);
@@ -248,19 +281,4 @@ export class Personalizer {
     user.scores = scores;
     return scores;
   }
-}
-
-const personalizers = new WeakMap<ServiceContext, Personalizer>();
-
-/**
- * The personalizer of a service (one per context, created on first use; it subscribes to stored events).
- * @example getPersonalizer(ctx).profile('user-1')
- */
-export function getPersonalizer(ctx: ServiceContext): Personalizer {
-  let personalizer = personalizers.get(ctx);
-  if (!personalizer) {
-    personalizer = new Personalizer(ctx);
-    personalizers.set(ctx, personalizer);
-  }
-  return personalizer;
 }

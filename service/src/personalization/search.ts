@@ -5,17 +5,16 @@
  * strategy is set with an impact above 0 (or the query's own `personalizationImpact`), and that user has
  * profile scores. Otherwise the answer is `undefined` and the search runs exactly as it always did.
  */
-import type { ServiceContext } from '../context.js';
 import type { SearchOptions } from '../engine/index.js';
-import { HttpError } from '../http/errors.js';
-import { getPersonalizer } from './personalizer.js';
+import { ServiceError } from '../errors.js';
+import type { Personalizer } from './personalizer.js';
 
 /** `personalizationImpact` of a query: an integer from 0 to 100 (as a number or its decimal text). */
 function impactParameter(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
   const number = typeof value === 'string' && /^\d{1,3}$/.test(value.trim()) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isInteger(number) || number < 0 || number > 100) {
-    throw new HttpError(
+    throw new ServiceError(
       400,
       `Invalid value for parameter "personalizationImpact": expected an integer between 0 and 100, got ${JSON.stringify(value)}`,
     );
@@ -31,17 +30,17 @@ function enabled(value: unknown): boolean {
  * @param raw the query's parameters as the engine will get them
  * @param headerUserToken the request's `X-Service-UserToken`, if any
  * @example
- * index.search(toSearchParams(raw), personalizationOptions(ctx, raw, origin?.userToken));
+ * index.search(toSearchParams(raw), await personalizationOptions(services.personalizer, raw, origin?.userToken));
  */
-export function personalizationOptions(
-  ctx: ServiceContext,
+export async function personalizationOptions(
+  personalizer: Personalizer,
   raw: Record<string, unknown>,
   headerUserToken?: string,
-): SearchOptions | undefined {
+): Promise<SearchOptions | undefined> {
   if (!enabled(raw.enablePersonalization)) return undefined;
   const impact = impactParameter(raw.personalizationImpact);
   const userToken = typeof raw.userToken === 'string' && raw.userToken ? raw.userToken : headerUserToken;
   if (!userToken) return undefined;
-  const personalization = getPersonalizer(ctx).forSearch(userToken, impact);
+  const personalization = await personalizer.forSearch(userToken, impact);
   return personalization ? { personalization } : undefined;
 }

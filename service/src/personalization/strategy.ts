@@ -1,22 +1,18 @@
 /**
- * Validation of the personalization strategy (document 2, "Personalization": eventsScoring, facetsScoring,
- * personalizationImpact; all three required). Every problem is a 422 naming the field, the first one
- * found: `eventsScoring[1].eventType: must be one of click, conversion, view`.
+ * The personalization strategy (document 2, "Personalization": eventsScoring, facetsScoring,
+ * personalizationImpact; all three required) as a zod schema: every problem is a 422 naming the field, the
+ * first one found: `eventsScoring[1].eventType: must be one of click, conversion, view`.
  *
- * Choices where the document is silent (documented in `docs/notes/service.md`, "Personalization"):
- * eventType is one of the Insights event types (click, conversion, view); scores are integers from 1 to
- * 100 (the hosted dashboard's range); eventName follows the Insights rule (1 to 64 printable ASCII
- * characters); both lists hold 1 to 100 entries without duplicates (same eventName + eventType, same
- * facetName); unknown fields are refused.
+ * Choices where the document is silent (documented in `docs/notes/personalization.md`): eventType is one of
+ * the Insights event types (click, conversion, view); scores are integers from 1 to 100 (the hosted
+ * dashboard's range); eventName follows the Insights rule (1 to 64 printable ASCII characters); both lists
+ * hold 1 to 100 entries without duplicates (same eventName + eventType, same facetName); unknown fields are
+ * refused.
  */
 import { EVENT_NAME_PATTERN, INSIGHTS_EVENT_TYPES } from 'svc-search/protocol';
-import { HttpError } from '../http/errors.js';
-import type {
-  EventScoring,
-  FacetScoring,
-  PersonalizationEventType,
-  PersonalizationStrategy,
-} from '../storage/personalization.js';
+import { z } from 'zod';
+import type { PersonalizationEventType, PersonalizationStrategy } from '../storage/types.js';
+import { jsonObject, onlyKeys, parse, requiredOr } from '../validation.js';
 
 /** The Insights event types, in alphabetical order (as messages list them). */
 export const PERSONALIZATION_EVENT_TYPES: readonly PersonalizationEventType[] = [...INSIGHTS_EVENT_TYPES].sort();
@@ -25,63 +21,98 @@ export const MAX_SCORING_ENTRIES = 100;
 /** Range of the scores of eventsScoring and facetsScoring. */
 export const SCORE_RANGE = [1, 100] as const;
 
-function invalid(field: string, reason: string): never {
-  throw new HttpError(422, `${field}: ${reason}`);
+const score = (() => {
+  const error = requiredOr('{at}: required', `{at}: must be an integer from ${SCORE_RANGE[0]} to ${SCORE_RANGE[1]}`);
+  return z.number({ error }).int({ error }).min(SCORE_RANGE[0], { error }).max(SCORE_RANGE[1], { error });
+})();
+
+/** A list of 1 to 100 entries, checked as a list before its entries are. */
+function scoringList<T extends z.ZodType>(entry: T) {
+  return z
+    .array(z.unknown(), { error: requiredOr('{at}: required', '{at}: must be an array') })
+    .min(1, { error: '{at}: must hold at least one entry' })
+    .max(MAX_SCORING_ENTRIES, {
+      error: (issue) => `{at}: holds ${(issue.input as unknown[]).length} entries; the limit is ${MAX_SCORING_ENTRIES}`,
+    })
+    .pipe(z.array(entry));
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const EVENT_SCORING = jsonObject('{at}: must be an object {eventName, eventType, score}')
+  .pipe(
+    onlyKeys(
+      ['eventName', 'eventType', 'score'],
+      (key) => `{at}.${key}: unexpected field (expected eventName, eventType, score)`,
+    ),
+  )
+  .pipe(
+    z.object({
+      eventName: z
+        .string({ error: requiredOr('{at}: required', '{at}: must be a string of 1 to 64 printable ASCII characters') })
+        .regex(EVENT_NAME_PATTERN, { error: '{at}: must be a string of 1 to 64 printable ASCII characters' }),
+      eventType: z.enum(PERSONALIZATION_EVENT_TYPES as [PersonalizationEventType, ...PersonalizationEventType[]], {
+        error: requiredOr('{at}: required', `{at}: must be one of ${PERSONALIZATION_EVENT_TYPES.join(', ')}`),
+      }),
+      score,
+    }),
+  );
 
-function onlyFields(value: Record<string, unknown>, allowed: readonly string[], field: string): void {
-  for (const name of Object.keys(value)) {
-    if (!allowed.includes(name)) invalid(`${field}.${name}`, `unexpected field (expected ${allowed.join(', ')})`);
-  }
-}
+const FACET_SCORING = jsonObject('{at}: must be an object {facetName, score}')
+  .pipe(onlyKeys(['facetName', 'score'], (key) => `{at}.${key}: unexpected field (expected facetName, score)`))
+  .pipe(
+    z.object({
+      facetName: z
+        .string({ error: requiredOr('{at}: required', '{at}: must be a non-empty string') })
+        .refine((name) => name.trim() !== '', { error: '{at}: must be a non-empty string' }),
+      score,
+    }),
+  );
 
-function score(value: unknown, field: string): number {
-  if (value === undefined) invalid(field, 'required');
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < SCORE_RANGE[0] || value > SCORE_RANGE[1]) {
-    invalid(field, `must be an integer from ${SCORE_RANGE[0]} to ${SCORE_RANGE[1]}`);
-  }
-  return value;
-}
-
-function list(value: unknown, field: string): unknown[] {
-  if (value === undefined) invalid(field, 'required');
-  if (!Array.isArray(value)) invalid(field, 'must be an array');
-  if (value.length === 0) invalid(field, 'must hold at least one entry');
-  if (value.length > MAX_SCORING_ENTRIES)
-    invalid(field, `holds ${value.length} entries; the limit is ${MAX_SCORING_ENTRIES}`);
-  return value;
-}
-
-function eventScoring(value: unknown, field: string): EventScoring {
-  if (!isObject(value)) invalid(field, 'must be an object {eventName, eventType, score}');
-  onlyFields(value, ['eventName', 'eventType', 'score'], field);
-  const { eventName, eventType } = value;
-  if (eventName === undefined) invalid(`${field}.eventName`, 'required');
-  if (typeof eventName !== 'string' || !EVENT_NAME_PATTERN.test(eventName))
-    invalid(`${field}.eventName`, 'must be a string of 1 to 64 printable ASCII characters');
-  if (eventType === undefined) invalid(`${field}.eventType`, 'required');
-  if (typeof eventType !== 'string' || !(PERSONALIZATION_EVENT_TYPES as readonly string[]).includes(eventType)) {
-    invalid(`${field}.eventType`, `must be one of ${PERSONALIZATION_EVENT_TYPES.join(', ')}`);
-  }
-  return { eventName, eventType: eventType as PersonalizationEventType, score: score(value.score, `${field}.score`) };
-}
-
-function facetScoring(value: unknown, field: string): FacetScoring {
-  if (!isObject(value)) invalid(field, 'must be an object {facetName, score}');
-  onlyFields(value, ['facetName', 'score'], field);
-  const { facetName } = value;
-  if (facetName === undefined) invalid(`${field}.facetName`, 'required');
-  if (typeof facetName !== 'string' || facetName.trim() === '')
-    invalid(`${field}.facetName`, 'must be a non-empty string');
-  return { facetName, score: score(value.score, `${field}.score`) };
-}
+/** The body of `POST /1/strategies/personalization`. */
+export const STRATEGY = jsonObject('body: must be a JSON object {eventsScoring, facetsScoring, personalizationImpact}')
+  .pipe(
+    onlyKeys(
+      ['eventsScoring', 'facetsScoring', 'personalizationImpact'],
+      (key) => `body.${key}: unexpected field (expected eventsScoring, facetsScoring, personalizationImpact)`,
+    ),
+  )
+  .pipe(
+    z.object({
+      eventsScoring: scoringList(EVENT_SCORING).superRefine((entries, context) => {
+        const seen = new Set<string>();
+        entries.forEach((entry, i) => {
+          const key = `${entry.eventType}\u0000${entry.eventName}`;
+          if (seen.has(key)) {
+            context.addIssue({
+              code: 'custom',
+              path: [i],
+              message: `{at}: duplicate of an earlier entry (eventName "${entry.eventName}", eventType ${entry.eventType})`,
+            });
+          }
+          seen.add(key);
+        });
+      }),
+      facetsScoring: scoringList(FACET_SCORING).superRefine((entries, context) => {
+        const seen = new Set<string>();
+        entries.forEach((entry, i) => {
+          if (seen.has(entry.facetName)) {
+            context.addIssue({
+              code: 'custom',
+              path: [i, 'facetName'],
+              message: `{at}: duplicate of an earlier entry ("${entry.facetName}")`,
+            });
+          }
+          seen.add(entry.facetName);
+        });
+      }),
+      personalizationImpact: (() => {
+        const error = requiredOr('{at}: required', '{at}: must be an integer from 0 to 100');
+        return z.number({ error }).int({ error }).min(0, { error }).max(100, { error });
+      })(),
+    }),
+  );
 
 /**
- * The strategy of a `POST /1/strategies/personalization` body, or `HttpError(422)` naming the field.
+ * The strategy of a `POST /1/strategies/personalization` body, or `ServiceError(422)` naming the field.
  *
  * @example
  * validateStrategy({
@@ -91,37 +122,5 @@ function facetScoring(value: unknown, field: string): FacetScoring {
  * });
  */
 export function validateStrategy(body: unknown): PersonalizationStrategy {
-  if (!isObject(body)) invalid('body', 'must be a JSON object {eventsScoring, facetsScoring, personalizationImpact}');
-  onlyFields(body, ['eventsScoring', 'facetsScoring', 'personalizationImpact'], 'body');
-
-  const eventsScoring = list(body.eventsScoring, 'eventsScoring').map((entry, i) =>
-    eventScoring(entry, `eventsScoring[${i}]`),
-  );
-  const seenEvents = new Set<string>();
-  eventsScoring.forEach((entry, i) => {
-    const key = `${entry.eventType}\u0000${entry.eventName}`;
-    if (seenEvents.has(key))
-      invalid(
-        `eventsScoring[${i}]`,
-        `duplicate of an earlier entry (eventName "${entry.eventName}", eventType ${entry.eventType})`,
-      );
-    seenEvents.add(key);
-  });
-
-  const facetsScoring = list(body.facetsScoring, 'facetsScoring').map((entry, i) =>
-    facetScoring(entry, `facetsScoring[${i}]`),
-  );
-  const seenFacets = new Set<string>();
-  facetsScoring.forEach((entry, i) => {
-    if (seenFacets.has(entry.facetName))
-      invalid(`facetsScoring[${i}].facetName`, `duplicate of an earlier entry ("${entry.facetName}")`);
-    seenFacets.add(entry.facetName);
-  });
-
-  const impact = body.personalizationImpact;
-  if (impact === undefined) invalid('personalizationImpact', 'required');
-  if (typeof impact !== 'number' || !Number.isInteger(impact) || impact < 0 || impact > 100) {
-    invalid('personalizationImpact', 'must be an integer from 0 to 100');
-  }
-  return { eventsScoring, facetsScoring, personalizationImpact: impact };
+  return parse(STRATEGY, body, { status: 422 });
 }

@@ -4,12 +4,13 @@
  * `external` indices and the facet value combinations of `generate` — checks each with a search on the
  * source index (`minHits`, `minLetters`, `exclude`), de-duplicates singular and plural forms for
  * `languages`, and returns the records of the suggestions index. Every step, skipped candidate (with its
- * reason) and error is a log line. See `docs/notes/service.md`, "Query Suggestions".
+ * reason) and error is a log line. See `docs/notes/query-suggestions.md`.
  */
 import { dayOf, DAY_MS, parsePeriod, type Period, type TagExpression } from '../analytics/params.js';
-import type { AnalyticsReports } from '../analytics/reports.js';
+
 import { normalizeText, tokenize, type Dictionaries, type Index } from '../engine/index.js';
-import type { Catalog } from '../storage/catalog.js';
+import type { Catalog } from '../indices/catalog.js';
+import type { AnalyticsReports } from '../storage/types.js';
 import type { QuerySuggestionsConfig, SourceIndexConfig } from './config.js';
 
 /** Popular searches are those of the last 30 days (today included), by the service clock. */
@@ -254,7 +255,7 @@ async function buildSource(
     ...(source.replicas ? (catalog.meta(source.indexName)?.replicas ?? []) : []),
   ];
   for (const name of analyticsIndices) {
-    const { searches } = reports.topSearches(
+    const { searches } = await reports.topSearches(
       { index: name, period, tags },
       { limit: 0, offset: 0, clickAnalytics: false, orderBy: 'searchCount', direction: 'desc' },
     );
@@ -432,7 +433,7 @@ async function buildSource(
         .slice(0, facet.amount);
     }
     if (source.facets.length > 0)
-      entry.facets.analytics = analyticsFacets(reports, source, period, tags, candidate.searched);
+      entry.facets.analytics = await analyticsFacets(reports, source, period, tags, candidate.searched);
     accepted.push({ key: candidate.key, popularity: candidate.popularity, entry });
   }
   log.add('INFO', 1, `${accepted.length} suggestions from ${quote(source.indexName)}`);
@@ -444,17 +445,17 @@ async function buildSource(
  * (the refinements a user picks), summed over the spellings the suggestion was searched with, the top
  * `amount` by number of searches.
  */
-function analyticsFacets(
+async function analyticsFacets(
   reports: AnalyticsReports,
   source: SourceIndexConfig,
   period: Period,
   tags: TagExpression | undefined,
   searched: Candidate['searched'],
-): Record<string, AnalyticsFacetCount[]> {
+): Promise<Record<string, AnalyticsFacetCount[]>> {
   const attributes = source.facets.map((facet) => facet.attribute);
   const counts = new Map<string, Map<string, number>>(attributes.map((attribute) => [attribute, new Map()]));
   for (const { index, query } of searched) {
-    const { values } = reports.filterValues({ index, period, tags, search: query }, attributes, {
+    const { values } = await reports.filterValues({ index, period, tags, search: query }, attributes, {
       limit: 0,
       offset: 0,
     });

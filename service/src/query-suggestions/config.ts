@@ -3,9 +3,11 @@
  * or update body may hold, checked field by field (422 naming the field), with the defaults of the
  * document filled in, and the shape read answers show (`minHit`, `replicas`).
  */
+import { z } from 'zod';
 import { LANGUAGES } from '../engine/index.js';
-import { HttpError } from '../http/errors.js';
-import { validateIndexName } from '../storage/catalog.js';
+import { ServiceError } from '../errors.js';
+import { validateIndexName } from '../indices/catalog.js';
+import { isObject, jsonObject, onlyKeys, parse } from '../validation.js';
 
 /** "Query Suggestions configurations: 100 per application". */
 export const MAX_CONFIGS = 100;
@@ -43,8 +45,8 @@ export interface QuerySuggestionsConfig {
 /** Attributes of every suggestion record: a source index of one of these names would overwrite them. */
 export const RESERVED_ATTRIBUTES: readonly string[] = ['objectID', 'query', 'popularity', 'nb_words'];
 
-const TOP_FIELDS = new Set(['indexName', 'sourceIndices', 'languages', 'exclude', 'appID']);
-const SOURCE_FIELDS = new Set([
+const TOP_FIELDS = ['indexName', 'sourceIndices', 'languages', 'exclude', 'appID'];
+const SOURCE_FIELDS = [
   'indexName',
   'replicas',
   'analyticsTags',
@@ -54,119 +56,220 @@ const SOURCE_FIELDS = new Set([
   'minLetters',
   'generate',
   'external',
-]);
+];
 const LANGUAGE_SET = new Set(LANGUAGES);
-
-function invalid(field: string, message: string): never {
-  throw new HttpError(422, `${field}: ${message}`);
-}
 
 function shown(value: unknown): string {
   const text = JSON.stringify(value);
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
-function objectAt(value: unknown, field: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    invalid(field, `must be an object, got ${shown(value)}`);
-  return value as Record<string, unknown>;
+/** The fields a message lists for an unexpected one (the read-only `appID` and the read name `minHit` left out). */
+function unexpected(allowed: readonly string[], what: string) {
+  return onlyKeys(
+    allowed,
+    (key) =>
+      `{at}${what ? '.' : ''}${key}: is not a field of ${what ? '{at}' : 'a Query Suggestions configuration'} (${allowed.filter((name) => name !== 'appID' && name !== 'minHit').join(', ')})`,
+  );
 }
+
+const anObject = z.custom<Record<string, unknown>>(isObject, {
+  error: (issue) => `{at}: must be an object, got ${shown(issue.input)}`,
+});
+
+const nonEmptyString = z
+  .string({ error: (issue) => `{at}: must be a non-empty string, got ${shown(issue.input)}` })
+  .refine((text) => text.trim() !== '', {
+    error: (issue) => `{at}: must be a non-empty string, got ${shown(issue.input)}`,
+  });
+
+const indexName = z
+  .unknown()
+  .optional()
+  .transform((value, context) => {
+    if (value === undefined) {
+      context.addIssue({ code: 'custom', message: '{at}: is required' });
+      return z.NEVER;
+    }
+    const checked = nonEmptyString.safeParse(value);
+    if (!checked.success) {
+      context.addIssue({ code: 'custom', message: checked.error.issues[0]!.message });
+      return z.NEVER;
+    }
+    try {
+      validateIndexName(checked.data);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: `{at}: ${(error as Error).message}` });
+      return z.NEVER;
+    }
+    return checked.data;
+  });
 
 /** A list field: absent or `null` = the default `[]`. */
-function listAt(value: unknown, field: string): unknown[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) invalid(field, `must be a list, got ${shown(value)}`);
-  return value;
+function list<T extends z.ZodType>(item: T) {
+  return z.preprocess(
+    (value) => value ?? [],
+    z.array(z.unknown(), { error: (issue) => `{at}: must be a list, got ${shown(issue.input)}` }).pipe(z.array(item)),
+  );
 }
 
-function stringAt(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.trim() === '')
-    invalid(field, `must be a non-empty string, got ${shown(value)}`);
-  return value;
+function count(min = 0, max = Number.MAX_SAFE_INTEGER) {
+  const range = max === Number.MAX_SAFE_INTEGER ? `an integer ≥ ${min}` : `an integer from ${min} to ${max}`;
+  const error = (issue: { input?: unknown }) => `{at}: must be ${range}, got ${shown(issue.input)}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 }
 
-function indexNameAt(value: unknown, field: string): string {
-  if (value === undefined) invalid(field, 'is required');
-  const name = stringAt(value, field);
-  try {
-    validateIndexName(name);
-  } catch (error) {
-    invalid(field, (error as Error).message);
-  }
-  return name;
-}
+/** A count field: absent or `null` = 0 (the document's default: no minimum). */
+const optionalCount = z.preprocess((value) => value ?? 0, count());
 
-function countAt(value: unknown, field: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `an integer ≥ ${min}` : `an integer from ${min} to ${max}`;
-    invalid(field, `must be ${range}, got ${shown(value)}`);
-  }
-  return value;
-}
+const FACET = anObject.pipe(unexpected(['attribute', 'amount'], 'facet')).pipe(
+  z.object({
+    attribute: z
+      .unknown()
+      .optional()
+      .transform((value, context) => {
+        if (value === undefined) context.addIssue({ code: 'custom', message: '{at}: is required' });
+        return value;
+      })
+      .pipe(nonEmptyString),
+    amount: z
+      .unknown()
+      .optional()
+      .transform((value, context) => {
+        if (value === undefined)
+          context.addIssue({
+            code: 'custom',
+            message: '{at}: is required (the number of facet values kept for each suggestion)',
+          });
+        return value;
+      })
+      .pipe(count(1, MAX_FACET_AMOUNT)),
+  }),
+);
 
-function unexpected(object: Record<string, unknown>, allowed: Set<string>, field: string): void {
-  for (const key of Object.keys(object)) {
-    if (!allowed.has(key))
-      invalid(
-        `${field}${field ? '.' : ''}${key}`,
-        `is not a field of ${field || 'a Query Suggestions configuration'} (${[...allowed].filter((name) => name !== 'appID' && name !== 'minHit').join(', ')})`,
-      );
-  }
-}
+/** One source index; read answers call `minHits` `minHit`: both are accepted, so a read answer can be sent back. */
+const SOURCE = anObject
+  .pipe(unexpected(SOURCE_FIELDS, 'source'))
+  .superRefine((source, context) => {
+    if (source.minHits !== undefined && source.minHit !== undefined && source.minHits !== source.minHit) {
+      context.addIssue({
+        code: 'custom',
+        path: ['minHits'],
+        message: `{at}: differs from {parent}.minHit (${shown(source.minHit)}); send one of them`,
+      });
+    }
+  })
+  .pipe(
+    z.object({
+      indexName,
+      replicas: z
+        .boolean({ error: (issue) => `{at}: must be true or false, got ${shown(issue.input)}` })
+        .optional()
+        .transform((value) => value ?? false),
+      facets: list(FACET).superRefine((facets, context) => {
+        const attributes = new Set<string>();
+        facets.forEach((facet, i) => {
+          if (attributes.has(facet.attribute))
+            context.addIssue({
+              code: 'custom',
+              path: [i, 'attribute'],
+              message: `{at}: ${shown(facet.attribute)} is listed twice`,
+            });
+          attributes.add(facet.attribute);
+        });
+      }),
+      generate: list(
+        z
+          .array(z.unknown(), {
+            error: (issue) => `{at}: must be a non-empty list of facet attributes, got ${shown(issue.input)}`,
+          })
+          .min(1, { error: (issue) => `{at}: must be a non-empty list of facet attributes, got ${shown(issue.input)}` })
+          .pipe(z.array(nonEmptyString)),
+      ),
+      analyticsTags: list(nonEmptyString),
+      minHits: count().nullish(),
+      minHit: count().nullish(),
+      minLetters: optionalCount,
+      external: list(indexName),
+    }),
+  )
+  .transform(
+    ({ minHit, minHits, ...source }): SourceIndexConfig => ({
+      indexName: source.indexName,
+      replicas: source.replicas,
+      analyticsTags: source.analyticsTags,
+      facets: source.facets,
+      minHits: minHits ?? minHit ?? 0,
+      minLetters: source.minLetters,
+      generate: source.generate,
+      external: source.external,
+    }),
+  );
 
-function parseSource(value: unknown, field: string): SourceIndexConfig {
-  const source = objectAt(value, field);
-  unexpected(source, SOURCE_FIELDS, field);
-  const indexName = indexNameAt(source.indexName, `${field}.indexName`);
-  // Read answers call it `minHit`; both names are accepted so a read answer can be sent back as it is.
-  if (source.minHits !== undefined && source.minHit !== undefined && source.minHits !== source.minHit) {
-    invalid(`${field}.minHits`, `differs from ${field}.minHit (${shown(source.minHit)}); send one of them`);
-  }
-  const minHitsValue = source.minHits ?? source.minHit;
-  const minHitsField = source.minHits !== undefined ? `${field}.minHits` : `${field}.minHit`;
-  if (source.replicas !== undefined && typeof source.replicas !== 'boolean')
-    invalid(`${field}.replicas`, `must be true or false, got ${shown(source.replicas)}`);
-  const facets = listAt(source.facets, `${field}.facets`).map((item, i) => {
-    const at = `${field}.facets[${i}]`;
-    const facet = objectAt(item, at);
-    unexpected(facet, new Set(['attribute', 'amount']), at);
-    if (facet.attribute === undefined) invalid(`${at}.attribute`, 'is required');
-    if (facet.amount === undefined)
-      invalid(`${at}.amount`, 'is required (the number of facet values kept for each suggestion)');
-    return {
-      attribute: stringAt(facet.attribute, `${at}.attribute`),
-      amount: countAt(facet.amount, `${at}.amount`, 1, MAX_FACET_AMOUNT),
-    };
-  });
-  const attributes = new Set<string>();
-  facets.forEach((facet, i) => {
-    if (attributes.has(facet.attribute))
-      invalid(`${field}.facets[${i}].attribute`, `${shown(facet.attribute)} is listed twice`);
-    attributes.add(facet.attribute);
-  });
-  const generate = listAt(source.generate, `${field}.generate`).map((item, i) => {
-    const at = `${field}.generate[${i}]`;
-    if (!Array.isArray(item) || item.length === 0)
-      invalid(at, `must be a non-empty list of facet attributes, got ${shown(item)}`);
-    return item.map((attribute, j) => stringAt(attribute, `${at}[${j}]`));
-  });
-  return {
-    indexName,
-    replicas: (source.replicas as boolean | undefined) ?? false,
-    analyticsTags: listAt(source.analyticsTags, `${field}.analyticsTags`).map((tag, i) =>
-      stringAt(tag, `${field}.analyticsTags[${i}]`),
-    ),
-    facets,
-    minHits: minHitsValue === undefined || minHitsValue === null ? 0 : countAt(minHitsValue, minHitsField),
-    minLetters:
-      source.minLetters === undefined || source.minLetters === null
-        ? 0
-        : countAt(source.minLetters, `${field}.minLetters`),
-    generate,
-    external: listAt(source.external, `${field}.external`).map((name, i) =>
-      indexNameAt(name, `${field}.external[${i}]`),
-    ),
-  };
+/** A create or update body; `pathIndexName`: the index of an update's path. */
+function configSchema(pathIndexName: string | undefined) {
+  return jsonObject('The body must be a JSON object: a Query Suggestions configuration')
+    .pipe(unexpected(TOP_FIELDS, ''))
+    .pipe(
+      z.object({
+        indexName:
+          pathIndexName === undefined
+            ? indexName
+            : z
+                .unknown()
+                .optional()
+                .transform((value, context) => {
+                  if (value !== undefined && value !== pathIndexName)
+                    context.addIssue({
+                      code: 'custom',
+                      message: `{at}: ${shown(value)} differs from the index of the path (${shown(pathIndexName)})`,
+                    });
+                  return pathIndexName;
+                }),
+        sourceIndices: z
+          .array(z.unknown(), {
+            error: (issue) =>
+              issue.input === undefined
+                ? '{at}: is required'
+                : `{at}: must be a non-empty list of source indices, got ${shown(issue.input)}`,
+          })
+          .min(1, { error: (issue) => `{at}: must be a non-empty list of source indices, got ${shown(issue.input)}` })
+          .pipe(z.array(SOURCE)),
+        languages: list(
+          nonEmptyString.refine((code) => LANGUAGE_SET.has(code), {
+            error: (issue) => `{at}: ${shown(issue.input)} is not a supported language code (ISO 639-1, e.g. "en")`,
+          }),
+        ),
+        exclude: list(nonEmptyString),
+      }),
+    )
+    .superRefine((config, context) => {
+      // Cross-field rules, once every field is valid (zod runs refinements after other issues too).
+      if (!config.sourceIndices.every((source) => source?.external)) return;
+      const seen = new Set<string>();
+      config.sourceIndices.forEach((source, i) => {
+        const at = ['sourceIndices', i, 'indexName'];
+        const fail = (message: string, path = at) => context.addIssue({ code: 'custom', path, message });
+        if (seen.has(source.indexName)) fail(`{at}: ${shown(source.indexName)} is listed twice`);
+        else if (RESERVED_ATTRIBUTES.includes(source.indexName))
+          fail(
+            `{at}: ${shown(source.indexName)} is an attribute of every suggestion record (${RESERVED_ATTRIBUTES.join(', ')}); the records name each source index`,
+          );
+        // The suggestions index is rewritten at each build: reading from it would feed suggestions on themselves.
+        else if (source.indexName === config.indexName)
+          fail(`{at}: the suggestions index ${shown(config.indexName)} cannot be one of its own source indices`);
+        seen.add(source.indexName);
+        source.external.forEach((name, j) => {
+          if (name === config.indexName)
+            fail(`{at}: the suggestions index ${shown(config.indexName)} cannot be one of its own external indices`, [
+              'sourceIndices',
+              i,
+              'external',
+              j,
+            ]);
+        });
+      });
+    });
 }
 
 /**
@@ -181,58 +284,9 @@ function parseSource(value: unknown, field: string): SourceIndexConfig {
  * //   facets: [], minHits: 1, minLetters: 0, generate: [], external: [] }], languages: [], exclude: [] }
  */
 export function parseConfig(body: unknown, pathIndexName?: string): QuerySuggestionsConfig {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new HttpError(400, 'The body must be a JSON object: a Query Suggestions configuration');
-  }
-  const input = body as Record<string, unknown>;
-  unexpected(input, TOP_FIELDS, '');
-  let indexName: string;
-  if (pathIndexName !== undefined) {
-    indexName = pathIndexName;
-    if (input.indexName !== undefined && input.indexName !== pathIndexName) {
-      invalid('indexName', `${shown(input.indexName)} differs from the index of the path (${shown(pathIndexName)})`);
-    }
-  } else {
-    indexName = indexNameAt(input.indexName, 'indexName');
-  }
-  if (input.sourceIndices === undefined) invalid('sourceIndices', 'is required');
-  if (!Array.isArray(input.sourceIndices) || input.sourceIndices.length === 0) {
-    invalid('sourceIndices', `must be a non-empty list of source indices, got ${shown(input.sourceIndices)}`);
-  }
-  const sourceIndices = input.sourceIndices.map((source, i) => parseSource(source, `sourceIndices[${i}]`));
-  const seen = new Set<string>();
-  sourceIndices.forEach((source, i) => {
-    if (seen.has(source.indexName))
-      invalid(`sourceIndices[${i}].indexName`, `${shown(source.indexName)} is listed twice`);
-    seen.add(source.indexName);
-    if (RESERVED_ATTRIBUTES.includes(source.indexName)) {
-      invalid(
-        `sourceIndices[${i}].indexName`,
-        `${shown(source.indexName)} is an attribute of every suggestion record (${RESERVED_ATTRIBUTES.join(', ')}); the records name each source index`,
-      );
-    }
-    // The suggestions index is rewritten at each build: reading from it would feed suggestions on themselves.
-    if (source.indexName === indexName)
-      invalid(
-        `sourceIndices[${i}].indexName`,
-        `the suggestions index ${shown(indexName)} cannot be one of its own source indices`,
-      );
-    source.external.forEach((name, j) => {
-      if (name === indexName)
-        invalid(
-          `sourceIndices[${i}].external[${j}]`,
-          `the suggestions index ${shown(indexName)} cannot be one of its own external indices`,
-        );
-    });
-  });
-  const languages = listAt(input.languages, 'languages').map((language, i) => {
-    const code = stringAt(language, `languages[${i}]`);
-    if (!LANGUAGE_SET.has(code))
-      invalid(`languages[${i}]`, `${shown(code)} is not a supported language code (ISO 639-1, e.g. "en")`);
-    return code;
-  });
-  const exclude = listAt(input.exclude, 'exclude').map((entry, i) => stringAt(entry, `exclude[${i}]`));
-  return { indexName, sourceIndices, languages: [...new Set(languages)], exclude };
+  if (!isObject(body)) throw new ServiceError(400, 'The body must be a JSON object: a Query Suggestions configuration');
+  const config = parse(configSchema(pathIndexName), body, { status: 422 });
+  return { ...config, languages: [...new Set(config.languages)] };
 }
 
 /**

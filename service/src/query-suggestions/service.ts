@@ -6,13 +6,13 @@
  * `POST /1/_local/configs/{indexName}/build`). Builds of one configuration never overlap: a request
  * during a build runs one more build after it.
  */
-import { getAnalyticsLog } from '../analytics/record.js';
-import { AnalyticsReports } from '../analytics/reports.js';
-import type { ServiceContext } from '../context.js';
-import { HttpError } from '../http/errors.js';
-import { internalsOf } from '../http/internals.js';
-import { getEventStore } from '../insights/event-store.js';
-import { QuerySuggestionsStore } from '../storage/query-suggestions.js';
+import type { AnalyticsLog } from '../analytics/log.js';
+import type { Dictionaries } from '../engine/index.js';
+import { ServiceError } from '../errors.js';
+import type { Catalog } from '../indices/catalog.js';
+import { setSettings } from '../indices/settings.js';
+import type { AnalyticsReports, QuerySuggestionsStore } from '../storage/types.js';
+import type { TaskQueue } from '../tasks/queue.js';
 import { BuildLog, buildSuggestions, type BuildEnvironment, type SuggestionRecord } from './build.js';
 import { MAX_CONFIGS, type QuerySuggestionsConfig } from './config.js';
 
@@ -38,15 +38,31 @@ interface BuildState {
   waiters: Array<() => void>;
 }
 
+export interface QuerySuggestionsDependencies {
+  store: QuerySuggestionsStore;
+  /** Suggestions indices are written through the task queue. */
+  tasks: TaskQueue;
+  /** Source indices are read, suggestions indices written. */
+  catalog: Catalog;
+  /** Singular/plural de-duplication of the `languages`. */
+  dictionaries: Dictionaries;
+  /** Popular searches of the source indices. */
+  analytics: AnalyticsReports;
+  /** Flushed before a build (searches still queued count). */
+  analyticsLog: AnalyticsLog;
+  now: () => number;
+}
+
 /**
  * @example
- * const suggestions = getQuerySuggestions(ctx);
+ * const suggestions = services.querySuggestions;
  * suggestions.create(parseConfig(body));          // builds soon after
  * await suggestions.build('products_query_suggestions'); // or now, waiting for it
  */
 export class QuerySuggestions {
-  readonly #ctx: ServiceContext;
   readonly #store: QuerySuggestionsStore;
+  readonly #tasks: TaskQueue;
+  readonly #analyticsLog: AnalyticsLog;
   readonly #env: BuildEnvironment;
   readonly #states = new Map<string, BuildState>();
   /** Bumped at each change of a configuration: a build of an older version stops without writing. */
@@ -54,73 +70,71 @@ export class QuerySuggestions {
   #closed = false;
   readonly #timer: NodeJS.Timeout;
 
-  constructor(ctx: ServiceContext) {
-    this.#ctx = ctx;
-    this.#store = new QuerySuggestionsStore(ctx.db);
-    getEventStore(ctx); // the Analytics reports read the events table
-    const { catalog, dictionaries } = internalsOf(ctx);
-    this.#env = {
-      catalog,
-      dictionaries: dictionaries.dictionaries,
-      reports: new AnalyticsReports(ctx.db),
-      now: () => ctx.now(),
-    };
+  constructor({ store, tasks, catalog, dictionaries, analytics, analyticsLog, now }: QuerySuggestionsDependencies) {
+    this.#store = store;
+    this.#tasks = tasks;
+    this.#analyticsLog = analyticsLog;
+    this.#env = { catalog, dictionaries, reports: analytics, now };
     this.#timer = setInterval(() => {
-      for (const { config } of this.#store.list()) void this.build(config.indexName);
+      void this.list().then((configs) => {
+        for (const config of configs) void this.build(config.indexName);
+      });
     }, REBUILD_EVERY_MS);
     this.#timer.unref();
-    ctx.on('close', () => {
-      this.#closed = true;
-      clearInterval(this.#timer);
-      for (const state of this.#states.values()) for (const resolve of state.waiters.splice(0)) resolve();
-    });
   }
 
-  list(): QuerySuggestionsConfig[] {
-    return this.#store.list().map((stored) => stored.config);
+  /** Stops the hourly rebuilds; builds in progress stop at their next pause without writing. */
+  close(): void {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    for (const state of this.#states.values()) for (const resolve of state.waiters.splice(0)) resolve();
   }
 
-  get(indexName: string): QuerySuggestionsConfig | undefined {
-    return this.#store.get(indexName)?.config;
+  async list(): Promise<QuerySuggestionsConfig[]> {
+    return (await this.#store.list()).map((stored) => stored.config as unknown as QuerySuggestionsConfig);
+  }
+
+  async get(indexName: string): Promise<QuerySuggestionsConfig | undefined> {
+    return (await this.#store.get(indexName))?.config as unknown as QuerySuggestionsConfig | undefined;
   }
 
   /** The configuration, or 404. */
-  require(indexName: string): QuerySuggestionsConfig {
-    const config = this.get(indexName);
-    if (!config) throw new HttpError(404, `No Query Suggestions configuration for the index ${indexName}`);
+  async require(indexName: string): Promise<QuerySuggestionsConfig> {
+    const config = await this.get(indexName);
+    if (!config) throw new ServiceError(404, `No Query Suggestions configuration for the index ${indexName}`);
     return config;
   }
 
   /** `POST /1/configs`: 422 when the index has a configuration already, 403 past `MAX_CONFIGS`. */
-  create(config: QuerySuggestionsConfig): void {
-    if (this.#store.get(config.indexName)) {
-      throw new HttpError(
+  async create(config: QuerySuggestionsConfig): Promise<void> {
+    if (await this.#store.get(config.indexName)) {
+      throw new ServiceError(
         422,
         `indexName: a Query Suggestions configuration for ${config.indexName} exists already (update it with PUT /1/configs/${config.indexName})`,
       );
     }
-    this.#checkLimit();
-    this.#save(config);
+    await this.#checkLimit();
+    await this.#save(config);
   }
 
   /** `PUT /1/configs/{indexName}`: replaces the configuration, or creates it (deprecated). True when created. */
-  update(config: QuerySuggestionsConfig): boolean {
-    const created = !this.#store.get(config.indexName);
-    if (created) this.#checkLimit();
-    this.#save(config);
+  async update(config: QuerySuggestionsConfig): Promise<boolean> {
+    const created = !(await this.#store.get(config.indexName));
+    if (created) await this.#checkLimit();
+    await this.#save(config);
     return created;
   }
 
   /** `DELETE /1/configs/{indexName}`: stops the updates; the suggestions index stays as it is. */
-  delete(indexName: string): void {
-    if (!this.#store.remove(indexName))
-      throw new HttpError(404, `No Query Suggestions configuration for the index ${indexName}`);
+  async delete(indexName: string): Promise<void> {
+    if (!(await this.#store.remove(indexName)))
+      throw new ServiceError(404, `No Query Suggestions configuration for the index ${indexName}`);
     this.#bump(indexName);
   }
 
-  status(indexName: string): ConfigStatus {
-    this.require(indexName);
-    const outcome = this.#store.outcome(indexName)!;
+  async status(indexName: string): Promise<ConfigStatus> {
+    await this.require(indexName);
+    const outcome = (await this.#store.outcome(indexName))!;
     const state = this.#states.get(indexName);
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     return {
@@ -134,11 +148,11 @@ export class QuerySuggestions {
   }
 
   /** The log of the last build (JSON Lines); 404 without a configuration or before its first build. */
-  log(indexName: string): string {
-    this.require(indexName);
-    const log = this.#store.outcome(indexName)?.log;
+  async log(indexName: string): Promise<string> {
+    await this.require(indexName);
+    const log = (await this.#store.outcome(indexName))?.log;
     if (log === null || log === undefined)
-      throw new HttpError(404, `The suggestions index ${indexName} has not been built yet: no log`);
+      throw new ServiceError(404, `The suggestions index ${indexName} has not been built yet: no log`);
     return log;
   }
 
@@ -149,7 +163,10 @@ export class QuerySuggestions {
   build(indexName: string): Promise<void> {
     if (this.#closed) return Promise.resolve();
     let state = this.#states.get(indexName);
-    if (!state) this.#states.set(indexName, (state = { scheduled: false, running: false, waiters: [] }));
+    if (!state) {
+      state = { scheduled: false, running: false, waiters: [] };
+      this.#states.set(indexName, state);
+    }
     const current = state;
     return new Promise<void>((resolve) => {
       current.waiters.push(resolve);
@@ -179,19 +196,19 @@ export class QuerySuggestions {
   }
 
   async #buildOnce(indexName: string): Promise<void> {
-    const stored = this.#store.get(indexName);
+    const stored = await this.#store.get(indexName);
     if (!stored || this.#closed) return;
     const version = this.#versions.get(indexName) ?? 0;
     const stopped = () => this.#closed || (this.#versions.get(indexName) ?? 0) !== version;
     const started = Date.now();
     const log = new BuildLog();
-    const { config } = stored;
+    const config = stored.config as unknown as QuerySuggestionsConfig;
     log.add(
       'INFO',
       0,
       `Build of ${JSON.stringify(indexName)} started: ${config.sourceIndices.length} source ${config.sourceIndices.length === 1 ? 'index' : 'indices'}`,
     );
-    getAnalyticsLog(this.#ctx).flush(); // searches still queued count too
+    await this.#analyticsLog.flush(); // searches still queued count too
     let records: SuggestionRecord[] | undefined;
     try {
       records = await buildSuggestions(this.#env, config, log, { shouldStop: stopped });
@@ -202,7 +219,7 @@ export class QuerySuggestions {
     if (stopped()) return;
     if (records) {
       try {
-        this.#write(indexName, records);
+        await this.#write(indexName, records);
         log.add('INFO', 0, `${records.length} suggestions written to ${JSON.stringify(indexName)}`);
       } catch (error) {
         log.add(
@@ -214,7 +231,7 @@ export class QuerySuggestions {
     }
     const ended = Date.now();
     log.add('INFO', 0, `Build finished in ${ended - started} ms`);
-    this.#store.saveBuild(indexName, {
+    await this.#store.saveBuild(indexName, {
       builtAt: ended,
       success: !log.hasError,
       durationMs: ended - started,
@@ -227,50 +244,36 @@ export class QuerySuggestions {
    * suggestions, never a mix). Its settings get `searchableAttributes: ['query']` and
    * `customRanking: ['desc(popularity)']` unless they were set on it already (yours are kept).
    */
-  #write(indexName: string, records: SuggestionRecord[]): void {
+  async #write(indexName: string, records: SuggestionRecord[]): Promise<void> {
     const { catalog } = this.#env;
     const meta = catalog.meta(indexName);
     if (meta?.primary) throw new Error(`it is a replica of ${meta.primary}, whose records it mirrors`);
-    catalog.write(indexName, 'querySuggestions', () => {
+    await this.#tasks.run({ indexName, kind: 'querySuggestions' }, (write) => {
       const settings: Record<string, unknown> = {};
       const given = catalog.meta(indexName)?.settings ?? {};
       if (!('searchableAttributes' in given)) settings.searchableAttributes = ['query'];
       if (!('customRanking' in given)) settings.customRanking = ['desc(popularity)'];
-      if (Object.keys(settings).length > 0 || !meta) catalog.setSettings(indexName, settings);
-      catalog.clearObjects(indexName);
-      catalog.saveObjects(indexName, records);
+      if (Object.keys(settings).length > 0 || !meta) setSettings(catalog, write, indexName, settings);
+      catalog.clearObjects(write, indexName);
+      catalog.saveObjects(write, indexName, records);
     });
   }
 
-  #checkLimit(): void {
-    if (this.#store.count() >= MAX_CONFIGS) {
-      throw new HttpError(
+  async #checkLimit(): Promise<void> {
+    if ((await this.#store.count()) >= MAX_CONFIGS) {
+      throw new ServiceError(
         403,
         `Up to ${MAX_CONFIGS} Query Suggestions configurations per application: delete one before creating another`,
       );
     }
   }
 
-  #save(config: QuerySuggestionsConfig): void {
-    this.#store.save(config, Date.now());
+  async #save(config: QuerySuggestionsConfig): Promise<void> {
+    await this.#store.save(config as unknown as Record<string, unknown> & { indexName: string }, Date.now());
     this.#bump(config.indexName);
   }
 
   #bump(indexName: string): void {
     this.#versions.set(indexName, (this.#versions.get(indexName) ?? 0) + 1);
   }
-}
-
-const services = new WeakMap<ServiceContext, QuerySuggestions>();
-
-/**
- * The Query Suggestions of a service (one per context).
- *
- * @example
- * getQuerySuggestions(ctx).list()
- */
-export function getQuerySuggestions(ctx: ServiceContext): QuerySuggestions {
-  let service = services.get(ctx);
-  if (!service) services.set(ctx, (service = new QuerySuggestions(ctx)));
-  return service;
 }

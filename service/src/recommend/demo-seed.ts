@@ -14,10 +14,18 @@
  * restarts would age (no trends after 30 days): `refreshDemoHistory` moves the seeded events — only those — by
  * whole days so the latest is yesterday again.
  */
-import type { ServiceContext } from '../context.js';
 import type { OrderLine } from '../datasets/superstore.js';
-import { getEventStore } from '../insights/event-store.js';
-import type { ValidEvent } from '../insights/validate.js';
+import type { Catalog } from '../indices/catalog.js';
+import { newEvent } from '../insights/events.js';
+import { type ValidEvent, validateEvent } from '../insights/validate.js';
+import type { EventStore } from '../storage/types.js';
+
+/** What seeding and refreshing the demo history use. */
+export interface DemoSeedDependencies {
+  /** The event storage (the seed mark, the seeded events). */
+  eventStore: EventStore;
+  catalog: Catalog;
+}
 
 const DAY = 24 * 3600 * 1000;
 
@@ -34,8 +42,10 @@ export function orderLinesToEvents(orderLines: readonly OrderLine[], indexName: 
   let latest = '';
   for (const line of orderLines) {
     let order = orders.get(line.orderId);
-    if (!order)
-      orders.set(line.orderId, (order = { date: line.orderDate, customerId: line.customerId, productIds: [] }));
+    if (!order) {
+      order = { date: line.orderDate, customerId: line.customerId, productIds: [] };
+      orders.set(line.orderId, order);
+    }
     if (!order.productIds.includes(line.productId)) order.productIds.push(line.productId);
     if (line.orderDate > latest) latest = line.orderDate;
   }
@@ -65,62 +75,46 @@ export function orderLinesToEvents(orderLines: readonly OrderLine[], indexName: 
 }
 
 /** Whether the demo history of `indexName` was seeded into this database. */
-export function isSeeded(ctx: ServiceContext, indexName: string): boolean {
-  ctx.db.exec(
-    'CREATE TABLE IF NOT EXISTS recommend_demo_seed (index_name TEXT PRIMARY KEY, seeded_at INTEGER NOT NULL, events INTEGER NOT NULL)',
-  );
-  return ctx.db.prepare('SELECT 1 FROM recommend_demo_seed WHERE index_name = ?').get(indexName) !== undefined;
+export async function isSeeded(
+  { eventStore }: Pick<DemoSeedDependencies, 'eventStore'>,
+  indexName: string,
+): Promise<boolean> {
+  return (await eventStore.demoSeed(indexName)) !== undefined;
 }
 
 /**
  * Seeds the demo history into the event store unless it was done before for this index. Returns the number
  * of events written (0 when already seeded or when `indexName` does not hold the catalogue of the lines).
  */
-export function seedDemoHistory(
-  ctx: ServiceContext,
+export async function seedDemoHistory(
+  deps: DemoSeedDependencies,
   indexName: string,
   orderLines: readonly OrderLine[],
   now = Date.now(),
-): number {
-  if (isSeeded(ctx, indexName)) return 0;
-  const index = ctx.indices.get(indexName);
+): Promise<number> {
+  if (await isSeeded(deps, indexName)) return 0;
+  const index = deps.catalog.get(indexName);
   if (!index) return 0;
   // Only the catalogue of these order lines: most of their products must be records of the index.
   const productIds = new Set(orderLines.map((line) => line.productId));
   let found = 0;
   for (const id of productIds) if (index.getObject(id)) found++;
   if (productIds.size === 0 || found < productIds.size * 0.9) return 0;
-  const events = orderLinesToEvents(orderLines, indexName, now);
-  const store = getEventStore(ctx);
-  let written = 0;
-  ctx.db.transaction(() => {
-    for (let i = 0; i < events.length; i += 1000)
-      written += store.append(events.slice(i, i + 1000), { receivedAt: now }).length;
-    ctx.db
-      .prepare('INSERT INTO recommend_demo_seed (index_name, seeded_at, events) VALUES (?, ?, ?)')
-      .run(indexName, now, written);
-  })();
-  return written;
+  const events = orderLinesToEvents(orderLines, indexName, now).map((event, i) =>
+    newEvent(validateEvent(event, i, { checkAge: false }), now, undefined),
+  );
+  return deps.eventStore.seedDemo(indexName, events, now);
 }
 
-/**
- * The seeded demo events of `indexName`: the rows written by `seedDemoHistory` keep its clock as their time of
- * receipt (`seeded_at`), which no event received over HTTP has (the seeding runs before the service listens).
- */
-const SEEDED = `FROM insights_events WHERE index_name = @indexName AND event_type = 'conversion' AND event_name = @eventName AND query_id IS NULL
-  AND received_at = (SELECT seeded_at FROM recommend_demo_seed WHERE index_name = @indexName)`;
-
 /** The time of the latest seeded demo event of `indexName` (undefined when none). */
-export function latestDemoEvent(ctx: ServiceContext, indexName: string): number | undefined {
-  if (!isSeeded(ctx, indexName)) return undefined;
-  getEventStore(ctx); // the table
-  return (
-    (
-      ctx.db.prepare(`SELECT MAX(timestamp) AS latest ${SEEDED}`).get({ indexName, eventName: DEMO_EVENT_NAME }) as {
-        latest: number | null;
-      }
-    ).latest ?? undefined
-  );
+export async function latestDemoEvent(
+  { eventStore }: Pick<DemoSeedDependencies, 'eventStore'>,
+  indexName: string,
+): Promise<number | undefined> {
+  const events = await eventStore.demoEvents(indexName, DEMO_EVENT_NAME);
+  let latest: number | undefined;
+  for (const event of events) if (latest === undefined || event.timestamp > latest) latest = event.timestamp;
+  return latest;
 }
 
 /**
@@ -131,37 +125,31 @@ export function latestDemoEvent(ctx: ServiceContext, indexName: string): number 
  * caller rebuilds the models (`Recommender.reset()`): the events are not emitted again.
  *
  * @example
- * refreshDemoHistory(ctx, 'products') // 40 after 41 days with the data directory kept, then 0
+ * await refreshDemoHistory(deps, 'products') // 40 after 41 days with the data directory kept, then 0
  */
-export function refreshDemoHistory(ctx: ServiceContext, indexName: string, now = Date.now()): number {
-  const latest = latestDemoEvent(ctx, indexName);
-  if (latest === undefined) return 0;
+export async function refreshDemoHistory(
+  { eventStore }: Pick<DemoSeedDependencies, 'eventStore'>,
+  indexName: string,
+  now = Date.now(),
+): Promise<number> {
+  const seed = await eventStore.demoSeed(indexName);
+  if (!seed) return 0;
+  const seeded = await eventStore.demoEvents(indexName, DEMO_EVENT_NAME);
+  if (seeded.length === 0) return 0;
+  const latest = Math.max(...seeded.map((event) => event.timestamp));
   const days = Math.floor(now / DAY) - 1 - Math.floor(latest / DAY);
   if (days <= 0) return 0;
-  const params = { indexName, eventName: DEMO_EVENT_NAME };
-  const store = getEventStore(ctx);
-  ctx.db.transaction(() => {
-    const { seeded_at } = ctx.db
-      .prepare('SELECT seeded_at FROM recommend_demo_seed WHERE index_name = ?')
-      .get(indexName) as { seeded_at: number };
-    const rows = ctx.db.prepare(`SELECT user_token, timestamp, object_ids ${SEEDED} ORDER BY id`).all(params) as Array<{
-      user_token: string;
-      timestamp: number;
-      object_ids: string;
-    }>;
-    ctx.db.prepare(`DELETE ${SEEDED}`).run(params);
-    const events = rows.map(
-      (row): ValidEvent => ({
-        eventType: 'conversion',
-        eventName: DEMO_EVENT_NAME,
-        index: indexName,
-        userToken: row.user_token,
-        timestamp: row.timestamp + days * DAY,
-        objectIDs: JSON.parse(row.object_ids) as string[],
-      }),
-    );
-    for (let i = 0; i < events.length; i += 1000)
-      store.append(events.slice(i, i + 1000), { receivedAt: seeded_at, emit: false });
-  })();
+  const moved = seeded.map((row) => {
+    const event: ValidEvent = {
+      eventType: 'conversion',
+      eventName: DEMO_EVENT_NAME,
+      index: indexName,
+      userToken: row.userToken,
+      timestamp: row.timestamp + days * DAY,
+      objectIDs: row.objectIDs ?? [],
+    };
+    return newEvent(event, seed.seededAt, undefined);
+  });
+  await eventStore.replaceDemoEvents(indexName, DEMO_EVENT_NAME, moved);
   return days;
 }

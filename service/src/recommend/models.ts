@@ -121,7 +121,10 @@ class PairCounts {
 
   private bump(a: string, b: string, w: number): void {
     let row = this.pairs.get(a);
-    if (!row) this.pairs.set(a, (row = new Map()));
+    if (!row) {
+      row = new Map();
+      this.pairs.set(a, row);
+    }
     const v = (row.get(b) ?? 0) + w;
     if (Math.abs(v) < 1e-9) {
       row.delete(b);
@@ -297,7 +300,10 @@ export class IndexModels {
         objectIDs: [...new Set(e.objectIDs)],
       };
       let user = this.users.get(e.userToken);
-      if (!user) this.users.set(e.userToken, (user = { events: [], sessions: [] }));
+      if (!user) {
+        user = { events: [], sessions: [] };
+        this.users.set(e.userToken, user);
+      }
       const prev = user.events[user.events.length - 1];
       if (prev && prev.ts > compact.ts) unsorted.add(user);
       user.events.push(compact);

@@ -5,10 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { KeyInfo, ServiceContext } from '../context.js';
+import type { KeyInfo } from '../keys/types.js';
+import type { Catalog } from '../indices/catalog.js';
+import type { SearchLogEntry, SearchLogStore } from '../storage/types.js';
 import type { Index } from '../engine/index.js';
-import { HttpError } from '../http/errors.js';
-import { applyKeyParams, RECORD_CONSTRAINTS, rawParams, toSearchParams, type RawParams } from '../http/params.js';
+import { ServiceError } from '../errors.js';
+import { applyKeyParams, RECORD_CONSTRAINTS, rawParams, toSearchParams, type RawParams } from '../search/key-params.js';
 import { roundScore, type Scored } from './models.js';
 import type { Recommender } from './recommender.js';
 
@@ -40,14 +42,14 @@ export interface RecommendRequestInput {
 
 function paramsObject(value: unknown, where: string): RawParams {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new HttpError(400, `${where} must be an object of search parameters`);
+    throw new ServiceError(400, `${where} must be an object of search parameters`);
   }
   try {
     // Same parsing and type checks as a search (a `params` string inside is merged, like a search body).
     return rawParams(toSearchParams(rawParams(value as RawParams)) as RawParams);
   } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(400, `${where}: ${(error as Error).message}`);
+    if (error instanceof ServiceError) throw error;
+    throw new ServiceError(400, `${where}: ${(error as Error).message}`);
   }
 }
 
@@ -160,18 +162,18 @@ function messageOf(issue: z.core.$ZodIssue, where: string, model: Model): string
 /**
  * Checks one request of the `requests` list against the schema of its model (zod), then its search
  * parameters with the search parameter parser.
- * @throws HttpError(400) naming `requests[i].field` and what is wrong with it.
+ * @throws ServiceError(400) naming `requests[i].field` and what is wrong with it.
  * @example validateRequest({ indexName: 'products', model: 'bought-together', threshold: 0, objectID: '1' }, 0)
  */
 export function validateRequest(input: unknown, i: number): RecommendRequestInput {
   const where = `requests[${i}]`;
   if (input === null || typeof input !== 'object' || Array.isArray(input))
-    throw new HttpError(400, `${where} must be an object`);
+    throw new ServiceError(400, `${where} must be an object`);
   const modelResult = modelSchema.safeParse((input as { model?: unknown }).model);
-  if (!modelResult.success) throw new HttpError(400, `${where}.model ${modelResult.error.issues[0]!.message}`);
+  if (!modelResult.success) throw new ServiceError(400, `${where}.model ${modelResult.error.issues[0]!.message}`);
   const model = modelResult.data;
   const result = SCHEMAS[model].safeParse(input);
-  if (!result.success) throw new HttpError(400, messageOf(result.error.issues[0]!, where, model));
+  if (!result.success) throw new ServiceError(400, messageOf(result.error.issues[0]!, where, model));
   const request = result.data as z.infer<(typeof SCHEMAS)[Model]> & {
     objectID?: string;
     facetName?: string;
@@ -225,7 +227,7 @@ function allowedObjectIDs(index: Index, raw: RawParams): Set<string> | undefined
     );
     return new Set(response.hits.map((hit) => hit.objectID));
   } catch (error) {
-    throw new HttpError(400, `queryParameters: ${(error as Error).message}`);
+    throw new ServiceError(400, `queryParameters: ${(error as Error).message}`);
   }
 }
 
@@ -259,17 +261,16 @@ export interface RecommendAnswer {
 
 /**
  * Answers one validated request.
- * @example answerRequest(ctx, recommender, key, validateRequest(body.requests[0], 0))
+ * @example await answerRequest(services, key, validateRequest(body.requests[0], 0))
  */
-export function answerRequest(
-  ctx: ServiceContext,
-  recommender: Recommender,
+export async function answerRequest(
+  { catalog, recommender, searchLog }: { catalog: Catalog; recommender: Recommender; searchLog: SearchLogStore },
   key: KeyInfo,
   request: RecommendRequestInput,
-): RecommendAnswer {
-  const index = ctx.indices.require(request.indexName);
+): Promise<RecommendAnswer> {
+  const index = catalog.require(request.indexName);
   const records = recommender.recordsOf(request.indexName)!;
-  const models = recommender.modelsOf(request.indexName);
+  const models = await recommender.modelsOf(request.indexName);
   const now = recommender.now();
   const settings = index.getSettings() as unknown as {
     attributesToRetrieve?: string[];
@@ -322,13 +323,13 @@ export function answerRequest(
       const seen = new Set(hits.map((h) => h.objectID as string));
       if (request.objectID) seen.add(request.objectID);
       const fallback = applyKeyParams(request.fallbackParameters, key, index);
-      let response;
+      let response: ReturnType<typeof index.search>;
       try {
         response = index.search(
           toSearchParams({ ...fallback, page: 0, hitsPerPage: Math.min(1000, cap + seen.size), clickAnalytics: false }),
         );
       } catch (error) {
-        throw new HttpError(400, `fallbackParameters: ${(error as Error).message}`);
+        throw new ServiceError(400, `fallbackParameters: ${(error as Error).message}`);
       }
       for (const hit of response.hits) {
         if (hits.length >= cap) break;
@@ -344,7 +345,7 @@ export function answerRequest(
   // Every answer gets a queryID, recorded like a search with clickAnalytics so that clicks, views and
   // conversions on the recommendations (positions 1..n) are attributable.
   const queryID = randomBytes(16).toString('hex');
-  const entry: Parameters<ServiceContext['searchLog']['record']>[0] = {
+  const entry: SearchLogEntry = {
     queryID,
     indexName: request.indexName,
     query: '',
@@ -354,6 +355,6 @@ export function answerRequest(
     createdAt: Date.now(),
   };
   if (typeof query.userToken === 'string' && query.userToken) entry.userToken = query.userToken;
-  ctx.searchLog.record(entry);
+  await searchLog.record(entry);
   return { hits, nbHits: hits.length, queryID };
 }

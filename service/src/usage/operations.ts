@@ -1,7 +1,7 @@
 /**
  * Which Usage operation a call of the service is (document 3, "Endpoints > Usage", metric names), and
  * the metric catalogue: categories, totals, groups, the metrics of the whole-application endpoint.
- * See `docs/notes/service.md`, "Usage".
+ * See `docs/notes/usage-monitoring.md`.
  */
 
 export interface Operation {

@@ -1,9 +1,9 @@
 /**
  * The Usage answers (document 3): statistics computed from the recorded calls (`usage_calls`) and,
- * for `records`/`data_size`/`file_size`, from the stored records. See `docs/notes/service.md`, "Usage".
+ * for `records`/`data_size`/`file_size`, from the stored records. See `docs/notes/usage-monitoring.md`.
  */
-import type Database from 'better-sqlite3';
-import type { UsageRow } from '../storage/usage-log.js';
+import { ServiceError } from '../errors.js';
+import type { UsageRow } from '../storage/types.js';
 import {
   APP_ONLY_METRICS,
   CATEGORIES,
@@ -27,7 +27,13 @@ export const LOCAL_REGION = 'local';
 export type Point = { t: number; v: number | Record<string, number> };
 export type Statistics = Record<string, Point[]>;
 
-export class UsageError extends Error {}
+/** A Usage parameter the document refuses: 422 naming it (document 3, Errors). */
+export class UsageError extends ServiceError {
+  constructor(message: string) {
+    super(422, message);
+    this.name = 'UsageError';
+  }
+}
 
 /**
  * The metric names a `statistic` path segment asks for, in order, without duplicates.
@@ -40,9 +46,9 @@ export function metricsOf(statistic: string, wholeApplication: boolean): string[
   const out = new Set<string>();
   const unknown: string[] = [];
   for (const item of statistic.split(',').map((part) => part.trim())) {
-    if (item === '*') known.forEach((metric) => out.add(metric));
+    if (item === '*') for (const metric of known) out.add(metric);
     // Object.hasOwn: a name such as `constructor` or `__proto__` is not a group (Object.prototype's members are not).
-    else if (Object.hasOwn(GROUPS, item)) GROUPS[item]!.forEach((metric) => out.add(metric));
+    else if (Object.hasOwn(GROUPS, item)) for (const metric of GROUPS[item]!) out.add(metric);
     else if (known.includes(item)) out.add(item);
     else unknown.push(item);
   }
@@ -77,7 +83,7 @@ export function computeStatistics(
   metrics: string[],
   rows: UsageRow[],
   range: { start: number; end: number; unit: number; now: number },
-  db: Database.Database,
+  sizes: { records: number; recordBytes: number; settingsBytes: number } | undefined,
   indexName: string | undefined,
 ): Statistics {
   const wholeApplication = indexName === undefined;
@@ -164,7 +170,7 @@ export function computeStatistics(
       // No history of the index sizes is kept: one point, the bucket of the present, when it is in range.
       const current = Math.floor(range.now / range.unit) * range.unit;
       if (!buckets.has(current) || range.now < range.start) continue;
-      const v = sizeOf(db, metric, indexName);
+      const v = sizeOf(sizes, metric);
       if (v !== undefined) out[metric] = [{ t: current, v }];
     }
   }
@@ -172,22 +178,11 @@ export function computeStatistics(
 }
 
 function sizeOf(
-  db: Database.Database,
+  sizes: { records: number; recordBytes: number; settingsBytes: number } | undefined,
   metric: 'records' | 'data_size' | 'file_size',
-  indexName: string | undefined,
 ): number | undefined {
-  const where = indexName === undefined ? '' : ' WHERE index_name = ?';
-  const args = indexName === undefined ? [] : [indexName];
-  if (indexName !== undefined && !db.prepare('SELECT 1 FROM service_indices WHERE name = ?').get(indexName))
-    return undefined;
-  const records = db
-    .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(CAST(body AS BLOB))), 0) AS size FROM service_records${where}`)
-    .get(...args) as { n: number; size: number };
-  if (metric === 'records') return records.n;
-  if (metric === 'data_size') return records.size;
-  const indexWhere = indexName === undefined ? '' : ' WHERE name = ?';
-  const settings = db
-    .prepare(`SELECT COALESCE(SUM(LENGTH(CAST(settings AS BLOB))), 0) AS size FROM service_indices${indexWhere}`)
-    .get(...args) as { size: number };
-  return records.size + settings.size;
+  if (!sizes) return undefined;
+  if (metric === 'records') return sizes.records;
+  if (metric === 'data_size') return sizes.recordBytes;
+  return sizes.recordBytes + sizes.settingsBytes;
 }

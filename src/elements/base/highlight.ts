@@ -1,7 +1,7 @@
 import { html, type TemplateResult } from 'lit';
 import { HIGHLIGHT_POST_TAG, HIGHLIGHT_PRE_TAG } from '../../controllers/highlight-tags.js';
 
-export { HIGHLIGHT_PARAMS, HIGHLIGHT_POST_TAG, HIGHLIGHT_PRE_TAG } from '../../controllers/highlight-tags.js';
+export { HIGHLIGHT_PARAMS } from '../../controllers/highlight-tags.js';
 
 export interface HighlightPart {
   value: string;
@@ -48,13 +48,16 @@ export function parseHighlight(value: string): HighlightPart[] {
     if (!highlighted && last && !last.highlighted) last.value += unescapeHtml(text);
     else parts.push({ value: unescapeHtml(text), highlighted });
   };
-  value.split(pre).forEach((chunk, i) => {
+  for (const [i, chunk] of value.split(pre).entries()) {
     const end = chunk.indexOf(post);
     // Text before the first tag, or after a tag that is never closed, is plain text.
-    if (!i || end < 0) return push(i ? pre + chunk : chunk, false);
+    if (!i || end < 0) {
+      push(i ? pre + chunk : chunk, false);
+      continue;
+    }
     push(chunk.slice(0, end), true);
     push(chunk.slice(end + post.length), false);
-  });
+  }
   return parts;
 }
 

@@ -62,12 +62,13 @@ export function renderTemplate(template: HTMLTemplateElement, hit: Record<string
         const key = JSON.stringify([lang, currency, decimals]);
         try {
           if (typeof field === 'number' && (currency ?? decimals ?? number) != null) {
-            text = (formats[key] ??= new Intl.NumberFormat(lang, {
+            formats[key] ??= new Intl.NumberFormat(lang, {
               style: (currency && 'currency') as never, // '' is invalid too
               currency,
               minimumFractionDigits: decimals as never,
               maximumFractionDigits: (+decimals! > 20 ? -1 : decimals) as never, // Intl takes up to 100
-            }).format)(field);
+            }).format;
+            text = formats[key](field);
           }
         } catch (error) {
           console.warn(`svc-search: data-currency/data-decimals ${key}:`, error);

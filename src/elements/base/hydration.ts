@@ -13,7 +13,7 @@
  *   server's styles kept) rather than stay broken, and says so once in the console.
  */
 import { render } from 'lit';
-import type { ServerState } from '../search/svc-search.js';
+import type { ServerState } from './server-render.js';
 import { type Hydration, setHydration, type SvcElement } from './svc-element.js';
 
 /** The members of an element hydration uses (`render` is protected in Lit). */

@@ -3,7 +3,15 @@
  * the time of one synchronous Lit SSR pass and removes it after; elements read it only when `isServer`. It lives
  * on `globalThis` under a registered symbol, as the context key does, so two copies of the library agree.
  */
-import type { SearchStore } from '../../store/types.js';
+import type { InitialResults, SearchStore } from '../../store/types.js';
+
+/** What a server render serialised for a root (`svc-search/ssr`): the state it rendered and its results. */
+export interface ServerState {
+  indexName: string;
+  /** The state, as `store.toQueryString` writes it. */
+  state: string;
+  initialResults: InitialResults;
+}
 
 /** A `<svc-search>` as the server render reads it (its configuration; the render chooses the state). */
 export interface ServerRoot extends Element {

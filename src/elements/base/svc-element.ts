@@ -2,10 +2,9 @@ import { isServer, LitElement, type PropertyDeclarations, type PropertyValues } 
 import { ContextConsumer, ContextRoot } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import type { SearchStore } from '../../store/types.js';
-import type { ServerState } from '../search/svc-search.js';
 import type { InsightsLike } from '../../insights/types.js';
 import { translate, type Translations } from './translate.js';
-import { serverRender } from './server-render.js';
+import { type ServerState, serverRender } from './server-render.js';
 
 /** Name of the internal event `<svc-search>` fires on `document` when its context value changes. */
 export const SEARCH_CONTEXT_EVENT = 'svc-search-context';

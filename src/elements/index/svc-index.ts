@@ -109,7 +109,8 @@ export class SvcIndex extends SvcElement {
       value?.insights !== this.#value?.insights ||
       value?.translations !== this.#value?.translations
     ) {
-      this.#provider.setValue((this.#value = value));
+      this.#value = value;
+      this.#provider.setValue(value);
     }
   }
 
@@ -119,7 +120,10 @@ export class SvcIndex extends SvcElement {
     this.#parent = undefined;
     this.#name = undefined;
     this.#id = undefined;
-    if (this.#value) this.#provider.setValue((this.#value = undefined));
+    if (this.#value) {
+      this.#value = undefined;
+      this.#provider.setValue(undefined);
+    }
   }
 
   override render() {

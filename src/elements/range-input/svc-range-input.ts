@@ -214,10 +214,15 @@ export class SvcRangeInput extends SvcElement {
       if (field.validity.badInput || !Number.isFinite(value)) bad.push(side);
       else read[side] = value;
     }
-    if (bad.length) return this.#refuse({ key: 'invalidNumber', fields: bad });
+    if (bad.length) {
+      this.#refuse({ key: 'invalidNumber', fields: bad });
+      return;
+    }
     const { min, max } = read;
-    if (min !== undefined && max !== undefined && min > max)
-      return this.#refuse({ key: 'invalidRange', params: { min, max }, fields: ['min', 'max'] });
+    if (min !== undefined && max !== undefined && min > max) {
+      this.#refuse({ key: 'invalidRange', params: { min, max }, fields: ['min', 'max'] });
+      return;
+    }
     this.#error = undefined;
     const applied = this.#range.refine({ min, max });
     if (applied) {

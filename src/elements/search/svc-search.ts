@@ -7,7 +7,7 @@ import { isValidUserToken } from '../../protocol/insights-limits.js';
 import { createLazyInsights } from '../../insights/lazy.js';
 import type { Insights } from '../../insights/types.js';
 import type { SearchClient } from '../../client/types.js';
-import type { IndexState, InitialResults, SearchStore } from '../../store/types.js';
+import type { IndexState, SearchStore } from '../../store/types.js';
 import { hydration, SEARCH_CONTEXT_EVENT, SvcElement } from '../base/svc-element.js';
 import type { Translations } from '../base/translate.js';
 import { serverRender } from '../base/server-render.js';
@@ -28,14 +28,6 @@ const ROUTING_WRITE_DELAY_MS = 400;
  */
 const consentFrom = (value: unknown) =>
   value == null || value === true || (typeof value === 'string' && /^(true|granted|)$/i.test(value.trim()));
-
-/** What a server render serialised for a root (`svc-search/ssr`): the state it rendered and its results. */
-export interface ServerState {
-  indexName: string;
-  /** The state, as `store.toQueryString` writes it. */
-  state: string;
-  initialResults: InitialResults;
-}
 
 /**
  * @tagname svc-search

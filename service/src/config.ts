@@ -1,0 +1,85 @@
+/**
+ * The options of `createService`, resolved: every default filled in once, so the parts of the service read
+ * one typed object instead of each keeping its own copy of an option.
+ */
+import { DEFAULT_COUNTRY_HEADERS } from './analytics/record.js';
+import { DEFAULT_MAX_CUSTOM_ENTRIES } from './dictionaries/dictionaries.js';
+
+/** Credentials used everywhere in development: tests, Storybook, `npm start`. */
+export const DEV_CREDENTIALS = {
+  appId: 'SVCLOCAL',
+  adminKey: 'local-admin-key',
+  searchKey: 'local-search-key',
+  /** HTTP Basic credentials of the Crawler API (document 3): `<crawlerUserId>:<crawlerApiKey>`. */
+  crawlerUserId: 'local-crawler',
+  crawlerApiKey: 'local-crawler-key',
+} as const;
+
+export interface ServiceOptions {
+  /** Directory of the database (default `.data/`); `':memory:'` keeps nothing on disk. */
+  dataDir?: string;
+  appId?: string;
+  adminKey?: string;
+  searchKey?: string;
+  /** Loads the demo catalogue into the index `products` when it is empty. */
+  demo?: boolean;
+  /** The service's clock (Unix ms) for Analytics: recorded search times, default dates, rate limit. Default `Date.now`. */
+  now?: () => number;
+  /**
+   * Custom entries one dictionary may hold before a dictionary batch answers 403 (the document's quota,
+   * whose size it does not give); default 100,000.
+   */
+  maxCustomDictionaryEntries?: number;
+  /** The dedicated key of the Usage API (document 3, Authentication); the admin key is always accepted. */
+  usageKey?: string;
+  /** The dedicated key of the Monitoring API (document 3, Authentication); the admin key is always accepted. */
+  monitoringKey?: string;
+  /** Crawler API (document 3): the crawler user id of HTTP Basic authentication (default `local-crawler`). */
+  crawlerUserId?: string;
+  /** Crawler API: the crawler API key (default `local-crawler-key`). It lets its holder run code on this machine (record extractors). */
+  crawlerApiKey?: string;
+  /** Crawler API: registered (verified) domains besides `localhost`, `127.0.0.1`, `[::1]`; `*.example.com` for subdomains. */
+  crawlerDomains?: string[];
+  /**
+   * The request header a proxy in front of the service sets with the client's country (ISO 3166-1 alpha-2),
+   * read for Analytics' `/2/countries`; default `CF-IPCountry`, else `X-Country-Code`.
+   */
+  countryHeader?: string;
+}
+
+export interface ServiceConfig {
+  dataDir: string;
+  appId: string;
+  adminKey: string;
+  searchKey: string;
+  usageKey: string | undefined;
+  monitoringKey: string | undefined;
+  /** Lower-case header names read for a request's country, in order. */
+  countryHeaders: readonly string[];
+  maxCustomDictionaryEntries: number;
+  crawler: { userId: string; apiKey: string; domains: string[] };
+}
+
+/**
+ * @example
+ * resolveConfig({ dataDir: ':memory:' }).appId // 'SVCLOCAL'
+ */
+export function resolveConfig(options: ServiceOptions): ServiceConfig {
+  const config: ServiceConfig = {
+    dataDir: options.dataDir ?? '.data',
+    appId: options.appId ?? DEV_CREDENTIALS.appId,
+    adminKey: options.adminKey ?? DEV_CREDENTIALS.adminKey,
+    searchKey: options.searchKey ?? DEV_CREDENTIALS.searchKey,
+    usageKey: options.usageKey,
+    monitoringKey: options.monitoringKey,
+    countryHeaders: options.countryHeader ? [options.countryHeader.toLowerCase()] : DEFAULT_COUNTRY_HEADERS,
+    maxCustomDictionaryEntries: options.maxCustomDictionaryEntries ?? DEFAULT_MAX_CUSTOM_ENTRIES,
+    crawler: {
+      userId: options.crawlerUserId ?? DEV_CREDENTIALS.crawlerUserId,
+      apiKey: options.crawlerApiKey ?? DEV_CREDENTIALS.crawlerApiKey,
+      domains: [...(options.crawlerDomains ?? [])],
+    },
+  };
+  if (config.adminKey === config.searchKey) throw new Error('The admin key and the search key must differ');
+  return config;
+}

@@ -1,0 +1,160 @@
+/**
+ * The Insights events of the service: every accepted event is stored with what it refers to — the search of
+ * its queryID (index, query, the objects' positions in that answer) — for Recommend, Analytics and
+ * Personalization, and announced on the `'insights:events'` event. A re-sent event (same fields and the
+ * same client timestamp, e.g. a request re-sent by a page that never read the answer) is stored once.
+ */
+import { createHash } from 'node:crypto';
+import type { EventBus, ServiceEvents, StoredEvent } from '../events.js';
+import type { EventFilter, EventRow, EventStore, NewEvent, SearchLogEntry, SearchLogStore } from '../storage/types.js';
+import { EVENT_LIMITS, type ValidEvent, validateEvent } from './validate.js';
+
+export type EventQuery = EventFilter;
+
+export interface AppendOptions {
+  /** Time of receipt (default now). */
+  receivedAt?: number;
+  /** Check each event's shape first (default true; the age rules are the endpoint's, not applied here). */
+  validate?: boolean;
+  /** Emit `'insights:events'` after storing (default true). */
+  emit?: boolean;
+}
+
+/** The stored form of an event: the conversion window decided from its search's time. */
+export function storedEvent(row: EventRow): StoredEvent {
+  const { search, ...event } = row;
+  if (!search) return event;
+  // "Within one hour of its search", on either side (a client's clock may run behind the service's).
+  const withinWindow =
+    event.eventType === 'view' || Math.abs(event.timestamp - search.at) <= EVENT_LIMITS.conversionWindowMs;
+  return { ...event, search: { ...search, withinWindow } };
+}
+
+/** The fingerprint of an event that carries its own timestamp (an event without one is never a duplicate). */
+function fingerprintOf(event: ValidEvent): string | null {
+  if (event.timestamp === undefined) return null;
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        event.eventType,
+        event.eventName,
+        event.index,
+        event.userToken,
+        event.timestamp,
+        event.queryID ?? null,
+        event.objectIDs ?? null,
+        event.filters ?? null,
+        event.positions ?? null,
+      ]),
+    )
+    .digest('base64url');
+}
+
+/**
+ * An event as storage keeps it: its time, its fingerprint, and the search its queryID refers to.
+ *
+ * @example
+ * newEvent(event, Date.now(), searchLogEntry)
+ */
+export function newEvent(event: ValidEvent, receivedAt: number, search: SearchLogEntry | undefined): NewEvent {
+  const stored: NewEvent = {
+    eventType: event.eventType,
+    eventName: event.eventName,
+    index: event.index,
+    userToken: event.userToken,
+    timestamp: event.timestamp ?? receivedAt,
+    receivedAt,
+    fingerprint: fingerprintOf(event),
+  };
+  if (event.queryID !== undefined) stored.queryID = event.queryID;
+  if (event.objectIDs !== undefined) stored.objectIDs = event.objectIDs;
+  if (event.filters !== undefined) stored.filters = event.filters;
+  if (event.positions !== undefined) stored.positions = event.positions;
+  if (search) {
+    stored.search = {
+      indexName: search.indexName,
+      query: search.query,
+      at: search.createdAt,
+      positions: (event.objectIDs ?? []).map((id) => {
+        const at = search.objectIDs.indexOf(id);
+        return at < 0 ? null : search.page * search.hitsPerPage + at + 1;
+      }),
+    };
+  }
+  return stored;
+}
+
+/**
+ * @example
+ * const events = services.insights;
+ * await events.append([{ eventType: 'conversion', eventName: 'Order', index: 'products', userToken: 'u1', objectIDs: ['42'] }]);
+ * await events.query({ index: 'products', eventType: 'conversion', since: Date.now() - 86_400_000 });
+ */
+export class InsightsEvents {
+  readonly #store: EventStore;
+  readonly #searchLog: SearchLogStore;
+  readonly #bus: EventBus<ServiceEvents>;
+
+  constructor(store: EventStore, searchLog: SearchLogStore, bus: EventBus<ServiceEvents>) {
+    this.#store = store;
+    this.#searchLog = searchLog;
+    this.#bus = bus;
+  }
+
+  /**
+   * Stores events in one transaction and returns the ones stored (re-sent duplicates are skipped).
+   * @throws EventValidationError when `validate` is on and an event breaks a rule of the event table.
+   */
+  async append(events: ReadonlyArray<ValidEvent>, options: AppendOptions = {}): Promise<StoredEvent[]> {
+    const receivedAt = options.receivedAt ?? Date.now();
+    const valid = options.validate === false ? events : events.map((e, i) => validateEvent(e, i, { checkAge: false }));
+    // The events of one request mostly share a few queryIDs: look each search up once.
+    const searches = new Map<string, SearchLogEntry | undefined>();
+    for (const queryID of new Set(valid.map((event) => event.queryID))) {
+      if (queryID !== undefined) searches.set(queryID, await this.#searchLog.get(queryID));
+    }
+    const rows = valid.map((event) =>
+      newEvent(event, receivedAt, event.queryID === undefined ? undefined : searches.get(event.queryID)),
+    );
+    const ids = await this.#store.append(rows);
+    const stored: StoredEvent[] = [];
+    ids.forEach((id, i) => {
+      if (id !== undefined) stored.push(storedEvent({ id, ...withoutFingerprint(rows[i]!) }));
+    });
+    if (stored.length > 0 && options.emit !== false) await this.#bus.emit('insights:events', stored);
+    return stored;
+  }
+
+  /** Stored events matching every given criterion, oldest first. */
+  async query(filter: EventQuery = {}): Promise<StoredEvent[]> {
+    return (await this.#store.query(filter)).map(storedEvent);
+  }
+
+  /** How many stored events match. */
+  count(filter: Omit<EventQuery, 'limit'> = {}): Promise<number> {
+    return this.#store.count(filter);
+  }
+
+  /**
+   * Deletes every stored event of a user token (the privacy request, `DELETE /1/usertokens/{userToken}`) and
+   * emits `'insights:usertoken-deleted'` `{userToken, events}` so that what was built on them forgets them
+   * (Recommend's models, Personalization's profile, the Analytics log's user). Returns how many events were
+   * deleted.
+   */
+  async deleteUserToken(userToken: string): Promise<number> {
+    const events = await this.#store.deleteUser(userToken);
+    await this.#searchLog.forgetUser(userToken);
+    await this.#bus.emit('insights:usertoken-deleted', { userToken, events });
+    return events;
+  }
+
+  /** How many events of a user are later than `after` (ms), and the latest one's timestamp. */
+  latestOf(userToken: string, after: number): Promise<{ count: number; latest: number | undefined }> {
+    return this.#store.latestOf(userToken, after);
+  }
+}
+
+function withoutFingerprint(event: NewEvent): Omit<EventRow, 'id'> {
+  const { fingerprint: _fingerprint, ...rest } = event;
+  return rest;
+}

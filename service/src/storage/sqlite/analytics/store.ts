@@ -1,0 +1,62 @@
+/** The searches Analytics counts, in SQLite (`analytics_searches`), with the reports computed from them. */
+import type Database from 'better-sqlite3';
+import type { AnalyticsSearch, AnalyticsStore } from '../../types.js';
+import { SqliteAnalyticsReports } from './reports.js';
+
+export class SqliteAnalytics implements AnalyticsStore {
+  readonly reports: SqliteAnalyticsReports;
+  readonly #db: Database.Database;
+  readonly #stmt;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.reports = new SqliteAnalyticsReports(db);
+    this.#stmt = {
+      insert: db.prepare(`
+        INSERT INTO analytics_searches
+          (index_name, ts, query, nb_hits, user_key, anonymous, query_id, page, hits_per_page, object_ids, filters, tags,
+           ab_test_id, ab_test_variant, country)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      previous: db.prepare(
+        'SELECT id, query, ts FROM analytics_searches WHERE index_name = ? AND user_key = ? ORDER BY id DESC LIMIT 1',
+      ),
+      supersede: db.prepare('UPDATE analytics_searches SET superseded = 1 WHERE id = ?'),
+      forget: db.prepare('UPDATE analytics_searches SET user_key = ? WHERE user_key = ? AND anonymous = 0'),
+    };
+  }
+
+  async append(
+    searches: readonly AnalyticsSearch[],
+    continues: (previous: { query: string; ts: number }, next: { query: string; ts: number }) => boolean,
+  ): Promise<void> {
+    this.#db.transaction(() => {
+      for (const entry of searches) {
+        const before = this.#stmt.previous.get(entry.indexName, entry.userKey) as
+          | { id: number; query: string; ts: number }
+          | undefined;
+        this.#stmt.insert.run(
+          entry.indexName,
+          entry.ts,
+          entry.query,
+          entry.nbHits,
+          entry.userKey,
+          entry.anonymous ? 1 : 0,
+          entry.queryID ?? null,
+          entry.page,
+          entry.hitsPerPage,
+          JSON.stringify(entry.objectIDs),
+          JSON.stringify(entry.filters.map((f) => [f.attribute, f.operator, f.value])),
+          JSON.stringify(entry.tags),
+          entry.abTestID ?? null,
+          entry.abTestVariantID ?? null,
+          entry.country ?? null,
+        );
+        if (before && continues(before, entry)) this.#stmt.supersede.run(before.id);
+      }
+    })();
+  }
+
+  async forgetUser(userToken: string, standIn: string): Promise<void> {
+    this.#stmt.forget.run(standIn, userToken);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Durability of the Query Suggestions configurations (document 2) and of what their last build left:
+ * one row per configuration in `query_suggestions_configs` — the configuration (JSON, defaults filled),
+ * when it was created and updated, when its suggestions index was last built (and last built without
+ * error, and how long that took) and the log of the last build (JSON Lines, as `GET /1/logs/{indexName}`
+ * answers it).
+ */
+import type Database from 'better-sqlite3';
+import type { BuildOutcome, QuerySuggestionsStore, StoredSuggestionsConfig } from '../types.js';
+
+interface Row {
+  index_name: string;
+  config: string;
+  created_at: number;
+  updated_at: number;
+  last_built_at: number | null;
+  last_success_at: number | null;
+  last_success_ms: number | null;
+  log: string | null;
+}
+
+/**
+ * @example
+ * const store = new SqliteQuerySuggestions(db);
+ * await store.save(config, Date.now());
+ * (await store.get('products_query_suggestions'))?.config.indexName // 'products_query_suggestions'
+ */
+export class SqliteQuerySuggestions implements QuerySuggestionsStore {
+  readonly #stmt;
+
+  constructor(db: Database.Database) {
+    this.#stmt = {
+      all: db.prepare('SELECT * FROM query_suggestions_configs ORDER BY created_at, index_name'),
+      one: db.prepare('SELECT * FROM query_suggestions_configs WHERE index_name = ?'),
+      count: db.prepare('SELECT COUNT(*) AS n FROM query_suggestions_configs'),
+      upsert: db.prepare(
+        `INSERT INTO query_suggestions_configs (index_name, config, created_at, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (index_name) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`,
+      ),
+      remove: db.prepare('DELETE FROM query_suggestions_configs WHERE index_name = ?'),
+      built: db.prepare(
+        `UPDATE query_suggestions_configs SET last_built_at = @builtAt, log = @log,
+           last_success_at = CASE WHEN @success THEN @builtAt ELSE last_success_at END,
+           last_success_ms = CASE WHEN @success THEN @durationMs ELSE last_success_ms END
+         WHERE index_name = @indexName`,
+      ),
+    };
+  }
+
+  async list(): Promise<StoredSuggestionsConfig[]> {
+    return (this.#stmt.all.all() as Row[]).map(toStored);
+  }
+
+  async get(indexName: string): Promise<StoredSuggestionsConfig | undefined> {
+    const row = this.#stmt.one.get(indexName) as Row | undefined;
+    return row ? toStored(row) : undefined;
+  }
+
+  async count(): Promise<number> {
+    return (this.#stmt.count.get() as { n: number }).n;
+  }
+
+  /** Creates or replaces a configuration (its build outcome is kept). */
+  async save(config: StoredSuggestionsConfig['config'], now: number): Promise<void> {
+    this.#stmt.upsert.run(config.indexName, JSON.stringify(config), now, now);
+  }
+
+  /** Removes a configuration and its build outcome; false when there was none. */
+  async remove(indexName: string): Promise<boolean> {
+    return this.#stmt.remove.run(indexName).changes > 0;
+  }
+
+  async outcome(indexName: string): Promise<BuildOutcome | undefined> {
+    const row = this.#stmt.one.get(indexName) as Row | undefined;
+    if (!row) return undefined;
+    return {
+      lastBuiltAt: row.last_built_at,
+      lastSuccessfulBuiltAt: row.last_success_at,
+      lastSuccessfulBuildMs: row.last_success_ms,
+      log: row.log,
+    };
+  }
+
+  /** Records the end of a build (does nothing when the configuration was deleted meanwhile). */
+  async saveBuild(
+    indexName: string,
+    build: { builtAt: number; success: boolean; durationMs: number; log: string },
+  ): Promise<void> {
+    this.#stmt.built.run({
+      indexName,
+      builtAt: build.builtAt,
+      success: build.success ? 1 : 0,
+      durationMs: build.durationMs,
+      log: build.log,
+    });
+  }
+}
+
+function toStored(row: Row): StoredSuggestionsConfig {
+  return {
+    config: JSON.parse(row.config) as StoredSuggestionsConfig['config'],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

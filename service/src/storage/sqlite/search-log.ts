@@ -1,0 +1,64 @@
+/**
+ * The durable log of searches answered with `clickAnalytics`: Insights events carry the `queryID` of
+ * the search that showed the hits, and the service checks it (and the positions) against this log.
+ */
+import type Database from 'better-sqlite3';
+
+import type { SearchLogEntry, SearchLogStore } from '../types.js';
+
+interface Row {
+  query_id: string;
+  index_name: string;
+  query: string;
+  page: number;
+  hits_per_page: number;
+  object_ids: string;
+  user_token: string | null;
+  created_at: number;
+}
+
+/**
+ * @example
+ * const log = createSearchLog(db);
+ * log.record({ queryID, indexName: 'products', query: 'chair', page: 0, hitsPerPage: 20, objectIDs, createdAt: Date.now() });
+ */
+export function createSearchLog(db: Database.Database): SearchLogStore {
+  const insert = db.prepare(
+    `INSERT OR REPLACE INTO service_search_log (query_id, index_name, query, page, hits_per_page, object_ids, user_token, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const select = db.prepare('SELECT * FROM service_search_log WHERE query_id = ?');
+  const forget = db.prepare('UPDATE service_search_log SET user_token = NULL WHERE user_token = ?');
+  return {
+    async record(entry: SearchLogEntry) {
+      insert.run(
+        entry.queryID,
+        entry.indexName,
+        entry.query,
+        entry.page,
+        entry.hitsPerPage,
+        JSON.stringify(entry.objectIDs),
+        entry.userToken ?? null,
+        entry.createdAt,
+      );
+    },
+    async forgetUser(userToken: string) {
+      forget.run(userToken);
+    },
+    async get(queryID: string) {
+      const row = select.get(queryID) as Row | undefined;
+      if (!row) return undefined;
+      const entry: SearchLogEntry = {
+        queryID: row.query_id,
+        indexName: row.index_name,
+        query: row.query,
+        page: row.page,
+        hitsPerPage: row.hits_per_page,
+        objectIDs: JSON.parse(row.object_ids) as string[],
+        createdAt: row.created_at,
+      };
+      if (row.user_token !== null) entry.userToken = row.user_token;
+      return entry;
+    },
+  };
+}

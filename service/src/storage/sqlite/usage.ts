@@ -1,0 +1,30 @@
+/** The Usage call log in SQLite (`usage_calls`). */
+import type Database from 'better-sqlite3';
+import type { UsageRow, UsageStore } from '../types.js';
+
+export class SqliteUsage implements UsageStore {
+  readonly #db: Database.Database;
+  readonly #stmt;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.#stmt = {
+      insert: db.prepare(
+        'INSERT INTO usage_calls (ts, idx, op, app, n, ms, status, qs) VALUES (@ts, @idx, @op, @app, @n, @ms, @status, @qs)',
+      ),
+      all: db.prepare('SELECT * FROM usage_calls WHERE ts >= ? AND ts < ? ORDER BY ts'),
+      ofIndex: db.prepare('SELECT * FROM usage_calls WHERE idx = ? AND ts >= ? AND ts < ? ORDER BY ts'),
+    };
+  }
+
+  async append(rows: readonly UsageRow[]): Promise<void> {
+    this.#db.transaction(() => {
+      for (const row of rows) this.#stmt.insert.run(row);
+    })();
+  }
+
+  async rows(start: number, end: number, indexName?: string): Promise<UsageRow[]> {
+    if (indexName === undefined) return this.#stmt.all.all(start, end) as UsageRow[];
+    return this.#stmt.ofIndex.all(indexName, start, end) as UsageRow[];
+  }
+}

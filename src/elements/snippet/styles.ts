@@ -1,1 +1,0 @@
-export { styles } from '../highlight/styles.js';
