@@ -31,7 +31,7 @@ module.exports = {
       comment:
         "No cycle of type imports either, but inside the engine (a class and its helpers name each other's types there: index-state, derive, orders, warm-up)",
       severity: 'error',
-      from: { pathNot: '^service/src/engine/' },
+      from: { pathNot: '^src/engine/' },
       to: { circular: true },
     },
     ...upwardRules,
@@ -51,10 +51,18 @@ module.exports = {
     },
     {
       name: 'service-imports-only-the-protocol',
-      comment: 'The service imports nothing of the library but svc-search/protocol',
+      comment: 'The service imports nothing of the library but svc-search/protocol and svc-search/engine',
       severity: 'error',
       from: { path: '^service/src/' },
-      to: { path: '^src/', pathNot: '^src/protocol/' },
+      to: { path: '^src/', pathNot: '^src/(protocol|engine)/' },
+    },
+    {
+      name: 'library-engine-only-for-local-search',
+      comment:
+        'In the library only src/local (the worker and its client) imports the engine, so no other page loads it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(engine|local)/' },
+      to: { path: '^src/engine/' },
     },
     {
       name: 'domain-never-imports-http',
@@ -94,10 +102,18 @@ module.exports = {
     },
     {
       name: 'engine-is-a-library',
-      comment: 'The engine knows neither HTTP, nor storage, nor the domain: its own modules and the protocol only',
+      comment:
+        'The engine (src/engine, svc-search/engine) knows neither HTTP, nor storage, nor the domain, nor the DOM layers: its own modules and the protocol only',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '^(service/src/|src/)', pathNot: '^src/(engine|protocol)/' },
+    },
+    {
+      name: 'service-engine-is-a-re-export',
+      comment: "service/src/engine re-exports the library's engine and imports nothing else",
       severity: 'error',
       from: { path: '^service/src/engine/' },
-      to: { path: '^(service/src/|src/)', pathNot: '^(service/src/engine/|src/protocol/)' },
+      to: { path: '^(service/src/|src/)', pathNot: '^(service/src/engine/|src/engine/)' },
     },
     {
       name: 'not-to-unresolvable',

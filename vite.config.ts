@@ -48,6 +48,34 @@ const shared: UserConfig['build'] = {
   copyPublicDir: false,
 };
 
+/**
+ * The worker of local search (`src/local/worker.ts`, started by `src/local/client.ts`): one ES module in
+ * `dist/assets/`, minified.
+ */
+const worker: UserConfig['worker'] = { format: 'es' };
+
+/**
+ * The worker ships without a source map: Vite gives workers the build's `sourcemap`, and the bundled map (0.45 MB,
+ * the engine's sources inlined) would weigh on every install, while those sources ship in the package with their
+ * own maps under `dist/engine/` and `dist/local/`.
+ */
+function workerWithoutMap(): Plugin {
+  return {
+    name: 'svc-search-worker-without-map',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      for (const name of Object.keys(bundle)) {
+        if (!/^assets\/worker-[\w-]+\.js\.map$/.test(name)) continue;
+        delete bundle[name];
+        const code = bundle[name.slice(0, -'.map'.length)];
+        if (code?.type === 'asset' && typeof code.source === 'string') {
+          code.source = code.source.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n');
+        }
+      }
+    },
+  };
+}
+
 /** The modules a module imports statically, recursively (itself included). */
 function staticClosure(id: string, info: (id: string) => { importedIds: readonly string[] } | null): Set<string> {
   const seen = new Set<string>();
@@ -92,10 +120,12 @@ function loaderConfig(): UserConfig {
   return {
     // Chunks (and the dependencies Vite preloads with each) are found beside the loader, wherever it is served.
     base: './',
+    worker,
     plugins: [
       freshChunks,
       loaderEntry(join(src, 'loader.ts'), join(src, 'loader-hydrate.ts'), join(src, 'elements')),
       minifyTemplates(),
+      workerWithoutMap(),
     ],
     build: {
       ...shared,
@@ -130,7 +160,8 @@ function loaderConfig(): UserConfig {
 
 function allInOneConfig(): UserConfig {
   return {
-    plugins: [minifyTemplates()],
+    worker,
+    plugins: [minifyTemplates(), workerWithoutMap()],
     build: {
       ...shared,
       lib: { entry: join(src, 'all.ts'), formats: ['es'], fileName: () => 'svc-search.all.js' },

@@ -1,6 +1,6 @@
 // Browser tests: real Debian Chromium, the real local service mounted in the test server (same origin).
 // Run through `node --import tsx` (see package.json) so this file can load the TypeScript service.
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
@@ -9,7 +9,33 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { embeddingBundlePlugin } from './test/embedding/bundle-plugin.mjs';
 
 const { createService } = await import('./service/src/index.ts');
+const { exportFromService } = await import('./service/src/export.ts');
 const service = await createService({ dataDir: mkdtempSync(join(tmpdir(), 'svc-wtr-')) });
+
+// Local engine tests (svc-search/local): `/__svcidx/<index>.svcidx` exports an index of the test service as it
+// is now (with Recommend answers), the file a static site would serve; `?recommendations=0` leaves them out.
+async function svcidxExport(context, next) {
+  const match = /^\/__svcidx\/([\w-]+)\.svcidx(\?.*)?$/.exec(context.req.url ?? '');
+  if (!match) return next();
+  const recommendations = new URLSearchParams(match[2] ?? '').get('recommendations');
+  const { bytes } = await exportFromService(service, {
+    index: match[1],
+    recommendations: recommendations === null ? 10 : Number(recommendations),
+  });
+  context.res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length });
+  context.res.end(Buffer.from(bytes));
+  return undefined;
+}
+
+// A module worker is started from a URL, not an import: `/src/**.js` with only a `.ts` beside it is the `.ts`
+// (as imports are for esbuild), so `new Worker(new URL('./worker.js', import.meta.url))` works in tests too.
+function sourceJsToTs(context, next) {
+  const [path, query] = (context.req.url ?? '').split('?');
+  if (/^\/src\/.*\.js$/.test(path) && !existsSync(`.${path}`) && existsSync(`.${path.replace(/\.js$/, '.ts')}`)) {
+    context.req.url = path.replace(/\.js$/, '.ts') + (query ? `?${query}` : '');
+  }
+  return next();
+}
 
 // Insights tests (issue 5): `/__flaky/<key>/…` answers 503 to the first request of each key, then hands the
 // requests to the service with the prefix removed; `GET /__flaky/<key>/_stats` tells what it did. Tests point
@@ -65,6 +91,8 @@ export default {
   nodeResolve: { exportConditions: ['browser', 'production'] },
   plugins: [embeddingBundlePlugin(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
   middleware: [
+    sourceJsToTs,
+    svcidxExport,
     flakyInsightsHost,
     function localService(context, next) {
       const { req, res } = context;

@@ -16,6 +16,7 @@ const sections = [
   'size',
   'element-size',
   'network',
+  'local',
   'ssr',
 ];
 /** Sections that run only when named (`npm run bench -- soak`): they take minutes. */

@@ -9,7 +9,8 @@
  * - `.` → `dist/index.js` (classes and types, no side effects); `./define` → `dist/define.js` (registers all);
  * - `./elements/<name>` → the element class `dist/elements/<name>/svc-<name>.js`, and
  *   `./elements/<name>/define` → its define file (registers the tag), for every `src/elements/<name>/define.ts`;
- * - `./store`, `./client`, `./insights`, `./protocol` (the wire, shared with the service), `./controllers` → the
+ * - `./store`, `./client`, `./insights`, `./protocol` (the wire, shared with the service), `./engine` (the
+ * search engine, shared with the service), `./local` (search with no server), `./controllers` → the
  *   layer's `index.js`;
  * - `./react`, `./vue` → JSX / `GlobalComponents` typings (`src/types/`);
  * - `./svc-search.js` → the loader for pages without a bundler (it imports `./chunks/*.js` beside it), and
@@ -59,7 +60,7 @@ export function packageFields(): Record<string, unknown> {
     exports[`./elements/${name}`] = entry(`src/elements/${name}/svc-${name}.ts`);
     exports[`./elements/${name}/define`] = entry(`src/elements/${name}/define.ts`);
   }
-  for (const layer of ['store', 'client', 'insights', 'protocol', 'controllers']) {
+  for (const layer of ['store', 'client', 'insights', 'protocol', 'engine', 'local', 'controllers']) {
     if (existsSync(join(root, `src/${layer}/index.ts`))) exports[`./${layer}`] = entry(`src/${layer}/index.ts`);
   }
   exports['./hydrate'] = entry('src/hydrate.ts');

@@ -28,7 +28,7 @@ const meta: Meta<Args> = {
   },
   render: (
     args,
-  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <svc-autocomplete
       placeholder=${ifDefined(args.placeholder)}
       suggestions-index=${ifDefined(args['suggestions-index'] || undefined)}
@@ -64,7 +64,7 @@ export const Styled: Story = {
       }
     </style>
     <div class="styled">
-      <svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+      <svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
         <svc-autocomplete placeholder=${ifDefined(args.placeholder)} category-attribute="category" max-suggestions="8"></svc-autocomplete>
       </svc-search>
     </div>`,

@@ -16,7 +16,7 @@ const meta: Meta<Args> = {
   args: {},
   render: (
     args,
-  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <div style="display: flex; gap: 1rem; align-items: center">
       <svc-clear-refinements
         included-attributes=${ifDefined(args['included-attributes'])}

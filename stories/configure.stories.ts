@@ -14,7 +14,7 @@ const meta: Meta<Args> = {
   args: { filters: 'category:Furniture AND price < 100', 'hits-per-page': 5 },
   render: (
     args,
-  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <svc-configure filters=${args.filters} hits-per-page=${args['hits-per-page']}></svc-configure>
     <svc-search-box></svc-search-box>
     <svc-stats style="margin-block-start: 0.5rem"></svc-stats>
@@ -32,7 +32,7 @@ export const Default: Story = {};
 /** The `params` property: any search parameter, here `distinct` and rule contexts. */
 export const ParamsProperty: Story = {
   render:
-    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <svc-configure .params=${{ hitsPerPage: 3, filters: 'brand:Xerox', ruleContexts: ['storybook'] }}></svc-configure>
     <svc-stats></svc-stats>
     <svc-hits></svc-hits>

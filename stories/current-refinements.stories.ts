@@ -15,7 +15,7 @@ const meta: Meta<Args> = {
   args: {},
   render: (
     args,
-  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}
     .initialState=${{ disjunctiveFacetRefinements: { brand: ['Avery', 'Xerox'] }, facetRefinements: { category: ['Office Supplies'] } }}>
     <svc-configure hits-per-page="6"></svc-configure>
     <svc-current-refinements

@@ -23,7 +23,7 @@ const meta: Meta<Args> = {
     app-id=${SERVICE.appId}
     api-key=${SERVICE.searchKey}
     index-name=${SERVICE.indexName}
-    hosts=${SERVICE.hosts}
+    hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}
     .initialState=${{ query: args.query }}
   >
     <svc-search-box></svc-search-box>
@@ -49,7 +49,7 @@ export const StyledMarks: Story = {
       }
     </style>
     <svc-search class="marks" app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName}
-      hosts=${SERVICE.hosts} .initialState=${{ query: args.query }}>
+      hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex} .initialState=${{ query: args.query }}>
       <svc-hits><template><svc-highlight attribute="name"></svc-highlight></template></svc-hits>
     </svc-search>`,
 };

@@ -19,7 +19,7 @@ const search = (event: CustomEvent<RecommendSelectDetail>) =>
 const meta: Meta = {
   title: 'Pages/Home page',
   render:
-    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <div style="display: grid; gap: 2rem; max-inline-size: 64rem">
       <svc-trending model="trending-facets" facet-name="category" style="--svc-recommendations-columns: repeat(3, 1fr)">
         <h2 slot="heading">Trending categories</h2>

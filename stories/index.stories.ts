@@ -19,7 +19,7 @@ const meta: Meta<Args> = {
     app-id=${SERVICE.appId}
     api-key=${SERVICE.searchKey}
     index-name=${SERVICE.indexName}
-    hosts=${SERVICE.hosts}
+    hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}
     .initialState=${{ query: args.query }}
   >
     <svc-search-box></svc-search-box>
@@ -53,7 +53,7 @@ export const OwnRefinements: Story = {
   args: { 'index-name': SERVICE.indexName, query: '' },
   render: (
     args,
-  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <svc-search-box></svc-search-box>
     <div style="display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; margin-block-start: 1rem">
       <section style=${column}>

@@ -23,7 +23,7 @@ const meta: Meta<Args> = {
     app-id=${SERVICE.appId}
     api-key=${SERVICE.searchKey}
     index-name=${SERVICE.indexName}
-    hosts=${SERVICE.hosts}
+    hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}
     .initialState=${{ query: args.query, page: args.page, hitsPerPage: 8 }}
   >
     <svc-search-box></svc-search-box>

@@ -27,7 +27,7 @@ const meta: Meta<Args> = {
   },
   render: (
     args,
-  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <svc-configure hits-per-page="6"></svc-configure>
     <div style="display: grid; grid-template-columns: minmax(12rem, 16rem) 1fr; gap: 1.5rem; align-items: start">
       <section aria-labelledby="menu-heading">

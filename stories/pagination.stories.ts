@@ -23,7 +23,7 @@ const meta: Meta<Args> = {
   render: (
     args,
   ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName}
-    hosts=${SERVICE.hosts} .initialState=${{ hitsPerPage: 5 }}>
+    hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex} .initialState=${{ hitsPerPage: 5 }}>
     <svc-hits></svc-hits>
     <svc-pagination
       style="margin-block-start: 1rem"

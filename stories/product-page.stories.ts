@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html, render } from 'lit';
 import { createClient } from '../src/client/index.js';
+import { createLocalClient } from '../src/local/index.js';
 import type { RecommendSelectDetail } from '../src/elements/recommendations/recommend-list.js';
 import '../src/elements/recommendations/define.js';
 import { SERVICE } from './shared.js';
@@ -38,14 +39,18 @@ const card = html`<template>
  */
 function productPage(objectID: string): HTMLElement {
   const page = document.createElement('div');
-  const client = createClient({ appId: SERVICE.appId, apiKey: SERVICE.searchKey, hosts: [SERVICE.hosts] });
+  // The static catalogue reads the product from the exported index (the engine in a worker), else the service.
+  const client =
+    SERVICE.localIndices.length > 0
+      ? createLocalClient({ indices: SERVICE.localIndices })
+      : createClient({ appId: SERVICE.appId, apiKey: SERVICE.searchKey, hosts: [SERVICE.hosts] });
   const open = async (id: string) => {
     const { results } = await client.getObjects<Product>([{ indexName: SERVICE.indexName, objectID: id }]);
     const product = results[0];
     // A click on the name (or Enter/Space on it) or anywhere in the card; "Add to cart" is a conversion, not a selection.
     const select = (event: CustomEvent<RecommendSelectDetail>) => void open(event.detail.hit.objectID);
     render(
-      html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+      html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
         <article style="display: grid; gap: 2rem; max-inline-size: 60rem">
           ${
             product

@@ -15,7 +15,7 @@ const root = (content: unknown) => html`<svc-search
   app-id=${SERVICE.appId}
   api-key=${SERVICE.searchKey}
   index-name=${SERVICE.indexName}
-  hosts=${SERVICE.hosts}
+  hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}
 >
   ${content}
 </svc-search>`;

@@ -24,7 +24,7 @@ const meta: Meta<Args> = {
   },
   render: (
     args,
-  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <div style="display: grid; grid-template-columns: minmax(10rem, 16rem) 1fr; gap: 1.5rem">
       <svc-refinement-list
         attribute=${args.attribute}

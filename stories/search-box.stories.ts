@@ -17,7 +17,7 @@ const meta: Meta<Args> = {
   argTypes: { 'search-as-you-type': { control: 'inline-radio', options: ['true', 'false'] } },
   render: (
     args,
-  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <svc-search-box
       placeholder=${ifDefined(args.placeholder)}
       search-as-you-type=${args['search-as-you-type']}
@@ -48,7 +48,7 @@ export const Styled: Story = {
       }
     </style>
     <div class="styled">
-      <svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+      <svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
         <svc-search-box placeholder=${ifDefined(args.placeholder)}></svc-search-box>
       </svc-search>
     </div>`,

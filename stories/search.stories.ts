@@ -19,7 +19,7 @@ const meta: Meta<Args> = {
     app-id=${SERVICE.appId}
     api-key=${SERVICE.searchKey}
     index-name=${args['index-name']}
-    hosts=${SERVICE.hosts}
+    hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}
     insights=${args.insights}
     ?routing=${args.routing}
   >
@@ -44,7 +44,7 @@ export const Default: Story = {};
 export const NamedFromElsewhere: Story = {
   render: () => html`<svc-search-box search="named" placeholder="This box is outside <svc-search>"></svc-search-box>
     <hr />
-    <svc-search id="named" app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+    <svc-search id="named" app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
       <svc-hits></svc-hits>
     </svc-search>`,
 };
@@ -56,7 +56,7 @@ export const Translated: Story = {
     app-id=${SERVICE.appId}
     api-key=${SERVICE.searchKey}
     index-name=${SERVICE.indexName}
-    hosts=${SERVICE.hosts}
+    hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}
     .translations=${{
       label: 'Rechercher',
       placeholder: 'Rechercher un produit…',
@@ -82,7 +82,7 @@ export const Translated: Story = {
 /** Right to left: logical properties mirror the layout. */
 export const RightToLeft: Story = {
   render: () => html`<div dir="rtl" lang="ar">
-    <svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+    <svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
       <svc-search-box></svc-search-box>
       <svc-hits></svc-hits>
       <svc-pagination></svc-pagination>

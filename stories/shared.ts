@@ -1,4 +1,4 @@
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 
 /**
  * What every story needs to reach the local service: dev credentials, the demo catalogue's `products`
@@ -6,9 +6,10 @@ import { html, type TemplateResult } from 'lit';
  *
  * - `npm start` (Storybook dev server): the service is mounted on the dev server itself
  *   (`.storybook/local-service.ts`), so the host is the page's own origin.
- * - The static catalogue (`npm run build-storybook`) has no service of its own: it talks to one started with
- *   `npm run serve -- --demo` on `http://127.0.0.1:8787` (cross-origin requests are allowed), or to the host
- *   given as `?svc-hosts=…` in the page URL.
+ * - The static catalogue (`npm run build-storybook`) has no service: it searches the demo catalogue exported at
+ *   build time (`indexes/*.svcidx` beside `iframe.html`) with the engine in a Web Worker (`local-index`,
+ *   `svc-search/local`), so any static file server serves a catalogue that searches. With `?svc-hosts=…` in
+ *   the page URL it talks to that service instead (e.g. `npm run serve -- --demo` on `http://127.0.0.1:8787`).
  */
 const DEV = (import.meta as ImportMeta & { env?: { DEV?: boolean } }).env?.DEV ?? true;
 
@@ -22,7 +23,20 @@ export const SERVICE = {
     if (given) return given;
     return DEV ? (location?.origin ?? 'http://127.0.0.1:6006') : 'http://127.0.0.1:8787';
   },
+  /** The static build's exported indices (relative to the story's page), or none when a service answers. */
+  get localIndices(): string[] {
+    const location = globalThis.location;
+    if (DEV || (location && new URLSearchParams(location.search).has('svc-hosts'))) return [];
+    return LOCAL_INDICES.map((name) => `indexes/${name}.svcidx`);
+  },
+  /** The `local-index` attribute of `<svc-search>`: the exported indices in the static build, else no attribute. */
+  get localIndex(): string | typeof nothing {
+    return this.localIndices.length > 0 ? this.localIndices.join(',') : nothing;
+  },
 };
+
+/** The indices `npm run build-storybook` exports (scripts/export-demo-indexes.ts writes the same list). */
+export const LOCAL_INDICES = ['products', 'products_query_suggestions'];
 
 /**
  * A search page around one facet element: the facet in a sidebar beside the stats and the hits (name, category
@@ -37,7 +51,7 @@ export function facetPage(
     app-id=${SERVICE.appId}
     api-key=${SERVICE.searchKey}
     index-name=${SERVICE.indexName}
-    hosts=${SERVICE.hosts}
+    hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}
     .initialState=${options.initialState}
   >
     <svc-configure hits-per-page="6"></svc-configure>

@@ -118,7 +118,7 @@ const meta: Meta<Args> = {
       app-id=${SERVICE.appId}
       api-key=${SERVICE.searchKey}
       index-name=${SERVICE.indexName}
-      hosts=${SERVICE.hosts}
+      hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}
     >
       <!-- Rules may target the shop page, or a category chosen: contexts "shop" and "svc-hierarchicalCategories_lvl0-…". -->
       <svc-query-rule-context contexts="shop" tracked-filters="hierarchicalCategories.lvl0"></svc-query-rule-context>

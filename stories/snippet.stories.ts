@@ -24,7 +24,7 @@ const root = (query: string, content: unknown) => html`<svc-search
   app-id=${SERVICE.appId}
   api-key=${SERVICE.searchKey}
   index-name=${SERVICE.indexName}
-  hosts=${SERVICE.hosts}
+  hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}
   .initialState=${{ query }}
 >
   <svc-search-box></svc-search-box>

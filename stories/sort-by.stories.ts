@@ -13,7 +13,7 @@ const meta: Meta<Args> = {
   args: { 'hide-label': false },
   render: (
     args,
-  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+  ) => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <svc-sort-by ?hide-label=${args['hide-label']}>
       <option value="products">Most popular</option>
       <option value="products_price_asc">Lowest price</option>
@@ -33,7 +33,7 @@ export const Default: Story = {};
 /** The orders as the `items` property. */
 export const ItemsProperty: Story = {
   render:
-    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <svc-sort-by
       .items=${[
         { value: 'products', label: 'Featured' },

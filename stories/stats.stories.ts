@@ -7,7 +7,7 @@ const meta: Meta = {
   component: 'svc-stats',
   tags: ['autodocs'],
   render:
-    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts}>
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex}>
     <svc-search-box placeholder="Type to change the count"></svc-search-box>
     <svc-stats style="margin-block-start: 0.5rem"></svc-stats>
   </svc-search>`,
@@ -21,7 +21,7 @@ export const Default: Story = {};
 /** Strings replaced per element, with plural forms (`stats.one`) and numbers formatted for `lang`. */
 export const Translated: Story = {
   render:
-    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} lang="fr">
+    () => html`<svc-search app-id=${SERVICE.appId} api-key=${SERVICE.searchKey} index-name=${SERVICE.indexName} hosts=${SERVICE.hosts} local-index=${SERVICE.localIndex} lang="fr">
     <svc-search-box placeholder="Rechercher"></svc-search-box>
     <svc-stats
       style="margin-block-start: 0.5rem"

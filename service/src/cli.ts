@@ -3,16 +3,22 @@
  * [--search-key K] [--usage-key K] [--monitoring-key K] [--country-header NAME] [--crawler-user-id U]
  * [--crawler-api-key K] [--crawler-domain HOST]… [--demo]`: starts the local service and prints `listening on
  * http://HOST:PORT` once it accepts requests, then the application id, the keys and the crawler credentials.
+ *
+ * `svc-search-service export --index NAME --out FILE.svcidx [--data-dir DIR] [--demo] [--recommendations N]`:
+ * writes an index (with its replicas, rules, synonyms and Recommend answers) for `svc-search/local`.
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { type ExportOptions, exportToFile } from './export.js';
 import { createService, DEV_CREDENTIALS, type Service } from './index.js';
 
 const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID]
                                 [--database postgres://USER@HOST:PORT/DB] [--replica-id NAME]
                                 [--admin-key K] [--search-key K] [--usage-key K] [--monitoring-key K]
                                 [--country-header NAME] [--crawler-user-id U] [--crawler-api-key K]
-                                [--crawler-domain HOST]... [--demo]`;
+                                [--crawler-domain HOST]... [--demo]
+       svc-search-service export --index NAME --out FILE.svcidx [--data-dir DIR] [--demo]
+                                 [--recommendations N]`;
 
 export interface ServeOptions {
   port: number;
@@ -88,6 +94,36 @@ export function parseServeArgs(args: string[]): ServeOptions {
   };
 }
 
+/**
+ * Parses the arguments of `export`.
+ *
+ * @example
+ * parseExportArgs(['--index', 'products', '--out', 'products.svcidx']) // { options: { index: 'products', … }, out }
+ */
+export function parseExportArgs(args: string[]): { options: ExportOptions; out: string } {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      index: { type: 'string' },
+      out: { type: 'string' },
+      'data-dir': { type: 'string', default: '.data' },
+      demo: { type: 'boolean', default: false },
+      recommendations: { type: 'string', default: '10' },
+    },
+  });
+  if (!values.index) throw new Error('--index is required');
+  if (!values.out) throw new Error('--out is required');
+  const recommendations = Number(values.recommendations);
+  if (!Number.isInteger(recommendations) || recommendations < 0 || recommendations > 1000)
+    throw new Error(`--recommendations must be an integer from 0 to 1000, got ${values.recommendations}`);
+  return {
+    options: { index: values.index, dataDir: values['data-dir']!, demo: values.demo!, recommendations },
+    out: values.out,
+  };
+}
+
 /** Starts the service; resolves once it listens. */
 export async function serve(options: ServeOptions): Promise<{ service: Service; url: string }> {
   const service = await createService({
@@ -127,6 +163,21 @@ export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command === 'export') {
+    let parsed: ReturnType<typeof parseExportArgs>;
+    try {
+      parsed = parseExportArgs(rest);
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const result = await exportToFile(parsed.options, parsed.out);
+    process.stdout.write(
+      `wrote ${parsed.out}: ${result.bytes.length} bytes, ${result.records} records, indices ${result.indices.join(', ')}\n`,
+    );
     return;
   }
   if (command !== 'serve') {

@@ -5,7 +5,7 @@
  *
  * - The library alone (`npm install svc-search`): nothing in `node_modules` but `svc-search` and Lit's own
  *   packages (10 with `@lit/context`, `@lit/task` and `@lit-labs/ssr-client`, Lit's hydration support), under
- *   8 MB, no install script anywhere, no service code in the tarball, and Node resolves `svc-search` and
+ *   9 MB, no install script anywhere, no service code in the tarball, and Node resolves `svc-search` and
  *   `svc-search/define`. Lit's server renderer `@lit-labs/ssr` is an optional peer dependency: not installed with
  *   the library; installed next to it, `svc-search/ssr` renders a page.
  * - The library and the service together: `svc-search-service serve --demo` (the compiled bin, no tsx in the
@@ -37,7 +37,11 @@ import { npm, type Packed, packAll, root } from './pack.js';
 /** Lit's own packages: what `lit`, `@lit/context`, `@lit/task` and `@lit-labs/ssr-client` bring. */
 const LIT_PACKAGE =
   /^(lit|lit-html|lit-element|@lit\/[\w-]+|@lit-labs\/ssr-dom-shim|@lit-labs\/ssr-client|@types\/trusted-types)$/;
-const LIBRARY_BYTES_LIMIT = 8 * 1024 * 1024;
+/**
+ * 9 MB: the search engine ships with the library since local search runs it in a worker (its sources, compiled
+ * modules, maps and declarations, about 1 MB, that the service package held before).
+ */
+const LIBRARY_BYTES_LIMIT = 9 * 1024 * 1024;
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall'];
 
 interface InstalledPackage {
@@ -158,7 +162,7 @@ describe('npm install svc-search (the library alone)', () => {
     assert.ok(!names.includes('@lit-labs/ssr'));
   });
 
-  it('is under 8 MB', () => {
+  it('is under 9 MB', () => {
     const bytes = bytesUnder(join(project, 'node_modules'));
     assert.ok(bytes < LIBRARY_BYTES_LIMIT, `node_modules holds ${megabytes(bytes)}`);
   });

@@ -1,35 +1,5 @@
 /**
- * The search engine of the local service (Node only, no HTTP): see `docs/CONTRACTS.md` ("Engine").
- * @example
- * import { Index, parseSearchParams } from './engine/index.js';
- * const index = new Index('products');
- * index.saveObjects([{ objectID: '1', name: 'Wooden chair' }]);
- * index.search(parseSearchParams('query=chai')).nbHits // 1
+ * The engine, as the service's modules import it (`../engine/index.js`): the library's `svc-search/engine`,
+ * the same code the browser worker of `svc-search/local` runs.
  */
-export { Index, type IndexRecord } from './search-index.js';
-export { EngineError } from './errors.js';
-export { parseSearchParams, encodeSearchParams, isSearchParameter, type SearchParams } from './params.js';
-export {
-  personalizationFigures,
-  type PersonalizationInput,
-  type PersonalizationRankingInfo,
-  type SearchOptions,
-} from './personalization.js';
-export { defaultSettings, validateSettings, KNOWN_SETTINGS, DEFAULT_RANKING, type IndexSettings } from './settings.js';
-export { parseFilters, buildFilterTree, type FilterNode } from './filters.js';
-export { normalizeText, tokenize, escapeHtml } from './normalize.js';
-export {
-  Dictionaries,
-  DICTIONARY_NAMES,
-  LANGUAGES,
-  COMPOUND_LANGUAGES,
-  STANDARD_STOP_WORDS,
-  supportsLanguage,
-  type DictionaryName,
-  type DictionaryEntry,
-  type EntryOf,
-  type StopwordEntry,
-  type PluralEntry,
-  type CompoundEntry,
-} from './dictionaries.js';
-export { buildExpansion, SYNONYM_TYPES, type Synonym } from './synonyms.js';
+export * from 'svc-search/engine';

@@ -13,6 +13,12 @@ import type { Translations } from '../base/translate.js';
 import { serverRender } from '../base/server-render.js';
 import { styles } from './styles.js';
 
+/** The client of a `local-index` value (undefined while its module loads; no indices without the attribute). */
+interface LocalEntry {
+  indices: string | undefined;
+  client?: SearchClient;
+}
+
 /** Delay before the URL follows the state (typing does not fill the history), as InstantSearch routing. */
 const ROUTING_WRITE_DELAY_MS = 400;
 
@@ -70,6 +76,7 @@ export class SvcSearch extends SvcElement {
     insightsUserToken: { attribute: 'insights-user-token', noAccessor: true },
     routing: { type: Boolean },
     client: { attribute: false },
+    localIndex: { attribute: 'local-index' },
     initialState: { attribute: false },
   };
   protected static override consumesContext = false;
@@ -90,6 +97,13 @@ export class SvcSearch extends SvcElement {
   routing = false;
   /** A search client to use instead of one built from the attributes. */
   declare client: SearchClient | undefined;
+  /**
+   * Search with no server: comma-separated URLs of `.svcidx` files (`svc-search-service export`), searched by the
+   * engine in a Web Worker (`svc-search/local`, loaded only by pages that set this). It wins over `app-id`/`hosts`
+   * (nothing is asked of a host, even while the worker loads); a `client` property wins over it. Roots naming the
+   * same files share one worker; Insights events are kept in IndexedDB.
+   */
+  declare localIndex: string | undefined;
   /** Initial state of the store: a partial `IndexState` or a query string produced by `store.toQueryString`. */
   declare initialState: Partial<IndexState> | string | undefined;
 
@@ -105,6 +119,8 @@ export class SvcSearch extends SvcElement {
   #insightsConfig: unknown[] = [];
   #consent = true;
   #userToken: string | undefined;
+  /** The local client of `local-index` (undefined while its module loads), and the value it was made for. */
+  #local: LocalEntry | undefined;
 
   /**
    * Whether the user agreed to analytics (default `true`; attribute `insights-consent`, where only absent, `""`,
@@ -194,7 +210,8 @@ export class SvcSearch extends SvcElement {
    * Consent and the user token are applied to the module as they change, without recreating it.
    */
   #build(): void {
-    const config = [this.appId, this.apiKey, this.indexName, this.hosts, this.routing, this.client, this.#given];
+    const local = this.#localClient();
+    const config = [this.appId, this.apiKey, this.indexName, this.hosts, this.routing, this.client, local, this.#given];
     const same = (a: unknown[], b: unknown[]) => a.length > 0 && a.every((value, i) => value === b[i]);
     try {
       if (!same(this.#config, config)) {
@@ -206,9 +223,11 @@ export class SvcSearch extends SvcElement {
             ?.split(',')
             .map((host) => host.trim())
             .filter(Boolean);
+          // With `local-index`, only the local client: nothing is asked of a host while its worker loads.
           const client =
             this.client ??
-            (this.appId && this.apiKey
+            local ??
+            (this.#local?.indices === undefined && this.appId && this.apiKey
               ? createClient({ appId: this.appId, apiKey: this.apiKey, hosts: hosts?.length ? hosts : undefined })
               : undefined);
           if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
@@ -258,6 +277,29 @@ export class SvcSearch extends SvcElement {
       this.#config = config; // not again until the configuration changes
       console.error(`<svc-search>: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * The client of `local-index`: made once its module (and the worker) loaded, then {@link #build} runs again.
+   * Undefined without `local-index`, with a `client` property, or while loading. The module is imported here
+   * only: pages without `local-index` never load it, its worker or the engine.
+   */
+  #localClient(): SearchClient | undefined {
+    // A server renders no local search (there is no worker there): the browser's root searches once hydrated.
+    const indices = this.client || isServer ? undefined : this.localIndex?.trim() || undefined;
+    if (this.#local?.indices !== indices) {
+      const entry: LocalEntry = { indices };
+      this.#local = entry;
+      // A module that fails to load rejects unhandled: the browser reports it, as it does a failed chunk.
+      if (indices) {
+        import('../../local/client.js').then(({ sharedLocalClient }) => {
+          if (this.#local !== entry) return;
+          entry.client = sharedLocalClient(indices);
+          this.#build();
+        });
+      }
+    }
+    return this.#local?.client;
   }
 
   #publish(value: SearchContextValue | undefined): void {

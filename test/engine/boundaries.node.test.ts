@@ -1,9 +1,9 @@
 /**
- * What the engine and the service may import. The engine (`src/engine/`) is to run in a browser Web Worker
- * as well as in Node: it imports only its own modules and the wire (`svc-search/protocol`) — no `node:`
- * module, no `http/` or `storage/`, no other package — and type-checks with the web platform's worker globals
- * and no Node typings (no `Buffer`, no `process`). The service as a whole takes nothing from the library but
- * `svc-search/protocol` (never browser code).
+ * What the engine and the service may import. The engine (the library's `src/engine/`, `svc-search/engine`)
+ * runs in a browser Web Worker (`svc-search/local`) as well as in the service: it imports only its own
+ * modules and the wire (`../protocol/`) — no `node:` module, no other layer, no other package — and
+ * type-checks with the web platform's worker globals and no Node typings (no `Buffer`, no `process`). The
+ * service takes nothing from the library but `svc-search/protocol` and `svc-search/engine` (never browser code).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,8 +12,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const serviceRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const engineDir = join(serviceRoot, 'src/engine');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const serviceRoot = join(root, 'service');
+const engineDir = join(root, 'src/engine');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -30,13 +31,13 @@ function importsOf(file: string): string[] {
 }
 
 describe('boundaries', () => {
-  it('the engine imports only its own modules and svc-search/protocol', () => {
+  it('the engine imports only its own modules and the protocol', () => {
     const files = sourceFiles(engineDir);
     assert.ok(files.length >= 10, `engine files: ${files.length}`);
     const offending = files.flatMap((file) =>
       importsOf(file)
-        .filter((specifier) => !/^\.\/[\w-]+\.js$/.test(specifier) && specifier !== 'svc-search/protocol')
-        .map((specifier) => `${relative(serviceRoot, file)} → ${specifier}`),
+        .filter((specifier) => !/^\.\/[\w-]+\.js$/.test(specifier) && specifier !== '../protocol/index.js')
+        .map((specifier) => `${relative(root, file)} → ${specifier}`),
     );
     assert.deepEqual(offending, []);
   });
@@ -51,7 +52,6 @@ describe('boundaries', () => {
       strict: true,
       noEmit: true,
       skipLibCheck: true,
-      paths: { 'svc-search/protocol': [join(serviceRoot, '../src/protocol/index.ts')] },
     };
     const program = ts.createProgram(sourceFiles(engineDir), options);
     const problems = ts
@@ -61,12 +61,14 @@ describe('boundaries', () => {
     assert.deepEqual(problems, []);
   });
 
-  it('the service imports nothing from the library but svc-search/protocol', () => {
+  it('the service imports nothing from the library but svc-search/protocol and svc-search/engine', () => {
     const offending = sourceFiles(join(serviceRoot, 'src')).flatMap((file) =>
       importsOf(file)
         .filter(
           (specifier) =>
-            (/^svc-search(\/|$)/.test(specifier) && specifier !== 'svc-search/protocol') ||
+            (/^svc-search(\/|$)/.test(specifier) &&
+              specifier !== 'svc-search/protocol' &&
+              specifier !== 'svc-search/engine') ||
             /(\.\.\/){2,}src\//.test(specifier),
         )
         .map((specifier) => `${relative(serviceRoot, file)} → ${specifier}`),

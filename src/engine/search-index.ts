@@ -10,7 +10,7 @@
  *
  * See `docs/engine-background.md` and `docs/notes/engine.md` (at the repository root) for the layout and why it is fast.
  */
-import type { Hit, SearchForFacetValuesResponse, SearchResponse } from 'svc-search/protocol';
+import type { Hit, SearchForFacetValuesResponse, SearchResponse } from '../protocol/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Dictionaries } from './dictionaries.js';
 import { EngineError } from './errors.js';

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Index } from '../../src/engine/index.js';
 import { TermTable } from '../../src/engine/term-table.js';
-import { mulberry32 } from '../../src/datasets/synthetic.js';
+import { mulberry32 } from '../../service/src/datasets/synthetic.js';
 
 describe('term table', () => {
   it('finds every term it was given, with its id, through every growth', () => {

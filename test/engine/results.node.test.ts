@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EngineError, Index } from '../../src/engine/index.js';
-import type { HighlightResult, SnippetResult } from '../../../src/client/types.js';
+import type { HighlightResult, SnippetResult } from '../../src/client/types.js';
 
 function catalogue(count: number): Index {
   const index = new Index('results');

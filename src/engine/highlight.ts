@@ -2,7 +2,7 @@
  * Highlighting and snippeting of the returned hits only. Every piece of the record value is
  * HTML-escaped first; the highlight tags are the only markup inserted.
  */
-import type { HighlightResult, SnippetResult } from 'svc-search/protocol';
+import type { HighlightResult, SnippetResult } from '../protocol/index.js';
 import { escapeHtml, spanPrefixEnd, tokenizeWithOffsets, type TokenSpan } from './normalize.js';
 
 /** What a token matches: a bit mask of query words and how many normalised chars to highlight. */

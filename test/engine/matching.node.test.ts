@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Index, normalizeText, tokenize } from '../../src/engine/index.js';
-import { mulberry32 } from '../../src/datasets/synthetic.js';
+import { mulberry32 } from '../../service/src/datasets/synthetic.js';
 
 function indexOf(names: string[], settings: Record<string, unknown> = {}): Index {
   const index = new Index('matching');

@@ -7,7 +7,7 @@ import {
   SEARCH_PARAMETERS,
   type SearchParameterType,
   type SearchParams,
-} from 'svc-search/protocol';
+} from '../protocol/index.js';
 import { EngineError } from './errors.js';
 
 export type { SearchParams };

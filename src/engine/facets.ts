@@ -2,7 +2,7 @@
  * Facet counts over the candidates: one pass over a column's value ids per facet, the most frequent
  * values found without sorting every value, and `facets_stats` (min, max, avg, sum) of numeric facets.
  */
-import type { FacetStats } from 'svc-search/protocol';
+import type { FacetStats } from '../protocol/index.js';
 import { alphaOf, textsOf, type Column } from './columns.js';
 import type { IndexState } from './index-state.js';
 

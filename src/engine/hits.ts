@@ -3,7 +3,7 @@
  * `unretrievableAttributes`), `_highlightResult` and `_snippetResult` (only for the returned page),
  * and `_rankingInfo`.
  */
-import type { Hit, RankingInfo } from 'svc-search/protocol';
+import type { Hit, RankingInfo } from '../protocol/index.js';
 import { Kind } from './derive.js';
 import { highlightValue, snippetValue, type HighlightOptions, type TokenMatch } from './highlight.js';
 import type { IndexRecord, IndexState } from './index-state.js';

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Index } from '../../src/engine/index.js';
-import { mulberry32 } from '../../src/datasets/synthetic.js';
+import { mulberry32 } from '../../service/src/datasets/synthetic.js';
 
 /** Optimal string alignment distance; with `prefix`, the smallest distance to any prefix of `term`. */
 function distance(word: string, term: string, prefix: boolean): number {

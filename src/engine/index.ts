@@ -1,0 +1,55 @@
+/**
+ * The search engine (`svc-search/engine`), shared by the service and the browser worker of `svc-search/local`;
+ * no DOM, no Node API, no HTTP: see `docs/CONTRACTS.md` ("Engine").
+ * @example
+ * import { Index, parseSearchParams } from 'svc-search/engine';
+ * const index = new Index('products');
+ * index.saveObjects([{ objectID: '1', name: 'Wooden chair' }]);
+ * index.search(parseSearchParams('query=chai')).nbHits // 1
+ */
+export { Index, type IndexRecord } from './search-index.js';
+export { EngineError } from './errors.js';
+export { parseSearchParams, encodeSearchParams, isSearchParameter, type SearchParams } from './params.js';
+export {
+  personalizationFigures,
+  type PersonalizationInput,
+  type PersonalizationRankingInfo,
+  type SearchOptions,
+} from './personalization.js';
+export { defaultSettings, validateSettings, KNOWN_SETTINGS, DEFAULT_RANKING, type IndexSettings } from './settings.js';
+export { parseFilters, buildFilterTree, type FilterNode } from './filters.js';
+export { normalizeText, tokenize, escapeHtml } from './normalize.js';
+export {
+  Dictionaries,
+  DICTIONARY_NAMES,
+  LANGUAGES,
+  COMPOUND_LANGUAGES,
+  STANDARD_STOP_WORDS,
+  supportsLanguage,
+  type DictionaryName,
+  type DictionaryEntry,
+  type EntryOf,
+  type StopwordEntry,
+  type PluralEntry,
+  type CompoundEntry,
+} from './dictionaries.js';
+export { buildExpansion, SYNONYM_TYPES, type Synonym } from './synonyms.js';
+export {
+  applyRules,
+  searchWithPins,
+  type AppliedRules,
+  type PinnedSearchResponse,
+  type RawParams,
+  type Rule,
+} from './rules.js';
+export { checkTypoWordSizes, validateSettingValue } from './settings.js';
+export {
+  decodeBundle,
+  encodeBundle,
+  SVCIDX_MAGIC,
+  type BundleIndex,
+  type BundleRecommendations,
+  type BundleRecord,
+  type IndexBundle,
+  type ScoredItem,
+} from './bundle.js';

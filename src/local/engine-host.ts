@@ -1,0 +1,328 @@
+/**
+ * The search API answered in process from exported indices (`.svcidx` bundles): what the browser worker of
+ * `svc-search/local` runs. A search goes the way the service's does (`service/src/http/search.ts`): the
+ * index's rules first (`applyRules`, pinned records with `searchWithPins`), then the engine, then
+ * `userData`, `renderingContent`, `appliedRules` and a `queryID` with `clickAnalytics` — the same engine and
+ * rule code. What the service adds from its other areas (API keys, Analytics, A/B tests, Personalization) has
+ * no place without a server. Recommend answers come from the lists the export computed.
+ */
+import { Dictionaries } from '../engine/dictionaries.js';
+import { EngineError } from '../engine/errors.js';
+import { type SearchParams, parseSearchParams } from '../engine/params.js';
+import { type RawParams, type Rule, applyRules, searchWithPins } from '../engine/rules.js';
+import { type IndexRecord, Index } from '../engine/search-index.js';
+import { validateSettingValue } from '../engine/settings.js';
+import type { BundleRecommendations, IndexBundle, ScoredItem } from '../engine/bundle.js';
+
+/** One request of a multi-query, as the wire sends it (`params` the URL-encoded string). */
+export interface LocalQuery {
+  indexName: string;
+  params?: string | RawParams;
+  type?: 'default' | 'facet';
+  facet?: string;
+}
+
+/** One Recommend request (document 2). */
+export interface LocalRecommendRequest {
+  indexName: string;
+  model: string;
+  threshold?: number;
+  maxRecommendations?: number;
+  objectID?: string;
+  facetName?: string;
+  facetValue?: string;
+  queryParameters?: RawParams;
+  fallbackParameters?: RawParams;
+}
+
+/** The engine's refusal of a request, with the HTTP status the service would answer. */
+export class LocalError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LocalError';
+  }
+}
+
+/** As the service: a default of 30, at most 1,000 recommendations per request. */
+const DEFAULT_RECOMMENDATIONS = 30;
+const MAX_RECOMMENDATIONS = 1000;
+
+/** A boolean parameter as the API accepts it. */
+function flag(value: unknown): boolean {
+  return value === true || value === 'true' || value === 1 || value === '1';
+}
+
+/** `params` (string or object) merged with the other fields, the fields winning — as the service's `rawParams`. */
+function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {}): RawParams {
+  const out: RawParams = typeof params === 'string' ? (parseSearchParams(params) as RawParams) : { ...(params ?? {}) };
+  for (const [name, value] of Object.entries(rest)) {
+    if (value !== undefined)
+      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function toSearchParams(raw: RawParams): SearchParams {
+  return parseSearchParams(raw);
+}
+
+/** 32 hexadecimal digits, as the service's queryIDs. */
+function newQueryID(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** A record with only the attributes a Recommend answer may show (as the service's `project`). */
+function project(record: IndexRecord, attributes: readonly string[], unretrievable: readonly string[]): RawParams {
+  let out: RawParams;
+  if (attributes.includes('*')) {
+    out = { ...record };
+    for (const name of attributes) if (name.startsWith('-')) delete out[name.slice(1)];
+  } else {
+    out = {};
+    for (const name of attributes) {
+      const top = name.split('.')[0]!;
+      if (top in record) out[top] = record[top];
+    }
+  }
+  for (const name of unretrievable) delete out[name.split('.')[0]!];
+  out.objectID = record.objectID;
+  return out;
+}
+
+interface LoadedIndex {
+  index: Index;
+  rules: Rule[];
+  /** The primary whose Recommend answers serve this index. */
+  primary: string;
+}
+
+/**
+ * Indices loaded from bundles, searched with the engine.
+ *
+ * @example
+ * const engine = new LocalEngine();
+ * engine.load(await decodeBundle(bytes));
+ * engine.multiSearch([{ indexName: 'products', params: 'query=chiar' }]).results[0].hits;
+ */
+export class LocalEngine {
+  readonly #indices = new Map<string, LoadedIndex>();
+  /** Replicas not built yet: built on their first search. */
+  readonly #pending = new Map<string, () => LoadedIndex>();
+  readonly #recommendations = new Map<string, BundleRecommendations>();
+  /** One dictionary set shared by every index, as in the service (standard entries only). */
+  readonly #dictionaries = new Dictionaries();
+
+  /**
+   * Loads the indices of a bundle; returns their names. A primary is built at once; a replica (same records, its
+   * own ranking) when it is first searched, so a page that never sorts never pays for it.
+   */
+  load(bundle: IndexBundle): string[] {
+    const records = new Map<string, IndexRecord[]>();
+    for (const entry of bundle.indices) if (entry.records) records.set(entry.name, entry.records as IndexRecord[]);
+    const names: string[] = [];
+    for (const entry of bundle.indices) {
+      const build = (): LoadedIndex => {
+        const index = new Index(entry.name, { dictionaries: this.#dictionaries });
+        const { replicas: _replicas, primary: _primary, ...settings } = entry.settings;
+        index.beginBatch();
+        index.setSettings(settings as never);
+        if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
+        index.saveObjects(records.get(entry.replicaOf ?? entry.name) ?? []);
+        index.endBatch();
+        return { index, rules: entry.rules, primary: entry.replicaOf ?? bundle.name };
+      };
+      if (entry.replicaOf) this.#pending.set(entry.name, build);
+      else this.#indices.set(entry.name, build());
+      names.push(entry.name);
+    }
+    for (const [name, lists] of Object.entries(bundle.recommendations ?? {})) this.#recommendations.set(name, lists);
+    return names;
+  }
+
+  /** The names of the loaded indices. */
+  names(): string[] {
+    return [...this.#indices.keys(), ...this.#pending.keys()];
+  }
+
+  #require(indexName: string): LoadedIndex {
+    let loaded = this.#indices.get(indexName);
+    const build = this.#pending.get(indexName);
+    if (!loaded && build) {
+      loaded = build();
+      this.#indices.set(indexName, loaded);
+      this.#pending.delete(indexName);
+    }
+    if (!loaded) throw new LocalError(404, `Index ${indexName} does not exist`);
+    return loaded;
+  }
+
+  /** One search, as `POST /1/indexes/{indexName}/query`. */
+  search(indexName: string, input: RawParams): Record<string, unknown> {
+    const { index, rules: indexRules } = this.#require(indexName);
+    const rules = applyRules(indexRules, input);
+    const raw = rules.raw;
+    const renderingContent = this.#renderingContent(raw, index);
+    const engineSearch = (params: RawParams) => index.search(toSearchParams(params)) as never;
+    const response = (rules.pins.length > 0
+      ? searchWithPins(index, raw, rules.pins, engineSearch, {
+          filterPromotes: rules.filterPromotes,
+          filters: rules.filters,
+        })
+      : index.search(toSearchParams(raw))) as unknown as Record<string, unknown>;
+    if (rules.userData.length > 0) response.userData = rules.userData;
+    if (renderingContent) response.renderingContent = renderingContent;
+    if (rules.appliedRules.length > 0) response.appliedRules = rules.appliedRules;
+    if (flag(raw.clickAnalytics)) response.queryID = newQueryID();
+    return response;
+  }
+
+  #renderingContent(raw: RawParams, index: Index): Record<string, unknown> | undefined {
+    if (raw.renderingContent !== undefined && raw.renderingContent !== null) {
+      const given = toSearchParams({ renderingContent: raw.renderingContent }).renderingContent;
+      return validateSettingValue('renderingContent', given) as Record<string, unknown>;
+    }
+    const setting = (index.getSettings() as { renderingContent?: Record<string, unknown> | null }).renderingContent;
+    return setting ?? undefined;
+  }
+
+  /** Facet value search, as `POST /1/indexes/{indexName}/facets/{facetName}/query`. */
+  searchForFacetValues(indexName: string, facetName: string, input: RawParams): Record<string, unknown> {
+    const { index } = this.#require(indexName);
+    const facetQuery = input.facetQuery ?? '';
+    if (typeof facetQuery !== 'string') throw new LocalError(400, '`facetQuery` must be a string');
+    let maxFacetHits = 10;
+    if (input.maxFacetHits !== undefined) {
+      maxFacetHits = Number(input.maxFacetHits);
+      if (!Number.isInteger(maxFacetHits) || maxFacetHits < 1 || maxFacetHits > 100) {
+        throw new LocalError(400, '`maxFacetHits` must be an integer from 1 to 100');
+      }
+    }
+    const { facetQuery: _q, maxFacetHits: _m, page: _p, hitsPerPage: _h, facet: _f, type: _t, ...rest } = input;
+    return index.searchForFacetValues(facetName, facetQuery, toSearchParams(rest), maxFacetHits) as never;
+  }
+
+  /** A multi-query, as `POST /1/indexes/*\/queries` (strategy `none` or `stopIfEnoughMatches`). */
+  multiSearch(requests: LocalQuery[], strategy = 'none'): { results: Array<Record<string, unknown>> } {
+    let enough = false;
+    const results = requests.map(({ indexName, params, type, facet }) => {
+      const raw = rawParamsOf(params);
+      if (type === 'facet') return { ...this.searchForFacetValues(indexName, facet ?? '', raw), index: indexName };
+      if (enough) return { hits: [], nbHits: 0, page: 0, nbPages: 0, processed: false, index: indexName };
+      const response = this.search(indexName, raw);
+      const { nbHits, hitsPerPage } = response as { nbHits: number; hitsPerPage: number };
+      if (strategy === 'stopIfEnoughMatches' && nbHits >= hitsPerPage) enough = true;
+      return { ...response, index: indexName };
+    });
+    return { results };
+  }
+
+  /** Records by objectID, as `POST /1/indexes/*\/objects` (null for one not found). */
+  getObjects(requests: Array<{ indexName: string; objectID: string; attributesToRetrieve?: string[] }>): {
+    results: Array<RawParams | null>;
+  } {
+    const results = requests.map(({ indexName, objectID, attributesToRetrieve }) => {
+      const { index } = this.#require(indexName);
+      const record = index.getObject(objectID);
+      if (!record) return null;
+      const unretrievable = (index.getSettings() as { unretrievableAttributes?: string[] }).unretrievableAttributes;
+      return project(record, attributesToRetrieve ?? ['*'], unretrievable ?? []);
+    });
+    return { results };
+  }
+
+  /** One page of a browse, as `POST /1/indexes/{indexName}/browse` (the engine's cursor). */
+  browse(indexName: string, input: RawParams): Record<string, unknown> {
+    const { index } = this.#require(indexName);
+    const { cursor, ...rest } = input;
+    if (cursor !== undefined && typeof cursor !== 'string') throw new LocalError(400, '`cursor` must be a string');
+    return index.browse(toSearchParams(rest), cursor) as never;
+  }
+
+  /** Recommend requests, as `POST /1/indexes/*\/recommendations`, from the exported lists. */
+  recommend(requests: LocalRecommendRequest[]): { results: Array<Record<string, unknown>> } {
+    return { results: requests.map((request) => this.#recommendOne(request)) };
+  }
+
+  #recommendOne(request: LocalRecommendRequest): Record<string, unknown> {
+    const { index, primary } = this.#require(request.indexName);
+    const lists = this.#recommendations.get(primary);
+    const threshold = request.threshold ?? 0;
+    const cap = Math.min(request.maxRecommendations || DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS);
+    const queryID = newQueryID();
+    if (request.model === 'trending-facets') {
+      if (!request.facetName) throw new LocalError(400, 'trending-facets needs a facetName');
+      const hits = (lists?.trendingFacets[request.facetName] ?? [])
+        .filter((item) => item.score >= threshold)
+        .slice(0, cap)
+        .map((item) => ({ facetName: request.facetName, facetValue: item.facetValue, _score: item.score }));
+      return { hits, nbHits: hits.length, queryID };
+    }
+    const scored = this.#scored(request, lists, index);
+    const settings = index.getSettings() as { attributesToRetrieve?: string[]; unretrievableAttributes?: string[] };
+    const query = request.queryParameters ?? {};
+    const retrieve = (Array.isArray(query.attributesToRetrieve)
+      ? (query.attributesToRetrieve as string[])
+      : undefined) ??
+      settings.attributesToRetrieve ?? ['*'];
+    const hits: RawParams[] = [];
+    for (const item of scored) {
+      if (hits.length >= cap) break;
+      if (item.score < threshold || item.score <= 0) break;
+      if (item.objectID === request.objectID) continue;
+      const record = index.getObject(item.objectID);
+      if (!record) continue;
+      hits.push({ ...project(record, retrieve, settings.unretrievableAttributes ?? []), _score: item.score });
+    }
+    if (request.fallbackParameters && hits.length < cap) this.#fallback(request, index, hits, cap);
+    return { hits, nbHits: hits.length, queryID };
+  }
+
+  #scored(request: LocalRecommendRequest, lists: BundleRecommendations | undefined, index: Index): ScoredItem[] {
+    if (request.model === 'related-products' || request.model === 'bought-together') {
+      if (!request.objectID) throw new LocalError(400, `${request.model} needs an objectID`);
+      const byObject = request.model === 'related-products' ? lists?.relatedProducts : lists?.boughtTogether;
+      return byObject?.[request.objectID] ?? [];
+    }
+    if (request.model !== 'trending-items') throw new LocalError(400, `Unknown model ${request.model}`);
+    const all = lists?.trendingItems ?? [];
+    const { facetName, facetValue } = request;
+    if (facetName === undefined) return all;
+    // Trending within a facet value: the index's trending records that hold the value.
+    return all.filter((item) => {
+      const value = index.getObject(item.objectID)?.[facetName];
+      return Array.isArray(value)
+        ? value.map(String).includes(String(facetValue))
+        : String(value) === String(facetValue);
+    });
+  }
+
+  /** Fills up with a search on `fallbackParameters` (score 0), as the service does. */
+  #fallback(request: LocalRecommendRequest, index: Index, hits: RawParams[], cap: number): void {
+    const seen = new Set(hits.map((hit) => hit.objectID as string));
+    if (request.objectID) seen.add(request.objectID);
+    let response: { hits: RawParams[] };
+    try {
+      const params = { ...request.fallbackParameters, page: 0, hitsPerPage: Math.min(1000, cap + seen.size) };
+      response = index.search(toSearchParams({ ...params, clickAnalytics: false })) as never;
+    } catch (error) {
+      throw new LocalError(400, `fallbackParameters: ${(error as Error).message}`);
+    }
+    for (const hit of response.hits) {
+      if (hits.length >= cap) break;
+      if (seen.has(hit.objectID as string)) continue;
+      seen.add(hit.objectID as string);
+      const { _highlightResult, _snippetResult, _rankingInfo, ...rest } = hit;
+      hits.push({ ...rest, _score: 0 });
+    }
+  }
+}
+
+/** The status of an error thrown while answering: the engine's and ours as given, anything else 500. */
+export function statusOf(error: unknown): number {
+  if (error instanceof LocalError || error instanceof EngineError) return error.status;
+  return 500;
+}

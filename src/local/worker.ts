@@ -1,0 +1,56 @@
+/**
+ * The Web Worker of `svc-search/local`: loads `.svcidx` bundles and answers the client's calls with the
+ * engine ({@link LocalEngine}). Messages: `{ id, op: 'load', sources }` (URLs or bytes) and
+ * `{ id, op: 'call', method, args }`; each is answered `{ id, ok: true, value }` or
+ * `{ id, ok: false, status, message }` (the status the service would answer).
+ */
+import { LocalEngine, statusOf } from './engine-host.js';
+import { decodeBundle } from '../engine/bundle.js';
+import type { WorkerRequest, WorkerResponse } from './messages.js';
+
+const engine = new LocalEngine();
+
+async function bytesOf(source: string | ArrayBuffer): Promise<Uint8Array> {
+  if (typeof source !== 'string') return new Uint8Array(source);
+  const response = await fetch(source);
+  if (!response.ok) throw new Error(`${source}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function load(sources: Array<string | ArrayBuffer>): Promise<{ indices: string[]; loadMs: number }> {
+  const started = performance.now();
+  const bundles = await Promise.all(sources.map(async (source) => decodeBundle(await bytesOf(source))));
+  for (const bundle of bundles) engine.load(bundle);
+  return { indices: engine.names(), loadMs: performance.now() - started };
+}
+
+function call(method: string, args: unknown[]): unknown {
+  switch (method) {
+    case 'multiSearch':
+      return engine.multiSearch(args[0] as never, args[1] as string | undefined);
+    case 'search':
+      return engine.search(args[0] as string, args[1] as never);
+    case 'searchForFacetValues':
+      return engine.searchForFacetValues(args[0] as string, args[1] as string, args[2] as never);
+    case 'getObjects':
+      return engine.getObjects(args[0] as never);
+    case 'browse':
+      return engine.browse(args[0] as string, args[1] as never);
+    case 'recommend':
+      return engine.recommend(args[0] as never);
+    default:
+      throw new Error(`Unknown method ${method}`);
+  }
+}
+
+self.addEventListener('message', async (event: MessageEvent<WorkerRequest>) => {
+  const request = event.data;
+  let answer: WorkerResponse;
+  try {
+    const value = request.op === 'load' ? await load(request.sources) : call(request.method, request.args);
+    answer = { id: request.id, ok: true, value };
+  } catch (error) {
+    answer = { id: request.id, ok: false, status: statusOf(error), message: (error as Error).message ?? String(error) };
+  }
+  self.postMessage(answer);
+});

@@ -1,0 +1,110 @@
+/**
+ * The local engine (`svc-search/local`'s `LocalEngine`, what the worker runs) against the service: an index
+ * written to the service over HTTP, exported with `exportFromService`, loaded from the `.svcidx` bytes, then
+ * the same multi-queries and facet value searches asked of both — same hits in the same order, same facet
+ * counts, highlights, snippets, rule effects and synonyms. The browser test does the same through the worker.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { serializeParams } from '../../src/client/params.js';
+import { decodeBundle } from '../../src/engine/bundle.js';
+import { LocalEngine } from '../../src/local/engine-host.js';
+import { exportFromService } from '../../service/src/export.js';
+import { startService, type Running } from '../../service/test/service-helpers.js';
+import {
+  comparable,
+  CONFORMANCE_FACET_QUERIES,
+  CONFORMANCE_INDEX,
+  CONFORMANCE_QUERIES,
+  CONFORMANCE_RECORDS,
+  CONFORMANCE_RULES,
+  CONFORMANCE_SETTINGS,
+  CONFORMANCE_SYNONYMS,
+} from './fixture.js';
+
+const REPLICA = `${CONFORMANCE_INDEX}_price_asc`;
+
+describe('the local engine answers as the service', () => {
+  let running: Running;
+  const engine = new LocalEngine();
+
+  before(async () => {
+    running = await startService();
+    const path = `/1/indexes/${CONFORMANCE_INDEX}`;
+    await running.ok('PUT', `${path}/settings`, CONFORMANCE_SETTINGS);
+    await running.ok('POST', `${path}/batch`, {
+      requests: CONFORMANCE_RECORDS.map((body) => ({ action: 'addObject', body })),
+    });
+    await running.ok('POST', `${path}/synonyms/batch`, CONFORMANCE_SYNONYMS);
+    await running.ok('POST', `${path}/rules/batch`, CONFORMANCE_RULES);
+    await running.ok('PUT', `${path}/settings`, { replicas: [REPLICA] });
+    await running.ok('PUT', `/1/indexes/${REPLICA}/settings`, {
+      ranking: ['asc(price)', 'typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'],
+    });
+    const { bytes } = await exportFromService(running.service, { index: CONFORMANCE_INDEX, recommendations: 0 });
+    engine.load(await decodeBundle(bytes));
+  });
+  after(() => running.stop());
+
+  for (const params of CONFORMANCE_QUERIES) {
+    it(`search ${JSON.stringify(params)}`, async () => {
+      const request = { indexName: CONFORMANCE_INDEX, params: serializeParams(params) };
+      const service = await running.ok('POST', '/1/indexes/*/queries', { requests: [request] });
+      const local = engine.multiSearch([request]);
+      assert.ok(service.results[0].nbHits > 0 || params.query === 'classic -sofa', 'the query finds something');
+      assert.deepEqual(comparable(local.results[0]!), comparable(service.results[0]));
+    });
+  }
+
+  it('a replica (built on its first search) answers as the service’s', async () => {
+    assert.deepEqual(engine.names(), [CONFORMANCE_INDEX, REPLICA]);
+    const request = { indexName: REPLICA, params: serializeParams({ query: 'chair', facets: ['brand'] }) };
+    const service = await running.ok('POST', '/1/indexes/*/queries', { requests: [request] });
+    const local = engine.multiSearch([request]);
+    const prices = (local.results[0] as { hits: Array<{ price: number }> }).hits.map((hit) => hit.price);
+    assert.deepEqual(
+      prices,
+      [...prices].sort((a, b) => a - b),
+      'sorted by price',
+    );
+    assert.deepEqual(comparable(local.results[0]!), comparable(service.results[0]));
+  });
+
+  it('the compared answers exercise rules, synonyms, typos and distinct', () => {
+    const answer = (params: Record<string, unknown>) =>
+      engine.multiSearch([{ indexName: CONFORMANCE_INDEX, params: serializeParams(params) }]).results[0] as any;
+    const phone = answer({ query: 'phone' });
+    assert.equal(phone.hits[0].objectID, 'p6');
+    assert.deepEqual(phone.userData, [{ banner: 'phones' }]);
+    assert.ok(!phone.hits.some((hit: any) => hit.objectID === 'p4'), 'the hidden record is hidden');
+    assert.ok(answer({ query: 'cheap chair' }).hits.every((hit: any) => hit.price < 200));
+    assert.ok(answer({ query: 'couch' }).hits.some((hit: any) => hit.name.includes('Sofa')));
+    assert.ok(answer({ query: 'chiar' }).hits.every((hit: any) => hit.name.includes('Chair')));
+    const distinct = answer({ query: 'chair', distinct: true });
+    assert.equal(new Set(distinct.hits.map((hit: any) => hit.group)).size, distinct.hits.length);
+  });
+
+  for (const { facet, facetQuery, params } of CONFORMANCE_FACET_QUERIES) {
+    it(`facet value search ${facet}:${facetQuery}`, async () => {
+      const body = { ...params, facetQuery };
+      const service = await running.ok('POST', `/1/indexes/${CONFORMANCE_INDEX}/facets/${facet}/query`, body);
+      const local = engine.searchForFacetValues(CONFORMANCE_INDEX, facet, body);
+      assert.ok(service.facetHits.length > 0);
+      assert.deepEqual(comparable(local), comparable(service));
+    });
+  }
+
+  it('refuses what the service refuses, with the same status', async () => {
+    const request = { indexName: CONFORMANCE_INDEX, params: serializeParams({ filters: 'brand:(' }) };
+    const service = await running.call('POST', '/1/indexes/*/queries', { requests: [request] });
+    assert.equal(service.status, 400);
+    assert.throws(
+      () => engine.multiSearch([request]),
+      (error: Error & { status?: number }) => {
+        assert.equal(error.status, 400);
+        assert.equal(error.message, service.body.message);
+        return true;
+      },
+    );
+  });
+});

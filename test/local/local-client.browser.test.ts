@@ -1,0 +1,166 @@
+/**
+ * `svc-search/local` in Chromium: the engine in a Web Worker, loaded from a `.svcidx` the test service exports
+ * (`/__svcidx/…`, web-test-runner.config.mjs), answers the conformance queries exactly as the service does
+ * (hits, order, facet counts, highlights, rules, synonyms, typos, distinct), facet value searches and Recommend
+ * too; `<svc-search local-index>` searches with no request to `/1/`; Insights events with no host are kept in
+ * IndexedDB and shown in the `svc-insights` stream, with no console error.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { createClient } from '../../src/client/index.js';
+import { createLocalClient, type LocalClient } from '../../src/local/index.js';
+import type { SvcSearch } from '../../src/elements/search/svc-search.js';
+import '../../src/elements/search/define.js';
+import '../../src/elements/search-box/define.js';
+import '../../src/elements/hits/define.js';
+import { admin, APP_ID, createIndex, SEARCH_KEY, settled } from '../elements/search-fixture.js';
+import {
+  comparable,
+  CONFORMANCE_FACET_QUERIES,
+  CONFORMANCE_QUERIES,
+  CONFORMANCE_RECORDS,
+  CONFORMANCE_RULES,
+  CONFORMANCE_SETTINGS,
+  CONFORMANCE_SYNONYMS,
+} from './fixture.js';
+
+const service = createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin], cache: false });
+
+describe('svc-search/local', () => {
+  let indexName: string;
+  let url: string;
+  let client: LocalClient;
+
+  before(async () => {
+    indexName = await createIndex('local_conf', CONFORMANCE_RECORDS, CONFORMANCE_SETTINGS);
+    await admin.request('POST', `/1/indexes/${indexName}/synonyms/batch`, CONFORMANCE_SYNONYMS);
+    await admin.request('POST', `/1/indexes/${indexName}/rules/batch`, CONFORMANCE_RULES);
+    const order = (userToken: string, objectIDs: string[]) => ({
+      eventType: 'conversion' as const,
+      eventName: 'Order Completed',
+      index: indexName,
+      userToken,
+      objectIDs,
+      timestamp: Date.now() - 60_000,
+    });
+    await admin.sendEvents([order('local-u1', ['p1', 'p2']), order('local-u2', ['p1', 'p3'])]);
+    url = `/__svcidx/${indexName}.svcidx`;
+    client = createLocalClient({ indices: [url] });
+    const load = await client.ready;
+    expect(load.indices).to.deep.equal([indexName]);
+  });
+  after(() => client.terminate());
+
+  for (const params of CONFORMANCE_QUERIES) {
+    it(`answers ${JSON.stringify(params)} as the service`, async () => {
+      const [local, remote] = await Promise.all([
+        client.multiSearch([{ indexName, params }]),
+        service.multiSearch([{ indexName, params }]),
+      ]);
+      expect(comparable(local.results[0] as never)).to.deep.equal(comparable(remote.results[0] as never));
+    });
+  }
+
+  for (const { facet, facetQuery, params } of CONFORMANCE_FACET_QUERIES) {
+    it(`answers the facet value search ${facet}:${facetQuery} as the service`, async () => {
+      const [local, remote] = await Promise.all([
+        client.searchForFacetValues(indexName, facet, facetQuery, params),
+        service.searchForFacetValues(indexName, facet, facetQuery, params),
+      ]);
+      expect(local.facetHits.length).to.be.greaterThan(0);
+      expect(comparable(local as never)).to.deep.equal(comparable(remote as never));
+    });
+  }
+
+  it('answers Recommend (related, bought together, trending) as the service', async () => {
+    const requests = [
+      { indexName, model: 'related-products' as const, objectID: 'p3', threshold: 0, maxRecommendations: 5 },
+      { indexName, model: 'bought-together' as const, objectID: 'p1', threshold: 0 },
+      { indexName, model: 'trending-items' as const, threshold: 0, maxRecommendations: 4 },
+      { indexName, model: 'trending-facets' as const, facetName: 'brand', threshold: 0 },
+    ];
+    const [local, remote] = await Promise.all([client.recommend(requests), service.recommend(requests)]);
+    expect(local.results.map((result) => result.hits.length)).to.deep.equal(
+      remote.results.map((result) => result.hits.length),
+    );
+    expect(local.results[1]!.hits.length, 'bought together from the stored orders').to.be.greaterThan(0);
+    expect(local.results.map((result) => comparable(result as never))).to.deep.equal(
+      remote.results.map((result) => comparable(result as never)),
+    );
+  });
+
+  it('sends Insights events to the configured host when there is one (not to IndexedDB)', async () => {
+    const forwarding = createLocalClient({ indices: [url], insights: service });
+    try {
+      const userToken = `local-host-${Date.now()}`;
+      const event = { eventType: 'view' as const, eventName: 'Seen', index: indexName, userToken, objectIDs: ['p1'] };
+      expect((await forwarding.sendEvents([event])).status).to.equal(200);
+      const stored = await admin.request<{ events: Array<{ userToken: string }> }>('GET', '/1/_local/events', {
+        userToken,
+      });
+      expect(stored.events.map((e) => e.userToken)).to.deep.equal([userToken]);
+      expect((await forwarding.storedEvents()).some((e) => e.userToken === userToken)).to.equal(false);
+    } finally {
+      forwarding.terminate();
+    }
+  });
+
+  it('refuses a bad filter with the service’s status and message', async () => {
+    const params = { filters: 'brand:(' };
+    const [local, remote] = await Promise.all([
+      client.multiSearch([{ indexName, params }]).catch((error) => error),
+      service.multiSearch([{ indexName, params }]).catch((error) => error),
+    ]);
+    expect(local.status).to.equal(400);
+    expect(local.message).to.equal(remote.message);
+  });
+
+  it('<svc-search local-index> (app-id and hosts too) searches, paints hits and asks nothing of /1/; Insights go to IndexedDB', async () => {
+    const errors: unknown[] = [];
+    const consoleError = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    const startedAt = performance.now();
+    try {
+      const root = await fixture<SvcSearch>(html`<svc-search
+        local-index=${url}
+        index-name=${indexName}
+        app-id=${APP_ID}
+        api-key=${SEARCH_KEY}
+        hosts=${location.origin}
+      >
+        <svc-search-box></svc-search-box>
+        <svc-hits></svc-hits>
+      </svc-search>`);
+      await waitUntil(() => root.store, 'the local client was made', { timeout: 8000 });
+      const queued: Array<{ eventType: string; objectIDs?: string[] }> = [];
+      root.addEventListener('svc-insights', (event) => queued.push((event as CustomEvent).detail.event));
+      root.store!.setQuery('chiar');
+      await settled(root.store!);
+      const hits = root.querySelector('svc-hits')!;
+      await waitUntil(() => hits.shadowRoot!.querySelectorAll('li').length > 0, 'hits painted', { timeout: 8000 });
+      const names = [...hits.shadowRoot!.querySelectorAll('li')].map((li) => li.textContent ?? '');
+      expect(names.every((name) => name.includes('Chair'))).to.equal(true);
+      const first = hits.shadowRoot!.querySelector('li')!;
+      const objectID = first.getAttribute('data-svc-object-id')!;
+      expect(first.getAttribute('data-svc-query-id')).to.match(/^[0-9a-f]{32}$/);
+      (first.querySelector('a, button') ?? first).dispatchEvent(
+        new MouseEvent('click', { bubbles: true, composed: true }),
+      );
+      await waitUntil(() => queued.some((event) => event.eventType === 'click'), 'a click in the event stream');
+      await root.insights!.flush();
+      const localClient = root.store!.client as LocalClient;
+      await waitUntil(
+        async () => (await localClient.storedEvents()).some((event) => event.objectIDs?.includes(objectID)),
+        'the click kept in IndexedDB',
+        { timeout: 8000 },
+      );
+      const requests = performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.startTime >= startedAt)
+        .map((entry) => new URL(entry.name).pathname);
+      expect(requests.filter((path) => path.startsWith('/1/'))).to.deep.equal([]);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      console.error = consoleError;
+    }
+  });
+});
