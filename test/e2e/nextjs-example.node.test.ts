@@ -14,6 +14,7 @@ import {
   decode,
   type DemoService,
   ensureLibraryBuilt,
+  exampleArgs,
   hitsShadow,
   insightsEvents,
   launchChromium,
@@ -29,26 +30,13 @@ let service: DemoService;
 let example: RunningExample;
 let browser: Browser;
 
-const exampleArgs = (hosts: string) => [
-  '--port',
-  '0',
-  '--hosts',
-  hosts,
-  '--app-id',
-  service.appId,
-  '--api-key',
-  service.searchKey,
-  '--index-name',
-  'products',
-];
-
 // The first start installs the example's dependencies and builds it (a few minutes on a busy machine).
 const FIRST_START_MS = 900_000;
 
 before(async () => {
   ensureLibraryBuilt();
   service = await startDemoService();
-  example = await startNpmServer('example:nextjs', exampleArgs(service.url), FIRST_START_MS);
+  example = await startNpmServer('example:nextjs', exampleArgs(service, service.url), FIRST_START_MS);
   browser = await launchChromium();
 });
 after(async () => {
@@ -156,7 +144,7 @@ describe('examples/nextjs', () => {
   });
 
   test('an unreachable search host: a 200 page with the elements’ error state', async () => {
-    const down = await startNpmServer('example:nextjs', exampleArgs(await closedPort()), FIRST_START_MS);
+    const down = await startNpmServer('example:nextjs', exampleArgs(service, await closedPort()), FIRST_START_MS);
     try {
       const response = await fetch(`${down.url}/search?q=chair`);
       assert.equal(response.status, 200);

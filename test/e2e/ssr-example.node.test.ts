@@ -13,6 +13,7 @@ import {
   decode,
   type DemoService,
   ensureLibraryBuilt,
+  exampleArgs,
   hitsShadow,
   insightsEvents,
   launchChromium,
@@ -28,23 +29,10 @@ let service: DemoService;
 let example: RunningExample;
 let browser: Browser;
 
-const exampleArgs = (hosts: string) => [
-  '--port',
-  '0',
-  '--hosts',
-  hosts,
-  '--app-id',
-  service.appId,
-  '--api-key',
-  service.searchKey,
-  '--index-name',
-  'products',
-];
-
 before(async () => {
   ensureLibraryBuilt();
   service = await startDemoService();
-  example = await startNpmServer('example:ssr', exampleArgs(service.url));
+  example = await startNpmServer('example:ssr', exampleArgs(service, service.url));
   browser = await launchChromium();
 });
 after(async () => {
@@ -147,7 +135,7 @@ describe('examples/ssr', () => {
   });
 
   test('an unreachable search host: 503, the page with the elements’ error state', async () => {
-    const down = await startNpmServer('example:ssr', exampleArgs(await closedPort()));
+    const down = await startNpmServer('example:ssr', exampleArgs(service, await closedPort()));
     try {
       const response = await fetch(`${down.url}/search?q=chair`);
       assert.equal(response.status, 503);

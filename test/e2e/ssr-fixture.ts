@@ -71,6 +71,25 @@ export async function startDemoService(): Promise<DemoService> {
   };
 }
 
+/**
+ * The command-line arguments both SSR examples take (`npm run example:ssr|example:nextjs -- …`): a free port,
+ * the given search hosts and the demo service's credentials, on the `products` index.
+ */
+export function exampleArgs(service: DemoService, hosts: string): string[] {
+  return [
+    '--port',
+    '0',
+    '--hosts',
+    hosts,
+    '--app-id',
+    service.appId,
+    '--api-key',
+    service.searchKey,
+    '--index-name',
+    'products',
+  ];
+}
+
 export interface RunningExample {
   url: string;
   /** What it printed (stdout and stderr). */

@@ -3,50 +3,8 @@
  * same tables and rules as SQLite's (`../sqlite/events.ts`).
  */
 import type { Pool, PoolClient } from 'pg';
-import type { EventFilter, EventRow, EventStore, NewEvent, StoredEventType } from '../types.js';
-
-interface Row {
-  id: number;
-  event_type: StoredEventType;
-  event_name: string;
-  index_name: string;
-  user_token: string;
-  timestamp: number;
-  received_at: number;
-  query_id: string | null;
-  object_ids: string | null;
-  filters: string | null;
-  positions: string | null;
-  search_index: string | null;
-  search_query: string | null;
-  search_at: number | null;
-  search_positions: string | null;
-}
-
-function eventOf(row: Row): EventRow {
-  const event: EventRow = {
-    id: row.id,
-    eventType: row.event_type,
-    eventName: row.event_name,
-    index: row.index_name,
-    userToken: row.user_token,
-    timestamp: row.timestamp,
-    receivedAt: row.received_at,
-  };
-  if (row.query_id !== null) event.queryID = row.query_id;
-  if (row.object_ids !== null) event.objectIDs = JSON.parse(row.object_ids) as string[];
-  if (row.filters !== null) event.filters = JSON.parse(row.filters) as string[];
-  if (row.positions !== null) event.positions = JSON.parse(row.positions) as number[];
-  if (row.search_index !== null) {
-    event.search = {
-      indexName: row.search_index,
-      query: row.search_query ?? '',
-      at: row.search_at ?? 0,
-      positions: JSON.parse(row.search_positions ?? '[]') as Array<number | null>,
-    };
-  }
-  return event;
-}
+import { type EventTableRow as Row, eventOf } from '../rows.js';
+import type { EventFilter, EventRow, EventStore, NewEvent } from '../types.js';
 
 function where(filter: EventFilter): { sql: string; params: unknown[] } {
   const clauses: string[] = [];

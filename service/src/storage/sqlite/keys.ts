@@ -1,39 +1,7 @@
 /** API keys in SQLite (`service_keys`): live and deleted ones (`deleted_at`), expired ones purged. */
 import type Database from 'better-sqlite3';
+import { type KeyRow, keyOf } from '../rows.js';
 import type { KeyChange, KeyStore, StoredKey } from '../types.js';
-
-interface KeyRow {
-  value: string;
-  acl: string;
-  description: string;
-  validity: number;
-  max_hits_per_query: number;
-  max_queries_per_ip_per_hour: number;
-  query_parameters: string;
-  referers: string;
-  indexes: string | null;
-  index_name: string | null;
-  created_at: number;
-  deleted_at: number | null;
-}
-
-function keyOf(row: KeyRow): StoredKey {
-  const key: StoredKey = {
-    value: row.value,
-    acl: JSON.parse(row.acl) as string[],
-    description: row.description,
-    validity: row.validity,
-    maxHitsPerQuery: row.max_hits_per_query,
-    maxQueriesPerIPPerHour: row.max_queries_per_ip_per_hour,
-    queryParameters: row.query_parameters,
-    referers: JSON.parse(row.referers) as string[],
-    createdAt: row.created_at,
-  };
-  if (row.indexes !== null) key.indexes = JSON.parse(row.indexes) as string[];
-  if (row.index_name !== null) key.index = row.index_name;
-  if (row.deleted_at !== null) key.deletedAt = row.deleted_at;
-  return key;
-}
 
 export class SqliteKeys implements KeyStore {
   readonly #stmt;
