@@ -97,6 +97,26 @@ describe('Crawler API: authentication and errors', () => {
     assert.equal(analytics.headers.get('access-control-allow-origin'), '*');
   });
 
+  test('no CORS on the Crawler API whatever the path ends with (a crawler id ending in 2 once matched the search API pattern)', async () => {
+    for (const path of [
+      '/api/1/crawlers/09d39add-09d7-4f4c-a33b-117f63373ab2',
+      '/api/1/crawlers/12',
+      '/api/1/crawlers/1',
+      '/api/1/domains/2',
+    ]) {
+      const answer = await fetch(`${running.url}${path}`, {
+        headers: { origin: 'http://evil.example', authorization: BASIC },
+      });
+      await answer.arrayBuffer();
+      assert.equal(answer.headers.get('access-control-allow-origin'), null, path);
+    }
+    for (const path of ['/1/indexes', '/2/searches']) {
+      const answer = await fetch(`${running.url}${path}`, { headers: { origin: 'http://evil.example' } });
+      await answer.arrayBuffer();
+      assert.equal(answer.headers.get('access-control-allow-origin'), '*', path);
+    }
+  });
+
   test('/api/1/domains: 401 missing, 403 invalid; the loopback hosts and the configured domains, verified', async () => {
     assert.equal((await call('GET', '/api/1/domains', undefined, null)).status, 401);
     const invalid = await call('GET', '/api/1/domains', undefined, basic('local-crawler', 'nope'));

@@ -83,15 +83,16 @@ export function createApp(services: Services): Hono {
   const app = new Hono();
   // CORS for the browser-facing APIs only. The Crawler API (`/api/1/`) is for servers and scripts: no page of
   // another origin may call it (its key runs record extractors on this machine), so it gets no CORS headers.
-  app.use(
-    '/:version{1|2}/*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowHeaders: ALLOWED_HEADERS,
-      maxAge: 86400,
-    }),
-  );
+  // Two plain prefixes, not one `/:version{1|2}/*` pattern: Hono's combined router let that pattern match
+  // any path whose last character is `2` (`/api/1/crawlers/…2` got CORS headers).
+  const browserCors = cors({
+    origin: '*',
+    allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowHeaders: ALLOWED_HEADERS,
+    maxAge: 86400,
+  });
+  app.use('/1/*', browserCors);
+  app.use('/2/*', browserCors);
   // A path with a malformed percent-escape (`%ZZ`) or bytes that are not UTF-8 (`%ff%fe`) names nothing:
   // 400 before anything else reads it (authentication, the call log, the routers).
   app.use('*', async (c, next) => {
