@@ -78,7 +78,7 @@ export function startReplica(database: string, id: string, extra: string[] = [])
 }
 
 /** Waits until the task is published, asking `replica` (the task status is the same on every replica). */
-export async function waitForTask(replica: Replica, taskID: number, timeoutMs = 15_000): Promise<void> {
+export async function waitForTask(replica: Replica, taskID: number, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answer = await replica.call('GET', `/1/task/${taskID}`);
