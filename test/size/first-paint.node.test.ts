@@ -1,11 +1,14 @@
 /**
  * What a page downloads before its first results are painted, measured in Chromium on a page served from the
  * packed `dist/` (npm pack, extracted) on another origin than the service; scripts are served gzip-compressed
- * (level 9) and counted from Resource Timing (`encodedBodySize`) up to the frame that paints the first hit.
+ * (level 9) and counted from Resource Timing (`encodedBodySize`): every script requested before the frame that
+ * paints the first hit. That frame is found from the mutation that inserts the hit (`FIRST_PAINT_INIT` in
+ * test/e2e/cross-origin.ts), so what counts is decided by the event loop's order, not by how fast a chunk arrives.
  *
  * - The six mission elements with `<svc-search>`: the loader, the core and their chunks; the Insights module is
  *   loaded after that frame (and is counted in the total, not in the first paint).
  * - Three elements (`<svc-search>`, `<svc-search-box>`, `<svc-hits>`): only those chunks; fewer bytes.
+ * - On both, the Insights module is requested after the frame that paints the first hit.
  * - The page's load makes one search request (the loader registers the root after the other elements).
  * - Neither page loads the hydration chunk (only a server-rendered page does, see test/e2e/ssr-example).
  *
@@ -47,7 +50,7 @@ describe('first paint: bytes downloaded before the first results (packed dist/, 
   let packDir: string;
   const measured: Record<string, MeasuredPage> = {};
 
-  const measure = (path: string) => measurePage(site, path, 1500);
+  const measure = (path: string) => measurePage(site, path, 300);
 
   before(async () => {
     packDir = mkdtempSync(join(tmpdir(), 'svc-first-paint-'));
@@ -63,7 +66,7 @@ describe('first paint: bytes downloaded before the first results (packed dist/, 
     for (const [name, result] of Object.entries(measured)) {
       const list = (scripts: FirstPaint['before']) => scripts.map((s) => `${chunk(s.path)} ${s.bytes}`).join(', ');
       console.log(
-        `${name}: ${sum(result.before)} B before the first hit (painted at ${result.paintedAt.toFixed(0)} ms): ${list(result.before)}; after: ${list(result.after)}`,
+        `${name}: ${sum(result.before)} B requested before the frame that painted the first hit (${result.paintedAt.toFixed(0)} ms): ${list(result.before)}; after: ${list(result.after)}`,
       );
     }
   });
@@ -106,6 +109,19 @@ describe('first paint: bytes downloaded before the first results (packed dist/, 
       sum(measured.three!.before) < sum(measured.six!.before),
       `${sum(measured.three!.before)} B (three elements) < ${sum(measured.six!.before)} B (six)`,
     );
+  });
+
+  test('both pages request the Insights module only after the frame that paints the first hit', () => {
+    // The boundary is the painting frame's own callback (see FIRST_PAINT_INIT): the product asks for Insights in a
+    // timer set from a frame callback after its first results, so an Insights request before it is a product bug.
+    for (const [name, page] of Object.entries(measured)) {
+      const insights = [...page.before, ...page.after].filter((script) => chunk(script.path) === 'insights');
+      assert.equal(insights.length, 1, `${name}: the Insights chunk loaded once`);
+      assert.ok(
+        insights[0]!.start > page.paintedAt,
+        `${name}: Insights requested at ${insights[0]!.start} ms, the first hit painted at ${page.paintedAt} ms`,
+      );
+    }
   });
 
   test('a page no server rendered loads nothing of hydration: no hydration chunk, Lit whole in the core', () => {
