@@ -129,6 +129,10 @@ function loaderConfig(): UserConfig {
     ],
     build: {
       ...shared,
+      // The maps are written beside each file but not named in it: the `//# sourceMappingURL=…` line costs every
+      // page about 55 B per file (≈ 0.8 kB over the 14 files of a six-element first paint). Developers add a
+      // map in DevTools by its URL (the file's own plus `.map`); bundler users get tsc's `dist/**` with linked maps.
+      sourcemap: 'hidden',
       rolldownOptions: {
         input: { 'svc-search': LOADER_ENTRY },
         preserveEntrySignatures: 'exports-only',

@@ -36,10 +36,10 @@ import { FIRST_PAINT_INDEX, SIX_ELEMENTS, THREE_ELEMENTS, loaderPage } from './p
 /** The target of the network and bytes issue: min+gzip JavaScript before the first results are painted. */
 const FIRST_PAINT_TARGET_BYTES = 20_000;
 /**
- * Today's first paint of the six-element page plus a little: a guard against growth, not a goal (37,820 B; see
- * docs/notes/packaging.md, "Bytes").
+ * Today's first paint of the six-element page (37,246 B; see docs/notes/packaging.md, "Bytes") plus ≈ 300 B, so the
+ * churn of ordinary changes passes and a regression does not: a guard against growth, not a goal.
  */
-const FIRST_PAINT_CEILING_BYTES = 38_000;
+const FIRST_PAINT_CEILING_BYTES = 37_550;
 const sum = scriptBytes;
 /** `core` for `/dist/chunks/core-AbC123.js`; the path itself for the loader. */
 // A chunk's file is `<name>-<8-character hash>.js`, and the hash may start with `-` (`pagination--JRV4_yw.js`).
