@@ -201,6 +201,8 @@ export interface FirstPaint {
   before: LoadedScript[];
   /** Scripts requested after it (up to when the page was measured). */
   after: LoadedScript[];
+  /** Paths of the page's `<link rel="modulepreload">` (the loader fetches an element chunk's imports with it). */
+  preloaded: string[];
 }
 
 /**
@@ -267,6 +269,7 @@ export const firstPaintScript = (settleMs: number, loadedLater?: string): string
   const loaded = scripts();
   return {
     paintedAt,
+    preloaded: [...document.querySelectorAll('link[rel=modulepreload]')].map((link) => new URL(link.href).pathname),
     before: loaded.filter((script) => script.start < paintedAt),
     after: loaded.filter((script) => script.start >= paintedAt),
   };
