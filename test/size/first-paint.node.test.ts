@@ -1,11 +1,14 @@
 /**
  * What a page downloads before its first results are painted, measured in Chromium on a page served from the
  * packed `dist/` (npm pack, extracted) on another origin than the service; scripts are served gzip-compressed
- * (level 9) and counted from Resource Timing (`encodedBodySize`) up to the frame that paints the first hit.
+ * (level 9) and counted from Resource Timing (`encodedBodySize`): every script requested before the frame that
+ * paints the first hit. That frame is found from the mutation that inserts the hit (`FIRST_PAINT_INIT` in
+ * test/e2e/cross-origin.ts), so what counts is decided by the event loop's order, not by how fast a chunk arrives.
  *
  * - The six mission elements with `<svc-search>`: the loader, the core and their chunks; the Insights module is
  *   loaded after that frame (and is counted in the total, not in the first paint).
  * - Three elements (`<svc-search>`, `<svc-search-box>`, `<svc-hits>`): only those chunks; fewer bytes.
+ * - On both, the Insights module is requested after the frame that paints the first hit.
  * - The page's load makes one search request (the loader registers the root after the other elements).
  * - Neither page loads the hydration chunk (only a server-rendered page does, see test/e2e/ssr-example).
  *
@@ -33,10 +36,10 @@ import { FIRST_PAINT_INDEX, SIX_ELEMENTS, THREE_ELEMENTS, loaderPage } from './p
 /** The target of the network and bytes issue: min+gzip JavaScript before the first results are painted. */
 const FIRST_PAINT_TARGET_BYTES = 20_000;
 /**
- * Today's first paint of the six-element page plus a little: a guard against growth, not a goal (37,820 B; see
- * docs/notes/packaging.md, "Bytes").
+ * Today's first paint of the six-element page (36,426 B; see docs/notes/packaging.md, "Bytes") plus ≈ 300 B, so the
+ * churn of ordinary changes passes and a regression does not: a guard against growth, not a goal.
  */
-const FIRST_PAINT_CEILING_BYTES = 38_000;
+const FIRST_PAINT_CEILING_BYTES = 36_730;
 const sum = scriptBytes;
 /** `core` for `/dist/chunks/core-AbC123.js`; the path itself for the loader. */
 // A chunk's file is `<name>-<8-character hash>.js`, and the hash may start with `-` (`pagination--JRV4_yw.js`).
@@ -47,7 +50,7 @@ describe('first paint: bytes downloaded before the first results (packed dist/, 
   let packDir: string;
   const measured: Record<string, MeasuredPage> = {};
 
-  const measure = (path: string) => measurePage(site, path, 1500);
+  const measure = (path: string) => measurePage(site, path, 300);
 
   before(async () => {
     packDir = mkdtempSync(join(tmpdir(), 'svc-first-paint-'));
@@ -63,7 +66,7 @@ describe('first paint: bytes downloaded before the first results (packed dist/, 
     for (const [name, result] of Object.entries(measured)) {
       const list = (scripts: FirstPaint['before']) => scripts.map((s) => `${chunk(s.path)} ${s.bytes}`).join(', ');
       console.log(
-        `${name}: ${sum(result.before)} B before the first hit (painted at ${result.paintedAt.toFixed(0)} ms): ${list(result.before)}; after: ${list(result.after)}`,
+        `${name}: ${sum(result.before)} B requested before the frame that painted the first hit (${result.paintedAt.toFixed(0)} ms): ${list(result.before)}; after: ${list(result.after)}`,
       );
     }
   });
@@ -97,6 +100,31 @@ describe('first paint: bytes downloaded before the first results (packed dist/, 
     assert.ok(bytes <= FIRST_PAINT_TARGET_BYTES, `${bytes} B before the first hit was painted`);
   });
 
+  test("the loader fetches each element chunk's imports with it (preloaded), not once the chunk has arrived", () => {
+    // Every script of the first paint is the loader, an element's chunk (imported by the loader) or a chunk that
+    // an element's chunk imports: those must have been preloaded, or each would cost a round trip more.
+    const elementChunks = [
+      'search',
+      'search-box',
+      'refinement-list',
+      'hits',
+      'pagination',
+      'recommendations',
+      'trending',
+    ];
+    for (const [name, page] of Object.entries(measured)) {
+      const imported = page.before.filter(
+        (script) => script.path !== '/dist/svc-search.js' && !elementChunks.includes(chunk(script.path)),
+      );
+      assert.ok(
+        imported.some((script) => chunk(script.path) === 'core'),
+        `${name}: the core among ${imported.map((s) => s.path)}`,
+      );
+      for (const script of imported)
+        assert.ok(page.preloaded.includes(script.path), `${name}: ${script.path} preloaded: ${page.preloaded}`);
+    }
+  });
+
   test('three elements load only their chunks, and fewer bytes than the six-element page', () => {
     const names = measured.three!.before.map((script) => chunk(script.path));
     for (const name of ['refinement-list', 'pagination', 'recommendations', 'trending'])
@@ -106,6 +134,19 @@ describe('first paint: bytes downloaded before the first results (packed dist/, 
       sum(measured.three!.before) < sum(measured.six!.before),
       `${sum(measured.three!.before)} B (three elements) < ${sum(measured.six!.before)} B (six)`,
     );
+  });
+
+  test('both pages request the Insights module only after the frame that paints the first hit', () => {
+    // The boundary is the painting frame's own callback (see FIRST_PAINT_INIT): the product asks for Insights in a
+    // timer set from a frame callback after its first results, so an Insights request before it is a product bug.
+    for (const [name, page] of Object.entries(measured)) {
+      const insights = [...page.before, ...page.after].filter((script) => chunk(script.path) === 'insights');
+      assert.equal(insights.length, 1, `${name}: the Insights chunk loaded once`);
+      assert.ok(
+        insights[0]!.start > page.paintedAt,
+        `${name}: Insights requested at ${insights[0]!.start} ms, the first hit painted at ${page.paintedAt} ms`,
+      );
+    }
   });
 
   test('a page no server rendered loads nothing of hydration: no hydration chunk, Lit whole in the core', () => {

@@ -1,9 +1,10 @@
 import { SvcHits } from './svc-hits.js';
-import '../highlight/define.js';
-import '../snippet/define.js';
+import { defineTemplateElements } from './template-elements.js';
 
 export { SvcHits };
 
+// A `<template>` child may hold `<svc-highlight>` and `<svc-snippet>`.
+defineTemplateElements();
 if (!customElements.get('svc-hits')) customElements.define('svc-hits', SvcHits);
 
 declare global {
