@@ -42,6 +42,7 @@ export {
   type RawParams,
   type Rule,
 } from './rules.js';
+export { SNAPSHOT_VERSION, SnapshotError, type IndexSnapshot } from './snapshot.js';
 export { checkTypoWordSizes, validateSettingValue } from './settings.js';
 export {
   decodeBundle,

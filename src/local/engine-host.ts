@@ -11,6 +11,7 @@ import { EngineError } from '../engine/errors.js';
 import { type SearchParams, parseSearchParams } from '../engine/params.js';
 import { type RawParams, type Rule, applyRules, searchWithPins } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
+import { SnapshotError } from '../engine/snapshot.js';
 import { validateSettingValue } from '../engine/settings.js';
 import type { BundleRecommendations, IndexBundle, ScoredItem } from '../engine/bundle.js';
 
@@ -117,23 +118,50 @@ export class LocalEngine {
   readonly #dictionaries = new Dictionaries();
 
   /**
-   * Loads the indices of a bundle; returns their names. A primary is built at once; a replica (same records, its
-   * own ranking) when it is first searched, so a page that never sorts never pays for it.
+   * Why an index was built from its records although its bundle carried the engine's structures (a snapshot of
+   * another engine version, of other settings, or damaged), per index name: the index still answers, it only took
+   * the time of a build.
+   */
+  readonly rebuilt = new Map<string, string>();
+
+  /**
+   * Loads the indices of a bundle; returns their names. A primary is restored from the bundle's structures when
+   * it carries them (`Index.fromSnapshot`), else built from its records; a replica (same records, its own
+   * ranking) when it is first searched — from its primary's structures when its searchable attributes and
+   * languages are the primary's — so a page that never sorts never pays for it.
    */
   load(bundle: IndexBundle): string[] {
-    const records = new Map<string, IndexRecord[]>();
-    for (const entry of bundle.indices) if (entry.records) records.set(entry.name, entry.records as IndexRecord[]);
+    const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));
     const names: string[] = [];
     for (const entry of bundle.indices) {
+      const primary = primaries.get(entry.replicaOf ?? entry.name);
+      const records = (primary?.records ?? []) as IndexRecord[];
+      const { replicas: _replicas, primary: _primary, ...settings } = entry.settings;
       const build = (): LoadedIndex => {
+        const loaded = { rules: entry.rules, primary: entry.replicaOf ?? bundle.name };
+        const snapshot = entry.structures ?? primary?.structures;
+        if (snapshot) {
+          try {
+            const index = Index.fromSnapshot(
+              entry.name,
+              { settings, synonyms: entry.synonyms, records, snapshot },
+              { dictionaries: this.#dictionaries },
+            );
+            this.rebuilt.delete(entry.name);
+            return { ...loaded, index };
+          } catch (error) {
+            if (!(error instanceof SnapshotError)) throw error;
+            // A replica ranks with other searchable attributes than its primary: its build is expected.
+            if (entry.structures || !entry.replicaOf) this.rebuilt.set(entry.name, error.message);
+          }
+        }
         const index = new Index(entry.name, { dictionaries: this.#dictionaries });
-        const { replicas: _replicas, primary: _primary, ...settings } = entry.settings;
         index.beginBatch();
         index.setSettings(settings as never);
         if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
-        index.saveObjects(records.get(entry.replicaOf ?? entry.name) ?? []);
+        index.saveObjects(records);
         index.endBatch();
-        return { index, rules: entry.rules, primary: entry.replicaOf ?? bundle.name };
+        return { ...loaded, index };
       };
       if (entry.replicaOf) this.#pending.set(entry.name, build);
       else this.#indices.set(entry.name, build());
