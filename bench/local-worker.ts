@@ -18,7 +18,7 @@ async function load(engine: string, url: string, indexName: string): Promise<{ l
   const response = await fetch(url);
   if (engine === 'ours') {
     const local = new LocalEngine();
-    local.load(await decodeBundle(new Uint8Array(await response.arrayBuffer())));
+    await local.load(await decodeBundle(new Uint8Array(await response.arrayBuffer())));
     search = (q) =>
       (
         local.multiSearch([{ indexName, params: `query=${encodeURIComponent(q)}&hitsPerPage=20` }]).results[0] as {

@@ -4,7 +4,7 @@
  * `svc-search/local` (the format: the library's `src/local/format.ts`). Recommend answers are computed by the
  * service's own Recommend API from the stored events (the top N per record and model), so the Recommend
  * elements answer in a static site too. With `structures`, the file also carries the engine's built
- * structures (`Index.toSnapshot`), so the worker restores the index instead of building it.
+ * structures (`toSnapshot`), so the worker restores the index instead of building it.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -18,6 +18,7 @@ import {
   type IndexBundle,
   type IndexRecord,
   type IndexSnapshot,
+  toSnapshot,
 } from 'svc-search/engine';
 import { createService, type Service } from './index.js';
 
@@ -122,7 +123,7 @@ export function snapshotOf(entry: BundleIndex): IndexSnapshot {
   if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
   index.saveObjects((entry.records ?? []) as IndexRecord[]);
   index.endBatch();
-  return index.toSnapshot();
+  return toSnapshot(index);
 }
 
 /** The facet attribute names of `attributesForFaceting` (without `searchable(…)` / `filterOnly(…)`). */

@@ -16,7 +16,7 @@
  * worker — both with this module, which uses web-platform APIs only (Node 18+ and browsers have them).
  */
 import type { Rule } from './rules.js';
-import { type IndexSnapshot, SNAPSHOT_SECTIONS, type SnapshotSection } from './snapshot.js';
+import type { IndexSnapshot, SnapshotSection } from './snapshot.js';
 import type { Synonym } from './synonyms.js';
 
 /** The file's first bytes: `SVCIDX`, a zero, the format version this module writes. */
@@ -38,7 +38,7 @@ export interface BundleIndex {
   replicaOf?: string;
   /** A primary's records. */
   records?: BundleRecord[];
-  /** The engine's structures built from the records (`Index.toSnapshot`), when the export wrote them. */
+  /** The engine's structures built from the records (`toSnapshot` of `snapshot.ts`), when the export wrote them. */
   structures?: IndexSnapshot;
 }
 
@@ -328,15 +328,16 @@ export async function decodeBundle(bytes: Uint8Array): Promise<IndexBundle> {
   const indices: BundleIndex[] = stored.indices.map(({ count, columns, structures, ...index }) => {
     const entry: BundleIndex = columns ? { ...index, records: fromColumns(columns, count ?? 0) } : index;
     if (structures) {
-      const lists: Partial<IndexSnapshot['sections']> = {};
+      const lists = new Map<string, Uint32Array>();
       for (const [name, size] of structures.sections) {
         // each value takes a byte at least: a count beyond the bytes left is a damaged file, not an allocation
         if (!Number.isInteger(size) || size < 0 || size > binary.length - cursor.at)
           throw new TypeError('A .svcidx whose sections are cut short or damaged');
-        const values = readVarints(binary, cursor, size);
-        if ((SNAPSHOT_SECTIONS as readonly string[]).includes(name)) lists[name] = values;
+        lists.set(name, readVarints(binary, cursor, size));
       }
-      entry.structures = { ...structures, sections: lists as IndexSnapshot['sections'] };
+      // own properties whatever the names (`fromEntries` defines them); the restore checks the names
+      const sections = Object.fromEntries(lists) as IndexSnapshot['sections'];
+      entry.structures = { ...structures, sections };
     }
     return entry;
   });

@@ -15,7 +15,8 @@ import { Orders, type SortOrder } from './orders.js';
 import { Postings } from './postings.js';
 import { languageList } from './query.js';
 import { defaultSettings, type FacetSpec, type IndexSettings, type SearchableSpec, type SortSpec } from './settings.js';
-import { type SnapshotContents, SnapshotError } from './snapshot.js';
+import { SnapshotError } from './errors.js';
+import type { SnapshotContents } from './snapshot.js';
 import { buildExpansion, type Expansion, type Synonym } from './synonyms.js';
 import { Vocabulary } from './vocabulary.js';
 

@@ -1,7 +1,8 @@
 /**
  * An index snapshot: the structures the engine builds from an index's records (the term dictionary, its sorted
  * view, the postings and the records' tokens), as lists of small unsigned integers, so that an index can be
- * restored from them without tokenizing a record (`Index.toSnapshot` / `Index.fromSnapshot`). The `.svcidx`
+ * restored from them without tokenizing a record (`toSnapshot` / `fromSnapshot`). A module of its own: the
+ * browser worker loads it only for a file that carries structures. The `.svcidx`
  * file stores each list as LEB128 varints (`bundle.ts`); the encodings below keep the numbers small:
  *
  * | section         | one number per                | value                                                   |
@@ -20,11 +21,16 @@
  * per-query scratch are built by the restore as after any write (`IndexState.refresh`).
  *
  * `SNAPSHOT_VERSION` names this layout and the engine's meaning of it (tokenizing, attribute keys): a snapshot of
- * another version, or built under settings that shape the structures differently (`basis`), is refused with a
- * `SnapshotError`, and its reader builds the index from the records instead.
+ * another version, or built under settings that shape the structures differently (`basis`: the searchable
+ * attributes and languages), is refused with a `SnapshotError`, and its reader builds the index from the records
+ * instead.
  */
+import type { Dictionaries } from './dictionaries.js';
+import { SnapshotError } from './errors.js';
 import { ATTR_MASK, type PostingsContents, REPEATED } from './postings.js';
+import { Index, type IndexRecord } from './search-index.js';
 import type { IndexSettings } from './settings.js';
+import type { Synonym } from './synonyms.js';
 
 /** The snapshot layout this engine writes and reads. */
 export const SNAPSHOT_VERSION = 1;
@@ -56,31 +62,55 @@ export interface IndexSnapshot {
   sections: Record<SnapshotSection, Uint32Array>;
 }
 
-/** A snapshot this engine cannot restore (another version, other settings, damaged sections). */
-export class SnapshotError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SnapshotError';
-  }
-}
-
-/**
- * The settings that shape the structures: which attributes are searchable and in which languages the records
- * are tokenized. Everything else (ranking, facets, typo settings, …) is read at query time.
- * @example basisOf(index.getSettings()) // '{"searchableAttributes":["name"],"indexLanguages":[],"queryLanguages":[]}'
- */
-export function basisOf(settings: IndexSettings): string {
-  return JSON.stringify({
-    searchableAttributes: settings.searchableAttributes ?? [],
-    indexLanguages: settings.indexLanguages ?? [],
-    queryLanguages: settings.queryLanguages ?? [],
-  });
-}
-
 /** The structures an index restores: the vocabulary's contents and the postings' (see `Vocabulary`, `Postings`). */
 export interface SnapshotContents {
   vocabulary: { pool: Uint16Array; starts: Uint32Array; sorted: Uint32Array };
   postings: PostingsContents;
+}
+
+/**
+ * The snapshot of an index's built structures, numbered in the order of `index.objects()`: what
+ * {@link fromSnapshot} restores without tokenizing a record. Merges the postings into one segment and drops
+ * deleted records first (a read sees no difference).
+ * @example const snapshot = toSnapshot(index); const records = [...index.objects()];
+ */
+export function toSnapshot(index: Index): IndexSnapshot {
+  const { basis, records, dynamicRanks, contents } = index.structures();
+  return { version: SNAPSHOT_VERSION, basis, records, dynamicRanks, sections: encodeSections(contents) };
+}
+
+/**
+ * An index of `records` (in the order of the snapshot's) with `settings` and `synonyms`, restored from a snapshot
+ * instead of built: it answers as the index the snapshot was taken of. Throws a `SnapshotError` for a snapshot of
+ * another version, of other records, of settings that shape the structures differently, or damaged (the caller
+ * then builds the index with `saveObjects`).
+ * @example
+ * const index = fromSnapshot('products', { settings, synonyms, records, snapshot });
+ * index.search({ query: 'chiar' });
+ */
+export function fromSnapshot(
+  name: string,
+  input: {
+    settings: Partial<IndexSettings> | Record<string, unknown>;
+    synonyms?: readonly Synonym[];
+    records: IndexRecord[];
+    snapshot: IndexSnapshot;
+  },
+  options: { dictionaries?: Dictionaries } = {},
+): Index {
+  const { snapshot, records } = input;
+  if (snapshot.version !== SNAPSHOT_VERSION)
+    throw new SnapshotError(
+      `Index snapshot version ${snapshot.version}: this engine reads version ${SNAPSHOT_VERSION}`,
+    );
+  if (snapshot.records !== records.length)
+    throw new SnapshotError(`Index snapshot of ${snapshot.records} records, given ${records.length}`);
+  const contents = decodeSections(snapshot.sections, records.length);
+  return Index.restore(
+    name,
+    { ...input, basis: snapshot.basis, dynamicRanks: snapshot.dynamicRanks, contents },
+    options,
+  );
 }
 
 /**
@@ -141,7 +171,8 @@ export function encodeSections({ vocabulary, postings }: SnapshotContents): Inde
  */
 export function decodeSections(sections: IndexSnapshot['sections'], records: number): SnapshotContents {
   for (const name of SNAPSHOT_SECTIONS)
-    if (!(sections[name] instanceof Uint32Array)) throw new SnapshotError(`Index snapshot: no ${name} section`);
+    if (!Object.hasOwn(sections, name) || !(sections[name] instanceof Uint32Array))
+      throw new SnapshotError(`Index snapshot: no ${name} section`);
   const { termChars, termLengths, sortedTerms, postingCounts, postingIds, postingKeys } = sections;
   const { tokenCounts, tokenTerms, tokenPlaces } = sections;
   const terms = termLengths.length;

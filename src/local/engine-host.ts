@@ -7,13 +7,12 @@
  * no place without a server. Recommend answers come from the lists the export computed.
  */
 import { Dictionaries } from '../engine/dictionaries.js';
-import { EngineError } from '../engine/errors.js';
+import { EngineError, SnapshotError } from '../engine/errors.js';
 import { type SearchParams, parseSearchParams } from '../engine/params.js';
 import { type RawParams, type Rule, applyRules, searchWithPins } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
-import { SnapshotError } from '../engine/snapshot.js';
 import { validateSettingValue } from '../engine/settings.js';
-import type { BundleRecommendations, IndexBundle, ScoredItem } from '../engine/bundle.js';
+import type { BundleRecommendations, IndexBundle } from '../engine/bundle.js';
 
 /** One request of a multi-query, as the wire sends it (`params` the URL-encoded string). */
 export interface LocalQuery {
@@ -47,10 +46,6 @@ export class LocalError extends Error {
   }
 }
 
-/** As the service: a default of 30, at most 1,000 recommendations per request. */
-const DEFAULT_RECOMMENDATIONS = 30;
-const MAX_RECOMMENDATIONS = 1000;
-
 /** A boolean parameter as the API accepts it. */
 function flag(value: unknown): boolean {
   return value === true || value === 'true' || value === 1 || value === '1';
@@ -66,18 +61,23 @@ function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {
   return out;
 }
 
-function toSearchParams(raw: RawParams): SearchParams {
+/** Search parameters of the wire's raw parameters. */
+export function toSearchParams(raw: RawParams): SearchParams {
   return parseSearchParams(raw);
 }
 
 /** 32 hexadecimal digits, as the service's queryIDs. */
-function newQueryID(): string {
+export function newQueryID(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** A record with only the attributes a Recommend answer may show (as the service's `project`). */
-function project(record: IndexRecord, attributes: readonly string[], unretrievable: readonly string[]): RawParams {
+export function project(
+  record: IndexRecord,
+  attributes: readonly string[],
+  unretrievable: readonly string[],
+): RawParams {
   let out: RawParams;
   if (attributes.includes('*')) {
     out = { ...record };
@@ -106,7 +106,7 @@ interface LoadedIndex {
  *
  * @example
  * const engine = new LocalEngine();
- * engine.load(await decodeBundle(bytes));
+ * await engine.load(await decodeBundle(bytes));
  * engine.multiSearch([{ indexName: 'products', params: 'query=chiar' }]).results[0].hits;
  */
 export class LocalEngine {
@@ -126,11 +126,13 @@ export class LocalEngine {
 
   /**
    * Loads the indices of a bundle; returns their names. A primary is restored from the bundle's structures when
-   * it carries them (`Index.fromSnapshot`), else built from its records; a replica (same records, its own
+   * it carries them (`fromSnapshot`), else built from its records; a replica (same records, its own
    * ranking) when it is first searched — from its primary's structures when its searchable attributes and
    * languages are the primary's — so a page that never sorts never pays for it.
    */
-  load(bundle: IndexBundle): string[] {
+  async load(bundle: IndexBundle): Promise<string[]> {
+    // the restore code is a chunk of its own, fetched only for a file that carries structures
+    const restorer = bundle.indices.some((entry) => entry.structures) ? await import('../engine/snapshot.js') : null;
     const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));
     const names: string[] = [];
     for (const entry of bundle.indices) {
@@ -140,9 +142,9 @@ export class LocalEngine {
       const build = (): LoadedIndex => {
         const loaded = { rules: entry.rules, primary: entry.replicaOf ?? bundle.name };
         const snapshot = entry.structures ?? primary?.structures;
-        if (snapshot) {
+        if (snapshot && restorer) {
           try {
-            const index = Index.fromSnapshot(
+            const index = restorer.fromSnapshot(
               entry.name,
               { settings, synonyms: entry.synonyms, records, snapshot },
               { dictionaries: this.#dictionaries },
@@ -270,82 +272,19 @@ export class LocalEngine {
     return index.browse(toSearchParams(rest), cursor) as never;
   }
 
-  /** Recommend requests, as `POST /1/indexes/*\/recommendations`, from the exported lists. */
-  recommend(requests: LocalRecommendRequest[]): { results: Array<Record<string, unknown>> } {
-    return { results: requests.map((request) => this.#recommendOne(request)) };
-  }
-
-  #recommendOne(request: LocalRecommendRequest): Record<string, unknown> {
-    const { index, primary } = this.#require(request.indexName);
-    const lists = this.#recommendations.get(primary);
-    const threshold = request.threshold ?? 0;
-    const cap = Math.min(request.maxRecommendations || DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS);
-    const queryID = newQueryID();
-    if (request.model === 'trending-facets') {
-      if (!request.facetName) throw new LocalError(400, 'trending-facets needs a facetName');
-      const hits = (lists?.trendingFacets[request.facetName] ?? [])
-        .filter((item) => item.score >= threshold)
-        .slice(0, cap)
-        .map((item) => ({ facetName: request.facetName, facetValue: item.facetValue, _score: item.score }));
-      return { hits, nbHits: hits.length, queryID };
-    }
-    const scored = this.#scored(request, lists, index);
-    const settings = index.getSettings() as { attributesToRetrieve?: string[]; unretrievableAttributes?: string[] };
-    const query = request.queryParameters ?? {};
-    const retrieve = (Array.isArray(query.attributesToRetrieve)
-      ? (query.attributesToRetrieve as string[])
-      : undefined) ??
-      settings.attributesToRetrieve ?? ['*'];
-    const hits: RawParams[] = [];
-    for (const item of scored) {
-      if (hits.length >= cap) break;
-      if (item.score < threshold || item.score <= 0) break;
-      if (item.objectID === request.objectID) continue;
-      const record = index.getObject(item.objectID);
-      if (!record) continue;
-      hits.push({ ...project(record, retrieve, settings.unretrievableAttributes ?? []), _score: item.score });
-    }
-    if (request.fallbackParameters && hits.length < cap) this.#fallback(request, index, hits, cap);
-    return { hits, nbHits: hits.length, queryID };
-  }
-
-  #scored(request: LocalRecommendRequest, lists: BundleRecommendations | undefined, index: Index): ScoredItem[] {
-    if (request.model === 'related-products' || request.model === 'bought-together') {
-      if (!request.objectID) throw new LocalError(400, `${request.model} needs an objectID`);
-      const byObject = request.model === 'related-products' ? lists?.relatedProducts : lists?.boughtTogether;
-      return byObject?.[request.objectID] ?? [];
-    }
-    if (request.model !== 'trending-items') throw new LocalError(400, `Unknown model ${request.model}`);
-    const all = lists?.trendingItems ?? [];
-    const { facetName, facetValue } = request;
-    if (facetName === undefined) return all;
-    // Trending within a facet value: the index's trending records that hold the value.
-    return all.filter((item) => {
-      const value = index.getObject(item.objectID)?.[facetName];
-      return Array.isArray(value)
-        ? value.map(String).includes(String(facetValue))
-        : String(value) === String(facetValue);
-    });
-  }
-
-  /** Fills up with a search on `fallbackParameters` (score 0), as the service does. */
-  #fallback(request: LocalRecommendRequest, index: Index, hits: RawParams[], cap: number): void {
-    const seen = new Set(hits.map((hit) => hit.objectID as string));
-    if (request.objectID) seen.add(request.objectID);
-    let response: { hits: RawParams[] };
-    try {
-      const params = { ...request.fallbackParameters, page: 0, hitsPerPage: Math.min(1000, cap + seen.size) };
-      response = index.search(toSearchParams({ ...params, clickAnalytics: false })) as never;
-    } catch (error) {
-      throw new LocalError(400, `fallbackParameters: ${(error as Error).message}`);
-    }
-    for (const hit of response.hits) {
-      if (hits.length >= cap) break;
-      if (seen.has(hit.objectID as string)) continue;
-      seen.add(hit.objectID as string);
-      const { _highlightResult, _snippetResult, _rankingInfo, ...rest } = hit;
-      hits.push({ ...rest, _score: 0 });
-    }
+  /**
+   * Recommend requests, as `POST /1/indexes/*\/recommendations`, from the exported lists. The Recommend code is a
+   * chunk of its own (`recommend.ts`), fetched by the first Recommend request: a page without Recommend elements
+   * never loads it.
+   */
+  async recommend(requests: LocalRecommendRequest[]): Promise<{ results: Array<Record<string, unknown>> }> {
+    const { recommendOne } = await import('./recommend.js');
+    return {
+      results: requests.map((request) => {
+        const { index, primary } = this.#require(request.indexName);
+        return recommendOne(request, index, this.#recommendations.get(primary));
+      }),
+    };
   }
 }
 

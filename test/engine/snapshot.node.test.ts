@@ -1,5 +1,5 @@
 /**
- * Index snapshots (`Index.toSnapshot` / `Index.fromSnapshot`, src/engine/snapshot.ts): the restored index answers
+ * Index snapshots (`toSnapshot` / `fromSnapshot`, src/engine/snapshot.ts): the restored index answers
  * as the one the snapshot was taken of — with every attribute searchable (ranks given as attributes appear), after
  * deletes and replacements, and under later writes — and a snapshot that does not fit is refused with a
  * `SnapshotError` naming why. The `.svcidx` sections round-trip; damaged ones are refused.
@@ -7,8 +7,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeBundle, encodeBundle } from '../../src/engine/bundle.js';
+import { SnapshotError } from '../../src/engine/errors.js';
 import { Index, type IndexRecord } from '../../src/engine/search-index.js';
-import { type IndexSnapshot, SNAPSHOT_VERSION, SnapshotError } from '../../src/engine/snapshot.js';
+import { fromSnapshot, type IndexSnapshot, SNAPSHOT_VERSION, toSnapshot } from '../../src/engine/snapshot.js';
 
 const WORDS = ['oak', 'table', 'chair', 'lamp', 'wooden', 'modern', 'sofa', 'grey', 'café', 'garden', 'desk'];
 
@@ -42,8 +43,8 @@ function answers(index: Index): unknown[] {
   return QUERIES.map((params) => ({ ...index.search(params), processingTimeMS: 0 }));
 }
 
-function restore(index: Index, snapshot: IndexSnapshot = index.toSnapshot()): Index {
-  return Index.fromSnapshot(index.name, { settings: index.getSettings(), records: [...index.objects()], snapshot });
+function restore(index: Index, snapshot: IndexSnapshot = toSnapshot(index)): Index {
+  return fromSnapshot(index.name, { settings: index.getSettings(), records: [...index.objects()], snapshot });
 }
 
 describe('index snapshots', () => {
@@ -76,7 +77,7 @@ describe('index snapshots', () => {
     const original = new Index('shop');
     original.setSettings(SETTINGS);
     original.saveObjects(records(200));
-    const snapshot = original.toSnapshot();
+    const snapshot = toSnapshot(original);
     const entry = { name: 'shop', settings: SETTINGS, rules: [], synonyms: [], records: [...original.objects()] };
     const decoded = await decodeBundle(
       await encodeBundle({ name: 'shop', exportedAt: 1, indices: [{ ...entry, structures: snapshot }] }),
@@ -89,12 +90,12 @@ describe('index snapshots', () => {
     const original = new Index('shop');
     original.setSettings(SETTINGS);
     original.saveObjects(records(50));
-    const snapshot = original.toSnapshot();
+    const snapshot = toSnapshot(original);
     const all = [...original.objects()];
     const attempt =
       (change: Partial<IndexSnapshot>, settings: Record<string, unknown> = SETTINGS, given = all) =>
       () =>
-        Index.fromSnapshot('shop', { settings, records: given, snapshot: { ...snapshot, ...change } });
+        fromSnapshot('shop', { settings, records: given, snapshot: { ...snapshot, ...change } });
     assert.throws(
       attempt({ version: SNAPSHOT_VERSION + 1 }),
       (error: Error) => error instanceof SnapshotError && /version 2: this engine reads version 1/.test(error.message),
@@ -115,7 +116,7 @@ describe('index snapshots', () => {
     const bytes = await encodeBundle({
       name: 'shop',
       exportedAt: 1,
-      indices: [{ ...entry, structures: original.toSnapshot() }],
+      indices: [{ ...entry, structures: toSnapshot(original) }],
     });
     const plain = new Uint8Array(
       await new Response(

@@ -1,5 +1,5 @@
 /**
- * The engine's structures in a `.svcidx` (`Index.toSnapshot` / `Index.fromSnapshot`): a worker engine that
+ * The engine's structures in a `.svcidx` (`toSnapshot` / `fromSnapshot`): a worker engine that
  * restores the index from them answers exactly as one that builds it from the records — same hits in the same
  * order, facet counts, highlights and snippets, rule effects, synonyms, typos, filters and distinct — on the
  * conformance index and on 3,000 synthetic products; a file whose structures another engine version wrote is
@@ -52,7 +52,7 @@ function conformanceBundle(): IndexBundle {
 /** Two engines on the same bundle: one builds the index from the records, one restores the written structures. */
 async function builtAndRestored(bundle: IndexBundle): Promise<{ built: LocalEngine; restored: LocalEngine }> {
   const built = new LocalEngine();
-  built.load(await decodeBundle(await encodeBundle(bundle)));
+  await built.load(await decodeBundle(await encodeBundle(bundle)));
   const primary = bundle.indices[0]!;
   const withStructures = {
     ...bundle,
@@ -61,7 +61,7 @@ async function builtAndRestored(bundle: IndexBundle): Promise<{ built: LocalEngi
   const decoded = await decodeBundle(await encodeBundle(withStructures));
   assert.equal(decoded.indices[0]!.structures?.version, SNAPSHOT_VERSION, 'the file carries the structures');
   const restored = new LocalEngine();
-  restored.load(decoded);
+  await restored.load(decoded);
   assert.deepEqual(Object.fromEntries(restored.rebuilt), {}, 'restored, not built');
   return { built, restored };
 }
@@ -130,13 +130,13 @@ describe('structures of another engine version', () => {
       await encodeBundle({ ...bundle, indices: [{ ...primary, structures: snapshot }, bundle.indices[1]!] }),
     );
     const engine = new LocalEngine();
-    engine.load(decoded);
+    await engine.load(decoded);
     assert.match(
       engine.rebuilt.get(CONFORMANCE_INDEX) ?? '',
       new RegExp(`snapshot version ${SNAPSHOT_VERSION + 1}: this engine reads version ${SNAPSHOT_VERSION}`),
     );
     const reference = new LocalEngine();
-    reference.load(await decodeBundle(await encodeBundle(bundle)));
+    await reference.load(await decodeBundle(await encodeBundle(bundle)));
     same(reference, engine, CONFORMANCE_INDEX, { query: 'chiar', facets: ['brand'] });
   });
 });
