@@ -160,6 +160,7 @@ interface Corpus {
 async function measure(page: Page, corpus: Corpus, engine: string) {
   const loads: number[] = [];
   const firsts: number[] = [];
+  const reads: number[] = [];
   for (let run = 0; run < 5; run++) {
     const url =
       engine === 'ours'
@@ -167,15 +168,18 @@ async function measure(page: Page, corpus: Corpus, engine: string) {
         : engine === 'ours-structures'
           ? `/${corpus.name}-structures.svcidx`
           : `/${corpus.name}.json`;
-    const { loadMs, firstMs } = await page.evaluate(
+    const { loadMs, firstMs, readMs } = await page.evaluate(
       ([engine, url, indexName]) =>
         (
-          window as unknown as { loadEngine: (...a: string[]) => Promise<{ loadMs: number; firstMs: number }> }
+          window as unknown as {
+            loadEngine: (...a: string[]) => Promise<{ loadMs: number; firstMs: number; readMs: number }>;
+          }
         ).loadEngine(engine!, url!, indexName!),
       [engine.startsWith('ours') ? 'ours' : engine, url, corpus.indexName],
     );
     loads.push(loadMs);
     firsts.push(firstMs);
+    reads.push(readMs);
   }
   const { times, dom } = await page.evaluate(
     (queries) =>
@@ -187,6 +191,7 @@ async function measure(page: Page, corpus: Corpus, engine: string) {
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
   return {
     load: percentile(sorted(loads), 50),
+    read: percentile(sorted(reads), 50),
     first: percentile(sorted(firsts), 50),
     p50: percentile(sorted(times), 50),
     p95: percentile(sorted(times), 95),
@@ -304,6 +309,7 @@ export async function run(): Promise<void> {
             orama: 'Orama 3',
           }[engine]!,
           fmt(f.load),
+          fmt(f.read),
           fmt(f.first),
           fmt(f.domP50),
           fmt(f.domP95),
@@ -315,6 +321,7 @@ export async function run(): Promise<void> {
         [
           'engine',
           'load ms (median of 5)',
+          'of which fetch + decode',
           'first search ms',
           'keystroke→hits in DOM p50',
           'p95',

@@ -9,7 +9,7 @@
 import { Dictionaries } from '../engine/dictionaries.js';
 import { EngineError, SnapshotError } from '../engine/errors.js';
 import { type SearchParams, parseSearchParams } from '../engine/params.js';
-import { type RawParams, type Rule, applyRules, searchWithPins } from '../engine/rules.js';
+import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
 import { validateSettingValue } from '../engine/settings.js';
 import type { BundleRecommendations, IndexBundle } from '../engine/bundle.js';
@@ -114,6 +114,8 @@ export class LocalEngine {
   /** Replicas not built yet: built on their first search. */
   readonly #pending = new Map<string, () => LoadedIndex>();
   readonly #recommendations = new Map<string, BundleRecommendations>();
+  /** The rules code (`applyRules`, `searchWithPins`), a chunk of its own, imported by the first bundle with rules. */
+  #rules: typeof import('../engine/rules.js') | null = null;
   /** One dictionary set shared by every index, as in the service (standard entries only). */
   readonly #dictionaries = new Dictionaries();
 
@@ -133,6 +135,9 @@ export class LocalEngine {
   async load(bundle: IndexBundle): Promise<string[]> {
     // the restore code is a chunk of its own, fetched only for a file that carries structures
     const restorer = bundle.indices.some((entry) => entry.structures) ? await import('../engine/snapshot.js') : null;
+    // so is the rules code, for a file with rules
+    if (!this.#rules && bundle.indices.some((entry) => entry.rules.length > 0))
+      this.#rules = await import('../engine/rules.js');
     const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));
     const names: string[] = [];
     for (const entry of bundle.indices) {
@@ -193,12 +198,16 @@ export class LocalEngine {
   /** One search, as `POST /1/indexes/{indexName}/query`. */
   search(indexName: string, input: RawParams): Record<string, unknown> {
     const { index, rules: indexRules } = this.#require(indexName);
-    const rules = applyRules(indexRules, input);
+    // with no rules, `applyRules` changes nothing: the parameters as given, no pins, no rule applied
+    const rules: AppliedRules =
+      this.#rules && indexRules.length > 0
+        ? this.#rules.applyRules(indexRules, input)
+        : { raw: input, filterPromotes: false, pins: [], userData: [], appliedRules: [] };
     const raw = rules.raw;
     const renderingContent = this.#renderingContent(raw, index);
     const engineSearch = (params: RawParams) => index.search(toSearchParams(params)) as never;
-    const response = (rules.pins.length > 0
-      ? searchWithPins(index, raw, rules.pins, engineSearch, {
+    const response = (this.#rules && rules.pins.length > 0
+      ? this.#rules.searchWithPins(index, raw, rules.pins, engineSearch, {
           filterPromotes: rules.filterPromotes,
           filters: rules.filters,
         })
