@@ -8,11 +8,14 @@
  */
 import { Dictionaries } from '../engine/dictionaries.js';
 import { EngineError, SnapshotError } from '../engine/errors.js';
-import { type SearchParams, parseSearchParams } from '../engine/params.js';
+import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
 import { validateSettingValue } from '../engine/settings.js';
 import type { BundleRecommendations, IndexBundle } from '../engine/bundle.js';
+import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
+
+export { LocalError, type LocalRecommendRequest } from './shared.js';
 
 /** One request of a multi-query, as the wire sends it (`params` the URL-encoded string). */
 export interface LocalQuery {
@@ -20,30 +23,6 @@ export interface LocalQuery {
   params?: string | RawParams;
   type?: 'default' | 'facet';
   facet?: string;
-}
-
-/** One Recommend request (document 2). */
-export interface LocalRecommendRequest {
-  indexName: string;
-  model: string;
-  threshold?: number;
-  maxRecommendations?: number;
-  objectID?: string;
-  facetName?: string;
-  facetValue?: string;
-  queryParameters?: RawParams;
-  fallbackParameters?: RawParams;
-}
-
-/** The engine's refusal of a request, with the HTTP status the service would answer. */
-export class LocalError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'LocalError';
-  }
 }
 
 /** A boolean parameter as the API accepts it. */
@@ -58,39 +37,6 @@ function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {
     if (value !== undefined)
       Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
-  return out;
-}
-
-/** Search parameters of the wire's raw parameters. */
-export function toSearchParams(raw: RawParams): SearchParams {
-  return parseSearchParams(raw);
-}
-
-/** 32 hexadecimal digits, as the service's queryIDs. */
-export function newQueryID(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** A record with only the attributes a Recommend answer may show (as the service's `project`). */
-export function project(
-  record: IndexRecord,
-  attributes: readonly string[],
-  unretrievable: readonly string[],
-): RawParams {
-  let out: RawParams;
-  if (attributes.includes('*')) {
-    out = { ...record };
-    for (const name of attributes) if (name.startsWith('-')) delete out[name.slice(1)];
-  } else {
-    out = {};
-    for (const name of attributes) {
-      const top = name.split('.')[0]!;
-      if (top in record) out[top] = record[top];
-    }
-  }
-  for (const name of unretrievable) delete out[name.split('.')[0]!];
-  out.objectID = record.objectID;
   return out;
 }
 

@@ -7,7 +7,7 @@
 import type { BundleRecommendations, ScoredItem } from '../engine/bundle.js';
 import type { RawParams } from '../engine/rules.js';
 import type { Index } from '../engine/search-index.js';
-import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './engine-host.js';
+import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
 
 /** As the service: a default of 30, at most 1,000 recommendations per request. */
 const DEFAULT_RECOMMENDATIONS = 30;
