@@ -4,12 +4,13 @@
  * [--crawler-api-key K] [--crawler-domain HOST]… [--demo]`: starts the local service and prints `listening on
  * http://HOST:PORT` once it accepts requests, then the application id, the keys and the crawler credentials.
  *
- * `svc-search-service export --index NAME --out FILE.svcidx [--data-dir DIR] [--demo] [--recommendations N]`:
- * writes an index (with its replicas, rules, synonyms and Recommend answers) for `svc-search/local`.
+ * `svc-search-service export --index NAME --out FILE.svcidx [--data-dir DIR] [--demo] [--recommendations N]
+ * [--structures auto|always|never]`: writes an index (with its replicas, rules, synonyms, Recommend answers and,
+ * from 10,000 records or when asked, the engine's built structures) for `svc-search/local`.
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { type ExportOptions, exportToFile } from './export.js';
+import { type ExportOptions, exportToFile, type StructuresChoice } from './export.js';
 import { createService, DEV_CREDENTIALS, type Service } from './index.js';
 
 const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID]
@@ -18,7 +19,7 @@ const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] 
                                 [--country-header NAME] [--crawler-user-id U] [--crawler-api-key K]
                                 [--crawler-domain HOST]... [--demo]
        svc-search-service export --index NAME --out FILE.svcidx [--data-dir DIR] [--demo]
-                                 [--recommendations N]`;
+                                 [--recommendations N] [--structures auto|always|never]`;
 
 export interface ServeOptions {
   port: number;
@@ -111,6 +112,7 @@ export function parseExportArgs(args: string[]): { options: ExportOptions; out: 
       'data-dir': { type: 'string', default: '.data' },
       demo: { type: 'boolean', default: false },
       recommendations: { type: 'string', default: '10' },
+      structures: { type: 'string', default: 'auto' },
     },
   });
   if (!values.index) throw new Error('--index is required');
@@ -118,8 +120,11 @@ export function parseExportArgs(args: string[]): { options: ExportOptions; out: 
   const recommendations = Number(values.recommendations);
   if (!Number.isInteger(recommendations) || recommendations < 0 || recommendations > 1000)
     throw new Error(`--recommendations must be an integer from 0 to 1000, got ${values.recommendations}`);
+  const structures = values.structures as StructuresChoice;
+  if (!['auto', 'always', 'never'].includes(structures))
+    throw new Error(`--structures must be auto, always or never, got ${values.structures}`);
   return {
-    options: { index: values.index, dataDir: values['data-dir']!, demo: values.demo!, recommendations },
+    options: { index: values.index, dataDir: values['data-dir']!, demo: values.demo!, recommendations, structures },
     out: values.out,
   };
 }

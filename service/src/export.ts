@@ -3,13 +3,23 @@
  * with its replicas, rules and synonyms, written as a `.svcidx` bundle for the browser engine of
  * `svc-search/local` (the format: the library's `src/local/format.ts`). Recommend answers are computed by the
  * service's own Recommend API from the stored events (the top N per record and model), so the Recommend
- * elements answer in a static site too.
+ * elements answer in a static site too. With `structures`, the file also carries the engine's built
+ * structures (`toSnapshot`), so the worker restores the index instead of building it.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
-import { type BundleIndex, type BundleRecommendations, encodeBundle, type IndexBundle } from 'svc-search/engine';
+import {
+  type BundleIndex,
+  type BundleRecommendations,
+  encodeBundle,
+  Index,
+  type IndexBundle,
+  type IndexRecord,
+  type IndexSnapshot,
+  toSnapshot,
+} from 'svc-search/engine';
 import { createService, type Service } from './index.js';
 
 export interface BundleOptions {
@@ -17,7 +27,20 @@ export interface BundleOptions {
   index: string;
   /** Recommend answers kept per record and model (0: none). Default 10. */
   recommendations?: number;
+  /**
+   * Write the engine's structures: `always`, `never`, or `auto` (the default) — from {@link STRUCTURES_FROM}
+   * records on, where restoring them saves more time than their bytes take to download.
+   */
+  structures?: StructuresChoice;
 }
+
+export type StructuresChoice = 'auto' | 'always' | 'never';
+
+/**
+ * From this many records on, `structures: 'auto'` writes the engine's structures. Below it the index builds in a
+ * worker in a few tens of milliseconds, and the structures would about double the file (`docs/notes/local.md`).
+ */
+export const STRUCTURES_FROM = 10_000;
 
 export interface ExportOptions extends BundleOptions {
   /** The service's data directory (`':memory:'` with `demo`). */
@@ -73,6 +96,9 @@ export async function exportFromService(service: Service, options: BundleOptions
     { ...entryOf(options.index), records },
     ...(meta?.replicas ?? []).map((replica) => ({ ...entryOf(replica), replicaOf: options.index })),
   ];
+  const choice = options.structures ?? 'auto';
+  if (choice === 'always' || (choice === 'auto' && records.length >= STRUCTURES_FROM))
+    indices[0]!.structures = snapshotOf(indices[0]!);
   const bundle: IndexBundle = { name: options.index, exportedAt: Date.now(), indices };
   const top = options.recommendations ?? 10;
   if (top > 0) {
@@ -83,6 +109,21 @@ export async function exportFromService(service: Service, options: BundleOptions
     };
   }
   return { bytes: await encodeBundle(bundle), indices: indices.map((entry) => entry.name), records: records.length };
+}
+
+/**
+ * The structures of an exported index as the worker would build them: an engine index over the entry's records,
+ * settings and synonyms, with the standard dictionaries only (the worker has no others), then its snapshot.
+ * @example entry.structures = snapshotOf(entry);
+ */
+export function snapshotOf(entry: BundleIndex): IndexSnapshot {
+  const index = new Index(entry.name);
+  index.beginBatch();
+  index.setSettings(entry.settings);
+  if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
+  index.saveObjects((entry.records ?? []) as IndexRecord[]);
+  index.endBatch();
+  return toSnapshot(index);
 }
 
 /** The facet attribute names of `attributesForFaceting` (without `searchable(…)` / `filterOnly(…)`). */

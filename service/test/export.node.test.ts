@@ -1,7 +1,7 @@
 /**
  * `svc-search-service export`: the command writes a `.svcidx` of an index (the demo catalogue here) that
  * decodes to the same records, settings, replicas, rules and synonyms as the service holds, with Recommend
- * answers equal to the service's own; bad arguments exit with code 2 and the usage; a replica or a missing
+ * answers equal to the service's own, and the engine's structures when asked; bad arguments exit with code 2 and the usage; a replica or a missing
  * index is refused with a message.
  */
 import { after, before, describe, test } from 'node:test';
@@ -51,7 +51,7 @@ describe('svc-search-service export', () => {
   });
 
   test('the file starts with the magic bytes and holds the index, its replicas, rules and records', async () => {
-    assert.deepEqual([...bytes.subarray(0, 8)], [0x53, 0x56, 0x43, 0x49, 0x44, 0x58, 0, 1]);
+    assert.deepEqual([...bytes.subarray(0, 8)], [0x53, 0x56, 0x43, 0x49, 0x44, 0x58, 0, 2]);
     assert.equal(bundle.name, 'products');
     assert.deepEqual(
       bundle.indices.map((entry) => [entry.name, entry.replicaOf]),
@@ -101,6 +101,32 @@ describe('svc-search-service export', () => {
     assert.ok(bytes.length <= 150_000, `${bytes.length} bytes`);
   });
 
+  test('the demo catalogue (under 10,000 records) leaves the structures out by default; --structures always writes them', async () => {
+    assert.equal(bundle.indices[0]!.structures, undefined);
+    const result = await run([
+      'export',
+      '--index',
+      'products',
+      '--out',
+      out.replace('products.svcidx', 'with-structures.svcidx'),
+      '--data-dir',
+      ':memory:',
+      '--demo',
+      '--recommendations',
+      '0',
+      '--structures',
+      'always',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const withStructures = await decodeBundle(
+      new Uint8Array(readFileSync(out.replace('products.svcidx', 'with-structures.svcidx'))),
+    );
+    const structures = withStructures.indices[0]!.structures!;
+    assert.equal(structures.records, 1862);
+    assert.ok(structures.sections.tokenTerms.length > 10_000, 'the records’ tokens');
+    assert.equal(withStructures.indices[1]!.structures, undefined, 'replicas restore from their primary’s');
+  });
+
   test('--recommendations 0 leaves Recommend out', async () => {
     const { bytes: none } = await exportIndex({
       dataDir: ':memory:',
@@ -117,6 +143,7 @@ describe('svc-search-service export', () => {
       ['export'],
       ['export', '--index', 'products'],
       ['export', '--index', 'x', '--out', out, '--recommendations', '-1'],
+      ['export', '--index', 'x', '--out', out, '--structures', 'sometimes'],
     ]) {
       const result = await run(args);
       assert.equal(result.code, 2, args.join(' '));

@@ -1,17 +1,29 @@
 /**
  * The `.svcidx` file: one exported index (with its replicas) for the browser engine of `svc-search/local`.
  *
- * Layout: the 8 magic bytes `SVCIDX\0` + format version (1), then a gzip stream (the web platform's
- * `CompressionStream`) of one UTF-8 JSON document, {@link IndexBundle}. Records are stored once, column by
- * column (an attribute's values side by side compress better than record after record); replicas name their
- * primary and carry only their settings. Written by `svc-search-service export`, read by the worker — both
- * with this module, which uses web-platform APIs only (Node 18+ and browsers have them).
+ * Layout (format version 2): the 8 bytes `SVCIDX`, 0, 2, then a gzip stream (the web platform's
+ * `CompressionStream`) of
+ *
+ * 1. the byte length of the JSON document, 4 bytes little-endian;
+ * 2. one UTF-8 JSON document, {@link IndexBundle} without the typed arrays: records column by column (an
+ *    attribute's values side by side compress better than record after record), replicas naming their primary,
+ *    and per index with `structures` the snapshot's header (`version`, `basis`, `records`, `dynamicRanks`) with
+ *    its sections as `[name, count]` pairs, in file order;
+ * 3. the sections of every index with structures, in the order of the indices: each a list of `count` unsigned
+ *    integers as LEB128 varints (7 bits a byte, low bits first, the high bit set on all bytes but the last).
+ *
+ * Version 1 files (no length, no sections) are still read. Written by `svc-search-service export`, read by the
+ * worker — both with this module, which uses web-platform APIs only (Node 18+ and browsers have them).
  */
 import type { Rule } from './rules.js';
+import type { IndexSnapshot, SnapshotSection } from './snapshot.js';
 import type { Synonym } from './synonyms.js';
 
-/** The file's first bytes: `SVCIDX`, a zero, the format version. */
-export const SVCIDX_MAGIC = [0x53, 0x56, 0x43, 0x49, 0x44, 0x58, 0x00, 0x01] as const;
+/** The file's first bytes: `SVCIDX`, a zero, the format version this module writes. */
+export const SVCIDX_MAGIC = [0x53, 0x56, 0x43, 0x49, 0x44, 0x58, 0x00, 0x02] as const;
+
+/** The format versions this module reads. */
+const READABLE_VERSIONS = [1, 2];
 
 /** A record as exported: `objectID` and any JSON values. */
 export type BundleRecord = Record<string, unknown> & { objectID: string };
@@ -26,6 +38,8 @@ export interface BundleIndex {
   replicaOf?: string;
   /** A primary's records. */
   records?: BundleRecord[];
+  /** The engine's structures built from the records (`toSnapshot` of `snapshot.ts`), when the export wrote them. */
+  structures?: IndexSnapshot;
 }
 
 /** One scored recommendation: an objectID (or a facet value) and the model's score. */
@@ -181,6 +195,59 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
   return new Uint8Array(await new Response(output).arrayBuffer());
 }
 
+/** A snapshot's header as the JSON document stores it: its sections named, with their number of values. */
+interface StoredStructures extends Omit<IndexSnapshot, 'sections'> {
+  sections: Array<[SnapshotSection, number]>;
+}
+
+/** Bytes of `value` as a LEB128 varint. */
+function varintSize(value: number): number {
+  if (value < 0x80) return 1;
+  if (value < 0x4000) return 2;
+  if (value < 0x200000) return 3;
+  if (value < 0x10000000) return 4;
+  return 5;
+}
+
+/** The lists as LEB128 varints back to back. */
+function writeVarints(lists: Uint32Array[]): Uint8Array {
+  let size = 0;
+  for (const list of lists) for (let i = 0; i < list.length; i++) size += varintSize(list[i]!);
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const list of lists) {
+    for (let i = 0; i < list.length; i++) {
+      let value = list[i]!;
+      while (value >= 0x80) {
+        out[at++] = (value & 0x7f) | 0x80;
+        value >>>= 7;
+      }
+      out[at++] = value;
+    }
+  }
+  return out;
+}
+
+/** Reads `count` varints of `bytes` from `cursor.at` (moved past them); a `TypeError` past the end. */
+function readVarints(bytes: Uint8Array, cursor: { at: number }, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  let at = cursor.at;
+  for (let i = 0; i < count; i++) {
+    let value = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      if (at >= bytes.length || shift > 28) throw new TypeError('A .svcidx whose sections are cut short or damaged');
+      byte = bytes[at++]!;
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    out[i] = value;
+  }
+  cursor.at = at;
+  return out;
+}
+
 /**
  * Writes a bundle as the bytes of a `.svcidx` file.
  *
@@ -188,11 +255,19 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
  * const bytes = await encodeBundle({ name: 'products', exportedAt: Date.now(), indices: [...] });
  */
 export async function encodeBundle(bundle: IndexBundle): Promise<Uint8Array> {
+  const sections: Uint32Array[] = [];
+  const storeStructures = ({ sections: lists, ...header }: IndexSnapshot): StoredStructures => {
+    const names = Object.keys(lists) as SnapshotSection[];
+    for (const name of names) sections.push(lists[name]);
+    return { ...header, sections: names.map((name) => [name, lists[name].length]) };
+  };
   const stored = {
     ...bundle,
-    indices: bundle.indices.map(({ records, ...index }) =>
-      records ? { ...index, count: records.length, columns: toColumns(records) } : index,
-    ),
+    indices: bundle.indices.map(({ records, structures, ...index }) => ({
+      ...index,
+      ...(records ? { count: records.length, columns: toColumns(records) } : {}),
+      ...(structures ? { structures: storeStructures(structures) } : {}),
+    })),
     recommendations: bundle.recommendations
       ? Object.fromEntries(
           Object.entries(bundle.recommendations).map(([name, lists]) => [
@@ -203,12 +278,23 @@ export async function encodeBundle(bundle: IndexBundle): Promise<Uint8Array> {
       : undefined,
   };
   const json = new TextEncoder().encode(JSON.stringify(stored));
-  const body = await pipe(json, new CompressionStream('gzip'));
+  const binary = writeVarints(sections);
+  const plain = new Uint8Array(4 + json.length + binary.length);
+  new DataView(plain.buffer).setUint32(0, json.length, true);
+  plain.set(json, 4);
+  plain.set(binary, 4 + json.length);
+  const body = await pipe(plain, new CompressionStream('gzip'));
   const out = new Uint8Array(SVCIDX_MAGIC.length + body.length);
   out.set(SVCIDX_MAGIC, 0);
   out.set(body, SVCIDX_MAGIC.length);
   return out;
 }
+
+type StoredIndex = Omit<BundleIndex, 'records' | 'structures'> & {
+  count?: number;
+  columns?: Columns;
+  structures?: StoredStructures;
+};
 
 /**
  * Reads the bytes of a `.svcidx` file; throws a `TypeError` naming what is wrong with a file that is not one.
@@ -217,25 +303,44 @@ export async function encodeBundle(bundle: IndexBundle): Promise<Uint8Array> {
  * const bundle = await decodeBundle(new Uint8Array(await (await fetch('/indexes/products.svcidx')).arrayBuffer()));
  */
 export async function decodeBundle(bytes: Uint8Array): Promise<IndexBundle> {
-  const magic = SVCIDX_MAGIC.every((byte, i) => bytes[i] === byte);
-  if (!magic) {
-    const known = SVCIDX_MAGIC.slice(0, 6).every((byte, i) => bytes[i] === byte);
-    throw new TypeError(
-      known
-        ? `Unsupported .svcidx version ${bytes[7]} (this reader knows 1)`
-        : 'Not a .svcidx file (wrong magic bytes)',
-    );
+  const known = SVCIDX_MAGIC.slice(0, 7).every((byte, i) => bytes[i] === byte);
+  if (!known) throw new TypeError('Not a .svcidx file (wrong magic bytes)');
+  const version = bytes[7]!;
+  if (!READABLE_VERSIONS.includes(version))
+    throw new TypeError(`Unsupported .svcidx version ${version} (this reader knows ${READABLE_VERSIONS.join(', ')})`);
+  const plain = await pipe(bytes.subarray(SVCIDX_MAGIC.length), new DecompressionStream('gzip'));
+  let json = plain;
+  let binary: Uint8Array = new Uint8Array(0);
+  if (version >= 2) {
+    if (plain.length < 4) throw new TypeError('A .svcidx cut short');
+    const length = new DataView(plain.buffer, plain.byteOffset).getUint32(0, true);
+    if (4 + length > plain.length) throw new TypeError('A .svcidx cut short');
+    json = plain.subarray(4, 4 + length);
+    binary = plain.subarray(4 + length);
   }
-  const json = await pipe(bytes.subarray(SVCIDX_MAGIC.length), new DecompressionStream('gzip'));
   const stored = JSON.parse(new TextDecoder().decode(json)) as Omit<IndexBundle, 'indices' | 'recommendations'> & {
-    indices: Array<Omit<BundleIndex, 'records'> & { count?: number; columns?: Columns }>;
+    indices: StoredIndex[];
     recommendations?: Record<string, StoredRecommendations>;
   };
   if (typeof stored.name !== 'string' || !Array.isArray(stored.indices))
     throw new TypeError('A .svcidx without indices');
-  const indices: BundleIndex[] = stored.indices.map(({ count, columns, ...index }) =>
-    columns ? { ...index, records: fromColumns(columns, count ?? 0) } : index,
-  );
+  const cursor = { at: 0 };
+  const indices: BundleIndex[] = stored.indices.map(({ count, columns, structures, ...index }) => {
+    const entry: BundleIndex = columns ? { ...index, records: fromColumns(columns, count ?? 0) } : index;
+    if (structures) {
+      const lists = new Map<string, Uint32Array>();
+      for (const [name, size] of structures.sections) {
+        // each value takes a byte at least: a count beyond the bytes left is a damaged file, not an allocation
+        if (!Number.isInteger(size) || size < 0 || size > binary.length - cursor.at)
+          throw new TypeError('A .svcidx whose sections are cut short or damaged');
+        lists.set(name, readVarints(binary, cursor, size));
+      }
+      // own properties whatever the names (`fromEntries` defines them); the restore checks the names
+      const sections = Object.fromEntries(lists) as IndexSnapshot['sections'];
+      entry.structures = { ...structures, sections };
+    }
+    return entry;
+  });
   const bundle: IndexBundle = { name: stored.name, exportedAt: stored.exportedAt, indices };
   if (stored.recommendations) {
     bundle.recommendations = Object.fromEntries(

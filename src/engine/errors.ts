@@ -11,3 +11,15 @@ export class EngineError extends Error {
     this.status = status;
   }
 }
+
+/**
+ * An index snapshot this engine cannot restore (another version, other settings, damaged sections): the reader
+ * builds the index from its records instead (`snapshot.ts`).
+ * @example throw new SnapshotError('Index snapshot version 2: this engine reads version 1')
+ */
+export class SnapshotError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SnapshotError';
+  }
+}

@@ -8,7 +8,7 @@
  * index.search(parseSearchParams('query=chai')).nbHits // 1
  */
 export { Index, type IndexRecord } from './search-index.js';
-export { EngineError } from './errors.js';
+export { EngineError, SnapshotError } from './errors.js';
 export { parseSearchParams, encodeSearchParams, isSearchParameter, type SearchParams } from './params.js';
 export {
   personalizationFigures,
@@ -42,6 +42,7 @@ export {
   type RawParams,
   type Rule,
 } from './rules.js';
+export { fromSnapshot, SNAPSHOT_VERSION, toSnapshot, type IndexSnapshot } from './snapshot.js';
 export { checkTypoWordSizes, validateSettingValue } from './settings.js';
 export {
   decodeBundle,

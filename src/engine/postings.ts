@@ -31,6 +31,14 @@ export interface Segment {
   off: Uint32Array;
 }
 
+/** What an index snapshot holds of the postings (see {@link Postings.contents}). */
+export interface PostingsContents {
+  off: Uint32Array;
+  data: Uint32Array;
+  tokens: Uint32Array;
+  tokenStart: Uint32Array;
+}
+
 /** A new segment is merged into the one before it while it is at least a quarter of its size. */
 const MERGE_RATIO = 4;
 /** Values this long or shorter have their terms cached (see `indexRecord`), up to this many values. */
@@ -60,7 +68,7 @@ export class Postings {
    * position` (one cache line holds both). Record `id`'s tokens are `tokenStart[id]` to
    * `tokenStart[id + 1]` (token numbers: slots `2k` and `2k + 1`).
    */
-  tokens = new Uint32Array(8192);
+  tokens: Uint32Array = new Uint32Array(8192);
   tokUsed = 0;
   tokenStart: Uint32Array;
   /** Postings indexed since the last freeze: (term, id, attributeKey), in id order. */
@@ -286,6 +294,43 @@ export class Postings {
       const older = this.segments.pop()!;
       this.segments.push(mergeSegments(older, newer));
     }
+  }
+
+  /**
+   * The inverted index as an index snapshot stores it (`snapshot.ts`), all postings in one segment: the
+   * segment (`off`, `data`), the tokens of records `0` to `records - 1` and where each record's start.
+   * @example const { off, data, tokens, tokenStart } = postings.contents(index.records.length);
+   */
+  contents(records: number): PostingsContents {
+    this.compact();
+    const segment = this.segments[0] ?? { data: new Uint32Array(0), off: new Uint32Array(1) };
+    return {
+      off: segment.off,
+      data: segment.data,
+      tokens: this.tokens.subarray(0, this.tokUsed * 2),
+      tokenStart: this.tokenStart.subarray(0, records + 1),
+    };
+  }
+
+  /**
+   * The inverted index of {@link contents} over `vocab`, with room for `capacity` records: the arrays are
+   * used as they are (only the per-record starts are copied into an array of the index's capacity).
+   * @example const copy = Postings.fromContents(vocab, 1024, postings.contents(records));
+   */
+  static fromContents(vocab: Vocabulary, capacity: number, contents: PostingsContents): Postings {
+    const { off, data, tokens, tokenStart } = contents;
+    if (off.length > vocab.size + 1 || off[off.length - 1] !== data.length || data.length % 2 !== 0)
+      throw new TypeError('Index snapshot: postings do not match the terms');
+    if (tokens.length % 2 !== 0 || tokenStart[tokenStart.length - 1]! * 2 !== tokens.length)
+      throw new TypeError('Index snapshot: tokens do not match the records');
+    const postings = new Postings(capacity);
+    postings.vocab = vocab;
+    postings.segments = data.length > 0 ? [{ off, data }] : [];
+    if (tokens.length > 0) postings.tokens = tokens;
+    postings.tokUsed = tokens.length / 2;
+    postings.tokenStart.set(tokenStart);
+    postings.growTermScratch(vocab.size);
+    return postings;
   }
 
   /** Number of postings of a term (frozen ones). */

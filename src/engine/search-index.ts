@@ -13,7 +13,7 @@
 import type { Hit, SearchForFacetValuesResponse, SearchResponse } from '../protocol/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Dictionaries } from './dictionaries.js';
-import { EngineError } from './errors.js';
+import { EngineError, SnapshotError } from './errors.js';
 import { textsOf } from './columns.js';
 import { countFacet, facetCounts, requestedFacets } from './facets.js';
 import { evaluateFilter, filterBits } from './filter-bits.js';
@@ -36,10 +36,23 @@ import {
   validateSettings,
   type IndexSettings,
 } from './settings.js';
+import type { SnapshotContents } from './snapshot.js';
 import { buildExpansion, type Synonym } from './synonyms.js';
 import { WARM_UP_AT, warmUp } from './warm-up.js';
 
 export type { IndexRecord } from './index-state.js';
+
+/**
+ * The settings that shape the built structures: which attributes are searchable and in which languages the
+ * records are tokenized (everything else is read at query time). Structures built under another basis are refused.
+ */
+function basisOf(settings: IndexSettings): string {
+  return JSON.stringify({
+    searchableAttributes: settings.searchableAttributes ?? [],
+    indexLanguages: settings.indexLanguages ?? [],
+    queryLanguages: settings.queryLanguages ?? [],
+  });
+}
 
 /**
  * A search index: holds records and answers searches like the hosted API does.
@@ -213,6 +226,62 @@ export class Index {
 
   *objects(): IterableIterator<IndexRecord> {
     for (const r of this.state.records) if (r) yield r;
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  /**
+   * The index's built structures, numbered in the order of {@link objects} (what `toSnapshot` of `snapshot.ts`
+   * writes): the settings they depend on, the record count, the ranks given to attributes, the vocabulary and the
+   * postings. Merges the postings into one segment and drops deleted records first (a read sees no difference).
+   * @example const { records, contents } = index.structures();
+   */
+  structures(): { basis: string; records: number; dynamicRanks: string[]; contents: SnapshotContents } {
+    const state = this.state;
+    if (state.deadCount > 0) state.needsReindex = true;
+    state.refresh();
+    const records = state.records.length;
+    return {
+      basis: basisOf(state.settings),
+      records,
+      dynamicRanks: [...state.dynamicRanks.entries()].sort((a, b) => a[1] - b[1]).map(([name]) => name),
+      contents: { vocabulary: state.postings.vocab.contents(), postings: state.postings.contents(records) },
+    };
+  }
+
+  /**
+   * An index of `records` with `settings` and `synonyms` over {@link structures} built elsewhere (`fromSnapshot`
+   * of `snapshot.ts` decodes them from a file): no record is tokenized. Throws a `SnapshotError` when the settings
+   * shape the structures differently from the `basis` they were built under.
+   * @example const index = Index.restore('products', { settings, records, basis, dynamicRanks, contents });
+   */
+  static restore(
+    name: string,
+    input: {
+      settings: Partial<IndexSettings> | Record<string, unknown>;
+      synonyms?: readonly Synonym[];
+      records: IndexRecord[];
+      basis: string;
+      dynamicRanks: string[];
+      contents: SnapshotContents;
+    },
+    options: { dictionaries?: Dictionaries } = {},
+  ): Index {
+    const index = new Index(name, options);
+    index.beginBatch();
+    try {
+      index.setSettings(input.settings);
+      if (input.synonyms?.length) index.setSynonyms(input.synonyms);
+      const state = index.state;
+      if (basisOf(state.settings) !== input.basis)
+        throw new SnapshotError('Index snapshot taken under other searchable attributes or languages');
+      if (state.indexCompounds.size > 0)
+        throw new SnapshotError('Index snapshot: the dictionaries split compound words, the snapshot did not');
+      state.restore(input.records, input.contents, input.dynamicRanks);
+    } finally {
+      index.endBatch();
+    }
+    return index;
   }
 
   // ---------------------------------------------------------------- public reads

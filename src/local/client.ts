@@ -21,10 +21,15 @@ export interface LocalClientOptions {
   insights?: Pick<SearchClient, 'sendEvents' | 'eventsBeaconUrl'>;
 }
 
-/** What loading the indices gave: their names and the time the worker took (fetch, decode, build). */
+/**
+ * What loading the indices gave: their names, the time the worker took (fetch, decode, restore or build), and the
+ * indices whose file carried the engine's structures in a form this engine does not read, with the reason (they
+ * were built from their records instead: they answer the same, only their load took longer).
+ */
 export interface LocalLoad {
   indices: string[];
   loadMs: number;
+  rebuilt: Record<string, string>;
 }
 
 export interface LocalClient extends SearchClient {

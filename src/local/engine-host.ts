@@ -7,12 +7,15 @@
  * no place without a server. Recommend answers come from the lists the export computed.
  */
 import { Dictionaries } from '../engine/dictionaries.js';
-import { EngineError } from '../engine/errors.js';
-import { type SearchParams, parseSearchParams } from '../engine/params.js';
-import { type RawParams, type Rule, applyRules, searchWithPins } from '../engine/rules.js';
+import { EngineError, SnapshotError } from '../engine/errors.js';
+import { parseSearchParams } from '../engine/params.js';
+import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
 import { validateSettingValue } from '../engine/settings.js';
-import type { BundleRecommendations, IndexBundle, ScoredItem } from '../engine/bundle.js';
+import type { BundleRecommendations, IndexBundle } from '../engine/bundle.js';
+import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
+
+export { LocalError, type LocalRecommendRequest } from './shared.js';
 
 /** One request of a multi-query, as the wire sends it (`params` the URL-encoded string). */
 export interface LocalQuery {
@@ -21,34 +24,6 @@ export interface LocalQuery {
   type?: 'default' | 'facet';
   facet?: string;
 }
-
-/** One Recommend request (document 2). */
-export interface LocalRecommendRequest {
-  indexName: string;
-  model: string;
-  threshold?: number;
-  maxRecommendations?: number;
-  objectID?: string;
-  facetName?: string;
-  facetValue?: string;
-  queryParameters?: RawParams;
-  fallbackParameters?: RawParams;
-}
-
-/** The engine's refusal of a request, with the HTTP status the service would answer. */
-export class LocalError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'LocalError';
-  }
-}
-
-/** As the service: a default of 30, at most 1,000 recommendations per request. */
-const DEFAULT_RECOMMENDATIONS = 30;
-const MAX_RECOMMENDATIONS = 1000;
 
 /** A boolean parameter as the API accepts it. */
 function flag(value: unknown): boolean {
@@ -65,34 +40,6 @@ function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {
   return out;
 }
 
-function toSearchParams(raw: RawParams): SearchParams {
-  return parseSearchParams(raw);
-}
-
-/** 32 hexadecimal digits, as the service's queryIDs. */
-function newQueryID(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** A record with only the attributes a Recommend answer may show (as the service's `project`). */
-function project(record: IndexRecord, attributes: readonly string[], unretrievable: readonly string[]): RawParams {
-  let out: RawParams;
-  if (attributes.includes('*')) {
-    out = { ...record };
-    for (const name of attributes) if (name.startsWith('-')) delete out[name.slice(1)];
-  } else {
-    out = {};
-    for (const name of attributes) {
-      const top = name.split('.')[0]!;
-      if (top in record) out[top] = record[top];
-    }
-  }
-  for (const name of unretrievable) delete out[name.split('.')[0]!];
-  out.objectID = record.objectID;
-  return out;
-}
-
 interface LoadedIndex {
   index: Index;
   rules: Rule[];
@@ -105,7 +52,7 @@ interface LoadedIndex {
  *
  * @example
  * const engine = new LocalEngine();
- * engine.load(await decodeBundle(bytes));
+ * await engine.load(await decodeBundle(bytes));
  * engine.multiSearch([{ indexName: 'products', params: 'query=chiar' }]).results[0].hits;
  */
 export class LocalEngine {
@@ -113,27 +60,61 @@ export class LocalEngine {
   /** Replicas not built yet: built on their first search. */
   readonly #pending = new Map<string, () => LoadedIndex>();
   readonly #recommendations = new Map<string, BundleRecommendations>();
+  /** The rules code (`applyRules`, `searchWithPins`), a chunk of its own, imported by the first bundle with rules. */
+  #rules: typeof import('../engine/rules.js') | null = null;
   /** One dictionary set shared by every index, as in the service (standard entries only). */
   readonly #dictionaries = new Dictionaries();
 
   /**
-   * Loads the indices of a bundle; returns their names. A primary is built at once; a replica (same records, its
-   * own ranking) when it is first searched, so a page that never sorts never pays for it.
+   * Why an index was built from its records although its bundle carried the engine's structures (a snapshot of
+   * another engine version, of other settings, or damaged), per index name: the index still answers, it only took
+   * the time of a build.
    */
-  load(bundle: IndexBundle): string[] {
-    const records = new Map<string, IndexRecord[]>();
-    for (const entry of bundle.indices) if (entry.records) records.set(entry.name, entry.records as IndexRecord[]);
+  readonly rebuilt = new Map<string, string>();
+
+  /**
+   * Loads the indices of a bundle; returns their names. A primary is restored from the bundle's structures when
+   * it carries them (`fromSnapshot`), else built from its records; a replica (same records, its own
+   * ranking) when it is first searched — from its primary's structures when its searchable attributes and
+   * languages are the primary's — so a page that never sorts never pays for it.
+   */
+  async load(bundle: IndexBundle): Promise<string[]> {
+    // the restore code is a chunk of its own, fetched only for a file that carries structures
+    const restorer = bundle.indices.some((entry) => entry.structures) ? await import('../engine/snapshot.js') : null;
+    // so is the rules code, for a file with rules
+    if (!this.#rules && bundle.indices.some((entry) => entry.rules.length > 0))
+      this.#rules = await import('../engine/rules.js');
+    const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));
     const names: string[] = [];
     for (const entry of bundle.indices) {
+      const primary = primaries.get(entry.replicaOf ?? entry.name);
+      const records = (primary?.records ?? []) as IndexRecord[];
+      const { replicas: _replicas, primary: _primary, ...settings } = entry.settings;
       const build = (): LoadedIndex => {
+        const loaded = { rules: entry.rules, primary: entry.replicaOf ?? bundle.name };
+        const snapshot = entry.structures ?? primary?.structures;
+        if (snapshot && restorer) {
+          try {
+            const index = restorer.fromSnapshot(
+              entry.name,
+              { settings, synonyms: entry.synonyms, records, snapshot },
+              { dictionaries: this.#dictionaries },
+            );
+            this.rebuilt.delete(entry.name);
+            return { ...loaded, index };
+          } catch (error) {
+            if (!(error instanceof SnapshotError)) throw error;
+            // A replica ranks with other searchable attributes than its primary: its build is expected.
+            if (entry.structures || !entry.replicaOf) this.rebuilt.set(entry.name, error.message);
+          }
+        }
         const index = new Index(entry.name, { dictionaries: this.#dictionaries });
-        const { replicas: _replicas, primary: _primary, ...settings } = entry.settings;
         index.beginBatch();
         index.setSettings(settings as never);
         if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
-        index.saveObjects(records.get(entry.replicaOf ?? entry.name) ?? []);
+        index.saveObjects(records);
         index.endBatch();
-        return { index, rules: entry.rules, primary: entry.replicaOf ?? bundle.name };
+        return { ...loaded, index };
       };
       if (entry.replicaOf) this.#pending.set(entry.name, build);
       else this.#indices.set(entry.name, build());
@@ -163,12 +144,16 @@ export class LocalEngine {
   /** One search, as `POST /1/indexes/{indexName}/query`. */
   search(indexName: string, input: RawParams): Record<string, unknown> {
     const { index, rules: indexRules } = this.#require(indexName);
-    const rules = applyRules(indexRules, input);
+    // with no rules, `applyRules` changes nothing: the parameters as given, no pins, no rule applied
+    const rules: AppliedRules =
+      this.#rules && indexRules.length > 0
+        ? this.#rules.applyRules(indexRules, input)
+        : { raw: input, filterPromotes: false, pins: [], userData: [], appliedRules: [] };
     const raw = rules.raw;
     const renderingContent = this.#renderingContent(raw, index);
     const engineSearch = (params: RawParams) => index.search(toSearchParams(params)) as never;
-    const response = (rules.pins.length > 0
-      ? searchWithPins(index, raw, rules.pins, engineSearch, {
+    const response = (this.#rules && rules.pins.length > 0
+      ? this.#rules.searchWithPins(index, raw, rules.pins, engineSearch, {
           filterPromotes: rules.filterPromotes,
           filters: rules.filters,
         })
@@ -242,82 +227,19 @@ export class LocalEngine {
     return index.browse(toSearchParams(rest), cursor) as never;
   }
 
-  /** Recommend requests, as `POST /1/indexes/*\/recommendations`, from the exported lists. */
-  recommend(requests: LocalRecommendRequest[]): { results: Array<Record<string, unknown>> } {
-    return { results: requests.map((request) => this.#recommendOne(request)) };
-  }
-
-  #recommendOne(request: LocalRecommendRequest): Record<string, unknown> {
-    const { index, primary } = this.#require(request.indexName);
-    const lists = this.#recommendations.get(primary);
-    const threshold = request.threshold ?? 0;
-    const cap = Math.min(request.maxRecommendations || DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS);
-    const queryID = newQueryID();
-    if (request.model === 'trending-facets') {
-      if (!request.facetName) throw new LocalError(400, 'trending-facets needs a facetName');
-      const hits = (lists?.trendingFacets[request.facetName] ?? [])
-        .filter((item) => item.score >= threshold)
-        .slice(0, cap)
-        .map((item) => ({ facetName: request.facetName, facetValue: item.facetValue, _score: item.score }));
-      return { hits, nbHits: hits.length, queryID };
-    }
-    const scored = this.#scored(request, lists, index);
-    const settings = index.getSettings() as { attributesToRetrieve?: string[]; unretrievableAttributes?: string[] };
-    const query = request.queryParameters ?? {};
-    const retrieve = (Array.isArray(query.attributesToRetrieve)
-      ? (query.attributesToRetrieve as string[])
-      : undefined) ??
-      settings.attributesToRetrieve ?? ['*'];
-    const hits: RawParams[] = [];
-    for (const item of scored) {
-      if (hits.length >= cap) break;
-      if (item.score < threshold || item.score <= 0) break;
-      if (item.objectID === request.objectID) continue;
-      const record = index.getObject(item.objectID);
-      if (!record) continue;
-      hits.push({ ...project(record, retrieve, settings.unretrievableAttributes ?? []), _score: item.score });
-    }
-    if (request.fallbackParameters && hits.length < cap) this.#fallback(request, index, hits, cap);
-    return { hits, nbHits: hits.length, queryID };
-  }
-
-  #scored(request: LocalRecommendRequest, lists: BundleRecommendations | undefined, index: Index): ScoredItem[] {
-    if (request.model === 'related-products' || request.model === 'bought-together') {
-      if (!request.objectID) throw new LocalError(400, `${request.model} needs an objectID`);
-      const byObject = request.model === 'related-products' ? lists?.relatedProducts : lists?.boughtTogether;
-      return byObject?.[request.objectID] ?? [];
-    }
-    if (request.model !== 'trending-items') throw new LocalError(400, `Unknown model ${request.model}`);
-    const all = lists?.trendingItems ?? [];
-    const { facetName, facetValue } = request;
-    if (facetName === undefined) return all;
-    // Trending within a facet value: the index's trending records that hold the value.
-    return all.filter((item) => {
-      const value = index.getObject(item.objectID)?.[facetName];
-      return Array.isArray(value)
-        ? value.map(String).includes(String(facetValue))
-        : String(value) === String(facetValue);
-    });
-  }
-
-  /** Fills up with a search on `fallbackParameters` (score 0), as the service does. */
-  #fallback(request: LocalRecommendRequest, index: Index, hits: RawParams[], cap: number): void {
-    const seen = new Set(hits.map((hit) => hit.objectID as string));
-    if (request.objectID) seen.add(request.objectID);
-    let response: { hits: RawParams[] };
-    try {
-      const params = { ...request.fallbackParameters, page: 0, hitsPerPage: Math.min(1000, cap + seen.size) };
-      response = index.search(toSearchParams({ ...params, clickAnalytics: false })) as never;
-    } catch (error) {
-      throw new LocalError(400, `fallbackParameters: ${(error as Error).message}`);
-    }
-    for (const hit of response.hits) {
-      if (hits.length >= cap) break;
-      if (seen.has(hit.objectID as string)) continue;
-      seen.add(hit.objectID as string);
-      const { _highlightResult, _snippetResult, _rankingInfo, ...rest } = hit;
-      hits.push({ ...rest, _score: 0 });
-    }
+  /**
+   * Recommend requests, as `POST /1/indexes/*\/recommendations`, from the exported lists. The Recommend code is a
+   * chunk of its own (`recommend.ts`), fetched by the first Recommend request: a page without Recommend elements
+   * never loads it.
+   */
+  async recommend(requests: LocalRecommendRequest[]): Promise<{ results: Array<Record<string, unknown>> }> {
+    const { recommendOne } = await import('./recommend.js');
+    return {
+      results: requests.map((request) => {
+        const { index, primary } = this.#require(request.indexName);
+        return recommendOne(request, index, this.#recommendations.get(primary));
+      }),
+    };
   }
 }
 

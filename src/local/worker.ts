@@ -6,6 +6,7 @@
  */
 import { LocalEngine, statusOf } from './engine-host.js';
 import { decodeBundle } from '../engine/bundle.js';
+import type { LocalLoad } from './client.js';
 import type { WorkerRequest, WorkerResponse } from './messages.js';
 
 const engine = new LocalEngine();
@@ -17,11 +18,11 @@ async function bytesOf(source: string | ArrayBuffer): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function load(sources: Array<string | ArrayBuffer>): Promise<{ indices: string[]; loadMs: number }> {
+async function load(sources: Array<string | ArrayBuffer>): Promise<LocalLoad> {
   const started = performance.now();
   const bundles = await Promise.all(sources.map(async (source) => decodeBundle(await bytesOf(source))));
-  for (const bundle of bundles) engine.load(bundle);
-  return { indices: engine.names(), loadMs: performance.now() - started };
+  for (const bundle of bundles) await engine.load(bundle);
+  return { indices: engine.names(), loadMs: performance.now() - started, rebuilt: Object.fromEntries(engine.rebuilt) };
 }
 
 function call(method: string, args: unknown[]): unknown {
@@ -47,7 +48,7 @@ self.addEventListener('message', async (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   let answer: WorkerResponse;
   try {
-    const value = request.op === 'load' ? await load(request.sources) : call(request.method, request.args);
+    const value = request.op === 'load' ? await load(request.sources) : await call(request.method, request.args);
     answer = { id: request.id, ok: true, value };
   } catch (error) {
     answer = { id: request.id, ok: false, status: statusOf(error), message: (error as Error).message ?? String(error) };

@@ -42,7 +42,7 @@ describe('the local engine answers as the service', () => {
       ranking: ['asc(price)', 'typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'],
     });
     const { bytes } = await exportFromService(running.service, { index: CONFORMANCE_INDEX, recommendations: 0 });
-    engine.load(await decodeBundle(bytes));
+    await engine.load(await decodeBundle(bytes));
   });
   after(() => running.stop());
 

@@ -1,0 +1,93 @@
+/**
+ * Recommend answers of `svc-search/local` (`LocalEngine.recommend`) from the lists the export computed with the
+ * service's Recommend API: the models' scored lists, the threshold and cap, the records projected as the service
+ * projects them, and `fallbackParameters` filled up with a search (score 0). A chunk of its own: the worker
+ * loads it on the first Recommend request.
+ */
+import type { BundleRecommendations, ScoredItem } from '../engine/bundle.js';
+import type { RawParams } from '../engine/rules.js';
+import type { Index } from '../engine/search-index.js';
+import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
+
+/** As the service: a default of 30, at most 1,000 recommendations per request. */
+const DEFAULT_RECOMMENDATIONS = 30;
+const MAX_RECOMMENDATIONS = 1000;
+
+/**
+ * The answer to one Recommend request on `index`, whose primary's exported lists are `lists`.
+ * @example recommendOne({ indexName: 'products', model: 'related-products', objectID: '42' }, index, lists).hits
+ */
+export function recommendOne(
+  request: LocalRecommendRequest,
+  index: Index,
+  lists: BundleRecommendations | undefined,
+): Record<string, unknown> {
+  const threshold = request.threshold ?? 0;
+  const cap = Math.min(request.maxRecommendations || DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS);
+  const queryID = newQueryID();
+  if (request.model === 'trending-facets') {
+    if (!request.facetName) throw new LocalError(400, 'trending-facets needs a facetName');
+    const hits = (lists?.trendingFacets[request.facetName] ?? [])
+      .filter((item) => item.score >= threshold)
+      .slice(0, cap)
+      .map((item) => ({ facetName: request.facetName, facetValue: item.facetValue, _score: item.score }));
+    return { hits, nbHits: hits.length, queryID };
+  }
+  const scored = scoredItems(request, lists, index);
+  const settings = index.getSettings() as { attributesToRetrieve?: string[]; unretrievableAttributes?: string[] };
+  const query = request.queryParameters ?? {};
+  const retrieve = (Array.isArray(query.attributesToRetrieve) ? (query.attributesToRetrieve as string[]) : undefined) ??
+    settings.attributesToRetrieve ?? ['*'];
+  const hits: RawParams[] = [];
+  for (const item of scored) {
+    if (hits.length >= cap) break;
+    if (item.score < threshold || item.score <= 0) break;
+    if (item.objectID === request.objectID) continue;
+    const record = index.getObject(item.objectID);
+    if (!record) continue;
+    hits.push({ ...project(record, retrieve, settings.unretrievableAttributes ?? []), _score: item.score });
+  }
+  if (request.fallbackParameters && hits.length < cap) fallback(request, index, hits, cap);
+  return { hits, nbHits: hits.length, queryID };
+}
+
+function scoredItems(
+  request: LocalRecommendRequest,
+  lists: BundleRecommendations | undefined,
+  index: Index,
+): ScoredItem[] {
+  if (request.model === 'related-products' || request.model === 'bought-together') {
+    if (!request.objectID) throw new LocalError(400, `${request.model} needs an objectID`);
+    const byObject = request.model === 'related-products' ? lists?.relatedProducts : lists?.boughtTogether;
+    return byObject?.[request.objectID] ?? [];
+  }
+  if (request.model !== 'trending-items') throw new LocalError(400, `Unknown model ${request.model}`);
+  const all = lists?.trendingItems ?? [];
+  const { facetName, facetValue } = request;
+  if (facetName === undefined) return all;
+  // Trending within a facet value: the index's trending records that hold the value.
+  return all.filter((item) => {
+    const value = index.getObject(item.objectID)?.[facetName];
+    return Array.isArray(value) ? value.map(String).includes(String(facetValue)) : String(value) === String(facetValue);
+  });
+}
+
+/** Fills up with a search on `fallbackParameters` (score 0), as the service does. */
+function fallback(request: LocalRecommendRequest, index: Index, hits: RawParams[], cap: number): void {
+  const seen = new Set(hits.map((hit) => hit.objectID as string));
+  if (request.objectID) seen.add(request.objectID);
+  let response: { hits: RawParams[] };
+  try {
+    const params = { ...request.fallbackParameters, page: 0, hitsPerPage: Math.min(1000, cap + seen.size) };
+    response = index.search(toSearchParams({ ...params, clickAnalytics: false })) as never;
+  } catch (error) {
+    throw new LocalError(400, `fallbackParameters: ${(error as Error).message}`);
+  }
+  for (const hit of response.hits) {
+    if (hits.length >= cap) break;
+    if (seen.has(hit.objectID as string)) continue;
+    seen.add(hit.objectID as string);
+    const { _highlightResult, _snippetResult, _rankingInfo, ...rest } = hit;
+    hits.push({ ...rest, _score: 0 });
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * What the local engine's modules share (`engine-host.ts` and the Recommend chunk `recommend.ts`): the Recommend
+ * request, the engine's refusal with its HTTP status, queryIDs, and records projected as the service projects them.
+ */
+import { type SearchParams, parseSearchParams } from '../engine/params.js';
+import type { RawParams } from '../engine/rules.js';
+import type { IndexRecord } from '../engine/search-index.js';
+
+/** One Recommend request (document 2). */
+export interface LocalRecommendRequest {
+  indexName: string;
+  model: string;
+  threshold?: number;
+  maxRecommendations?: number;
+  objectID?: string;
+  facetName?: string;
+  facetValue?: string;
+  queryParameters?: RawParams;
+  fallbackParameters?: RawParams;
+}
+
+/** The engine's refusal of a request, with the HTTP status the service would answer. */
+export class LocalError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LocalError';
+  }
+}
+
+/** Search parameters of the wire's raw parameters. */
+export function toSearchParams(raw: RawParams): SearchParams {
+  return parseSearchParams(raw);
+}
+
+/** 32 hexadecimal digits, as the service's queryIDs. */
+export function newQueryID(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** A record with only the attributes a Recommend answer may show (as the service's `project`). */
+export function project(
+  record: IndexRecord,
+  attributes: readonly string[],
+  unretrievable: readonly string[],
+): RawParams {
+  let out: RawParams;
+  if (attributes.includes('*')) {
+    out = { ...record };
+    for (const name of attributes) if (name.startsWith('-')) delete out[name.slice(1)];
+  } else {
+    out = {};
+    for (const name of attributes) {
+      const top = name.split('.')[0]!;
+      if (top in record) out[top] = record[top];
+    }
+  }
+  for (const name of unretrievable) delete out[name.split('.')[0]!];
+  out.objectID = record.objectID;
+  return out;
+}

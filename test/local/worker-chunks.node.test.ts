@@ -1,0 +1,46 @@
+/**
+ * The worker of `svc-search/local` as a bundler splits it (esbuild, ES modules as Vite emits workers): the code
+ * only some files or requests need — the snapshot restore, the rules, the Recommend answers — is in chunks the
+ * worker imports when it needs them, not in what starting the worker loads.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const LAZY = ['src/engine/snapshot.ts', 'src/engine/rules.ts', 'src/local/recommend.ts'];
+
+describe('the worker’s chunks', () => {
+  it('leave the snapshot restore, the rules and Recommend out of what starting the worker loads', async () => {
+    const result = await build({
+      entryPoints: [join(root, 'src/local/worker.ts')],
+      absWorkingDir: root,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      outdir: '/tmp/svc-search-worker-chunks',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const outputs = result.metafile.outputs;
+    const entry = Object.keys(outputs).find((name) => outputs[name]!.entryPoint)!;
+    const eager = new Set<string>();
+    const visit = (name: string) => {
+      if (eager.has(name)) return;
+      eager.add(name);
+      for (const imported of outputs[name]!.imports) if (imported.kind === 'import-statement') visit(imported.path);
+    };
+    visit(entry);
+    const eagerInputs = new Set([...eager].flatMap((name) => Object.keys(outputs[name]!.inputs)));
+    assert.ok(eagerInputs.has('src/engine/matching.ts'), 'the engine starts with the worker');
+    for (const module of LAZY) {
+      assert.ok(!eagerInputs.has(module), `${module} is not loaded at start`);
+      const lazy = Object.keys(outputs).filter((name) => !eager.has(name) && module in outputs[name]!.inputs);
+      assert.equal(lazy.length, 1, `${module} has a chunk of its own`);
+    }
+  });
+});
