@@ -15,6 +15,15 @@ after(async () => {
   stopPostgres();
 });
 
+/** Polls `condition` until it holds; throws after `timeoutMs` (a bound against hanging, not a figure tested). */
+async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 async function replicas(database: string, ids: string[]): Promise<Replica[]> {
   const started = await Promise.all(ids.map((id) => startReplica(database, id)));
   running.push(...started);
@@ -82,11 +91,21 @@ describe('replicas on one PostgreSQL database', () => {
       }
     };
     const writers = [0, 1, 2].map((w) => writer(w));
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    await started[1]!.kill();
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    stop = true;
-    await Promise.all(writers);
+    // Wait for what the assertions below need, not for a fixed time: a slow machine acknowledges fewer writes
+    // in a given time (20 in 700 ms on a loaded machine).
+    try {
+      await until(() => acknowledged.length > 50, 'more than 50 acknowledged writes before the kill');
+      await started[1]!.kill();
+      const beforeKill = acknowledged.length;
+      await until(
+        () => refused > 0 && acknowledged.length >= beforeKill + 30,
+        'a refused write to the killed replica and 30 more acknowledged by the others',
+      );
+    } finally {
+      // Also when a wait times out: writers left running would keep the test process alive.
+      stop = true;
+      await Promise.all(writers);
+    }
     assert.ok(acknowledged.length > 50, `writes were acknowledged (${acknowledged.length})`);
     assert.ok(refused > 0, 'writes sent to the killed replica failed');
 
