@@ -299,7 +299,10 @@ describe('cache and in-flight sharing', () => {
     }
   });
 
-  test('entries expire after ttlMs and the LRU keeps maxEntries', async () => {
+  test('entries expire after ttlMs and the LRU keeps maxEntries', async (t) => {
+    // The cache's clock (Date.now) is the test's: five real calls could take longer than ttlMs on a loaded
+    // machine and expire 'b' before it is asked again. Timers stay real, so the network calls run as usual.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const proxy = await startProxy(svc.url);
     try {
       const client = searchClient([proxy.url], { cache: { ttlMs: 500, maxEntries: 2 } });
@@ -309,9 +312,12 @@ describe('cache and in-flight sharing', () => {
       await client.search(INDEX, { query: 'b' });
       await client.search(INDEX, { query: 'a' });
       assert.equal(proxy.requests.length, 4);
-      await new Promise((r) => setTimeout(r, 550));
+      t.mock.timers.tick(499);
       await client.search(INDEX, { query: 'a' });
-      assert.equal(proxy.requests.length, 5);
+      assert.equal(proxy.requests.length, 4, 'still cached 499 ms on');
+      t.mock.timers.tick(1);
+      await client.search(INDEX, { query: 'a' });
+      assert.equal(proxy.requests.length, 5, 'expired 500 ms on');
     } finally {
       await proxy.close();
     }
