@@ -74,6 +74,27 @@ export async function run(): Promise<void> {
     console.log(`| train (sessions, co-occurrence, trending events) | ${ms(med(trains))} |`);
     console.log(`| total (Recommender.rebuild) | ${ms(med(builds))} |`);
 
+    // One user's bulk session (2,100 distinct conversions in batches of 1,000, 500, 490, 110): past
+    // maxSessionItems it makes no pairs, so each batch costs about its own size (the test counts the pairs).
+    const bulk: number[] = [];
+    for (let i = 0; i < BUILDS; i++) {
+      const t0 = Date.now() - 3600_000;
+      const events = Array.from({ length: 2_100 }, (_, n) => ({
+        eventType: 'conversion',
+        userToken: 'bulk',
+        timestamp: t0 + n,
+        objectIDs: [`bulk-${n}`],
+      }));
+      const models = new IndexModels();
+      const started = performance.now();
+      for (const size of [1_000, 500, 490, 110]) models.add(events.splice(0, size));
+      bulk.push(performance.now() - started);
+    }
+    const sortedBulk = [...bulk].sort((a, b) => a - b);
+    console.log(
+      `| one bulk session, 2,100 items in 4 batches (median / max of ${BUILDS}) | ${ms(med(bulk))} / ${ms(sortedBulk.at(-1)!)} |`,
+    );
+
     // Latency over HTTP.
     const { url } = await service.listen(0, '127.0.0.1');
     const headers = {

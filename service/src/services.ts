@@ -13,6 +13,7 @@ import { EventBus, type ServiceEvents } from './events.js';
 import { Catalog } from './indices/catalog.js';
 import { InsightsEvents } from './insights/events.js';
 import { type Authorize, createAuthorizer } from './keys/authorizer.js';
+import { RateLimiter } from './keys/rate-limit.js';
 import { Keys } from './keys/keys.js';
 import { Personalizer } from './personalization/personalizer.js';
 import { QuerySuggestions } from './query-suggestions/service.js';
@@ -75,7 +76,7 @@ export async function createServices(config: ServiceConfig, storage: Storage, no
   // Dictionaries first: the indices are built with their compound words.
   const dictionaries = await Dictionaries.load(storage.dictionaries, tasks, config.maxCustomDictionaryEntries);
   const catalog = await Catalog.load(storage.catalog, dictionaries.engine);
-  const keys = await Keys.load(storage.keys, tasks);
+  const keys = await Keys.load(storage.keys, tasks, now);
   const { searchLog } = storage;
   const insights = new InsightsEvents(storage.events, searchLog, events);
   const analyticsLog = new AnalyticsLog(storage.analytics);
@@ -106,7 +107,7 @@ export async function createServices(config: ServiceConfig, storage: Storage, no
     catalog,
     dictionaries,
     keys,
-    authorize: createAuthorizer({ ...config, keys }),
+    authorize: createAuthorizer({ ...config, keys, rateLimiter: new RateLimiter(now) }),
     search: new Search({ catalog, abTests, personalizer, searchLog, analyticsLog, now }),
     searchLog,
     insights,

@@ -32,22 +32,22 @@ before(async () => {
 after(() => svc.stop());
 
 const day = () => new Date().toISOString().slice(0, 10);
+/** The file's first day: its searches lie between it and today (a run may cross midnight UTC). */
+const FIRST_DAY = day();
+const days = () => `startDate=${FIRST_DAY}&endDate=${day()}`;
 
 describe('Analytics', () => {
   test('/2/filters/{attribute list} without the required search is a 400; one attribute needs none', async () => {
     await svc.ok('POST', '/1/indexes/shop/query', { query: 'item', facetFilters: ['brand:Hon'] });
-    const list = await svc.call('GET', `/2/filters/brand,price?index=shop&startDate=${day()}&endDate=${day()}`);
+    const list = await svc.call('GET', `/2/filters/brand,price?index=shop&${days()}`);
     assert.equal(list.status, 400);
     assert.deepEqual(list.body, {
       status: 400,
       message: 'search: required with a list of attributes (/2/filters/{attribute,…}?search=)',
     });
-    const withSearch = await svc.ok(
-      'GET',
-      `/2/filters/brand,price?index=shop&search=item&startDate=${day()}&endDate=${day()}`,
-    );
+    const withSearch = await svc.ok('GET', `/2/filters/brand,price?index=shop&search=item&${days()}`);
     assert.deepEqual(withSearch.values, [{ attribute: 'brand', operator: ':', value: 'Hon', count: 1 }]);
-    const one = await svc.ok('GET', `/2/filters/brand?index=shop&startDate=${day()}&endDate=${day()}`);
+    const one = await svc.ok('GET', `/2/filters/brand?index=shop&${days()}`);
     assert.equal(one.values.length, 1);
   });
 
@@ -67,16 +67,13 @@ describe('Analytics', () => {
     await search({ 'CF-IPCountry': 'XX', 'X-Country-Code': 'IT' }); // Cloudflare's "unknown": the next header
     await search({ 'CF-IPCountry': 'T1' }); // Tor: not a country
     await search({});
-    const { countries } = await svc.ok('GET', `/2/countries?index=other&startDate=${day()}&endDate=${day()}`);
+    const { countries } = await svc.ok('GET', `/2/countries?index=other&${days()}`);
     assert.deepEqual(countries, [
       { country: 'FR', count: 2 },
       { country: 'DE', count: 1 },
       { country: 'IT', count: 1 },
     ]);
-    const limited = await svc.ok(
-      'GET',
-      `/2/countries?index=other&limit=1&offset=1&startDate=${day()}&endDate=${day()}`,
-    );
+    const limited = await svc.ok('GET', `/2/countries?index=other&limit=1&offset=1&${days()}`);
     assert.deepEqual(limited.countries, [{ country: 'DE', count: 1 }]);
   });
 
@@ -91,7 +88,7 @@ describe('Analytics', () => {
         { headers: { 'X-Geo': 'es', 'CF-IPCountry': 'FR' } },
       );
       await own.ok('POST', '/1/indexes/s/query', { userToken: 'b' }, { headers: { 'CF-IPCountry': 'FR' } });
-      const { countries } = await own.ok('GET', `/2/countries?index=s&startDate=${day()}&endDate=${day()}`);
+      const { countries } = await own.ok('GET', `/2/countries?index=s&${days()}`);
       assert.deepEqual(countries, [{ country: 'ES', count: 1 }]);
     } finally {
       await own.stop();

@@ -11,7 +11,10 @@ import { index, SEARCH_KEY, securedKey, startService, type Running } from './ser
 let svc: Running;
 
 before(async () => {
-  svc = await startService();
+  // The service clock stands still mid-hour: the maxQueriesPerIPPerHour counters of one test never straddle
+  // the turn of an hour (tests that need time to pass start their own service with a clock they move).
+  const midHour = Date.parse('2026-03-01T12:30:00Z');
+  svc = await startService({ now: () => midHour });
   await index(
     svc,
     'books',
@@ -516,11 +519,19 @@ describe('API keys endpoints', () => {
     assert.equal((await svc.call('POST', '/1/keys/not-a-deleted-key/restore')).status, 404);
   });
 
-  test('validity: the key disappears when it elapses', async () => {
-    const { key } = await svc.ok('POST', '/1/keys', { acl: ['search'], validity: 1 });
-    assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, { key })).status, 200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, { key })).status, 403);
+  test('validity: the key disappears when it elapses', async (t) => {
+    // On the service clock, moved by the test: with the wall clock, a slow key creation (PostgreSQL on a busy
+    // machine) could use up the second before the first query.
+    let clock = Date.parse('2026-03-01T12:00:00Z');
+    const own = await startService({ now: () => clock });
+    t.after(() => own.stop());
+    await index(own, 'books', [{ objectID: '1', title: 'The Hobbit' }]);
+    const { key } = await own.ok('POST', '/1/keys', { acl: ['search'], validity: 1 });
+    assert.equal((await own.call('POST', '/1/indexes/books/query', {}, { key })).status, 200);
+    clock += 999;
+    assert.equal((await own.call('POST', '/1/indexes/books/query', {}, { key })).status, 200, 'valid 999 ms on');
+    clock += 1;
+    assert.equal((await own.call('POST', '/1/indexes/books/query', {}, { key })).status, 403, 'gone 1 s on');
   });
 
   test('queryParameters are forced on every query of the key', async () => {
@@ -533,11 +544,18 @@ describe('API keys endpoints', () => {
     assert.equal(answer.hits.length, 1);
   });
 
-  test('maxQueriesPerIPPerHour answers 429 above the limit', async () => {
-    const { key } = await svc.ok('POST', '/1/keys', { acl: ['search'], maxQueriesPerIPPerHour: 2 });
-    assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, { key })).status, 200);
-    assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, { key })).status, 200);
-    assert.equal((await svc.call('POST', '/1/indexes/books/query', {}, { key })).status, 429);
+  test('maxQueriesPerIPPerHour answers 429 above the limit, until the next hour', async (t) => {
+    // On the service clock, moved by the test: with the wall clock, the calls could straddle the turn of an hour.
+    let clock = Date.parse('2026-03-01T12:30:00Z');
+    const own = await startService({ now: () => clock });
+    t.after(() => own.stop());
+    await index(own, 'books', [{ objectID: '1', title: 'The Hobbit' }]);
+    const { key } = await own.ok('POST', '/1/keys', { acl: ['search'], maxQueriesPerIPPerHour: 2 });
+    assert.equal((await own.call('POST', '/1/indexes/books/query', {}, { key })).status, 200);
+    assert.equal((await own.call('POST', '/1/indexes/books/query', {}, { key })).status, 200);
+    assert.equal((await own.call('POST', '/1/indexes/books/query', {}, { key })).status, 429);
+    clock = Date.parse('2026-03-01T13:00:00Z');
+    assert.equal((await own.call('POST', '/1/indexes/books/query', {}, { key })).status, 200, 'a new hour');
   });
 
   test('maxQueriesPerIPPerHour counts calls, not the requests inside one (document 1, Limits: "calls per hour")', async () => {

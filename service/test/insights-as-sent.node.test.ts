@@ -89,6 +89,8 @@ describe('InstantSearch’s usage event', () => {
 
 describe('the conversion window holds on both sides of the search', () => {
   test('a click 70 minutes before its search does not count; 50 minutes before and after do', async () => {
+    // The searches' day, and today below: the test may cross midnight UTC.
+    const firstDay = new Date().toISOString().slice(0, 10);
     const search = async (userToken: string) =>
       (await svc.ok('POST', '/1/indexes/shop/query', { query: 'chair', clickAnalytics: true, userToken })).queryID;
     const click = (userToken: string, queryID: string, offsetMinutes: number) => ({
@@ -109,10 +111,10 @@ describe('the conversion window holds on both sides of the search', () => {
     assert.equal(tooEarly!.search.withinWindow, false);
     assert.equal(nearEnough!.search.withinWindow, true);
     // Analytics (and so A/B test metrics) count the clicks of the window only.
-    const day = new Date().toISOString().slice(0, 10);
+    const today = new Date().toISOString().slice(0, 10);
     const { searches } = await svc.ok(
       'GET',
-      `/2/searches?index=shop&clickAnalytics=true&startDate=${day}&endDate=${day}`,
+      `/2/searches?index=shop&clickAnalytics=true&startDate=${firstDay}&endDate=${today}`,
     );
     const chair = searches.find((s: { search: string }) => s.search === 'chair');
     assert.equal(chair.clickCount, 1, 'the click 70 minutes early is outside the window');

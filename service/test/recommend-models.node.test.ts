@@ -107,21 +107,28 @@ test('a session with more distinct items than maxSessionItems counts its items b
 
 test('one user sending thousands of distinct conversions in one session stays cheap to add (no n² recount per batch)', () => {
   // Before the basket cap and the per-session update, 2,100 distinct items of one session were recounted
-  // pair by pair (≈ 2.2 million pairs) on each batch: ≈ 9 s for the last batch of 110 events.
+  // pair by pair (≈ 2.2 million pairs) on each batch: ≈ 9 s for the last batch of 110 events. The work is
+  // counted, not timed (a timed test fails on a loaded machine; `npm run bench recommend` prints the time).
   const t0 = Date.now() - 3600_000;
-  const events: ModelEvent[] = Array.from({ length: 2_100 }, (_, i) => ({
-    eventType: 'conversion',
-    userToken: 'load-test',
-    timestamp: t0 + i,
-    objectIDs: [`bulk-${i}`],
-  }));
+  const session = (count: number, user: string): ModelEvent[] =>
+    Array.from({ length: count }, (_, i) => ({
+      eventType: 'conversion',
+      userToken: user,
+      timestamp: t0 + i,
+      objectIDs: [`${user}-${i}`],
+    }));
+  const events = session(2_100, 'bulk');
   const incremental = new IndexModels();
-  const started = performance.now();
   for (const size of [1_000, 500, 490, 110]) incremental.add(events.splice(0, size));
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < 1_000, `adding 2,100 events in 4 batches took ${elapsed.toFixed(0)} ms`);
   assert.equal(incremental.size, 2_100);
+  assert.equal(incremental.pairUpdates, 0, 'a session past maxSessionItems makes no pairs, in any batch');
   assert.deepEqual(incremental.boughtTogether('bulk-0'), []);
+
+  // The counter counts: a basket of exactly maxSessionItems (50) counts its 1,225 pairs once per model.
+  const basket = new IndexModels();
+  basket.add(session(50, 'basket'));
+  assert.equal(basket.pairUpdates, 2 * 1_225);
+  assert.equal(basket.boughtTogether('basket-0').length, 49);
 });
 
 test('appending to a long history recomputes only the sessions the new events can change', () => {

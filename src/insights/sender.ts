@@ -112,8 +112,10 @@ export function createSender(options: SenderOptions): Sender {
           return;
         }
         stats.retries++;
-        const delay = Math.min(retryMaxMs, retryBaseMs * 2 ** attempt++);
-        timer = setTimeout(flush, delay * (0.75 + Math.random() / 2));
+        // Jitter (±25 %) keeps the pages of one outage from retrying in step.
+        const delay = Math.min(retryMaxMs, retryBaseMs * 2 ** attempt++) * (0.75 + Math.random() / 2);
+        stats.retryDelaysMs = [...(stats.retryDelaysMs ?? []).slice(-9), delay];
+        timer = setTimeout(flush, delay);
         return;
       } finally {
         for (const entry of batch) queue.inFlight.delete(entry.id);

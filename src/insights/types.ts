@@ -63,6 +63,8 @@ export interface QueueStats {
   eventsDropped: number;
   /** Failed attempts that were scheduled for a retry. */
   retries: number;
+  /** The waits of the last ten retries as scheduled (ms, jitter included), oldest first; absent before the first. */
+  retryDelaysMs?: number[];
 }
 
 /** The Insights module of one `<svc-search>` root (created by {@link createInsights}). */

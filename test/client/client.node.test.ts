@@ -299,7 +299,10 @@ describe('cache and in-flight sharing', () => {
     }
   });
 
-  test('entries expire after ttlMs and the LRU keeps maxEntries', async () => {
+  test('entries expire after ttlMs and the LRU keeps maxEntries', async (t) => {
+    // The cache's clock (Date.now) is the test's: five real calls could take longer than ttlMs on a loaded
+    // machine and expire 'b' before it is asked again. Timers stay real, so the network calls run as usual.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const proxy = await startProxy(svc.url);
     try {
       const client = searchClient([proxy.url], { cache: { ttlMs: 500, maxEntries: 2 } });
@@ -309,9 +312,12 @@ describe('cache and in-flight sharing', () => {
       await client.search(INDEX, { query: 'b' });
       await client.search(INDEX, { query: 'a' });
       assert.equal(proxy.requests.length, 4);
-      await new Promise((r) => setTimeout(r, 550));
+      t.mock.timers.tick(499);
       await client.search(INDEX, { query: 'a' });
-      assert.equal(proxy.requests.length, 5);
+      assert.equal(proxy.requests.length, 4, 'still cached 499 ms on');
+      t.mock.timers.tick(1);
+      await client.search(INDEX, { query: 'a' });
+      assert.equal(proxy.requests.length, 5, 'expired 500 ms on');
     } finally {
       await proxy.close();
     }
@@ -388,16 +394,20 @@ describe('retries and host failover', () => {
     }
   });
 
-  test('a down host is tried again once hostDownMs has passed', async () => {
+  test('a down host is tried again once hostDownMs has passed', async (t) => {
+    // The client's clock (Date.now) is the test's: a real 100 ms window between two calls is missed now and
+    // then on a loaded machine. Timers stay real, so the network calls run as usual.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const failing = await startStatusServer(500);
     try {
       const client = searchClient([failing.url, svc.url], { hostDownMs: 100, cache: false });
       await client.search(INDEX, { query: 'phone' });
+      t.mock.timers.tick(99);
       await client.search(INDEX, { query: 'phone' });
-      assert.equal(failing.hits, 1);
-      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(failing.hits, 1, 'still down 99 ms later');
+      t.mock.timers.tick(1);
       await client.search(INDEX, { query: 'phone' });
-      assert.equal(failing.hits, 2);
+      assert.equal(failing.hits, 2, 'tried again 100 ms later');
     } finally {
       await failing.close();
     }
@@ -424,47 +434,46 @@ describe('retries and host failover', () => {
   });
 
   test('timeouts grow with each retry', async () => {
-    // Attempt n has n × (connect + read) = n × 200 ms for the whole answer, counted from the attempt's start
-    // (before connecting), so the times are taken from the call's start, not from when a hanging host got
-    // the request: the first `fetch` of a process spends ~20 ms loading undici and connecting before any
-    // byte leaves, which a host-side clock does not see (why this test failed when run alone).
-    const first = await startHangingServer();
-    const second = await startHangingServer();
+    // Attempt n has n × (connect + read) = n × 200 ms for the whole answer. Which timeout each attempt had is
+    // read from the RetryError (the same number the attempt's AbortSignal.timeout got), not from a clock: an
+    // upper bound on elapsed time fails on a loaded machine (attempt 1 was once seen to end after 416 ms).
+    const hanging = [await startHangingServer(), await startHangingServer(), await startHangingServer()];
     try {
-      const client = searchClient([first.url, second.url, svc.url], { timeouts: { connect: 50, read: 150 } });
+      const client = searchClient(
+        hanging.map((server) => server.url),
+        { timeouts: { connect: 50, read: 150 } },
+      );
       const started = Date.now();
-      await client.search(INDEX, { query: 'camera' });
-      // The hanging hosts see their sockets close a moment after the client gave up.
+      await assert.rejects(client.search(INDEX, { query: 'camera' }), (error: unknown) => {
+        assert.ok(error instanceof RetryError);
+        assert.deepEqual(
+          error.attempts.map((attempt) => [attempt.host, attempt.reason, attempt.message]),
+          hanging.map((server, i) => [server.url, 'timeout', `no answer within ${(i + 1) * 200} ms`]),
+        );
+        return true;
+      });
+      // Each hanging host got one request and saw its socket close a moment after the client gave up.
       for (
         const until = Date.now() + 5000;
-        first.closedAfter.length + second.closedAfter.length < 2 && Date.now() < until;
+        hanging.some((server) => server.closedAfter.length < 1) && Date.now() < until;
       ) {
         await new Promise((r) => setTimeout(r, 5));
       }
-      assert.deepEqual(
-        [first.requests.length, first.closedAfter.length],
-        [1, 1],
-        'one attempt on the first host, given up',
-      );
-      assert.deepEqual(
-        [second.requests.length, second.closedAfter.length],
-        [1, 1],
-        'one attempt on the second host, given up',
-      );
-      const closed1 = first.requests[0]! + first.closedAfter[0]! - started;
-      const closed2 = second.requests[0]! + second.closedAfter[0]! - started;
+      for (const [i, server] of hanging.entries()) {
+        assert.deepEqual(
+          [server.requests.length, server.closedAfter.length],
+          [1, 1],
+          `one attempt on host ${i + 1}, given up`,
+        );
+      }
       // Lower bounds hold under any load: a timer never fires early (2 ms for millisecond rounding), and
-      // attempt 2 starts only once attempt 1 gave up. With equal timeouts attempt 2 would end near 400 ms.
-      assert.ok(closed1 >= 198, `attempt 1 gave up ${closed1} ms after the call started (200 expected)`);
-      assert.ok(closed2 >= 598, `attempt 2 gave up ${closed2} ms after the call started (200 + 400 expected)`);
-      // Attempt 1 had the short timeout, not attempt 2's (200 ms of slack for a busy machine).
-      assert.ok(
-        closed1 < 400,
-        `attempt 1 gave up ${closed1} ms after the call started: not the 200 ms of a first attempt`,
-      );
+      // attempt n starts only once attempt n − 1 gave up (200, then 200 + 400, then 200 + 400 + 600 ms).
+      const closed = hanging.map((server) => server.requests[0]! + server.closedAfter[0]! - started);
+      assert.ok(closed[0]! >= 198, `attempt 1 gave up ${closed[0]} ms after the call started (200 expected)`);
+      assert.ok(closed[1]! >= 598, `attempt 2 gave up ${closed[1]} ms after the call started (600 expected)`);
+      assert.ok(closed[2]! >= 1198, `attempt 3 gave up ${closed[2]} ms after the call started (1200 expected)`);
     } finally {
-      await first.close();
-      await second.close();
+      for (const server of hanging) await server.close();
     }
   });
 

@@ -169,7 +169,8 @@ describe('plain HTML page with dist/svc-search.js', () => {
   });
 
   after(async () => {
-    await browser?.close();
+    // A browser that fails to close must not leave the servers below listening (the run would wait forever).
+    await browser?.close().catch(() => undefined);
     await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
     await closeService?.();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

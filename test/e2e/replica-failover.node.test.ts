@@ -126,7 +126,8 @@ describe('a search page on three replicas, one killed mid-session', () => {
   });
 
   after(async () => {
-    await browser?.close();
+    // A browser that fails to close must not leave the servers below listening (the run would wait forever).
+    await browser?.close().catch(() => undefined);
     await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
     for (const replica of replicas) await replica.kill().catch(() => undefined);
     stopPostgres();

@@ -213,7 +213,8 @@ describe('npm start (Storybook with the local service)', { timeout: 480_000 }, (
   });
 
   after(async () => {
-    await browser?.close();
+    // A browser that fails to close must not leave the servers below listening (the run would wait forever).
+    await browser?.close().catch(() => undefined);
     if (child?.pid && child.exitCode === null) {
       const exited = new Promise((done) => child.once('exit', done));
       process.kill(-child.pid, 'SIGTERM');

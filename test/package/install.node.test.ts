@@ -28,7 +28,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -256,18 +255,6 @@ describe('npm install svc-search (the library alone)', () => {
   });
 });
 
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe('npm install svc-search @svc-search/service (library and service together)', () => {
   let project: string;
 
@@ -284,11 +271,12 @@ describe('npm install svc-search @svc-search/service (library and service togeth
 
   it('svc-search-service serve --demo starts on a free port, prints its lines and answers a search (no tsx in the tree)', async () => {
     assert.ok(!existsSync(join(project, 'node_modules/tsx')), 'tsx was installed: the service must run without it');
-    const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-install-data-'));
     projects.push(dataDir);
     const bin = join(project, 'node_modules/.bin/svc-search-service');
-    const child = spawn(bin, ['serve', '--port', String(port), '--data-dir', dataDir, '--demo'], {
+    // `--port 0`: the system's free port, read from the first line (a port found free beforehand may be taken
+    // by another process before the service listens on it).
+    const child = spawn(bin, ['serve', '--port', '0', '--data-dir', dataDir, '--demo'], {
       cwd: project,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -307,6 +295,8 @@ describe('npm install svc-search @svc-search/service (library and service togeth
           }
         });
       });
+      const port = /^listening on http:\/\/127\.0\.0\.1:(\d+)$/.exec(lines[0]!)?.[1];
+      assert.ok(port && Number(port) > 0, lines[0]);
       assert.deepEqual(lines, [
         `listening on http://127.0.0.1:${port}`,
         'application id: SVCLOCAL',

@@ -20,12 +20,14 @@ export interface HoldingProxy {
 }
 
 /**
- * A loopback proxy to the real service that holds each request `hold(request)` ms before forwarding it;
- * a request whose client goes away meanwhile is marked `aborted` and never forwarded.
+ * A loopback proxy to the real service that holds each request `hold(request)` ms before forwarding it, or
+ * until the promise `hold` returns settles (a test that needs "answered after that other one" releases it
+ * then, which no delay guarantees on a loaded machine); a request whose client goes away meanwhile is marked
+ * `aborted` and never forwarded.
  */
 export async function startHoldingProxy(
   target: string,
-  hold: (request: HeldRequest) => number = () => 0,
+  hold: (request: HeldRequest) => number | Promise<unknown> = () => 0,
 ): Promise<HoldingProxy> {
   const requests: HeldRequest[] = [];
   const server = http.createServer(async (req, res) => {
@@ -37,8 +39,9 @@ export async function startHoldingProxy(
     res.on('close', () => {
       if (!res.writableFinished) seen.aborted = true;
     });
-    const ms = hold(seen);
-    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+    const held = hold(seen);
+    if (typeof held !== 'number') await held;
+    else if (held > 0) await new Promise((r) => setTimeout(r, held));
     if (seen.aborted) return;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {

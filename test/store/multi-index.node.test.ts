@@ -16,7 +16,7 @@ import {
   type Product,
   type RunningService,
 } from '../client/fixture.js';
-import { queriesOf, settle, sleep, startHoldingProxy, type HoldingProxy } from './fixture.js';
+import { type HeldRequest, type HoldingProxy, queriesOf, settle, sleep, startHoldingProxy } from './fixture.js';
 
 const PRODUCTS = 'multi_products';
 const ARTICLES = 'multi_articles';
@@ -266,23 +266,30 @@ describe('several indices', () => {
   });
 
   test('out of order per index: a late answer is ignored by the store that has a newer one, shown by the other', async () => {
-    // The request whose products query is "a" is held 300 ms.
-    const held = await startHoldingProxy(svc.url, (r) =>
-      r.json?.requests?.some((q: any) => q.indexName === PRODUCTS && new URLSearchParams(q.params).get('query') === 'a')
-        ? 300
-        : 0,
-    );
+    // The request whose products query is "a" is held until the child has its answer (a fixed delay can
+    // run out first on a loaded machine).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const isA = (r: HeldRequest) =>
+      r.json?.requests?.some(
+        (q: any) => q.indexName === PRODUCTS && new URLSearchParams(q.params).get('query') === 'a',
+      );
+    const held = await startHoldingProxy(svc.url, (r) => (isA(r) ? released : 0));
     const { store, child, stop } = makeTree(held.url);
     try {
       await settleAll(store, child);
       const shown: string[] = [];
       child.subscribe((s) => s.results && shown.push(s.results.query));
       store.setQuery('a'); // products "a" + articles "a": held
-      await sleep(20);
+      for (let i = 0; i < 2000 && !held.requests.some(isA); i++) await sleep(5); // sent before the child's
+      assert.ok(held.requests.some(isA), 'the parent sent its "a" request');
       child.setQuery('ab'); // articles only: at once
       const a = await settle(child);
       assert.equal(a.results?.query, 'ab');
       assert.equal(store.getSnapshot().status, 'loading', 'the parent still waits for its answer');
+      release();
       const p = await settle(store);
       assert.equal(p.results?.query, 'a', 'the late answer is the newest for products');
       await sleep(50);
@@ -290,6 +297,7 @@ describe('several indices', () => {
       assert.ok(!shown.slice(shown.indexOf('ab')).includes('a'), shown.join(' → '));
       assert.equal(held.requests.length, 3);
     } finally {
+      release();
       stop();
       store.dispose();
       await held.close();

@@ -31,6 +31,8 @@ export class Pace {
   #next = 0;
   #paused = false;
   #waiters: Array<() => void> = [];
+  /** Settles when the caller before the last one has started (callers take their turn one after another). */
+  #turn: Promise<void> = Promise.resolve();
 
   pause(): void {
     this.#paused = true;
@@ -43,25 +45,34 @@ export class Pace {
 
   /** Resolves when the next request may start (at most `rate` starts per second). */
   async acquire(rate: number, signal: AbortSignal): Promise<void> {
-    while (this.#paused) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        this.#waiters.push(done);
-        signal.addEventListener('abort', done, { once: true });
-      });
+    // One caller at a time, each counting from the previous caller's actual start: a timer that fires late
+    // (a busy event loop) delays the callers after it instead of letting them start in a burst.
+    const previous = this.#turn;
+    let done!: () => void;
+    this.#turn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      await previous;
       signal.throwIfAborted();
+      while (this.#paused) {
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            signal.removeEventListener('abort', wake);
+            resolve();
+          };
+          this.#waiters.push(wake);
+          signal.addEventListener('abort', wake, { once: true });
+        });
+        signal.throwIfAborted();
+      }
+      const wait = this.#next - performance.now();
+      if (wait > 0) await sleep(wait, signal);
+      signal.throwIfAborted();
+      this.#next = performance.now() + 1000 / rate;
+    } finally {
+      done();
     }
-    // Reserve the slot first (concurrent callers queue behind it), then count from the actual start, so a
-    // late timer never shortens the next gap.
-    const now = performance.now();
-    const start = Math.max(now, this.#next);
-    this.#next = start + 1000 / rate;
-    if (start > now) await sleep(start - now, signal);
-    signal.throwIfAborted();
-    this.#next = Math.max(this.#next, performance.now() + 1000 / rate);
   }
 }
 

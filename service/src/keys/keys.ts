@@ -36,12 +36,16 @@ export class Keys {
   /** Every stored key by value, deleted ones included. */
   readonly #keys = new Map<string, StoredKey>();
 
-  private constructor(tasks: TaskQueue) {
+  /** The service clock (Unix ms): creation, deletion and `validity` are counted on it. */
+  readonly #now: () => number;
+
+  private constructor(tasks: TaskQueue, now: () => number) {
     this.#tasks = tasks;
+    this.#now = now;
   }
 
-  static async load(store: KeyStore, tasks: TaskQueue): Promise<Keys> {
-    const keys = new Keys(tasks);
+  static async load(store: KeyStore, tasks: TaskQueue, now: () => number = Date.now): Promise<Keys> {
+    const keys = new Keys(tasks, now);
     await keys.reload(store);
     return keys;
   }
@@ -56,13 +60,13 @@ export class Keys {
   /** A live key (not deleted, not expired). */
   get(value: string): StoredKey | undefined {
     const key = this.#keys.get(value);
-    if (!key || key.deletedAt !== undefined || expired(key, Date.now())) return undefined;
+    if (!key || key.deletedAt !== undefined || expired(key, this.#now())) return undefined;
     return key;
   }
 
   /** Every live non-admin key value: candidate parents of a secured API key. */
   values(): string[] {
-    const now = Date.now();
+    const now = this.#now();
     return [...this.#keys.values()]
       .filter((key) => key.deletedAt === undefined && !expired(key, now))
       .map((key) => key.value);
@@ -70,7 +74,7 @@ export class Keys {
 
   /** The live keys (of one index when given), oldest first; expired keys are purged first. */
   async list(index?: string): Promise<StoredKey[]> {
-    const now = Date.now();
+    const now = this.#now();
     const gone = [...this.#keys.values()].filter((key) => expired(key, now)).map((key) => key.value);
     if (gone.length > 0) {
       await this.#tasks.run({ indexName: '*', kind: 'keys:purge' }, (write) => {
@@ -95,7 +99,7 @@ export class Keys {
       maxQueriesPerIPPerHour: fields.maxQueriesPerIPPerHour ?? 0,
       queryParameters: fields.queryParameters ?? '',
       referers: fields.referers ?? [],
-      createdAt: Date.now(),
+      createdAt: this.#now(),
     };
     if (fields.indexes) key.indexes = fields.indexes;
     if (index !== undefined) key.index = index;
@@ -108,7 +112,7 @@ export class Keys {
     const key = this.get(value);
     if (!key) return undefined;
     const next: StoredKey = { ...key, ...fields };
-    if (fields.validity !== undefined) next.createdAt = Date.now(); // validity counts from the update
+    if (fields.validity !== undefined) next.createdAt = this.#now(); // validity counts from the update
     await this.#put('keys:update', next);
     return next;
   }
@@ -117,7 +121,7 @@ export class Keys {
   async delete(value: string): Promise<boolean> {
     const key = this.get(value);
     if (!key) return false;
-    await this.#put('keys:delete', { ...key, deletedAt: Date.now() });
+    await this.#put('keys:delete', { ...key, deletedAt: this.#now() });
     return true;
   }
 

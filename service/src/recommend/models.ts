@@ -272,6 +272,7 @@ export class IndexModels {
   private trendingCache = new Map<string, { at: number; map: Map<string, number> }>();
   private content?: ContentIndex;
   private eventCount = 0;
+  private pairUpdateCount = 0;
 
   constructor(options: Partial<ModelOptions> = {}) {
     this.options = { ...DEFAULT_MODEL_OPTIONS, ...options };
@@ -280,6 +281,18 @@ export class IndexModels {
   /** Number of click and conversion events read so far. */
   get size(): number {
     return this.eventCount;
+  }
+
+  /**
+   * Pair counts changed so far by {@link IndexModels.add} (one per pair of a session counted or uncounted, per
+   * model): the work of training, the part that grows as n² in a session's items, measured without a clock.
+   *
+   * @example
+   * models.add(events);
+   * models.pairUpdates // 0 when every session is a single item or larger than `maxSessionItems`
+   */
+  get pairUpdates(): number {
+    return this.pairUpdateCount;
   }
 
   /**
@@ -338,7 +351,10 @@ export class IndexModels {
       for (let i = 0; i < converted.length; i++) {
         this.conversions.addSingle(converted[i], sign);
         if (convertedPairs)
-          for (let j = i + 1; j < converted.length; j++) this.conversions.addPair(converted[i], converted[j], sign);
+          for (let j = i + 1; j < converted.length; j++) {
+            this.conversions.addPair(converted[i], converted[j], sign);
+            this.pairUpdateCount++;
+          }
       }
       const interacted = [...s.interacted];
       const interactedPairs = interacted.length <= max;
@@ -352,6 +368,7 @@ export class IndexModels {
               interacted[j][0],
               sign * Math.min(interacted[i][1], interacted[j][1]),
             );
+            this.pairUpdateCount++;
           }
       }
     }

@@ -14,10 +14,12 @@ after(async () => {
 });
 
 describe('batch writes', () => {
-  test('250 records with a repeated objectID are stored by multi-row upserts; the later one wins, after a restart too', async () => {
+  test('250 records with a repeated objectID are stored by multi-row upserts; the later one wins, after a restart too', async (t) => {
     const dataDir = tempDir();
     dirs.push(dataDir);
     const running = await startService({ dataDir });
+    // Stopped even when an assertion fails: a service left listening keeps the test process (and the run) alive.
+    t.after(() => running.stop({ keepData: true }));
     const requests = Array.from({ length: 250 }, (_, i) => ({
       action: 'addObject',
       body: { objectID: `r${i}`, name: `record ${i}` },
@@ -38,15 +40,16 @@ describe('batch writes', () => {
     await running.stop({ keepData: true });
 
     const again = await startService({ dataDir });
+    t.after(() => again.stop({ keepData: true }));
     const count = await again.ok('POST', '/1/indexes/big/query', { query: '', hitsPerPage: 0 });
     assert.equal(count.nbHits, 248);
     assert.equal((await again.ok('GET', '/1/indexes/big/r10')).name, 'third r10');
     assert.equal((await again.call('GET', '/1/indexes/big/r249')).status, 404, 'replaced by the last r10');
-    await again.stop({ keepData: true });
   });
 
-  test('a batch of many operations pays the engine upkeep once per index, before it is acknowledged', async () => {
+  test('a batch of many operations pays the engine upkeep once per index, before it is acknowledged', async (t) => {
     const running = await startService({ dataDir: ':memory:' });
+    t.after(() => running.stop());
     await running.ok('POST', '/1/indexes/items/batch', {
       requests: [{ action: 'addObject', body: { objectID: 'a' } }],
     });
@@ -67,6 +70,5 @@ describe('batch writes', () => {
     assert.equal(ends, 1, 'one endBatch for the whole task');
     const found = await running.ok('POST', '/1/indexes/items/query', { query: 'chair' });
     assert.equal(found.nbHits, 19);
-    await running.stop();
   });
 });

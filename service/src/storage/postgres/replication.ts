@@ -69,6 +69,8 @@ export class PgReplication {
   #follower: LogFollower | undefined;
   #listener: pg.Client | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
+  /** The heartbeat under way, if any: one at a time, and `close` waits for it. */
+  #beating: Promise<void> | undefined;
   #lastPrune = 0;
   #closed = false;
   #catchUpQueued = false;
@@ -161,10 +163,16 @@ export class PgReplication {
     const listener = this.#listener;
     this.#listener = undefined;
     await listener?.end().catch(() => undefined);
-    // Leaving: no longer counted for publishing.
-    await this.#pool
-      .query('UPDATE service_replicas SET ready = FALSE, heartbeat_at = to_timestamp(0) WHERE id = $1', [this.id])
-      .catch(() => undefined);
+    // Leaving: no longer counted for publishing, nor as live by a service that starts next (it would not end
+    // what this one left unfinished). A heartbeat, catch-up or write already under way refreshes
+    // `heartbeat_at`: they end first (the mutex runs catch-ups and writes in turn), or one committing after
+    // this update would make the replica look live again for `staleMs`.
+    await this.#beating;
+    await this.#mutex.run(() =>
+      this.#pool
+        .query('UPDATE service_replicas SET ready = FALSE, heartbeat_at = to_timestamp(0) WHERE id = $1', [this.id])
+        .catch(() => undefined),
+    );
   }
 
   async #catchUpWith(queryable: Pool | PoolClient): Promise<void> {
@@ -180,8 +188,9 @@ export class PgReplication {
       }
       if (rows.length < BATCH) break;
     }
-    // Said at once (not at the next heartbeat), so the writer's task is published as soon as it can be.
-    if (this.#applied !== before) {
+    // Said at once (not at the next heartbeat), so the writer's task is published as soon as it can be; not
+    // once closing (a write that was waiting for its turn), which would make a leaving replica look live.
+    if (this.#applied !== before && !this.#closed) {
       await queryable.query('UPDATE service_replicas SET applied_seq = $2, heartbeat_at = now() WHERE id = $1', [
         this.id,
         this.#applied,
@@ -226,7 +235,15 @@ export class PgReplication {
 
   #startHeartbeat(): void {
     const every = this.#options.heartbeatMs ?? 500;
-    this.#heartbeat = setInterval(() => void this.#beat().catch(() => undefined), every);
+    this.#heartbeat = setInterval(() => {
+      // A slow database gets no pile of overlapping heartbeats; the next tick beats again.
+      if (this.#beating) return;
+      this.#beating = this.#beat()
+        .catch(() => undefined)
+        .finally(() => {
+          this.#beating = undefined;
+        });
+    }, every);
     this.#heartbeat.unref();
   }
 
