@@ -79,6 +79,11 @@ describe('workers on one SQLite file', () => {
     assert.equal(await published(a, fourth.taskIDs[0]!), true, 'b is stale: no longer counted');
     await a.close();
     await b.close();
+
+    // One process alone on the file afterwards (plain `serve`): it loaded every committed write at its start.
+    const alone = new SqliteStorage(dir);
+    assert.equal(await published(alone, fourth.taskIDs[0]!), true);
+    await alone.close();
   });
 
   test('a write from a worker whose memory is behind catches up with the log first, in its write turn', async () => {

@@ -85,8 +85,9 @@ export class SqliteTasks implements TaskStore {
       | { index_name: string; published_at: number | null; log_seq: number | null }
       | undefined;
     if (!row) return undefined;
-    if (row.log_seq === null || !this.#replication)
-      return { indexName: row.index_name, published: row.published_at !== null };
+    if (row.log_seq === null) return { indexName: row.index_name, published: row.published_at !== null };
+    // A task of the workers' log, asked of one process alone: it loaded every committed write at its start.
+    if (!this.#replication) return { indexName: row.index_name, published: true };
     // Published once no live, ready worker is behind the task's log entry.
     const behind = this.#stmt.behind.get(Date.now() - this.#replication.staleMs, row.log_seq);
     return { indexName: row.index_name, published: behind === undefined };
