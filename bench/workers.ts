@@ -48,16 +48,18 @@ async function stop(child: ChildProcess): Promise<void> {
 /** Loads the records through the batch API (1,000 per request) into a new data directory; returns it. */
 async function load(count: number): Promise<{ dataDir: string; rate: number }> {
   const products = zipfProducts({ count, seed: 42 });
+  // The bodies first: a connection left idle meanwhile could be closed by the service as the next request
+  // goes out on it (the keep-alive race).
+  const bodies: string[] = [];
+  for (let i = 0; i < products.length; i += 1000) {
+    const requests = products.slice(i, i + 1000).map((body) => ({ action: 'addObject', body }));
+    bodies.push(JSON.stringify({ requests }));
+  }
   const { url, child, dataDir } = await startService();
   const client = new Client(url);
   try {
     const settings = await client.ok('PUT', `/1/indexes/${INDEX}/settings`, BENCH_SETTINGS);
     await client.waitTask(settings.taskID as number);
-    const bodies: string[] = [];
-    for (let i = 0; i < products.length; i += 1000) {
-      const requests = products.slice(i, i + 1000).map((body) => ({ action: 'addObject', body }));
-      bodies.push(JSON.stringify({ requests }));
-    }
     const t0 = performance.now();
     let last = 0;
     for (const body of bodies) last = (await client.ok('POST', `/1/indexes/${INDEX}/batch`, body)).taskID as number;
