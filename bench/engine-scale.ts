@@ -159,7 +159,7 @@ function targets(size: number, me: Figures | undefined, service: ServiceFigures 
     const first = Math.max(service.firstSearchMs, service.firstFacetedMs);
     console.log(`  first search after a load ≤ 20 ms: ${mark(first <= 20)} (${fmt(first)} ms)`);
     console.log(
-      `  10 clients ÷ 1 client (one process, a "before" figure for the replicas work): ×${(service.ten.qps / service.one.qps).toFixed(2)}`,
+      `  10 clients ÷ 1 client (one process; several: the workers section): ×${(service.ten.qps / service.one.qps).toFixed(2)}`,
     );
   }
 }

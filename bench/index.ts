@@ -9,6 +9,7 @@ import os from 'node:os';
 const sections = [
   'engine',
   'engine-scale',
+  'workers',
   'store',
   'insights',
   'recommend',

@@ -48,7 +48,8 @@ interface Answer {
   body: unknown;
 }
 
-class Client {
+/** An HTTP client with a keep-alive pool (up to 64 connections) and the admin key. */
+export class Client {
   readonly #agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   readonly #host: string;
   readonly #port: number;
@@ -59,8 +60,11 @@ class Client {
     this.#port = Number(u.port);
   }
 
-  /** A JSON request; a string body is sent as it is (already JSON). */
-  request(method: string, path: string, body?: unknown): Promise<Answer> {
+  /**
+   * A JSON request; a string body is sent as it is (already JSON). `parse: false` reads the answer without
+   * parsing it (the throughput loops: a load generator's JSON is not the service's cost).
+   */
+  request(method: string, path: string, body?: unknown, parse = true): Promise<Answer> {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -83,7 +87,7 @@ class Client {
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
-            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+            resolve({ status: res.statusCode ?? 0, body: text && parse ? JSON.parse(text) : undefined });
           });
           res.on('error', reject);
         },
@@ -113,18 +117,23 @@ class Client {
   }
 }
 
-function search(client: Client, query: string, faceted = false): Promise<Answer> {
+/** One search on the bench index (20 hits; faceted: brand and category facets). */
+export function search(client: Client, query: string, faceted = false, parse = true): Promise<Answer> {
   const params = new URLSearchParams({ query, hitsPerPage: '20' });
   if (faceted) params.set('facets', JSON.stringify(['brand', 'category']));
-  return client.request('POST', `/1/indexes/${INDEX}/query`, { params: params.toString() });
+  return client.request('POST', `/1/indexes/${INDEX}/query`, { params: params.toString() }, parse);
 }
 
-async function startService(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-scale-'));
+/** Starts `serve` on a data directory (a new one unless given) with extra arguments (`--workers 2`). */
+export async function startService(
+  args: string[] = [],
+  dir?: string,
+): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
+  const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'svc-bench-scale-'));
   const cli = fileURLToPath(new URL('../service/src/cli.ts', import.meta.url));
   const child = spawn(
     process.execPath,
-    ['--max-old-space-size=16384', '--import', 'tsx', cli, 'serve', '--port', '0', '--data-dir', dataDir],
+    ['--max-old-space-size=16384', '--import', 'tsx', cli, 'serve', '--port', '0', '--data-dir', dataDir, ...args],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await new Promise<string>((resolve, reject) => {
@@ -163,8 +172,8 @@ async function timed(client: Client, list: string[], faceted = false): Promise<n
   return out;
 }
 
-/** `clients` concurrent loops over the mixed query list for `ms`: searches per second and median latency. */
-async function throughput(client: Client, mixed: string[], clients: number, ms: number) {
+/** `clients` concurrent loops over the mixed query list for `ms`: searches per second, median and p99 latency. */
+export async function throughput(client: Client, mixed: string[], clients: number, ms: number) {
   const samples: number[] = [];
   const end = performance.now() + ms;
   let next = 0;
@@ -172,7 +181,7 @@ async function throughput(client: Client, mixed: string[], clients: number, ms: 
     while (performance.now() < end) {
       const q = mixed[next++ % mixed.length]!;
       const t0 = performance.now();
-      const answer = await search(client, q, next % 3 === 0);
+      const answer = await search(client, q, next % 3 === 0, false);
       samples.push(performance.now() - t0);
       if (answer.status !== 200) throw new Error(`search "${q}": ${answer.status}`);
     }
@@ -181,7 +190,7 @@ async function throughput(client: Client, mixed: string[], clients: number, ms: 
   await Promise.all(Array.from({ length: clients }, loop));
   const elapsed = performance.now() - t0;
   samples.sort((a, b) => a - b);
-  return { qps: (samples.length / elapsed) * 1000, p50: percentile(samples, 50) };
+  return { qps: (samples.length / elapsed) * 1000, p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
 /**

@@ -1,20 +1,25 @@
 /**
- * `svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR | --database URL] [--replica-id NAME] [--app-id ID] [--admin-key K]
+ * `svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR | --database URL] [--replica-id NAME] [--workers N] [--app-id ID] [--admin-key K]
  * [--search-key K] [--usage-key K] [--monitoring-key K] [--country-header NAME] [--crawler-user-id U]
  * [--crawler-api-key K] [--crawler-domain HOST]… [--demo]`: starts the local service and prints `listening on
  * http://HOST:PORT` once it accepts requests, then the application id, the keys and the crawler credentials.
+ * With `--workers N` (N > 1, or `auto`: one per core) N processes share the port and the SQLite file
+ * (`cluster/workers.ts`); it prints `listening on …` once every worker listens, then each worker's pid.
  *
  * `svc-search-service export --index NAME --out FILE.svcidx [--data-dir DIR] [--demo] [--recommendations N]
  * [--structures auto|always|never]`: writes an index (with its replicas, rules, synonyms, Recommend answers and,
  * from 10,000 records or when asked, the engine's built structures) for `svc-search/local`.
  */
+import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runPrimary, workerRole } from './cluster/workers.js';
 import { type ExportOptions, exportToFile, type StructuresChoice } from './export.js';
 import { createService, DEV_CREDENTIALS, type Service } from './index.js';
 
 const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID]
                                 [--database postgres://USER@HOST:PORT/DB] [--replica-id NAME]
+                                [--workers N|auto]
                                 [--admin-key K] [--search-key K] [--usage-key K] [--monitoring-key K]
                                 [--country-header NAME] [--crawler-user-id U] [--crawler-api-key K]
                                 [--crawler-domain HOST]... [--demo]
@@ -28,6 +33,8 @@ export interface ServeOptions {
   /** PostgreSQL instead of SQLite (`--database`, else `SVC_DATABASE_URL`). */
   database?: string;
   replicaId?: string;
+  /** Processes sharing the port and the SQLite file (default 1: this process serves alone). */
+  workers: number;
   appId: string;
   adminKey: string;
   searchKey: string;
@@ -60,6 +67,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
       'data-dir': { type: 'string', default: '.data' },
       database: { type: 'string' },
       'replica-id': { type: 'string' },
+      workers: { type: 'string', default: '1' },
       'app-id': { type: 'string', default: DEV_CREDENTIALS.appId },
       'admin-key': { type: 'string', default: DEV_CREDENTIALS.adminKey },
       'search-key': { type: 'string', default: DEV_CREDENTIALS.searchKey },
@@ -76,12 +84,20 @@ export function parseServeArgs(args: string[]): ServeOptions {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be an integer from 0 to 65535, got ${values.port}`);
   const database = values.database ?? process.env.SVC_DATABASE_URL;
+  const workers = values.workers === 'auto' ? availableParallelism() : Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64)
+    throw new Error(`--workers must be an integer from 1 to 64 or auto, got ${values.workers}`);
+  if (workers > 1 && database)
+    throw new Error('--workers shares a SQLite file; with --database, start replicas instead (npm run cluster)');
+  if (workers > 1 && values['data-dir'] === ':memory:')
+    throw new Error('--workers shares a SQLite file: give a --data-dir, not :memory:');
   return {
     port,
     host: values.host!,
     dataDir: values['data-dir']!,
     ...(database ? { database } : {}),
     ...(values['replica-id'] ? { replicaId: values['replica-id'] } : {}),
+    workers,
     appId: values['app-id']!,
     adminKey: values['admin-key']!,
     searchKey: values['search-key']!,
@@ -131,6 +147,8 @@ export function parseExportArgs(args: string[]): { options: ExportOptions; out: 
 
 /** Starts the service; resolves once it listens. */
 export async function serve(options: ServeOptions): Promise<{ service: Service; url: string }> {
+  // In a worker of `--workers N`: its name and demo flag come from the primary, which does the printing.
+  const worker = workerRole();
   const service = await createService({
     dataDir: options.dataDir,
     database: options.database,
@@ -144,9 +162,16 @@ export async function serve(options: ServeOptions): Promise<{ service: Service; 
     crawlerUserId: options.crawlerUserId,
     crawlerApiKey: options.crawlerApiKey,
     crawlerDomains: options.crawlerDomains,
-    demo: options.demo,
+    demo: worker ? worker.demo : options.demo,
+    ...(worker ? { worker: { id: worker.id, onCommitted: worker.onCommitted } } : {}),
   });
   const { url } = await service.listen(options.port, options.host);
+  if (worker) {
+    const replication = service.services.storage.replication!;
+    worker.onOthersCommitted(() => replication.wake());
+    worker.listening(url);
+    return { service, url };
+  }
   process.stdout.write(
     `listening on ${url}\n` +
       (options.database ? `storage: PostgreSQL, replica ${service.services.storage.replication?.id}\n` : '') +
@@ -196,6 +221,10 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     process.exitCode = 2;
+    return;
+  }
+  if (options.workers > 1 && !workerRole()) {
+    await runPrimary({ count: options.workers, dataDir: options.dataDir, demo: options.demo });
     return;
   }
   const { service } = await serve(options);

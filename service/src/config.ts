@@ -25,6 +25,12 @@ export interface ServiceOptions {
   database?: string;
   /** The replica's name in the database's replica table (default: a random one). PostgreSQL only. */
   replicaId?: string;
+  /**
+   * One of several worker processes sharing the SQLite file of `dataDir` (`serve --workers N`,
+   * `docs/scaling.md`): its name, and what to tell when it committed a write (the others' wake-up). Its
+   * answers carry `X-Service-Worker: <name>`.
+   */
+  worker?: { id: string; onCommitted?: (seq: number) => void };
   appId?: string;
   adminKey?: string;
   searchKey?: string;

@@ -27,6 +27,7 @@ import { createDemoSuggestions } from './query-suggestions/demo.js';
 import { seedRecommendDemo } from './recommend/demo.js';
 import { closeServices, createServices, type Services } from './services.js';
 import { PostgresStorage } from './storage/postgres/storage.js';
+import { openDatabase } from './storage/sqlite/open.js';
 import { SqliteStorage } from './storage/sqlite/storage.js';
 
 export { DEV_CREDENTIALS, type ServiceOptions } from './config.js';
@@ -85,6 +86,17 @@ function isServicePath(url: string | undefined): boolean {
 }
 
 /**
+ * Brings the SQLite file of a data directory to this service's schema, then closes it: the primary of
+ * `serve --workers N` does it once, before any worker opens the file.
+ *
+ * @example
+ * prepareDataDir('.data');
+ */
+export function prepareDataDir(dataDir: string): void {
+  openDatabase(dataDir).close();
+}
+
+/**
  * Creates the service (opens or creates the database, rebuilds the indices from it).
  *
  * @example
@@ -94,7 +106,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const config = resolveConfig(options);
   const storage = config.database
     ? await PostgresStorage.open(config.database, options.replicaId ? { id: options.replicaId } : {})
-    : new SqliteStorage(config.dataDir);
+    : new SqliteStorage(config.dataDir, options.worker ? { worker: options.worker } : {});
   const services = await createServices(config, storage, options.now ?? Date.now);
   const app = createApp(services);
 
@@ -122,6 +134,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
         }
         return;
       }
+      // Workers: which one answered (the port is shared; tests and operators tell them apart by this).
+      if (options.worker) res.setHeader('X-Service-Worker', options.worker.id);
       void listener(req, res);
     },
     listen(port = 8787, host = '127.0.0.1') {

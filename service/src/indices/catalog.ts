@@ -304,8 +304,7 @@ export class Catalog {
   /**
    * Marks an index as changed by `write`: its row (settings, replicas, `updatedAt`) is stored once before the
    * commit, and it is rebuilt from storage if the write fails. Its engine upkeep (`Index.beginBatch`) waits
-   * for the end of the write, so a task of many operations pays it once, when it commits, before it is
-   * acknowledged.
+   * for the end of the write, so a task of many operations pays it once, just after it is acknowledged.
    */
   touch(write: Write, name: string): void {
     let dirty = this.#dirty;
@@ -324,8 +323,14 @@ export class Catalog {
         if (this.#dirty === started) this.#dirty = undefined;
       });
       write.afterCommit(() => {
-        for (const index of started.batched.values()) index.endBatch();
+        const batched = [...started.batched.values()];
         started.batched.clear();
+        // The upkeep runs once the write is acknowledged (the answer is on its way; a search before it does
+        // the upkeep itself), so the next batch's request travels meanwhile; a write that comes first joins
+        // the batch, and the upkeep runs once for both.
+        setImmediate(() => {
+          for (const index of batched) index.endBatch();
+        });
       });
       // the indices the write touched are rebuilt from storage: their batches go with them
       write.onFailure(() => {

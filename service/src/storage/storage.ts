@@ -28,6 +28,8 @@ export interface StorageReplication {
   join(): Promise<void>;
   /** Whether another process is live on the storage. */
   othersLive(): Promise<boolean>;
+  /** Catches up with the log soon (a process's wake-up when another one committed; several make one). */
+  wake(): void;
 }
 
 export interface Storage {
@@ -48,7 +50,7 @@ export interface Storage {
   readonly usage: UsageStore;
   readonly querySuggestions: QuerySuggestionsStore;
   /**
-   * Present when several processes share the storage as replicas (PostgreSQL): how this process applies the
+   * Present when several processes share the storage as replicas (PostgreSQL, or SQLite workers): how this process applies the
    * others' writes to its memory, and when it starts counting for publishing.
    */
   readonly replication?: StorageReplication;

@@ -47,7 +47,7 @@ describe('batch writes', () => {
     assert.equal((await again.call('GET', '/1/indexes/big/r249')).status, 404, 'replaced by the last r10');
   });
 
-  test('a batch of many operations pays the engine upkeep once per index, before it is acknowledged', async (t) => {
+  test('a batch of many operations pays the engine upkeep once per index, just after it is acknowledged', async (t) => {
     const running = await startService({ dataDir: ':memory:' });
     t.after(() => running.stop());
     await running.ok('POST', '/1/indexes/items/batch', {
@@ -67,8 +67,42 @@ describe('batch writes', () => {
       ...Array.from({ length: 5 }, (_, i) => ({ action: 'updateObject', body: { objectID: `m${i}`, name: 'table' } })),
     ];
     await running.ok('POST', '/1/indexes/items/batch', { requests });
+    // The upkeep is scheduled behind the answer (setImmediate); one turn of the loop later it has run.
+    await new Promise((resolve) => setImmediate(resolve));
     assert.equal(ends, 1, 'one endBatch for the whole task');
     const found = await running.ok('POST', '/1/indexes/items/query', { query: 'chair' });
     assert.equal(found.nbHits, 19);
+  });
+
+  test('a search between the acknowledgement and the upkeep sees the write, and consecutive writes share one upkeep', async (t) => {
+    const running = await startService({ dataDir: ':memory:' });
+    t.after(() => running.stop());
+    const { catalog, tasks } = running.service.services;
+    await tasks.run({ indexName: 'items', kind: 'batch' }, (write) =>
+      catalog.saveObjects(write, 'items', [{ objectID: 'a', name: 'chair' }]),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    const index = catalog.get('items')!;
+    let ends = 0;
+    const endBatch = index.endBatch.bind(index);
+    index.endBatch = () => {
+      ends += 1;
+      endBatch();
+    };
+    await tasks.run({ indexName: 'items', kind: 'batch' }, (write) =>
+      catalog.saveObjects(write, 'items', [{ objectID: 'b', name: 'oak chair' }]),
+    );
+    // Same turn of the event loop as the acknowledgement: the upkeep has not run, the search does it.
+    assert.equal(ends, 0);
+    assert.deepEqual(
+      index.search({ query: 'oak' }).hits.map((hit) => hit.objectID),
+      ['b'],
+    );
+    await tasks.run({ indexName: 'items', kind: 'batch' }, (write) =>
+      catalog.saveObjects(write, 'items', [{ objectID: 'c', name: 'pine chair' }]),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(ends, 2, 'each write ends its batch once');
+    assert.equal(index.search({ query: 'chair' }).nbHits, 3);
   });
 });

@@ -16,10 +16,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg, { type Pool, type PoolClient } from 'pg';
+import { type LogFollower, Mutex } from '../log.js';
 import type { Change } from '../types.js';
-
-/** Applies one log entry's changes to a replica's memory (wired by the services, which own the memory). */
-export type LogFollower = (changes: readonly Change[]) => Promise<void>;
 
 export interface ReplicationOptions {
   /** The replica's name in `service_replicas` (default: a random one); a restarted replica may reuse its name. */
@@ -39,17 +37,6 @@ export const WRITE_LOCK = 7_240_002;
 const CHANNEL = 'svc_log';
 /** Entries read per query when catching up. */
 const BATCH = 500;
-
-/** Runs functions one at a time, in call order. */
-class Mutex {
-  #tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const turn = this.#tail.then(fn);
-    this.#tail = turn.catch(() => undefined);
-    return turn;
-  }
-}
 
 /**
  * @example
@@ -199,7 +186,7 @@ export class PgReplication {
   }
 
   /** Wakes a catch-up (several notifications while one runs make one more). */
-  #wake(): void {
+  wake(): void {
     if (this.#catchUpQueued || this.#closed) return;
     this.#catchUpQueued = true;
     void this.#mutex
@@ -213,7 +200,7 @@ export class PgReplication {
   async #listen(): Promise<void> {
     if (this.#closed) return;
     const listener = new pg.Client({ connectionString: this.#connectionString });
-    listener.on('notification', () => this.#wake());
+    listener.on('notification', () => this.wake());
     listener.on('error', () => undefined);
     listener.on('end', () => {
       if (this.#listener !== listener || this.#closed) return;
@@ -230,7 +217,7 @@ export class PgReplication {
       return;
     }
     this.#listener = listener;
-    this.#wake();
+    this.wake();
   }
 
   #startHeartbeat(): void {
@@ -254,7 +241,7 @@ export class PgReplication {
       [this.id, this.#applied],
     );
     // A missed notification costs at most one heartbeat of lag.
-    this.#wake();
+    this.wake();
     const now = Date.now();
     if (now - this.#lastPrune > 30_000) {
       this.#lastPrune = now;

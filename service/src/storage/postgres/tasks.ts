@@ -4,21 +4,9 @@
  * cluster's write turn. A task is published once every live, ready replica has applied its log entry.
  */
 import type { Pool, PoolClient } from 'pg';
+import { logText } from '../log.js';
 import type { Change, TaskHeader, TaskStore } from '../types.js';
 import type { PgReplication } from './replication.js';
-
-/**
- * The changes as the log keeps them (JSON): a record put reuses the JSON the writer made of each item
- * (`texts`, which the log does not keep twice).
- */
-function logText(changes: readonly Change[]): string {
-  const parts = changes.map((change) => {
-    if (change.area !== 'catalog' || change.type !== 'putItems' || !change.texts) return JSON.stringify(change);
-    const { texts, items: _items, ...rest } = change;
-    return `${JSON.stringify(rest).slice(0, -1)},"items":[${texts.join(',')}]}`;
-  });
-  return `[${parts.join(',')}]`;
-}
 
 /** A store that applies the changes of its area inside the write's transaction. */
 export interface PgChangeApplier<C extends Change = Change> {

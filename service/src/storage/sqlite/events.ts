@@ -78,7 +78,7 @@ export class SqliteEvents implements EventStore {
   }
 
   async append(events: readonly NewEvent[]): Promise<Array<number | undefined>> {
-    return this.#db.transaction(() => this.#insert(events))();
+    return this.#db.transaction(() => this.#insert(events)).immediate();
   }
 
   async query(filter: EventFilter): Promise<EventRow[]> {
@@ -108,11 +108,13 @@ export class SqliteEvents implements EventStore {
   }
 
   async seedDemo(indexName: string, events: readonly NewEvent[], at: number): Promise<number> {
-    return this.#db.transaction(() => {
-      const stored = this.#insert(events).filter((id) => id !== undefined).length;
-      this.#stmt.markSeeded.run(indexName, at, stored);
-      return stored;
-    })();
+    return this.#db
+      .transaction(() => {
+        const stored = this.#insert(events).filter((id) => id !== undefined).length;
+        this.#stmt.markSeeded.run(indexName, at, stored);
+        return stored;
+      })
+      .immediate();
   }
 
   async demoEvents(indexName: string, eventName: string): Promise<EventRow[]> {
@@ -120,9 +122,11 @@ export class SqliteEvents implements EventStore {
   }
 
   async replaceDemoEvents(indexName: string, eventName: string, events: readonly NewEvent[]): Promise<void> {
-    this.#db.transaction(() => {
-      this.#stmt.deleteDemoEvents.run({ indexName, eventName });
-      this.#insert(events);
-    })();
+    this.#db
+      .transaction(() => {
+        this.#stmt.deleteDemoEvents.run({ indexName, eventName });
+        this.#insert(events);
+      })
+      .immediate();
   }
 }

@@ -268,6 +268,33 @@ export const MIGRATIONS: readonly Migration[] = [
       addColumnIfMissing(db, 'analytics_searches', 'country', 'TEXT');
     },
   },
+  {
+    version: 4,
+    name: 'workers: the ordered task log, the workers following it, the tasks pointing at their entry, job leases',
+    up(db) {
+      db.exec(`
+        CREATE TABLE service_log (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          replica TEXT NOT NULL,
+          changes TEXT NOT NULL,
+          created_at INTEGER NOT NULL
+        );
+        CREATE TABLE service_replicas (
+          id TEXT PRIMARY KEY,
+          ready INTEGER NOT NULL DEFAULT 0,
+          applied_seq INTEGER NOT NULL,
+          started_at INTEGER NOT NULL,
+          heartbeat_at INTEGER NOT NULL
+        );
+        CREATE TABLE service_jobs (
+          name TEXT PRIMARY KEY,
+          holder TEXT NOT NULL,
+          since INTEGER NOT NULL
+        );
+        ALTER TABLE service_tasks ADD COLUMN log_seq INTEGER;
+      `);
+    },
+  },
 ];
 
 /** The version a database has once every step ran. */

@@ -1,7 +1,8 @@
 /**
  * The SQLite storage of a service: one database file per data directory (`open.ts`), its schema brought up to
  * date at open (`migrations.ts`), one store per area, and the task store that commits a write's changes in one
- * transaction.
+ * transaction. Given a worker name, the process is one of several workers sharing the file
+ * (`replication.ts`): writes go through the ordered log, and jobs that must run once take a lease.
  */
 import type Database from 'better-sqlite3';
 import type { Storage } from '../storage.js';
@@ -15,6 +16,7 @@ import { SqliteEvents } from './events.js';
 import { SqliteKeys } from './keys.js';
 import { openDatabase } from './open.js';
 import { SqlitePersonalization } from './personalization.js';
+import { SqliteReplication, type SqliteReplicationOptions } from './replication.js';
 import { SqliteQuerySuggestions } from './query-suggestions.js';
 import { createSearchLog } from './search-log.js';
 import { SqliteTasks } from './tasks.js';
@@ -43,10 +45,18 @@ export class SqliteStorage implements Storage {
   readonly analytics: SqliteAnalytics;
   readonly usage: SqliteUsage;
   readonly querySuggestions: SqliteQuerySuggestions;
+  /** Workers only: this process's place in the ordered log. */
+  readonly replication?: SqliteReplication;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, options: { worker?: SqliteReplicationOptions } = {}) {
     const db = openDatabase(dataDir);
     this.db = db;
+    if (options.worker) {
+      if (db.memory) throw new Error('Workers share a database file: they need a data directory, not :memory:');
+      this.replication = new SqliteReplication(db, options.worker);
+      this.replication.register();
+      this.runOnce = (name, job) => this.replication!.runOnce(name, job);
+    }
     this.catalog = new SqliteCatalog(db);
     this.dictionaries = new SqliteDictionaries(db);
     this.keys = new SqliteKeys(db);
@@ -54,15 +64,19 @@ export class SqliteStorage implements Storage {
     this.personalization = new SqlitePersonalization(db);
     this.clusters = new SqliteClusters(db);
     this.crawler = new SqliteCrawler(db);
-    this.tasks = new SqliteTasks(db, {
-      catalog: this.catalog,
-      dictionaries: this.dictionaries,
-      keys: this.keys,
-      abTests: this.abTests,
-      personalization: this.personalization,
-      clusters: this.clusters,
-      crawler: this.crawler,
-    });
+    this.tasks = new SqliteTasks(
+      db,
+      {
+        catalog: this.catalog,
+        dictionaries: this.dictionaries,
+        keys: this.keys,
+        abTests: this.abTests,
+        personalization: this.personalization,
+        clusters: this.clusters,
+        crawler: this.crawler,
+      },
+      this.replication,
+    );
     this.searchLog = createSearchLog(db);
     this.events = new SqliteEvents(db);
     this.analytics = new SqliteAnalytics(db);
@@ -79,7 +93,11 @@ export class SqliteStorage implements Storage {
     return this.db.open && this.db.prepare('SELECT 1 AS one').get() !== undefined;
   }
 
+  /** Workers: runs a job in one worker at a time (see `SqliteReplication.runOnce`). Absent: one process. */
+  readonly runOnce?: (name: string, job: () => Promise<void>) => Promise<boolean>;
+
   async close(): Promise<void> {
+    await this.replication?.close();
     if (this.db.open) this.db.close();
   }
 }

@@ -18,9 +18,11 @@ export class SqliteUsage implements UsageStore {
   }
 
   async append(rows: readonly UsageRow[]): Promise<void> {
-    this.#db.transaction(() => {
-      for (const row of rows) this.#stmt.insert.run(row);
-    })();
+    this.#db
+      .transaction(() => {
+        for (const row of rows) this.#stmt.insert.run(row);
+      })
+      .immediate();
   }
 
   async rows(start: number, end: number, indexName?: string): Promise<UsageRow[]> {

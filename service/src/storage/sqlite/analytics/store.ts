@@ -29,31 +29,36 @@ export class SqliteAnalytics implements AnalyticsStore {
     searches: readonly AnalyticsSearch[],
     continues: (previous: { query: string; ts: number }, next: { query: string; ts: number }) => boolean,
   ): Promise<void> {
-    this.#db.transaction(() => {
-      for (const entry of searches) {
-        const before = this.#stmt.previous.get(entry.indexName, entry.userKey) as
-          | { id: number; query: string; ts: number }
-          | undefined;
-        this.#stmt.insert.run(
-          entry.indexName,
-          entry.ts,
-          entry.query,
-          entry.nbHits,
-          entry.userKey,
-          entry.anonymous ? 1 : 0,
-          entry.queryID ?? null,
-          entry.page,
-          entry.hitsPerPage,
-          JSON.stringify(entry.objectIDs),
-          JSON.stringify(entry.filters.map((f) => [f.attribute, f.operator, f.value])),
-          JSON.stringify(entry.tags),
-          entry.abTestID ?? null,
-          entry.abTestVariantID ?? null,
-          entry.country ?? null,
-        );
-        if (before && continues(before, entry)) this.#stmt.supersede.run(before.id);
-      }
-    })();
+    // IMMEDIATE: the write lock from the start, so workers sharing the file append one batch at a time and a
+    // typing series spread over two of them keeps only its last search (a deferred read-then-write would
+    // fail with SQLITE_BUSY once another worker wrote in between).
+    this.#db
+      .transaction(() => {
+        for (const entry of searches) {
+          const before = this.#stmt.previous.get(entry.indexName, entry.userKey) as
+            | { id: number; query: string; ts: number }
+            | undefined;
+          this.#stmt.insert.run(
+            entry.indexName,
+            entry.ts,
+            entry.query,
+            entry.nbHits,
+            entry.userKey,
+            entry.anonymous ? 1 : 0,
+            entry.queryID ?? null,
+            entry.page,
+            entry.hitsPerPage,
+            JSON.stringify(entry.objectIDs),
+            JSON.stringify(entry.filters.map((f) => [f.attribute, f.operator, f.value])),
+            JSON.stringify(entry.tags),
+            entry.abTestID ?? null,
+            entry.abTestVariantID ?? null,
+            entry.country ?? null,
+          );
+          if (before && continues(before, entry)) this.#stmt.supersede.run(before.id);
+        }
+      })
+      .immediate();
   }
 
   async forgetUser(userToken: string, standIn: string): Promise<void> {

@@ -1,0 +1,217 @@
+/**
+ * Workers on one SQLite file: several service processes on one machine (`serve --workers N`), each with its own
+ * memory (the engine's indices), sharing the database file (WAL) as PostgreSQL replicas share a database
+ * (`postgres/replication.ts`, same design, same tables' meaning).
+ *
+ * A write takes SQLite's write lock first (`BEGIN IMMEDIATE`: one writer at a time across processes, the
+ * others wait up to the busy timeout), catches its memory up with the log inside that transaction, is built,
+ * and commits its changes, its log entry (`service_log`) and its task rows together. The log's sequence is
+ * thus the commit order, and every worker applies the entries in it.
+ *
+ * Each worker follows the log by sequence number: it is woken when another worker committed (the cluster's
+ * primary relays a message, `cluster/workers.ts`) and at every heartbeat (500 ms), and applies every entry
+ * after the last one it applied, so a lost message costs one heartbeat of lag and nothing else. It records
+ * its applied position and heartbeat in `service_replicas`; a task is published once every live, ready
+ * worker has applied its entry (`SqliteTasks.status`).
+ */
+import type Database from 'better-sqlite3';
+import type { StorageReplication } from '../storage.js';
+import type { Change } from '../types.js';
+import { type LogFollower, Mutex } from '../log.js';
+
+export interface SqliteReplicationOptions {
+  /** The worker's name in `service_replicas`; a replacement worker reuses the name of the one it replaces. */
+  id: string;
+  /** Told after each write this worker committed (the primary relays it to the others: their wake-up). */
+  onCommitted?: (seq: number) => void;
+  /** How often the worker says it is alive (default 500 ms). */
+  heartbeatMs?: number;
+  /** After how long without a heartbeat a worker no longer counts (default 3,000 ms). */
+  staleMs?: number;
+  /** How long applied log entries are kept (default 10 minutes). */
+  keepLogMs?: number;
+}
+
+/** Entries read per query when catching up. */
+const BATCH = 500;
+
+/**
+ * @example
+ * const replication = new SqliteReplication(db, { id: 'w1' });
+ * replication.register();
+ * replication.follow(async (changes) => applyToMemory(changes));
+ * await replication.join();
+ */
+export class SqliteReplication implements StorageReplication {
+  readonly id: string;
+  readonly staleMs: number;
+  readonly #db: Database.Database;
+  readonly #options: SqliteReplicationOptions;
+  readonly #mutex = new Mutex();
+  readonly #stmt;
+  #applied = 0;
+  #follower: LogFollower | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #lastPrune = 0;
+  #closed = false;
+  #catchUpQueued = false;
+
+  constructor(db: Database.Database, options: SqliteReplicationOptions) {
+    this.#db = db;
+    this.#options = options;
+    this.id = options.id;
+    this.staleMs = options.staleMs ?? 3000;
+    this.#stmt = {
+      head: db.prepare('SELECT COALESCE(MAX(seq), 0) AS head FROM service_log'),
+      register: db.prepare(
+        `INSERT INTO service_replicas (id, ready, applied_seq, started_at, heartbeat_at) VALUES (?, 0, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET ready = 0, applied_seq = excluded.applied_seq,
+           started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at`,
+      ),
+      ready: db.prepare('UPDATE service_replicas SET ready = 1, heartbeat_at = ? WHERE id = ?'),
+      entries: db.prepare('SELECT seq, changes FROM service_log WHERE seq > ? ORDER BY seq LIMIT ?'),
+      applied: db.prepare('UPDATE service_replicas SET applied_seq = ?, heartbeat_at = ? WHERE id = ?'),
+      beat: db.prepare('UPDATE service_replicas SET heartbeat_at = ?, applied_seq = MAX(applied_seq, ?) WHERE id = ?'),
+      others: db.prepare('SELECT 1 FROM service_replicas WHERE id <> ? AND heartbeat_at > ? LIMIT 1'),
+      live: db.prepare('SELECT 1 FROM service_replicas WHERE id = ? AND heartbeat_at > ?'),
+      leave: db.prepare('UPDATE service_replicas SET ready = 0, heartbeat_at = 0 WHERE id = ?'),
+      prune: db.prepare(
+        `DELETE FROM service_log WHERE created_at < ? AND seq <= (
+           SELECT MIN(applied_seq) FROM service_replicas WHERE heartbeat_at > ?)`,
+      ),
+      job: db.prepare('SELECT holder FROM service_jobs WHERE name = ?'),
+      takeJob: db.prepare('INSERT OR REPLACE INTO service_jobs (name, holder, since) VALUES (?, ?, ?)'),
+      releaseJob: db.prepare('DELETE FROM service_jobs WHERE name = ? AND holder = ?'),
+    };
+  }
+
+  /** The last log entry this worker applied. */
+  get applied(): number {
+    return this.#applied;
+  }
+
+  /** Registers the worker (not ready) at the log's head: the log is kept from there while it builds. */
+  register(): void {
+    this.#applied = (this.#stmt.head.get() as { head: number }).head;
+    const now = Date.now();
+    this.#stmt.register.run(this.id, this.#applied, now, now);
+    this.#heartbeat = setInterval(() => this.#beat(), this.#options.heartbeatMs ?? 500);
+    this.#heartbeat.unref();
+  }
+
+  follow(follower: LogFollower): void {
+    this.#follower = follower;
+  }
+
+  /** Catches up with the log and becomes ready (counted for publishing). */
+  async join(): Promise<void> {
+    await this.catchUp();
+    this.#stmt.ready.run(Date.now(), this.id);
+    // An entry committed between the catch-up and `ready` woke nobody here: look once more.
+    this.wake();
+  }
+
+  async othersLive(): Promise<boolean> {
+    return this.#stmt.others.get(this.id, Date.now() - this.staleMs) !== undefined;
+  }
+
+  /** Applies every entry after the last one applied (one catch-up at a time, never during a write). */
+  catchUp(): Promise<void> {
+    return this.#mutex.run(async () => this.#catchUpNow());
+  }
+
+  wake(): void {
+    if (this.#catchUpQueued || this.#closed) return;
+    this.#catchUpQueued = true;
+    this.#mutex
+      .run(async () => {
+        this.#catchUpQueued = false;
+        if (!this.#closed) await this.#catchUpNow();
+      })
+      .catch((error: unknown) => console.error('[svc-search] workers: catching up failed', error));
+  }
+
+  /**
+   * Runs one write of this worker in its turn: SQLite's write lock held (`BEGIN IMMEDIATE`), memory caught
+   * up with the log first. `write` must COMMIT (the task store does, with the log entry); whatever it leaves
+   * open is rolled back.
+   */
+  exclusive<T>(write: () => Promise<T>): Promise<T> {
+    return this.#mutex.run(async () => {
+      this.#db.exec('BEGIN IMMEDIATE');
+      try {
+        await this.#catchUpNow();
+        return await write();
+      } finally {
+        if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      }
+    });
+  }
+
+  /** The write of this worker committed as entry `seq` (its memory has it already). */
+  committed(seq: number): void {
+    this.#applied = Math.max(this.#applied, seq);
+    this.#options.onCommitted?.(seq);
+  }
+
+  /**
+   * Runs a job that must run in one worker at a time: false, without running it, while another live worker
+   * holds it (a lease in `service_jobs`; a holder whose heartbeat stopped no longer holds it).
+   */
+  async runOnce(name: string, job: () => Promise<void>): Promise<boolean> {
+    const take = this.#db
+      .transaction(() => {
+        const row = this.#stmt.job.get(name) as { holder: string } | undefined;
+        const held = row && row.holder !== this.id && this.#stmt.live.get(row.holder, Date.now() - this.staleMs);
+        if (held) return false;
+        this.#stmt.takeJob.run(name, this.id, Date.now());
+        return true;
+      })
+      .immediate();
+    if (!take) return false;
+    try {
+      await job();
+      return true;
+    } finally {
+      if (this.#db.open) this.#stmt.releaseJob.run(name, this.id);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    // Leaving: no longer counted for publishing.
+    if (this.#db.open) this.#stmt.leave.run(this.id);
+  }
+
+  async #catchUpNow(): Promise<void> {
+    const before = this.#applied;
+    for (;;) {
+      const rows = this.#stmt.entries.all(this.#applied, BATCH) as Array<{ seq: number; changes: string }>;
+      for (const row of rows) {
+        if (this.#follower) await this.#follower(JSON.parse(row.changes) as Change[]);
+        this.#applied = row.seq;
+      }
+      if (rows.length < BATCH) break;
+    }
+    // Said at once (not at the next heartbeat), so the writer's task is published as soon as it can be.
+    if (this.#applied !== before) this.#stmt.applied.run(this.#applied, Date.now(), this.id);
+  }
+
+  #beat(): void {
+    if (this.#closed || !this.#db.open) return;
+    try {
+      const now = Date.now();
+      this.#stmt.beat.run(now, this.#applied, this.id);
+      if (now - this.#lastPrune > 30_000) {
+        this.#lastPrune = now;
+        this.#stmt.prune.run(now - (this.#options.keepLogMs ?? 600_000), now - 3_600_000);
+      }
+    } catch (error) {
+      // SQLITE_BUSY past the busy timeout: the next beat tries again.
+      console.error('[svc-search] workers: heartbeat failed', error);
+    }
+    // A missed wake-up costs at most one heartbeat of lag.
+    this.wake();
+  }
+}
