@@ -3,10 +3,10 @@
  * (`SVC_TEST_STORAGE=postgres`: `startService` gives each data directory its own database on a throwaway
  * server of the test process, `service-helpers.ts`). One suite run twice, not a copy.
  *
- * Which files: every service test file that starts a service (listed below: the ones left out, with why).
+ * Which files: every service test file that starts a service.
  * Tests read what was stored through the storage interface, so the same assertions run on both backends;
- * what is SQLite's own (its file across kill -9, its pragmas, its migrations from older files) runs on
- * SQLite in both runs, and PostgreSQL's equivalent runs here (its migration list: storage/migrations). The
+ * what is SQLite's own (its pragmas, its migrations from files of older releases, its file read by a
+ * second connection) runs on SQLite in both runs, and PostgreSQL's equivalent runs here (its migration list: storage/migrations). The
  * engine's tests touch no storage, and the replica tests (`replicas/`) run on PostgreSQL in `test:node`.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,14 +16,6 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const testDir = join(root, 'service/test');
-
-/**
- * Left out, and why: one file whose client races the server's answer.
- */
-const LEFT_OUT: Record<string, string> = {
-  'service/test/body-limits.node.test.ts':
-    "a chunked upload to every route: POST …/clear answers without reading the body and the server closes the connection; a PostgreSQL write answers later than SQLite's, so the test's client is still writing and meets the closed socket (EPIPE) before it reads the answer",
-};
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -36,7 +28,6 @@ function testFiles(dir: string): string[] {
 const files = testFiles(testDir)
   .filter((path) => /startService|createService/.test(readFileSync(path, 'utf8')))
   .map((path) => relative(root, path))
-  .filter((path) => !(path in LEFT_OUT))
   .sort();
 
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
