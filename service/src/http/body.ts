@@ -42,6 +42,11 @@ function bodyLimitOf(path: string): number {
  * app.use('*', readBody);
  */
 export async function readBody(c: Context, next: () => Promise<void>): Promise<void> {
+  // GET and HEAD carry no body (and asking the request for its body stream would build one for nothing).
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+    await next();
+    return;
+  }
   const maxBytes = bodyLimitOf(c.req.path);
   // Before the body stream is touched: once opened, the HTTP layer can no longer drain what is left of it.
   refuseDeclaredLength(c, maxBytes);
