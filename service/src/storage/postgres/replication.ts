@@ -69,6 +69,8 @@ export class PgReplication {
   #follower: LogFollower | undefined;
   #listener: pg.Client | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
+  /** Heartbeats under way (`close` waits for them: one landing after it would say this replica is alive). */
+  readonly #beats = new Set<Promise<void>>();
   #lastPrune = 0;
   #closed = false;
   #catchUpQueued = false;
@@ -161,6 +163,11 @@ export class PgReplication {
     const listener = this.#listener;
     this.#listener = undefined;
     await listener?.end().catch(() => undefined);
+    // A heartbeat, a catch-up or a write under way writes a fresh heartbeat: let them land first, or the
+    // replica would look alive for `staleMs` after leaving (and a replica starting then would think it is
+    // not alone: crawls interrupted by this stop would not be ended).
+    await Promise.allSettled([...this.#beats]);
+    await this.#mutex.run(async () => undefined);
     // Leaving: no longer counted for publishing.
     await this.#pool
       .query('UPDATE service_replicas SET ready = FALSE, heartbeat_at = to_timestamp(0) WHERE id = $1', [this.id])
@@ -226,7 +233,11 @@ export class PgReplication {
 
   #startHeartbeat(): void {
     const every = this.#options.heartbeatMs ?? 500;
-    this.#heartbeat = setInterval(() => void this.#beat().catch(() => undefined), every);
+    this.#heartbeat = setInterval(() => {
+      const beat = this.#beat().catch(() => undefined);
+      this.#beats.add(beat);
+      void beat.then(() => this.#beats.delete(beat));
+    }, every);
     this.#heartbeat.unref();
   }
 
