@@ -10,7 +10,16 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_KEY, caller, databaseOf, SEARCH_KEY, startService, tempDir } from './service-helpers.js';
+import {
+  ADMIN_KEY,
+  caller,
+  databaseOf,
+  SEARCH_KEY,
+  serveStorageArgs,
+  startService,
+  TEST_STORAGE,
+  tempDir,
+} from './service-helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dirs: string[] = [];
@@ -33,8 +42,8 @@ interface Spawned {
 }
 
 /**
- * Starts the CLI (its TypeScript source, as `npm run serve` does) in a child process and waits for its four
- * lines. The compiled bin of the packed package is started by test/package/package.node.test.ts.
+ * Starts the CLI (its TypeScript source, as `npm run serve` does) in a child process and waits for its first
+ * lines (up to the search key). The compiled bin of the packed package is started by test/package/package.node.test.ts.
  */
 function spawnCli(args: string[]): Promise<Spawned> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'service/src/cli.ts'), 'serve', ...args], {
@@ -50,7 +59,8 @@ function spawnCli(args: string[]): Promise<Spawned> {
     child.once('exit', (code) => reject(new Error(`CLI exited with ${code}; stderr: ${stderr}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       lines.push(line);
-      if (lines.length === 4) {
+      // The last of the first lines: listening, (on PostgreSQL, the storage line), application id, both keys.
+      if (line.startsWith('search key: ')) {
         clearTimeout(timer);
         const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0]!);
         if (!match) reject(new Error(`unexpected first line: ${lines[0]}`));
@@ -69,11 +79,25 @@ function kill9(child: ChildProcess): Promise<void> {
 }
 
 describe('durability', () => {
+  test('SQLite: the file is in WAL mode and every commit is synced (synchronous FULL), in memory too', async () => {
+    const onFile = await startService({ dataDir: dataDir() }, { storage: 'sqlite' });
+    try {
+      assert.equal(databaseOf(onFile.service).pragma('journal_mode', { simple: true }), 'wal');
+      assert.equal(databaseOf(onFile.service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
+    } finally {
+      await onFile.stop({ keepData: true });
+    }
+    const inMemory = await startService({ dataDir: ':memory:' }, { storage: 'sqlite' });
+    try {
+      assert.equal(databaseOf(inMemory.service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
+    } finally {
+      await inMemory.stop();
+    }
+  });
+
   test('everything written survives a clean restart', async () => {
     const dir = dataDir();
     let svc = await startService({ dataDir: dir });
-    assert.equal(databaseOf(svc.service).pragma('journal_mode', { simple: true }), 'wal');
-    assert.equal(databaseOf(svc.service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
     await svc.ok('PUT', '/1/indexes/keep/settings', {
       attributesForFaceting: ['kind'],
       customRanking: ['desc(n)'],
@@ -123,7 +147,7 @@ describe('durability', () => {
 
   test('a write whose task is published survives kill -9 (CLI child process)', async () => {
     const dir = dataDir();
-    let running = await spawnCli(['--port', '0', '--data-dir', dir]);
+    let running = await spawnCli(['--port', '0', ...(await serveStorageArgs(dir))]);
     let call = caller(running.url);
     const records = Array.from({ length: 300 }, (_, i) => ({
       action: 'addObject',
@@ -144,7 +168,7 @@ describe('durability', () => {
     assert.deepEqual((await call('GET', `/1/indexes/crash/task/${last.body.taskID}`)).body, { status: 'published' });
     await kill9(running.child);
 
-    running = await spawnCli(['--port', '0', '--data-dir', dir]);
+    running = await spawnCli(['--port', '0', ...(await serveStorageArgs(dir))]);
     call = caller(running.url);
     try {
       const all = await call('POST', '/1/indexes/crash/query', { query: '', hitsPerPage: 1 }, { key: SEARCH_KEY });
@@ -154,7 +178,7 @@ describe('durability', () => {
       assert.equal((await call('GET', '/1/indexes/crash/r8')).status, 404);
       assert.equal((await call('GET', '/1/indexes/crash/last')).body.title, 'written last');
       assert.match(search.body.queryID, /^[0-9a-f]{32}$/);
-      // The search log is durable too: read it through the database of a third, in-process service.
+      // The search log is durable too: read it through the storage of a third, in-process service.
     } finally {
       await kill9(running.child);
     }
@@ -170,7 +194,7 @@ describe('durability', () => {
 describe('durability of dictionaries', () => {
   test('custom dictionary entries and dictionary settings whose task is published survive kill -9 (CLI child process)', async () => {
     const dir = dataDir();
-    let running = await spawnCli(['--port', '0', '--data-dir', dir]);
+    let running = await spawnCli(['--port', '0', ...(await serveStorageArgs(dir))]);
     let call = caller(running.url);
     await call('PUT', '/1/indexes/words/settings', {
       searchableAttributes: ['name'],
@@ -206,7 +230,7 @@ describe('durability of dictionaries', () => {
     assert.deepEqual((await call('GET', `/1/task/${last.body.taskID}`)).body, { status: 'published' });
     await kill9(running.child);
 
-    running = await spawnCli(['--port', '0', '--data-dir', dir]);
+    running = await spawnCli(['--port', '0', ...(await serveStorageArgs(dir))]);
     call = caller(running.url);
     try {
       assert.deepEqual((await call('POST', '/1/dictionaries/stopwords/search', { query: '' })).body.hits, [
@@ -245,8 +269,7 @@ describe('CLI', () => {
       '0',
       '--host',
       '127.0.0.1',
-      '--data-dir',
-      dataDir(),
+      ...(await serveStorageArgs(dataDir())),
       '--app-id',
       'MYAPP',
       '--admin-key',
@@ -255,10 +278,11 @@ describe('CLI', () => {
       'srch',
     ]);
     try {
-      assert.match(running.lines[0]!, /^listening on http:\/\/127\.0\.0\.1:\d+$/);
-      assert.equal(running.lines[1], 'application id: MYAPP');
-      assert.equal(running.lines[2], 'admin key: adm');
-      assert.equal(running.lines[3], 'search key: srch');
+      const [listening, ...rest] = running.lines;
+      assert.match(listening!, /^listening on http:\/\/127\.0\.0\.1:\d+$/);
+      // On PostgreSQL, the storage and the name of this replica come second.
+      if (TEST_STORAGE === 'postgres') assert.match(rest.shift()!, /^storage: PostgreSQL, replica replica-[0-9a-f]+$/);
+      assert.deepEqual(rest.slice(0, 3), ['application id: MYAPP', 'admin key: adm', 'search key: srch']);
       const call = caller(running.url);
       assert.equal((await call('GET', '/1/indexes', undefined, { appId: 'MYAPP', key: 'adm' })).status, 200);
       assert.equal((await call('GET', '/1/indexes', undefined, { appId: 'MYAPP', key: ADMIN_KEY })).status, 403);
@@ -269,7 +293,7 @@ describe('CLI', () => {
 
   test('serve --demo loads the demo catalogue into products, once', async () => {
     const dir = dataDir();
-    let running = await spawnCli(['--port', '0', '--data-dir', dir, '--demo']);
+    let running = await spawnCli(['--port', '0', ...(await serveStorageArgs(dir)), '--demo']);
     let call = caller(running.url);
     try {
       const answer = await call(
@@ -324,7 +348,7 @@ describe('CLI', () => {
       await kill9(running.child);
     }
     // Not empty any more: --demo leaves the index as it is.
-    running = await spawnCli(['--port', '0', '--data-dir', dir, '--demo']);
+    running = await spawnCli(['--port', '0', ...(await serveStorageArgs(dir)), '--demo']);
     call = caller(running.url);
     try {
       const all = await call('POST', '/1/indexes/products/query', { query: '' }, { key: SEARCH_KEY });

@@ -1,13 +1,14 @@
 /**
  * `service.handler` as a Connect/Vite/test-runner middleware: it answers `/1/…` and `/2/…` and calls
- * `next()` for every other path; `:memory:` services keep nothing on disk.
+ * `next()` for every other path; `:memory:` services keep nothing on disk. Runs on the suite's storage; SQLite's
+ * pragmas are checked in durability.node.test.ts.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { createService, DEV_CREDENTIALS, type Service } from '../src/index.js';
-import { caller, databaseOf } from './service-helpers.js';
+import { caller, storageOptions, TEST_STORAGE } from './service-helpers.js';
 
 let service: Service;
 let server: Server;
@@ -15,7 +16,7 @@ let url: string;
 let nextCalls = 0;
 
 before(async () => {
-  service = await createService({ dataDir: ':memory:' });
+  service = await createService(await storageOptions(':memory:'));
   server = createServer((req, res) =>
     service.handler(req, res, () => {
       nextCalls += 1;
@@ -59,7 +60,10 @@ test('the services are reachable past HTTP (indices, storage, events)', async ()
     () => service.services.catalog.require('absent'),
     (error: Error & { status?: number }) => error.status === 404,
   );
-  assert.equal(databaseOf(service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
+  // The storage the suite runs on, answering, with the index the call above wrote.
+  assert.equal(service.services.storage.kind, TEST_STORAGE);
+  assert.equal(await service.services.storage.ping(), true);
+  assert.equal((await service.services.storage.catalog.index('mounted'))?.name, 'mounted');
   const seen: unknown[] = [];
   const off = service.services.events.on('insights:usertoken-deleted', (payload) => {
     seen.push(payload);

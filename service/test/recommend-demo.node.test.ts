@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { loadSuperstore } from '../src/datasets/superstore.js';
 import { DEMO_EVENT_NAME, refreshDemoHistory } from '../src/recommend/demo-seed.js';
-import { databaseOf, SEARCH_KEY, startService, tempDir, type Running } from './service-helpers.js';
+import { SEARCH_KEY, startService, tempDir, type Running } from './service-helpers.js';
 
 const DAY = 24 * 3600 * 1000;
 let svc: Running;
@@ -111,22 +111,31 @@ async function trendingItems(): Promise<string[]> {
   return answer.body.results[0].hits.map((h: { objectID: string }) => h.objectID);
 }
 
-/** Every stored event as `id → timestamp`, from the database itself. */
-const rows = () =>
-  databaseOf(svc.service)
-    .prepare('SELECT id, timestamp, event_name, user_token, received_at FROM insights_events ORDER BY id')
-    .all() as Array<{ id: number; timestamp: number; event_name: string; user_token: string; received_at: number }>;
+/** Every stored event (its id, time, name, user and time of receipt), read from the storage, by id. */
+async function rows() {
+  const events = await svc.service.services.storage.events.query({});
+  return events
+    .map(({ id, timestamp, eventName, userToken, receivedAt }) => ({ id, timestamp, eventName, userToken, receivedAt }))
+    .sort((a, b) => a.id - b.id);
+}
 /** The seeded rows: they keep the seeding's clock as their time of receipt. */
-const seededAt = () =>
-  (databaseOf(svc.service).prepare('SELECT seeded_at FROM recommend_demo_seed').get() as { seeded_at: number })
-    .seeded_at;
-const demoRows = () => rows().filter((r) => r.received_at === seededAt());
+async function seededAt() {
+  const seed = await svc.service.services.storage.events.demoSeed('products');
+  assert.ok(seed, 'the demo history was seeded');
+  return seed.seededAt;
+}
+async function demoRows() {
+  const at = await seededAt();
+  return (await rows()).filter((r) => r.receivedAt === at);
+}
 const REAL_USER = 'CG-12520'; // a real order of a demo customer: same token, same event name, but received over HTTP
-const age = (days: number) =>
-  databaseOf(svc.service)
-    .prepare('UPDATE insights_events SET timestamp = timestamp - ?')
-    .run(days * DAY);
-const today = () => Math.floor(Date.now() / DAY) * DAY;
+/**
+ * How far the service clock is ahead of the real one: the time a kept data directory has waited (the stored
+ * events stay as they were; the service is started later).
+ */
+let waited = 0;
+const later = () => Date.now() + waited;
+const today = () => Math.floor(later() / DAY) * DAY;
 
 test('a data directory kept 40 days: a restart with --demo moves the seeded events (only those) so the latest is yesterday', async () => {
   // A real order over HTTP by a demo customer, with the demo's event name: it must never move.
@@ -150,34 +159,35 @@ test('a data directory kept 40 days: a restart with --demo moves the seeded even
   );
   assert.equal(sent.status, 200);
   assert.ok((await trendingItems()).length > 0);
-  // 40 days pass: every stored time moves back (as if the clock had moved on).
-  age(40);
-  const aged = rows();
-  const real = aged.find((r) => r.user_token === REAL_USER && r.received_at !== seededAt())!;
+  const kept = await rows();
+  const seeded = await seededAt();
+  const real = kept.find((r) => r.userToken === REAL_USER && r.receivedAt !== seeded)!;
   assert.ok(real);
-  assert.equal(demoRows().length, orders.size);
+  assert.equal((await demoRows()).length, orders.size);
   await svc.stop({ keepData: true });
+  // 40 days pass: the services below start with a clock 40 days on.
+  waited = 40 * DAY;
 
   // Without --demo nothing moves: the 30-day window is empty (what the home page showed).
-  svc = await startService({ dataDir });
+  svc = await startService({ dataDir, now: later });
   assert.deepEqual(await trendingItems(), []);
   await svc.stop({ keepData: true });
 
-  svc = await startService({ dataDir, demo: true });
-  const after = rows();
-  const demo = demoRows();
+  svc = await startService({ dataDir, demo: true, now: later });
+  const after = await rows();
+  const demo = await demoRows();
   assert.equal(demo.length, orders.size, 'the same number of demo events (no duplicate)');
-  assert.equal(after.length, aged.length, 'no event added or lost');
+  assert.equal(after.length, kept.length, 'no event added or lost');
   const latest = Math.max(...demo.map((r) => r.timestamp));
   assert.ok(latest >= today() - DAY && latest < today(), `latest demo order at ${new Date(latest).toISOString()}`);
   // Moved by whole days, together: the span and each order's time of day are kept.
-  const agedDemo = aged.filter((r) => r.received_at === seededAt());
-  const shift = demo[0]!.timestamp - agedDemo[0]!.timestamp;
+  const keptDemo = kept.filter((r) => r.receivedAt === seeded);
+  const shift = demo[0]!.timestamp - keptDemo[0]!.timestamp;
   assert.equal(shift % DAY, 0);
   assert.ok(shift >= 39 * DAY && shift <= 40 * DAY, `moved ${shift / DAY} days`);
   assert.deepEqual(
     demo.map((r) => r.timestamp - shift),
-    agedDemo.map((r) => r.timestamp),
+    keptDemo.map((r) => r.timestamp),
   );
   // The real event is untouched (same row, same time).
   assert.deepEqual(
@@ -187,20 +197,21 @@ test('a data directory kept 40 days: a restart with --demo moves the seeded even
   assert.equal((await trendingItems()).length, 5);
   // Recent: a second restart moves nothing.
   await svc.stop({ keepData: true });
-  svc = await startService({ dataDir, demo: true });
-  assert.deepEqual(rows(), after);
+  svc = await startService({ dataDir, demo: true, now: later });
+  assert.deepEqual(await rows(), after);
 });
 
 test('while the service runs: a day after the latest order is yesterday, a Recommend request moves the history and rebuilds the models', async () => {
   await svc.stop({ keepData: true });
-  let clock = Date.now();
+  // The data directory as the previous test left it: recent for a clock that has waited 40 days.
+  let clock = later();
   svc = await startService({ dataDir, demo: true, now: () => clock });
   assert.equal((await trendingItems()).length, 5); // the models are built
-  const before = demoRows();
+  const before = await demoRows();
   // 40 days later, same process: without the move the built models would trend nothing (the window is empty).
   clock += 40 * DAY;
   assert.equal((await trendingItems()).length, 5);
-  const moved = demoRows();
+  const moved = await demoRows();
   assert.equal(moved.length, before.length);
   assert.deepEqual(
     moved.map((r) => r.timestamp - 40 * DAY),

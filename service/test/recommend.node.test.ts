@@ -81,7 +81,7 @@ before(async () => {
     ev('view', 'shop', 'u3', t0 + 3 * MIN, ['F']),
   ]);
   // Trending (half-life 7 days, window 30 days; click 0.5, conversion 1), ages in days:
-  events.append([
+  await events.append([
     ev('conversion', 'trend', 'v1', now, ['P1']), //                 P1: 1 × 2^0        = 1
     ev('click', 'trend', 'v2', now - 7 * DAY, ['P1']), //            P1: 0.5 × 2^-1     = 0.25
     ev('conversion', 'trend', 'v3', now - 7 * DAY, ['P2']), //       P2: 1 × 2^-1       = 0.5

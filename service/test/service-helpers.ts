@@ -2,6 +2,7 @@
  * Helpers of the service's Node tests: a real service on a loopback port with a temporary data
  * directory, and a small HTTP caller that returns status, headers and the parsed JSON body.
  */
+import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,7 +87,15 @@ export const TEST_STORAGE: 'sqlite' | 'postgres' = process.env.SVC_TEST_STORAGE 
 let testPostgres: Promise<ThrowawayPostgres> | undefined;
 let memoryDatabases = 0;
 
-async function testDatabase(dataDir: string): Promise<string> {
+/**
+ * The PostgreSQL database of a data directory on this test process's throwaway server (started on first
+ * use): the same directory gives the same database, so a restarted service finds its data; `:memory:` gives
+ * a new one each time.
+ *
+ * @example
+ * const database = await postgresDatabaseFor(tempDir()); // postgres://svc@127.0.0.1:PORT/dir_…
+ */
+export async function postgresDatabaseFor(dataDir: string): Promise<string> {
   testPostgres ??= startThrowawayPostgres({ fsync: false });
   const postgres = await testPostgres;
   memoryDatabases += 1;
@@ -97,9 +106,37 @@ async function testDatabase(dataDir: string): Promise<string> {
   return postgres.createDatabase(name);
 }
 
-export async function startService(options: ServiceOptions = {}): Promise<Running> {
+/**
+ * The `createService` options of a data directory on the suite's storage (`TEST_STORAGE`), or on the one
+ * `storage` names (a test about SQLite's own file).
+ *
+ * @example
+ * const service = await createService(await storageOptions(':memory:'));
+ */
+export async function storageOptions(
+  dataDir: string,
+  storage: 'sqlite' | 'postgres' = TEST_STORAGE,
+): Promise<{ dataDir: string; database?: string }> {
+  return storage === 'postgres' ? { dataDir, database: await postgresDatabaseFor(dataDir) } : { dataDir };
+}
+
+/**
+ * The storage arguments of `svc-search-service serve` for a data directory on the suite's storage
+ * (`--data-dir DIR`, plus `--database URL` on PostgreSQL).
+ */
+export async function serveStorageArgs(dataDir: string): Promise<string[]> {
+  const { database } = await storageOptions(dataDir);
+  return database ? ['--data-dir', dataDir, '--database', database] : ['--data-dir', dataDir];
+}
+
+export interface StartOptions {
+  /** The backend, for a test about one of them (SQLite's file, its pre-migration fixtures); else the suite's. */
+  storage?: 'sqlite' | 'postgres';
+}
+
+export async function startService(options: ServiceOptions = {}, { storage }: StartOptions = {}): Promise<Running> {
   const dataDir = options.dataDir ?? tempDir();
-  const database = options.database ?? (TEST_STORAGE === 'postgres' ? await testDatabase(dataDir) : undefined);
+  const database = options.database ?? (await storageOptions(dataDir, storage)).database;
   const service = await createService({ ...options, dataDir, ...(database ? { database } : {}) });
   const { url } = await service.listen(0, '127.0.0.1');
   const call = caller(url);
@@ -184,7 +221,8 @@ export const SMALL_SHOP = {
   },
 };
 
-/** The SQLite database under a service (tests that look at what was stored). */
+/** The SQLite database under a service started on SQLite (tests about SQLite's own file and pragmas). */
 export function databaseOf(service: Service): Database.Database {
+  assert.equal(service.services.storage.kind, 'sqlite', 'a test of SQLite itself runs on SQLite');
   return (service.services.storage as SqliteStorage).db;
 }

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { algoliasearch } from 'algoliasearch';
-import { ADMIN_KEY, APP_ID, databaseOf, index, SEARCH_KEY, startService, type Running } from './service-helpers.js';
+import { ADMIN_KEY, APP_ID, index, SEARCH_KEY, startService, type Running } from './service-helpers.js';
 
 let svc: Running;
 before(async () => {
@@ -89,6 +89,9 @@ describe('DELETE /1/usertokens/{userToken}', () => {
     assert.equal(await clicks(), 2);
     const [searches, users] = [await searchCount(), await userCount()];
     assert.equal(await storedOf('alice'), 2);
+    const { storage } = svc.service.services;
+    assert.equal(await storage.analytics.count({ userKey: 'alice' }), 1, 'her search, in Analytics');
+    assert.equal(await storage.searchLog.countOfUser('alice'), 1, 'her search, in the search log');
 
     const answer = await svc.call('DELETE', '/1/usertokens/alice');
     assert.equal(answer.status, 204);
@@ -103,14 +106,8 @@ describe('DELETE /1/usertokens/{userToken}', () => {
     // The searches were searches: counted as before, by as many users, but no longer under her token.
     assert.equal(await searchCount(), searches);
     assert.equal(await userCount(), users);
-    const logged = databaseOf(svc.service)
-      .prepare("SELECT COUNT(*) AS n FROM analytics_searches WHERE user_key = 'alice'")
-      .get() as { n: number };
-    assert.equal(logged.n, 0);
-    const searchLog = databaseOf(svc.service)
-      .prepare("SELECT COUNT(*) AS n FROM service_search_log WHERE user_token = 'alice'")
-      .get() as { n: number };
-    assert.equal(searchLog.n, 0);
+    assert.equal(await storage.analytics.count({ userKey: 'alice' }), 0);
+    assert.equal(await storage.searchLog.countOfUser('alice'), 0);
   });
 
   test('rights and errors: deleteObject (the search key has not: 403), credentials 401, a bad token 400', async () => {

@@ -12,6 +12,7 @@ import { analyticsRoutes } from './analytics.js';
 import { clusterRoutes } from './clusters.js';
 import { crawlerRoutes } from './crawler.js';
 import { dictionaryRoutes } from './dictionaries.js';
+import { readBody } from './body.js';
 import { failureBody } from './failure.js';
 import { indexRoutes } from './indices.js';
 import { insightsRoutes } from './insights.js';
@@ -104,6 +105,8 @@ export function createApp(services: Services): Hono {
     }
     await next();
   });
+  // The body, read (and limited) before any route answers: `readBody`.
+  app.use('*', readBody);
   // Document 1, wire rule 2: answers are JSON objects with `application/json; charset=UTF-8`.
   app.use('*', async (c, next) => {
     await next();

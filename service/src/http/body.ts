@@ -2,6 +2,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { ServiceError } from '../errors.js';
+import { EVENT_LIMITS } from '../insights/validate.js';
 
 /** Default body limit of the service (writes and searches). */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -19,6 +20,46 @@ declare module 'hono' {
   interface ContextVariableMap {
     /** The decoded body text of a request read through `readJson` (for the call log and Usage, without a second read). */
     bodyText: string;
+    /** The body as received (`readBody`, before any route runs), at most the limit of its path. */
+    bodyBytes: Uint8Array;
+  }
+}
+
+/** The body limit of a path: Insights events have their own (document 1, "Events"), every other route 10 MB. */
+function bodyLimitOf(path: string): number {
+  return path === '/1/events' ? EVENT_LIMITS.bodyBytes - 1 : DEFAULT_MAX_BODY_BYTES;
+}
+
+/**
+ * Middleware: reads the whole request body, up to the limit of its path, before any route runs — as the
+ * hosted API's front end does: a body above the limit is a 413 on every route, and no route answers while
+ * the client is still sending. (A route that answered without reading the body — one that needs none, like
+ * `POST …/clear`, or one that refused the call first — left the body unread on the connection; Node then
+ * closed it under the client still writing, whose kernel answered with a reset that could drop the answer
+ * before the client read it.) `readJson` then parses these bytes with the route's own, smaller limit.
+ *
+ * @example
+ * app.use('*', readBody);
+ */
+export async function readBody(c: Context, next: () => Promise<void>): Promise<void> {
+  // GET and HEAD carry no body (and asking the request for its body stream would build one for nothing).
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+    await next();
+    return;
+  }
+  const maxBytes = bodyLimitOf(c.req.path);
+  // Before the body stream is touched: once opened, the HTTP layer can no longer drain what is left of it.
+  refuseDeclaredLength(c, maxBytes);
+  const body = c.req.raw.body;
+  if (body) c.set('bodyBytes', await readAtMost(body, maxBytes));
+  await next();
+}
+
+/** A body whose announced length is above the limit: 413 before reading it. */
+function refuseDeclaredLength(c: Context, maxBytes: number): void {
+  const declared = Number(c.req.header('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new ServiceError(413, `Request body too large: ${declared} bytes, the limit is ${maxBytes} bytes`);
   }
 }
 
@@ -61,11 +102,11 @@ async function readAtMost(stream: ReadableStream<Uint8Array> | null, maxBytes: n
  * const body = await readJson<{ requests: unknown[] }>(c);
  */
 export async function readJson<T = unknown>(c: Context, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<T> {
-  const declared = Number(c.req.header('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    throw new ServiceError(413, `Request body too large: ${declared} bytes, the limit is ${maxBytes} bytes`);
+  refuseDeclaredLength(c, maxBytes);
+  const bytes = c.get('bodyBytes') ?? (await readAtMost(c.req.raw.body, maxBytes));
+  if (bytes.byteLength > maxBytes) {
+    throw new ServiceError(413, `Request body too large: more than ${maxBytes} bytes, the limit is ${maxBytes} bytes`);
   }
-  const bytes = await readAtMost(c.req.raw.body, maxBytes);
   let body: Uint8Array = bytes;
   const encoding = (c.req.header('content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity' && bytes.byteLength > 0) {

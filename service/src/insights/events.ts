@@ -94,6 +94,8 @@ export class InsightsEvents {
   readonly #store: EventStore;
   readonly #searchLog: SearchLogStore;
   readonly #bus: EventBus<ServiceEvents>;
+  /** Appends between their first step and their `'insights:events'` (what a build must wait for: `buildFrom`). */
+  readonly #inFlight = new Set<Promise<unknown>>();
 
   constructor(store: EventStore, searchLog: SearchLogStore, bus: EventBus<ServiceEvents>) {
     this.#store = store;
@@ -105,7 +107,48 @@ export class InsightsEvents {
    * Stores events in one transaction and returns the ones stored (re-sent duplicates are skipped).
    * @throws EventValidationError when `validate` is on and an event breaks a rule of the event table.
    */
-  async append(events: ReadonlyArray<ValidEvent>, options: AppendOptions = {}): Promise<StoredEvent[]> {
+  append(events: ReadonlyArray<ValidEvent>, options: AppendOptions = {}): Promise<StoredEvent[]> {
+    const appending = this.#append(events, options);
+    this.#inFlight.add(appending);
+    const done = () => {
+      this.#inFlight.delete(appending);
+    };
+    appending.then(done, done);
+    return appending;
+  }
+
+  /**
+   * Builds something kept up to date by `'insights:events'` (Recommend's models, Personalization's profiles)
+   * from every stored event, each event counted once: `apply` gets the stored events plus those an append
+   * running during the read stored and announced while the builder was not listening yet (the read may
+   * not see them), and runs synchronously before this resolves, so that every later announcement finds the
+   * builder's new state. Appends still between their commit and their announcement when the read ends are
+   * waited for (their events may be in the read, and are announced once: the read's copy is the one kept).
+   * Resolves with how many events `apply` got.
+   *
+   * @example
+   * await insights.buildFrom((events) => {
+   *   models = buildModels(events); // the listener of 'insights:events' adds to `models` from now on
+   * });
+   */
+  async buildFrom(apply: (events: readonly StoredEvent[]) => void): Promise<number> {
+    const announced: StoredEvent[] = [];
+    const off = this.#bus.on('insights:events', (stored) => {
+      announced.push(...stored);
+    });
+    try {
+      const read = await this.query();
+      await Promise.allSettled([...this.#inFlight]);
+      const ids = new Set(read.map((event) => event.id));
+      const events = [...read, ...announced.filter((event) => !ids.has(event.id))];
+      apply(events);
+      return events.length;
+    } finally {
+      off();
+    }
+  }
+
+  async #append(events: ReadonlyArray<ValidEvent>, options: AppendOptions): Promise<StoredEvent[]> {
     const receivedAt = options.receivedAt ?? Date.now();
     const valid = options.validate === false ? events : events.map((e, i) => validateEvent(e, i, { checkAge: false }));
     // The events of one request mostly share a few queryIDs: look each search up once.

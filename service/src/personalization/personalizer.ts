@@ -192,10 +192,15 @@ export class Personalizer {
   /** Reads every stored event and recomputes every profile. */
   async rebuild(): Promise<{ events: number; users: number; ms: number }> {
     const started = performance.now();
-    const stored = this.current ? await this.#insights.query() : [];
-    this.users = new Map();
-    for (const event of stored) this.apply(event);
-    this.lastBuild = { events: stored.length, users: this.users.size, ms: performance.now() - started };
+    const fresh = (read: readonly StoredEvent[]) => {
+      this.users = new Map();
+      for (const event of read) this.apply(event);
+    };
+    // Events stored while reading count once (`buildFrom`); without a strategy nothing is read.
+    let events = 0;
+    if (this.current) events = await this.#insights.buildFrom(fresh);
+    else fresh([]);
+    this.lastBuild = { events, users: this.users!.size, ms: performance.now() - started };
     return this.lastBuild;
   }
 

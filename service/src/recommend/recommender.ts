@@ -52,13 +52,18 @@ export class Recommender {
     if (this.models) this.addEvents(events);
   }
 
-  /** Reads every stored event and rebuilds all models (the first Recommend request does this). */
+  /**
+   * Reads every stored event and rebuilds all models (the first Recommend request does this). Events stored
+   * while it reads count once: `buildFrom` hands over the ones the read missed, and the models are in place
+   * before the next `'insights:events'`.
+   */
   async rebuild(): Promise<BuildStats> {
     const started = performance.now();
-    const events = await this.#insights.query();
-    this.models = new Map();
-    this.addEvents(events);
-    this.lastBuild = { events: events.length, indices: this.models.size, ms: performance.now() - started };
+    const events = await this.#insights.buildFrom((read) => {
+      this.models = new Map();
+      this.addEvents(read);
+    });
+    this.lastBuild = { events, indices: this.models!.size, ms: performance.now() - started };
     return this.lastBuild;
   }
 

@@ -284,6 +284,11 @@ export interface SearchLogStore {
   get(queryID: string): Promise<SearchLogEntry | undefined>;
   /** Removes a user token from the logged searches (they stay, without it). */
   forgetUser(userToken: string): Promise<void>;
+  /**
+   * How many logged searches carry a user token: a maintenance read (what is still kept of a user after
+   * `DELETE /1/usertokens/{userToken}`).
+   */
+  countOfUser(userToken: string): Promise<number>;
 }
 
 // ---- Insights events -------------------------------------------------------------------------------------
@@ -397,6 +402,13 @@ export interface AnalyticsSearch {
   country?: string;
 }
 
+/** Criteria of {@link AnalyticsStore.count}. */
+export interface AnalyticsSearchFilter {
+  indexName?: string;
+  userKey?: string;
+  abTestID?: number;
+}
+
 /** A period of whole UTC days: `from` inclusive, `to` exclusive (Unix ms). */
 export interface Period {
   from: number;
@@ -486,6 +498,11 @@ export interface AnalyticsStore {
   ): Promise<void>;
   /** A deleted user token: its searches keep counting as one user's, under `standIn`. */
   forgetUser(userToken: string, standIn: string): Promise<void>;
+  /**
+   * How many recorded searches match every criterion given: a maintenance read (what a deleted user token or
+   * a deleted A/B test left behind; the reports count only what they define as counted).
+   */
+  count(filter: AnalyticsSearchFilter): Promise<number>;
   readonly reports: AnalyticsReports;
 }
 

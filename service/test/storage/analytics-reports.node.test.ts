@@ -1,21 +1,22 @@
 /**
- * The Analytics reports that SQLite aggregates (searches count, users count, no-result rate, no-result
+ * The Analytics reports that SQL aggregates (searches count, users count, no-result rate, no-result
  * searches, top searches without clickAnalytics) against the same figures worked out in this test from
  * the counted searches, one by one, as the reports with events read them. A seeded random log (typing
- * series, searches clicked after being folded, filters on two attributes, equal timestamps, filters, tags, several indices) on a real
- * service database; the hand-worked cases of every report are in ../http-analytics.node.test.ts.
+ * series, searches clicked after being folded, filters on two attributes, equal timestamps, filters, tags,
+ * several indices) written through the storage interface of a real service on the suite's storage (on
+ * PostgreSQL, the reports read a copy of the scope's rows); the counted searches are read from the same log
+ * in an in-memory SQLite service. The hand-worked cases of every report are in ../http-analytics.node.test.ts.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type Database from 'better-sqlite3';
 import { AnalyticsLog } from '../../src/analytics/log.js';
 import { createService, type Service } from '../../src/index.js';
 import { SqliteAnalyticsReports } from '../../src/storage/sqlite/analytics/reports.js';
-import type { AnalyticsFilter, Scope } from '../../src/storage/types.js';
-import { databaseOf } from '../service-helpers.js';
+import type { AnalyticsFilter, AnalyticsReports, AnalyticsSearch, Scope } from '../../src/storage/types.js';
+import { databaseOf, storageOptions } from '../service-helpers.js';
 
 const DAY = 86_400_000;
 const FROM = Date.UTC(2026, 10, 1);
@@ -32,18 +33,17 @@ function random(seed: number) {
 }
 
 let dir: string;
+/** The service under test, on the suite's storage (SQLite, or PostgreSQL in `test:postgres`). */
 let service: Service;
-let db: Database.Database;
-let reports: SqliteAnalyticsReports;
+/** The same log in an in-memory SQLite service: where the counted searches are read one by one. */
+let reference: Service;
+let reports: AnalyticsReports;
 
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-analytics-reports-'));
-  service = await createService({ dataDir: dir });
-  db = databaseOf(service);
-  const events = service.services.insights;
-  const log = new AnalyticsLog(service.services.storage.analytics);
+/** The seeded log: every search, in order, with a flush after every 500, and the clicks on tracked ones. */
+function seededLog() {
   const rnd = random(7);
   const words = ['chair', 'desk', 'lamp', 'table', 'paper', 'binder', 'phone', 'label'];
+  const batches: AnalyticsSearch[][] = [[]];
   const clicked: Array<{ queryID: string; ts: number; userToken: string }> = [];
   let ts = FROM - DAY / 2; // half a day before the period: left out
   for (let i = 0; i < 3000; i += 1) {
@@ -58,7 +58,7 @@ before(async () => {
     if (rnd() < 0.3) filters.push({ attribute: 'brand', operator: ':', value: rnd() < 0.5 ? 'Acme' : 'Globex' });
     if (rnd() < 0.2) filters.push({ attribute: 'price', operator: '>=', value: String(10 * Math.floor(rnd() * 3)) });
     if (rnd() < 0.05) filters.push({ attribute: 'brand', operator: ':', value: 'Initech' }); // twice the same attribute
-    log.record({
+    batches.at(-1)!.push({
       indexName: rnd() < 0.9 ? 'shop' : 'other',
       ts: rnd() < 0.1 ? ts - 1 : ts, // equal and out-of-order timestamps
       query,
@@ -73,10 +73,19 @@ before(async () => {
       tags: rnd() < 0.3 ? ['mobile'] : [],
     });
     if (queryID && rnd() < 0.3) clicked.push({ queryID, ts: ts + 1000, userToken: user });
-    if (i % 500 === 499) await log.flush();
+    if (i % 500 === 499) batches.push([]);
   }
-  await log.flush();
-  await events.append(
+  return { batches, clicked };
+}
+
+/** Records the log through the Analytics log (typing series folded as the service folds them) and the clicks. */
+async function record(target: Service, { batches, clicked }: ReturnType<typeof seededLog>): Promise<void> {
+  const log = new AnalyticsLog(target.services.storage.analytics);
+  for (const batch of batches) {
+    for (const search of batch) log.record(search);
+    await log.flush();
+  }
+  await target.services.insights.append(
     clicked.map(({ queryID, ts: time, userToken }) => ({
       eventType: 'click' as const,
       eventName: 'Hit Clicked',
@@ -89,10 +98,21 @@ before(async () => {
     })),
     { emit: false },
   );
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-analytics-reports-'));
+  service = await createService(await storageOptions(dir));
+  reference = await createService({ dataDir: ':memory:' });
+  const log = seededLog();
+  await record(service, log);
+  await record(reference, log);
+  reports = service.services.storage.analytics.reports;
 });
 
 after(async () => {
   await service.close();
+  await reference.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -102,10 +122,10 @@ const scope = (extra: Partial<Scope> = {}): Scope => ({
   ...extra,
 });
 
-/** The counted searches one by one: what the reports with events read. */
+/** The counted searches one by one (of the SQLite reference): what the reports with events read. */
 function counted(s: Scope) {
   return (
-    reports as unknown as {
+    new SqliteAnalyticsReports(databaseOf(reference)) as unknown as {
       searches(
         scope: Scope,
         withEvents: boolean,
@@ -128,7 +148,6 @@ for (const [name, s] of [
   ['one query', scope({ search: 'desk' })],
 ] as const) {
   test(`SQL aggregates equal the figures of the counted searches: ${name}`, async () => {
-    reports = new SqliteAnalyticsReports(db);
     const searches = counted(s);
     assert.ok(searches.length > 50, `enough searches (${searches.length})`);
 

@@ -3,6 +3,12 @@
  * a database at any earlier step is brought to the same schema; the database the service wrote before the
  * migrations list existed (a real one, dumped from that release: `fixtures/before-migrations.sql`) is
  * migrated with all its data, and the service answers from it; a database newer than the service is refused.
+ * They need no server: every run checks them.
+ *
+ * In the PostgreSQL run (`test:postgres`), the PostgreSQL list (`storage/postgres/migrations.ts`) too: its
+ * steps in order, applied to an empty database and again (idempotent), and from every earlier step to the
+ * schema of a new database. (A failing step, a newer database and replicas migrating at once:
+ * ../replicas/migrations.node.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -11,7 +17,9 @@ import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../src/storage/sqlite/migrations.js';
 import { openDatabase } from '../../src/storage/sqlite/open.js';
-import { SEARCH_KEY, startService, tempDir } from '../service-helpers.js';
+import pg from 'pg';
+import { migratePostgres, PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../src/storage/postgres/migrations.js';
+import { postgresDatabaseFor, SEARCH_KEY, startService, TEST_STORAGE, tempDir } from '../service-helpers.js';
 
 const FIXTURE = readFileSync(new URL('./fixtures/before-migrations.sql', import.meta.url), 'utf8');
 
@@ -114,7 +122,7 @@ describe('SQLite migrations', () => {
     assert.deepEqual(schemaOf(db), freshSchema());
     db.close();
 
-    const running = await startService({ dataDir });
+    const running = await startService({ dataDir }, { storage: 'sqlite' });
     try {
       // The A/B test (it would send half of the searches of books to books_b: deleted first).
       const abtests = await running.ok('GET', '/2/abtests');
@@ -161,3 +169,76 @@ describe('SQLite migrations', () => {
     }
   });
 });
+
+/** Tables, their columns (name, type, nullable, default) and indices of a PostgreSQL database's public schema. */
+async function pgSchemaOf(pool: pg.Pool): Promise<Record<string, unknown>> {
+  const columns = await pool.query<Record<string, string>>(
+    `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
+     WHERE table_schema = 'public' ORDER BY table_name, column_name`,
+  );
+  const indices = await pool.query<{ indexname: string; indexdef: string }>(
+    "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname",
+  );
+  const schema: Record<string, unknown> = {};
+  for (const { table_name, ...column } of columns.rows) {
+    const key = `table ${table_name}`;
+    const table = (schema[key] as unknown[] | undefined) ?? [];
+    table.push(column);
+    schema[key] = table;
+  }
+  for (const index of indices.rows) schema[`index ${index.indexname}`] = index.indexdef;
+  return schema;
+}
+
+let pgDatabases = 0;
+
+/** Runs `fn` on a pool of a new, empty database of the test server. */
+async function withNewPgDatabase<T>(fn: (pool: pg.Pool) => Promise<T>): Promise<T> {
+  pgDatabases += 1;
+  const database = await postgresDatabaseFor(join(tempDir(), `migrations-${pgDatabases}`));
+  const pool = new pg.Pool({ connectionString: database });
+  try {
+    return await fn(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+if (TEST_STORAGE === 'postgres') {
+  describe('PostgreSQL migrations', () => {
+    test('the steps are numbered 1, 2, 3, … in order', () => {
+      assert.deepEqual(
+        PG_MIGRATIONS.map((migration) => migration.version),
+        PG_MIGRATIONS.map((_, i) => i + 1),
+      );
+      assert.equal(PG_SCHEMA_VERSION, PG_MIGRATIONS.length);
+    });
+
+    test('an empty database gets every step once; applied again, nothing changes', async () => {
+      await withNewPgDatabase(async (pool) => {
+        assert.deepEqual(await migratePostgres(pool), { from: 0, to: PG_SCHEMA_VERSION });
+        const schema = await pgSchemaOf(pool);
+        assert.ok(Object.keys(schema).includes('table service_records'));
+        assert.ok(Object.keys(schema).includes('table analytics_searches'));
+        assert.deepEqual(await migratePostgres(pool), { from: PG_SCHEMA_VERSION, to: PG_SCHEMA_VERSION });
+        assert.deepEqual(await pgSchemaOf(pool), schema);
+        const version = await pool.query('SELECT version FROM service_schema');
+        assert.deepEqual(version.rows, [{ version: PG_SCHEMA_VERSION }]);
+      });
+    });
+
+    test('a database left at any earlier step is brought to the same schema as a new one', async () => {
+      const expected = await withNewPgDatabase(async (pool) => {
+        await migratePostgres(pool);
+        return pgSchemaOf(pool);
+      });
+      for (let version = 0; version < PG_SCHEMA_VERSION; version += 1) {
+        await withNewPgDatabase(async (pool) => {
+          await migratePostgres(pool, PG_MIGRATIONS.slice(0, version));
+          assert.deepEqual(await migratePostgres(pool), { from: version, to: PG_SCHEMA_VERSION });
+          assert.deepEqual(await pgSchemaOf(pool), expected, `from version ${version}`);
+        });
+      }
+    });
+  });
+}

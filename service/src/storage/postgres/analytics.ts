@@ -10,7 +10,16 @@ import type Database from 'better-sqlite3';
 import type { Pool, PoolClient } from 'pg';
 import { openDatabase } from '../sqlite/open.js';
 import { SqliteAnalyticsReports } from '../sqlite/analytics/reports.js';
-import type { AnalyticsReports, AnalyticsSearch, AnalyticsStore, OrderBy, Page, Scope } from '../types.js';
+import { searchFilter } from '../sqlite/analytics/store.js';
+import type {
+  AnalyticsReports,
+  AnalyticsSearch,
+  AnalyticsSearchFilter,
+  AnalyticsStore,
+  OrderBy,
+  Page,
+  Scope,
+} from '../types.js';
 
 /** The advisory lock of Analytics batch writes: one batch at a time across replicas (typing series). */
 const ANALYTICS_LOCK = 7_240_003;
@@ -113,6 +122,15 @@ export class PgAnalytics implements AnalyticsStore {
       standIn,
       userToken,
     ]);
+  }
+
+  async count(filter: AnalyticsSearchFilter): Promise<number> {
+    const { where, params } = searchFilter(filter, (n) => `$${n}`);
+    const { rows } = await this.#pool.query<{ n: string }>(
+      `SELECT COUNT(*) AS n FROM analytics_searches WHERE ${where}`,
+      params,
+    );
+    return Number(rows[0]!.n);
   }
 }
 

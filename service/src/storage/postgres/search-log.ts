@@ -44,6 +44,14 @@ export class PgSearchLog implements SearchLogStore {
     await this.#pool.query('UPDATE service_search_log SET user_token = NULL WHERE user_token = $1', [userToken]);
   }
 
+  async countOfUser(userToken: string): Promise<number> {
+    const { rows } = await this.#pool.query<{ n: string }>(
+      'SELECT COUNT(*) AS n FROM service_search_log WHERE user_token = $1',
+      [userToken],
+    );
+    return Number(rows[0]!.n);
+  }
+
   async get(queryID: string): Promise<SearchLogEntry | undefined> {
     const { rows } = await this.#pool.query<Row>('SELECT * FROM service_search_log WHERE query_id = $1', [queryID]);
     const row = rows[0];

@@ -29,6 +29,7 @@ export function createSearchLog(db: Database.Database): SearchLogStore {
   );
   const select = db.prepare('SELECT * FROM service_search_log WHERE query_id = ?');
   const forget = db.prepare('UPDATE service_search_log SET user_token = NULL WHERE user_token = ?');
+  const countOfUser = db.prepare('SELECT COUNT(*) AS n FROM service_search_log WHERE user_token = ?');
   return {
     async record(entry: SearchLogEntry) {
       insert.run(
@@ -44,6 +45,9 @@ export function createSearchLog(db: Database.Database): SearchLogStore {
     },
     async forgetUser(userToken: string) {
       forget.run(userToken);
+    },
+    async countOfUser(userToken: string) {
+      return (countOfUser.get(userToken) as { n: number }).n;
     },
     async get(queryID: string) {
       const row = select.get(queryID) as Row | undefined;

@@ -1,6 +1,6 @@
 /** The searches Analytics counts, in SQLite (`analytics_searches`), with the reports computed from them. */
 import type Database from 'better-sqlite3';
-import type { AnalyticsSearch, AnalyticsStore } from '../../types.js';
+import type { AnalyticsSearch, AnalyticsSearchFilter, AnalyticsStore } from '../../types.js';
 import { SqliteAnalyticsReports } from './reports.js';
 
 export class SqliteAnalytics implements AnalyticsStore {
@@ -64,4 +64,38 @@ export class SqliteAnalytics implements AnalyticsStore {
   async forgetUser(userToken: string, standIn: string): Promise<void> {
     this.#stmt.forget.run(standIn, userToken);
   }
+
+  async count(filter: AnalyticsSearchFilter): Promise<number> {
+    const { where, params } = searchFilter(filter, () => '?');
+    const row = this.#db.prepare(`SELECT COUNT(*) AS n FROM analytics_searches WHERE ${where}`).get(...params) as {
+      n: number;
+    };
+    return row.n;
+  }
+}
+
+/**
+ * The WHERE clause of an {@link AnalyticsSearchFilter} (`TRUE` without criteria), with `placeholder(n)` for
+ * the n-th parameter (SQLite `?`, PostgreSQL `$n`): both backends select the same rows.
+ *
+ * @example
+ * searchFilter({ userKey: 'alice' }, (n) => `$${n}`); // { where: 'user_key = $1', params: ['alice'] }
+ */
+export function searchFilter(
+  filter: AnalyticsSearchFilter,
+  placeholder: (n: number) => string,
+): { where: string; params: Array<string | number> } {
+  const columns: Array<[string, string | number | undefined]> = [
+    ['index_name', filter.indexName],
+    ['user_key', filter.userKey],
+    ['ab_test_id', filter.abTestID],
+  ];
+  const params: Array<string | number> = [];
+  const conditions: string[] = [];
+  for (const [column, value] of columns) {
+    if (value === undefined) continue;
+    params.push(value);
+    conditions.push(`${column} = ${placeholder(params.length)}`);
+  }
+  return { where: conditions.length ? conditions.join(' AND ') : 'TRUE', params };
 }
