@@ -66,8 +66,12 @@ export class Pace {
         });
         signal.throwIfAborted();
       }
-      const wait = this.#next - performance.now();
-      if (wait > 0) await sleep(wait, signal);
+      // Checked again after each sleep: a timer counts from the event loop's cached clock, so after a busy
+      // turn it can fire before its delay has passed on `performance.now()`.
+      for (let wait = this.#next - performance.now(); wait > 0; wait = this.#next - performance.now()) {
+        await sleep(wait, signal);
+        signal.throwIfAborted();
+      }
       signal.throwIfAborted();
       this.#next = performance.now() + 1000 / rate;
     } finally {
