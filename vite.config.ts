@@ -18,7 +18,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
-import { LOADER_ENTRY, elementChunks, loaderEntry } from './scripts/element-chunks.js';
+import { LOADER_ENTRY, elementChunkName, elementChunks, loaderEntry } from './scripts/element-chunks.js';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const src = join(root, 'src');
@@ -138,7 +138,9 @@ function loaderConfig(): UserConfig {
       // own (scripts/element-chunks.ts).
       lib: { entry: { 'svc-search': LOADER_ENTRY }, formats: ['es'] },
       rolldownOptions: {
-        preserveEntrySignatures: 'exports-only',
+        // A host's element chunk also exports the base its rider imports (scripts/element-chunks.ts, CHUNK_HOSTS):
+        // allowed to extend its (empty) signature rather than be split into a facade and a chunk of its own.
+        preserveEntrySignatures: 'allow-extension',
         output: {
           format: 'es',
           minify: true,
@@ -146,9 +148,10 @@ function loaderConfig(): UserConfig {
           comments: false,
           entryFileNames: '[name].js',
           chunkFileNames: (chunk) => {
-            // An element's chunk is named after its folder (chunks/hits-….js).
-            const folder = /elements\/([^/]+)\/define\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
-            return `chunks/${folder ?? chunk.name}-[hash].js`;
+            // An element's chunk is named after its folder (chunks/hits-….js). Six characters of content hash
+            // (36 bits: no collision among a few dozen files, a new name for new content) rather than eight: every
+            // chunk name is in the loader's table and each import names the core, ≈ 0.1 kB of a first paint.
+            return `chunks/${elementChunkName(chunk.facadeModuleId) ?? chunk.name}-[hash:6].js`;
           },
           codeSplitting: {
             groups: [

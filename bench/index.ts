@@ -16,6 +16,7 @@ const sections = [
   'analytics-latency',
   'size',
   'element-size',
+  'byte-map',
   'network',
   'local',
   'ssr',

@@ -33,6 +33,7 @@ export * from './controllers/hits-per-page-controller.js';
 export * from './controllers/range-input-controller.js';
 export * from './controllers/configure-controller.js';
 export * from './controllers/facet-ordering.js';
+export * from './controllers/value-sort.js';
 export * from './controllers/hierarchical-menu-controller.js';
 export * from './controllers/breadcrumb-controller.js';
 export * from './controllers/toggle-refinement-controller.js';

@@ -1,6 +1,6 @@
 import type { ExtraQueries, IndexState, Needs, SearchStore } from '../store/types.js';
 import { orderValues } from './facet-ordering.js';
-import { compareBy, type RefinementSortCriterion } from './refinement-list-controller.js';
+import { compareBy, type RefinementSortCriterion } from './value-sort.js';
 import { StoreController } from './store-controller.js';
 
 /** One value of a hierarchical menu: a path (`Furniture > Chairs`), its last level, and its children when open. */

@@ -1,6 +1,7 @@
 import type { Needs } from '../store/types.js';
 import { StoreController } from './store-controller.js';
-import { compareBy, type RefinementItem, type RefinementSortCriterion } from './refinement-list-controller.js';
+import type { RefinementItem } from './refinement-list-controller.js';
+import { compareBy, type RefinementSortCriterion } from './value-sort.js';
 
 /** InstantSearch's default order of a menu: the selected value first, then by name. */
 export const DEFAULT_MENU_SORT: RefinementSortCriterion[] = ['isRefined', 'name:asc'];

@@ -2,6 +2,7 @@ import { initialState, Task, TaskStatus } from '@lit/task';
 import type { ReactiveControllerHost } from 'lit';
 import type { Needs, SearchStore } from '../store/types.js';
 import { orderValues } from './facet-ordering.js';
+import { compareBy, DEFAULT_REFINEMENT_SORT, type RefinementSortCriterion } from './value-sort.js';
 import { StoreController, type StoreControllerOptions } from './store-controller.js';
 
 /** One value of a refinement list. */
@@ -15,21 +16,6 @@ export interface RefinementItem {
   /** While searching for facet values: the value with the matched part between highlight tags. */
   highlighted?: string;
 }
-
-/** Sort criteria of the values, applied in order: `isRefined` (refined first), `count[:asc|:desc]`, `name[:asc|:desc]`. */
-export type RefinementSortCriterion =
-  | 'isRefined'
-  | 'count'
-  | 'count:asc'
-  | 'count:desc'
-  | 'name'
-  | 'name:asc'
-  | 'name:desc';
-
-const SORT_CRITERIA = ['isRefined', 'count', 'count:asc', 'count:desc', 'name', 'name:asc', 'name:desc'];
-
-/** InstantSearch's default order: refined values first, then by count, then by name. */
-export const DEFAULT_REFINEMENT_SORT: RefinementSortCriterion[] = ['isRefined', 'count:desc', 'name:asc'];
 
 /**
  * Headless logic of `<svc-refinement-list>`: the values of one facet with counts (disjunctive with
@@ -184,28 +170,4 @@ export class RefinementListController extends StoreController {
     this.host.requestUpdate();
     await this.#search.run([this.store, this.attribute, facetQuery, this.#limit()]);
   }
-}
-
-/**
- * A comparator of refinement items for sort criteria (invalid criteria throw a clear error).
- * @example [...items].sort(compareBy(['count:desc', 'name:asc']))
- */
-export function compareBy(criteria: readonly string[]): (a: RefinementItem, b: RefinementItem) => number {
-  for (const criterion of criteria) {
-    if (!SORT_CRITERIA.includes(criterion)) {
-      throw new TypeError(`svc-search: unknown sort criterion "${criterion}" (use ${SORT_CRITERIA.join(', ')})`);
-    }
-  }
-  return (a, b) => {
-    for (const criterion of criteria) {
-      const [key, direction] = criterion.split(':');
-      const sign = direction === 'asc' || (key === 'name' && direction !== 'desc') ? 1 : -1;
-      const order =
-        key === 'isRefined'
-          ? +b.isRefined - +a.isRefined
-          : sign * (key === 'count' ? a.count - b.count : a.label.localeCompare(b.label));
-      if (order) return order;
-    }
-    return 0;
-  };
 }

@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { RefinementListController, compareBy } from '../../src/controllers/refinement-list-controller.js';
+import { RefinementListController } from '../../src/controllers/refinement-list-controller.js';
+import { compareBy } from '../../src/controllers/value-sort.js';
 import type { InsightsLike } from '../../src/insights/types.js';
 import { createIndex, settled } from '../elements/search-fixture.js';
 import { PlainHost, storeFor } from './host.js';

@@ -5,7 +5,7 @@ import {
   HierarchicalMenuController,
   type HierarchicalMenuItem,
 } from '../../controllers/hierarchical-menu-controller.js';
-import type { RefinementSortCriterion } from '../../controllers/refinement-list-controller.js';
+import type { RefinementSortCriterion } from '../../controllers/value-sort.js';
 import { isPlainClick } from '../base/links.js';
 import { SvcElement } from '../base/svc-element.js';
 import type { SvcRefineEventDetail } from '../refinement-list/svc-refinement-list.js';

@@ -1,6 +1,7 @@
 import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { DEFAULT_MENU_SORT, MenuController } from '../../controllers/menu-controller.js';
-import type { RefinementItem, RefinementSortCriterion } from '../../controllers/refinement-list-controller.js';
+import type { RefinementItem } from '../../controllers/refinement-list-controller.js';
+import type { RefinementSortCriterion } from '../../controllers/value-sort.js';
 import type { SvcRefineEventDetail } from '../refinement-list/svc-refinement-list.js';
 import { SvcElement } from '../base/svc-element.js';
 import { styles } from './styles.js';

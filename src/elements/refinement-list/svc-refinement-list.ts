@@ -1,10 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import {
-  DEFAULT_REFINEMENT_SORT,
-  RefinementListController,
-  type RefinementItem,
-  type RefinementSortCriterion,
-} from '../../controllers/refinement-list-controller.js';
+import { RefinementListController, type RefinementItem } from '../../controllers/refinement-list-controller.js';
+import { DEFAULT_REFINEMENT_SORT, type RefinementSortCriterion } from '../../controllers/value-sort.js';
 import { SvcElement } from '../base/svc-element.js';
 import { renderHighlight } from '../base/highlight.js';
 import { styles } from './styles.js';
