@@ -3,10 +3,11 @@
  * sight, in the document and in the shadow roots it is told about, by importing that element's chunk from beside
  * the loader. The chunks share Lit and the core (root, store, client), so a page pays for the elements it uses.
  *
- * The elements seen together are loaded together (every file requested at once, the roots' included), and the roots
- * (`<svc-search>`) are registered after the others of their batch: by the time a root creates its store and provides it, every element of the batch is upgraded
- * and asks for its facets, hits per page… in the store's first search (a root registered first would search
- * before some elements exist, and search again when they arrive).
+ * The elements seen together are loaded together (every file requested at once, the roots' chunks included), and
+ * the roots (`<svc-search>`) are registered after the others of their batch: by the time a root creates its store
+ * and provides it, every element of the batch is upgraded and asks for its facets, hits per page… in the store's
+ * first search (a root registered first would search before some elements exist, and search again when they
+ * arrive).
  *
  * A page rendered on a server (`svc-search/ssr`: a root with `server-state`) gets the hydration chunk before the
  * first element chunk: it must be in place before an element class is defined, so the elements adopt the server's
