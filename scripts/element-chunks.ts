@@ -74,6 +74,11 @@ export const LOADER_ENTRY = 'virtual:svc-search-loader';
 
 /** Stands for the preload list of a module's chunk in the generated entry until the chunk graph is known. */
 const PRELOAD_MARK = 'svc-search-preload:';
+/**
+ * The same for a root's chunk, whose list also names the chunk itself: the loader fetches it with the other
+ * elements' chunks of its batch, though it imports (runs) it only once they are registered (src/loader.ts).
+ */
+const PRELOAD_SELF_MARK = 'svc-search-preload-self:';
 
 /**
  * A Vite plugin providing {@link LOADER_ENTRY}: `startLoader({ 'svc-hits': { load: () => import(…), preload: […] },
@@ -91,7 +96,7 @@ export function loaderEntry(loaderModule: string, hydrateModule: string, element
   /** An `ElementEntry` of src/loader.ts as code: `load` imports `module`, then `afterImport` (a function, as code) if given. */
   const entry = (module: string, options: { root?: boolean; afterImport?: string } = {}) => {
     const load = `() => import(${JSON.stringify(module)})${options.afterImport ? `.then(${options.afterImport})` : ''}`;
-    const preload = JSON.stringify(PRELOAD_MARK + module);
+    const preload = JSON.stringify((options.root ? PRELOAD_SELF_MARK : PRELOAD_MARK) + module);
     return `{ load: ${load}, preload: ${preload}${options.root ? ', root: true' : ''} }`;
   };
   return {
@@ -135,16 +140,18 @@ export function loaderEntry(loaderModule: string, hydrateModule: string, element
       };
       const text = new MagicString(code);
       // The mark as a string literal, in whichever quotes the bundler printed it.
-      const mark = new RegExp(`(["'\`])${PRELOAD_MARK}(.+?)\\1`, 'g');
+      const mark = new RegExp(`(["'\`])(${PRELOAD_SELF_MARK}|${PRELOAD_MARK})(.+?)\\1`, 'g');
       for (const match of code.matchAll(mark)) {
-        const target = byModule.get(match[2]!);
-        if (!target) throw new Error(`loader: no chunk for ${match[2]}`);
+        const target = byModule.get(match[3]!);
+        if (!target) throw new Error(`loader: no chunk for ${match[3]}`);
+        const self = match[2] === PRELOAD_SELF_MARK ? [target.fileName] : [];
         // Paths relative to the loader, which sits at the root of the output (`chunks/…` beside it).
-        const files = [...imports(target.fileName)].map((file) => `./${file}`);
+        const files = [...self, ...imports(target.fileName)].map((file) => `./${file}`);
         text.overwrite(match.index, match.index + match[0].length, JSON.stringify(files));
       }
       const result = text.toString();
-      if (result.includes(PRELOAD_MARK)) throw new Error('loader: a preload mark was left in the entry');
+      if (result.includes(PRELOAD_MARK) || result.includes(PRELOAD_SELF_MARK))
+        throw new Error('loader: a preload mark was left in the entry');
       return { code: result, map: text.generateMap({ hires: true }) };
     },
   };

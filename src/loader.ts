@@ -3,10 +3,11 @@
  * sight, in the document and in the shadow roots it is told about, by importing that element's chunk from beside
  * the loader. The chunks share Lit and the core (root, store, client), so a page pays for the elements it uses.
  *
- * The elements seen together are loaded together, and the roots (`<svc-search>`) are registered after the others
- * of their batch: by the time a root creates its store and provides it, every element of the batch is upgraded
- * and asks for its facets, hits per page… in the store's first search (a root registered first would search
- * before some elements exist, and search again when they arrive).
+ * The elements seen together are loaded together (every file requested at once, the roots' chunks included), and
+ * the roots (`<svc-search>`) are registered after the others of their batch: by the time a root creates its store
+ * and provides it, every element of the batch is upgraded and asks for its facets, hits per page… in the store's
+ * first search (a root registered first would search before some elements exist, and search again when they
+ * arrive).
  *
  * A page rendered on a server (`svc-search/ssr`: a root with `server-state`) gets the hydration chunk before the
  * first element chunk: it must be in place before an element class is defined, so the elements adopt the server's
@@ -33,7 +34,8 @@ export interface ElementEntry {
   root?: boolean;
   /**
    * The chunks its chunk imports, directly or not (paths relative to `LoaderOptions.base`): fetched together
-   * with it rather than once it has arrived.
+   * with it rather than once it has arrived. A root's list names its own chunk too, so it is fetched with the
+   * rest of its batch although it is imported after the others.
    */
   preload?: readonly string[];
 }
@@ -119,8 +121,11 @@ export function startLoader(elements: Record<string, ElementEntry>, options: Loa
   async function register(tags: string[]): Promise<void> {
     const roots = tags.filter((tag) => elements[tag]!.root);
     const others = tags.filter((tag) => !elements[tag]!.root);
-    // The roots' chunks are imported once the others are registered (their code is the shared core, already
-    // fetched by then: what is left is a small file).
+    // Every file of the batch is requested now, the roots' own chunks among them (a root's preload list names
+    // its chunk): waiting for the others before even requesting a root's chunk cost a round trip before the
+    // first search. A preloaded module is fetched, not run; the roots' chunks are imported (run) once the others
+    // are registered.
+    for (const tag of roots) preload(elements[tag]!);
     for (const tag of others) registered.set(tag, importChunk(tag));
     const early = Promise.all(others.map((tag) => registered.get(tag)));
     for (const tag of roots)

@@ -35,6 +35,14 @@ function needsKey(needs: Needs): string {
   });
 }
 
+/**
+ * A host that may be present but not shown (a facet `<svc-dynamic-widgets>` leaves out): while `withholdNeeds` is
+ * true, its controllers ask nothing of the search (they stay subscribed to the store).
+ */
+export interface NeedsGate {
+  readonly withholdNeeds: boolean;
+}
+
 /** The value of a `Source`: calls it when it is a function. */
 function resolve<T extends object>(source: Source<T> | undefined): T | undefined {
   return typeof source === 'function' ? (source as () => T | undefined)() : source;
@@ -42,8 +50,8 @@ function resolve<T extends object>(source: Source<T> | undefined): T | undefined
 
 /**
  * Base of the headless controllers: subscribes to a store while its host is connected, keeps the latest
- * snapshot in `snapshot`, registers the controller's `needs()` with the store (again whenever they change),
- * and asks the host to update on every change. The store may arrive later (an element's context): it is
+ * snapshot in `snapshot`, registers the controller's `needs()` with the store (again whenever they change; none
+ * while the host withholds them, see {@link NeedsGate}), and asks the host to update on every change. The store may arrive later (an element's context): it is
  * looked up again before each host update.
  *
  * @example
@@ -130,7 +138,7 @@ export class StoreController implements ReactiveController {
       });
     }
     if (!store) return;
-    const needs = this.needs();
+    const needs = (this.host as Partial<NeedsGate>).withholdNeeds === true ? undefined : this.needs();
     const key = needs ? needsKey(needs) : '';
     if (key !== this.#needs || (needs && !this.#removeNeeds)) {
       this.#removeNeeds?.();

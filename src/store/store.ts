@@ -88,6 +88,7 @@ export function createSearchStore<T = Record<string, unknown>>(options: StoreOpt
     requestLog,
     stalledDelayMs,
     ticking: false,
+    riders: [],
     log: (kind, body, cached = false) =>
       void requestLog.push({ kind, at: Date.now(), body: structuredClone(body), cached }),
     fromCache(kind, key, body) {
@@ -363,6 +364,24 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
       return;
     }
     const requests = batch.map((item) => item[1]);
+    /** Hands each caller its answer (cached), or the error. */
+    const answer = (results?: unknown[], error?: unknown) => {
+      for (const [i, [key, , resolve, reject]] of batch.entries()) {
+        const result = results?.[i];
+        if (!result) {
+          reject(error ?? new Error(`svc-search: no ${kind} result ${i}`));
+          continue;
+        }
+        if (cache) cache.set(kind + key, result);
+        resolve(result);
+      }
+    };
+    // A tick is queued (the state changed in this task too: typing with search-as-you-type): these searches ride
+    // in its multi-query, one request for both rather than one each.
+    if (kind === 'multiSearch' && tree.ticking) {
+      tree.riders.push({ requests: requests as MultiSearchRequest[], alone: false, answer });
+      return;
+    }
     log(kind, { requests });
     abortable((signal) =>
       (client[kind] as (requests: object[], options: RequestOptions) => Promise<{ results: unknown[] }>)(requests, {
@@ -370,20 +389,8 @@ function createNode<T>(tree: Tree, baseIndex: string, initial: IndexState, up?: 
         cache: false,
       }),
     ).then(
-      ({ results }) => {
-        for (const [i, [key, , resolve, reject]] of batch.entries()) {
-          const result = results[i];
-          if (!result) {
-            reject(new Error(`svc-search: no ${kind} result ${i}`));
-            continue;
-          }
-          if (cache) cache.set(kind + key, result);
-          resolve(result);
-        }
-      },
-      (error) => {
-        for (const item of batch) item[3](error);
-      },
+      ({ results }) => answer(results),
+      (error) => answer(undefined, error),
     );
   }
 

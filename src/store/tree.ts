@@ -22,6 +22,12 @@ export interface Tree {
   root?: Node;
   /** A tick is queued (see {@link whenDue}). */
   ticking: boolean;
+  /**
+   * Searches outside the stores' states (`searchIndex`) asked while a tick was queued: they go in that tick's
+   * multi-query rather than in a request of their own (an autocomplete's suggestions with the main search it
+   * starts by typing: one request per keystroke, not two).
+   */
+  riders: Part[];
   log(kind: RequestLogEntry['kind'], body: unknown, cached?: boolean): void;
   /** A cached answer (a copy), logged as such. */
   // biome-ignore lint/suspicious/noExplicitAny: the stores of a tree hold records of any type; answers are typed by their store
@@ -131,8 +137,9 @@ export function send(tree: Tree, parts: Part[]) {
 }
 
 /**
- * One tick of a tree: the searches of every store due go in one multi-query, the answer split back — except
- * the stores refused on their own last time, each sent in a request of its own (until it succeeds).
+ * One tick of a tree: the searches of every store due, and the {@link Tree.riders} queued meanwhile, go in one
+ * multi-query, the answer split back — except the stores refused on their own last time, each sent in a request
+ * of its own (until it succeeds).
  */
 export function tick(tree: Tree) {
   tree.ticking = false;
@@ -146,6 +153,7 @@ export function tick(tree: Tree) {
     for (const entry of node.indices.values()) if (entry.live) walk(entry.live);
   };
   walk(tree.root!);
+  parts.push(...tree.riders.splice(0));
   // A listener notified during the walk may have left (its store dropped its part at once).
   const live = parts.filter((part) => !part.dropped);
   send(

@@ -90,6 +90,11 @@ export async function startCrossOrigin(options: {
    * in headers and URL parameters) to the service's, so the official clients can talk to it.
    */
   renameAlgolia?: boolean;
+  /**
+   * Called with the path of each `dist/` file requested, as the request arrives; the response is sent once the
+   * promise it returns (if any) settles: a test holds some files to order what the page can do.
+   */
+  beforeServe?: (path: string) => Promise<void> | undefined;
 }): Promise<CrossOrigin> {
   const { createService, DEV_CREDENTIALS } = await import('../../service/src/index.js');
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-cross-origin-'));
@@ -106,7 +111,7 @@ export async function startCrossOrigin(options: {
   const serviceOrigin = await listen(serviceServer);
 
   const gzipped = new Map<string, Buffer>();
-  const pageServer = createServer((req, res) => {
+  const pageServer = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://page').pathname;
     const page = options.pages[path];
     const extra = options.files?.[path];
@@ -131,6 +136,7 @@ export async function startCrossOrigin(options: {
       res.writeHead(403).end();
       return;
     }
+    await options.beforeServe?.(path);
     let body = gzipped.get(file);
     try {
       body ??= gzipSync(readFileSync(file), { level: 9 });

@@ -364,6 +364,33 @@ describe('<svc-autocomplete>', () => {
     ).to.equal(searches);
   });
 
+  it('with search-as-you-type, one request per keystroke: the main search and the suggestions in one multi-query', async () => {
+    const { ac, store } = await setup(html`<svc-autocomplete search-as-you-type></svc-autocomplete>`);
+    await settled(store);
+    const from = store.requestLog.length;
+    ac.focus();
+    let text = '';
+    for (const key of 'sams') {
+      text += key;
+      await sendKeys({ type: key });
+      // Both answers for this text are in: the results and the suggestions.
+      await waitUntil(() => store.getSnapshot().results?.query === text, `results for "${text}"`);
+      await listed(ac, text === 's' ? 5 : 3);
+    }
+    // Every call the store made to the service, whatever its kind (cache answers are not calls).
+    const sent = store.requestLog.slice(from).filter((entry) => !entry.cached);
+    expect(sent.map((entry) => entry.kind)).to.deep.equal(['search', 'search', 'search', 'search']);
+    expect(
+      sent.map((entry) =>
+        (entry.body as { requests: Array<{ indexName: string; params: { query: string } }> }).requests.map(
+          ({ indexName: name, params }) => `${name} ${params.query}`,
+        ),
+      ),
+    ).to.deep.equal(
+      ['s', 'sa', 'sam', 'sams'].map((query) => [`${indexName} ${query}`, `${indexName}_query_suggestions ${query}`]),
+    );
+  });
+
   it('two autocompletes asking in the same tick share one request', async () => {
     const { root, store } = await setup(
       html`<svc-autocomplete></svc-autocomplete><svc-autocomplete max-suggestions="3"></svc-autocomplete>`,

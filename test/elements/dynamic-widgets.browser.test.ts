@@ -7,6 +7,7 @@
 import { expect, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { SvcDynamicWidgets } from '../../src/elements/dynamic-widgets/svc-dynamic-widgets.js';
+import type { SearchStore } from '../../src/store/types.js';
 import '../../src/elements/dynamic-widgets/define.js';
 import '../../src/elements/refinement-list/define.js';
 import '../../src/elements/rating-menu/define.js';
@@ -23,6 +24,13 @@ function shown(dynamic: SvcDynamicWidgets): string[] {
       return facet.getAttribute('attribute')!;
     }),
   );
+}
+
+/** Every facet the last search sent asked for (all its queries), sorted. */
+function lastFacets(store: SearchStore): string[] {
+  const last = store.requestLog.filter((entry) => entry.kind === 'search').at(-1)!;
+  const { requests } = last.body as { requests: Array<{ params: { facets?: string | string[] } }> };
+  return [...new Set(requests.flatMap((request) => request.params.facets ?? []))].sort();
 }
 
 async function waitTask(indexName: string, taskID: number) {
@@ -115,6 +123,24 @@ describe('<svc-dynamic-widgets>', () => {
     await settled(store);
     await dynamic.updateComplete;
     expect(shown(dynamic)).to.deep.equal(['rating', LEVELS[0], 'brand']);
+  });
+
+  it('a child not shown asks nothing of the search: its facet leaves the requests until an order shows it', async () => {
+    const { dynamic, store } = await setup();
+    await waitUntil(() => shown(dynamic).length === 3);
+    const toggle = dynamic.querySelector('svc-toggle-refinement')!;
+    await waitUntil(() => toggle.hasAttribute('data-svc-withheld'), 'the toggle, not in the order, is left out');
+    // Leaving it out sends nothing (the results on screen hold more than is needed); the next search omits it.
+    store.setQuery('a');
+    await settled(store);
+    expect(lastFacets(store)).to.deep.equal(['brand', LEVELS[0], 'rating']);
+    // The rule's order for "hon" shows the toggle and leaves the rating out: the toggle asks for its facet.
+    store.setQuery('hon');
+    await waitUntil(() => lastFacets(store).includes('sameDayShipping'), 'the toggle asks again once shown');
+    await settled(store);
+    expect(shown(dynamic)).to.deep.equal(['brand', 'sameDayShipping']);
+    expect(lastFacets(store)).to.deep.equal(['brand', 'sameDayShipping']);
+    expect(toggle.hasAttribute('data-svc-withheld')).to.be.false;
   });
 
   it('without a facet order: nothing, or every child with show-all-without-ordering; max-facets', async () => {

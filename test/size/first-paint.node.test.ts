@@ -36,11 +36,15 @@ import { FIRST_PAINT_INDEX, SIX_ELEMENTS, THREE_ELEMENTS, loaderPage } from './p
 /** The target of the network and bytes issue: min+gzip JavaScript before the first results are painted. */
 const FIRST_PAINT_TARGET_BYTES = 20_000;
 /**
- * Today's first paint of the six-element page (35,808 B; see docs/notes/packaging.md, "Bytes") plus ≈ 200 B, so the
- * churn of ordinary changes passes and a regression does not: a guard against growth, not a goal.
+ * The first paint of the six-element page when it was set (35,808 B; 35,904 B now, see docs/notes/packaging.md,
+ * "Bytes") plus ≈ 200 B, so the churn of ordinary changes passes and a regression does not: a guard against
+ * growth, not a goal.
  */
 const FIRST_PAINT_CEILING_BYTES = 36_000;
-/** The same for the three-element page (28,269 B + ≈ 230 B): it loads nothing of the elements it does not have. */
+/**
+ * The same for the three-element page (28,269 B then, 28,359 B now): it loads nothing of the elements it does not
+ * have.
+ */
 const THREE_ELEMENT_CEILING_BYTES = 28_500;
 const sum = scriptBytes;
 /** `core` for `/dist/chunks/core-AbC123.js`; the path itself for the loader. */

@@ -23,7 +23,8 @@ const keepFocus = (event: Event) => event.preventDefault();
  * The field is a `role="combobox"` (`aria-expanded`, `aria-controls`, `aria-activedescendant`) inside the same
  * labelled search landmark as `<svc-search-box>` (reset button, Escape, spinner and `aria-busy` while the search is
  * stalled). Typing asks the suggestions index (`suggestions-index`, default `<index-name>_query_suggestions`)
- * for `max-suggestions` suggestions — one request per keystroke at most, batched and cached by the store.
+ * for `max-suggestions` suggestions — one request per keystroke at most, batched and cached by the store (with
+ * `search-as-you-type`, the suggestions go in the main search's request: still one per keystroke).
  * ArrowDown / ArrowUp move through the suggestions (wrapping; they open a closed list), Enter on a suggestion
  * makes it the query (one search, first page), Enter without one searches the typed text, Escape closes the
  * list and then clears, Tab and leaving the field close it; a click or tap on a suggestion selects it.

@@ -1,4 +1,4 @@
-import { html, isServer, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { html, isServer, type PropertyDeclarations, type PropertyValues, ReactiveElement } from 'lit';
 import { DynamicWidgetsController } from '../../controllers/dynamic-widgets-controller.js';
 import { renderTemplate } from '../base/hit-template.js';
 import { SvcElement } from '../base/svc-element.js';
@@ -18,6 +18,23 @@ function attributeOf(element: Element): string | undefined {
   return inner ? attributeOf(inner) : undefined;
 }
 
+/** Set on a child left out (its elements withhold their needs): for the change, and for a page's styles or tests. */
+const WITHHELD_ATTRIBUTE = 'data-svc-withheld';
+
+/**
+ * Marks `element` as left out (or not): when that changes, the elements in it (itself included) withhold their
+ * needs, or give them again (`NeedsGate` in controllers/store-controller.ts), at their update.
+ */
+function withhold(element: Element, left: boolean): void {
+  if (element.hasAttribute(WITHHELD_ATTRIBUTE) === left) return;
+  element.toggleAttribute(WITHHELD_ATTRIBUTE, left);
+  for (const inner of [element, ...element.querySelectorAll('*')]) {
+    if (!(inner instanceof ReactiveElement)) continue;
+    (inner as ReactiveElement & { withholdNeeds?: boolean }).withholdNeeds = left;
+    inner.requestUpdate();
+  }
+}
+
 /**
  * @tagname svc-dynamic-widgets
  * @summary Shows its facet elements in the order the results ask for (`renderingContent.facetOrdering`), hides
@@ -32,7 +49,9 @@ function attributeOf(element: Element): string | undefined {
  * child, the `<template>` child is rendered with `{ attribute }` as its record (`data-text="attribute"`,
  * `data-attr-attribute="attribute"` on a facet element: the hits' template rules, values as text only); without
  * a template such facets are skipped. Nothing is shown before the first results; without a facet order in them,
- * nothing either, unless `show-all-without-ordering`. Hidden children still ask their facets of the search.
+ * nothing either, unless `show-all-without-ordering`. Once results have come, the children not shown ask nothing of
+ * the search (their facets are left out of the requests until a later order shows them; before the first results
+ * every child asks, so that the first answer has the values of whichever facets it shows).
  *
  * @example
  * ```html
@@ -102,8 +121,15 @@ export class SvcDynamicWidgets extends SvcElement {
     this.#dynamic.attributes = facets.map((facet) => facet.attribute);
     this.#dynamic.maxFacets = this.maxFacets && this.maxFacets > 0 ? this.maxFacets : Number.POSITIVE_INFINITY;
     this.#dynamic.showAllWithoutOrdering = this.showAllWithoutOrdering;
+    // A facet is left out once results have come without it in their order: its elements withhold their needs,
+    // so the searches carry only the facets shown (as InstantSearch's dynamic widgets mount only the widgets
+    // they show). Before the first results every child asks: the first search then carries their facets, and a
+    // facet shown by its answer needs no second search — InstantSearch asks `facets: ['*']` of its first search
+    // for that reason; the order itself (`renderingContent`) comes with every answer, whatever `facets` asks.
+    const shown = this.#dynamic.snapshot?.results ? this.#dynamic.attributesToRender : undefined;
     facets.forEach((facet, index) => {
       if (facet.element.getAttribute('slot') !== slotName(index)) facet.element.setAttribute('slot', slotName(index));
+      withhold(facet.element, shown !== undefined && !shown.includes(facet.attribute));
     });
     this.#syncFallbacks(new Set(facets.map((facet) => facet.attribute)));
   }
