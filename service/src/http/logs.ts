@@ -5,6 +5,7 @@
  * API keys are masked in the logged headers; bodies are cut at 1,000 characters.
  */
 import { type Context, Hono, type Next } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import type { Services } from '../services.js';
 import { authorize, clientIp } from './request.js';
@@ -80,6 +81,23 @@ function safeDecode(segment: string): string {
   }
 }
 
+/**
+ * Wraps the call's `c.json` so that the text it sends is kept for the log; returns a reader of that text
+ * (undefined when the answer was not made by `c.json`). Reading the answer back from the response instead
+ * (`c.res.clone()`) tees its body into web streams: the answer then leaves as a stream, read chunk by chunk,
+ * instead of one string written at once — about a third of the service's own time per search.
+ */
+function rememberJsonAnswer(c: Context): () => string | undefined {
+  let text: string | undefined;
+  const json = (object: unknown, arg?: unknown, headers?: Record<string, string | string[]>) => {
+    text = JSON.stringify(object);
+    // As Hono's own `c.json`: the JSON content type unless the route gave one.
+    return c.body(text, arg as ContentfulStatusCode | undefined, { 'Content-Type': 'application/json', ...headers });
+  };
+  c.json = json as unknown as Context['json'];
+  return () => text;
+}
+
 function mask(key: string | undefined): string {
   if (!key) return '';
   return key.length <= 8 ? '***' : `${key.slice(0, 4)}…${key.slice(-4)}`;
@@ -99,14 +117,19 @@ export function logRoutes(services: Services): Hono {
   app.use('/1/*', async (c: Context, next: Next) => {
     if (c.req.path === '/1/logs' || c.req.method === 'OPTIONS') return next();
     const started = performance.now();
+    const jsonAnswer = rememberJsonAnswer(c);
     await next();
     // The body as the handler read it (readJson keeps the decoded text); never a second read of the stream.
     const requestBody = cut(c.get('bodyText') ?? '');
     let answer = '';
-    try {
-      answer = await head(c.res.clone().body);
-    } catch {
-      answer = '';
+    const text = jsonAnswer();
+    if (text !== undefined) answer = cut(text);
+    else {
+      try {
+        answer = await head(c.res.clone().body);
+      } catch {
+        answer = '';
+      }
     }
     const url = new URL(c.req.url);
     // A key given in the URL (Insights beacons; refused elsewhere, still secret) is never logged, whatever its case.
