@@ -73,6 +73,16 @@ function nodeRequestOf(c: Context): Readable | undefined {
  * bounded amount once the answer is sent, then closes the connection, as with the web stream.
  */
 function readNodeRequest(incoming: Readable, maxBytes: number): Promise<Uint8Array> {
+  // A server in front that read the body already (`rawBody`, as the Node adapter also honours), or drained it.
+  const { rawBody } = incoming as Readable & { rawBody?: unknown };
+  if (rawBody instanceof Buffer) {
+    if (rawBody.byteLength > maxBytes) {
+      return Promise.reject(
+        new ServiceError(413, `Request body too large: more than ${maxBytes} bytes, the limit is ${maxBytes} bytes`),
+      );
+    }
+    return Promise.resolve(rawBody);
+  }
   if (incoming.readableEnded) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
