@@ -112,7 +112,7 @@ test('behind a server that read the body first (rawBody, or the stream drained):
       body: JSON.stringify({ query: 'never read' }),
     });
     assert.equal(drained.status, 200);
-    assert.equal((await drained.json()).query, '');
+    assert.equal(((await drained.json()) as { query: string }).query, '');
     const tooLarge = await fetch(`${frontUrl}/1/indexes/raw/query`, {
       method: 'POST',
       headers: { ...headers, 'X-Test-Raw-Body': '1' },
