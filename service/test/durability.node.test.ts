@@ -84,6 +84,11 @@ describe('durability', () => {
     try {
       assert.equal(databaseOf(onFile.service).pragma('journal_mode', { simple: true }), 'wal');
       assert.equal(databaseOf(onFile.service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
+      // A search's log row is committed without its own fsync; the connection is FULL again for the writes.
+      await onFile.ok('PUT', '/1/indexes/level/a', { name: 'alpha' });
+      const search = await onFile.ok('POST', '/1/indexes/level/query', { query: 'alpha', clickAnalytics: true });
+      assert.match(search.queryID, /^[0-9a-f]{32}$/);
+      assert.equal(databaseOf(onFile.service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL again');
     } finally {
       await onFile.stop({ keepData: true });
     }
@@ -140,6 +145,34 @@ describe('durability', () => {
       // Task ids keep growing after a restart.
       const next = await svc.ok('PUT', '/1/indexes/keep/c', { name: 'gamma' });
       assert.ok(next.taskID > taskID);
+    } finally {
+      await svc.stop({ keepData: true });
+    }
+  });
+
+  test('the search log row of a search answered just before kill -9 is kept (CLI child process)', async () => {
+    const dir = dataDir();
+    const running = await spawnCli(['--port', '0', ...(await serveStorageArgs(dir))]);
+    const call = caller(running.url);
+    const saved = await call('PUT', '/1/indexes/crashlog/a', { title: 'alpha' });
+    assert.deepEqual((await call('GET', `/1/indexes/crashlog/task/${saved.body.taskID}`)).body, {
+      status: 'published',
+    });
+    // The last call before the kill: its row was committed (not synced) when the answer left.
+    const search = await call(
+      'POST',
+      '/1/indexes/crashlog/query',
+      { query: 'alpha', clickAnalytics: true, userToken: 'crash-user' },
+      { key: SEARCH_KEY },
+    );
+    assert.equal(search.status, 200);
+    await kill9(running.child);
+    const svc = await startService({ dataDir: dir });
+    try {
+      const logged = await svc.service.services.searchLog.get(search.body.queryID);
+      assert.equal(logged?.indexName, 'crashlog');
+      assert.deepEqual(logged?.objectIDs, ['a']);
+      assert.equal(logged?.userToken, 'crash-user');
     } finally {
       await svc.stop({ keepData: true });
     }
