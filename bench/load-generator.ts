@@ -61,31 +61,37 @@ export function searchBodies(queries: readonly string[]): string[] {
  * @example
  * const load = new LoadGenerator(url, '/1/indexes/scale/query', searchBodies(mixed));
  * const figures = await load.run(10, 4000, [child.pid!]);
- * await load.close();
  */
 export class LoadGenerator {
-  readonly #pool: Pool;
+  readonly #url: string;
   readonly #path: string;
   readonly #bodies: readonly string[];
   #next = 0;
 
   constructor(url: string, path: string, bodies: readonly string[]) {
-    this.#pool = new Pool(url, { connections: 64, pipelining: 1 });
+    this.#url = url;
     this.#path = path;
     this.#bodies = bodies;
   }
 
-  async #one(samples: number[]): Promise<void> {
+  async #one(pool: Pool, samples: number[]): Promise<void> {
     const body = this.#bodies[this.#next++ % this.#bodies.length]!;
     const t0 = performance.now();
-    const answer = await this.#pool.request({ method: 'POST', path: this.#path, headers: HEADERS, body });
+    const answer = await pool.request({ method: 'POST', path: this.#path, headers: HEADERS, body });
     await answer.body.dump({ limit: Number.POSITIVE_INFINITY });
     samples.push(performance.now() - t0);
     if (answer.statusCode !== 200) throw new Error(`search ${body}: ${answer.statusCode}`);
   }
 
-  /** `clients` concurrent loops of searches for `ms`; `servicePids`: the processes whose CPU time counts. */
+  /**
+   * `clients` concurrent loops of searches for `ms`, one keep-alive connection each (as many browsers: a
+   * pool with spare connections spreads even one client's requests over them, and so over a cluster's
+   * workers); `servicePids`: the processes whose CPU time counts.
+   */
   async run(clients: number, ms: number, servicePids: readonly number[]): Promise<LoadFigures> {
+    const pool = new Pool(this.#url, { connections: clients, pipelining: 1 });
+    // The connections are opened before the clock runs.
+    await Promise.all(Array.from({ length: clients }, () => this.#one(pool, [])));
     const samples: number[] = [];
     const serviceCpu = () => servicePids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
     const service0 = serviceCpu();
@@ -93,11 +99,12 @@ export class LoadGenerator {
     const t0 = performance.now();
     const end = t0 + ms;
     const loop = async () => {
-      while (performance.now() < end) await this.#one(samples);
+      while (performance.now() < end) await this.#one(pool, samples);
     };
     await Promise.all(Array.from({ length: clients }, loop));
     const elapsed = performance.now() - t0;
     const client = process.cpuUsage(client0);
+    await pool.close();
     const clientMs = (client.user + client.system) / 1000;
     const serviceMs = serviceCpu() - service0;
     samples.sort((a, b) => a - b);
@@ -110,10 +117,6 @@ export class LoadGenerator {
       clientShare: clientMs / (clientMs + serviceMs),
       coresUsed: (clientMs + serviceMs) / elapsed,
     };
-  }
-
-  close(): Promise<void> {
-    return this.#pool.close();
   }
 }
 

@@ -233,7 +233,6 @@ export async function measureService(
     const load = new LoadGenerator(url, `/1/indexes/${INDEX}/query`, searchBodies(mixed));
     const one = await load.run(1, throughputMs, [child.pid!]);
     const ten = await load.run(10, throughputMs, [child.pid!]);
-    await load.close();
     return {
       records: products.length,
       loadRate: (products.length / loadMs) * 1000,

@@ -93,7 +93,6 @@ async function measure(dataDir: string, workers: number, mixed: string[], ms: nu
     if (check.status !== 200) throw new Error(`search failed: ${check.status}`);
     return { one, ten };
   } finally {
-    await load.close();
     client.close();
     await stop(child);
   }
