@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 
 import type { SearchLogEntry, SearchLogStore } from '../types.js';
+import { unsyncedCommit } from './open.js';
 
 interface Row {
   query_id: string;
@@ -30,19 +31,12 @@ export function createSearchLog(db: Database.Database): SearchLogStore {
   const select = db.prepare('SELECT * FROM service_search_log WHERE query_id = ?');
   const forget = db.prepare('UPDATE service_search_log SET user_token = NULL WHERE user_token = ?');
   const countOfUser = db.prepare('SELECT COUNT(*) AS n FROM service_search_log WHERE user_token = ?');
-  // The connection's own level (FULL: every commit synced), put back after each search's row.
-  const synchronous = db.pragma('synchronous', { simple: true }) as number;
   return {
     async record(entry: SearchLogEntry) {
-      // One row per search answered with `clickAnalytics`, on the search's path: committed without an fsync
-      // of its own (synchronous NORMAL for this commit alone). In WAL mode a committed row is in the log file,
-      // so it survives the process dying (`kill -9`); the next synced commit (any write's task) or checkpoint
-      // takes it to the disk. An fsync per search (~3 ms on this machine) blocked the event loop for every
+      // One row per search answered with `clickAnalytics`, on the search's path: without an fsync of its own
+      // (`unsyncedCommit`: kept across kill -9), as an fsync per search blocked the event loop for every
       // search the elements send with Insights on. Writes and their tasks keep their fsync.
-      // Inside an open transaction (SQLite refuses the change there) the row goes with that transaction's commit.
-      const own = !db.inTransaction;
-      if (own) db.pragma('synchronous = NORMAL');
-      try {
+      unsyncedCommit(db, () =>
         insert.run(
           entry.queryID,
           entry.indexName,
@@ -52,10 +46,8 @@ export function createSearchLog(db: Database.Database): SearchLogStore {
           JSON.stringify(entry.objectIDs),
           entry.userToken ?? null,
           entry.createdAt,
-        );
-      } finally {
-        if (own) db.pragma(`synchronous = ${synchronous}`);
-      }
+        ),
+      );
     },
     async forgetUser(userToken: string) {
       forget.run(userToken);
