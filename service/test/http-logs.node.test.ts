@@ -64,7 +64,7 @@ test('bodies are cut at 1,000 characters and the request still works', async () 
   assert.ok(entry.query_body.endsWith('…'));
 });
 
-test('keeps the last 1,000 calls, newest first, also after more than twice as many', async () => {
+test('keeps the last 1,000 calls, newest first, across the trims of the kept calls', async () => {
   await svc.ok('PUT', '/1/indexes/counted/1', { name: 'one' });
   for (let i = 0; i < 2100; i++) await svc.call('GET', `/1/indexes/counted/1?n=${i}`);
   const tail = await svc.ok('GET', '/1/logs?offset=995&length=10');
