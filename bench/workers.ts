@@ -9,8 +9,8 @@
  * are ten connections, which the cluster hands to the workers in turn), on the same two cores as the service:
  * what a client costs is part of the figure, as it would be for a load balancer on the machine. So the
  * section also prints the CPU per search of both sides (the service's summed over the primary and the
- * workers), the load generator's share, the cores the run used, and the ceiling the ratio could reach: two
- * cores ÷ the CPU of one search, against one client's rate.
+ * workers), the load generator's share, the cores the run used, and the ceiling the ratio could reach from
+ * CPU time alone: one client ≤ 1 ÷ its CPU per search (both sides), ten clients ≤ the cores ÷ theirs.
  *
  * `WORKERS_SIZES` (default 100000), `WORKERS_COUNT` (default: the cores), `WORKERS_ROUNDS` (3),
  * `WORKERS_MS` (each measurement, 4000).
@@ -145,7 +145,9 @@ export async function run(): Promise<void> {
             // What the two cores could serve if both did nothing but this: cores ÷ CPU per search (both sides).
             fmt((CORES / (ten('serviceCpuMs') + ten('clientCpuMs'))) * 1000),
           ],
-          ceiling: ((CORES / (ten('serviceCpuMs') + ten('clientCpuMs'))) * 1000) / one('qps'),
+          // One client runs its searches one after the other: at most 1 ÷ (CPU per search, both sides); ten on
+          // free cores at most CORES ÷ theirs. Both bounds from CPU time alone, whatever the machine's load.
+          ceiling: (CORES * (one('serviceCpuMs') + one('clientCpuMs'))) / (ten('serviceCpuMs') + ten('clientCpuMs')),
         };
       });
       table(
@@ -172,8 +174,8 @@ export async function run(): Promise<void> {
           `10 clients, ${count} workers ÷ 1 process ×${(many.tenQps / single.tenQps).toFixed(2)}`,
       );
       console.log(
-        `  with ${count} workers, 10 clients could at most reach ×${many.ceiling.toFixed(2)} one client's rate on ${CORES} free cores ` +
-          `(the ceiling above ÷ 1 client's req/s); the cores the run got are in "cores used"`,
+        `  ceiling of the ratio with ${count} workers, from CPU per search alone: ×${many.ceiling.toFixed(2)} ` +
+          `(one client ≤ 1 ÷ its CPU per search, ten ≤ ${CORES} cores ÷ theirs); the cores the run got are in "cores used"`,
       );
       console.log(`  ${loadBefore} before, ${loadNote()} after`);
     } finally {
