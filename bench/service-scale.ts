@@ -5,8 +5,11 @@
  * first search after the load, one-client latency of the three query kinds, and search throughput of
  * 10 concurrent clients against one.
  *
- * The clients run in this process (a keep-alive `http.Agent`), the service in its own, so on a
- * two-core machine each has a core; latencies are what the client measures, HTTP and JSON included.
+ * The clients run in this process, the service in its own, so on a two-core machine each has a core;
+ * latencies are what the client measures, HTTP and JSON included. The load and the per-kind latencies go
+ * through a keep-alive `http.Agent` (answers parsed and checked); the throughput runs through the lean
+ * load generator (`load-generator.ts`: undici pool, bodies made beforehand), which also gives the CPU
+ * each side spent per search.
  * The batch bodies are serialised before the load is timed, so the load rate is the service's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,7 +20,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SyntheticProduct, SyntheticQueries } from '../service/src/datasets/synthetic.js';
 import { BENCH_SETTINGS } from './engines.js';
-import { latency, percentile, type Latency } from './measure.js';
+import { LoadGenerator, type LoadFigures, processCpuMs, searchBodies } from './load-generator.js';
+import { latency, type Latency } from './measure.js';
 
 const APP_ID = 'SVCLOCAL';
 const ADMIN_KEY = 'local-admin-key';
@@ -36,9 +40,11 @@ export interface ServiceFigures {
   prefix: Latency;
   typo: Latency;
   faceted: Latency;
-  /** Searches per second and median latency with one client and with ten. */
-  one: { qps: number; p50: number };
-  ten: { qps: number; p50: number };
+  /** The service's CPU ms per search over the one-client runs of the three kinds (insensitive to the machine's other load). */
+  serviceCpuMs: number;
+  /** Searches per second, latency and CPU per search with one client and with ten (`load-generator.ts`). */
+  one: LoadFigures;
+  ten: LoadFigures;
   /** Resident memory of the service process after the load (MB). */
   rssMB: number;
 }
@@ -128,7 +134,7 @@ export function search(client: Client, query: string, faceted = false, parse = t
 export async function startService(
   args: string[] = [],
   dir?: string,
-): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
+): Promise<{ url: string; child: ChildProcess; dataDir: string; pids: () => number[] }> {
   const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'svc-bench-scale-'));
   const cli = fileURLToPath(new URL('../service/src/cli.ts', import.meta.url));
   const child = spawn(
@@ -136,8 +142,9 @@ export async function startService(
     ['--max-old-space-size=16384', '--import', 'tsx', cli, 'serve', '--port', '0', '--data-dir', dataDir, ...args],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
+  // `serve --workers N` prints each worker's pid (`worker w1: pid 1234`) after `listening on`.
+  let out = '';
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /listening on (\S+)/.exec(out);
@@ -145,13 +152,8 @@ export async function startService(
     });
     child.once('exit', (code) => reject(new Error(`the service exited (${code}) before listening`)));
   });
-  return { url, child, dataDir };
-}
-
-/** CPU seconds (user + system) of a process so far, from /proc (clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const pids = () => [child.pid!, ...[...out.matchAll(/^worker \S+: pid (\d+)$/gm)].map((m) => Number(m[1]))];
+  return { url, child, dataDir, pids };
 }
 
 function rssMB(pid: number): number {
@@ -170,27 +172,6 @@ async function timed(client: Client, list: string[], faceted = false): Promise<n
     if (answer.status !== 200) throw new Error(`search "${q}": ${answer.status}`);
   }
   return out;
-}
-
-/** `clients` concurrent loops over the mixed query list for `ms`: searches per second, median and p99 latency. */
-export async function throughput(client: Client, mixed: string[], clients: number, ms: number) {
-  const samples: number[] = [];
-  const end = performance.now() + ms;
-  let next = 0;
-  const loop = async () => {
-    while (performance.now() < end) {
-      const q = mixed[next++ % mixed.length]!;
-      const t0 = performance.now();
-      const answer = await search(client, q, next % 3 === 0, false);
-      samples.push(performance.now() - t0);
-      if (answer.status !== 200) throw new Error(`search "${q}": ${answer.status}`);
-    }
-  };
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: clients }, loop));
-  const elapsed = performance.now() - t0;
-  samples.sort((a, b) => a - b);
-  return { qps: (samples.length / elapsed) * 1000, p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
 /**
@@ -215,7 +196,7 @@ export async function measureService(
       const requests = products.slice(i, i + batchSize).map((body) => ({ action: 'addObject', body }));
       bodies.push(JSON.stringify({ requests }));
     }
-    const cpu0 = cpuSeconds(child.pid!);
+    const cpu0 = processCpuMs(child.pid!) / 1000;
     const t0 = performance.now();
     let last = 0;
     for (const body of bodies) {
@@ -224,7 +205,7 @@ export async function measureService(
     }
     await client.waitTask(last);
     const loadMs = performance.now() - t0;
-    const loadCpu = cpuSeconds(child.pid!) - cpu0;
+    const loadCpu = processCpuMs(child.pid!) / 1000 - cpu0;
     let t = performance.now();
     const first = await search(client, queries.prefix[0]!);
     const firstSearchMs = performance.now() - t;
@@ -235,17 +216,23 @@ export async function measureService(
     const nbHits = (first.body as { nbHits: number }).nbHits;
     if (!(nbHits > 0)) throw new Error(`the first search found nothing (${JSON.stringify(first.body)})`);
     const rss = rssMB(child.pid!);
+    let searchCpu = 0;
+    let searches = 0;
     const kinds = async (list: string[], faceted = false) => {
       await timed(client, list.slice(0, 50), faceted);
+      const cpu0 = processCpuMs(child.pid!);
       const wall = await timed(client, list, faceted);
+      searchCpu += processCpuMs(child.pid!) - cpu0;
+      searches += list.length;
       return latency(wall, wall.slice());
     };
     const prefix = await kinds(queries.prefix);
     const typo = await kinds(queries.typo.map((t) => t.query));
     const faceted = await kinds(queries.faceted, true);
     const mixed = queries.prefix.flatMap((q, i) => [q, queries.typo[i]!.query, queries.faceted[i]!]);
-    const one = await throughput(client, mixed, 1, throughputMs);
-    const ten = await throughput(client, mixed, 10, throughputMs);
+    const load = new LoadGenerator(url, `/1/indexes/${INDEX}/query`, searchBodies(mixed));
+    const one = await load.run(1, throughputMs, [child.pid!]);
+    const ten = await load.run(10, throughputMs, [child.pid!]);
     return {
       records: products.length,
       loadRate: (products.length / loadMs) * 1000,
@@ -256,6 +243,7 @@ export async function measureService(
       prefix,
       typo,
       faceted,
+      serviceCpuMs: searchCpu / searches,
       one,
       ten,
       rssMB: rss,

@@ -163,6 +163,7 @@ export async function serve(options: ServeOptions): Promise<{ service: Service; 
     crawlerApiKey: options.crawlerApiKey,
     crawlerDomains: options.crawlerDomains,
     demo: worker ? worker.demo : options.demo,
+    ownsProcess: true,
     ...(worker ? { worker: { id: worker.id, onCommitted: worker.onCommitted } } : {}),
   });
   const { url } = await service.listen(options.port, options.host);

@@ -31,6 +31,13 @@ export interface ServiceOptions {
    * answers carry `X-Service-Worker: <name>`.
    */
   worker?: { id: string; onCommitted?: (seq: number) => void };
+  /**
+   * The service is alone in its process (`serve`): the Node adapter then replaces the global `Request` and
+   * `Response` with its lighter ones, which send a JSON answer as one string instead of through a web
+   * stream. Off by default: a service mounted in another server (a dev server, a test runner) leaves that
+   * process's globals alone.
+   */
+  ownsProcess?: boolean;
   appId?: string;
   adminKey?: string;
   searchKey?: string;

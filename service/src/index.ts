@@ -118,7 +118,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     await createDemoSuggestions(services, DEMO_INDEX);
   }
 
-  const listener = getRequestListener(app.fetch, { overrideGlobalObjects: false });
+  const listener = getRequestListener(app.fetch, { overrideGlobalObjects: options.ownsProcess === true });
   let server: Server | undefined;
 
   const service: Service = {

@@ -84,6 +84,14 @@ describe('durability', () => {
     try {
       assert.equal(databaseOf(onFile.service).pragma('journal_mode', { simple: true }), 'wal');
       assert.equal(databaseOf(onFile.service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL');
+      // A search's log row is committed without its own fsync; the connection is FULL again for the writes.
+      await onFile.ok('PUT', '/1/indexes/level/a', { name: 'alpha' });
+      const search = await onFile.ok('POST', '/1/indexes/level/query', { query: 'alpha', clickAnalytics: true });
+      assert.match(search.queryID, /^[0-9a-f]{32}$/);
+      assert.equal(databaseOf(onFile.service).pragma('synchronous', { simple: true }), 2, 'synchronous FULL again');
+      await onFile.service.services.analyticsLog.flush();
+      await onFile.service.services.usage.flush();
+      assert.equal(databaseOf(onFile.service).pragma('synchronous', { simple: true }), 2, 'and after the logs');
     } finally {
       await onFile.stop({ keepData: true });
     }
@@ -140,6 +148,64 @@ describe('durability', () => {
       // Task ids keep growing after a restart.
       const next = await svc.ok('PUT', '/1/indexes/keep/c', { name: 'gamma' });
       assert.ok(next.taskID > taskID);
+    } finally {
+      await svc.stop({ keepData: true });
+    }
+  });
+
+  test('the search log row of a search answered just before kill -9 is kept (CLI child process)', async () => {
+    const dir = dataDir();
+    const running = await spawnCli(['--port', '0', ...(await serveStorageArgs(dir))]);
+    const call = caller(running.url);
+    const saved = await call('PUT', '/1/indexes/crashlog/a', { title: 'alpha' });
+    assert.deepEqual((await call('GET', `/1/indexes/crashlog/task/${saved.body.taskID}`)).body, {
+      status: 'published',
+    });
+    // The last call before the kill: its row was committed (not synced) when the answer left.
+    const search = await call(
+      'POST',
+      '/1/indexes/crashlog/query',
+      { query: 'alpha', clickAnalytics: true, userToken: 'crash-user' },
+      { key: SEARCH_KEY },
+    );
+    assert.equal(search.status, 200);
+    await kill9(running.child);
+    const svc = await startService({ dataDir: dir });
+    try {
+      const logged = await svc.service.services.searchLog.get(search.body.queryID);
+      assert.equal(logged?.indexName, 'crashlog');
+      assert.deepEqual(logged?.objectIDs, ['a']);
+      assert.equal(logged?.userToken, 'crash-user');
+    } finally {
+      await svc.stop({ keepData: true });
+    }
+  });
+
+  test('Analytics and Usage rows written (a read flushes them) before kill -9 are kept (CLI child process)', async () => {
+    const dir = dataDir();
+    const running = await spawnCli(['--port', '0', ...(await serveStorageArgs(dir))]);
+    const call = caller(running.url);
+    const saved = await call('PUT', '/1/indexes/crashstats/a', { title: 'alpha' });
+    assert.deepEqual((await call('GET', `/1/indexes/crashstats/task/${saved.body.taskID}`)).body, {
+      status: 'published',
+    });
+    for (const query of ['alpha', 'beta', 'gamma']) {
+      assert.equal((await call('POST', '/1/indexes/crashstats/query', { query }, { key: SEARCH_KEY })).status, 200);
+    }
+    const day = 24 * 3600 * 1000;
+    const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const usagePath = `/1/usage/total_search_requests?startDate=${date(Date.now() - day)}&endDate=${date(Date.now() + 2 * day)}`;
+    // Each read writes the queued rows first: these are the last writes before the kill.
+    const usage = (await call('GET', usagePath)).body;
+    const analytics = (await call('GET', '/2/searches/count?index=crashstats')).body;
+    assert.equal(analytics.count, 3);
+    const searches = (usage.total_search_requests as Array<{ v: number }>).reduce((sum, point) => sum + point.v, 0);
+    assert.equal(searches, 3);
+    await kill9(running.child);
+    const svc = await startService({ dataDir: dir });
+    try {
+      assert.deepEqual((await svc.ok('GET', '/2/searches/count?index=crashstats')).count, 3);
+      assert.deepEqual((await svc.ok('GET', usagePath)).total_search_requests, usage.total_search_requests);
     } finally {
       await svc.stop({ keepData: true });
     }

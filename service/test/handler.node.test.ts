@@ -73,3 +73,54 @@ test('the services are reachable past HTTP (indices, storage, events)', async ()
   await service.services.events.emit('insights:usertoken-deleted', { userToken: 'u2', events: 2 });
   assert.deepEqual(seen, [{ userToken: 'u1', events: 1 }]);
 });
+
+test('behind a server that read the body first (rawBody, or the stream drained): the body read is used, the limit holds', async () => {
+  const local = await createService(await storageOptions(':memory:'));
+  // A body parser in front, as Express' raw parser or a cloud function's host: it keeps the bytes as `rawBody`.
+  const front = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.headers['x-test-raw-body'] === '1') {
+        (req as typeof req & { rawBody: Buffer }).rawBody = Buffer.concat(chunks);
+        // Its length is not announced: the limit must hold on the bytes themselves.
+        const raw = req.rawHeaders;
+        for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]!.toLowerCase() === 'content-length') raw.splice(i, 2);
+      }
+      local.handler(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  const headers = {
+    'X-Service-Application-Id': DEV_CREDENTIALS.appId,
+    'X-Service-API-Key': DEV_CREDENTIALS.adminKey,
+    'Content-Type': 'application/json',
+  };
+  try {
+    const saved = await fetch(`${frontUrl}/1/indexes/raw/kept`, {
+      method: 'PUT',
+      headers: { ...headers, 'X-Test-Raw-Body': '1' },
+      body: JSON.stringify({ name: 'from rawBody' }),
+    });
+    assert.equal(saved.status, 200);
+    assert.equal(local.services.catalog.require('raw').getObject('kept')?.name, 'from rawBody');
+    // Drained without rawBody: the body reads as empty (an empty search).
+    const drained = await fetch(`${frontUrl}/1/indexes/raw/query`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: 'never read' }),
+    });
+    assert.equal(drained.status, 200);
+    assert.equal(((await drained.json()) as { query: string }).query, '');
+    const tooLarge = await fetch(`${frontUrl}/1/indexes/raw/query`, {
+      method: 'POST',
+      headers: { ...headers, 'X-Test-Raw-Body': '1' },
+      body: JSON.stringify({ query: 'x'.repeat(11 * 1024 * 1024) }),
+    });
+    assert.equal(tooLarge.status, 413);
+  } finally {
+    await new Promise((resolve) => front.close(resolve));
+    await local.close();
+  }
+});

@@ -63,3 +63,14 @@ test('bodies are cut at 1,000 characters and the request still works', async () 
   assert.ok(entry.query_body.length <= 1001);
   assert.ok(entry.query_body.endsWith('…'));
 });
+
+test('keeps the last 1,000 calls, newest first, across the trims of the kept calls', async () => {
+  await svc.ok('PUT', '/1/indexes/counted/1', { name: 'one' });
+  for (let i = 0; i < 2100; i++) await svc.call('GET', `/1/indexes/counted/1?n=${i}`);
+  const tail = await svc.ok('GET', '/1/logs?offset=995&length=10');
+  assert.deepEqual(
+    tail.logs.map((entry: { url: string }) => entry.url),
+    [2099 - 995, 2099 - 996, 2099 - 997, 2099 - 998, 2099 - 999].map((n) => `/1/indexes/counted/1?n=${n}`),
+  );
+  assert.equal((await svc.ok('GET', '/1/logs?length=1')).logs[0].url, '/1/indexes/counted/1?n=2099');
+});

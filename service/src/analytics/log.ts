@@ -3,7 +3,7 @@
  * by the Analytics store (`storage/`).
  *
  * Writes stay off the search path: `record` only queues the row; the queue is written in one transaction
- * (one fsync) 250 ms after its first row, at once from 1,000 rows, before every Analytics read (`flush`) and
+ * (on SQLite without an fsync of its own: `unsyncedCommit`) 250 ms after its first row, at once from 1,000 rows, before every Analytics read (`flush`) and
  * when the service closes. A `kill -9` can therefore lose the searches of the last 250 ms — the price of not
  * adding an fsync to every search.
  *

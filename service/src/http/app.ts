@@ -3,7 +3,7 @@
  * answer shares (CORS for the browser-facing APIs, the path check, the JSON content type) and the one error
  * mapping (`ServiceError` and the engine's `EngineError` → the section's failure body, `failure.ts`).
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { ServiceError } from '../errors.js';
 import type { Services } from '../services.js';
@@ -86,12 +86,21 @@ export function createApp(services: Services): Hono {
   // another origin may call it (its key runs record extractors on this machine), so it gets no CORS headers.
   // Two plain prefixes, not one `/:version{1|2}/*` pattern: Hono's combined router let that pattern match
   // any path whose last character is `2` (`/api/1/crawlers/…2` got CORS headers).
-  const browserCors = cors({
+  const preflight = cors({
     origin: '*',
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowHeaders: ALLOWED_HEADERS,
     maxAge: 86400,
   });
+  // The preflight is `cors`'s. On every other call `cors` only adds `Access-Control-Allow-Origin: *` (the
+  // origin is `*`, whatever the request's `Origin`), but on the answer object it makes before the route runs:
+  // Hono then copies the route's answer into a new one, whose body becomes a web stream the Node adapter
+  // reads chunk by chunk. Set as a prepared header, it goes into the route's answer as it is made.
+  const browserCors: MiddlewareHandler = async (c, next) => {
+    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    c.header('Access-Control-Allow-Origin', '*');
+    await next();
+  };
   app.use('/1/*', browserCors);
   app.use('/2/*', browserCors);
   // A path with a malformed percent-escape (`%ZZ`) or bytes that are not UTF-8 (`%ff%fe`) names nothing:

@@ -5,6 +5,7 @@
  * API keys are masked in the logged headers; bodies are cut at 1,000 characters.
  */
 import { type Context, Hono, type Next } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import type { Services } from '../services.js';
 import { authorize, clientIp } from './request.js';
@@ -80,6 +81,69 @@ function safeDecode(segment: string): string {
   }
 }
 
+/**
+ * Wraps the call's `c.json` so that the text it sends is kept for the log; returns a reader of that text
+ * (undefined when the answer was not made by `c.json`). Reading the answer back from the response instead
+ * (`c.res.clone()`) tees its body into web streams: the answer then leaves as a stream, read chunk by chunk,
+ * instead of one string written at once, a large share of the HTTP layer's time per search.
+ */
+function rememberJsonAnswer(c: Context): () => string | undefined {
+  let text: string | undefined;
+  const json = (object: unknown, arg?: unknown, headers?: Record<string, string | string[]>) => {
+    text = JSON.stringify(object);
+    // As Hono's own `c.json`: the JSON content type unless the route gave one.
+    return c.body(text, arg as ContentfulStatusCode | undefined, { 'Content-Type': 'application/json', ...headers });
+  };
+  c.json = json as unknown as Context['json'];
+  return () => text;
+}
+
+/** A call as the middleware keeps it (the log entry is made from it when read). */
+interface Call {
+  ts: number;
+  method: string;
+  status: number;
+  /** At most BODY_CHARS characters (`cut`). */
+  requestBody: string;
+  answer: string;
+  url: string;
+  path: string;
+  ip: string;
+  appId: string;
+  /** Already masked. */
+  apiKey: string;
+  userAgent: string;
+  ms: number;
+}
+
+function entryOf(call: Call): LogEntry {
+  const url = new URL(call.url);
+  // A key given in the URL (Insights beacons; refused elsewhere, still secret) is never logged, whatever its case.
+  for (const name of [...url.searchParams.keys()])
+    if (name.toLowerCase() === 'x-service-api-key') url.searchParams.delete(name);
+  const index = /^\/1\/indexes\/([^/]+)/.exec(call.path)?.[1];
+  const entry: LogEntry = {
+    timestamp: new Date(call.ts).toISOString(),
+    method: call.method,
+    answer_code: String(call.status),
+    query_body: call.requestBody,
+    answer: call.answer,
+    url: `${url.pathname}${url.search}`,
+    ip: call.ip,
+    query_headers: [
+      `X-Service-Application-Id: ${call.appId}`,
+      `X-Service-API-Key: ${call.apiKey}`,
+      `User-Agent: ${call.userAgent}`,
+    ].join('\n'),
+    sha1: '',
+    nb_api_calls: '1',
+    processing_time_ms: String(Math.round(call.ms)),
+    kind: kindOf(call.method, call.path),
+  };
+  if (index !== undefined && index !== '*') entry.index = safeDecode(index);
+  return entry;
+}
+
 function mask(key: string | undefined): string {
   if (!key) return '';
   return key.length <= 8 ? '***' : `${key.slice(0, 4)}…${key.slice(-4)}`;
@@ -94,53 +158,51 @@ function mask(key: string | undefined): string {
  */
 export function logRoutes(services: Services): Hono {
   const app = new Hono();
-  const entries: LogEntry[] = [];
+  const calls: Call[] = [];
 
   app.use('/1/*', async (c: Context, next: Next) => {
     if (c.req.path === '/1/logs' || c.req.method === 'OPTIONS') return next();
     const started = performance.now();
+    const jsonAnswer = rememberJsonAnswer(c);
     await next();
     // The body as the handler read it (readJson keeps the decoded text); never a second read of the stream.
     const requestBody = cut(c.get('bodyText') ?? '');
     let answer = '';
-    try {
-      answer = await head(c.res.clone().body);
-    } catch {
-      answer = '';
+    const text = jsonAnswer();
+    if (text !== undefined) answer = cut(text);
+    else {
+      try {
+        answer = await head(c.res.clone().body);
+      } catch {
+        answer = '';
+      }
     }
-    const url = new URL(c.req.url);
-    // A key given in the URL (Insights beacons; refused elsewhere, still secret) is never logged, whatever its case.
-    for (const name of [...url.searchParams.keys()])
-      if (name.toLowerCase() === 'x-service-api-key') url.searchParams.delete(name);
-    const index = /^\/1\/indexes\/([^/]+)/.exec(c.req.path)?.[1];
-    const headers = [
-      `X-Service-Application-Id: ${c.req.header('x-service-application-id') ?? ''}`,
-      `X-Service-API-Key: ${mask(c.req.header('x-service-api-key'))}`,
-      `User-Agent: ${c.req.header('user-agent') ?? ''}`,
-    ].join('\n');
-    const entry: LogEntry = {
-      timestamp: new Date().toISOString(),
+    // What the answer needs now, kept raw; the entry is formatted when `GET /1/logs` reads it.
+    calls.push({
+      ts: Date.now(),
       method: c.req.method,
-      answer_code: String(c.res.status),
-      query_body: requestBody,
+      status: c.res.status,
+      requestBody,
       answer,
-      url: `${url.pathname}${url.search}`,
+      url: c.req.url,
+      path: c.req.path,
       ip: clientIp(c) ?? '',
-      query_headers: headers,
-      sha1: '',
-      nb_api_calls: '1',
-      processing_time_ms: String(Math.round(performance.now() - started)),
-      kind: kindOf(c.req.method, c.req.path),
-    };
-    if (index !== undefined && index !== '*') entry.index = safeDecode(index);
-    entries.unshift(entry);
-    if (entries.length > KEEP) entries.length = KEEP;
+      appId: c.req.header('x-service-application-id') ?? '',
+      // Masked at once: the key itself is never kept.
+      apiKey: mask(c.req.header('x-service-api-key')),
+      userAgent: c.req.header('user-agent') ?? '',
+      ms: performance.now() - started,
+    });
+    // Oldest first; cut back to the last KEEP every KEEP / 10 calls (not a shift per call).
+    if (calls.length >= KEEP + KEEP / 10) calls.splice(0, calls.length - KEEP);
   });
 
   app.get('/1/logs', (c) => {
     const { indexName } = queryOf(c, INDEX_QUERY);
     authorize(services, c, 'logs', indexName);
     const { offset, length, type } = queryOf(c, LOGS_QUERY);
+    const entries: LogEntry[] = [];
+    for (let i = calls.length - 1; i >= 0 && entries.length < KEEP; i--) entries.push(entryOf(calls[i]!));
     const selected = entries.filter(
       (entry) =>
         (indexName === undefined || entry.index === indexName) &&

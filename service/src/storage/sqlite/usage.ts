@@ -1,6 +1,7 @@
 /** The Usage call log in SQLite (`usage_calls`). */
 import type Database from 'better-sqlite3';
 import type { UsageRow, UsageStore } from '../types.js';
+import { unsyncedCommit } from './open.js';
 
 export class SqliteUsage implements UsageStore {
   readonly #db: Database.Database;
@@ -17,12 +18,12 @@ export class SqliteUsage implements UsageStore {
     };
   }
 
+  /** One batch of the Usage log (`usage/log.ts`), committed without its own fsync (`unsyncedCommit`). */
   async append(rows: readonly UsageRow[]): Promise<void> {
-    this.#db
-      .transaction(() => {
-        for (const row of rows) this.#stmt.insert.run(row);
-      })
-      .immediate();
+    const insert = this.#db.transaction(() => {
+      for (const row of rows) this.#stmt.insert.run(row);
+    });
+    unsyncedCommit(this.#db, () => insert.immediate());
   }
 
   async rows(start: number, end: number, indexName?: string): Promise<UsageRow[]> {

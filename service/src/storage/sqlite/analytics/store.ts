@@ -1,6 +1,7 @@
 /** The searches Analytics counts, in SQLite (`analytics_searches`), with the reports computed from them. */
 import type Database from 'better-sqlite3';
 import type { AnalyticsSearch, AnalyticsSearchFilter, AnalyticsStore } from '../../types.js';
+import { unsyncedCommit } from '../open.js';
 import { SqliteAnalyticsReports } from './reports.js';
 
 export class SqliteAnalytics implements AnalyticsStore {
@@ -31,34 +32,34 @@ export class SqliteAnalytics implements AnalyticsStore {
   ): Promise<void> {
     // IMMEDIATE: the write lock from the start, so workers sharing the file append one batch at a time and a
     // typing series spread over two of them keeps only its last search (a deferred read-then-write would
-    // fail with SQLITE_BUSY once another worker wrote in between).
-    this.#db
-      .transaction(() => {
-        for (const entry of searches) {
-          const before = this.#stmt.previous.get(entry.indexName, entry.userKey) as
-            | { id: number; query: string; ts: number }
-            | undefined;
-          this.#stmt.insert.run(
-            entry.indexName,
-            entry.ts,
-            entry.query,
-            entry.nbHits,
-            entry.userKey,
-            entry.anonymous ? 1 : 0,
-            entry.queryID ?? null,
-            entry.page,
-            entry.hitsPerPage,
-            JSON.stringify(entry.objectIDs),
-            JSON.stringify(entry.filters.map((f) => [f.attribute, f.operator, f.value])),
-            JSON.stringify(entry.tags),
-            entry.abTestID ?? null,
-            entry.abTestVariantID ?? null,
-            entry.country ?? null,
-          );
-          if (before && continues(before, entry)) this.#stmt.supersede.run(before.id);
-        }
-      })
-      .immediate();
+    // fail with SQLITE_BUSY once another worker wrote in between). Committed without its own fsync
+    // (`unsyncedCommit`: kept across kill -9; the lock is no longer held through an fsync).
+    const append = this.#db.transaction(() => {
+      for (const entry of searches) {
+        const before = this.#stmt.previous.get(entry.indexName, entry.userKey) as
+          | { id: number; query: string; ts: number }
+          | undefined;
+        this.#stmt.insert.run(
+          entry.indexName,
+          entry.ts,
+          entry.query,
+          entry.nbHits,
+          entry.userKey,
+          entry.anonymous ? 1 : 0,
+          entry.queryID ?? null,
+          entry.page,
+          entry.hitsPerPage,
+          JSON.stringify(entry.objectIDs),
+          JSON.stringify(entry.filters.map((f) => [f.attribute, f.operator, f.value])),
+          JSON.stringify(entry.tags),
+          entry.abTestID ?? null,
+          entry.abTestVariantID ?? null,
+          entry.country ?? null,
+        );
+        if (before && continues(before, entry)) this.#stmt.supersede.run(before.id);
+      }
+    });
+    unsyncedCommit(this.#db, () => append.immediate());
   }
 
   async forgetUser(userToken: string, standIn: string): Promise<void> {
