@@ -438,9 +438,13 @@ function matchByTokens(
       let best = 0;
       let attribute = ATTR_MASK;
       let specs = fixed;
+      // the tokens of the word in the record: with exactly one, its key is the word's position for
+      // proximity (what the postings give); with several, REPEATED (proximity reads the tokens)
+      let found = 0;
       for (let k = start; k < end; k++) {
         const range = termRange[tokens[k << 1]!]!;
         if (range === 0) continue;
+        found++;
         if (best === 0 || range < best) best = range;
         specs ??= state.specsFor(state.records[doc]!);
         const place = tokens[(k << 1) + 1]!;
@@ -455,8 +459,7 @@ function matchByTokens(
       packed += (d.typos[best - 1]! << 20) + (d.exact[best - 1]! << 26);
       if (attribute < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | attribute;
       match[slot + 1] = packed;
-      // proximity reads these few records' tokens
-      if (state.wordKeysActive) state.wordKeys[slot + i] = REPEATED;
+      if (state.wordKeysActive) state.wordKeys[slot + i] = found === 1 && attribute < ATTR_MASK ? attribute : REPEATED;
     }
     for (let r = 0; r < d.lo.length; r++) for (let p = d.lo[r]!; p < d.hi[r]!; p++) termRange[sorted[p]!] = 0;
     if ((required >>> i) & 1) done |= bit;

@@ -76,22 +76,28 @@ export function proximity(state: IndexState, doc: number, nWords: number): numbe
     if (prevWord >= 0) {
       const ba = 1 << prevWord;
       const bb = 1 << w;
+      // one pass: positions never decrease along a field's tokens, so the closest pair is always a
+      // token and the latest token of the other word before it in the same field
       let best = 8;
-      for (let a = 0; a < m && best > 1; a++) {
-        if ((tb[a]! & ba) === 0) continue;
-        const pa = tp[a]!;
-        for (let b = 0; b < m; b++) {
-          if (b === a) {
-            // one word standing for both query words (a synonym of several words): next to each other
-            if (spanned && (ts[a]! & (ba | bb)) === (ba | bb)) best = 1;
-            continue;
+      let lastA = -1;
+      let lastB = -1;
+      for (let k = 0; k < m && best > 1; k++) {
+        const b = tb[k]!;
+        const place = tp[k]!;
+        if ((b & ba) !== 0) {
+          // one word standing for both query words (a synonym of several words): next to each other
+          if (spanned && (ts[k]! & (ba | bb)) === (ba | bb)) best = 1;
+          if (lastB >= 0 && lastB >>> 16 === place >>> 16) {
+            const dist = lastB > place ? lastB - place : place - lastB + 1;
+            if (dist < best) best = dist;
           }
-          if ((tb[b]! & bb) === 0) continue;
-          const pb = tp[b]!;
-          if (pa >>> 16 !== pb >>> 16) continue;
-          const dist = pb > pa ? pb - pa : pa - pb + 1;
+        }
+        if ((b & bb) !== 0 && lastA >= 0 && lastA >>> 16 === place >>> 16) {
+          const dist = place > lastA ? place - lastA : lastA - place + 1;
           if (dist < best) best = dist;
         }
+        if ((b & ba) !== 0) lastA = place;
+        if ((b & bb) !== 0) lastB = place;
       }
       total += best;
     }
