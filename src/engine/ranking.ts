@@ -288,9 +288,20 @@ function bucket(
     }
     // the keys are only read until the buckets are built, so every level can use the index's buffer
     const keys = state.keys.subarray(0, ids.length);
-    const [min, max] = criterionKeys(state, crit, ids, keys);
+    let next = level + 1;
+    let min: number;
+    let max: number;
+    if (crit.match && crits[level + 1]?.match) {
+      // consecutive criteria read from the match words: one key for all of them (see `fusedKeys`)
+      while (crits[next]?.match) next++;
+      const range = fusedKeys(state.match, crits, level, next, ids, keys);
+      if (range === null) {
+        next = level + 1;
+        [min, max] = criterionKeys(state, crit, ids, keys);
+      } else [min, max] = range;
+    } else [min, max] = criterionKeys(state, crit, ids, keys);
     if (min === max) {
-      level++;
+      level = next;
       continue;
     }
     let sorted: Uint32Array;
@@ -337,11 +348,91 @@ function bucket(
     while (from < sorted.length && out.length < need) {
       let to = from + 1;
       while (to < sorted.length && sortedKeys[to] === sortedKeys[from]) to++;
-      bucket(state, sorted.subarray(from, to), level + 1, need, out, crits);
+      bucket(state, sorted.subarray(from, to), next, need, out, crits);
       from = to;
     }
     return;
   }
+}
+
+/** Largest number of distinct fused keys (the counting sort's table); beyond it, one level at a time. */
+const FUSED_KEYS_MAX = 65536;
+
+/**
+ * The keys of the match criteria `crits[from…to)` combined into one, in mixed radix (the first
+ * criterion most significant), so that one counting sort orders the ids as the criteria one after
+ * the other would, in one pass over them instead of a key pass and a partition per criterion (a
+ * one-word query over 400,000 records has three: typo, attribute, exact). Each criterion's key is
+ * the one its own function computes (`typoKeys`, `wordKeys`, `attributeKeys`, `exactKeys`): the field
+ * of the match word, and for `words`/`exact` n minus it. Null when the keys' ranges multiply past
+ * `FUSED_KEYS_MAX`.
+ */
+function fusedKeys(
+  match: Uint32Array,
+  crits: Criterion[],
+  from: number,
+  to: number,
+  ids: Uint32Array,
+  keys: Uint32Array,
+): [number, number] | null {
+  const count = to - from;
+  // per criterion: shift and mask of its field in the second match word (-1: popcount of the word bits
+  // of the first), and n when the key is n minus the field
+  const shift = new Int32Array(count);
+  const mask = new Int32Array(count);
+  const minus = new Int32Array(count);
+  for (let c = 0; c < count; c++) {
+    const crit = crits[from + c]!;
+    const n = crit.n ?? 0;
+    if (crit.match === 'typo') {
+      shift[c] = 20;
+      mask[c] = 63;
+    } else if (crit.match === 'attribute') {
+      shift[c] = 0;
+      mask[c] = ATTR_MASK;
+    } else if (crit.match === 'exact') {
+      shift[c] = 26;
+      mask[c] = 63;
+      minus[c] = n;
+    } else {
+      shift[c] = -1;
+      minus[c] = n;
+    }
+  }
+  const lo = new Int32Array(count).fill(0x7fffffff);
+  const hi = new Int32Array(count).fill(-1);
+  for (let i = 0; i < ids.length; i++) {
+    const slot = ids[i]! << 1;
+    for (let c = 0; c < count; c++) {
+      const field = shift[c]! < 0 ? popcount(match[slot]! & 0xffff) : (match[slot + 1]! >>> shift[c]!) & mask[c]!;
+      const k = minus[c]! ? minus[c]! - field : field;
+      if (k < lo[c]!) lo[c] = k;
+      if (k > hi[c]!) hi[c] = k;
+    }
+  }
+  // mixed radix: the last criterion varies fastest
+  const radix = new Int32Array(count);
+  let size = 1;
+  for (let c = count - 1; c >= 0; c--) {
+    radix[c] = size;
+    size *= hi[c]! - lo[c]! + 1;
+    if (size > FUSED_KEYS_MAX) return null;
+  }
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const slot = ids[i]! << 1;
+    let key = 0;
+    for (let c = 0; c < count; c++) {
+      const field = shift[c]! < 0 ? popcount(match[slot]! & 0xffff) : (match[slot + 1]! >>> shift[c]!) & mask[c]!;
+      const k = minus[c]! ? minus[c]! - field : field;
+      key += (k - lo[c]!) * radix[c]!;
+    }
+    keys[i] = key;
+    if (key < min) min = key;
+    if (key > max) max = key;
+  }
+  return [min, max];
 }
 
 /**
