@@ -363,9 +363,10 @@ const FUSED_KEYS_MAX = 65536;
  * criterion most significant), so that one counting sort orders the ids as the criteria one after
  * the other would, in one pass over them instead of a key pass and a partition per criterion (a
  * one-word query over 400,000 records has three: typo, attribute, exact). Each criterion's key is
- * the one its own function computes (`typoKeys`, `wordKeys`, `attributeKeys`, `exactKeys`): the field
- * of the match word, and for `words`/`exact` n minus it. Null when the keys' ranges multiply past
- * `FUSED_KEYS_MAX`.
+ * the one its own function computes (`typoKeys`, `wordKeys`, `attributeKeys`, `exactKeys`): a field
+ * of the match words, and for `words`/`exact` n minus it; so the combined key is a constant plus each
+ * field times a signed weight, which two loops without a branch per criterion compute. Null when a
+ * kind repeats or the keys' ranges multiply past `FUSED_KEYS_MAX`.
  */
 function fusedKeys(
   match: Uint32Array,
@@ -375,59 +376,73 @@ function fusedKeys(
   ids: Uint32Array,
   keys: Uint32Array,
 ): [number, number] | null {
-  const count = to - from;
-  // per criterion: shift and mask of its field in the second match word (-1: popcount of the word bits
-  // of the first), and n when the key is n minus the field
-  const shift = new Int32Array(count);
-  const mask = new Int32Array(count);
-  const minus = new Int32Array(count);
-  for (let c = 0; c < count; c++) {
-    const crit = crits[from + c]!;
-    const n = crit.n ?? 0;
-    if (crit.match === 'typo') {
-      shift[c] = 20;
-      mask[c] = 63;
-    } else if (crit.match === 'attribute') {
-      shift[c] = 0;
-      mask[c] = ATTR_MASK;
-    } else if (crit.match === 'exact') {
-      shift[c] = 26;
-      mask[c] = 63;
-      minus[c] = n;
-    } else {
-      shift[c] = -1;
-      minus[c] = n;
-    }
-  }
-  const lo = new Int32Array(count).fill(0x7fffffff);
-  const hi = new Int32Array(count).fill(-1);
+  const kinds = crits.slice(from, to).map((c) => c.match!);
+  if (new Set(kinds).size !== kinds.length) return null;
+  const useWords = kinds.includes('words');
+  // the smallest and largest field of each kind (typo, attribute, exact, matched words)
+  let typoLo = 63;
+  let typoHi = 0;
+  let attrLo = ATTR_MASK;
+  let attrHi = 0;
+  let exactLo = 63;
+  let exactHi = 0;
+  let wordsLo = 16;
+  let wordsHi = 0;
   for (let i = 0; i < ids.length; i++) {
     const slot = ids[i]! << 1;
-    for (let c = 0; c < count; c++) {
-      const field = shift[c]! < 0 ? popcount(match[slot]! & 0xffff) : (match[slot + 1]! >>> shift[c]!) & mask[c]!;
-      const k = minus[c]! ? minus[c]! - field : field;
-      if (k < lo[c]!) lo[c] = k;
-      if (k > hi[c]!) hi[c] = k;
+    const w = match[slot + 1]!;
+    const typo = (w >>> 20) & 63;
+    const attr = w & ATTR_MASK;
+    const exact = w >>> 26;
+    if (typo < typoLo) typoLo = typo;
+    if (typo > typoHi) typoHi = typo;
+    if (attr < attrLo) attrLo = attr;
+    if (attr > attrHi) attrHi = attr;
+    if (exact < exactLo) exactLo = exact;
+    if (exact > exactHi) exactHi = exact;
+    if (useWords) {
+      const words = popcount(match[slot]! & 0xffff);
+      if (words < wordsLo) wordsLo = words;
+      if (words > wordsHi) wordsHi = words;
     }
   }
-  // mixed radix: the last criterion varies fastest
-  const radix = new Int32Array(count);
+  // mixed radix, the last criterion varying fastest: key = base + Σ weight × field, where a criterion
+  // whose key is n − field (fewer is better for words and exact: more fields is better) weighs negative
+  let typoWeight = 0;
+  let attrWeight = 0;
+  let exactWeight = 0;
+  let wordsWeight = 0;
+  let base = 0;
   let size = 1;
-  for (let c = count - 1; c >= 0; c--) {
-    radix[c] = size;
-    size *= hi[c]! - lo[c]! + 1;
+  for (let c = kinds.length - 1; c >= 0; c--) {
+    const kind = kinds[c]!;
+    if (kind === 'typo') {
+      typoWeight = size;
+      base -= typoLo * size;
+      size *= typoHi - typoLo + 1;
+    } else if (kind === 'attribute') {
+      attrWeight = size;
+      base -= attrLo * size;
+      size *= attrHi - attrLo + 1;
+    } else if (kind === 'exact') {
+      // key n − exact, from 0 at the most exact words: (exactHi − exact) × size
+      exactWeight = -size;
+      base += exactHi * size;
+      size *= exactHi - exactLo + 1;
+    } else {
+      wordsWeight = -size;
+      base += wordsHi * size;
+      size *= wordsHi - wordsLo + 1;
+    }
     if (size > FUSED_KEYS_MAX) return null;
   }
   let min = 0xffffffff;
   let max = 0;
   for (let i = 0; i < ids.length; i++) {
     const slot = ids[i]! << 1;
-    let key = 0;
-    for (let c = 0; c < count; c++) {
-      const field = shift[c]! < 0 ? popcount(match[slot]! & 0xffff) : (match[slot + 1]! >>> shift[c]!) & mask[c]!;
-      const k = minus[c]! ? minus[c]! - field : field;
-      key += (k - lo[c]!) * radix[c]!;
-    }
+    const w = match[slot + 1]!;
+    let key = base + ((w >>> 20) & 63) * typoWeight + (w & ATTR_MASK) * attrWeight + (w >>> 26) * exactWeight;
+    if (useWords) key += popcount(match[slot]! & 0xffff) * wordsWeight;
     keys[i] = key;
     if (key < min) min = key;
     if (key > max) max = key;
