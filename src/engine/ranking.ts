@@ -291,14 +291,16 @@ function bucket(
     let next = level + 1;
     let min: number;
     let max: number;
+    // the number of ids per key, when the key pass counted them (indexed by key + 1)
+    let counted: Uint32Array | null = null;
     if (crit.match && crits[level + 1]?.match) {
       // consecutive criteria read from the match words: one key for all of them (see `fusedKeys`)
       while (crits[next]?.match) next++;
-      const range = fusedKeys(state.match, crits, level, next, ids, keys);
-      if (range === null) {
+      const fused = fusedKeys(state.match, crits, level, next, ids, keys);
+      if (fused === null) {
         next = level + 1;
         [min, max] = criterionKeys(state, crit, ids, keys);
-      } else [min, max] = range;
+      } else ({ min, max, counts: counted } = fused);
     } else [min, max] = criterionKeys(state, crit, ids, keys);
     if (min === max) {
       level = next;
@@ -309,12 +311,14 @@ function bucket(
     if (max - min <= 65536) {
       // counting sort of the buckets the page needs only: the first buckets whose sizes add up to the
       // records still to output (the later ones are never reached)
-      const counts = new Uint32Array(max - min + 2);
-      for (let i = 0; i < keys.length; i++) counts[keys[i]! - min + 1]!++;
+      // (`counts[k + 1]`: the ids of key base + k)
+      const base = counted ? 0 : min;
+      const counts = counted ?? new Uint32Array(max - min + 2);
+      if (!counted) for (let i = 0; i < keys.length; i++) counts[keys[i]! - min + 1]!++;
       const remaining = need - out.length;
-      let last = max - min;
+      let last = max - base;
       let taken = 0;
-      for (let k = 0; k <= max - min; k++) {
+      for (let k = min - base; k <= max - base; k++) {
         taken += counts[k + 1]!;
         if (taken >= remaining) {
           last = k;
@@ -322,13 +326,13 @@ function bucket(
         }
       }
       for (let i = 1; i <= last + 1; i++) counts[i]! += counts[i - 1]!;
-      const cutoff = min + last;
+      const cutoff = base + last;
       sorted = new Uint32Array(taken);
       sortedKeys = new Uint32Array(taken);
       for (let i = 0; i < ids.length; i++) {
         const k = keys[i]!;
         if (k > cutoff) continue;
-        const slot = counts[k - min]!++;
+        const slot = counts[k - base]!++;
         sorted[slot] = ids[i]!;
         sortedKeys[slot] = k;
       }
@@ -375,7 +379,7 @@ function fusedKeys(
   to: number,
   ids: Uint32Array,
   keys: Uint32Array,
-): [number, number] | null {
+): { min: number; max: number; counts: Uint32Array } | null {
   const kinds = crits.slice(from, to).map((c) => c.match!);
   if (new Set(kinds).size !== kinds.length) return null;
   const useWords = kinds.includes('words');
@@ -436,6 +440,8 @@ function fusedKeys(
     }
     if (size > FUSED_KEYS_MAX) return null;
   }
+  // the counting sort's table is filled here (one pass fewer over the ids)
+  const counts = new Uint32Array(size + 1);
   let min = 0xffffffff;
   let max = 0;
   for (let i = 0; i < ids.length; i++) {
@@ -444,10 +450,11 @@ function fusedKeys(
     let key = base + ((w >>> 20) & 63) * typoWeight + (w & ATTR_MASK) * attrWeight + (w >>> 26) * exactWeight;
     if (useWords) key += popcount(match[slot]! & 0xffff) * wordsWeight;
     keys[i] = key;
+    counts[key + 1]!++;
     if (key < min) min = key;
     if (key > max) max = key;
   }
-  return [min, max];
+  return { min, max, counts };
 }
 
 /**
