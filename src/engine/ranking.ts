@@ -50,6 +50,7 @@ export function proximity(state: IndexState, doc: number, nWords: number): numbe
   const spanned = state.spansActive;
   const spanBits = state.spanBits;
   const mask = state.match[doc << 1]! & 0xffff;
+  if (nWords === 2 && !spanned) return proximityOfTwo(tokens, bits, start, end, mask);
   // the record's tokens of query words, in order: their word bits, positions and span bits
   if (state.proximityBits.length < end - start) {
     state.proximityBits = new Uint32Array((end - start) * 2);
@@ -104,6 +105,34 @@ export function proximity(state: IndexState, doc: number, nWords: number): numbe
     prevWord = w;
   }
   return total;
+}
+
+/**
+ * `proximity` of a two-word query without synonym spans, in one pass over the record's tokens (the
+ * same pass as the general case's, without copying the query words' tokens out first): a common word
+ * repeated in a title sends many records of a two-word query here.
+ */
+function proximityOfTwo(tokens: Uint32Array, bits: Uint32Array, start: number, end: number, mask: number): number {
+  if ((mask & 3) !== 3) return 0;
+  let best = 8;
+  let lastA = -1;
+  let lastB = -1;
+  for (let k = start; k < end && best > 1; k++) {
+    const b = bits[tokens[k << 1]!]!;
+    if (b === 0) continue;
+    const place = tokens[(k << 1) + 1]!;
+    if ((b & 1) !== 0 && lastB >= 0 && lastB >>> 16 === place >>> 16) {
+      const dist = lastB > place ? lastB - place : place - lastB + 1;
+      if (dist < best) best = dist;
+    }
+    if ((b & 2) !== 0 && lastA >= 0 && lastA >>> 16 === place >>> 16) {
+      const dist = place > lastA ? place - lastA : lastA - place + 1;
+      if (dist < best) best = dist;
+    }
+    if ((b & 1) !== 0) lastA = place;
+    if ((b & 2) !== 0) lastB = place;
+  }
+  return best;
 }
 
 /**
