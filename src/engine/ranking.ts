@@ -17,6 +17,12 @@ export interface Criterion {
    */
   match?: 'typo' | 'words' | 'attribute' | 'exact';
   n?: number;
+  /**
+   * The largest value the match-word field of a `match` criterion can take in this query (typos: the
+   * sum of each word's largest; attribute: the last searchable attribute's last position), or -1 when
+   * not known; `fusedKeys` then needs no pass to find the keys' ranges.
+   */
+  bound?: number;
   /** Smaller is better. */
   key?: (doc: number) => number;
   /** A total order over all records (custom ranking, asc/desc). */
@@ -206,26 +212,50 @@ export function criteria(state: IndexState, exec: Execution, forBrowse: boolean)
     if (n === 0) continue;
     // typo and exact are left out when no derivation can make them differ (every candidate would have
     // the same key): a prefix or one-letter-short query has no typo and no exact term to count
-    if (c === 'typo' && mayHaveTypos(exec)) out.push(matchCriterion('typo', n));
-    else if (c === 'words' && exec.required !== (1 << n) - 1) out.push(matchCriterion('words', n));
+    if (c === 'typo' && mayHaveTypos(exec)) out.push(matchCriterion('typo', n, typoBound(exec)));
+    else if (c === 'words' && exec.required !== (1 << n) - 1) out.push(matchCriterion('words', n, n));
     else if (c === 'proximity' && n > 1) out.push(keyCriterion((d) => proximity(state, d, n)));
-    else if (c === 'attribute') out.push(matchCriterion('attribute', n));
-    else if (c === 'exact' && mayBeExact(exec)) out.push(matchCriterion('exact', n));
+    else if (c === 'attribute') out.push(matchCriterion('attribute', n, attributeBound(state)));
+    else if (c === 'exact' && mayBeExact(exec)) out.push(matchCriterion('exact', n, n));
   }
   return out;
 }
 
 // criteria are made with every field present, so the bucket sort sees one object shape
-function matchCriterion(match: NonNullable<Criterion['match']>, n: number): Criterion {
-  return { match, n, key: undefined, order: undefined };
+function matchCriterion(match: NonNullable<Criterion['match']>, n: number, bound: number): Criterion {
+  return { match, n, bound, key: undefined, order: undefined };
 }
 
 function keyCriterion(key: (doc: number) => number): Criterion {
-  return { match: undefined, n: 0, key, order: undefined };
+  return { match: undefined, n: 0, bound: -1, key, order: undefined };
 }
 
 function orderCriterion(order: SortOrder): Criterion {
-  return { match: undefined, n: 0, key: undefined, order };
+  return { match: undefined, n: 0, bound: -1, key: undefined, order };
+}
+
+/**
+ * The most typos a record can count: each query word's bit is set once, by one of its derived ranges
+ * or by a synonym span, so at most the larger of its ranges' and the spans' typos per word.
+ */
+function typoBound(exec: Execution): number {
+  let spans = 0;
+  for (const span of exec.spans) spans = Math.max(spans, span.alternative.typos);
+  let total = 0;
+  for (const d of exec.derived) {
+    let most = spans;
+    for (let r = 0; r < d.typos.length; r++) most = Math.max(most, d.typos[r]!);
+    total += most;
+  }
+  return total;
+}
+
+/** The largest attribute key of the searchable attributes (-1 without the setting: ranks per record). */
+function attributeBound(state: IndexState): number {
+  if (!state.searchable) return -1;
+  let rank = 0;
+  for (const spec of state.searchable) rank = Math.max(rank, spec.rank);
+  return Math.min(rank * 1000 + 999, ATTR_MASK - 1);
 }
 
 /** Some derived term or synonym span counts typos (else every candidate has 0). */
@@ -398,8 +428,10 @@ const FUSED_KEYS_MAX = 65536;
  * one-word query over 400,000 records has three: typo, attribute, exact). Each criterion's key is
  * the one its own function computes (`typoKeys`, `wordKeys`, `attributeKeys`, `exactKeys`): a field
  * of the match words, and for `words`/`exact` n minus it; so the combined key is a constant plus each
- * field times a signed weight, which two loops without a branch per criterion compute. Null when a
- * kind repeats or the keys' ranges multiply past `FUSED_KEYS_MAX`.
+ * field times a signed weight. The fields' ranges come from the criteria's bounds when all are known
+ * (one pass over the ids), else from a first pass. Also returns the counting sort's table (`counts[key
+ * + 1]`), filled in the same pass. Null when a kind repeats or the ranges multiply past
+ * `FUSED_KEYS_MAX`.
  */
 function fusedKeys(
   match: Uint32Array,
@@ -408,37 +440,63 @@ function fusedKeys(
   to: number,
   ids: Uint32Array,
   keys: Uint32Array,
-): { min: number; max: number; counts: Uint32Array } | null {
-  const kinds = crits.slice(from, to).map((c) => c.match!);
+): FusedKeys | null {
+  const fused = crits.slice(from, to);
+  const kinds = fused.map((c) => c.match!);
   if (new Set(kinds).size !== kinds.length) return null;
   const useWords = kinds.includes('words');
-  // the smallest and largest field of each kind (typo, attribute, exact, matched words)
-  let typoLo = 63;
-  let typoHi = 0;
-  let attrLo = ATTR_MASK;
-  let attrHi = 0;
-  let exactLo = 63;
-  let exactHi = 0;
-  let wordsLo = 16;
-  let wordsHi = 0;
+  // [lo, hi] of each field: typo, attribute, exact, matched words
+  const ranges = new Int32Array(8);
+  if (fused.every((c) => (c.bound ?? -1) >= 0)) {
+    for (const c of fused) ranges[2 * FIELD[c.match!] + 1] = c.bound!;
+    // a field past its bound (never expected) falls back to the measured ranges
+    const bounded = keysInRanges(match, kinds, ranges, useWords, ids, keys);
+    if (bounded) return bounded;
+  }
+  ranges.set([63, 0, ATTR_MASK, 0, 63, 0, 16, 0]);
   for (let i = 0; i < ids.length; i++) {
     const slot = ids[i]! << 1;
     const w = match[slot + 1]!;
     const typo = (w >>> 20) & 63;
     const attr = w & ATTR_MASK;
     const exact = w >>> 26;
-    if (typo < typoLo) typoLo = typo;
-    if (typo > typoHi) typoHi = typo;
-    if (attr < attrLo) attrLo = attr;
-    if (attr > attrHi) attrHi = attr;
-    if (exact < exactLo) exactLo = exact;
-    if (exact > exactHi) exactHi = exact;
+    if (typo < ranges[0]!) ranges[0] = typo;
+    if (typo > ranges[1]!) ranges[1] = typo;
+    if (attr < ranges[2]!) ranges[2] = attr;
+    if (attr > ranges[3]!) ranges[3] = attr;
+    if (exact < ranges[4]!) ranges[4] = exact;
+    if (exact > ranges[5]!) ranges[5] = exact;
     if (useWords) {
       const words = popcount(match[slot]! & 0xffff);
-      if (words < wordsLo) wordsLo = words;
-      if (words > wordsHi) wordsHi = words;
+      if (words < ranges[6]!) ranges[6] = words;
+      if (words > ranges[7]!) ranges[7] = words;
     }
   }
+  return keysInRanges(match, kinds, ranges, useWords, ids, keys);
+}
+
+interface FusedKeys {
+  min: number;
+  max: number;
+  counts: Uint32Array;
+}
+
+/** The place of each match criterion's field in `fusedKeys`' ranges. */
+const FIELD = { typo: 0, attribute: 1, exact: 2, words: 3 } as const;
+
+/**
+ * The combined keys (see `fusedKeys`) of fields within `ranges`, and their counts; null when the
+ * ranges multiply past `FUSED_KEYS_MAX` or a field is outside its range.
+ */
+function keysInRanges(
+  match: Uint32Array,
+  kinds: Array<NonNullable<Criterion['match']>>,
+  ranges: Int32Array,
+  useWords: boolean,
+  ids: Uint32Array,
+  keys: Uint32Array,
+): FusedKeys | null {
+  const [typoLo, typoHi, attrLo, attrHi, exactLo, exactHi, wordsLo, wordsHi] = ranges as unknown as number[];
   // mixed radix, the last criterion varying fastest: key = base + Σ weight × field, where a criterion
   // whose key is n − field (fewer is better for words and exact: more fields is better) weighs negative
   let typoWeight = 0;
@@ -451,33 +509,48 @@ function fusedKeys(
     const kind = kinds[c]!;
     if (kind === 'typo') {
       typoWeight = size;
-      base -= typoLo * size;
-      size *= typoHi - typoLo + 1;
+      base -= typoLo! * size;
+      size *= typoHi! - typoLo! + 1;
     } else if (kind === 'attribute') {
       attrWeight = size;
-      base -= attrLo * size;
-      size *= attrHi - attrLo + 1;
+      base -= attrLo! * size;
+      size *= attrHi! - attrLo! + 1;
     } else if (kind === 'exact') {
       // key n − exact, from 0 at the most exact words: (exactHi − exact) × size
       exactWeight = -size;
-      base += exactHi * size;
-      size *= exactHi - exactLo + 1;
+      base += exactHi! * size;
+      size *= exactHi! - exactLo! + 1;
     } else {
       wordsWeight = -size;
-      base += wordsHi * size;
-      size *= wordsHi - wordsLo + 1;
+      base += wordsHi! * size;
+      size *= wordsHi! - wordsLo! + 1;
     }
     if (size > FUSED_KEYS_MAX) return null;
   }
-  // the counting sort's table is filled here (one pass fewer over the ids)
+  // only the fused kinds' ranges are checked (the others weigh nothing)
+  const typoMax = typoWeight ? typoHi! : 63;
+  const attrMax = attrWeight ? attrHi! : ATTR_MASK;
+  const exactMax = exactWeight ? exactHi! : 63;
+  const typoMin = typoWeight ? typoLo! : 0;
+  const attrMin = attrWeight ? attrLo! : 0;
+  const exactMin = exactWeight ? exactLo! : 0;
   const counts = new Uint32Array(size + 1);
   let min = 0xffffffff;
   let max = 0;
   for (let i = 0; i < ids.length; i++) {
     const slot = ids[i]! << 1;
     const w = match[slot + 1]!;
-    let key = base + ((w >>> 20) & 63) * typoWeight + (w & ATTR_MASK) * attrWeight + (w >>> 26) * exactWeight;
-    if (useWords) key += popcount(match[slot]! & 0xffff) * wordsWeight;
+    const typo = (w >>> 20) & 63;
+    const attr = w & ATTR_MASK;
+    const exact = w >>> 26;
+    if (typo > typoMax || attr > attrMax || exact > exactMax || typo < typoMin || attr < attrMin || exact < exactMin)
+      return null;
+    let key = base + typo * typoWeight + attr * attrWeight + exact * exactWeight;
+    if (useWords) {
+      const words = popcount(match[slot]! & 0xffff);
+      if (words > wordsHi! || words < wordsLo!) return null;
+      key += words * wordsWeight;
+    }
     keys[i] = key;
     counts[key + 1]!++;
     if (key < min) min = key;
