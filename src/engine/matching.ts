@@ -107,11 +107,10 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
   // without span alternatives each word's sources are all in its derivation; with them, `matchWithSpans`
   // one word: its records are collected while they are matched (no second pass)
   const single = words.length === 1 && spans.length === 0;
-  let tc = spans.length
-    ? matchWithSpans(state, derived, spans)
-    : single
-      ? matchOneWord(state, derived[0]!, filter)
-      : matchWords(state, derived, all & ~optionalMask, eff.removeWords === 'none');
+  let tc = 0;
+  if (spans.length) tc = matchWithSpans(state, derived, spans);
+  else if (single) matchOneWord(state, derived[0]!, filter);
+  else tc = matchWords(state, derived, all & ~optionalMask, eff.removeWords === 'none');
   const match = state.match;
   const touched = state.touched;
   // the candidates go to the index's candidate buffer: valid until the next query
@@ -221,21 +220,20 @@ function matchWords(state: IndexState, derived: Derived[], required: number, com
 
 /**
  * The match loop of a one-word query, which also collects the candidates (live records passing the
- * filters) into `state.candidates` as it first reaches them (`state.collected` of them).
+ * filters) into `state.candidates` as it first reaches them (`state.collected` of them). It leaves
+ * `state.touched` alone: with one word nothing reads it (no second pass, no words to remove).
  */
-function matchOneWord(state: IndexState, d: Derived, filter: Uint32Array | null): number {
+function matchOneWord(state: IndexState, d: Derived, filter: Uint32Array | null): void {
   nextGeneration(state);
   state.matchedAll = true;
   state.wordKeysActive = false;
   const gen = state.generation;
   const first = ((gen << 16) | 1) >>> 0;
   const match = state.match;
-  const touched = state.touched;
   const alive = state.alive;
   const buffer = state.candidates;
   const segments = state.postings.segments;
   const sorted = state.postings.vocab.sortedTermIds;
-  let tc = 0;
   let k = 0;
   for (let r = 0; r < d.lo.length; r++) {
     const packedNew = ATTR_MASK + (d.typos[r]! << 20) + (d.exact[r]! << 26);
@@ -255,7 +253,6 @@ function matchOneWord(state: IndexState, d: Derived, filter: Uint32Array | null)
             // first reached by its best range: that range's typos and exactness
             match[slot] = first;
             match[slot + 1] = (packedNew & ~ATTR_MASK) | a;
-            touched[tc++] = doc;
             if (alive[doc] && (!filter || (filter[doc >>> 5]! & (1 << (doc & 31))) !== 0)) buffer[k++] = doc;
           } else {
             const packed = match[slot + 1]!;
@@ -266,7 +263,6 @@ function matchOneWord(state: IndexState, d: Derived, filter: Uint32Array | null)
     }
   }
   state.collected = k;
-  return tc;
 }
 
 /**
@@ -438,9 +434,13 @@ function matchByTokens(
       let best = 0;
       let attribute = ATTR_MASK;
       let specs = fixed;
+      // the tokens of the word in the record: with exactly one, its key is the word's position for
+      // proximity (what the postings give); with several, REPEATED (proximity reads the tokens)
+      let found = 0;
       for (let k = start; k < end; k++) {
         const range = termRange[tokens[k << 1]!]!;
         if (range === 0) continue;
+        found++;
         if (best === 0 || range < best) best = range;
         specs ??= state.specsFor(state.records[doc]!);
         const place = tokens[(k << 1) + 1]!;
@@ -455,8 +455,7 @@ function matchByTokens(
       packed += (d.typos[best - 1]! << 20) + (d.exact[best - 1]! << 26);
       if (attribute < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | attribute;
       match[slot + 1] = packed;
-      // proximity reads these few records' tokens
-      if (state.wordKeysActive) state.wordKeys[slot + i] = REPEATED;
+      if (state.wordKeysActive) state.wordKeys[slot + i] = found === 1 && attribute < ATTR_MASK ? attribute : REPEATED;
     }
     for (let r = 0; r < d.lo.length; r++) for (let p = d.lo[r]!; p < d.hi[r]!; p++) termRange[sorted[p]!] = 0;
     if ((required >>> i) & 1) done |= bit;

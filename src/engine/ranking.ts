@@ -17,10 +17,18 @@ export interface Criterion {
    */
   match?: 'typo' | 'words' | 'attribute' | 'exact';
   n?: number;
+  /**
+   * The largest value the match-word field of a `match` criterion can take in this query (typos: the
+   * sum of each word's largest; attribute: the last searchable attribute's last position), or -1 when
+   * not known; `fusedKeys` then needs no pass to find the keys' ranges.
+   */
+  bound?: number;
   /** Smaller is better. */
   key?: (doc: number) => number;
   /** A total order over all records (custom ranking, asc/desc). */
   order?: SortOrder;
+  /** The proximity criterion (keys from `proximity`, computed in one loop: see `proximityKeys`). */
+  proximity?: boolean;
 }
 
 const GROUP_SORT_SHIFT = 2 ** 23;
@@ -43,6 +51,11 @@ export function proximity(state: IndexState, doc: number, nWords: number): numbe
     const byKeys = proximityOfKeys(state, doc);
     if (byKeys >= 0) return byKeys;
   }
+  return proximityOfTokens(state, doc, nWords);
+}
+
+/** `proximity` from the record's tokens. */
+function proximityOfTokens(state: IndexState, doc: number, nWords: number): number {
   const start = state.postings.tokenStart[doc]!;
   const end = state.postings.tokenStart[doc + 1]!;
   const tokens = state.postings.tokens;
@@ -50,6 +63,7 @@ export function proximity(state: IndexState, doc: number, nWords: number): numbe
   const spanned = state.spansActive;
   const spanBits = state.spanBits;
   const mask = state.match[doc << 1]! & 0xffff;
+  if (nWords === 2 && !spanned) return proximityOfTwo(tokens, bits, start, end, mask);
   // the record's tokens of query words, in order: their word bits, positions and span bits
   if (state.proximityBits.length < end - start) {
     state.proximityBits = new Uint32Array((end - start) * 2);
@@ -76,28 +90,62 @@ export function proximity(state: IndexState, doc: number, nWords: number): numbe
     if (prevWord >= 0) {
       const ba = 1 << prevWord;
       const bb = 1 << w;
+      // one pass: positions never decrease along a field's tokens, so the closest pair is always a
+      // token and the latest token of the other word before it in the same field
       let best = 8;
-      for (let a = 0; a < m && best > 1; a++) {
-        if ((tb[a]! & ba) === 0) continue;
-        const pa = tp[a]!;
-        for (let b = 0; b < m; b++) {
-          if (b === a) {
-            // one word standing for both query words (a synonym of several words): next to each other
-            if (spanned && (ts[a]! & (ba | bb)) === (ba | bb)) best = 1;
-            continue;
+      let lastA = -1;
+      let lastB = -1;
+      for (let k = 0; k < m && best > 1; k++) {
+        const b = tb[k]!;
+        const place = tp[k]!;
+        if ((b & ba) !== 0) {
+          // one word standing for both query words (a synonym of several words): next to each other
+          if (spanned && (ts[k]! & (ba | bb)) === (ba | bb)) best = 1;
+          if (lastB >= 0 && lastB >>> 16 === place >>> 16) {
+            const dist = lastB > place ? lastB - place : place - lastB + 1;
+            if (dist < best) best = dist;
           }
-          if ((tb[b]! & bb) === 0) continue;
-          const pb = tp[b]!;
-          if (pa >>> 16 !== pb >>> 16) continue;
-          const dist = pb > pa ? pb - pa : pa - pb + 1;
+        }
+        if ((b & bb) !== 0 && lastA >= 0 && lastA >>> 16 === place >>> 16) {
+          const dist = place > lastA ? place - lastA : lastA - place + 1;
           if (dist < best) best = dist;
         }
+        if ((b & ba) !== 0) lastA = place;
+        if ((b & bb) !== 0) lastB = place;
       }
       total += best;
     }
     prevWord = w;
   }
   return total;
+}
+
+/**
+ * `proximity` of a two-word query without synonym spans, in one pass over the record's tokens (the
+ * same pass as the general case's, without copying the query words' tokens out first): a common word
+ * repeated in a title sends many records of a two-word query here.
+ */
+function proximityOfTwo(tokens: Uint32Array, bits: Uint32Array, start: number, end: number, mask: number): number {
+  if ((mask & 3) !== 3) return 0;
+  let best = 8;
+  let lastA = -1;
+  let lastB = -1;
+  for (let k = start; k < end && best > 1; k++) {
+    const b = bits[tokens[k << 1]!]!;
+    if (b === 0) continue;
+    const place = tokens[(k << 1) + 1]!;
+    if ((b & 1) !== 0 && lastB >= 0 && lastB >>> 16 === place >>> 16) {
+      const dist = lastB > place ? lastB - place : place - lastB + 1;
+      if (dist < best) best = dist;
+    }
+    if ((b & 2) !== 0 && lastA >= 0 && lastA >>> 16 === place >>> 16) {
+      const dist = place > lastA ? place - lastA : lastA - place + 1;
+      if (dist < best) best = dist;
+    }
+    if ((b & 1) !== 0) lastA = place;
+    if ((b & 2) !== 0) lastB = place;
+  }
+  return best;
 }
 
 /**
@@ -171,26 +219,51 @@ export function criteria(state: IndexState, exec: Execution, forBrowse: boolean)
     if (n === 0) continue;
     // typo and exact are left out when no derivation can make them differ (every candidate would have
     // the same key): a prefix or one-letter-short query has no typo and no exact term to count
-    if (c === 'typo' && mayHaveTypos(exec)) out.push(matchCriterion('typo', n));
-    else if (c === 'words' && exec.required !== (1 << n) - 1) out.push(matchCriterion('words', n));
-    else if (c === 'proximity' && n > 1) out.push(keyCriterion((d) => proximity(state, d, n)));
-    else if (c === 'attribute') out.push(matchCriterion('attribute', n));
-    else if (c === 'exact' && mayBeExact(exec)) out.push(matchCriterion('exact', n));
+    if (c === 'typo' && mayHaveTypos(exec)) out.push(matchCriterion('typo', n, typoBound(exec)));
+    else if (c === 'words' && exec.required !== (1 << n) - 1) out.push(matchCriterion('words', n, n));
+    else if (c === 'proximity' && n > 1)
+      out.push({ match: undefined, n, bound: -1, key: undefined, order: undefined, proximity: true });
+    else if (c === 'attribute') out.push(matchCriterion('attribute', n, attributeBound(state)));
+    else if (c === 'exact' && mayBeExact(exec)) out.push(matchCriterion('exact', n, n));
   }
   return out;
 }
 
 // criteria are made with every field present, so the bucket sort sees one object shape
-function matchCriterion(match: NonNullable<Criterion['match']>, n: number): Criterion {
-  return { match, n, key: undefined, order: undefined };
+function matchCriterion(match: NonNullable<Criterion['match']>, n: number, bound: number): Criterion {
+  return { match, n, bound, key: undefined, order: undefined, proximity: false };
 }
 
 function keyCriterion(key: (doc: number) => number): Criterion {
-  return { match: undefined, n: 0, key, order: undefined };
+  return { match: undefined, n: 0, bound: -1, key, order: undefined, proximity: false };
 }
 
 function orderCriterion(order: SortOrder): Criterion {
-  return { match: undefined, n: 0, key: undefined, order };
+  return { match: undefined, n: 0, bound: -1, key: undefined, order, proximity: false };
+}
+
+/**
+ * The most typos a record can count: each query word's bit is set once, by one of its derived ranges
+ * or by a synonym span, so at most the larger of its ranges' and the spans' typos per word.
+ */
+function typoBound(exec: Execution): number {
+  let spans = 0;
+  for (const span of exec.spans) spans = Math.max(spans, span.alternative.typos);
+  let total = 0;
+  for (const d of exec.derived) {
+    let most = spans;
+    for (let r = 0; r < d.typos.length; r++) most = Math.max(most, d.typos[r]!);
+    total += most;
+  }
+  return total;
+}
+
+/** The largest attribute key of the searchable attributes (-1 without the setting: ranks per record). */
+function attributeBound(state: IndexState): number {
+  if (!state.searchable) return -1;
+  let rank = 0;
+  for (const spec of state.searchable) rank = Math.max(rank, spec.rank);
+  return Math.min(rank * 1000 + 999, ATTR_MASK - 1);
 }
 
 /** Some derived term or synonym span counts typos (else every candidate has 0). */
@@ -282,9 +355,22 @@ function bucket(
     }
     // the keys are only read until the buckets are built, so every level can use the index's buffer
     const keys = state.keys.subarray(0, ids.length);
-    const [min, max] = criterionKeys(state, crit, ids, keys);
+    let next = level + 1;
+    let min: number;
+    let max: number;
+    // the number of ids per key, when the key pass counted them (indexed by key + 1)
+    let counted: Uint32Array | null = null;
+    if (crit.match && crits[level + 1]?.match) {
+      // consecutive criteria read from the match words: one key for all of them (see `fusedKeys`)
+      while (crits[next]?.match) next++;
+      const fused = fusedKeys(state.match, crits, level, next, ids, keys);
+      if (fused === null) {
+        next = level + 1;
+        [min, max] = criterionKeys(state, crit, ids, keys);
+      } else ({ min, max, counts: counted } = fused);
+    } else [min, max] = criterionKeys(state, crit, ids, keys);
     if (min === max) {
-      level++;
+      level = next;
       continue;
     }
     let sorted: Uint32Array;
@@ -292,12 +378,14 @@ function bucket(
     if (max - min <= 65536) {
       // counting sort of the buckets the page needs only: the first buckets whose sizes add up to the
       // records still to output (the later ones are never reached)
-      const counts = new Uint32Array(max - min + 2);
-      for (let i = 0; i < keys.length; i++) counts[keys[i]! - min + 1]!++;
+      // (`counts[k + 1]`: the ids of key base + k)
+      const base = counted ? 0 : min;
+      const counts = counted ?? new Uint32Array(max - min + 2);
+      if (!counted) for (let i = 0; i < keys.length; i++) counts[keys[i]! - min + 1]!++;
       const remaining = need - out.length;
-      let last = max - min;
+      let last = max - base;
       let taken = 0;
-      for (let k = 0; k <= max - min; k++) {
+      for (let k = min - base; k <= max - base; k++) {
         taken += counts[k + 1]!;
         if (taken >= remaining) {
           last = k;
@@ -305,13 +393,13 @@ function bucket(
         }
       }
       for (let i = 1; i <= last + 1; i++) counts[i]! += counts[i - 1]!;
-      const cutoff = min + last;
+      const cutoff = base + last;
       sorted = new Uint32Array(taken);
       sortedKeys = new Uint32Array(taken);
       for (let i = 0; i < ids.length; i++) {
         const k = keys[i]!;
         if (k > cutoff) continue;
-        const slot = counts[k - min]!++;
+        const slot = counts[k - base]!++;
         sorted[slot] = ids[i]!;
         sortedKeys[slot] = k;
       }
@@ -331,11 +419,152 @@ function bucket(
     while (from < sorted.length && out.length < need) {
       let to = from + 1;
       while (to < sorted.length && sortedKeys[to] === sortedKeys[from]) to++;
-      bucket(state, sorted.subarray(from, to), level + 1, need, out, crits);
+      bucket(state, sorted.subarray(from, to), next, need, out, crits);
       from = to;
     }
     return;
   }
+}
+
+/** Largest number of distinct fused keys (the counting sort's table); beyond it, one level at a time. */
+const FUSED_KEYS_MAX = 65536;
+
+/**
+ * The keys of the match criteria `crits[from…to)` combined into one, in mixed radix (the first
+ * criterion most significant), so that one counting sort orders the ids as the criteria one after
+ * the other would, in one pass over them instead of a key pass and a partition per criterion (a
+ * one-word query over 400,000 records has three: typo, attribute, exact). Each criterion's key is
+ * the one its own function computes (`typoKeys`, `wordKeys`, `attributeKeys`, `exactKeys`): a field
+ * of the match words, and for `words`/`exact` n minus it; so the combined key is a constant plus each
+ * field times a signed weight. The fields' ranges come from the criteria's bounds when all are known
+ * (one pass over the ids), else from a first pass. Also returns the counting sort's table (`counts[key
+ * + 1]`), filled in the same pass. Null when a kind repeats or the ranges multiply past
+ * `FUSED_KEYS_MAX`.
+ */
+function fusedKeys(
+  match: Uint32Array,
+  crits: Criterion[],
+  from: number,
+  to: number,
+  ids: Uint32Array,
+  keys: Uint32Array,
+): FusedKeys | null {
+  const fused = crits.slice(from, to);
+  const kinds = fused.map((c) => c.match!);
+  if (new Set(kinds).size !== kinds.length) return null;
+  const useWords = kinds.includes('words');
+  // [lo, hi] of each field: typo, attribute, exact, matched words
+  const ranges = new Int32Array(8);
+  if (fused.every((c) => (c.bound ?? -1) >= 0)) {
+    for (const c of fused) ranges[2 * FIELD[c.match!] + 1] = c.bound!;
+    // a field past its bound (never expected) falls back to the measured ranges
+    const bounded = keysInRanges(match, kinds, ranges, useWords, ids, keys);
+    if (bounded) return bounded;
+  }
+  ranges.set([63, 0, ATTR_MASK, 0, 63, 0, 16, 0]);
+  for (let i = 0; i < ids.length; i++) {
+    const slot = ids[i]! << 1;
+    const w = match[slot + 1]!;
+    const typo = (w >>> 20) & 63;
+    const attr = w & ATTR_MASK;
+    const exact = w >>> 26;
+    if (typo < ranges[0]!) ranges[0] = typo;
+    if (typo > ranges[1]!) ranges[1] = typo;
+    if (attr < ranges[2]!) ranges[2] = attr;
+    if (attr > ranges[3]!) ranges[3] = attr;
+    if (exact < ranges[4]!) ranges[4] = exact;
+    if (exact > ranges[5]!) ranges[5] = exact;
+    if (useWords) {
+      const words = popcount(match[slot]! & 0xffff);
+      if (words < ranges[6]!) ranges[6] = words;
+      if (words > ranges[7]!) ranges[7] = words;
+    }
+  }
+  return keysInRanges(match, kinds, ranges, useWords, ids, keys);
+}
+
+interface FusedKeys {
+  min: number;
+  max: number;
+  counts: Uint32Array;
+}
+
+/** The place of each match criterion's field in `fusedKeys`' ranges. */
+const FIELD = { typo: 0, attribute: 1, exact: 2, words: 3 } as const;
+
+/**
+ * The combined keys (see `fusedKeys`) of fields within `ranges`, and their counts; null when the
+ * ranges multiply past `FUSED_KEYS_MAX` or a field is outside its range.
+ */
+function keysInRanges(
+  match: Uint32Array,
+  kinds: Array<NonNullable<Criterion['match']>>,
+  ranges: Int32Array,
+  useWords: boolean,
+  ids: Uint32Array,
+  keys: Uint32Array,
+): FusedKeys | null {
+  const [typoLo, typoHi, attrLo, attrHi, exactLo, exactHi, wordsLo, wordsHi] = ranges as unknown as number[];
+  // mixed radix, the last criterion varying fastest: key = base + Σ weight × field, where a criterion
+  // whose key is n − field (fewer is better for words and exact: more fields is better) weighs negative
+  let typoWeight = 0;
+  let attrWeight = 0;
+  let exactWeight = 0;
+  let wordsWeight = 0;
+  let base = 0;
+  let size = 1;
+  for (let c = kinds.length - 1; c >= 0; c--) {
+    const kind = kinds[c]!;
+    if (kind === 'typo') {
+      typoWeight = size;
+      base -= typoLo! * size;
+      size *= typoHi! - typoLo! + 1;
+    } else if (kind === 'attribute') {
+      attrWeight = size;
+      base -= attrLo! * size;
+      size *= attrHi! - attrLo! + 1;
+    } else if (kind === 'exact') {
+      // key n − exact, from 0 at the most exact words: (exactHi − exact) × size
+      exactWeight = -size;
+      base += exactHi! * size;
+      size *= exactHi! - exactLo! + 1;
+    } else {
+      wordsWeight = -size;
+      base += wordsHi! * size;
+      size *= wordsHi! - wordsLo! + 1;
+    }
+    if (size > FUSED_KEYS_MAX) return null;
+  }
+  // only the fused kinds' ranges are checked (the others weigh nothing)
+  const typoMax = typoWeight ? typoHi! : 63;
+  const attrMax = attrWeight ? attrHi! : ATTR_MASK;
+  const exactMax = exactWeight ? exactHi! : 63;
+  const typoMin = typoWeight ? typoLo! : 0;
+  const attrMin = attrWeight ? attrLo! : 0;
+  const exactMin = exactWeight ? exactLo! : 0;
+  const counts = new Uint32Array(size + 1);
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const slot = ids[i]! << 1;
+    const w = match[slot + 1]!;
+    const typo = (w >>> 20) & 63;
+    const attr = w & ATTR_MASK;
+    const exact = w >>> 26;
+    if (typo > typoMax || attr > attrMax || exact > exactMax || typo < typoMin || attr < attrMin || exact < exactMin)
+      return null;
+    let key = base + typo * typoWeight + attr * attrWeight + exact * exactWeight;
+    if (useWords) {
+      const words = popcount(match[slot]! & 0xffff);
+      if (words > wordsHi! || words < wordsLo!) return null;
+      key += words * wordsWeight;
+    }
+    keys[i] = key;
+    counts[key + 1]!++;
+    if (key < min) min = key;
+    if (key > max) max = key;
+  }
+  return { min, max, counts };
 }
 
 /**
@@ -351,7 +580,28 @@ function criterionKeys(state: IndexState, crit: Criterion, ids: Uint32Array, key
   if (crit.match === 'words') return wordKeys(match, ids, keys, n);
   if (crit.match === 'attribute') return attributeKeys(match, ids, keys);
   if (crit.match === 'exact') return exactKeys(match, ids, keys, n);
+  if (crit.proximity) return proximityKeys(state, ids, keys, n);
   return computedKeys(crit.key!, ids, keys);
+}
+
+/**
+ * The proximity of every id in one loop, without a call through a key function per record (a common
+ * pair of words puts 66,000 records of 1M in one typo bucket): the posting keys of a two-word query
+ * where each word is in the record once, else the record's tokens.
+ */
+function proximityKeys(state: IndexState, ids: Uint32Array, keys: Uint32Array, n: number): [number, number] {
+  const byKeys = state.wordKeysActive;
+  let min = 0xffffffff;
+  let max = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const doc = ids[i]!;
+    let k = byKeys ? proximityOfKeys(state, doc) : -1;
+    if (k < 0) k = proximityOfTokens(state, doc, n);
+    keys[i] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
 }
 
 // each computes the keys and their smallest and largest in one loop

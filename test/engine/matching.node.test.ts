@@ -2,7 +2,10 @@
 // typoTolerance modes, no typos on numbers, ignorePlurals.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Index, normalizeText, tokenize } from '../../src/engine/index.js';
+import { Index, normalizeText, parseSearchParams, tokenize } from '../../src/engine/index.js';
+import { derive } from '../../src/engine/derive.js';
+import type { IndexState } from '../../src/engine/index-state.js';
+import { effectiveParams } from '../../src/engine/query.js';
 import { mulberry32 } from '../../service/src/datasets/synthetic.js';
 
 function indexOf(names: string[], settings: Record<string, unknown> = {}): Index {
@@ -87,6 +90,27 @@ describe('prefix matching', () => {
     const index = indexOf(['wooden chair']);
     assert.deepEqual(ids(index, 'cha', { queryType: 'prefixNone' }), []);
     assert.deepEqual(ids(index, 'woo cha', { queryType: 'prefixAll' }), ['1']);
+  });
+
+  it('reads each term of a whole last word once: the prefix range leaves out the word, plurals and synonyms', () => {
+    const index = indexOf(['table', 'tables', 'tablet', 'stable table', 'desk', 'tablecloth tables']);
+    index.setSynonyms([{ objectID: 's', type: 'onewaysynonym', input: 'table', synonyms: ['tabletop'] }]);
+    index.saveObjects([{ objectID: '7', name: 'tabletop' }]);
+    const state = (index as unknown as { state: IndexState }).state;
+    const params = parseSearchParams({ query: 'table', ignorePlurals: true });
+    state.refresh();
+    const d = derive(state, 'table', true, effectiveParams(state.settings, params));
+    const positions: number[] = [];
+    for (let r = 0; r < d.lo.length; r++) for (let p = d.lo[r]!; p < d.hi[r]!; p++) positions.push(p);
+    assert.equal(new Set(positions).size, positions.length, 'no vocabulary position in two ranges');
+    const terms = positions.map((p) => state.postings.vocab.terms[state.postings.vocab.sortedTermIds[p]!]).sort();
+    // 'stable' is a one-typo match (a typo range of its own)
+    assert.deepEqual(terms, ['stable', 'table', 'tablecloth', 'tables', 'tablet', 'tabletop']);
+    // and the figures are the best range's: the word and its plural exact, the synonym and the longer words not
+    const response = index.search({ query: 'table', ignorePlurals: true, getRankingInfo: true, hitsPerPage: 100 });
+    const exact = Object.fromEntries(response.hits.map((h) => [h.objectID, h._rankingInfo!.nbExactWords]));
+    assert.deepEqual(exact, { '1': 1, '2': 1, '3': 0, '4': 1, '6': 1, '7': 0 });
+    assert.equal(response.nbHits, 6);
   });
 });
 

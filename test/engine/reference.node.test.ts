@@ -295,3 +295,106 @@ describe('engine against a brute-force reference', () => {
     assert.ok(checked > 500, `the queries matched records (${checked})`);
   });
 });
+
+/** The objectIDs of `expected` in the order of the criteria named in `ranking`, then `rank` descending. */
+function referenceOrder(
+  expected: Map<string, Expected>,
+  rankOf: Map<string, number>,
+  ranking: Array<'typo' | 'proximity' | 'attribute' | 'exact'>,
+): string[] {
+  const key = (id: string, criterion: (typeof ranking)[number]): number => {
+    const e = expected.get(id)!;
+    if (criterion === 'typo') return e.typos;
+    if (criterion === 'proximity') return e.proximity;
+    if (criterion === 'attribute') return e.firstMatchedWord;
+    return -e.exactWords;
+  };
+  return [...expected.keys()].sort((a, b) => {
+    for (const criterion of ranking) {
+      const d = key(a, criterion) - key(b, criterion);
+      if (d !== 0) return d;
+    }
+    return rankOf.get(b)! - rankOf.get(a)!;
+  });
+}
+
+describe('engine ranking against a brute-force order', () => {
+  // Several criteria read from the match words in a row are sorted as one key (ranking.ts, `fusedKeys`),
+  // or one at a time when their ranges are too wide: the order of every hit, and of a page, must be the
+  // criteria's order either way. Unique custom ranks leave no ties to the engine's internal ids.
+  const cases: Array<{
+    name: string;
+    attributes: number;
+    ranking: Array<'typo' | 'proximity' | 'attribute' | 'exact'>;
+  }> = [
+    { name: 'the default ranking', attributes: 2, ranking: ['typo', 'proximity', 'attribute', 'exact'] },
+    { name: 'exact, attribute and typo in a row', attributes: 3, ranking: ['exact', 'attribute', 'typo'] },
+    // 40 attributes: attribute keys span 40,000 values, typo × exact × attribute is past the fused table
+    { name: 'attribute keys too wide to fuse', attributes: 40, ranking: ['typo', 'attribute', 'exact'] },
+  ];
+  for (const { name, attributes, ranking } of cases) {
+    it(`orders every hit as ${name} says`, () => {
+      const rand = mulberry32(31 + attributes);
+      const vocabulary = [
+        'oak',
+        'oaks',
+        'table',
+        'tablet',
+        'chair',
+        'chain',
+        'cheap',
+        'lamp',
+        'lamps',
+        'light',
+        'lighting',
+      ];
+      vocabulary.push('wooden', 'woolen', 'garden', 'guard', 'cabinet', 'cabin', 'element', 'elegant');
+      const pick = () => vocabulary[Math.floor(rand() * vocabulary.length)]!;
+      const fields = Array.from({ length: attributes }, (_, i) => `f${i}`);
+      const index = new Index('order');
+      index.setSettings({
+        searchableAttributes: fields,
+        customRanking: ['desc(rank)'],
+        ...(name === 'the default ranking' ? {} : { ranking: [...ranking, 'custom'] }),
+      });
+      const records = Array.from({ length: 1500 }, (_, i) => {
+        const record: Record<string, unknown> & { objectID: string } = { objectID: String(i), rank: (i * 7919) % 1500 };
+        // most records fill a few attributes, so attribute keys spread over the ranks
+        for (const field of fields)
+          if (field === 'f0' || rand() < 3 / attributes)
+            record[field] = Array.from({ length: 1 + Math.floor(rand() * 4) }, pick).join(' ');
+        return record;
+      });
+      for (let i = 0; i < records.length; i += 300) index.saveObjects(records.slice(i, i + 300));
+      const rankOf = new Map(records.map((r) => [r.objectID, r.rank as number]));
+      let compared = 0;
+      for (let round = 0; round < 60; round++) {
+        const words = Array.from({ length: 1 + Math.floor(rand() * 2) }, () => queryWord(pick(), rand));
+        const expected = new Map<string, Expected>();
+        for (const record of records) {
+          const figures = reference(
+            fields.map((f) => (record[f] as string | undefined) ?? ''),
+            words,
+          );
+          if (figures) expected.set(record.objectID, figures);
+        }
+        const want = referenceOrder(expected, rankOf, ranking);
+        const all = index.search({ query: words.join(' '), hitsPerPage: 1000 });
+        assert.equal(all.nbHits, expected.size, `nbHits for "${words.join(' ')}"`);
+        assert.deepEqual(
+          all.hits.map((h) => h.objectID),
+          want.slice(0, 1000),
+          `order for "${words.join(' ')}"`,
+        );
+        const page = index.search({ query: words.join(' '), hitsPerPage: 7, page: 2 });
+        assert.deepEqual(
+          page.hits.map((h) => h.objectID),
+          want.slice(14, 21),
+          `page 2 for "${words.join(' ')}"`,
+        );
+        compared += Math.min(want.length, 1000);
+      }
+      assert.ok(compared > 3000, `the queries matched records (${compared})`);
+    });
+  }
+});
