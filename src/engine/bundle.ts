@@ -296,6 +296,21 @@ type StoredIndex = Omit<BundleIndex, 'records' | 'structures'> & {
   structures?: StoredStructures;
 };
 
+/** Bundles read from a file by {@link decodeBundle}: their format version was known and gzip's checksum held. */
+const FROM_FILES = new WeakSet<IndexBundle>();
+
+/**
+ * Whether `bundle` was read from a `.svcidx` file (by {@link decodeBundle}, which checked its magic bytes, its format
+ * version and — gzip's CRC-32 and length, checked by `DecompressionStream` — its integrity), rather than built in
+ * code. Its settings are the ones the service validated when it exported them.
+ *
+ * @example
+ * isFromFile(await decodeBundle(bytes)) // true
+ */
+export function isFromFile(bundle: IndexBundle): boolean {
+  return FROM_FILES.has(bundle);
+}
+
 /**
  * Reads the bytes of a `.svcidx` file; throws a `TypeError` naming what is wrong with a file that is not one.
  *
@@ -342,6 +357,7 @@ export async function decodeBundle(bytes: Uint8Array): Promise<IndexBundle> {
     return entry;
   });
   const bundle: IndexBundle = { name: stored.name, exportedAt: stored.exportedAt, indices };
+  FROM_FILES.add(bundle);
   if (stored.recommendations) {
     bundle.recommendations = Object.fromEntries(
       Object.entries(stored.recommendations).map(([name, lists]) => [

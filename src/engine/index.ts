@@ -16,7 +16,8 @@ export {
   type PersonalizationRankingInfo,
   type SearchOptions,
 } from './personalization.js';
-export { defaultSettings, validateSettings, KNOWN_SETTINGS, DEFAULT_RANKING, type IndexSettings } from './settings.js';
+export { defaultSettings, DEFAULT_RANKING, type IndexSettings } from './settings.js';
+export { validateSettings, KNOWN_SETTINGS } from './settings-validation.js';
 export { parseFilters, buildFilterTree, type FilterNode } from './filters.js';
 export { normalizeText, tokenize, escapeHtml } from './normalize.js';
 export {
@@ -43,7 +44,7 @@ export {
   type Rule,
 } from './rules.js';
 export { fromSnapshot, SNAPSHOT_VERSION, toSnapshot, type IndexSnapshot } from './snapshot.js';
-export { checkTypoWordSizes, validateSettingValue } from './settings.js';
+export { checkTypoWordSizes, validateSettingValue } from './settings-validation.js';
 export {
   decodeBundle,
   encodeBundle,

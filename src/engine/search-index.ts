@@ -33,7 +33,7 @@ import {
   parseFacets,
   parseSearchable,
   parseSort,
-  validateSettings,
+  settingsValidation,
   type IndexSettings,
 } from './settings.js';
 import type { SnapshotContents } from './snapshot.js';
@@ -118,7 +118,15 @@ export class Index {
 
   /** Validates (400 naming the setting) and applies a partial settings object; `null` resets a setting. */
   setSettings(partial: Partial<IndexSettings> | Record<string, unknown>): void {
-    const valid = validateSettings(partial);
+    this.applyValidSettings(settingsValidation().validateSettings(partial));
+  }
+
+  /**
+   * Applies settings validated before (by `validateSettings`, or by the service that exported a `.svcidx`):
+   * what `setSettings` does after its validation. `null` resets a setting.
+   * @example index.applyValidSettings(bundleIndex.settings)
+   */
+  applyValidSettings(valid: Partial<IndexSettings>): void {
     const defaults = defaultSettings();
     const before = this.state.settings;
     const next: IndexSettings = { ...before };
@@ -252,13 +260,14 @@ export class Index {
   /**
    * An index of `records` with `settings` and `synonyms` over {@link structures} built elsewhere (`fromSnapshot`
    * of `snapshot.ts` decodes them from a file): no record is tokenized. Throws a `SnapshotError` when the settings
-   * shape the structures differently from the `basis` they were built under.
+   * shape the structures differently from the `basis` they were built under. The settings are taken as valid
+   * (`applyValidSettings`): the service's own, or a verified `.svcidx`'s.
    * @example const index = Index.restore('products', { settings, records, basis, dynamicRanks, contents });
    */
   static restore(
     name: string,
     input: {
-      settings: Partial<IndexSettings> | Record<string, unknown>;
+      settings: Partial<IndexSettings>;
       synonyms?: readonly Synonym[];
       records: IndexRecord[];
       basis: string;
@@ -270,7 +279,7 @@ export class Index {
     const index = new Index(name, options);
     index.beginBatch();
     try {
-      index.setSettings(input.settings);
+      index.applyValidSettings(input.settings);
       if (input.synonyms?.length) index.setSynonyms(input.synonyms);
       const state = index.state;
       if (basisOf(state.settings) !== input.basis)

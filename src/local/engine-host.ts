@@ -11,8 +11,8 @@ import { EngineError, SnapshotError } from '../engine/errors.js';
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
-import { validateSettingValue } from '../engine/settings.js';
-import type { BundleRecommendations, IndexBundle } from '../engine/bundle.js';
+import { type IndexSettings, installSettingsValidation, settingsValidation } from '../engine/settings.js';
+import { type BundleRecommendations, type IndexBundle, isFromFile } from '../engine/bundle.js';
 import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
@@ -38,6 +38,15 @@ function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {
       Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/**
+ * Fetches the settings validation (a chunk of its own) and installs it in the engine. Installed here with the
+ * module's exports, not only by the module's own side effect, so no bundler can drop it as unused.
+ */
+async function loadSettingsValidation(): Promise<void> {
+  const { validateSettings, validateSettingValue } = await import('../engine/settings-validation.js');
+  installSettingsValidation({ validateSettings, validateSettingValue });
 }
 
 interface LoadedIndex {
@@ -84,12 +93,20 @@ export class LocalEngine {
     // so is the rules code, for a file with rules
     if (!this.#rules && bundle.indices.some((entry) => entry.rules.length > 0))
       this.#rules = await import('../engine/rules.js');
+    // A file's settings were validated by the service that exported it, and `decodeBundle` checked the file's
+    // format version and integrity: they are applied as they are. Settings given in code are validated (the
+    // validation is a chunk of its own, fetched then), and so are rules that set `renderingContent`, which
+    // `#renderingContent` checks as the service does.
+    const fromCode = !isFromFile(bundle);
+    if (fromCode || bundle.indices.some((entry) => JSON.stringify(entry.rules).includes('"renderingContent"')))
+      await loadSettingsValidation();
     const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));
     const names: string[] = [];
     for (const entry of bundle.indices) {
       const primary = primaries.get(entry.replicaOf ?? entry.name);
       const records = (primary?.records ?? []) as IndexRecord[];
-      const { replicas: _replicas, primary: _primary, ...settings } = entry.settings;
+      const { replicas: _replicas, primary: _primary, ...given } = entry.settings;
+      const settings = fromCode ? settingsValidation().validateSettings(given) : (given as Partial<IndexSettings>);
       const build = (): LoadedIndex => {
         const loaded = { rules: entry.rules, primary: entry.replicaOf ?? bundle.name };
         const snapshot = entry.structures ?? primary?.structures;
@@ -110,7 +127,7 @@ export class LocalEngine {
         }
         const index = new Index(entry.name, { dictionaries: this.#dictionaries });
         index.beginBatch();
-        index.setSettings(settings as never);
+        index.applyValidSettings(settings);
         if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
         index.saveObjects(records);
         index.endBatch();
@@ -122,6 +139,24 @@ export class LocalEngine {
     }
     for (const [name, lists] of Object.entries(bundle.recommendations ?? {})) this.#recommendations.set(name, lists);
     return names;
+  }
+
+  /**
+   * Loads what answering a call needs beyond the engine, before it is answered: the settings validation for a
+   * request that gives `renderingContent` (checked as the service checks it). The worker calls it before each call;
+   * a request without one never fetches it.
+   *
+   * @example
+   * await engine.prepare('multiSearch', [requests]);
+   * engine.multiSearch(requests);
+   */
+  async prepare(method: string, args: readonly unknown[]): Promise<void> {
+    const given = (raw: RawParams | undefined) => raw?.renderingContent !== undefined && raw.renderingContent !== null;
+    let needs = false;
+    if (method === 'search') needs = given(args[1] as RawParams);
+    if (method === 'multiSearch')
+      needs = (args[0] as LocalQuery[]).some((request) => given(rawParamsOf(request.params)));
+    if (needs) await loadSettingsValidation();
   }
 
   /** The names of the loaded indices. */
@@ -168,7 +203,7 @@ export class LocalEngine {
   #renderingContent(raw: RawParams, index: Index): Record<string, unknown> | undefined {
     if (raw.renderingContent !== undefined && raw.renderingContent !== null) {
       const given = toSearchParams({ renderingContent: raw.renderingContent }).renderingContent;
-      return validateSettingValue('renderingContent', given) as Record<string, unknown>;
+      return settingsValidation().validateSettingValue('renderingContent', given) as Record<string, unknown>;
     }
     const setting = (index.getSettings() as { renderingContent?: Record<string, unknown> | null }).renderingContent;
     return setting ?? undefined;

@@ -20,6 +20,7 @@ import {
   CONFORMANCE_RULES,
   CONFORMANCE_SETTINGS,
   CONFORMANCE_SYNONYMS,
+  BAD_PARAMETERS,
 } from './fixture.js';
 
 const REPLICA = `${CONFORMANCE_INDEX}_price_asc`;
@@ -91,6 +92,21 @@ describe('the local engine answers as the service', () => {
       const local = engine.searchForFacetValues(CONFORMANCE_INDEX, facet, body);
       assert.ok(service.facetHits.length > 0);
       assert.deepEqual(comparable(local), comparable(service));
+    });
+  }
+
+  for (const params of BAD_PARAMETERS) {
+    it(`refuses ${JSON.stringify(params)} with the service’s status and message`, async () => {
+      const request = { indexName: CONFORMANCE_INDEX, params: serializeParams(params) };
+      const service = await running.call('POST', '/1/indexes/*/queries', { requests: [request] });
+      assert.equal(service.status, 400);
+      await assert.rejects(
+        (async () => {
+          await engine.prepare('multiSearch', [[request]]);
+          engine.multiSearch([request]);
+        })(),
+        { status: 400, message: service.body.message },
+      );
     });
   }
 

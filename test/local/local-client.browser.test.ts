@@ -14,6 +14,7 @@ import '../../src/elements/search-box/define.js';
 import '../../src/elements/hits/define.js';
 import { admin, APP_ID, createIndex, SEARCH_KEY, settled } from '../elements/search-fixture.js';
 import {
+  BAD_PARAMETERS,
   comparable,
   CONFORMANCE_FACET_QUERIES,
   CONFORMANCE_QUERIES,
@@ -113,6 +114,18 @@ describe('svc-search/local', () => {
     expect(local.status).to.equal(400);
     expect(local.message).to.equal(remote.message);
   });
+
+  for (const params of BAD_PARAMETERS) {
+    it(`refuses ${JSON.stringify(params)} with the service’s status and message`, async () => {
+      const [local, remote] = await Promise.all([
+        client.multiSearch([{ indexName, params }]).catch((error) => error),
+        service.multiSearch([{ indexName, params }]).catch((error) => error),
+      ]);
+      expect(remote.status).to.equal(400);
+      expect(local.status).to.equal(400);
+      expect(local.message).to.equal(remote.message);
+    });
+  }
 
   it('<svc-search local-index> (app-id and hosts too) searches, paints hits and asks nothing of /1/; Insights go to IndexedDB', async () => {
     const errors: unknown[] = [];

@@ -1,0 +1,131 @@
+/**
+ * What the worker of `svc-search/local` validates, and when it fetches the settings validation (a chunk of its own,
+ * `settings-validation.ts`). This file runs in a process of its own that imports only what the worker imports, so
+ * whether the validation was loaded is observable: a file's settings (validated by the service at export, the file
+ * checked by `decodeBundle`) and valid queries never load it; search parameters are still refused with the
+ * service's messages (the protocol's table: types, ranges, enumerations, entry formats); `renderingContent` given
+ * with a query and settings given in code load it and are validated as the service validates them.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
+import { settingsValidation } from '../../src/engine/settings.js';
+import { LocalEngine, type LocalQuery } from '../../src/local/engine-host.js';
+
+function validationLoaded(): boolean {
+  try {
+    settingsValidation();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const RECORDS = [
+  { objectID: '1', name: 'Oak chair', brand: 'Acme', description: 'a sturdy chair of oak for the kitchen table' },
+  { objectID: '2', name: 'Pine table', brand: 'Bolt', description: 'a pine table with four legs and a drawer' },
+  { objectID: '3', name: 'Desk chair', brand: 'Acme', description: 'an office chair that turns and rolls' },
+];
+
+function bundleOf(settings: Record<string, unknown>): IndexBundle {
+  return {
+    name: 'furniture',
+    exportedAt: 0,
+    indices: [{ name: 'furniture', settings, rules: [], synonyms: [], records: RECORDS }],
+  };
+}
+
+const SETTINGS = { searchableAttributes: ['name', 'description'], attributesForFaceting: ['brand'] };
+
+/** The 400 a multi-query gets, after `prepare` (as the worker calls them). */
+async function refusal(engine: LocalEngine, params: Record<string, unknown>): Promise<string> {
+  const requests: LocalQuery[] = [{ indexName: 'furniture', params }];
+  try {
+    await engine.prepare('multiSearch', [requests]);
+    engine.multiSearch(requests);
+  } catch (error) {
+    assert.equal((error as { status?: number }).status, 400, (error as Error).message);
+    return (error as Error).message;
+  }
+  assert.fail(`${JSON.stringify(params)} was accepted`);
+}
+
+describe('the local engine’s validation', () => {
+  const engine = new LocalEngine();
+
+  it('applies a file’s settings and answers valid queries without loading the settings validation', async () => {
+    await engine.load(await decodeBundle(await encodeBundle(bundleOf(SETTINGS))));
+    const requests: LocalQuery[] = [
+      {
+        indexName: 'furniture',
+        params: {
+          query: 'chair',
+          hitsPerPage: 5,
+          queryType: 'prefixAll',
+          removeWordsIfNoResults: 'lastWords',
+          attributesToSnippet: ['description:4'],
+          typoTolerance: 'min',
+          facets: ['brand'],
+        },
+      },
+    ];
+    await engine.prepare('multiSearch', [requests]);
+    const [answer] = engine.multiSearch(requests).results as Array<Record<string, any>>;
+    assert.deepEqual(answer!.hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['1', '3']);
+    assert.equal(answer!.hitsPerPage, 5);
+    assert.equal(answer!.hits[0]._snippetResult.description.value.split(' ').length <= 6, true);
+    assert.deepEqual(answer!.facets, { brand: { Acme: 2 } });
+    assert.equal(validationLoaded(), false);
+  });
+
+  it('refuses bad search parameters with the service’s messages, still without the settings validation', async () => {
+    assert.equal(
+      await refusal(engine, { queryType: 'prefixSome' }),
+      `Invalid value for parameter "queryType": expected 'prefixLast', 'prefixAll' or 'prefixNone', got "prefixSome"`,
+    );
+    assert.equal(
+      await refusal(engine, { removeWordsIfNoResults: 'most' }),
+      `Invalid value for parameter "removeWordsIfNoResults": expected 'none', 'lastWords', 'firstWords' or 'allOptional', got "most"`,
+    );
+    assert.equal(
+      await refusal(engine, { attributesToSnippet: ['description:four'] }),
+      'Invalid value for parameter "attributesToSnippet": expected attribute or attribute:N entries, got ["description:four"]',
+    );
+    assert.equal(
+      await refusal(engine, { hitsPerPage: 5000 }),
+      'Invalid value for parameter "hitsPerPage": expected an integer between 0 and 1000, got 5000',
+    );
+    assert.equal(await refusal(engine, { hitPerPage: 5 }), 'Unknown parameter: hitPerPage');
+    assert.equal(validationLoaded(), false);
+  });
+
+  it('loads the settings validation for renderingContent given with a query, and checks it as the service does', async () => {
+    assert.equal(
+      await refusal(engine, { renderingContent: { facetOrdering: { facets: { order: 'brand' } } } }),
+      'Invalid value for parameter "renderingContent.facetOrdering.facets.order": expected an array of strings',
+    );
+    assert.equal(validationLoaded(), true);
+    const requests: LocalQuery[] = [
+      { indexName: 'furniture', params: { query: 'chair', renderingContent: { redirect: { url: '/chairs' } } } },
+    ];
+    await engine.prepare('multiSearch', [requests]);
+    assert.deepEqual(engine.multiSearch(requests).results[0]!.renderingContent, { redirect: { url: '/chairs' } });
+  });
+
+  it('validates settings given in code (not read from a file)', async () => {
+    const fromCode = new LocalEngine();
+    await assert.rejects(fromCode.load(bundleOf({ ...SETTINGS, hitsPerPage: 'ten' })), {
+      status: 400,
+      message: 'Invalid value for setting "hitsPerPage": expected an integer between 0 and 1000',
+    });
+    await fromCode.load(bundleOf({ ...SETTINGS, hitsPerPage: 2 }));
+    assert.equal((fromCode.search('furniture', { query: '' }) as { hits: unknown[] }).hits.length, 2);
+  });
+
+  it('refuses a damaged file (gzip’s checksum) before trusting its settings', async () => {
+    const bytes = await encodeBundle(bundleOf(SETTINGS));
+    // a byte of the CRC-32 that ends the gzip stream (before its 4-byte length)
+    bytes[bytes.length - 6]! ^= 0xff;
+    await assert.rejects(decodeBundle(bytes));
+  });
+});
