@@ -9,6 +9,7 @@
  */
 export { Index, type IndexRecord } from './search-index.js';
 export { EngineError, SnapshotError } from './errors.js';
+export { checkResponseFields, withResponseFields } from './response-fields.js';
 export { parseSearchParams, encodeSearchParams, isSearchParameter, type SearchParams } from './params.js';
 export {
   personalizationFigures,

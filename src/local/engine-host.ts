@@ -8,6 +8,7 @@
  */
 import { Dictionaries } from '../engine/dictionaries.js';
 import { EngineError, SnapshotError } from '../engine/errors.js';
+import { checkResponseFields, withResponseFields } from '../engine/response-fields.js';
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
@@ -176,8 +177,14 @@ export class LocalEngine {
     return loaded;
   }
 
-  /** One search, as `POST /1/indexes/{indexName}/query`. */
+  /** One search, as `POST /1/indexes/{indexName}/query`: with only the fields its `responseFields` names. */
   search(indexName: string, input: RawParams): Record<string, unknown> {
+    const { response, fields } = this.#search(indexName, input);
+    return withResponseFields(response, fields);
+  }
+
+  /** A search's whole answer, and the `responseFields` (checked) to shape it with once complete. */
+  #search(indexName: string, input: RawParams): { response: Record<string, unknown>; fields: unknown } {
     const { index, rules: indexRules } = this.#require(indexName);
     // with no rules, `applyRules` changes nothing: the parameters as given, no pins, no rule applied
     const rules: AppliedRules =
@@ -186,6 +193,8 @@ export class LocalEngine {
         : { raw: input, filterPromotes: false, pins: [], userData: [], appliedRules: [] };
     const raw = rules.raw;
     const renderingContent = this.#renderingContent(raw, index);
+    const fields = toSearchParams({ responseFields: raw.responseFields }).responseFields;
+    checkResponseFields(fields);
     const engineSearch = (params: RawParams) => index.search(toSearchParams(params)) as never;
     const response = (this.#rules && rules.pins.length > 0
       ? this.#rules.searchWithPins(index, raw, rules.pins, engineSearch, {
@@ -197,7 +206,7 @@ export class LocalEngine {
     if (renderingContent) response.renderingContent = renderingContent;
     if (rules.appliedRules.length > 0) response.appliedRules = rules.appliedRules;
     if (flag(raw.clickAnalytics)) response.queryID = newQueryID();
-    return response;
+    return { response, fields };
   }
 
   #renderingContent(raw: RawParams, index: Index): Record<string, unknown> | undefined {
@@ -232,10 +241,10 @@ export class LocalEngine {
       const raw = rawParamsOf(params);
       if (type === 'facet') return { ...this.searchForFacetValues(indexName, facet ?? '', raw), index: indexName };
       if (enough) return { hits: [], nbHits: 0, page: 0, nbPages: 0, processed: false, index: indexName };
-      const response = this.search(indexName, raw);
+      const { response, fields } = this.#search(indexName, raw);
       const { nbHits, hitsPerPage } = response as { nbHits: number; hitsPerPage: number };
       if (strategy === 'stopIfEnoughMatches' && nbHits >= hitsPerPage) enough = true;
-      return { ...response, index: indexName };
+      return withResponseFields({ ...response, index: indexName }, fields);
     });
     return { results };
   }
@@ -259,7 +268,9 @@ export class LocalEngine {
     const { index } = this.#require(indexName);
     const { cursor, ...rest } = input;
     if (cursor !== undefined && typeof cursor !== 'string') throw new LocalError(400, '`cursor` must be a string');
-    return index.browse(toSearchParams(rest), cursor) as never;
+    const fields = toSearchParams({ responseFields: rest.responseFields }).responseFields;
+    checkResponseFields(fields);
+    return withResponseFields(index.browse(toSearchParams(rest), cursor) as never, fields);
   }
 
   /**

@@ -93,6 +93,8 @@ export const CONFORMANCE_QUERIES: Array<Record<string, unknown>> = [
   { query: 'classic -sofa', advancedSyntax: true },
   { query: '"deluxe lamp"', advancedSyntax: true },
   { query: 'sofa', clickAnalytics: true },
+  { query: 'chair', facets: ['brand'], responseFields: ['hits', 'nbHits', 'facets'] },
+  { query: 'lamp', clickAnalytics: true, responseFields: ['nbHits'] },
 ];
 
 /** Facet value searches both answer. */
@@ -107,6 +109,7 @@ export const BAD_PARAMETERS: Array<Record<string, unknown>> = [
   { hitsPerPage: 5000 },
   { hitPerPage: 5 },
   { typoTolerance: 'sometimes' },
+  { query: 'chair', responseFields: ['hit'] },
   { renderingContent: { facetOrdering: { facets: { order: 'brand' } } } },
 ];
 
