@@ -47,9 +47,11 @@ export {
 export { fromSnapshot, SNAPSHOT_VERSION, toSnapshot, type IndexSnapshot } from './snapshot.js';
 export { checkTypoWordSizes, validateSettingValue } from './settings-validation.js';
 export {
+  addDictionaries,
   decodeBundle,
   encodeBundle,
   SVCIDX_MAGIC,
+  type BundleDictionaries,
   type BundleIndex,
   type BundleRecommendations,
   type BundleRecord,

@@ -6,14 +6,20 @@
  * rule code. What the service adds from its other areas (API keys, Analytics, A/B tests, Personalization) has
  * no place without a server. Recommend answers come from the lists the export computed.
  */
-import { Dictionaries } from '../engine/dictionaries.js';
+import { DICTIONARY_NAMES, Dictionaries } from '../engine/dictionaries.js';
 import { EngineError, SnapshotError } from '../engine/errors.js';
 import { checkResponseFields, withResponseFields } from '../engine/response-fields.js';
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
 import { type IndexSettings, installSettingsValidation, settingsValidation } from '../engine/settings.js';
-import { type BundleRecommendations, type IndexBundle, isFromFile } from '../engine/bundle.js';
+import {
+  addDictionaries,
+  type BundleDictionaries,
+  type BundleRecommendations,
+  type IndexBundle,
+  isFromFile,
+} from '../engine/bundle.js';
 import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
@@ -50,6 +56,28 @@ async function loadSettingsValidation(): Promise<void> {
   installSettingsValidation({ validateSettings, validateSettingValue });
 }
 
+/**
+ * A bundle's custom dictionaries: a file's as the service validated them; given in code, each entry must at least
+ * be an object with a string `objectID` and `language` (what the engine keys them by), else a 400.
+ */
+function checkedDictionaries(dictionaries: BundleDictionaries, fromCode: boolean): BundleDictionaries {
+  if (!fromCode) return dictionaries;
+  for (const name of DICTIONARY_NAMES) {
+    const entries: unknown = dictionaries[name] ?? [];
+    const valid =
+      Array.isArray(entries) &&
+      entries.every(
+        (entry) =>
+          entry !== null &&
+          typeof entry === 'object' &&
+          typeof entry.objectID === 'string' &&
+          typeof entry.language === 'string',
+      );
+    if (!valid) throw new LocalError(400, `Invalid dictionaries.${name}: expected entries with objectID and language`);
+  }
+  return dictionaries;
+}
+
 interface LoadedIndex {
   index: Index;
   rules: Rule[];
@@ -72,7 +100,7 @@ export class LocalEngine {
   readonly #recommendations = new Map<string, BundleRecommendations>();
   /** The rules code (`applyRules`, `searchWithPins`), a chunk of its own, imported by the first bundle with rules. */
   #rules: typeof import('../engine/rules.js') | null = null;
-  /** One dictionary set shared by every index, as in the service (standard entries only). */
+  /** One dictionary set shared by every index, as in the service (standard entries and the files' custom ones). */
   readonly #dictionaries = new Dictionaries();
 
   /**
@@ -99,6 +127,8 @@ export class LocalEngine {
     // validation is a chunk of its own, fetched then), and so are rules that set `renderingContent`, which
     // `#renderingContent` checks as the service does.
     const fromCode = !isFromFile(bundle);
+    // The application's custom dictionaries (stop words, plurals, compounds), before any index is built with them.
+    if (bundle.dictionaries) addDictionaries(this.#dictionaries, checkedDictionaries(bundle.dictionaries, fromCode));
     if (fromCode || bundle.indices.some((entry) => JSON.stringify(entry.rules).includes('"renderingContent"')))
       await loadSettingsValidation();
     const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));

@@ -122,6 +122,20 @@ describe('the local engine’s validation', () => {
     assert.equal((fromCode.search('furniture', { query: '' }) as { hits: unknown[] }).hits.length, 2);
   });
 
+  it('refuses custom dictionaries given in code without objectID and language', async () => {
+    const bundle = bundleOf(SETTINGS);
+    bundle.dictionaries = {
+      stopwords: [{ word: 'oak' } as never],
+      plurals: [],
+      compounds: [],
+      disabledStandardStopwords: [],
+    };
+    await assert.rejects(new LocalEngine().load(bundle), {
+      status: 400,
+      message: 'Invalid dictionaries.stopwords: expected entries with objectID and language',
+    });
+  });
+
   it('refuses a damaged file (gzip’s checksum) before trusting its settings', async () => {
     const bytes = await encodeBundle(bundleOf(SETTINGS));
     // a byte of the CRC-32 that ends the gzip stream (before its 4-byte length)
