@@ -8,6 +8,19 @@
  * index.search(parseSearchParams('query=chai')).nbHits // 1
  */
 export { Index, type IndexRecord } from './search-index.js';
+import { installFeature } from './features.js';
+import { geoFilter, parseGeo } from './geo.js';
+import { personalizationFigures, personalScorer } from './personalization.js';
+import { installSettingsValidation } from './settings.js';
+import { validateSettings, validateSettingValue } from './settings-validation.js';
+import { warmUp } from './warm-up.js';
+
+// Every optional part of the engine, installed (`features.ts`): the browser worker installs each only when needed.
+installSettingsValidation({ validateSettings, validateSettingValue });
+installFeature('geo', { parseGeo, geoFilter });
+installFeature('personalization', { personalScorer, personalizationFigures });
+installFeature('warmUp', { warmUp });
+
 export { EngineError, SnapshotError } from './errors.js';
 export { checkResponseFields, withResponseFields } from './response-fields.js';
 export { parseSearchParams, encodeSearchParams, isSearchParameter, type SearchParams } from './params.js';

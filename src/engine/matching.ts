@@ -6,7 +6,8 @@
  */
 import { derive, type Derived } from './derive.js';
 import { filterBits } from './filter-bits.js';
-import { geoFilter, parseGeo, type GeoQuery } from './geo.js';
+import { asksForGeo, feature } from './features.js';
+import type { GeoQuery } from './geo.js';
 import type { IndexState } from './index-state.js';
 import type { SearchParams } from './params.js';
 import { ATTR_MASK, REPEATED } from './postings.js';
@@ -40,14 +41,15 @@ export interface Execution {
  * @example const exec = execute(state, params, eff); try { … } finally { release(state, exec); }
  */
 export function execute(state: IndexState, params: SearchParams, eff: Effective): Execution {
-  const geo = parseGeo(params);
+  // geo search is a feature of its own (`features.ts`), loaded when a request gives a geo area
+  const geo = asksForGeo(params) ? feature('geo').parseGeo(params) : null;
   const exec = executeMatch(state, params, eff);
   if (geo) {
     exec.geo = geo;
     const lat = state.column('_geoloc.lat');
     const lng = state.column('_geoloc.lng');
     if (state.geoDist.length < state.capacity) state.geoDist = new Float64Array(state.capacity);
-    exec.candidates = geoFilter(exec.candidates, geo, lat, lng, state.geoDist);
+    exec.candidates = feature('geo').geoFilter(exec.candidates, geo, lat, lng, state.geoDist);
   }
   return exec;
 }

@@ -21,11 +21,11 @@ import { buildOptionalFilters } from './filters.js';
 import { highlightFacetValue } from './highlight.js';
 import { hitOf, highlightOptions } from './hits.js';
 import { IndexState, type IndexRecord } from './index-state.js';
-import { geoFilter, parseGeo } from './geo.js';
+import { asksForGeo, feature, optionalFeature, WARM_UP_AT } from './features.js';
 import { execute, release } from './matching.js';
 import { tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
-import { personalScorer, type SearchOptions } from './personalization.js';
+import type { SearchOptions } from './personalization.js';
 import { effectiveParams } from './query.js';
 import { criteria, rank, rankDistinct } from './ranking.js';
 import {
@@ -38,7 +38,6 @@ import {
 } from './settings.js';
 import type { SnapshotContents } from './snapshot.js';
 import { buildExpansion, type Synonym } from './synonyms.js';
-import { WARM_UP_AT, warmUp } from './warm-up.js';
 
 export type { IndexRecord } from './index-state.js';
 
@@ -101,7 +100,7 @@ export class Index {
   private settle(): void {
     if (this.batchDepth > 0) return;
     this.state.refresh();
-    if (this.state.liveCount >= WARM_UP_AT) warmUp(Index);
+    if (this.state.liveCount >= WARM_UP_AT) optionalFeature('warmUp')?.warmUp(Index);
   }
 
   /** Number of records. */
@@ -311,7 +310,7 @@ export class Index {
       const personalization = options?.personalization;
       if (personalization && personalization.impact > 0)
         exec.personal = {
-          filtersScore: personalScorer(this.state, personalization),
+          filtersScore: feature('personalization').personalScorer(this.state, personalization),
           impact: Math.min(100, personalization.impact),
         };
       const limit = this.state.settings.paginationLimitedTo;
@@ -484,7 +483,7 @@ export class Index {
     const state = this.state;
     state.refresh();
     const bits = filterBits(state, params);
-    const geo = parseGeo(params);
+    const geo = asksForGeo(params) ? feature('geo').parseGeo(params) : null;
     if (!bits && !geo)
       throw new EngineError(
         'No filter given: filters, facetFilters, numericFilters, tagFilters or a geo area is required',
@@ -508,7 +507,7 @@ export class Index {
     }
     if (geo) {
       if (state.geoDist.length < state.capacity) state.geoDist = new Float64Array(state.capacity);
-      ids = geoFilter(ids, geo, state.column('_geoloc.lat'), state.column('_geoloc.lng'), state.geoDist);
+      ids = feature('geo').geoFilter(ids, geo, state.column('_geoloc.lat'), state.column('_geoloc.lng'), state.geoDist);
     }
     const out: string[] = [];
     for (const id of ids) {

@@ -1,18 +1,12 @@
 /**
  * Settings validation (400 with a message naming the setting), also applied to search parameters that override a
- * setting. Importing this module installs it in the engine (`installSettingsValidation`): `Index.setSettings`
- * validates with it. The browser worker imports it only when settings come from code, not from a verified
+ * setting. `svc-search/engine` (`index.ts`) installs it in the engine (`installSettingsValidation`):
+ * `Index.setSettings` validates with it. The browser worker imports it only when settings come from code, not from a verified
  * `.svcidx` (whose settings the service validated when it exported them).
  */
 import { listOfValues, SEARCH_PARAMETER_FORMATS, SEARCH_PARAMETER_VALUES } from '../protocol/index.js';
 import { EngineError } from './errors.js';
-import {
-  DEFAULT_RANKING,
-  defaultSettings,
-  type IndexSettings,
-  installSettingsValidation,
-  RANK_FN,
-} from './settings.js';
+import { DEFAULT_RANKING, defaultSettings, type IndexSettings, RANK_FN } from './settings.js';
 
 function fail(name: string, expected: string): never {
   throw new EngineError(`Invalid value for setting "${name}": expected ${expected}`);
@@ -237,5 +231,3 @@ export function validateSettingValue(name: string, value: unknown, kind = 'param
     throw error;
   }
 }
-
-installSettingsValidation({ validateSettings, validateSettingValue });

@@ -97,10 +97,9 @@ export function defaultSettings(): IndexSettings {
 export const RANK_FN = /^(asc|desc)\(([^()]+)\)$/;
 
 /**
- * Settings validation and the checks of search parameters that override a setting, kept in
- * `settings-validation.ts`: a module of its own that installs itself here when imported (`svc-search/engine`
- * imports it), so the browser worker, which trusts the settings of a verified `.svcidx`, loads it only when
- * settings come from code.
+ * Settings validation, kept in `settings-validation.ts`: a module of its own that `svc-search/engine` (`index.ts`)
+ * installs here, so the browser worker, which trusts the settings of a verified `.svcidx`, loads it only when
+ * settings come from code or a request gives `renderingContent`.
  */
 export interface SettingsValidation {
   validateSettings(partial: unknown): Partial<IndexSettings>;
@@ -110,7 +109,7 @@ export interface SettingsValidation {
 let installed: SettingsValidation | null = null;
 
 /**
- * Called by `settings-validation.ts` when it loads.
+ * Installs the settings validation (`svc-search/engine` does; the browser worker when it needs it).
  * @example installSettingsValidation({ validateSettings, validateSettingValue })
  */
 export function installSettingsValidation(validation: SettingsValidation): void {
@@ -122,8 +121,7 @@ export function installSettingsValidation(validation: SettingsValidation): void 
  * @example settingsValidation().validateSettings({ hitsPerPage: 10 })
  */
 export function settingsValidation(): SettingsValidation {
-  if (!installed)
-    throw new Error('The engine’s settings validation is not loaded: import svc-search/engine/settings-validation');
+  if (!installed) throw new Error('The engine’s settings validation is not loaded (svc-search/engine installs it)');
   return installed;
 }
 

@@ -8,6 +8,7 @@
  */
 import { DICTIONARY_NAMES, Dictionaries } from '../engine/dictionaries.js';
 import { EngineError, SnapshotError } from '../engine/errors.js';
+import { asksForGeo, GEO_PARAMETERS, installFeature, WARM_UP_AT } from '../engine/features.js';
 import { checkResponseFields, withResponseFields } from '../engine/response-fields.js';
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
@@ -48,12 +49,23 @@ function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {
 }
 
 /**
- * Fetches the settings validation (a chunk of its own) and installs it in the engine. Installed here with the
- * module's exports, not only by the module's own side effect, so no bundler can drop it as unused.
+ * Fetches the settings validation (a chunk of its own) and installs it in the engine.
  */
 async function loadSettingsValidation(): Promise<void> {
   const { validateSettings, validateSettingValue } = await import('../engine/settings-validation.js');
   installSettingsValidation({ validateSettings, validateSettingValue });
+}
+
+/** Fetches geo search (a chunk of its own) and installs it in the engine. */
+async function loadGeo(): Promise<void> {
+  const { parseGeo, geoFilter } = await import('../engine/geo.js');
+  installFeature('geo', { parseGeo, geoFilter });
+}
+
+/** Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine. */
+async function loadWarmUp(): Promise<void> {
+  const { warmUp } = await import('../engine/warm-up.js');
+  installFeature('warmUp', { warmUp });
 }
 
 /**
@@ -81,6 +93,8 @@ function checkedDictionaries(dictionaries: BundleDictionaries, fromCode: boolean
 interface LoadedIndex {
   index: Index;
   rules: Rule[];
+  /** Read from a file (its settings and rules validated by the service), not given in code. */
+  trusted: boolean;
   /** The primary whose Recommend answers serve this index. */
   primary: string;
 }
@@ -122,15 +136,19 @@ export class LocalEngine {
     // so is the rules code, for a file with rules
     if (!this.#rules && bundle.indices.some((entry) => entry.rules.length > 0))
       this.#rules = await import('../engine/rules.js');
-    // A file's settings were validated by the service that exported it, and `decodeBundle` checked the file's
-    // format version and integrity: they are applied as they are. Settings given in code are validated (the
-    // validation is a chunk of its own, fetched then), and so are rules that set `renderingContent`, which
-    // `#renderingContent` checks as the service does.
+    // A file's settings and rules were validated by the service (its settings when it exported them, a rule's
+    // `renderingContent` when it saved the rule), and `decodeBundle` checked the file's format version and
+    // integrity: they are applied as they are. Settings and rules given in code are validated (the validation is a
+    // chunk of its own, fetched then).
     const fromCode = !isFromFile(bundle);
     // The application's custom dictionaries (stop words, plurals, compounds), before any index is built with them.
     if (bundle.dictionaries) addDictionaries(this.#dictionaries, checkedDictionaries(bundle.dictionaries, fromCode));
-    if (fromCode || bundle.indices.some((entry) => JSON.stringify(entry.rules).includes('"renderingContent"')))
-      await loadSettingsValidation();
+    if (fromCode) await loadSettingsValidation();
+    const rules = JSON.stringify(bundle.indices.map((entry) => entry.rules));
+    // so is geo search, for rules that give a geo area (a request that gives one loads it in `prepare`)
+    if (GEO_PARAMETERS.some((name) => rules.includes(`"${name}"`))) await loadGeo();
+    // and the warm-up that compiles the search code before the first search of a large index
+    if (bundle.indices.some((entry) => (entry.records?.length ?? 0) >= WARM_UP_AT)) await loadWarmUp();
     const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));
     const names: string[] = [];
     for (const entry of bundle.indices) {
@@ -139,7 +157,7 @@ export class LocalEngine {
       const { replicas: _replicas, primary: _primary, ...given } = entry.settings;
       const settings = fromCode ? settingsValidation().validateSettings(given) : (given as Partial<IndexSettings>);
       const build = (): LoadedIndex => {
-        const loaded = { rules: entry.rules, primary: entry.replicaOf ?? bundle.name };
+        const loaded = { rules: entry.rules, primary: entry.replicaOf ?? bundle.name, trusted: !fromCode };
         const snapshot = entry.structures ?? primary?.structures;
         if (snapshot && restorer) {
           try {
@@ -173,21 +191,26 @@ export class LocalEngine {
   }
 
   /**
-   * Loads what answering a call needs beyond the engine, before it is answered: the settings validation for a
-   * request that gives `renderingContent` (checked as the service checks it). The worker calls it before each call;
-   * a request without one never fetches it.
+   * Loads what answering a call needs beyond the engine's start, before it is answered: geo search for a request
+   * with a geo area, the settings validation for one that gives `renderingContent` (checked as the service checks
+   * it). The worker calls it before each call; a request that needs neither fetches nothing.
    *
    * @example
    * await engine.prepare('multiSearch', [requests]);
    * engine.multiSearch(requests);
    */
   async prepare(method: string, args: readonly unknown[]): Promise<void> {
-    const given = (raw: RawParams | undefined) => raw?.renderingContent !== undefined && raw.renderingContent !== null;
-    let needs = false;
-    if (method === 'search') needs = given(args[1] as RawParams);
+    const given: RawParams[] = [];
     if (method === 'multiSearch')
-      needs = (args[0] as LocalQuery[]).some((request) => given(rawParamsOf(request.params)));
-    if (needs) await loadSettingsValidation();
+      for (const request of args[0] as LocalQuery[]) given.push(rawParamsOf(request.params));
+    if (method === 'search' || method === 'browse') given.push((args[1] ?? {}) as RawParams);
+    if (method === 'searchForFacetValues') given.push((args[2] ?? {}) as RawParams);
+    if (method === 'recommend')
+      for (const request of args[0] as LocalRecommendRequest[])
+        given.push(request.queryParameters ?? {}, request.fallbackParameters ?? {});
+    if (given.some((raw) => raw.renderingContent !== undefined && raw.renderingContent !== null))
+      await loadSettingsValidation();
+    if (given.some((raw) => asksForGeo(raw))) await loadGeo();
   }
 
   /** The names of the loaded indices. */
@@ -215,14 +238,16 @@ export class LocalEngine {
 
   /** A search's whole answer, and the `responseFields` (checked) to shape it with once complete. */
   #search(indexName: string, input: RawParams): { response: Record<string, unknown>; fields: unknown } {
-    const { index, rules: indexRules } = this.#require(indexName);
+    const { index, rules: indexRules, trusted } = this.#require(indexName);
     // with no rules, `applyRules` changes nothing: the parameters as given, no pins, no rule applied
     const rules: AppliedRules =
       this.#rules && indexRules.length > 0
         ? this.#rules.applyRules(indexRules, input)
         : { raw: input, filterPromotes: false, pins: [], userData: [], appliedRules: [] };
     const raw = rules.raw;
-    const renderingContent = this.#renderingContent(raw, index);
+    // the request's own `renderingContent` is checked (a rule's, which replaces it, was checked when it was saved)
+    const check = !trusted || raw.renderingContent === input.renderingContent;
+    const renderingContent = this.#renderingContent(raw, index, check);
     const fields = toSearchParams({ responseFields: raw.responseFields }).responseFields;
     checkResponseFields(fields);
     const engineSearch = (params: RawParams) => index.search(toSearchParams(params)) as never;
@@ -239,9 +264,10 @@ export class LocalEngine {
     return { response, fields };
   }
 
-  #renderingContent(raw: RawParams, index: Index): Record<string, unknown> | undefined {
+  #renderingContent(raw: RawParams, index: Index, check: boolean): Record<string, unknown> | undefined {
     if (raw.renderingContent !== undefined && raw.renderingContent !== null) {
       const given = toSearchParams({ renderingContent: raw.renderingContent }).renderingContent;
+      if (!check) return given as Record<string, unknown>;
       return settingsValidation().validateSettingValue('renderingContent', given) as Record<string, unknown>;
     }
     const setting = (index.getSettings() as { renderingContent?: Record<string, unknown> | null }).renderingContent;

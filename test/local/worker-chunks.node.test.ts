@@ -1,7 +1,8 @@
 /**
  * The worker of `svc-search/local` as a bundler splits it (esbuild, ES modules as Vite emits workers): the code
- * only some files or requests need — the snapshot restore, the rules, the Recommend answers — is in chunks the
- * worker imports when it needs them, not in what starting the worker loads.
+ * only some files or requests need — the snapshot restore, the rules, the Recommend answers, the settings
+ * validation, geo search, the warm-up of large indices — is in chunks the worker imports when it needs them, not in
+ * what starting the worker loads.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,10 +16,12 @@ const LAZY = [
   'src/engine/rules.ts',
   'src/local/recommend.ts',
   'src/engine/settings-validation.ts',
+  'src/engine/geo.ts',
+  'src/engine/warm-up.ts',
 ];
 
 describe('the worker’s chunks', () => {
-  it('leave the snapshot restore, the rules, Recommend and the settings validation out of what starting the worker loads', async () => {
+  it('leave the snapshot restore, the rules, Recommend, the settings validation, geo search and the warm-up out of what starting the worker loads, and personalisation out of the worker', async () => {
     const result = await build({
       entryPoints: [join(root, 'src/local/worker.ts')],
       absWorkingDir: root,
@@ -47,5 +50,7 @@ describe('the worker’s chunks', () => {
       const lazy = Object.keys(outputs).filter((name) => !eager.has(name) && module in outputs[name]!.inputs);
       assert.equal(lazy.length, 1, `${module} has a chunk of its own`);
     }
+    const everything = new Set(Object.values(outputs).flatMap((output) => Object.keys(output.inputs)));
+    assert.ok(!everything.has('src/engine/personalization.ts'), 'personalisation is not in the worker');
   });
 });

@@ -1,14 +1,16 @@
 /**
- * What the worker of `svc-search/local` validates, and when it fetches the settings validation (a chunk of its own,
- * `settings-validation.ts`). This file runs in a process of its own that imports only what the worker imports, so
- * whether the validation was loaded is observable: a file's settings (validated by the service at export, the file
- * checked by `decodeBundle`) and valid queries never load it; search parameters are still refused with the
- * service's messages (the protocol's table: types, ranges, enumerations, entry formats); `renderingContent` given
- * with a query and settings given in code load it and are validated as the service validates them.
+ * What the worker of `svc-search/local` loads only when needed — the settings validation (`settings-validation.ts`),
+ * geo search (`geo.ts`), personalisation — and what it validates. This file runs in a process of its own that
+ * imports only what the worker imports, so whether a part was loaded is observable: a file's settings and rules
+ * (validated by the service, the file checked by `decodeBundle`) and valid queries never load the validation; search
+ * parameters are still refused with the service's messages (the protocol's table: types, ranges, enumerations,
+ * entry formats); `renderingContent` given with a query and settings given in code load it and are validated as the
+ * service validates them; geo search loads with the first request that gives a geo area.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
+import { optionalFeature } from '../../src/engine/features.js';
 import { settingsValidation } from '../../src/engine/settings.js';
 import { LocalEngine, type LocalQuery } from '../../src/local/engine-host.js';
 
@@ -22,16 +24,35 @@ function validationLoaded(): boolean {
 }
 
 const RECORDS = [
-  { objectID: '1', name: 'Oak chair', brand: 'Acme', description: 'a sturdy chair of oak for the kitchen table' },
-  { objectID: '2', name: 'Pine table', brand: 'Bolt', description: 'a pine table with four legs and a drawer' },
+  {
+    objectID: '1',
+    name: 'Oak chair',
+    brand: 'Acme',
+    description: 'a sturdy chair of oak for the kitchen table',
+    _geoloc: { lat: 48.8566, lng: 2.3522 },
+  },
+  {
+    objectID: '2',
+    name: 'Pine table',
+    brand: 'Bolt',
+    description: 'a pine table with four legs and a drawer',
+    _geoloc: { lat: 45.764, lng: 4.8357 },
+  },
   { objectID: '3', name: 'Desk chair', brand: 'Acme', description: 'an office chair that turns and rolls' },
 ];
+
+/** A rule whose consequence sets `renderingContent` (the service checked it when it saved the rule). */
+const RULE = {
+  objectID: 'table-page',
+  conditions: [{ pattern: 'table', anchoring: 'contains' }],
+  consequence: { params: { renderingContent: { redirect: { url: '/tables' } } } },
+};
 
 function bundleOf(settings: Record<string, unknown>): IndexBundle {
   return {
     name: 'furniture',
     exportedAt: 0,
-    indices: [{ name: 'furniture', settings, rules: [], synonyms: [], records: RECORDS }],
+    indices: [{ name: 'furniture', settings, rules: [RULE as never], synonyms: [], records: RECORDS }],
   };
 }
 
@@ -75,6 +96,26 @@ describe('the local engine’s validation', () => {
     assert.equal(answer!.hitsPerPage, 5);
     assert.equal(answer!.hits[0]._snippetResult.description.value.split(' ').length <= 6, true);
     assert.deepEqual(answer!.facets, { brand: { Acme: 2 } });
+    const table: LocalQuery[] = [{ indexName: 'furniture', params: { query: 'table' } }];
+    await engine.prepare('multiSearch', [table]);
+    assert.deepEqual(engine.multiSearch(table).results[0]!.renderingContent, { redirect: { url: '/tables' } });
+    assert.equal(validationLoaded(), false);
+    assert.equal(optionalFeature('geo'), undefined, 'no geo search without a geo area');
+    assert.equal(optionalFeature('personalization'), undefined, 'no personalisation in the worker');
+  });
+
+  it('loads geo search with the first request that gives a geo area', async () => {
+    const requests: LocalQuery[] = [
+      { indexName: 'furniture', params: { query: '', aroundLatLng: '48.85, 2.35', aroundRadius: 10_000 } },
+    ];
+    assert.equal(optionalFeature('geo'), undefined);
+    await engine.prepare('multiSearch', [requests]);
+    assert.notEqual(optionalFeature('geo'), undefined);
+    const [answer] = engine.multiSearch(requests).results as Array<{ hits: Array<{ objectID: string }> }>;
+    assert.deepEqual(
+      answer!.hits.map((hit) => hit.objectID),
+      ['1'],
+    );
     assert.equal(validationLoaded(), false);
   });
 
