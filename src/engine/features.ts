@@ -1,6 +1,7 @@
 /**
- * The engine's optional features: code a search needs only when a request or an index uses it — geo search (a
- * request with a geo area), personalisation (a search given a user's profile) and the warm-up of a large index.
+ * The engine's optional features: code a search needs only when a request or an index uses it — synonyms (an
+ * index with synonyms), geo search (a request with a geo area), personalisation (a search given a user's profile)
+ * and the warm-up of a large index.
  * They are installed here by whoever loads them: `svc-search/engine` (`index.ts`, what the service imports) installs
  * every one, the browser worker of `svc-search/local` each one when a file or a request needs it (its calls are
  * asynchronous: `LocalEngine.load` and `LocalEngine.prepare`), so a page pays only for what its index uses. A
@@ -10,15 +11,21 @@
 import type { geoFilter, parseGeo } from './geo.js';
 import type { SearchParams } from './params.js';
 import type { personalizationFigures, personalScorer } from './personalization.js';
+import type { markSpans, spanMatches } from './spans.js';
+import type { buildExpansion, Expansion } from './synonyms.js';
 import type { warmUp } from './warm-up.js';
 
 export interface EngineFeatures {
+  synonyms: { buildExpansion: typeof buildExpansion; spanMatches: typeof spanMatches; markSpans: typeof markSpans };
   geo: { parseGeo: typeof parseGeo; geoFilter: typeof geoFilter };
   personalization: { personalScorer: typeof personalScorer; personalizationFigures: typeof personalizationFigures };
   warmUp: { warmUp: typeof warmUp };
 }
 
 const installed: Partial<EngineFeatures> = {};
+
+/** The expansion of an index without synonyms (what `buildExpansion([])` gives): nothing to expand. */
+export const NO_SYNONYMS: Expansion = { words: new Map(), spans: new Map(), size: 0 };
 
 /** An index this large has its first write end with the warm-up (once per process; `warm-up.ts`). */
 export const WARM_UP_AT = 50_000;

@@ -11,12 +11,15 @@ export { Index, type IndexRecord } from './search-index.js';
 import { installFeature } from './features.js';
 import { geoFilter, parseGeo } from './geo.js';
 import { personalizationFigures, personalScorer } from './personalization.js';
+import { markSpans, spanMatches } from './spans.js';
+import { buildExpansion } from './synonyms.js';
 import { installSettingsValidation } from './settings.js';
 import { validateSettings, validateSettingValue } from './settings-validation.js';
 import { warmUp } from './warm-up.js';
 
 // Every optional part of the engine, installed (`features.ts`): the browser worker installs each only when needed.
 installSettingsValidation({ validateSettings, validateSettingValue });
+installFeature('synonyms', { buildExpansion, spanMatches, markSpans });
 installFeature('geo', { parseGeo, geoFilter });
 installFeature('personalization', { personalScorer, personalizationFigures });
 installFeature('warmUp', { warmUp });

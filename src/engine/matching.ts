@@ -12,7 +12,7 @@ import type { IndexState } from './index-state.js';
 import type { SearchParams } from './params.js';
 import { ATTR_MASK, REPEATED } from './postings.js';
 import { decompoundQuery, parseQuery, removeStopWords, type Effective } from './query.js';
-import { markSpans, spanMatches, type SpanMatch } from './spans.js';
+import type { SpanMatch } from './spans.js';
 
 /** Above this many postings of the other words per posting of a rare first word, match them on tokens. */
 const TOKENS_PER_POSTING = 16;
@@ -96,7 +96,7 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
     const prefix = eff.queryType === 'prefixAll' || (eff.queryType === 'prefixLast' && i === words.length - 1);
     return derive(state, w, prefix && !parsed.exactOnly[i], eff, parsed.exactOnly[i], eff.noTypoWords.has(w));
   });
-  const spans = spanMatches(state, parsed, eff);
+  const spans = state.expansion.size > 0 ? feature('synonyms').spanMatches(state, parsed, eff) : [];
   const all = words.length >= 31 ? 0x7fffffff : (1 << words.length) - 1;
   let optionalMask = 0;
   words.forEach((w, i) => {
@@ -153,7 +153,7 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
   }
   // term → query words bit mask, for restrictSearchableAttributes, proximity and highlighting
   markTerms(state, derived, true);
-  if (spans.length) markSpans(state, spans, true);
+  if (spans.length) feature('synonyms').markSpans(state, spans, true);
   if (parsed.excluded.length && cands.length) cands = withoutExcluded(state, cands, parsed.excluded);
   if (parsed.phrases.length && cands.length)
     cands = cands.filter((doc) => parsed.phrases.every((phrase) => hasPhrase(state, doc, phrase)));
@@ -554,7 +554,7 @@ function matchPostings(
 export function release(state: IndexState, exec: Execution): void {
   state.touchedCount = 0;
   markTerms(state, exec.derived, false);
-  if (exec.spans.length) markSpans(state, exec.spans, false);
+  if (exec.spans.length) feature('synonyms').markSpans(state, exec.spans, false);
 }
 
 /** Candidates minus the records that contain one of the excluded words (advanced syntax `-word`). */

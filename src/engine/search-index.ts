@@ -21,7 +21,7 @@ import { buildOptionalFilters } from './filters.js';
 import { highlightFacetValue } from './highlight.js';
 import { hitOf, highlightOptions } from './hits.js';
 import { IndexState, type IndexRecord } from './index-state.js';
-import { asksForGeo, feature, optionalFeature, WARM_UP_AT } from './features.js';
+import { asksForGeo, feature, NO_SYNONYMS, optionalFeature, WARM_UP_AT } from './features.js';
 import { execute, release } from './matching.js';
 import { tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
@@ -37,7 +37,7 @@ import {
   type IndexSettings,
 } from './settings.js';
 import type { SnapshotContents } from './snapshot.js';
-import { buildExpansion, type Synonym } from './synonyms.js';
+import type { Synonym } from './synonyms.js';
 
 export type { IndexRecord } from './index-state.js';
 
@@ -166,7 +166,9 @@ export class Index {
   /** Replaces the synonyms of the index (the service validates them); rebuilds the expansion map. */
   setSynonyms(synonyms: readonly Synonym[]): void {
     this.state.synonymList = structuredClone([...synonyms]);
-    this.state.expansion = buildExpansion(this.state.synonymList);
+    // synonyms are a feature of their own (`features.ts`), loaded for an index that has some
+    this.state.expansion =
+      this.state.synonymList.length > 0 ? feature('synonyms').buildExpansion(this.state.synonymList) : NO_SYNONYMS;
     this.state.deriveCache.clear();
     this.state.placeholderCache.clear();
     this.state.alternativeCache.clear();

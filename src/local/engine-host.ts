@@ -56,6 +56,15 @@ async function loadSettingsValidation(): Promise<void> {
   installSettingsValidation({ validateSettings, validateSettingValue });
 }
 
+/** Fetches synonyms (the expansion and the alternatives of several words: a chunk of their own) and installs them. */
+async function loadSynonyms(): Promise<void> {
+  const [{ buildExpansion }, { spanMatches, markSpans }] = await Promise.all([
+    import('../engine/synonyms.js'),
+    import('../engine/spans.js'),
+  ]);
+  installFeature('synonyms', { buildExpansion, spanMatches, markSpans });
+}
+
 /** Fetches geo search (a chunk of its own) and installs it in the engine. */
 async function loadGeo(): Promise<void> {
   const { parseGeo, geoFilter } = await import('../engine/geo.js');
@@ -147,6 +156,8 @@ export class LocalEngine {
     const rules = JSON.stringify(bundle.indices.map((entry) => entry.rules));
     // so is geo search, for rules that give a geo area (a request that gives one loads it in `prepare`)
     if (GEO_PARAMETERS.some((name) => rules.includes(`"${name}"`))) await loadGeo();
+    // and synonyms, for a file with some
+    if (bundle.indices.some((entry) => entry.synonyms.length > 0)) await loadSynonyms();
     // and the warm-up that compiles the search code before the first search of a large index
     if (bundle.indices.some((entry) => (entry.records?.length ?? 0) >= WARM_UP_AT)) await loadWarmUp();
     const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));

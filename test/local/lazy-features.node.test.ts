@@ -1,11 +1,12 @@
 /**
  * What the worker of `svc-search/local` loads only when needed — the settings validation (`settings-validation.ts`),
- * geo search (`geo.ts`), personalisation — and what it validates. This file runs in a process of its own that
+ * synonyms, geo search (`geo.ts`), personalisation — and what it validates. This file runs in a process of its own that
  * imports only what the worker imports, so whether a part was loaded is observable: a file's settings and rules
  * (validated by the service, the file checked by `decodeBundle`) and valid queries never load the validation; search
  * parameters are still refused with the service's messages (the protocol's table: types, ranges, enumerations,
  * entry formats); `renderingContent` given with a query and settings given in code load it and are validated as the
- * service validates them; geo search loads with the first request that gives a geo area.
+ * service validates them; geo search loads with the first request that gives a geo area, synonyms with a file that
+ * has some.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -102,6 +103,17 @@ describe('the local engine’s validation', () => {
     assert.equal(validationLoaded(), false);
     assert.equal(optionalFeature('geo'), undefined, 'no geo search without a geo area');
     assert.equal(optionalFeature('personalization'), undefined, 'no personalisation in the worker');
+    assert.equal(optionalFeature('synonyms'), undefined, 'no synonyms code for a file without synonyms');
+  });
+
+  it('loads synonyms with a file that has some', async () => {
+    const bundle = bundleOf(SETTINGS);
+    bundle.indices[0]!.synonyms = [{ objectID: 'seat', type: 'synonym', synonyms: ['seat', 'chair'] }];
+    const withSynonyms = new LocalEngine();
+    await withSynonyms.load(await decodeBundle(await encodeBundle(bundle)));
+    assert.notEqual(optionalFeature('synonyms'), undefined);
+    const hits = (withSynonyms.search('furniture', { query: 'seat' }) as { hits: Array<{ objectID: string }> }).hits;
+    assert.deepEqual(hits.map((hit) => hit.objectID).sort(), ['1', '3']);
   });
 
   it('loads geo search with the first request that gives a geo area', async () => {
