@@ -1,6 +1,6 @@
 /**
  * The engine's optional features: code a search needs only when a request or an index uses it — synonyms (an
- * index with synonyms), geo search (a request with a geo area), personalisation (a search given a user's profile)
+ * index with synonyms), the standard stop words and plural rules (`removeStopWords`, `ignorePlurals`), geo search (a request with a geo area), personalisation (a search given a user's profile)
  * and the warm-up of a large index.
  * They are installed here by whoever loads them: `svc-search/engine` (`index.ts`, what the service imports) installs
  * every one, the browser worker of `svc-search/local` each one when a file or a request needs it (its calls are
@@ -9,6 +9,7 @@
  * the first searches faster, so without it they are slower, not wrong.
  */
 import type { geoFilter, parseGeo } from './geo.js';
+import type { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import type { SearchParams } from './params.js';
 import type { personalizationFigures, personalScorer } from './personalization.js';
 import type { markSpans, spanMatches } from './spans.js';
@@ -17,6 +18,7 @@ import type { warmUp } from './warm-up.js';
 
 export interface EngineFeatures {
   synonyms: { buildExpansion: typeof buildExpansion; spanMatches: typeof spanMatches; markSpans: typeof markSpans };
+  languageTables: { STANDARD_STOP_WORDS: typeof STANDARD_STOP_WORDS; pluralForms: typeof pluralForms };
   geo: { parseGeo: typeof parseGeo; geoFilter: typeof geoFilter };
   personalization: { personalScorer: typeof personalScorer; personalizationFigures: typeof personalizationFigures };
   warmUp: { warmUp: typeof warmUp };

@@ -9,6 +9,7 @@
  */
 export { Index, type IndexRecord } from './search-index.js';
 import { installFeature } from './features.js';
+import { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import { geoFilter, parseGeo } from './geo.js';
 import { personalizationFigures, personalScorer } from './personalization.js';
 import { markSpans, spanMatches } from './spans.js';
@@ -20,6 +21,7 @@ import { warmUp } from './warm-up.js';
 // Every optional part of the engine, installed (`features.ts`): the browser worker installs each only when needed.
 installSettingsValidation({ validateSettings, validateSettingValue });
 installFeature('synonyms', { buildExpansion, spanMatches, markSpans });
+installFeature('languageTables', { STANDARD_STOP_WORDS, pluralForms });
 installFeature('geo', { parseGeo, geoFilter });
 installFeature('personalization', { personalScorer, personalizationFigures });
 installFeature('warmUp', { warmUp });
@@ -42,7 +44,6 @@ export {
   DICTIONARY_NAMES,
   LANGUAGES,
   COMPOUND_LANGUAGES,
-  STANDARD_STOP_WORDS,
   supportsLanguage,
   type DictionaryName,
   type DictionaryEntry,
@@ -60,6 +61,7 @@ export {
   type RawParams,
   type Rule,
 } from './rules.js';
+export { STANDARD_STOP_WORDS } from './language-tables.js';
 export { fromSnapshot, SNAPSHOT_VERSION, toSnapshot, type IndexSnapshot } from './snapshot.js';
 export { checkTypoWordSizes, validateSettingValue } from './settings-validation.js';
 export {

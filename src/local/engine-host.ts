@@ -65,6 +65,25 @@ async function loadSynonyms(): Promise<void> {
   installFeature('synonyms', { buildExpansion, spanMatches, markSpans });
 }
 
+/** Fetches the standard stop words and plural rules (a chunk of their own) and installs them in the engine. */
+async function loadLanguageTables(): Promise<void> {
+  const { STANDARD_STOP_WORDS, pluralForms } = await import('../engine/language-tables.js');
+  installFeature('languageTables', { STANDARD_STOP_WORDS, pluralForms });
+}
+
+/** Whether parameters or settings turn on stop word removal or plurals (`true` or a list of languages). */
+function asksForLanguages(values: Record<string, unknown>): boolean {
+  return LANGUAGE_FEATURES.some((name) => {
+    const value = values[name];
+    return (
+      value === true ||
+      value === 'true' ||
+      (Array.isArray(value) && value.length > 0) ||
+      (typeof value === 'string' && value !== 'false' && value !== '')
+    );
+  });
+}
+
 /** Fetches geo search (a chunk of its own) and installs it in the engine. */
 async function loadGeo(): Promise<void> {
   const { parseGeo, geoFilter } = await import('../engine/geo.js');
@@ -98,6 +117,9 @@ function checkedDictionaries(dictionaries: BundleDictionaries, fromCode: boolean
   }
   return dictionaries;
 }
+
+/** The parameters (and settings) that read the standard language tables. */
+const LANGUAGE_FEATURES = ['removeStopWords', 'ignorePlurals'] as const;
 
 interface LoadedIndex {
   index: Index;
@@ -156,6 +178,9 @@ export class LocalEngine {
     const rules = JSON.stringify(bundle.indices.map((entry) => entry.rules));
     // so is geo search, for rules that give a geo area (a request that gives one loads it in `prepare`)
     if (GEO_PARAMETERS.some((name) => rules.includes(`"${name}"`))) await loadGeo();
+    // and the standard stop words and plural rules, for settings or rules that turn them on
+    const languages = LANGUAGE_FEATURES.some((name) => rules.includes(`"${name}"`));
+    if (languages || bundle.indices.some((entry) => asksForLanguages(entry.settings))) await loadLanguageTables();
     // and synonyms, for a file with some
     if (bundle.indices.some((entry) => entry.synonyms.length > 0)) await loadSynonyms();
     // and the warm-up that compiles the search code before the first search of a large index
@@ -203,8 +228,9 @@ export class LocalEngine {
 
   /**
    * Loads what answering a call needs beyond the engine's start, before it is answered: geo search for a request
-   * with a geo area, the settings validation for one that gives `renderingContent` (checked as the service checks
-   * it). The worker calls it before each call; a request that needs neither fetches nothing.
+   * with a geo area, the standard stop words and plural rules for one with `removeStopWords` or `ignorePlurals`,
+   * the settings validation for one that gives `renderingContent` (checked as the service checks it). The worker
+   * calls it before each call; a request that needs none of them fetches nothing.
    *
    * @example
    * await engine.prepare('multiSearch', [requests]);
@@ -222,6 +248,7 @@ export class LocalEngine {
     if (given.some((raw) => raw.renderingContent !== undefined && raw.renderingContent !== null))
       await loadSettingsValidation();
     if (given.some((raw) => asksForGeo(raw))) await loadGeo();
+    if (given.some((raw) => asksForLanguages(raw))) await loadLanguageTables();
   }
 
   /** The names of the loaded indices. */

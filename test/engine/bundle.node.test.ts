@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { addDictionaries, decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
-import { Dictionaries } from '../../src/engine/dictionaries.js';
+import { Dictionaries } from '../../src/engine/index.js';
 
 describe('.svcidx bundles', () => {
   const records = [

@@ -1,6 +1,6 @@
 /**
  * What the worker of `svc-search/local` loads only when needed — the settings validation (`settings-validation.ts`),
- * synonyms, geo search (`geo.ts`), personalisation — and what it validates. This file runs in a process of its own that
+ * synonyms, the standard language tables, geo search (`geo.ts`), personalisation — and what it validates. This file runs in a process of its own that
  * imports only what the worker imports, so whether a part was loaded is observable: a file's settings and rules
  * (validated by the service, the file checked by `decodeBundle`) and valid queries never load the validation; search
  * parameters are still refused with the service's messages (the protocol's table: types, ranges, enumerations,
@@ -104,6 +104,17 @@ describe('the local engine’s validation', () => {
     assert.equal(optionalFeature('geo'), undefined, 'no geo search without a geo area');
     assert.equal(optionalFeature('personalization'), undefined, 'no personalisation in the worker');
     assert.equal(optionalFeature('synonyms'), undefined, 'no synonyms code for a file without synonyms');
+    assert.equal(optionalFeature('languageTables'), undefined, 'no language tables without removeStopWords');
+  });
+
+  it('loads the standard stop words and plural rules with the first request that turns them on', async () => {
+    const requests: LocalQuery[] = [
+      { indexName: 'furniture', params: { query: 'the chairs', removeStopWords: true, ignorePlurals: true } },
+    ];
+    await engine.prepare('multiSearch', [requests]);
+    assert.notEqual(optionalFeature('languageTables'), undefined);
+    const [answer] = engine.multiSearch(requests).results as Array<{ hits: Array<{ objectID: string }> }>;
+    assert.deepEqual(answer!.hits.map((hit) => hit.objectID).sort(), ['1', '3']);
   });
 
   it('loads synonyms with a file that has some', async () => {

@@ -20,10 +20,11 @@ const LAZY = [
   'src/engine/warm-up.ts',
   'src/engine/synonyms.ts',
   'src/engine/spans.ts',
+  'src/engine/language-tables.ts',
 ];
 
 describe('the worker’s chunks', () => {
-  it('leave the snapshot restore, the rules, Recommend, the settings validation, synonyms, geo search and the warm-up out of what starting the worker loads, and personalisation out of the worker', async () => {
+  it('leave the snapshot restore, the rules, Recommend, the settings validation, synonyms, the language tables, geo search and the warm-up out of what starting the worker loads, and personalisation out of the worker', async () => {
     const result = await build({
       entryPoints: [join(root, 'src/local/worker.ts')],
       absWorkingDir: root,
