@@ -8,12 +8,11 @@
  */
 import { DICTIONARY_NAMES, Dictionaries } from '../engine/dictionaries.js';
 import { EngineError, SnapshotError } from '../engine/errors.js';
-import { asksForGeo, GEO_PARAMETERS, installFeature, WARM_UP_AT } from '../engine/features.js';
 import { checkResponseFields, withResponseFields } from '../engine/response-fields.js';
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
-import { type IndexSettings, installSettingsValidation, settingsValidation } from '../engine/settings.js';
+import { type IndexSettings, settingsValidation } from '../engine/settings.js';
 import {
   addDictionaries,
   type BundleDictionaries,
@@ -21,6 +20,7 @@ import {
   type IndexBundle,
   isFromFile,
 } from '../engine/bundle.js';
+import { loadForBundle, loadForRequests } from './on-demand.js';
 import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
@@ -49,54 +49,6 @@ function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {
 }
 
 /**
- * Fetches the settings validation (a chunk of its own) and installs it in the engine.
- */
-async function loadSettingsValidation(): Promise<void> {
-  const { validateSettings, validateSettingValue } = await import('../engine/settings-validation.js');
-  installSettingsValidation({ validateSettings, validateSettingValue });
-}
-
-/** Fetches synonyms (the expansion and the alternatives of several words: a chunk of their own) and installs them. */
-async function loadSynonyms(): Promise<void> {
-  const [{ buildExpansion }, { spanMatches, markSpans }] = await Promise.all([
-    import('../engine/synonyms.js'),
-    import('../engine/spans.js'),
-  ]);
-  installFeature('synonyms', { buildExpansion, spanMatches, markSpans });
-}
-
-/** Fetches the standard stop words and plural rules (a chunk of their own) and installs them in the engine. */
-async function loadLanguageTables(): Promise<void> {
-  const { STANDARD_STOP_WORDS, pluralForms } = await import('../engine/language-tables.js');
-  installFeature('languageTables', { STANDARD_STOP_WORDS, pluralForms });
-}
-
-/** Whether parameters or settings turn on stop word removal or plurals (`true` or a list of languages). */
-function asksForLanguages(values: Record<string, unknown>): boolean {
-  return LANGUAGE_FEATURES.some((name) => {
-    const value = values[name];
-    return (
-      value === true ||
-      value === 'true' ||
-      (Array.isArray(value) && value.length > 0) ||
-      (typeof value === 'string' && value !== 'false' && value !== '')
-    );
-  });
-}
-
-/** Fetches geo search (a chunk of its own) and installs it in the engine. */
-async function loadGeo(): Promise<void> {
-  const { parseGeo, geoFilter } = await import('../engine/geo.js');
-  installFeature('geo', { parseGeo, geoFilter });
-}
-
-/** Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine. */
-async function loadWarmUp(): Promise<void> {
-  const { warmUp } = await import('../engine/warm-up.js');
-  installFeature('warmUp', { warmUp });
-}
-
-/**
  * A bundle's custom dictionaries: a file's as the service validated them; given in code, each entry must at least
  * be an object with a string `objectID` and `language` (what the engine keys them by), else a 400.
  */
@@ -117,9 +69,6 @@ function checkedDictionaries(dictionaries: BundleDictionaries, fromCode: boolean
   }
   return dictionaries;
 }
-
-/** The parameters (and settings) that read the standard language tables. */
-const LANGUAGE_FEATURES = ['removeStopWords', 'ignorePlurals'] as const;
 
 interface LoadedIndex {
   index: Index;
@@ -174,17 +123,9 @@ export class LocalEngine {
     const fromCode = !isFromFile(bundle);
     // The application's custom dictionaries (stop words, plurals, compounds), before any index is built with them.
     if (bundle.dictionaries) addDictionaries(this.#dictionaries, checkedDictionaries(bundle.dictionaries, fromCode));
-    if (fromCode) await loadSettingsValidation();
-    const rules = JSON.stringify(bundle.indices.map((entry) => entry.rules));
-    // so is geo search, for rules that give a geo area (a request that gives one loads it in `prepare`)
-    if (GEO_PARAMETERS.some((name) => rules.includes(`"${name}"`))) await loadGeo();
-    // and the standard stop words and plural rules, for settings or rules that turn them on
-    const languages = LANGUAGE_FEATURES.some((name) => rules.includes(`"${name}"`));
-    if (languages || bundle.indices.some((entry) => asksForLanguages(entry.settings))) await loadLanguageTables();
-    // and synonyms, for a file with some
-    if (bundle.indices.some((entry) => entry.synonyms.length > 0)) await loadSynonyms();
-    // and the warm-up that compiles the search code before the first search of a large index
-    if (bundle.indices.some((entry) => (entry.records?.length ?? 0) >= WARM_UP_AT)) await loadWarmUp();
+    // the engine's optional features this file uses (synonyms, language tables, geo in rules, the warm-up) and
+    // the settings validation for settings given in code
+    await loadForBundle(bundle, fromCode);
     const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));
     const names: string[] = [];
     for (const entry of bundle.indices) {
@@ -245,10 +186,7 @@ export class LocalEngine {
     if (method === 'recommend')
       for (const request of args[0] as LocalRecommendRequest[])
         given.push(request.queryParameters ?? {}, request.fallbackParameters ?? {});
-    if (given.some((raw) => raw.renderingContent !== undefined && raw.renderingContent !== null))
-      await loadSettingsValidation();
-    if (given.some((raw) => asksForGeo(raw))) await loadGeo();
-    if (given.some((raw) => asksForLanguages(raw))) await loadLanguageTables();
+    await loadForRequests(given);
   }
 
   /** The names of the loaded indices. */
