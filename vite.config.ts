@@ -50,9 +50,10 @@ const shared: UserConfig['build'] = {
 
 /**
  * The worker of local search (`src/local/worker.ts`, started by `src/local/client.ts`): ES modules in
- * `dist/assets/`, minified. What starting it needs (the worker's static imports) is kept in one chunk: left to
- * itself, rolldown splits the small modules that the worker and its lazy chunks (rules, geo, the settings
- * validation, …) share into files of their own (rolldown/rolldown#10731), each gzipped apart (~350 B more at start).
+ * `dist/assets/`, minified. What starting it needs (the worker and its static imports) is one file, the worker's
+ * own (`worker-*.js`), which the chunks it loads when needed (rules, geo, the settings validation, …) import from:
+ * left to itself, rolldown splits the small modules the worker shares with those chunks into files of their own
+ * (rolldown/rolldown#10731), each gzipped apart (about 650 B more at start).
  */
 function workerOptions(): UserConfig['worker'] {
   const entry = join(src, 'local/worker.ts');
@@ -67,7 +68,7 @@ function workerOptions(): UserConfig['worker'] {
               debugName: 'local-engine',
               name: (id, ctx) => {
                 start ??= staticClosure(entry, (module) => ctx.getModuleInfo(module));
-                return id !== entry && start.has(id) ? 'local-engine' : null;
+                return start.has(id) ? 'local-engine' : null;
               },
             },
           ],
