@@ -79,9 +79,10 @@ function workerOptions(): UserConfig['worker'] {
 }
 
 /**
- * The worker ships without a source map: Vite gives workers the build's `sourcemap`, and the bundled map (0.45 MB,
- * the engine's sources inlined) would weigh on every install, while those sources ship in the package with their
- * own maps under `dist/engine/` and `dist/local/`.
+ * The worker and the chunks it loads when needed (`dist/assets/`, nothing else goes there) ship without source
+ * maps: Vite gives workers the build's `sourcemap`, and the bundled maps (0.45 MB, the engine's sources inlined) would
+ * weigh on every install, while those sources ship in the package with their own maps under `dist/engine/` and
+ * `dist/local/`.
  */
 function workerWithoutMap(): Plugin {
   return {
@@ -89,7 +90,7 @@ function workerWithoutMap(): Plugin {
     enforce: 'post',
     generateBundle(_options, bundle) {
       for (const name of Object.keys(bundle)) {
-        if (!/^assets\/worker-[\w-]+\.js\.map$/.test(name)) continue;
+        if (!/^assets\/[\w-]+\.js\.map$/.test(name)) continue;
         delete bundle[name];
         const code = bundle[name.slice(0, -'.map'.length)];
         if (code?.type === 'asset' && typeof code.source === 'string') {
