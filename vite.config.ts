@@ -49,15 +49,40 @@ const shared: UserConfig['build'] = {
 };
 
 /**
- * The worker of local search (`src/local/worker.ts`, started by `src/local/client.ts`): one ES module in
- * `dist/assets/`, minified.
+ * The worker of local search (`src/local/worker.ts`, started by `src/local/client.ts`): ES modules in
+ * `dist/assets/`, minified. What starting it needs (the worker and its static imports) is one file, the worker's
+ * own (`worker-*.js`), which the chunks it loads when needed (rules, geo, the settings validation, …) import from:
+ * left to itself, rolldown splits the small modules the worker shares with those chunks into files of their own
+ * (rolldown/rolldown#10731), each gzipped apart (about 650 B more at start).
  */
-const worker: UserConfig['worker'] = { format: 'es' };
+function workerOptions(): UserConfig['worker'] {
+  const entry = join(src, 'local/worker.ts');
+  let start: Set<string> | undefined;
+  return {
+    format: 'es',
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              debugName: 'local-engine',
+              name: (id, ctx) => {
+                start ??= staticClosure(entry, (module) => ctx.getModuleInfo(module));
+                return start.has(id) ? 'local-engine' : null;
+              },
+            },
+          ],
+        },
+      },
+    },
+  };
+}
 
 /**
- * The worker ships without a source map: Vite gives workers the build's `sourcemap`, and the bundled map (0.45 MB,
- * the engine's sources inlined) would weigh on every install, while those sources ship in the package with their
- * own maps under `dist/engine/` and `dist/local/`.
+ * The worker and the chunks it loads when needed (`dist/assets/`, nothing else goes there) ship without source
+ * maps: Vite gives workers the build's `sourcemap`, and the bundled maps (0.45 MB, the engine's sources inlined) would
+ * weigh on every install, while those sources ship in the package with their own maps under `dist/engine/` and
+ * `dist/local/`.
  */
 function workerWithoutMap(): Plugin {
   return {
@@ -65,7 +90,7 @@ function workerWithoutMap(): Plugin {
     enforce: 'post',
     generateBundle(_options, bundle) {
       for (const name of Object.keys(bundle)) {
-        if (!/^assets\/worker-[\w-]+\.js\.map$/.test(name)) continue;
+        if (!/^assets\/[\w-]+\.js\.map$/.test(name)) continue;
         delete bundle[name];
         const code = bundle[name.slice(0, -'.map'.length)];
         if (code?.type === 'asset' && typeof code.source === 'string') {
@@ -120,7 +145,7 @@ function loaderConfig(): UserConfig {
   return {
     // Chunks (and the imports the loader preloads with each) are found beside the loader, wherever it is served.
     base: './',
-    worker,
+    worker: workerOptions(),
     plugins: [
       freshChunks,
       loaderEntry(join(src, 'loader.ts'), join(src, 'loader-hydrate.ts'), join(src, 'elements')),
@@ -172,7 +197,7 @@ function loaderConfig(): UserConfig {
 
 function allInOneConfig(): UserConfig {
   return {
-    worker,
+    worker: workerOptions(),
     plugins: [minifyTemplates(), workerWithoutMap()],
     build: {
       ...shared,

@@ -70,7 +70,8 @@ async function workerChunks(entry: string): Promise<WorkerChunks> {
   });
   const bytes = new Map(result.outputFiles.map((file) => [relative(process.cwd(), file.path), gz(file.contents)]));
   const outputs = result.metafile.outputs;
-  const entryName = Object.keys(outputs).find((name) => outputs[name]!.entryPoint)!;
+  // the worker's own output (a dynamically imported module is an entry point of its own chunk too)
+  const entryName = Object.keys(outputs).find((name) => outputs[name]!.entryPoint?.endsWith(basename(entry)))!;
   const eager = new Set<string>();
   const visit = (name: string) => {
     if (eager.has(name)) return;

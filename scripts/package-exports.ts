@@ -85,7 +85,10 @@ export function packageFields(): Record<string, unknown> {
       './dist/chunks/*.js',
       './dist/hydrate.js',
       './dist/ssr/*.js',
+      // svc-search/engine installs the engine's optional features (features.ts) when it loads
+      './dist/engine/index.js',
       './src/define.ts',
+      './src/engine/index.ts',
       './src/elements/*/define.ts',
       './src/hydrate.ts',
       './src/ssr/*.ts',

@@ -11,8 +11,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import {
+  type BundleDictionaries,
   type BundleIndex,
   type BundleRecommendations,
+  addDictionaries,
+  DICTIONARY_NAMES,
+  Dictionaries as EngineDictionaries,
   encodeBundle,
   Index,
   type IndexBundle,
@@ -96,10 +100,12 @@ export async function exportFromService(service: Service, options: BundleOptions
     { ...entryOf(options.index), records },
     ...(meta?.replicas ?? []).map((replica) => ({ ...entryOf(replica), replicaOf: options.index })),
   ];
+  const dictionaries = customDictionaries(service.services.dictionaries.engine);
   const choice = options.structures ?? 'auto';
   if (choice === 'always' || (choice === 'auto' && records.length >= STRUCTURES_FROM))
-    indices[0]!.structures = snapshotOf(indices[0]!);
+    indices[0]!.structures = snapshotOf(indices[0]!, dictionaries);
   const bundle: IndexBundle = { name: options.index, exportedAt: Date.now(), indices };
+  if (dictionaries) bundle.dictionaries = dictionaries;
   const top = options.recommendations ?? 10;
   if (top > 0) {
     const facets = facetNames(catalog.settingsOf(options.index).attributesForFaceting);
@@ -113,17 +119,34 @@ export async function exportFromService(service: Service, options: BundleOptions
 
 /**
  * The structures of an exported index as the worker would build them: an engine index over the entry's records,
- * settings and synonyms, with the standard dictionaries only (the worker has no others), then its snapshot.
+ * settings and synonyms, with the standard dictionaries and the file's custom ones, then its snapshot.
  * @example entry.structures = snapshotOf(entry);
  */
-export function snapshotOf(entry: BundleIndex): IndexSnapshot {
-  const index = new Index(entry.name);
+export function snapshotOf(entry: BundleIndex, custom?: BundleDictionaries): IndexSnapshot {
+  const dictionaries = new EngineDictionaries();
+  if (custom) addDictionaries(dictionaries, custom);
+  const index = new Index(entry.name, { dictionaries });
   index.beginBatch();
   index.setSettings(entry.settings);
   if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
   index.saveObjects((entry.records ?? []) as IndexRecord[]);
   index.endBatch();
   return toSnapshot(index);
+}
+
+/**
+ * The application's custom dictionary entries and disabled standard stop words, which the local engine applies as
+ * the service does (every index reads them); undefined when there are none (the file stays as it was).
+ */
+function customDictionaries(dictionaries: EngineDictionaries): BundleDictionaries | undefined {
+  const custom: BundleDictionaries = {
+    stopwords: [...dictionaries.entries('stopwords').values()],
+    plurals: [...dictionaries.entries('plurals').values()],
+    compounds: [...dictionaries.entries('compounds').values()],
+    disabledStandardStopwords: dictionaries.disabledStandardStopwords(),
+  };
+  const empty = DICTIONARY_NAMES.every((name) => custom[name].length === 0);
+  return empty && custom.disabledStandardStopwords.length === 0 ? undefined : custom;
 }
 
 /** The facet attribute names of `attributesForFaceting` (without `searchable(…)` / `filterOnly(…)`). */

@@ -8,13 +8,21 @@
  * 2. one UTF-8 JSON document, {@link IndexBundle} without the typed arrays: records column by column (an
  *    attribute's values side by side compress better than record after record), replicas naming their primary,
  *    and per index with `structures` the snapshot's header (`version`, `basis`, `records`, `dynamicRanks`) with
- *    its sections as `[name, count]` pairs, in file order;
+ *    its sections as `[name, count]` pairs, in file order; the application's custom dictionary entries when it
+ *    has any (`dictionaries`);
  * 3. the sections of every index with structures, in the order of the indices: each a list of `count` unsigned
  *    integers as LEB128 varints (7 bits a byte, low bits first, the high bit set on all bytes but the last).
  *
  * Version 1 files (no length, no sections) are still read. Written by `svc-search-service export`, read by the
  * worker — both with this module, which uses web-platform APIs only (Node 18+ and browsers have them).
  */
+import {
+  type CompoundEntry,
+  DICTIONARY_NAMES,
+  type Dictionaries,
+  type PluralEntry,
+  type StopwordEntry,
+} from './dictionaries.js';
 import type { Rule } from './rules.js';
 import type { IndexSnapshot, SnapshotSection } from './snapshot.js';
 import type { Synonym } from './synonyms.js';
@@ -60,6 +68,33 @@ export interface BundleRecommendations {
   trendingFacets: Record<string, Array<{ facetValue: string; score: number }>>;
 }
 
+/**
+ * The application's custom dictionaries (document 1, Dictionaries) as the service holds them when it exports: every
+ * custom entry (stop words, plurals, compounds) and the languages whose standard stop words are turned off. The
+ * service's dictionaries serve every index, so the file carries them whole.
+ */
+export interface BundleDictionaries {
+  stopwords: StopwordEntry[];
+  plurals: PluralEntry[];
+  compounds: CompoundEntry[];
+  disabledStandardStopwords: string[];
+}
+
+/**
+ * Adds a file's custom dictionaries to the engine's (entries by objectID, a later file's winning).
+ *
+ * @example
+ * if (bundle.dictionaries) addDictionaries(dictionaries, bundle.dictionaries);
+ */
+export function addDictionaries(target: Dictionaries, custom: BundleDictionaries): void {
+  for (const name of DICTIONARY_NAMES) {
+    const given = custom[name] ?? [];
+    if (given.length > 0) target.replace(name, [...target.entries(name).values(), ...given] as never);
+  }
+  const disabled = custom.disabledStandardStopwords ?? [];
+  if (disabled.length > 0) target.setDisabledStandardStopwords([...target.disabledStandardStopwords(), ...disabled]);
+}
+
 /** What a `.svcidx` file holds. */
 export interface IndexBundle {
   /** The primary index's name. */
@@ -69,6 +104,8 @@ export interface IndexBundle {
   indices: BundleIndex[];
   /** Recommend answers per primary index name, when the export computed them. */
   recommendations?: Record<string, BundleRecommendations>;
+  /** The custom dictionaries, when the application has any. */
+  dictionaries?: BundleDictionaries;
 }
 
 /**
@@ -296,6 +333,21 @@ type StoredIndex = Omit<BundleIndex, 'records' | 'structures'> & {
   structures?: StoredStructures;
 };
 
+/** Bundles read from a file by {@link decodeBundle}: their format version was known and gzip's checksum held. */
+const FROM_FILES = new WeakSet<IndexBundle>();
+
+/**
+ * Whether `bundle` was read from a `.svcidx` file (by {@link decodeBundle}, which checked its magic bytes, its format
+ * version and — gzip's CRC-32 and length, checked by `DecompressionStream` — its integrity), rather than built in
+ * code. Its settings are the ones the service validated when it exported them.
+ *
+ * @example
+ * isFromFile(await decodeBundle(bytes)) // true
+ */
+export function isFromFile(bundle: IndexBundle): boolean {
+  return FROM_FILES.has(bundle);
+}
+
 /**
  * Reads the bytes of a `.svcidx` file; throws a `TypeError` naming what is wrong with a file that is not one.
  *
@@ -342,6 +394,8 @@ export async function decodeBundle(bytes: Uint8Array): Promise<IndexBundle> {
     return entry;
   });
   const bundle: IndexBundle = { name: stored.name, exportedAt: stored.exportedAt, indices };
+  if (stored.dictionaries) bundle.dictionaries = stored.dictionaries;
+  FROM_FILES.add(bundle);
   if (stored.recommendations) {
     bundle.recommendations = Object.fromEntries(
       Object.entries(stored.recommendations).map(([name, lists]) => [

@@ -14,7 +14,8 @@
  * One `Dictionaries` object is shared by every index of a service; each change bumps the version of its
  * dictionary, and the derived word sets are cached per language list and version.
  */
-import { pluralForms as englishPluralForms, tokenize } from './normalize.js';
+import { feature } from './features.js';
+import { tokenize } from './normalize.js';
 
 export const DICTIONARY_NAMES = ['stopwords', 'plurals', 'compounds'] as const;
 export type DictionaryName = (typeof DICTIONARY_NAMES)[number];
@@ -117,7 +118,8 @@ export const LANGUAGES: readonly string[] = [
 /** Languages with word segmentation (decompounding) in the hosted API family: the only ones with a compounds dictionary. */
 export const COMPOUND_LANGUAGES: readonly string[] = ['da', 'de', 'fi', 'nb', 'nl', 'no', 'sv'];
 
-const LANGUAGE_SET = new Set(LANGUAGES);
+// `@__PURE__`: a bundle that never asks which languages exist (the browser worker) leaves the list out
+const LANGUAGE_SET = /* @__PURE__ */ new Set(LANGUAGES);
 const COMPOUND_SET = new Set(COMPOUND_LANGUAGES);
 
 /**
@@ -128,18 +130,6 @@ const COMPOUND_SET = new Set(COMPOUND_LANGUAGES);
 export function supportsLanguage(name: DictionaryName, language: string): boolean {
   return name === 'compounds' ? COMPOUND_SET.has(language) : LANGUAGE_SET.has(language);
 }
-
-/** The standard (built-in) stop words of each language the engine ships; English only. */
-export const STANDARD_STOP_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
-  en: new Set(
-    (
-      'a about above after again against all am an and any are as at be because been before being below between both but by can could did do does ' +
-      'doing down during each few for from further had has have having he her here hers him his how i if in into is it its itself me more most my ' +
-      'no nor not of off on once only or other our ours out over own same she should so some such than that the their theirs them then there these ' +
-      'they this those through to too under until up very was we were what when where which while who whom why will with would you your yours'
-    ).split(' '),
-  ),
-};
 
 /** Languages whose plural forms have standard rules in the engine (`pluralForms` of `normalize.ts`). */
 export const STANDARD_PLURAL_LANGUAGES: readonly string[] = ['en'];
@@ -220,7 +210,8 @@ export class Dictionaries {
     return this.#cached('stopwords', languages.join(','), () => {
       const out = new Set<string>();
       for (const language of new Set(languages)) {
-        const words = new Set(this.#disabledStopwords.has(language) ? [] : (STANDARD_STOP_WORDS[language] ?? []));
+        const standard = feature('languageTables').STANDARD_STOP_WORDS[language];
+        const words = new Set(this.#disabledStopwords.has(language) ? [] : (standard ?? []));
         const custom = [...this.#entries.stopwords.values()].filter((entry) => entry.language === language);
         for (const entry of custom) if (entry.state === 'disabled') words.delete(entryToken(entry.word));
         for (const entry of custom) if (entry.state !== 'disabled') words.add(entryToken(entry.word));
@@ -263,7 +254,7 @@ export class Dictionaries {
     const groups = this.#pluralGroups(languages);
     const out = new Set(groups.get(word) ?? []);
     if (!groups.has(word) && languages.some((language) => STANDARD_PLURAL_LANGUAGES.includes(language))) {
-      for (const form of englishPluralForms(word)) if (!groups.has(form)) out.add(form);
+      for (const form of feature('languageTables').pluralForms(word)) if (!groups.has(form)) out.add(form);
     }
     out.delete(word);
     return [...out];

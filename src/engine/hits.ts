@@ -8,7 +8,7 @@ import { Kind } from './derive.js';
 import { highlightValue, snippetValue, type HighlightOptions, type TokenMatch } from './highlight.js';
 import type { IndexRecord, IndexState } from './index-state.js';
 import type { Execution } from './matching.js';
-import { personalizationFigures } from './personalization.js';
+import { feature } from './features.js';
 import { ATTR_MASK } from './postings.js';
 import type { Effective } from './query.js';
 import { proximity } from './ranking.js';
@@ -173,10 +173,9 @@ function rankingInfo(state: IndexState, doc: number, exec: Execution): RankingIn
     nbExactWords: n ? state.match[(doc << 1) + 1]! >>> 26 : 0,
   };
   if (exec.personal) {
-    (info as RankingInfo & { personalization?: unknown }).personalization = personalizationFigures(
-      exec.personal.filtersScore(doc),
-      exec.personal.impact,
-    );
+    (info as RankingInfo & { personalization?: unknown }).personalization = feature(
+      'personalization',
+    ).personalizationFigures(exec.personal.filtersScore(doc), exec.personal.impact);
   }
   return info;
 }

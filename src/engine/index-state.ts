@@ -17,7 +17,8 @@ import { languageList } from './query.js';
 import { defaultSettings, type FacetSpec, type IndexSettings, type SearchableSpec, type SortSpec } from './settings.js';
 import { SnapshotError } from './errors.js';
 import type { SnapshotContents } from './snapshot.js';
-import { buildExpansion, type Expansion, type Synonym } from './synonyms.js';
+import { NO_SYNONYMS } from './features.js';
+import type { Expansion, Synonym } from './synonyms.js';
 import { Vocabulary } from './vocabulary.js';
 
 export type IndexRecord = Record<string, unknown> & { objectID: string };
@@ -55,7 +56,7 @@ export class IndexState {
   deriveCache = new Map<string, { version: number; plurals: number; derived: Derived }>();
   /** Synonyms of the index as given, and the expansion map built from them once per change. */
   synonymList: Synonym[] = [];
-  expansion: Expansion = buildExpansion([]);
+  expansion: Expansion = NO_SYNONYMS;
   /** Placeholder name → records containing the token `<name>` in a searchable attribute (per `version`). */
   placeholderCache = new Map<string, { version: number; docs: Set<number> }>();
   /** Phrase or placeholder alternative → its postings (per records/settings `version`). */

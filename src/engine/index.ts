@@ -8,7 +8,26 @@
  * index.search(parseSearchParams('query=chai')).nbHits // 1
  */
 export { Index, type IndexRecord } from './search-index.js';
+import { installFeature } from './features.js';
+import { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
+import { geoFilter, parseGeo } from './geo.js';
+import { personalizationFigures, personalScorer } from './personalization.js';
+import { markSpans, spanMatches } from './spans.js';
+import { buildExpansion } from './synonyms.js';
+import { installSettingsValidation } from './settings.js';
+import { validateSettings, validateSettingValue } from './settings-validation.js';
+import { warmUp } from './warm-up.js';
+
+// Every optional part of the engine, installed (`features.ts`): the browser worker installs each only when needed.
+installSettingsValidation({ validateSettings, validateSettingValue });
+installFeature('synonyms', { buildExpansion, spanMatches, markSpans });
+installFeature('languageTables', { STANDARD_STOP_WORDS, pluralForms });
+installFeature('geo', { parseGeo, geoFilter });
+installFeature('personalization', { personalScorer, personalizationFigures });
+installFeature('warmUp', { warmUp });
+
 export { EngineError, SnapshotError } from './errors.js';
+export { checkResponseFields, withResponseFields } from './response-fields.js';
 export { parseSearchParams, encodeSearchParams, isSearchParameter, type SearchParams } from './params.js';
 export {
   personalizationFigures,
@@ -16,7 +35,8 @@ export {
   type PersonalizationRankingInfo,
   type SearchOptions,
 } from './personalization.js';
-export { defaultSettings, validateSettings, KNOWN_SETTINGS, DEFAULT_RANKING, type IndexSettings } from './settings.js';
+export { defaultSettings, DEFAULT_RANKING, type IndexSettings } from './settings.js';
+export { validateSettings, KNOWN_SETTINGS } from './settings-validation.js';
 export { parseFilters, buildFilterTree, type FilterNode } from './filters.js';
 export { normalizeText, tokenize, escapeHtml } from './normalize.js';
 export {
@@ -24,7 +44,6 @@ export {
   DICTIONARY_NAMES,
   LANGUAGES,
   COMPOUND_LANGUAGES,
-  STANDARD_STOP_WORDS,
   supportsLanguage,
   type DictionaryName,
   type DictionaryEntry,
@@ -42,12 +61,15 @@ export {
   type RawParams,
   type Rule,
 } from './rules.js';
+export { STANDARD_STOP_WORDS } from './language-tables.js';
 export { fromSnapshot, SNAPSHOT_VERSION, toSnapshot, type IndexSnapshot } from './snapshot.js';
-export { checkTypoWordSizes, validateSettingValue } from './settings.js';
+export { checkTypoWordSizes, validateSettingValue } from './settings-validation.js';
 export {
+  addDictionaries,
   decodeBundle,
   encodeBundle,
   SVCIDX_MAGIC,
+  type BundleDictionaries,
   type BundleIndex,
   type BundleRecommendations,
   type BundleRecord,

@@ -6,12 +6,13 @@
  */
 import { derive, type Derived } from './derive.js';
 import { filterBits } from './filter-bits.js';
-import { geoFilter, parseGeo, type GeoQuery } from './geo.js';
+import { asksForGeo, feature } from './features.js';
+import type { GeoQuery } from './geo.js';
 import type { IndexState } from './index-state.js';
 import type { SearchParams } from './params.js';
 import { ATTR_MASK, REPEATED } from './postings.js';
 import { decompoundQuery, parseQuery, removeStopWords, type Effective } from './query.js';
-import { markSpans, spanMatches, type SpanMatch } from './spans.js';
+import type { SpanMatch } from './spans.js';
 
 /** Above this many postings of the other words per posting of a rare first word, match them on tokens. */
 const TOKENS_PER_POSTING = 16;
@@ -40,14 +41,15 @@ export interface Execution {
  * @example const exec = execute(state, params, eff); try { … } finally { release(state, exec); }
  */
 export function execute(state: IndexState, params: SearchParams, eff: Effective): Execution {
-  const geo = parseGeo(params);
+  // geo search is a feature of its own (`features.ts`), loaded when a request gives a geo area
+  const geo = asksForGeo(params) ? feature('geo').parseGeo(params) : null;
   const exec = executeMatch(state, params, eff);
   if (geo) {
     exec.geo = geo;
     const lat = state.column('_geoloc.lat');
     const lng = state.column('_geoloc.lng');
     if (state.geoDist.length < state.capacity) state.geoDist = new Float64Array(state.capacity);
-    exec.candidates = geoFilter(exec.candidates, geo, lat, lng, state.geoDist);
+    exec.candidates = feature('geo').geoFilter(exec.candidates, geo, lat, lng, state.geoDist);
   }
   return exec;
 }
@@ -94,7 +96,7 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
     const prefix = eff.queryType === 'prefixAll' || (eff.queryType === 'prefixLast' && i === words.length - 1);
     return derive(state, w, prefix && !parsed.exactOnly[i], eff, parsed.exactOnly[i], eff.noTypoWords.has(w));
   });
-  const spans = spanMatches(state, parsed, eff);
+  const spans = state.expansion.size > 0 ? feature('synonyms').spanMatches(state, parsed, eff) : [];
   const all = words.length >= 31 ? 0x7fffffff : (1 << words.length) - 1;
   let optionalMask = 0;
   words.forEach((w, i) => {
@@ -150,7 +152,7 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
   }
   // term → query words bit mask, for restrictSearchableAttributes, proximity and highlighting
   markTerms(state, derived, true);
-  if (spans.length) markSpans(state, spans, true);
+  if (spans.length) feature('synonyms').markSpans(state, spans, true);
   if (parsed.excluded.length && cands.length) cands = withoutExcluded(state, cands, parsed.excluded);
   if (parsed.phrases.length && cands.length)
     cands = cands.filter((doc) => parsed.phrases.every((phrase) => hasPhrase(state, doc, phrase)));
@@ -551,7 +553,7 @@ function matchPostings(
 export function release(state: IndexState, exec: Execution): void {
   state.touchedCount = 0;
   markTerms(state, exec.derived, false);
-  if (exec.spans.length) markSpans(state, exec.spans, false);
+  if (exec.spans.length) feature('synonyms').markSpans(state, exec.spans, false);
 }
 
 /** Candidates minus the records that contain one of the excluded words (advanced syntax `-word`). */

@@ -160,59 +160,6 @@ export function isNumericToken(token: string): boolean {
   return /^[0-9]+$/.test(token);
 }
 
-const IRREGULAR: Array<[string, string]> = [
-  ['man', 'men'],
-  ['woman', 'women'],
-  ['child', 'children'],
-  ['person', 'people'],
-  ['mouse', 'mice'],
-  ['foot', 'feet'],
-  ['tooth', 'teeth'],
-  ['goose', 'geese'],
-  ['ox', 'oxen'],
-  ['die', 'dice'],
-];
-const IRREGULAR_MAP = new Map<string, string>();
-for (const [s, p] of IRREGULAR) {
-  IRREGULAR_MAP.set(s, p);
-  IRREGULAR_MAP.set(p, s);
-}
-
-/**
- * The other English forms of a word under the simple plural rules (`ignorePlurals`): both its
- * plural and its singular candidates; only forms that exist in the vocabulary will match anything.
- * @example pluralForms('chairs') // ['chair', …]
- */
-export function pluralForms(word: string): string[] {
-  if (word.length < 2 || isNumericToken(word)) return [];
-  const out = new Set<string>();
-  const irr = IRREGULAR_MAP.get(word);
-  if (irr) out.add(irr);
-  // singular candidates
-  if (word.endsWith('ies') && word.length > 4) out.add(`${word.slice(0, -3)}y`);
-  if (word.endsWith('ves') && word.length > 4) {
-    out.add(`${word.slice(0, -3)}f`);
-    out.add(`${word.slice(0, -3)}fe`);
-  }
-  if (/(s|x|z|ch|sh|o)es$/.test(word)) out.add(word.slice(0, -2));
-  if (word.endsWith('s') && !word.endsWith('ss') && word.length > 2) out.add(word.slice(0, -1));
-  // plural candidates
-  if (/(s|x|z|ch|sh)$/.test(word)) out.add(`${word}es`);
-  else if (/[^aeiou]y$/.test(word)) out.add(`${word.slice(0, -1)}ies`);
-  else if (word.endsWith('fe')) {
-    out.add(`${word.slice(0, -2)}ves`);
-    out.add(`${word}s`);
-  } else if (word.endsWith('f')) {
-    out.add(`${word.slice(0, -1)}ves`);
-    out.add(`${word}s`);
-  } else if (/[^aeiou]o$/.test(word)) {
-    out.add(`${word}es`);
-    out.add(`${word}s`);
-  } else out.add(`${word}s`);
-  out.delete(word);
-  return [...out];
-}
-
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /**
  * Escapes a record value for HTML: the only markup in a highlighted value is the highlight tags.

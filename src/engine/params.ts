@@ -3,7 +3,10 @@
  * the parameter), and encoding back into the `params` string of a response.
  */
 import {
+  listOfValues,
+  SEARCH_PARAMETER_FORMATS,
   SEARCH_PARAMETER_RANGES,
+  SEARCH_PARAMETER_VALUES,
   SEARCH_PARAMETERS,
   type SearchParameterType,
   type SearchParams,
@@ -52,13 +55,26 @@ function typeOf(name: string): SearchParameterType {
   return SEARCH_PARAMETERS[name]!;
 }
 
+/** A string parameter with a list of values (`queryType`, …): one of them, as for the setting of that name. */
+function oneOf(name: string, value: string): string {
+  const values = Object.hasOwn(SEARCH_PARAMETER_VALUES, name) ? SEARCH_PARAMETER_VALUES[name] : undefined;
+  return !values || values.includes(value) ? value : bad(name, listOfValues(values), value);
+}
+
+/** A list parameter whose entries have a form (`attributesToSnippet`: `attribute:N`), checked entry by entry. */
+function formatted(name: string, list: string[]): string[] {
+  const format = Object.hasOwn(SEARCH_PARAMETER_FORMATS, name) ? SEARCH_PARAMETER_FORMATS[name] : undefined;
+  if (!format || list.every((entry) => format[0].test(entry))) return list;
+  return bad(name, format[1], list);
+}
+
 function coerce(name: string, type: SearchParameterType, value: unknown, fromString: boolean): unknown {
   switch (type) {
     case 'json':
       // Checked where it is used (the geo areas by the index); from a URL-encoded string, JSON is decoded.
       return fromString && typeof value === 'string' ? decodeJson(value) : value;
     case 'string':
-      if (typeof value === 'string') return value;
+      if (typeof value === 'string') return oneOf(name, value);
       if (typeof value === 'number' && name === 'query') return String(value);
       return bad(name, 'a string', value);
     case 'integer': {
@@ -86,9 +102,9 @@ function coerce(name: string, type: SearchParameterType, value: unknown, fromStr
       if (typeof v === 'string') {
         const t = v.trim();
         if (t.startsWith('[')) v = parseJsonArray(name, t);
-        else return t === '' ? [] : t.split(',').map((s) => s.trim());
+        else v = t === '' ? [] : t.split(',').map((s) => s.trim());
       }
-      if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v;
+      if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return formatted(name, v);
       return bad(name, 'an array of strings', value);
     }
     case 'filters': {

@@ -5,7 +5,7 @@
  */
 import { tokenize } from './normalize.js';
 import type { SearchParams } from './params.js';
-import { validateSettingValue, type IndexSettings, type TypoTolerance } from './settings.js';
+import type { IndexSettings, TypoTolerance } from './settings.js';
 
 /** At most 16 query words (one bit each, under a 16-bit query generation); 32 typos and 16 exact words fit the packed word. */
 export const MAX_WORDS = 16;
@@ -43,13 +43,14 @@ export interface Effective {
 }
 
 /**
- * The parameters of one search: each the query's own value (validated like the setting), else the setting.
+ * The parameters of one search: each the query's own value, else the setting. `parseSearchParams` checked the
+ * values (the protocol's table: types, ranges, enumerations and entry formats match the settings' validation).
  * @example effectiveParams(settings, { query: 'chair', hitsPerPage: 5 }).hitsPerPage // 5
  */
 export function effectiveParams(s: IndexSettings, params: SearchParams): Effective {
   const pick = <T>(name: string, fallback: T): T => {
     const v = params[name];
-    return v === undefined || v === null ? fallback : (validateSettingValue(name, v) as T);
+    return v === undefined || v === null ? fallback : (v as T);
   };
   const plurals = pick<boolean | string[]>('ignorePlurals', s.ignorePlurals);
   const ownLanguages = languageList(pick<string[]>('queryLanguages', s.queryLanguages));

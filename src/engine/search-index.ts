@@ -21,11 +21,11 @@ import { buildOptionalFilters } from './filters.js';
 import { highlightFacetValue } from './highlight.js';
 import { hitOf, highlightOptions } from './hits.js';
 import { IndexState, type IndexRecord } from './index-state.js';
-import { geoFilter, parseGeo } from './geo.js';
+import { asksForGeo, feature, NO_SYNONYMS, optionalFeature, WARM_UP_AT } from './features.js';
 import { execute, release } from './matching.js';
 import { tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
-import { personalScorer, type SearchOptions } from './personalization.js';
+import type { SearchOptions } from './personalization.js';
 import { effectiveParams } from './query.js';
 import { criteria, rank, rankDistinct } from './ranking.js';
 import {
@@ -33,12 +33,11 @@ import {
   parseFacets,
   parseSearchable,
   parseSort,
-  validateSettings,
+  settingsValidation,
   type IndexSettings,
 } from './settings.js';
 import type { SnapshotContents } from './snapshot.js';
-import { buildExpansion, type Synonym } from './synonyms.js';
-import { WARM_UP_AT, warmUp } from './warm-up.js';
+import type { Synonym } from './synonyms.js';
 
 export type { IndexRecord } from './index-state.js';
 
@@ -101,7 +100,7 @@ export class Index {
   private settle(): void {
     if (this.batchDepth > 0) return;
     this.state.refresh();
-    if (this.state.liveCount >= WARM_UP_AT) warmUp(Index);
+    if (this.state.liveCount >= WARM_UP_AT) optionalFeature('warmUp')?.warmUp(Index);
   }
 
   /** Number of records. */
@@ -118,7 +117,15 @@ export class Index {
 
   /** Validates (400 naming the setting) and applies a partial settings object; `null` resets a setting. */
   setSettings(partial: Partial<IndexSettings> | Record<string, unknown>): void {
-    const valid = validateSettings(partial);
+    this.applyValidSettings(settingsValidation().validateSettings(partial));
+  }
+
+  /**
+   * Applies settings validated before (by `validateSettings`, or by the service that exported a `.svcidx`):
+   * what `setSettings` does after its validation. `null` resets a setting.
+   * @example index.applyValidSettings(bundleIndex.settings)
+   */
+  applyValidSettings(valid: Partial<IndexSettings>): void {
     const defaults = defaultSettings();
     const before = this.state.settings;
     const next: IndexSettings = { ...before };
@@ -159,7 +166,9 @@ export class Index {
   /** Replaces the synonyms of the index (the service validates them); rebuilds the expansion map. */
   setSynonyms(synonyms: readonly Synonym[]): void {
     this.state.synonymList = structuredClone([...synonyms]);
-    this.state.expansion = buildExpansion(this.state.synonymList);
+    // synonyms are a feature of their own (`features.ts`), loaded for an index that has some
+    this.state.expansion =
+      this.state.synonymList.length > 0 ? feature('synonyms').buildExpansion(this.state.synonymList) : NO_SYNONYMS;
     this.state.deriveCache.clear();
     this.state.placeholderCache.clear();
     this.state.alternativeCache.clear();
@@ -252,13 +261,14 @@ export class Index {
   /**
    * An index of `records` with `settings` and `synonyms` over {@link structures} built elsewhere (`fromSnapshot`
    * of `snapshot.ts` decodes them from a file): no record is tokenized. Throws a `SnapshotError` when the settings
-   * shape the structures differently from the `basis` they were built under.
+   * shape the structures differently from the `basis` they were built under. The settings are taken as valid
+   * (`applyValidSettings`): the service's own, or a verified `.svcidx`'s.
    * @example const index = Index.restore('products', { settings, records, basis, dynamicRanks, contents });
    */
   static restore(
     name: string,
     input: {
-      settings: Partial<IndexSettings> | Record<string, unknown>;
+      settings: Partial<IndexSettings>;
       synonyms?: readonly Synonym[];
       records: IndexRecord[];
       basis: string;
@@ -270,7 +280,7 @@ export class Index {
     const index = new Index(name, options);
     index.beginBatch();
     try {
-      index.setSettings(input.settings);
+      index.applyValidSettings(input.settings);
       if (input.synonyms?.length) index.setSynonyms(input.synonyms);
       const state = index.state;
       if (basisOf(state.settings) !== input.basis)
@@ -302,7 +312,7 @@ export class Index {
       const personalization = options?.personalization;
       if (personalization && personalization.impact > 0)
         exec.personal = {
-          filtersScore: personalScorer(this.state, personalization),
+          filtersScore: feature('personalization').personalScorer(this.state, personalization),
           impact: Math.min(100, personalization.impact),
         };
       const limit = this.state.settings.paginationLimitedTo;
@@ -475,7 +485,7 @@ export class Index {
     const state = this.state;
     state.refresh();
     const bits = filterBits(state, params);
-    const geo = parseGeo(params);
+    const geo = asksForGeo(params) ? feature('geo').parseGeo(params) : null;
     if (!bits && !geo)
       throw new EngineError(
         'No filter given: filters, facetFilters, numericFilters, tagFilters or a geo area is required',
@@ -499,7 +509,7 @@ export class Index {
     }
     if (geo) {
       if (state.geoDist.length < state.capacity) state.geoDist = new Float64Array(state.capacity);
-      ids = geoFilter(ids, geo, state.column('_geoloc.lat'), state.column('_geoloc.lng'), state.geoDist);
+      ids = feature('geo').geoFilter(ids, geo, state.column('_geoloc.lat'), state.column('_geoloc.lng'), state.geoDist);
     }
     const out: string[] = [];
     for (const id of ids) {

@@ -9,8 +9,7 @@
  */
 import type { Index } from './search-index.js';
 
-/** An index this large has its first write end with the warm-up (once per process). */
-export const WARM_UP_AT = 50_000;
+export { WARM_UP_AT } from './features.js';
 
 let warmed = false;
 let runs = 0;

@@ -161,26 +161,38 @@ export function createLocalClient(options: LocalClientOptions): LocalClient {
   return client;
 }
 
-/** One local client (one worker) per `local-index` value, shared by every `<svc-search>` of the page that names it. */
+/**
+ * One local client (one worker) per `local-index` value and Insights host, shared by every `<svc-search>` of the
+ * page that names them.
+ */
 const shared = new Map<string, LocalClient>();
+
+/** Where the events of a shared local client go: a client of an Insights host, and what tells such clients apart. */
+export interface LocalInsightsHost {
+  /** The host's URL and the application's credentials, as one string. */
+  key: string;
+  client: Pick<SearchClient, 'sendEvents' | 'eventsBeaconUrl'>;
+}
 
 /**
  * The page's local client for a comma-separated list of `.svcidx` URLs (what `<svc-search local-index>` uses):
- * made on first use, then shared; a file that cannot be loaded is reported with `console.error`.
+ * made on first use, then shared; a file that cannot be loaded is reported with `console.error`. With `insights`
+ * (`<svc-search insights-host>`), its events go to that host instead of IndexedDB.
  *
  * @example
  * const client = sharedLocalClient('/indexes/products.svcidx,/indexes/articles.svcidx');
  */
-export function sharedLocalClient(indices: string): LocalClient {
-  let client = shared.get(indices);
+export function sharedLocalClient(indices: string, insights?: LocalInsightsHost): LocalClient {
+  const key = insights ? `${indices} ${insights.key}` : indices;
+  let client = shared.get(key);
   if (!client) {
     const urls = indices
       .split(',')
       .map((url) => url.trim())
       .filter(Boolean);
-    client = createLocalClient({ indices: urls });
+    client = createLocalClient({ indices: urls, insights: insights?.client });
     client.ready.catch((error: Error) => console.error(`<svc-search> local-index: ${error.message}`));
-    shared.set(indices, client);
+    shared.set(key, client);
   }
   return client;
 }

@@ -6,13 +6,21 @@
  * rule code. What the service adds from its other areas (API keys, Analytics, A/B tests, Personalization) has
  * no place without a server. Recommend answers come from the lists the export computed.
  */
-import { Dictionaries } from '../engine/dictionaries.js';
+import { DICTIONARY_NAMES, Dictionaries } from '../engine/dictionaries.js';
 import { EngineError, SnapshotError } from '../engine/errors.js';
+import { checkResponseFields, withResponseFields } from '../engine/response-fields.js';
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
-import { validateSettingValue } from '../engine/settings.js';
-import type { BundleRecommendations, IndexBundle } from '../engine/bundle.js';
+import { type IndexSettings, settingsValidation } from '../engine/settings.js';
+import {
+  addDictionaries,
+  type BundleDictionaries,
+  type BundleRecommendations,
+  type IndexBundle,
+  isFromFile,
+} from '../engine/bundle.js';
+import { loadForBundle, loadForRequests } from './on-demand.js';
 import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
@@ -40,9 +48,33 @@ function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {
   return out;
 }
 
+/**
+ * A bundle's custom dictionaries: a file's as the service validated them; given in code, each entry must at least
+ * be an object with a string `objectID` and `language` (what the engine keys them by), else a 400.
+ */
+function checkedDictionaries(dictionaries: BundleDictionaries, fromCode: boolean): BundleDictionaries {
+  if (!fromCode) return dictionaries;
+  for (const name of DICTIONARY_NAMES) {
+    const entries: unknown = dictionaries[name] ?? [];
+    const valid =
+      Array.isArray(entries) &&
+      entries.every(
+        (entry) =>
+          entry !== null &&
+          typeof entry === 'object' &&
+          typeof entry.objectID === 'string' &&
+          typeof entry.language === 'string',
+      );
+    if (!valid) throw new LocalError(400, `Invalid dictionaries.${name}: expected entries with objectID and language`);
+  }
+  return dictionaries;
+}
+
 interface LoadedIndex {
   index: Index;
   rules: Rule[];
+  /** Read from a file (its settings and rules validated by the service), not given in code. */
+  trusted: boolean;
   /** The primary whose Recommend answers serve this index. */
   primary: string;
 }
@@ -62,7 +94,7 @@ export class LocalEngine {
   readonly #recommendations = new Map<string, BundleRecommendations>();
   /** The rules code (`applyRules`, `searchWithPins`), a chunk of its own, imported by the first bundle with rules. */
   #rules: typeof import('../engine/rules.js') | null = null;
-  /** One dictionary set shared by every index, as in the service (standard entries only). */
+  /** One dictionary set shared by every index, as in the service (standard entries and the files' custom ones). */
   readonly #dictionaries = new Dictionaries();
 
   /**
@@ -84,14 +116,25 @@ export class LocalEngine {
     // so is the rules code, for a file with rules
     if (!this.#rules && bundle.indices.some((entry) => entry.rules.length > 0))
       this.#rules = await import('../engine/rules.js');
+    // A file's settings and rules were validated by the service (its settings when it exported them, a rule's
+    // `renderingContent` when it saved the rule), and `decodeBundle` checked the file's format version and
+    // integrity: they are applied as they are. Settings and rules given in code are validated (the validation is a
+    // chunk of its own, fetched then).
+    const fromCode = !isFromFile(bundle);
+    // The application's custom dictionaries (stop words, plurals, compounds), before any index is built with them.
+    if (bundle.dictionaries) addDictionaries(this.#dictionaries, checkedDictionaries(bundle.dictionaries, fromCode));
+    // the engine's optional features this file uses (synonyms, language tables, geo in rules, the warm-up) and
+    // the settings validation for settings given in code
+    await loadForBundle(bundle, fromCode);
     const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));
     const names: string[] = [];
     for (const entry of bundle.indices) {
       const primary = primaries.get(entry.replicaOf ?? entry.name);
       const records = (primary?.records ?? []) as IndexRecord[];
-      const { replicas: _replicas, primary: _primary, ...settings } = entry.settings;
+      const { replicas: _replicas, primary: _primary, ...given } = entry.settings;
+      const settings = fromCode ? settingsValidation().validateSettings(given) : (given as Partial<IndexSettings>);
       const build = (): LoadedIndex => {
-        const loaded = { rules: entry.rules, primary: entry.replicaOf ?? bundle.name };
+        const loaded = { rules: entry.rules, primary: entry.replicaOf ?? bundle.name, trusted: !fromCode };
         const snapshot = entry.structures ?? primary?.structures;
         if (snapshot && restorer) {
           try {
@@ -110,7 +153,7 @@ export class LocalEngine {
         }
         const index = new Index(entry.name, { dictionaries: this.#dictionaries });
         index.beginBatch();
-        index.setSettings(settings as never);
+        index.applyValidSettings(settings);
         if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
         index.saveObjects(records);
         index.endBatch();
@@ -122,6 +165,28 @@ export class LocalEngine {
     }
     for (const [name, lists] of Object.entries(bundle.recommendations ?? {})) this.#recommendations.set(name, lists);
     return names;
+  }
+
+  /**
+   * Loads what answering a call needs beyond the engine's start, before it is answered: geo search for a request
+   * with a geo area, the standard stop words and plural rules for one with `removeStopWords` or `ignorePlurals`,
+   * the settings validation for one that gives `renderingContent` (checked as the service checks it). The worker
+   * calls it before each call; a request that needs none of them fetches nothing.
+   *
+   * @example
+   * await engine.prepare('multiSearch', [requests]);
+   * engine.multiSearch(requests);
+   */
+  async prepare(method: string, args: readonly unknown[]): Promise<void> {
+    const given: RawParams[] = [];
+    if (method === 'multiSearch')
+      for (const request of args[0] as LocalQuery[]) given.push(rawParamsOf(request.params));
+    if (method === 'search' || method === 'browse') given.push((args[1] ?? {}) as RawParams);
+    if (method === 'searchForFacetValues') given.push((args[2] ?? {}) as RawParams);
+    if (method === 'recommend')
+      for (const request of args[0] as LocalRecommendRequest[])
+        given.push(request.queryParameters ?? {}, request.fallbackParameters ?? {});
+    await loadForRequests(given);
   }
 
   /** The names of the loaded indices. */
@@ -141,16 +206,26 @@ export class LocalEngine {
     return loaded;
   }
 
-  /** One search, as `POST /1/indexes/{indexName}/query`. */
+  /** One search, as `POST /1/indexes/{indexName}/query`: with only the fields its `responseFields` names. */
   search(indexName: string, input: RawParams): Record<string, unknown> {
-    const { index, rules: indexRules } = this.#require(indexName);
+    const { response, fields } = this.#search(indexName, input);
+    return withResponseFields(response, fields);
+  }
+
+  /** A search's whole answer, and the `responseFields` (checked) to shape it with once complete. */
+  #search(indexName: string, input: RawParams): { response: Record<string, unknown>; fields: unknown } {
+    const { index, rules: indexRules, trusted } = this.#require(indexName);
     // with no rules, `applyRules` changes nothing: the parameters as given, no pins, no rule applied
     const rules: AppliedRules =
       this.#rules && indexRules.length > 0
         ? this.#rules.applyRules(indexRules, input)
         : { raw: input, filterPromotes: false, pins: [], userData: [], appliedRules: [] };
     const raw = rules.raw;
-    const renderingContent = this.#renderingContent(raw, index);
+    // the request's own `renderingContent` is checked (a rule's, which replaces it, was checked when it was saved)
+    const check = !trusted || raw.renderingContent === input.renderingContent;
+    const renderingContent = this.#renderingContent(raw, index, check);
+    const fields = toSearchParams({ responseFields: raw.responseFields }).responseFields;
+    checkResponseFields(fields);
     const engineSearch = (params: RawParams) => index.search(toSearchParams(params)) as never;
     const response = (this.#rules && rules.pins.length > 0
       ? this.#rules.searchWithPins(index, raw, rules.pins, engineSearch, {
@@ -162,13 +237,14 @@ export class LocalEngine {
     if (renderingContent) response.renderingContent = renderingContent;
     if (rules.appliedRules.length > 0) response.appliedRules = rules.appliedRules;
     if (flag(raw.clickAnalytics)) response.queryID = newQueryID();
-    return response;
+    return { response, fields };
   }
 
-  #renderingContent(raw: RawParams, index: Index): Record<string, unknown> | undefined {
+  #renderingContent(raw: RawParams, index: Index, check: boolean): Record<string, unknown> | undefined {
     if (raw.renderingContent !== undefined && raw.renderingContent !== null) {
       const given = toSearchParams({ renderingContent: raw.renderingContent }).renderingContent;
-      return validateSettingValue('renderingContent', given) as Record<string, unknown>;
+      if (!check) return given as Record<string, unknown>;
+      return settingsValidation().validateSettingValue('renderingContent', given) as Record<string, unknown>;
     }
     const setting = (index.getSettings() as { renderingContent?: Record<string, unknown> | null }).renderingContent;
     return setting ?? undefined;
@@ -197,10 +273,10 @@ export class LocalEngine {
       const raw = rawParamsOf(params);
       if (type === 'facet') return { ...this.searchForFacetValues(indexName, facet ?? '', raw), index: indexName };
       if (enough) return { hits: [], nbHits: 0, page: 0, nbPages: 0, processed: false, index: indexName };
-      const response = this.search(indexName, raw);
+      const { response, fields } = this.#search(indexName, raw);
       const { nbHits, hitsPerPage } = response as { nbHits: number; hitsPerPage: number };
       if (strategy === 'stopIfEnoughMatches' && nbHits >= hitsPerPage) enough = true;
-      return { ...response, index: indexName };
+      return withResponseFields({ ...response, index: indexName }, fields);
     });
     return { results };
   }
@@ -224,7 +300,9 @@ export class LocalEngine {
     const { index } = this.#require(indexName);
     const { cursor, ...rest } = input;
     if (cursor !== undefined && typeof cursor !== 'string') throw new LocalError(400, '`cursor` must be a string');
-    return index.browse(toSearchParams(rest), cursor) as never;
+    const fields = toSearchParams({ responseFields: rest.responseFields }).responseFields;
+    checkResponseFields(fields);
+    return withResponseFields(index.browse(toSearchParams(rest), cursor) as never, fields);
   }
 
   /**

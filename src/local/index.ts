@@ -17,6 +17,7 @@ export {
   decodeBundle,
   encodeBundle,
   SVCIDX_MAGIC,
+  type BundleDictionaries,
   type BundleIndex,
   type BundleRecommendations,
   type BundleRecord,

@@ -25,7 +25,8 @@ async function load(sources: Array<string | ArrayBuffer>): Promise<LocalLoad> {
   return { indices: engine.names(), loadMs: performance.now() - started, rebuilt: Object.fromEntries(engine.rebuilt) };
 }
 
-function call(method: string, args: unknown[]): unknown {
+async function call(method: string, args: unknown[]): Promise<unknown> {
+  await engine.prepare(method, args);
   switch (method) {
     case 'multiSearch':
       return engine.multiSearch(args[0] as never, args[1] as string | undefined);

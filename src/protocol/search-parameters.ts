@@ -147,3 +147,37 @@ export const SEARCH_PARAMETER_RANGES: Readonly<Record<string, readonly [min: num
   personalizationImpact: [0, 100],
   distinct: [0, 4],
 };
+
+/**
+ * The values a string parameter may take when it overrides a setting of that name: the same lists the settings'
+ * validation names (`settings-validation.ts`), so a search parameter and a setting are refused alike.
+ *
+ * @example
+ * SEARCH_PARAMETER_VALUES.queryType // ['prefixLast', 'prefixAll', 'prefixNone']
+ */
+export const SEARCH_PARAMETER_VALUES: Readonly<Record<string, readonly string[]>> = {
+  queryType: ['prefixLast', 'prefixAll', 'prefixNone'],
+  removeWordsIfNoResults: ['none', 'lastWords', 'firstWords', 'allOptional'],
+};
+
+/**
+ * The form each entry of a list parameter must have, with its description for the 400 (shared with the settings'
+ * validation): `attributesToSnippet` entries are `attribute` or `attribute:N` (N words).
+ *
+ * @example
+ * SEARCH_PARAMETER_FORMATS.attributesToSnippet[0].test('description:20') // true
+ */
+export const SEARCH_PARAMETER_FORMATS: Readonly<Record<string, readonly [format: RegExp, description: string]>> = {
+  attributesToSnippet: [/^[^:]+(:\d+)?$/, 'attribute or attribute:N entries'],
+};
+
+/**
+ * The list of allowed values as a 400 names them: `'a', 'b' or 'c'`.
+ *
+ * @example
+ * listOfValues(['none', 'lastWords']) // "'none' or 'lastWords'"
+ */
+export function listOfValues(values: readonly string[]): string {
+  const quoted = values.map((value) => `'${value}'`);
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : (quoted[0] ?? '');
+}

@@ -5,7 +5,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
+import { addDictionaries, decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
+import { Dictionaries } from '../../src/engine/index.js';
 
 describe('.svcidx bundles', () => {
   const records = [
@@ -37,6 +38,23 @@ describe('.svcidx bundles', () => {
     assert.ok(Object.hasOwn(c, '__proto__'), '__proto__ is an own attribute');
     assert.equal(({} as { polluted?: boolean }).polluted, undefined);
     assert.ok(!Object.hasOwn(decoded.indices[0]!.records![1]!, 'gone'), 'an absent attribute stays absent');
+  });
+
+  it('round-trips the custom dictionaries, and adds them to the engine’s', async () => {
+    const dictionaries = {
+      stopwords: [{ objectID: 's1', language: 'en', word: 'deluxe', state: 'enabled' as const }],
+      plurals: [{ objectID: 'p1', language: 'en', words: ['gizmo', 'gizmata'] }],
+      compounds: [],
+      disabledStandardStopwords: ['fr'],
+    };
+    const decoded = await decodeBundle(await encodeBundle({ ...bundle, dictionaries }));
+    assert.deepEqual(decoded.dictionaries, dictionaries);
+    const engine = new Dictionaries();
+    addDictionaries(engine, decoded.dictionaries!);
+    assert.ok(engine.stopWords(['en']).has('deluxe'));
+    assert.deepEqual(engine.disabledStandardStopwords(), ['fr']);
+    assert.deepEqual([...engine.entries('plurals').keys()], ['p1']);
+    assert.equal((await decodeBundle(await encodeBundle(bundle))).dictionaries, undefined);
   });
 
   it('refuses bytes that are not a .svcidx', async () => {

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeBundle, encodeBundle } from '../../src/engine/bundle.js';
 import { SnapshotError } from '../../src/engine/errors.js';
-import { Index, type IndexRecord } from '../../src/engine/search-index.js';
+import { Index, type IndexRecord } from '../../src/engine/index.js';
 import { fromSnapshot, type IndexSnapshot, SNAPSHOT_VERSION, toSnapshot } from '../../src/engine/snapshot.js';
 
 const WORDS = ['oak', 'table', 'chair', 'lamp', 'wooden', 'modern', 'sofa', 'grey', 'café', 'garden', 'desk'];

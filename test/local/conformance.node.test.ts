@@ -20,6 +20,7 @@ import {
   CONFORMANCE_RULES,
   CONFORMANCE_SETTINGS,
   CONFORMANCE_SYNONYMS,
+  BAD_PARAMETERS,
 } from './fixture.js';
 
 const REPLICA = `${CONFORMANCE_INDEX}_price_asc`;
@@ -94,6 +95,21 @@ describe('the local engine answers as the service', () => {
     });
   }
 
+  for (const params of BAD_PARAMETERS) {
+    it(`refuses ${JSON.stringify(params)} with the service’s status and message`, async () => {
+      const request = { indexName: CONFORMANCE_INDEX, params: serializeParams(params) };
+      const service = await running.call('POST', '/1/indexes/*/queries', { requests: [request] });
+      assert.equal(service.status, 400);
+      await assert.rejects(
+        (async () => {
+          await engine.prepare('multiSearch', [[request]]);
+          engine.multiSearch([request]);
+        })(),
+        { status: 400, message: service.body.message },
+      );
+    });
+  }
+
   it('refuses what the service refuses, with the same status', async () => {
     const request = { indexName: CONFORMANCE_INDEX, params: serializeParams({ filters: 'brand:(' }) };
     const service = await running.call('POST', '/1/indexes/*/queries', { requests: [request] });
@@ -106,5 +122,70 @@ describe('the local engine answers as the service', () => {
         return true;
       },
     );
+  });
+});
+
+describe('the local engine applies the application’s custom dictionaries as the service', () => {
+  let running: Running;
+  const engine = new LocalEngine();
+  const INDEX = 'local_dictionaries';
+  const RECORDS = [
+    { objectID: 'd1', name: 'Deluxe oak table' },
+    { objectID: 'd2', name: 'Deluxe lamp' },
+    { objectID: 'd3', name: 'Oak lamp' },
+    { objectID: 'd4', name: 'Red gizmo' },
+    { objectID: 'd5', name: 'Blue gizmata' },
+  ];
+  const QUERIES = [
+    { query: 'deluxe lamp', removeStopWords: true },
+    { query: 'gizmata', ignorePlurals: true },
+    { query: 'deluxe gizmo', removeStopWords: true, ignorePlurals: true },
+  ];
+
+  before(async () => {
+    running = await startService();
+    await running.ok('PUT', `/1/indexes/${INDEX}/settings`, { searchableAttributes: ['name'], queryLanguages: ['en'] });
+    await running.ok('POST', `/1/indexes/${INDEX}/batch`, {
+      requests: RECORDS.map((body) => ({ action: 'addObject', body })),
+    });
+    const add = (body: Record<string, unknown>) => ({ requests: [{ action: 'addEntry', body }] });
+    await running.ok(
+      'POST',
+      '/1/dictionaries/stopwords/batch',
+      add({ objectID: 'sw-deluxe', language: 'en', word: 'deluxe', state: 'enabled' }),
+    );
+    await running.ok(
+      'POST',
+      '/1/dictionaries/plurals/batch',
+      add({ objectID: 'pl-gizmo', language: 'en', words: ['gizmo', 'gizmata'] }),
+    );
+    const { bytes } = await exportFromService(running.service, { index: INDEX, recommendations: 0 });
+    await engine.load(await decodeBundle(bytes));
+  });
+  after(() => running.stop());
+
+  for (const params of QUERIES) {
+    it(`search ${JSON.stringify(params)}`, async () => {
+      const request = { indexName: INDEX, params: serializeParams(params) };
+      const service = await running.ok('POST', '/1/indexes/*/queries', { requests: [request] });
+      assert.deepEqual(comparable(engine.multiSearch([request]).results[0]!), comparable(service.results[0]));
+    });
+  }
+
+  it('the compared answers depend on the custom entries', () => {
+    const ids = (params: Record<string, unknown>) =>
+      (
+        engine.multiSearch([{ indexName: INDEX, params: serializeParams(params) }]).results[0] as {
+          hits: Array<{ objectID: string }>;
+        }
+      ).hits
+        .map((hit) => hit.objectID)
+        .sort();
+    // the custom stop word is left out of the query: "lamp" alone
+    assert.deepEqual(ids(QUERIES[0]!), ['d2', 'd3']);
+    assert.deepEqual(ids({ query: 'deluxe lamp' }), ['d2']);
+    // the custom plural finds the other form
+    assert.deepEqual(ids(QUERIES[1]!), ['d4', 'd5']);
+    assert.deepEqual(ids({ query: 'gizmata' }), ['d5']);
   });
 });

@@ -93,9 +93,26 @@ export const CONFORMANCE_QUERIES: Array<Record<string, unknown>> = [
   { query: 'classic -sofa', advancedSyntax: true },
   { query: '"deluxe lamp"', advancedSyntax: true },
   { query: 'sofa', clickAnalytics: true },
+  { query: 'chair', facets: ['brand'], responseFields: ['hits', 'nbHits', 'facets'] },
+  { query: 'lamp', clickAnalytics: true, responseFields: ['nbHits'] },
 ];
 
 /** Facet value searches both answer. */
+/**
+ * Search parameters both sides refuse with a 400 (types, ranges, values, entry formats, unknown names, and a
+ * `renderingContent`, whose check the worker loads when a request gives one): same status, same message.
+ */
+export const BAD_PARAMETERS: Array<Record<string, unknown>> = [
+  { query: 'chair', queryType: 'prefixSome' },
+  { removeWordsIfNoResults: 'most' },
+  { attributesToSnippet: ['description:four'] },
+  { hitsPerPage: 5000 },
+  { hitPerPage: 5 },
+  { typoTolerance: 'sometimes' },
+  { query: 'chair', responseFields: ['hit'] },
+  { renderingContent: { facetOrdering: { facets: { order: 'brand' } } } },
+];
+
 export const CONFORMANCE_FACET_QUERIES = [
   { facet: 'color', facetQuery: 'gr' },
   { facet: 'color', facetQuery: 'li', params: { query: 'lamp' } },

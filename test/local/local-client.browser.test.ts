@@ -14,6 +14,7 @@ import '../../src/elements/search-box/define.js';
 import '../../src/elements/hits/define.js';
 import { admin, APP_ID, createIndex, SEARCH_KEY, settled } from '../elements/search-fixture.js';
 import {
+  BAD_PARAMETERS,
   comparable,
   CONFORMANCE_FACET_QUERIES,
   CONFORMANCE_QUERIES,
@@ -112,6 +113,55 @@ describe('svc-search/local', () => {
     ]);
     expect(local.status).to.equal(400);
     expect(local.message).to.equal(remote.message);
+  });
+
+  for (const params of BAD_PARAMETERS) {
+    it(`refuses ${JSON.stringify(params)} with the service’s status and message`, async () => {
+      const [local, remote] = await Promise.all([
+        client.multiSearch([{ indexName, params }]).catch((error) => error),
+        service.multiSearch([{ indexName, params }]).catch((error) => error),
+      ]);
+      expect(remote.status).to.equal(400);
+      expect(local.status).to.equal(400);
+      expect(local.message).to.equal(remote.message);
+    });
+  }
+
+  it('<svc-search local-index insights-host> sends the events to that host, not to IndexedDB', async () => {
+    const userToken = `local-attr-${Date.now()}`;
+    const root = await fixture<SvcSearch>(html`<svc-search
+      local-index=${url}
+      index-name=${indexName}
+      app-id=${APP_ID}
+      api-key=${SEARCH_KEY}
+      insights-host=${location.origin}
+      insights-user-token=${userToken}
+    >
+      <svc-hits></svc-hits>
+    </svc-search>`);
+    await waitUntil(() => root.store, 'the local client was made', { timeout: 8000 });
+    root.store!.setQuery('chair');
+    await settled(root.store!);
+    const hits = root.querySelector('svc-hits')!;
+    await waitUntil(() => hits.shadowRoot!.querySelectorAll('li').length > 0, 'hits painted', { timeout: 8000 });
+    const first = hits.shadowRoot!.querySelector('li')!;
+    const objectID = first.getAttribute('data-svc-object-id')!;
+    (first.querySelector('a, button') ?? first).dispatchEvent(
+      new MouseEvent('click', { bubbles: true, composed: true }),
+    );
+    await waitUntil(
+      async () => {
+        await root.insights!.flush();
+        const stored = await admin.request<{ events: Array<{ objectIDs?: string[] }> }>('GET', '/1/_local/events', {
+          userToken,
+        });
+        return stored.events.some((event) => event.objectIDs?.includes(objectID));
+      },
+      'the click received by the Insights host',
+      { timeout: 8000 },
+    );
+    const localClient = root.store!.client as LocalClient;
+    expect((await localClient.storedEvents()).some((event) => event.userToken === userToken)).to.equal(false);
   });
 
   it('<svc-search local-index> (app-id and hosts too) searches, paints hits and asks nothing of /1/; Insights go to IndexedDB', async () => {

@@ -1,7 +1,8 @@
 /**
  * The worker of `svc-search/local` as a bundler splits it (esbuild, ES modules as Vite emits workers): the code
- * only some files or requests need — the snapshot restore, the rules, the Recommend answers — is in chunks the
- * worker imports when it needs them, not in what starting the worker loads.
+ * only some files or requests need — the snapshot restore, the rules, the Recommend answers, the settings
+ * validation, synonyms, geo search, the warm-up of large indices — is in chunks the worker imports when it needs them, not in
+ * what starting the worker loads.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,10 +11,20 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const LAZY = ['src/engine/snapshot.ts', 'src/engine/rules.ts', 'src/local/recommend.ts'];
+const LAZY = [
+  'src/engine/snapshot.ts',
+  'src/engine/rules.ts',
+  'src/local/recommend.ts',
+  'src/engine/settings-validation.ts',
+  'src/engine/geo.ts',
+  'src/engine/warm-up.ts',
+  'src/engine/synonyms.ts',
+  'src/engine/spans.ts',
+  'src/engine/language-tables.ts',
+];
 
 describe('the worker’s chunks', () => {
-  it('leave the snapshot restore, the rules and Recommend out of what starting the worker loads', async () => {
+  it('leave the snapshot restore, the rules, Recommend, the settings validation, synonyms, the language tables, geo search and the warm-up out of what starting the worker loads, and personalisation out of the worker', async () => {
     const result = await build({
       entryPoints: [join(root, 'src/local/worker.ts')],
       absWorkingDir: root,
@@ -27,7 +38,8 @@ describe('the worker’s chunks', () => {
       logLevel: 'silent',
     });
     const outputs = result.metafile.outputs;
-    const entry = Object.keys(outputs).find((name) => outputs[name]!.entryPoint)!;
+    // the worker's own output (a dynamically imported module is an entry point of its own chunk too)
+    const entry = Object.keys(outputs).find((name) => outputs[name]!.entryPoint === 'src/local/worker.ts')!;
     const eager = new Set<string>();
     const visit = (name: string) => {
       if (eager.has(name)) return;
@@ -42,5 +54,7 @@ describe('the worker’s chunks', () => {
       const lazy = Object.keys(outputs).filter((name) => !eager.has(name) && module in outputs[name]!.inputs);
       assert.equal(lazy.length, 1, `${module} has a chunk of its own`);
     }
+    const everything = new Set(Object.values(outputs).flatMap((output) => Object.keys(output.inputs)));
+    assert.ok(!everything.has('src/engine/personalization.ts'), 'personalisation is not in the worker');
   });
 });

@@ -61,9 +61,10 @@ describe('package.json', () => {
     const sideEffects = packageFields().sideEffects as string[];
     assert.ok(
       // The define files, and the browser builds (the loader, its chunks, the single file) that register tags;
-      // Lit's hydration support and the server renderer, which install Lit hooks.
+      // Lit's hydration support and the server renderer, which install Lit hooks; the engine's entry, which installs
+      // its optional features (src/engine/features.ts).
       sideEffects.every((path) =>
-        /(^|\/)(define|hydrate)\.(js|ts)$|\/ssr\/\*\.(js|ts)$|svc-search(\.all)?\.js$|^\.\/dist\/chunks\/\*\.js$/.test(
+        /(^|\/)(define|hydrate)\.(js|ts)$|\/ssr\/\*\.(js|ts)$|svc-search(\.all)?\.js$|^\.\/dist\/chunks\/\*\.js$|^\.\/(dist|src)\/engine\/index\.(js|ts)$/.test(
           path,
         ),
       ),

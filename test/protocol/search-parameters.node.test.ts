@@ -7,7 +7,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { serializeParams } from 'svc-search/client';
-import { SEARCH_PARAMETER_RANGES, SEARCH_PARAMETERS, type SearchParameterType } from 'svc-search/protocol';
+import {
+  listOfValues,
+  SEARCH_PARAMETER_RANGES,
+  SEARCH_PARAMETER_VALUES,
+  SEARCH_PARAMETERS,
+  type SearchParameterType,
+} from 'svc-search/protocol';
 import { parseParameter } from '../../src/controllers/configure-controller.js';
 import { parseSearchParams } from '../../service/src/engine/index.js';
 
@@ -74,7 +80,10 @@ describe('search parameters: one table, the same reading on both sides of the wi
   it('every parameter: attribute → browser value → wire → engine value, unchanged', () => {
     const failures: string[] = [];
     for (const [name, type] of Object.entries(SEARCH_PARAMETERS)) {
-      for (const [text, expected] of SAMPLES[type]) {
+      // a parameter with a list of values (`queryType`, …) takes one of them
+      const values = SEARCH_PARAMETER_VALUES[name];
+      const samples: Array<[string, unknown]> = values ? [[values[0]!, values[0]]] : SAMPLES[type];
+      for (const [text, expected] of samples) {
         const [browserName, browserValue] = parseParameter(kebab(name), text);
         if (browserName !== name) failures.push(`${name}: the attribute ${kebab(name)} names ${browserName}`);
         if (JSON.stringify(browserValue) !== JSON.stringify(expected))
@@ -88,6 +97,18 @@ describe('search parameters: one table, the same reading on both sides of the wi
       }
     }
     assert.deepEqual(failures, []);
+  });
+
+  it('a parameter with a list of values: one outside it is a 400 naming the values, from a string or a JSON body', () => {
+    assert.ok(Object.keys(SEARCH_PARAMETER_VALUES).length > 0);
+    for (const [name, values] of Object.entries(SEARCH_PARAMETER_VALUES)) {
+      for (const input of [`${name}=sometimes`, { [name]: 'sometimes' }]) {
+        assert.throws(() => parseSearchParams(input), {
+          status: 400,
+          message: `Invalid value for parameter "${name}": expected ${listOfValues(values)}, got "sometimes"`,
+        });
+      }
+    }
   });
 
   it('every typed parameter: a value of the wrong type is refused by both', () => {

@@ -10,7 +10,7 @@ import { ServiceError } from '../errors.js';
 import { requireRight } from '../keys/authorizer.js';
 import type { KeyInfo } from '../keys/types.js';
 import { decodeParams, type RawParams, rawParams } from '../search/key-params.js';
-import { withResponseFields } from '../search/response-fields.js';
+import { withResponseFields } from '../engine/index.js';
 import { type MultiQueryRequest, shaped } from '../search/search.js';
 import type { Services } from '../services.js';
 import { authorize, isTransportParameter, originOf } from './request.js';

@@ -29,7 +29,7 @@ import { applyRules } from '../rules/apply.js';
 import { type PinnedSearchResponse, searchWithPins } from '../rules/pins.js';
 import type { SearchLogEntry, SearchLogStore } from '../storage/types.js';
 import { applyKeyParams, checkTypoParams, flag, type RawParams, toSearchParams } from './key-params.js';
-import { checkResponseFields, withResponseFields } from './response-fields.js';
+import { checkResponseFields, withResponseFields } from '../engine/index.js';
 import { hideWithheldHighlights, revealUnretrievable } from './visibility.js';
 
 /**

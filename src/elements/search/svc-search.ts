@@ -16,6 +16,8 @@ import { styles } from './styles.js';
 /** The client of a `local-index` value (undefined while its module loads; no indices without the attribute). */
 interface LocalEntry {
   indices: string | undefined;
+  /** The `insights-host` it was made with, and the `app-id` and `api-key` sent there. */
+  insights: string | undefined;
   client?: SearchClient;
 }
 
@@ -77,6 +79,7 @@ export class SvcSearch extends SvcElement {
     routing: { type: Boolean },
     client: { attribute: false },
     localIndex: { attribute: 'local-index' },
+    insightsHost: { attribute: 'insights-host' },
     initialState: { attribute: false },
   };
   protected static override consumesContext = false;
@@ -101,9 +104,14 @@ export class SvcSearch extends SvcElement {
    * Search with no server: comma-separated URLs of `.svcidx` files (`svc-search-service export`), searched by the
    * engine in a Web Worker (`svc-search/local`, loaded only by pages that set this). It wins over `app-id`/`hosts`
    * (nothing is asked of a host, even while the worker loads); a `client` property wins over it. Roots naming the
-   * same files share one worker; Insights events are kept in IndexedDB.
+   * same files share one worker; Insights events are kept in IndexedDB, or sent to `insights-host`.
    */
   declare localIndex: string | undefined;
+  /**
+   * With `local-index`: the URL of an Insights host the events go to (with the `app-id` and `api-key` of that
+   * application) instead of being kept in IndexedDB. Without `local-index`, events go to `hosts` as searches do.
+   */
+  declare insightsHost: string | undefined;
   /** Initial state of the store: a partial `IndexState` or a query string produced by `store.toQueryString`. */
   declare initialState: Partial<IndexState> | string | undefined;
 
@@ -287,19 +295,40 @@ export class SvcSearch extends SvcElement {
   #localClient(): SearchClient | undefined {
     // A server renders no local search (there is no worker there): the browser's root searches once hydrated.
     const indices = this.client || isServer ? undefined : this.localIndex?.trim() || undefined;
-    if (this.#local?.indices !== indices) {
-      const entry: LocalEntry = { indices };
+    const insightsHost = indices ? this.#insightsHost() : undefined;
+    const insights = insightsHost && `${insightsHost} ${this.appId} ${this.apiKey}`;
+    if (this.#local?.indices !== indices || this.#local?.insights !== insights) {
+      const entry: LocalEntry = { indices, insights };
       this.#local = entry;
       // A module that fails to load rejects unhandled: the browser reports it, as it does a failed chunk.
       if (indices) {
+        const host = insights
+          ? {
+              key: insights,
+              client: createClient({ appId: this.appId!, apiKey: this.apiKey!, hosts: [insightsHost!] }),
+            }
+          : undefined;
         import('../../local/client.js').then(({ sharedLocalClient }) => {
           if (this.#local !== entry) return;
-          entry.client = sharedLocalClient(indices);
+          entry.client = sharedLocalClient(indices, host);
           this.#build();
         });
       }
     }
     return this.#local?.client;
+  }
+
+  /**
+   * The `insights-host` of a local search with the key of its application (`app-id`, `api-key`), the Insights API
+   * asking for both; without them, events stay in IndexedDB and the console says why.
+   */
+  #insightsHost(): string | undefined {
+    const host = this.insightsHost?.trim() || undefined;
+    if (host && !(this.appId && this.apiKey)) {
+      console.error('<svc-search>: insights-host needs app-id and api-key; Insights events are kept in IndexedDB');
+      return undefined;
+    }
+    return host;
   }
 
   #publish(value: SearchContextValue | undefined): void {

@@ -2,9 +2,10 @@
  * `responseFields` (a search parameter of the hosted API): only the named top-level fields of a search or
  * browse answer are returned. As the hosted API does, an unknown field name is a 400, and a few fields are
  * always returned because clients cannot work without them (`cursor`, `queryID`, the A/B test fields,
- * `processed` of a skipped multi-query, `message`, `warning`); `*` (the default) keeps everything.
+ * `processed` of a skipped multi-query, `message`, `warning`); `*` (the default) keeps everything. Shared by
+ * the service and the browser worker of `svc-search/local`, so both shape an answer alike.
  */
-import { ServiceError } from '../errors.js';
+import { EngineError } from './errors.js';
 
 /** Fields a caller may name (the hosted list, plus the fields this service answers). */
 const NAMEABLE = new Set([
@@ -42,13 +43,13 @@ const ALWAYS = new Set(['cursor', 'queryID', 'abTestID', 'abTestVariantID', 'pro
  *
  * @example
  * checkResponseFields(['hits', 'nbHits']); // fine
- * checkResponseFields(['hit']); // ServiceError(400, 'Unknown field in responseFields: hit …')
+ * checkResponseFields(['hit']); // EngineError(400, 'Unknown field in responseFields: hit …')
  */
 export function checkResponseFields(fields: unknown): void {
   if (fields === undefined || fields === null) return;
   for (const name of fields as string[]) {
     if (name !== '*' && !NAMEABLE.has(name) && !ALWAYS.has(name)) {
-      throw new ServiceError(400, `Unknown field in responseFields: ${name} (fields: *, ${[...NAMEABLE].join(', ')})`);
+      throw new EngineError(`Unknown field in responseFields: ${name} (fields: *, ${[...NAMEABLE].join(', ')})`);
     }
   }
 }

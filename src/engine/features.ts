@@ -1,0 +1,81 @@
+/**
+ * The engine's optional features: code a search needs only when a request or an index uses it — synonyms (an
+ * index with synonyms), the standard stop words and plural rules (`removeStopWords`, `ignorePlurals`), geo search (a request with a geo area), personalisation (a search given a user's profile)
+ * and the warm-up of a large index.
+ * They are installed here by whoever loads them: `svc-search/engine` (`index.ts`, what the service imports) installs
+ * every one, the browser worker of `svc-search/local` each one when a file or a request needs it (its calls are
+ * asynchronous: `LocalEngine.load` and `LocalEngine.prepare`), so a page pays only for what its index uses. A
+ * request that needs a feature nobody installed is an error naming it, never a silent skip; the warm-up only makes
+ * the first searches faster, so without it they are slower, not wrong.
+ */
+import type { geoFilter, parseGeo } from './geo.js';
+import type { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
+import type { SearchParams } from './params.js';
+import type { personalizationFigures, personalScorer } from './personalization.js';
+import type { markSpans, spanMatches } from './spans.js';
+import type { buildExpansion, Expansion } from './synonyms.js';
+import type { warmUp } from './warm-up.js';
+
+export interface EngineFeatures {
+  synonyms: { buildExpansion: typeof buildExpansion; spanMatches: typeof spanMatches; markSpans: typeof markSpans };
+  languageTables: { STANDARD_STOP_WORDS: typeof STANDARD_STOP_WORDS; pluralForms: typeof pluralForms };
+  geo: { parseGeo: typeof parseGeo; geoFilter: typeof geoFilter };
+  personalization: { personalScorer: typeof personalScorer; personalizationFigures: typeof personalizationFigures };
+  warmUp: { warmUp: typeof warmUp };
+}
+
+const installed: Partial<EngineFeatures> = {};
+
+/** The expansion of an index without synonyms (what `buildExpansion([])` gives): nothing to expand. */
+export const NO_SYNONYMS: Expansion = { words: new Map(), spans: new Map(), size: 0 };
+
+/** An index this large has its first write end with the warm-up (once per process; `warm-up.ts`). */
+export const WARM_UP_AT = 50_000;
+
+/** The search parameters that ask for geo search (the areas; `aroundRadius` and `aroundPrecision` refine one). */
+export const GEO_PARAMETERS = ['aroundLatLng', 'insideBoundingBox', 'insidePolygon'] as const;
+
+/**
+ * Installs a feature's code.
+ *
+ * @example
+ * installFeature('geo', await import('./geo.js'));
+ */
+export function installFeature<K extends keyof EngineFeatures>(name: K, code: EngineFeatures[K]): void {
+  installed[name] = code;
+}
+
+/**
+ * A feature's code; an error naming it when nobody installed it.
+ *
+ * @example
+ * const geo = feature('geo').parseGeo(params);
+ */
+export function feature<K extends keyof EngineFeatures>(name: K): EngineFeatures[K] {
+  const code = installed[name];
+  if (!code) throw new Error(`The engine’s ${name} feature is not loaded (svc-search/engine installs it)`);
+  return code;
+}
+
+/**
+ * A feature's code, or undefined when nobody installed it (for what is an optimisation only: the warm-up).
+ *
+ * @example
+ * optionalFeature('warmUp')?.warmUp(Index);
+ */
+export function optionalFeature<K extends keyof EngineFeatures>(name: K): EngineFeatures[K] | undefined {
+  return installed[name];
+}
+
+/**
+ * Whether parameters ask for geo search: a geo area that is not empty (`parseGeo` reads it).
+ *
+ * @example
+ * asksForGeo({ aroundLatLng: '48.85, 2.35' }) // true
+ */
+export function asksForGeo(params: SearchParams | Record<string, unknown>): boolean {
+  return GEO_PARAMETERS.some((name) => {
+    const value = params[name];
+    return value !== undefined && value !== null && value !== '';
+  });
+}

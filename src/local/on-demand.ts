@@ -1,0 +1,98 @@
+/**
+ * What the worker of `svc-search/local` fetches only when a file or a request needs it: the engine's optional
+ * features (`src/engine/features.ts`: synonyms, the standard language tables, geo search, the warm-up) and the
+ * settings validation, each a chunk of its own that these functions import and install in the engine. A search then
+ * finds its code installed; `svc-search/engine` (the service) installs all of them up front instead.
+ */
+import { asksForGeo, GEO_PARAMETERS, installFeature, WARM_UP_AT } from '../engine/features.js';
+import type { IndexBundle } from '../engine/bundle.js';
+import type { RawParams } from '../engine/rules.js';
+import { installSettingsValidation } from '../engine/settings.js';
+
+/** The parameters (and settings) that read the standard language tables. */
+const LANGUAGE_FEATURES = ['removeStopWords', 'ignorePlurals'] as const;
+
+/**
+ * Fetches the settings validation (a chunk of its own) and installs it in the engine.
+ */
+async function loadSettingsValidation(): Promise<void> {
+  const { validateSettings, validateSettingValue } = await import('../engine/settings-validation.js');
+  installSettingsValidation({ validateSettings, validateSettingValue });
+}
+
+/** Fetches synonyms (the expansion and the alternatives of several words: a chunk of their own) and installs them. */
+async function loadSynonyms(): Promise<void> {
+  const [{ buildExpansion }, { spanMatches, markSpans }] = await Promise.all([
+    import('../engine/synonyms.js'),
+    import('../engine/spans.js'),
+  ]);
+  installFeature('synonyms', { buildExpansion, spanMatches, markSpans });
+}
+
+/** Fetches the standard stop words and plural rules (a chunk of their own) and installs them in the engine. */
+async function loadLanguageTables(): Promise<void> {
+  const { STANDARD_STOP_WORDS, pluralForms } = await import('../engine/language-tables.js');
+  installFeature('languageTables', { STANDARD_STOP_WORDS, pluralForms });
+}
+
+/** Whether parameters or settings turn on stop word removal or plurals (`true` or a list of languages). */
+function asksForLanguages(values: Record<string, unknown>): boolean {
+  return LANGUAGE_FEATURES.some((name) => {
+    const value = values[name];
+    return (
+      value === true ||
+      value === 'true' ||
+      (Array.isArray(value) && value.length > 0) ||
+      (typeof value === 'string' && value !== 'false' && value !== '')
+    );
+  });
+}
+
+/** Fetches geo search (a chunk of its own) and installs it in the engine. */
+async function loadGeo(): Promise<void> {
+  const { parseGeo, geoFilter } = await import('../engine/geo.js');
+  installFeature('geo', { parseGeo, geoFilter });
+}
+
+/** Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine. */
+async function loadWarmUp(): Promise<void> {
+  const { warmUp } = await import('../engine/warm-up.js');
+  installFeature('warmUp', { warmUp });
+}
+
+/**
+ * Loads what a file's indices use: the settings validation for settings given in code (`fromCode`), synonyms for an
+ * index with some, the language tables for settings or rules that turn on `removeStopWords` or `ignorePlurals`, geo
+ * search for rules that give a geo area, the warm-up for an index of `WARM_UP_AT` records or more.
+ *
+ * @example
+ * await loadForBundle(bundle, !isFromFile(bundle));
+ */
+export async function loadForBundle(bundle: IndexBundle, fromCode: boolean): Promise<void> {
+  const rules = JSON.stringify(bundle.indices.map((entry) => entry.rules));
+  const named = (names: readonly string[]) => names.some((name) => rules.includes(`"${name}"`));
+  const loads: Array<Promise<void>> = [];
+  if (fromCode) loads.push(loadSettingsValidation());
+  if (bundle.indices.some((entry) => entry.synonyms.length > 0)) loads.push(loadSynonyms());
+  if (named(LANGUAGE_FEATURES) || bundle.indices.some((entry) => asksForLanguages(entry.settings)))
+    loads.push(loadLanguageTables());
+  if (named(GEO_PARAMETERS)) loads.push(loadGeo());
+  if (bundle.indices.some((entry) => (entry.records?.length ?? 0) >= WARM_UP_AT)) loads.push(loadWarmUp());
+  await Promise.all(loads);
+}
+
+/**
+ * Loads what requests' parameters use: geo search for a geo area, the language tables for `removeStopWords` or
+ * `ignorePlurals`, the settings validation for a `renderingContent` (checked as the service checks it).
+ *
+ * @example
+ * await loadForRequests([{ query: 'chair', aroundLatLng: '48.85, 2.35' }]);
+ */
+export async function loadForRequests(given: readonly RawParams[]): Promise<void> {
+  const loads: Array<Promise<void>> = [];
+  if (given.some((raw) => raw.renderingContent !== undefined && raw.renderingContent !== null))
+    loads.push(loadSettingsValidation());
+  if (given.some((raw) => asksForGeo(raw))) loads.push(loadGeo());
+  if (given.some((raw) => asksForLanguages(raw))) loads.push(loadLanguageTables());
+  await Promise.all(loads);
+}
