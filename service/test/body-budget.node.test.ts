@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Agent, type ClientRequest, type IncomingHttpHeaders, request } from 'node:http';
+import { connect } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN_KEY, APP_ID, SEARCH_KEY, startService, type Running } from './service-helpers.js';
@@ -163,6 +164,66 @@ describe('the call is checked before its body is read', () => {
       assert.equal((await svc.call('GET', '/1/indexes/shop/1')).status, 200);
     });
   }
+
+  test('a client that asked Connection: close and keeps sending after its answer is drained, then closed without a reset', async () => {
+    const taken = svc.service.bodyBudget.taken;
+    const { port } = new URL(svc.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    const errors: Error[] = [];
+    socket.on('error', (error) => errors.push(error));
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (data: string) => {
+      received += data;
+    });
+    const closedByService = once(socket, 'end');
+    const chunk = `${(64 * KB).toString(16)}\r\n${' '.repeat(64 * KB)}\r\n`;
+    socket.write(
+      'POST /1/indexes/shop/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n' +
+        'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
+    socket.write(chunk);
+    // The answer (a short JSON message, Content-Length) comes after the first chunk.
+    await until(() => /\r\n\r\n\{.*\}$/s.test(received));
+    assert.match(received, /^HTTP\/1\.1 403 /);
+    // Kept open for the drain, whatever the client asked; closed by the service once the body has ended.
+    assert.match(received, /\r\nConnection: keep-alive\r\n/i);
+    for (let sent = 1; sent < 32; sent += 1) await new Promise<void>((resolve) => socket.write(chunk, () => resolve()));
+    socket.write('0\r\n\r\n');
+    await closedByService;
+    assert.deepEqual(errors, []);
+    assert.equal(svc.service.bodyBudget.taken, taken);
+  });
+
+  test('a client that keeps sending past the path limit after its answer has its connection closed', async () => {
+    const taken = svc.service.bodyBudget.taken;
+    const { port } = new URL(svc.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.on('error', () => {}); // the reset of a closed connection, expected here
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (data: string) => {
+      received += data;
+    });
+    const chunk = `${(64 * KB).toString(16)}\r\n${' '.repeat(64 * KB)}\r\n`;
+    socket.write(
+      'POST /1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
+    socket.write(chunk);
+    await until(() => /\r\n\r\n\{.*\}$/s.test(received));
+    assert.match(received, /^HTTP\/1\.1 401 /);
+    // Insights' limit is 2 MB: the service drains up to it, then closes. 20 MB is more than the limit and
+    // every socket buffer between the two ends together.
+    let sent = 0;
+    while (!socket.destroyed && sent < 20 * MB) {
+      await new Promise<void>((resolve) => socket.write(chunk, () => resolve()));
+      sent += 64 * KB;
+    }
+    assert.ok(sent < 20 * MB, `the connection stayed open for ${sent / MB} MB`);
+    assert.equal(svc.service.bodyBudget.taken, taken);
+  });
 
   test('every route that takes a body refuses a call without credentials before reading it', {
     timeout: 120_000,
