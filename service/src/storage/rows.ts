@@ -4,13 +4,16 @@
  */
 import type {
   AbTestStatus,
+  BuildOutcome,
   EventRow,
   IndexMeta,
   ItemKind,
+  SearchLogEntry,
   StoredAbTest,
   StoredCrawler,
   StoredEventType,
   StoredKey,
+  StoredSuggestionsConfig,
   StoredTask,
   TaskKind,
   TaskOutcome,
@@ -207,5 +210,60 @@ export function crawlerTaskOf(row: CrawlerTaskRow): StoredTask {
     message: row.message,
     createdAt: row.created_at,
     endedAt: row.ended_at,
+  };
+}
+
+/** A row of `service_search_log`. */
+export interface SearchLogRow {
+  query_id: string;
+  index_name: string;
+  query: string;
+  page: number;
+  hits_per_page: number;
+  object_ids: string;
+  user_token: string | null;
+  created_at: number;
+}
+
+export function searchLogEntryOf(row: SearchLogRow): SearchLogEntry {
+  const entry: SearchLogEntry = {
+    queryID: row.query_id,
+    indexName: row.index_name,
+    query: row.query,
+    page: row.page,
+    hitsPerPage: row.hits_per_page,
+    objectIDs: JSON.parse(row.object_ids) as string[],
+    createdAt: row.created_at,
+  };
+  if (row.user_token !== null) entry.userToken = row.user_token;
+  return entry;
+}
+
+/** A row of `query_suggestions_configs`: a configuration and the outcome of its last build. */
+export interface SuggestionsConfigRow {
+  index_name: string;
+  config: string;
+  created_at: number;
+  updated_at: number;
+  last_built_at: number | null;
+  last_success_at: number | null;
+  last_success_ms: number | null;
+  log: string | null;
+}
+
+export function suggestionsConfigOf(row: SuggestionsConfigRow): StoredSuggestionsConfig {
+  return {
+    config: JSON.parse(row.config) as StoredSuggestionsConfig['config'],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function buildOutcomeOf(row: SuggestionsConfigRow): BuildOutcome {
+  return {
+    lastBuiltAt: row.last_built_at,
+    lastSuccessfulBuiltAt: row.last_success_at,
+    lastSuccessfulBuildMs: row.last_success_ms,
+    log: row.log,
   };
 }
