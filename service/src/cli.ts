@@ -1,7 +1,7 @@
 /**
  * `svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR | --database URL] [--replica-id NAME] [--workers N] [--app-id ID] [--admin-key K]
  * [--search-key K] [--usage-key K] [--monitoring-key K] [--country-header NAME] [--crawler-user-id U]
- * [--crawler-api-key K] [--crawler-domain HOST]… [--demo]`: starts the local service and prints `listening on
+ * [--crawler-api-key K] [--crawler-domain HOST]… [--max-body-bytes-in-flight N] [--demo]`: starts the local service and prints `listening on
  * http://HOST:PORT` once it accepts requests, then the application id, the keys and the crawler credentials.
  * With `--workers N` (N > 1, or `auto`: one per core) N processes share the port and the SQLite file
  * (`cluster/workers.ts`); it prints `listening on …` once every worker listens, then each worker's pid.
@@ -22,7 +22,7 @@ const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] 
                                 [--workers N|auto]
                                 [--admin-key K] [--search-key K] [--usage-key K] [--monitoring-key K]
                                 [--country-header NAME] [--crawler-user-id U] [--crawler-api-key K]
-                                [--crawler-domain HOST]... [--demo]
+                                [--crawler-domain HOST]... [--max-body-bytes-in-flight N] [--demo]
        svc-search-service export --index NAME --out FILE.svcidx [--data-dir DIR] [--demo]
                                  [--recommendations N] [--structures auto|always|never]`;
 
@@ -47,6 +47,8 @@ export interface ServeOptions {
   crawlerApiKey: string;
   /** Registered crawler domains besides the loopback hosts (`--crawler-domain`, repeatable). */
   crawlerDomains: string[];
+  /** The bytes request bodies may hold in memory at once (`--max-body-bytes-in-flight`, default 64 MB). */
+  maxBodyBytesInFlight?: number;
   demo: boolean;
 }
 
@@ -77,12 +79,16 @@ export function parseServeArgs(args: string[]): ServeOptions {
       'crawler-user-id': { type: 'string', default: DEV_CREDENTIALS.crawlerUserId },
       'crawler-api-key': { type: 'string', default: DEV_CREDENTIALS.crawlerApiKey },
       'crawler-domain': { type: 'string', multiple: true, default: [] },
+      'max-body-bytes-in-flight': { type: 'string' },
       demo: { type: 'boolean', default: false },
     },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  const inFlight = values['max-body-bytes-in-flight'];
+  if (inFlight !== undefined && !/^[1-9]\d*$/.test(inFlight))
+    throw new Error(`--max-body-bytes-in-flight must be a positive integer (bytes), got ${inFlight}`);
   const database = values.database ?? process.env.SVC_DATABASE_URL;
   const workers = values.workers === 'auto' ? availableParallelism() : Number(values.workers);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64)
@@ -107,6 +113,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     crawlerUserId: values['crawler-user-id']!,
     crawlerApiKey: values['crawler-api-key']!,
     crawlerDomains: values['crawler-domain']!,
+    ...(inFlight ? { maxBodyBytesInFlight: Number(inFlight) } : {}),
     demo: values.demo!,
   };
 }
@@ -162,6 +169,7 @@ export async function serve(options: ServeOptions): Promise<{ service: Service; 
     crawlerUserId: options.crawlerUserId,
     crawlerApiKey: options.crawlerApiKey,
     crawlerDomains: options.crawlerDomains,
+    maxBodyBytesInFlight: options.maxBodyBytesInFlight,
     demo: worker ? worker.demo : options.demo,
     ownsProcess: true,
     ...(worker ? { worker: { id: worker.id, onCommitted: worker.onCommitted } } : {}),

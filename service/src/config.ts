@@ -5,6 +5,9 @@
 import { DEFAULT_COUNTRY_HEADERS } from './analytics/record.js';
 import { DEFAULT_MAX_CUSTOM_ENTRIES } from './dictionaries/dictionaries.js';
 
+/** Default ceiling of the bytes request bodies hold in memory at once: 64 MB (six full 10 MB bodies and change). */
+const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+
 /** Credentials used everywhere in development: tests, Storybook, `npm start`. */
 export const DEV_CREDENTIALS = {
   appId: 'SVCLOCAL',
@@ -65,6 +68,11 @@ export interface ServiceOptions {
    * read for Analytics' `/2/countries`; default `CF-IPCountry`, else `X-Country-Code`.
    */
   countryHeader?: string;
+  /**
+   * The bytes request bodies may hold in memory at once, across every connection (default 64 MB): a body
+   * that would go above it is refused with a 503 (`docs/notes/service.md`, "Errors and hostile input").
+   */
+  maxBodyBytesInFlight?: number;
 }
 
 export interface ServiceConfig {
@@ -79,6 +87,8 @@ export interface ServiceConfig {
   /** Lower-case header names read for a request's country, in order. */
   countryHeaders: readonly string[];
   maxCustomDictionaryEntries: number;
+  /** The ceiling of the bytes request bodies hold in memory at once (`http/body-budget.ts`). */
+  maxBodyBytesInFlight: number;
   crawler: { userId: string; apiKey: string; domains: string[] };
 }
 
@@ -97,12 +107,15 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     monitoringKey: options.monitoringKey,
     countryHeaders: options.countryHeader ? [options.countryHeader.toLowerCase()] : DEFAULT_COUNTRY_HEADERS,
     maxCustomDictionaryEntries: options.maxCustomDictionaryEntries ?? DEFAULT_MAX_CUSTOM_ENTRIES,
+    maxBodyBytesInFlight: options.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
     crawler: {
       userId: options.crawlerUserId ?? DEV_CREDENTIALS.crawlerUserId,
       apiKey: options.crawlerApiKey ?? DEV_CREDENTIALS.crawlerApiKey,
       domains: [...(options.crawlerDomains ?? [])],
     },
   };
+  if (!Number.isInteger(config.maxBodyBytesInFlight) || config.maxBodyBytesInFlight < 1)
+    throw new Error(`maxBodyBytesInFlight must be a positive integer, got ${config.maxBodyBytesInFlight}`);
   if (config.adminKey === config.searchKey) throw new Error('The admin key and the search key must differ');
   if (config.database !== undefined && !/^postgres(ql)?:\/\//.test(config.database))
     throw new Error(`database must be a postgres:// URL, got ${JSON.stringify(config.database)}`);

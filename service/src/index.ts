@@ -23,6 +23,7 @@ import { getRequestListener } from '@hono/node-server';
 import { resolveConfig, type ServiceOptions } from './config.js';
 import { DEMO_INDEX, installDemo } from './datasets/demo.js';
 import { createApp } from './http/app.js';
+import { BodyBudget } from './http/body-budget.js';
 import { createDemoSuggestions } from './query-suggestions/demo.js';
 import { seedRecommendDemo } from './recommend/demo.js';
 import { closeServices, createServices, type Services } from './services.js';
@@ -50,6 +51,8 @@ export interface Service {
   close(): Promise<void>;
   /** The parts of the service (`services.ts`): for tests and tools that reach past HTTP. */
   services: Services;
+  /** The bytes request bodies hold in memory now, and have ever taken (`http/body-budget.ts`): for tests and monitoring. */
+  bodyBudget: Pick<BodyBudget, 'held' | 'taken' | 'limit'>;
   /** Every route the service answers (method and Hono path pattern), for tests and tooling. */
   routes: ReadonlyArray<{ method: string; path: string }>;
 }
@@ -108,7 +111,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     ? await PostgresStorage.open(config.database, options.replicaId ? { id: options.replicaId } : {})
     : new SqliteStorage(config.dataDir, options.worker ? { worker: options.worker } : {});
   const services = await createServices(config, storage, options.now ?? Date.now);
-  const app = createApp(services);
+  const bodyBudget = new BodyBudget(config.maxBodyBytesInFlight);
+  const app = createApp(services, bodyBudget);
 
   if (options.demo) {
     await installDemo(services);
@@ -118,11 +122,17 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     await createDemoSuggestions(services, DEMO_INDEX);
   }
 
-  const listener = getRequestListener(app.fetch, { overrideGlobalObjects: options.ownsProcess === true });
+  // The app drains unread request bodies itself, bounded by each path's limit (`http/body.ts`), rather than
+  // by the adapter's own clean-up (a 500 ms timer, then the connection closed under a client still sending).
+  const listener = getRequestListener(app.fetch, {
+    overrideGlobalObjects: options.ownsProcess === true,
+    autoCleanupIncoming: false,
+  });
   let server: Server | undefined;
 
   const service: Service = {
     services,
+    bodyBudget,
     routes: app.routes.filter((route) => route.method !== 'ALL').map(({ method, path }) => ({ method, path })),
     handler(req, res, next) {
       if (!isServicePath(req.url)) {

@@ -153,7 +153,8 @@ export async function createServices(config: ServiceConfig, storage: Storage, no
  */
 export async function closeServices(services: Services): Promise<void> {
   services.crawler.close();
-  services.querySuggestions.close();
+  // Builds in progress end (or stop at their next pause) before the storage they write to closes.
+  await services.querySuggestions.close();
   await services.analyticsLog.close();
   await services.usage.close();
   await services.storage.close();

@@ -94,6 +94,9 @@ describe('Analytics', () => {
       await own.stop();
     }
     assert.equal(parseServeArgs(['--country-header', 'X-Geo']).countryHeader, 'X-Geo');
+    assert.equal(parseServeArgs(['--max-body-bytes-in-flight', '1048576']).maxBodyBytesInFlight, 1048576);
+    assert.equal(parseServeArgs([]).maxBodyBytesInFlight, undefined);
+    assert.throws(() => parseServeArgs(['--max-body-bytes-in-flight', '0']), /positive integer/);
   });
 });
 

@@ -12,7 +12,8 @@ import { analyticsRoutes } from './analytics.js';
 import { clusterRoutes } from './clusters.js';
 import { crawlerRoutes } from './crawler.js';
 import { dictionaryRoutes } from './dictionaries.js';
-import { readBody } from './body.js';
+import { bodies } from './body.js';
+import type { BodyBudget } from './body-budget.js';
 import { failureBody } from './failure.js';
 import { indexRoutes } from './indices.js';
 import { insightsRoutes } from './insights.js';
@@ -77,10 +78,10 @@ const SECTIONS = [
 
 /**
  * @example
- * const app = createApp(services);
+ * const app = createApp(services, new BodyBudget(services.config.maxBodyBytesInFlight));
  * const answer = await app.request('/1/indexes', { headers });
  */
-export function createApp(services: Services): Hono {
+export function createApp(services: Services, bodyBudget: BodyBudget): Hono {
   const app = new Hono();
   // CORS for the browser-facing APIs only. The Crawler API (`/api/1/`) is for servers and scripts: no page of
   // another origin may call it (its key runs record extractors on this machine), so it gets no CORS headers.
@@ -114,8 +115,9 @@ export function createApp(services: Services): Hono {
     }
     await next();
   });
-  // The body, read (and limited) before any route answers: `readBody`.
-  app.use('*', readBody);
+  // The body, made available to the routes without being read: a route reads it once it has authorised the
+  // call; what an answer leaves unread is drained after it (`bodies`).
+  app.use('*', bodies(bodyBudget));
   // Document 1, wire rule 2: answers are JSON objects with `application/json; charset=UTF-8`.
   app.use('*', async (c, next) => {
     await next();
@@ -126,7 +128,9 @@ export function createApp(services: Services): Hono {
   app.onError((error, c) => {
     // ServiceError, the engine's EngineError, and any other error that carries a 4xx status.
     const status = (error as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
+    // …and the 503 of the request-body budget (`body.ts`): the service busy, not broken.
+    const busy = error instanceof ServiceError && status === 503;
+    if (typeof status === 'number' && ((status >= 400 && status < 500) || busy)) {
       const headers = error instanceof ServiceError ? error.headers : undefined;
       return c.json(failureBody(c.req.path, status, error.message), status as 400, headers);
     }

@@ -20,6 +20,7 @@ import {
   partialUpdate,
   saveRecord,
 } from '../records/writes.js';
+import { requireSomeBatchRight } from '../records/batch.js';
 import { rawParams } from '../search/key-params.js';
 import type { Services } from '../services.js';
 import { authorize } from './request.js';
@@ -56,6 +57,7 @@ export function recordRoutes(services: Services): Hono {
 
   app.post('/1/indexes/:all{\\*}/batch', async (c) => {
     const key = authorize(services, c, 'any'); // credentials before the body is read
+    requireSomeBatchRight(key);
     const { requests } = await jsonBody(c, REQUESTS_BODY);
     return c.json(await batchIndices(services, key, requests, user(c)));
   });
@@ -70,6 +72,7 @@ export function recordRoutes(services: Services): Hono {
   app.post('/1/indexes/:indexName/batch', async (c) => {
     const indexName = c.req.param('indexName');
     const key = authorize(services, c, 'any', indexName);
+    requireSomeBatchRight(key);
     validateIndexName(indexName);
     const { requests } = await jsonBody(c, REQUESTS_BODY);
     return c.json(await batchIndex(services, indexName, key, requests, user(c)));

@@ -73,6 +73,8 @@ export class QuerySuggestions {
   /** Bumped at each change of a configuration: a build of an older version stops without writing. */
   readonly #versions = new Map<string, number>();
   #closed = false;
+  /** The builds running now (`close` waits for them). */
+  readonly #running = new Set<Promise<void>>();
   readonly #timer: NodeJS.Timeout;
 
   constructor({
@@ -90,6 +92,7 @@ export class QuerySuggestions {
     this.#analyticsLog = analyticsLog;
     this.#env = { catalog, dictionaries, reports: analytics, now };
     this.#timer = setInterval(() => {
+      if (this.#closed) return;
       void this.list().then((configs) => {
         for (const config of configs) {
           if (!runOnce) {
@@ -108,11 +111,16 @@ export class QuerySuggestions {
     this.#timer.unref();
   }
 
-  /** Stops the hourly rebuilds; builds in progress stop at their next pause without writing. */
-  close(): void {
+  /**
+   * Stops the hourly rebuilds and resolves once no build runs: a build in progress stops at its next pause
+   * without writing (or ends the write it is in), one scheduled does not start. The storage may close after
+   * this, never under a build.
+   */
+  async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
     for (const state of this.#states.values()) for (const resolve of state.waiters.splice(0)) resolve();
+    await Promise.all(this.#running);
   }
 
   async list(): Promise<QuerySuggestionsConfig[]> {
@@ -201,7 +209,11 @@ export class QuerySuggestions {
 
   #schedule(indexName: string, state: BuildState): void {
     state.scheduled = true;
-    setImmediate(() => void this.#run(indexName, state));
+    setImmediate(() => {
+      const run = this.#run(indexName, state);
+      this.#running.add(run);
+      void run.finally(() => this.#running.delete(run));
+    });
   }
 
   async #run(indexName: string, state: BuildState): Promise<void> {
@@ -209,7 +221,8 @@ export class QuerySuggestions {
     state.running = true;
     const waiters = state.waiters.splice(0);
     try {
-      await this.#buildOnce(indexName);
+      // Scheduled before `close`, starting after it: the storage may be closed already.
+      if (!this.#closed) await this.#buildOnce(indexName);
     } catch (error) {
       console.error('[svc-search] query suggestions: the build of', indexName, 'failed', error);
     } finally {

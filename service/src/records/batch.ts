@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 import { type Catalog, validateIndexName } from '../indices/catalog.js';
-import type { Right } from '../keys/types.js';
+import type { KeyInfo, Right } from '../keys/types.js';
 import type { StoredRecord } from '../storage/types.js';
 import type { Write } from '../tasks/queue.js';
 import { objectIdOf } from './object-id.js';
@@ -27,6 +27,24 @@ export const ACTION_RIGHTS: Record<string, Right> = {
  * nothing but still needs a write right: `addObject`, the right of a batch's usual action.
  */
 export const EMPTY_BATCH_RIGHT: Right = 'addObject';
+
+/**
+ * Before a batch's body is read: a key holding none of the rights a batch action needs can do nothing with
+ * any batch, so it is refused (403) without its body being read. Each operation's own right is checked once
+ * the body is read.
+ *
+ * @example
+ * requireSomeBatchRight(searchKey); // ServiceError(403)
+ */
+export function requireSomeBatchRight(key: KeyInfo): void {
+  if (key.isAdmin) return;
+  const rights = [...new Set(Object.values(ACTION_RIGHTS))];
+  if (rights.some((right) => key.acl.includes(right))) return;
+  throw new ServiceError(
+    403,
+    `Method not allowed with this API key (a batch needs one of the rights ${rights.join(', ')})`,
+  );
+}
 
 /** The actions that save a record (and give it to the writing user of a multi-cluster write). */
 const SAVES = new Set(['addObject', 'updateObject', 'partialUpdateObject', 'partialUpdateObjectNoCreate']);

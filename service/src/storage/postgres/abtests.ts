@@ -1,29 +1,7 @@
 /** A/B tests in PostgreSQL (`abtests_tests`); their metrics come from the Analytics searches. */
 import type { Pool, PoolClient } from 'pg';
-import type { AbTestChange, AbTestStatus, AbTestStore, StoredAbTest } from '../types.js';
-
-interface Row {
-  id: number;
-  name: string;
-  status: AbTestStatus;
-  created_at: number;
-  end_at: number;
-  stopped_at: number | null;
-  variants: string;
-}
-
-function testOf(row: Row): StoredAbTest {
-  const test: StoredAbTest = {
-    abTestID: row.id,
-    name: row.name,
-    status: row.status,
-    createdAt: row.created_at,
-    endAt: row.end_at,
-    variants: JSON.parse(row.variants) as StoredAbTest['variants'],
-  };
-  if (row.stopped_at !== null) test.stoppedAt = row.stopped_at;
-  return test;
-}
+import { type AbTestRow, abTestOf } from '../rows.js';
+import type { AbTestChange, AbTestStore, StoredAbTest } from '../types.js';
 
 export class PgAbTests implements AbTestStore {
   readonly #pool: Pool;
@@ -33,10 +11,10 @@ export class PgAbTests implements AbTestStore {
   }
 
   async all(): Promise<StoredAbTest[]> {
-    const { rows } = await this.#pool.query<Row>(
+    const { rows } = await this.#pool.query<AbTestRow>(
       'SELECT id, name, status, created_at, end_at, stopped_at, variants FROM abtests_tests ORDER BY id',
     );
-    return rows.map(testOf);
+    return rows.map(abTestOf);
   }
 
   async apply(client: PoolClient, change: AbTestChange): Promise<unknown> {

@@ -4,34 +4,8 @@
  * PostgreSQL's dialect.
  */
 import type { Pool, PoolClient } from 'pg';
+import { ITEM_TABLES, type IndexRow, indexMetaOf } from '../rows.js';
 import type { CatalogChange, CatalogStore, IndexMeta, ItemKind, ItemOf } from '../types.js';
-
-const TABLES: Record<ItemKind, string> = {
-  records: 'service_records',
-  rules: 'service_rules',
-  synonyms: 'service_synonyms',
-};
-
-interface IndexRow {
-  name: string;
-  settings: string;
-  primary_index: string | null;
-  replicas: string;
-  created_at: number;
-  updated_at: number;
-}
-
-function metaOf(row: IndexRow): IndexMeta {
-  const meta: IndexMeta = {
-    name: row.name,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    replicas: JSON.parse(row.replicas) as string[],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-  if (row.primary_index) meta.primary = row.primary_index;
-  return meta;
-}
 
 /**
  * @example
@@ -47,17 +21,17 @@ export class PgCatalog implements CatalogStore {
 
   async indices(): Promise<IndexMeta[]> {
     const { rows } = await this.#pool.query<IndexRow>('SELECT * FROM service_indices ORDER BY name');
-    return rows.map(metaOf);
+    return rows.map(indexMetaOf);
   }
 
   async index(name: string): Promise<IndexMeta | undefined> {
     const { rows } = await this.#pool.query<IndexRow>('SELECT * FROM service_indices WHERE name = $1', [name]);
-    return rows[0] && metaOf(rows[0]);
+    return rows[0] && indexMetaOf(rows[0]);
   }
 
   async items<K extends ItemKind>(kind: K, indexName: string): Promise<Array<ItemOf[K]>> {
     const { rows } = await this.#pool.query<{ body: string }>(
-      `SELECT body FROM ${TABLES[kind]} WHERE index_name = $1 ORDER BY seq`,
+      `SELECT body FROM ${ITEM_TABLES[kind]} WHERE index_name = $1 ORDER BY seq`,
       [indexName],
     );
     return rows.map((row) => JSON.parse(row.body) as ItemOf[K]);
@@ -123,7 +97,7 @@ export class PgCatalog implements CatalogStore {
         break;
       }
       case 'dropIndex':
-        for (const table of Object.values(TABLES))
+        for (const table of Object.values(ITEM_TABLES))
           await client.query(`DELETE FROM ${table} WHERE index_name = $1`, [change.name]);
         await client.query('DELETE FROM service_indices WHERE name = $1', [change.name]);
         break;
@@ -137,7 +111,7 @@ export class PgCatalog implements CatalogStore {
           last.set(item.objectID, change.texts?.[i] ?? JSON.stringify(item));
         });
         await client.query(
-          `INSERT INTO ${TABLES[change.kind]} (index_name, object_id, body)
+          `INSERT INTO ${ITEM_TABLES[change.kind]} (index_name, object_id, body)
            SELECT $1, item.object_id, item.body FROM UNNEST($2::text[], $3::text[]) WITH ORDINALITY AS item(object_id, body, n)
            ORDER BY item.n
            ON CONFLICT (index_name, object_id) DO UPDATE SET body = excluded.body`,
@@ -146,13 +120,13 @@ export class PgCatalog implements CatalogStore {
         break;
       }
       case 'deleteItems':
-        await client.query(`DELETE FROM ${TABLES[change.kind]} WHERE index_name = $1 AND object_id = ANY($2)`, [
+        await client.query(`DELETE FROM ${ITEM_TABLES[change.kind]} WHERE index_name = $1 AND object_id = ANY($2)`, [
           change.indexName,
           change.objectIDs,
         ]);
         break;
       case 'clearItems':
-        await client.query(`DELETE FROM ${TABLES[change.kind]} WHERE index_name = $1`, [change.indexName]);
+        await client.query(`DELETE FROM ${ITEM_TABLES[change.kind]} WHERE index_name = $1`, [change.indexName]);
         break;
     }
   }

@@ -3,6 +3,7 @@
  * crawlers, their tasks, what the crawls saw of each URL per generation, and the registered domains.
  */
 import type { Pool, PoolClient } from 'pg';
+import { type CrawlerRow, type CrawlerTaskRow, crawlerOf, crawlerTaskOf } from '../rows.js';
 import type {
   CrawlerChange,
   CrawlerStore,
@@ -10,63 +11,8 @@ import type {
   StoredCrawler,
   StoredTask,
   TaskKind,
-  TaskOutcome,
   UrlStatistic,
 } from '../types.js';
-
-interface CrawlerRow {
-  id: string;
-  name: string;
-  config: string;
-  running: boolean;
-  reindexing: boolean;
-  blocked: boolean;
-  blocking_task_id: string | null;
-  last_reindex_started_at: number | null;
-  last_reindex_ended_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface TaskRow {
-  id: string;
-  crawler_id: string;
-  kind: TaskKind;
-  pending: boolean;
-  outcome: TaskOutcome | null;
-  message: string | null;
-  created_at: number;
-  ended_at: number | null;
-}
-
-function toCrawler(row: CrawlerRow): StoredCrawler {
-  return {
-    id: row.id,
-    name: row.name,
-    config: JSON.parse(row.config) as Record<string, unknown>,
-    running: row.running,
-    reindexing: row.reindexing,
-    blocked: row.blocked,
-    blockingTaskId: row.blocking_task_id,
-    lastReindexStartedAt: row.last_reindex_started_at,
-    lastReindexEndedAt: row.last_reindex_ended_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toTask(row: TaskRow): StoredTask {
-  return {
-    id: row.id,
-    crawlerId: row.crawler_id,
-    kind: row.kind,
-    pending: row.pending,
-    outcome: row.outcome,
-    message: row.message,
-    createdAt: row.created_at,
-    endedAt: row.ended_at,
-  };
-}
 
 export class PgCrawler implements CrawlerStore {
   readonly #pool: Pool;
@@ -77,24 +23,24 @@ export class PgCrawler implements CrawlerStore {
 
   async crawlers(): Promise<StoredCrawler[]> {
     const { rows } = await this.#pool.query<CrawlerRow>('SELECT * FROM crawler_crawlers ORDER BY seq');
-    return rows.map(toCrawler);
+    return rows.map(crawlerOf);
   }
 
   async crawler(id: string): Promise<StoredCrawler | undefined> {
     const { rows } = await this.#pool.query<CrawlerRow>('SELECT * FROM crawler_crawlers WHERE id = $1', [id]);
-    return rows[0] ? toCrawler(rows[0]) : undefined;
+    return rows[0] ? crawlerOf(rows[0]) : undefined;
   }
 
   async task(id: string): Promise<StoredTask | undefined> {
-    const { rows } = await this.#pool.query<TaskRow>('SELECT * FROM crawler_tasks WHERE id = $1', [id]);
-    return rows[0] ? toTask(rows[0]) : undefined;
+    const { rows } = await this.#pool.query<CrawlerTaskRow>('SELECT * FROM crawler_tasks WHERE id = $1', [id]);
+    return rows[0] ? crawlerTaskOf(rows[0]) : undefined;
   }
 
   async pendingTasks(): Promise<StoredTask[]> {
-    const { rows } = await this.#pool.query<TaskRow>(
+    const { rows } = await this.#pool.query<CrawlerTaskRow>(
       'SELECT * FROM crawler_tasks WHERE pending ORDER BY created_at, id',
     );
-    return rows.map(toTask);
+    return rows.map(crawlerTaskOf);
   }
 
   async countTasksSince(crawlerId: string, kind: TaskKind, since: number): Promise<number> {

@@ -1,25 +1,7 @@
 /** The Query Suggestions configurations and their last build, in PostgreSQL (`query_suggestions_configs`). */
 import type { Pool } from 'pg';
+import { buildOutcomeOf, type SuggestionsConfigRow, suggestionsConfigOf } from '../rows.js';
 import type { BuildOutcome, QuerySuggestionsStore, StoredSuggestionsConfig } from '../types.js';
-
-interface Row {
-  index_name: string;
-  config: string;
-  created_at: number;
-  updated_at: number;
-  last_built_at: number | null;
-  last_success_at: number | null;
-  last_success_ms: number | null;
-  log: string | null;
-}
-
-function toStored(row: Row): StoredSuggestionsConfig {
-  return {
-    config: JSON.parse(row.config) as StoredSuggestionsConfig['config'],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 export class PgQuerySuggestions implements QuerySuggestionsStore {
   readonly #pool: Pool;
@@ -29,15 +11,15 @@ export class PgQuerySuggestions implements QuerySuggestionsStore {
   }
 
   async list(): Promise<StoredSuggestionsConfig[]> {
-    const { rows } = await this.#pool.query<Row>(
+    const { rows } = await this.#pool.query<SuggestionsConfigRow>(
       'SELECT * FROM query_suggestions_configs ORDER BY created_at, index_name',
     );
-    return rows.map(toStored);
+    return rows.map(suggestionsConfigOf);
   }
 
   async get(indexName: string): Promise<StoredSuggestionsConfig | undefined> {
     const row = await this.#row(indexName);
-    return row ? toStored(row) : undefined;
+    return row ? suggestionsConfigOf(row) : undefined;
   }
 
   async count(): Promise<number> {
@@ -63,12 +45,7 @@ export class PgQuerySuggestions implements QuerySuggestionsStore {
   async outcome(indexName: string): Promise<BuildOutcome | undefined> {
     const row = await this.#row(indexName);
     if (!row) return undefined;
-    return {
-      lastBuiltAt: row.last_built_at,
-      lastSuccessfulBuiltAt: row.last_success_at,
-      lastSuccessfulBuildMs: row.last_success_ms,
-      log: row.log,
-    };
+    return buildOutcomeOf(row);
   }
 
   async saveBuild(
@@ -84,10 +61,11 @@ export class PgQuerySuggestions implements QuerySuggestionsStore {
     );
   }
 
-  async #row(indexName: string): Promise<Row | undefined> {
-    const { rows } = await this.#pool.query<Row>('SELECT * FROM query_suggestions_configs WHERE index_name = $1', [
-      indexName,
-    ]);
+  async #row(indexName: string): Promise<SuggestionsConfigRow | undefined> {
+    const { rows } = await this.#pool.query<SuggestionsConfigRow>(
+      'SELECT * FROM query_suggestions_configs WHERE index_name = $1',
+      [indexName],
+    );
     return rows[0];
   }
 }

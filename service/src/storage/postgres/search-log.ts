@@ -1,17 +1,7 @@
 /** The log of searches answered with `clickAnalytics`, in PostgreSQL (`service_search_log`). */
 import type { Pool } from 'pg';
+import { type SearchLogRow, searchLogEntryOf } from '../rows.js';
 import type { SearchLogEntry, SearchLogStore } from '../types.js';
-
-interface Row {
-  query_id: string;
-  index_name: string;
-  query: string;
-  page: number;
-  hits_per_page: number;
-  object_ids: string;
-  user_token: string | null;
-  created_at: number;
-}
 
 export class PgSearchLog implements SearchLogStore {
   readonly #pool: Pool;
@@ -53,19 +43,11 @@ export class PgSearchLog implements SearchLogStore {
   }
 
   async get(queryID: string): Promise<SearchLogEntry | undefined> {
-    const { rows } = await this.#pool.query<Row>('SELECT * FROM service_search_log WHERE query_id = $1', [queryID]);
+    const { rows } = await this.#pool.query<SearchLogRow>('SELECT * FROM service_search_log WHERE query_id = $1', [
+      queryID,
+    ]);
     const row = rows[0];
     if (!row) return undefined;
-    const entry: SearchLogEntry = {
-      queryID: row.query_id,
-      indexName: row.index_name,
-      query: row.query,
-      page: row.page,
-      hitsPerPage: row.hits_per_page,
-      objectIDs: JSON.parse(row.object_ids) as string[],
-      createdAt: row.created_at,
-    };
-    if (row.user_token !== null) entry.userToken = row.user_token;
-    return entry;
+    return searchLogEntryOf(row);
   }
 }

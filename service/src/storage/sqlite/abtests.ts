@@ -3,30 +3,8 @@
  * out from the Analytics search log, whose rows carry the test and variant they were assigned.
  */
 import type Database from 'better-sqlite3';
-import type { AbTestChange, AbTestStatus, AbTestStore, StoredAbTest } from '../types.js';
-
-interface Row {
-  id: number;
-  name: string;
-  status: AbTestStatus;
-  created_at: number;
-  end_at: number;
-  stopped_at: number | null;
-  variants: string;
-}
-
-function testOf(row: Row): StoredAbTest {
-  const test: StoredAbTest = {
-    abTestID: row.id,
-    name: row.name,
-    status: row.status,
-    createdAt: row.created_at,
-    endAt: row.end_at,
-    variants: JSON.parse(row.variants) as StoredAbTest['variants'],
-  };
-  if (row.stopped_at !== null) test.stoppedAt = row.stopped_at;
-  return test;
-}
+import { type AbTestRow, abTestOf } from '../rows.js';
+import type { AbTestChange, AbTestStore, StoredAbTest } from '../types.js';
 
 export class SqliteAbTests implements AbTestStore {
   readonly #stmt;
@@ -46,7 +24,7 @@ export class SqliteAbTests implements AbTestStore {
   }
 
   async all(): Promise<StoredAbTest[]> {
-    return (this.#stmt.all.all() as Row[]).map(testOf);
+    return (this.#stmt.all.all() as AbTestRow[]).map(abTestOf);
   }
 
   apply(change: AbTestChange): unknown {

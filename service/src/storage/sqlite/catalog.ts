@@ -4,37 +4,11 @@
  * order first saved, `index_name`, `object_id`, `body` JSON), so one set of statements per table serves them.
  */
 import type Database from 'better-sqlite3';
+import { ITEM_TABLES, type IndexRow, indexMetaOf } from '../rows.js';
 import type { CatalogChange, CatalogStore, IndexMeta, ItemKind, ItemOf } from '../types.js';
 
 /** Rows per upsert statement in a large write (one statement per row costs more than the row). */
 const UPSERT_ROWS = 100;
-
-const TABLES: Record<ItemKind, string> = {
-  records: 'service_records',
-  rules: 'service_rules',
-  synonyms: 'service_synonyms',
-};
-
-interface IndexRow {
-  name: string;
-  settings: string;
-  primary_index: string | null;
-  replicas: string;
-  created_at: number;
-  updated_at: number;
-}
-
-function metaOf(row: IndexRow): IndexMeta {
-  const meta: IndexMeta = {
-    name: row.name,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    replicas: JSON.parse(row.replicas) as string[],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-  if (row.primary_index) meta.primary = row.primary_index;
-  return meta;
-}
 
 /** The statements of one object table. */
 function itemStatements(db: Database.Database, table: string) {
@@ -66,9 +40,9 @@ export class SqliteCatalog implements CatalogStore {
   constructor(db: Database.Database) {
     this.#db = db;
     this.#items = {
-      records: itemStatements(db, TABLES.records),
-      rules: itemStatements(db, TABLES.rules),
-      synonyms: itemStatements(db, TABLES.synonyms),
+      records: itemStatements(db, ITEM_TABLES.records),
+      rules: itemStatements(db, ITEM_TABLES.rules),
+      synonyms: itemStatements(db, ITEM_TABLES.synonyms),
     };
     this.#stmt = {
       indices: db.prepare('SELECT * FROM service_indices ORDER BY name'),
@@ -85,12 +59,12 @@ export class SqliteCatalog implements CatalogStore {
   }
 
   async indices(): Promise<IndexMeta[]> {
-    return (this.#stmt.indices.all() as IndexRow[]).map(metaOf);
+    return (this.#stmt.indices.all() as IndexRow[]).map(indexMetaOf);
   }
 
   async index(name: string): Promise<IndexMeta | undefined> {
     const row = this.#stmt.index.get(name) as IndexRow | undefined;
-    return row && metaOf(row);
+    return row && indexMetaOf(row);
   }
 
   async items<K extends ItemKind>(kind: K, indexName: string): Promise<Array<ItemOf[K]>> {

@@ -8,6 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 
+import { type CrawlerRow, type CrawlerTaskRow, crawlerOf, crawlerTaskOf } from '../rows.js';
 import type {
   CrawlerChange,
   CrawlerStore,
@@ -15,63 +16,8 @@ import type {
   StoredCrawler,
   StoredTask,
   TaskKind,
-  TaskOutcome,
   UrlStatistic,
 } from '../types.js';
-
-interface CrawlerRow {
-  id: string;
-  name: string;
-  config: string;
-  running: number;
-  reindexing: number;
-  blocked: number;
-  blocking_task_id: string | null;
-  last_reindex_started_at: number | null;
-  last_reindex_ended_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface TaskRow {
-  id: string;
-  crawler_id: string;
-  kind: TaskKind;
-  pending: number;
-  outcome: TaskOutcome | null;
-  message: string | null;
-  created_at: number;
-  ended_at: number | null;
-}
-
-function toCrawler(row: CrawlerRow): StoredCrawler {
-  return {
-    id: row.id,
-    name: row.name,
-    config: JSON.parse(row.config) as Record<string, unknown>,
-    running: row.running === 1,
-    reindexing: row.reindexing === 1,
-    blocked: row.blocked === 1,
-    blockingTaskId: row.blocking_task_id,
-    lastReindexStartedAt: row.last_reindex_started_at,
-    lastReindexEndedAt: row.last_reindex_ended_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toTask(row: TaskRow): StoredTask {
-  return {
-    id: row.id,
-    crawlerId: row.crawler_id,
-    kind: row.kind,
-    pending: row.pending === 1,
-    outcome: row.outcome,
-    message: row.message,
-    createdAt: row.created_at,
-    endedAt: row.ended_at,
-  };
-}
 
 /**
  * @example
@@ -135,12 +81,12 @@ export class SqliteCrawler implements CrawlerStore {
   }
 
   async crawlers(): Promise<StoredCrawler[]> {
-    return (this.#stmt.crawlers.all() as CrawlerRow[]).map(toCrawler);
+    return (this.#stmt.crawlers.all() as CrawlerRow[]).map(crawlerOf);
   }
 
   async crawler(id: string): Promise<StoredCrawler | undefined> {
     const row = this.#stmt.crawler.get(id) as CrawlerRow | undefined;
-    return row ? toCrawler(row) : undefined;
+    return row ? crawlerOf(row) : undefined;
   }
 
   #params(crawler: StoredCrawler) {
@@ -160,12 +106,12 @@ export class SqliteCrawler implements CrawlerStore {
   }
 
   async task(id: string): Promise<StoredTask | undefined> {
-    const row = this.#stmt.task.get(id) as TaskRow | undefined;
-    return row ? toTask(row) : undefined;
+    const row = this.#stmt.task.get(id) as CrawlerTaskRow | undefined;
+    return row ? crawlerTaskOf(row) : undefined;
   }
 
   async pendingTasks(): Promise<StoredTask[]> {
-    return (this.#stmt.pendingTasks.all() as TaskRow[]).map(toTask);
+    return (this.#stmt.pendingTasks.all() as CrawlerTaskRow[]).map(crawlerTaskOf);
   }
 
   async countTasksSince(crawlerId: string, kind: TaskKind, since: number): Promise<number> {

@@ -6,18 +6,8 @@
  * answers it).
  */
 import type Database from 'better-sqlite3';
+import { buildOutcomeOf, type SuggestionsConfigRow, suggestionsConfigOf } from '../rows.js';
 import type { BuildOutcome, QuerySuggestionsStore, StoredSuggestionsConfig } from '../types.js';
-
-interface Row {
-  index_name: string;
-  config: string;
-  created_at: number;
-  updated_at: number;
-  last_built_at: number | null;
-  last_success_at: number | null;
-  last_success_ms: number | null;
-  log: string | null;
-}
 
 /**
  * @example
@@ -48,12 +38,12 @@ export class SqliteQuerySuggestions implements QuerySuggestionsStore {
   }
 
   async list(): Promise<StoredSuggestionsConfig[]> {
-    return (this.#stmt.all.all() as Row[]).map(toStored);
+    return (this.#stmt.all.all() as SuggestionsConfigRow[]).map(suggestionsConfigOf);
   }
 
   async get(indexName: string): Promise<StoredSuggestionsConfig | undefined> {
-    const row = this.#stmt.one.get(indexName) as Row | undefined;
-    return row ? toStored(row) : undefined;
+    const row = this.#stmt.one.get(indexName) as SuggestionsConfigRow | undefined;
+    return row ? suggestionsConfigOf(row) : undefined;
   }
 
   async count(): Promise<number> {
@@ -71,14 +61,9 @@ export class SqliteQuerySuggestions implements QuerySuggestionsStore {
   }
 
   async outcome(indexName: string): Promise<BuildOutcome | undefined> {
-    const row = this.#stmt.one.get(indexName) as Row | undefined;
+    const row = this.#stmt.one.get(indexName) as SuggestionsConfigRow | undefined;
     if (!row) return undefined;
-    return {
-      lastBuiltAt: row.last_built_at,
-      lastSuccessfulBuiltAt: row.last_success_at,
-      lastSuccessfulBuildMs: row.last_success_ms,
-      log: row.log,
-    };
+    return buildOutcomeOf(row);
   }
 
   /** Records the end of a build (does nothing when the configuration was deleted meanwhile). */
@@ -94,12 +79,4 @@ export class SqliteQuerySuggestions implements QuerySuggestionsStore {
       log: build.log,
     });
   }
-}
-
-function toStored(row: Row): StoredSuggestionsConfig {
-  return {
-    config: JSON.parse(row.config) as StoredSuggestionsConfig['config'],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

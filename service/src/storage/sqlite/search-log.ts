@@ -4,19 +4,9 @@
  */
 import type Database from 'better-sqlite3';
 
+import { type SearchLogRow, searchLogEntryOf } from '../rows.js';
 import type { SearchLogEntry, SearchLogStore } from '../types.js';
 import { unsyncedCommit } from './open.js';
-
-interface Row {
-  query_id: string;
-  index_name: string;
-  query: string;
-  page: number;
-  hits_per_page: number;
-  object_ids: string;
-  user_token: string | null;
-  created_at: number;
-}
 
 /**
  * @example
@@ -56,19 +46,9 @@ export function createSearchLog(db: Database.Database): SearchLogStore {
       return (countOfUser.get(userToken) as { n: number }).n;
     },
     async get(queryID: string) {
-      const row = select.get(queryID) as Row | undefined;
+      const row = select.get(queryID) as SearchLogRow | undefined;
       if (!row) return undefined;
-      const entry: SearchLogEntry = {
-        queryID: row.query_id,
-        indexName: row.index_name,
-        query: row.query,
-        page: row.page,
-        hitsPerPage: row.hits_per_page,
-        objectIDs: JSON.parse(row.object_ids) as string[],
-        createdAt: row.created_at,
-      };
-      if (row.user_token !== null) entry.userToken = row.user_token;
-      return entry;
+      return searchLogEntryOf(row);
     },
   };
 }
