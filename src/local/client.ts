@@ -4,6 +4,7 @@
  * interface the store and the elements use with the service, and the same engine code.
  */
 import { ApiError } from '../client/errors.js';
+import { createClient } from '../client/index.js';
 import { serializeParams } from '../client/params.js';
 import type { InsightsEvent, SearchClient } from '../client/types.js';
 import { type LocalEventStore, openLocalEventStore } from './event-store.js';
@@ -167,34 +168,53 @@ export function createLocalClient(options: LocalClientOptions): LocalClient {
  */
 const shared = new Map<string, LocalClient>();
 
-/** Where the events of a shared local client go: a client of an Insights host, and what tells such clients apart. */
+/** Where the events of a shared local client go (`<svc-search insights-host app-id api-key>`). */
 export interface LocalInsightsHost {
-  /** The host's URL and the application's credentials, as one string. */
-  key: string;
-  client: Pick<SearchClient, 'sendEvents' | 'eventsBeaconUrl'>;
+  /** The Insights host's URL; without it, events are kept in IndexedDB. */
+  host: string | undefined;
+  appId?: string;
+  apiKey?: string;
 }
 
 /**
  * The page's local client for a comma-separated list of `.svcidx` URLs (what `<svc-search local-index>` uses):
- * made on first use, then shared; a file that cannot be loaded is reported with `console.error`. With `insights`
- * (`<svc-search insights-host>`), its events go to that host instead of IndexedDB.
+ * made on first use, then shared; a file that cannot be loaded is reported with `console.error`. With an
+ * `insights` host and the key of its application, its events go to that host instead of IndexedDB.
  *
  * @example
  * const client = sharedLocalClient('/indexes/products.svcidx,/indexes/articles.svcidx');
  */
 export function sharedLocalClient(indices: string, insights?: LocalInsightsHost): LocalClient {
-  const key = insights ? `${indices} ${insights.key}` : indices;
+  const host = insightsHostOf(insights);
+  const key = host ? `${indices} ${host.host} ${host.appId} ${host.apiKey}` : indices;
   let client = shared.get(key);
   if (!client) {
     const urls = indices
       .split(',')
       .map((url) => url.trim())
       .filter(Boolean);
-    client = createLocalClient({ indices: urls, insights: insights?.client });
+    const sender = host && createClient({ appId: host.appId, apiKey: host.apiKey, hosts: [host.host] });
+    client = createLocalClient({ indices: urls, insights: sender });
     client.ready.catch((error: Error) => console.error(`<svc-search> local-index: ${error.message}`));
     shared.set(key, client);
   }
   return client;
+}
+
+/**
+ * An Insights host with the key of its application, the Insights API asking for both; without them, events
+ * stay in IndexedDB and the console says why.
+ */
+function insightsHostOf(
+  insights: LocalInsightsHost | undefined,
+): { host: string; appId: string; apiKey: string } | undefined {
+  const host = insights?.host?.trim();
+  if (!host) return undefined;
+  if (!(insights?.appId && insights.apiKey)) {
+    console.error('<svc-search>: insights-host needs app-id and api-key; Insights events are kept in IndexedDB');
+    return undefined;
+  }
+  return { host, appId: insights.appId, apiKey: insights.apiKey };
 }
 
 async function* browsePages(

@@ -295,19 +295,15 @@ export class SvcSearch extends SvcElement {
   #localClient(): SearchClient | undefined {
     // A server renders no local search (there is no worker there): the browser's root searches once hydrated.
     const indices = this.client || isServer ? undefined : this.localIndex?.trim() || undefined;
-    const insightsHost = indices ? this.#insightsHost() : undefined;
+    const insightsHost = indices ? this.insightsHost?.trim() || undefined : undefined;
     const insights = insightsHost && `${insightsHost} ${this.appId} ${this.apiKey}`;
     if (this.#local?.indices !== indices || this.#local?.insights !== insights) {
       const entry: LocalEntry = { indices, insights };
       this.#local = entry;
       // A module that fails to load rejects unhandled: the browser reports it, as it does a failed chunk.
       if (indices) {
-        const host = insights
-          ? {
-              key: insights,
-              client: createClient({ appId: this.appId!, apiKey: this.apiKey!, hosts: [insightsHost!] }),
-            }
-          : undefined;
+        // The Insights host's client is made in the local module: pages without `local-index` carry none of it.
+        const host = { host: insightsHost, appId: this.appId, apiKey: this.apiKey };
         import('../../local/client.js').then(({ sharedLocalClient }) => {
           if (this.#local !== entry) return;
           entry.client = sharedLocalClient(indices, host);
@@ -316,19 +312,6 @@ export class SvcSearch extends SvcElement {
       }
     }
     return this.#local?.client;
-  }
-
-  /**
-   * The `insights-host` of a local search with the key of its application (`app-id`, `api-key`), the Insights API
-   * asking for both; without them, events stay in IndexedDB and the console says why.
-   */
-  #insightsHost(): string | undefined {
-    const host = this.insightsHost?.trim() || undefined;
-    if (host && !(this.appId && this.apiKey)) {
-      console.error('<svc-search>: insights-host needs app-id and api-key; Insights events are kept in IndexedDB');
-      return undefined;
-    }
-    return host;
   }
 
   #publish(value: SearchContextValue | undefined): void {
