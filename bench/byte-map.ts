@@ -15,15 +15,12 @@
  * Figures of the built `dist/` (`vite build --mode loader` is run first, as `npm run bench -- size` does, unless
  * `SVC_BENCH_DIST` names another `dist/`); bytes do not depend on the machine.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { TraceMap, eachMapping } from '@jridgewell/trace-mapping';
 import { SIX_ELEMENTS } from '../test/size/pages.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+import { loaderDist } from './loader-dist.js';
 
 const gzip = (text: string) => gzipSync(text, { level: 9 }).length;
 const fmt = (n: number) => n.toLocaleString('en-US').padStart(7);
@@ -86,15 +83,7 @@ function fileMap(code: string, map: string): ModuleBytes[] {
 }
 
 export async function run(): Promise<void> {
-  const dist = process.env.SVC_BENCH_DIST ?? join(root, 'dist');
-  if (!process.env.SVC_BENCH_DIST) {
-    const built = spawnSync(
-      process.execPath,
-      [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
-      { cwd: root, stdio: 'inherit' },
-    );
-    if (built.status !== 0) throw new Error('vite build --mode loader failed');
-  }
+  const dist = loaderDist();
   const tags = ['svc-search', ...[...SIX_ELEMENTS.matchAll(/<(svc-[a-z-]+)/g)].map((m) => m[1]!)];
   const files = firstPaintFiles(readFileSync(join(dist, 'svc-search.js'), 'utf8'), tags);
   console.log(`the six-element page before its first paint (${dist}; gzip -9, bytes)\n`);

@@ -13,13 +13,13 @@
  * a baseline build (e.g. an earlier commit's `dist/`) measured in the same run, interleaved with the others.
  * `npm run bench -- network`.
  */
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { catalogue, indexProducts } from '../test/client/fixture.js';
 import { type CrossOrigin, startCrossOrigin } from '../test/e2e/cross-origin.js';
+import { loaderDist } from './loader-dist.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const SMALL = 'bench_network';
@@ -208,15 +208,7 @@ async function bundleInstantSearch(): Promise<string> {
 }
 
 export async function run(): Promise<void> {
-  const dist = process.env.SVC_BENCH_DIST ?? join(root, 'dist');
-  if (!process.env.SVC_BENCH_DIST) {
-    const built = spawnSync(
-      process.execPath,
-      [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
-      { cwd: root, stdio: 'inherit' },
-    );
-    if (built.status !== 0) throw new Error('vite build --mode loader failed');
-  }
+  const dist = loaderDist();
   const files = { '/instantsearch.js': await bundleInstantSearch() };
   const baseDist = process.env.SVC_BENCH_BASELINE_DIST;
   const pages = {

@@ -13,14 +13,14 @@
  * `npm run bench -- size` (builds `dist/` with `vite build --mode loader` first; `SVC_BENCH_DIST` measures
  * another build). `test/size/first-paint.node.test.ts` holds the first paint to its ceiling.
  */
-import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { dirname, join, relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { catalogue, indexProducts } from '../test/client/fixture.js';
 import { measurePage, scriptBytes, startCrossOrigin } from '../test/e2e/cross-origin.js';
 import { FIRST_PAINT_INDEX, SIX_ELEMENTS, THREE_ELEMENTS, loaderPage } from '../test/size/pages.js';
+import { loaderDist } from './loader-dist.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -187,15 +187,7 @@ const shopPage = (hits: string) => `<!doctype html>
 </body></html>`;
 
 export async function run(): Promise<void> {
-  const dist = process.env.SVC_BENCH_DIST ?? join(root, 'dist');
-  if (!process.env.SVC_BENCH_DIST) {
-    const built = spawnSync(
-      process.execPath,
-      [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
-      { cwd: root, stdio: 'inherit' },
-    );
-    if (built.status !== 0) throw new Error('vite build --mode loader failed');
-  }
+  const dist = loaderDist();
   const site = await startCrossOrigin({
     dist,
     demo: true,
