@@ -27,7 +27,7 @@ installFeature('personalization', { personalScorer, personalizationFigures });
 installFeature('warmUp', { warmUp });
 
 export { EngineError, SnapshotError } from './errors.js';
-export { checkResponseFields, withResponseFields } from './response-fields.js';
+export { checkResponseFields, skippedAnswer, withResponseFields } from './response-fields.js';
 export { parseSearchParams, encodeSearchParams, isSearchParameter, type SearchParams } from './params.js';
 export {
   personalizationFigures,

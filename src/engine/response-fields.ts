@@ -67,3 +67,34 @@ export function withResponseFields<T extends object>(answer: T, fields: unknown)
   if (named.includes('*')) return answer;
   return Object.fromEntries(Object.entries(answer).filter(([name]) => named.includes(name) || ALWAYS.has(name))) as T;
 }
+
+/**
+ * The answer of a multi-query request that `stopIfEnoughMatches` did not run (an earlier query had at least
+ * `hitsPerPage` hits): no hits, `processed: false`, its query and parameters echoed. A facet value search after
+ * that point is skipped alike. Shared by the service and the worker of `svc-search/local`.
+ *
+ * @example
+ * skippedAnswer('products', { query: 'chair', hitsPerPage: 5 })
+ * // { hits: [], page: 0, nbHits: 0, nbPages: 0, hitsPerPage: 5, processingTimeMS: 0, query: 'chair',
+ * //   params: 'query=chair&hitsPerPage=5', index: 'products', processed: false }
+ */
+export function skippedAnswer(indexName: string, raw: Record<string, unknown>): Record<string, unknown> {
+  const hitsPerPage = Number(raw.hitsPerPage ?? 20);
+  return {
+    hits: [],
+    page: 0,
+    nbHits: 0,
+    nbPages: 0,
+    hitsPerPage: Number.isFinite(hitsPerPage) ? hitsPerPage : 20,
+    processingTimeMS: 0,
+    query: typeof raw.query === 'string' ? raw.query : '',
+    params: new URLSearchParams(
+      Object.entries(raw).map(([name, value]): [string, string] => [
+        name,
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]),
+    ).toString(),
+    index: indexName,
+    processed: false,
+  };
+}

@@ -8,7 +8,7 @@
  */
 import { DICTIONARY_NAMES, Dictionaries } from '../engine/dictionaries.js';
 import { EngineError, SnapshotError } from '../engine/errors.js';
-import { checkResponseFields, withResponseFields } from '../engine/response-fields.js';
+import { checkResponseFields, skippedAnswer, withResponseFields } from '../engine/response-fields.js';
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, Index } from '../engine/search-index.js';
@@ -271,8 +271,9 @@ export class LocalEngine {
     let enough = false;
     const results = requests.map(({ indexName, params, type, facet }) => {
       const raw = rawParamsOf(params);
+      // As the service: once enough hits came, every later request is skipped, a facet value search too.
+      if (enough) return skippedAnswer(indexName, raw);
       if (type === 'facet') return { ...this.searchForFacetValues(indexName, facet ?? '', raw), index: indexName };
-      if (enough) return { hits: [], nbHits: 0, page: 0, nbPages: 0, processed: false, index: indexName };
       const { response, fields } = this.#search(indexName, raw);
       const { nbHits, hitsPerPage } = response as { nbHits: number; hitsPerPage: number };
       if (strategy === 'stopIfEnoughMatches' && nbHits >= hitsPerPage) enough = true;

@@ -95,6 +95,30 @@ describe('the local engine answers as the service', () => {
     });
   }
 
+  it('stopIfEnoughMatches skips every request after enough hits, a facet value search too, as the service', async () => {
+    const requests = [
+      // Fewer hits than hitsPerPage: the next request runs.
+      { indexName: CONFORMANCE_INDEX, params: serializeParams({ query: 'lamp', hitsPerPage: 50 }) },
+      { indexName: CONFORMANCE_INDEX, type: 'facet', facet: 'color', params: serializeParams({ facetQuery: 'gr' }) },
+      // Enough hits: everything after it is skipped.
+      { indexName: CONFORMANCE_INDEX, params: serializeParams({ query: '', hitsPerPage: 1 }) },
+      { indexName: CONFORMANCE_INDEX, type: 'facet', facet: 'color', params: serializeParams({ facetQuery: 'li' }) },
+      { indexName: CONFORMANCE_INDEX, params: serializeParams({ query: 'chair', hitsPerPage: 2 }) },
+    ] as const;
+    const service = await running.ok('POST', '/1/indexes/*/queries', {
+      requests,
+      strategy: 'stopIfEnoughMatches',
+    });
+    const local = engine.multiSearch([...requests], 'stopIfEnoughMatches');
+    assert.ok(service.results[1].facetHits.length > 0, 'the facet value search before enough hits ran');
+    assert.deepEqual(
+      service.results.map((result: { processed?: boolean }) => result.processed),
+      [undefined, undefined, undefined, false, false],
+      'the service skips the facet value search after enough hits',
+    );
+    assert.deepEqual(local.results.map(comparable), service.results.map(comparable));
+  });
+
   for (const params of BAD_PARAMETERS) {
     it(`refuses ${JSON.stringify(params)} with the service’s status and message`, async () => {
       const request = { indexName: CONFORMANCE_INDEX, params: serializeParams(params) };

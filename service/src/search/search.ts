@@ -29,7 +29,7 @@ import { applyRules } from '../rules/apply.js';
 import { type PinnedSearchResponse, searchWithPins } from '../rules/pins.js';
 import type { SearchLogEntry, SearchLogStore } from '../storage/types.js';
 import { applyKeyParams, checkTypoParams, flag, type RawParams, toSearchParams } from './key-params.js';
-import { checkResponseFields, withResponseFields } from '../engine/index.js';
+import { checkResponseFields, skippedAnswer, withResponseFields } from '../engine/index.js';
 import { hideWithheldHighlights, revealUnretrievable } from './visibility.js';
 
 /**
@@ -178,7 +178,7 @@ export class Search {
     let enough = false;
     const results: Array<Record<string, unknown>> = [];
     for (const { indexName, raw, facet } of requests) {
-      if (enough) results.push(skipped(indexName, raw));
+      if (enough) results.push(skippedAnswer(indexName, raw));
       else if (facet !== undefined) results.push({ ...this.facetValues(indexName, facet, raw, key), index: indexName });
       else {
         const response = await this.run(indexName, raw, key, origin);
@@ -242,26 +242,4 @@ function facetSearch(index: Index, facetName: string, input: RawParams, key: Key
   // page and hitsPerPage are ignored by facet value search.
   const { facetQuery: _q, maxFacetHits: _m, page: _p, hitsPerPage: _h, facet: _f, type: _t, ...rest } = raw;
   return index.searchForFacetValues(facetName, facetQuery, toSearchParams(rest), maxFacetHits);
-}
-
-/** The answer of a multi-query request that `stopIfEnoughMatches` did not run. */
-function skipped(indexName: string, raw: RawParams) {
-  const hitsPerPage = Number(raw.hitsPerPage ?? 20);
-  return {
-    hits: [],
-    page: 0,
-    nbHits: 0,
-    nbPages: 0,
-    hitsPerPage: Number.isFinite(hitsPerPage) ? hitsPerPage : 20,
-    processingTimeMS: 0,
-    query: typeof raw.query === 'string' ? raw.query : '',
-    params: new URLSearchParams(
-      Object.entries(raw).map(([name, value]): [string, string] => [
-        name,
-        typeof value === 'string' ? value : JSON.stringify(value),
-      ]),
-    ).toString(),
-    index: indexName,
-    processed: false,
-  };
 }
