@@ -7,6 +7,8 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 // Embedding tests (React/Vue/Angular, issue 7) are served as esbuild bundles; see the plugin file.
 import { embeddingBundlePlugin } from './test/embedding/bundle-plugin.mjs';
+// `page-visibility`: hides a test's page behind another tab (tests of what a hidden tab does).
+import { pageVisibilityPlugin } from './test/browser/page-visibility-plugin.mjs';
 
 const { createService } = await import('./service/src/index.ts');
 const { exportFromService } = await import('./service/src/export.ts');
@@ -89,7 +91,11 @@ function flakyInsightsHost(context, next) {
 export default {
   files: ['test/**/*.browser.test.ts', 'test/**/*.browser.test.tsx'],
   nodeResolve: { exportConditions: ['browser', 'production'] },
-  plugins: [embeddingBundlePlugin(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
+  plugins: [
+    embeddingBundlePlugin(),
+    pageVisibilityPlugin(),
+    esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }),
+  ],
   middleware: [
     sourceJsToTs,
     svcidxExport,

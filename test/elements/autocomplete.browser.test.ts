@@ -5,7 +5,7 @@
  * store's request log (one suggestions request per keystroke at most) and hostile record values.
  */
 import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { sendKeys, sendMouse } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys, sendMouse } from '@web/test-runner-commands';
 import type { SvcAutocomplete } from '../../src/elements/autocomplete/svc-autocomplete.js';
 import type { SearchStore } from '../../src/store/types.js';
 import '../../src/elements/autocomplete/define.js';
@@ -380,6 +380,38 @@ describe('<svc-autocomplete>', () => {
     // Every call the store made to the service, whatever its kind (cache answers are not calls).
     const sent = store.requestLog.slice(from).filter((entry) => !entry.cached);
     expect(sent.map((entry) => entry.kind)).to.deep.equal(['search', 'search', 'search', 'search']);
+    expect(
+      sent.map((entry) =>
+        (entry.body as { requests: Array<{ indexName: string; params: { query: string } }> }).requests.map(
+          ({ indexName: name, params }) => `${name} ${params.query}`,
+        ),
+      ),
+    ).to.deep.equal(
+      ['s', 'sa', 'sam', 'sams'].map((query) => [`${indexName} ${query}`, `${indexName}_query_suggestions ${query}`]),
+    );
+  });
+
+  it('in a hidden tab too (no animation frames), one request per keystroke with search-as-you-type', async () => {
+    const { ac, store } = await setup(html`<svc-autocomplete search-as-you-type></svc-autocomplete>`);
+    await settled(store);
+    const from = store.requestLog.length;
+    await executeServerCommand('page-visibility', { hidden: true });
+    try {
+      await waitUntil(() => document.visibilityState === 'hidden', 'the page is hidden behind another tab');
+      let text = '';
+      for (const key of 'sams') {
+        text += key;
+        // The keystroke's input event (a hidden page gets no key events from the keyboard).
+        field(ac).value = text;
+        field(ac).dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+        await waitUntil(() => store.getSnapshot().results?.query === text, `results for "${text}"`);
+        await listed(ac, text === 's' ? 5 : 3);
+      }
+      expect(document.visibilityState, 'still hidden: no frame ran the searches').to.equal('hidden');
+    } finally {
+      await executeServerCommand('page-visibility', { hidden: false });
+    }
+    const sent = store.requestLog.slice(from).filter((entry) => !entry.cached);
     expect(
       sent.map((entry) =>
         (entry.body as { requests: Array<{ indexName: string; params: { query: string } }> }).requests.map(
