@@ -166,32 +166,13 @@ export function tick(tree: Tree) {
 /** The longest a tick waits for an animation frame (a tab hidden meanwhile has none). */
 const FRAME_FALLBACK_MS = 100;
 
-/** The ticks waiting for the next task of a hidden page, and the channel whose messages run them. */
-const nextTaskQueue: Array<() => void> = [];
-let nextTaskChannel: MessageChannel | undefined;
-
-/**
- * Runs `run` in a task of its own, after every microtask of the current one. A `MessageChannel` message, not a
- * timer: a hidden page runs its timers once a second at most, its messages at once.
- */
-function nextTask(run: () => void): void {
-  if (!nextTaskChannel) {
-    nextTaskChannel = new MessageChannel();
-    nextTaskChannel.port1.onmessage = () => {
-      for (const queued of nextTaskQueue.splice(0)) queued();
-    };
-  }
-  nextTaskQueue.push(run);
-  nextTaskChannel.port2.postMessage(null);
-}
-
 /**
  * Runs `tick` at the next animation frame when the page is visible, else (a hidden page, which paints no frame) in
  * the next task, and in a microtask where there is no page (Node). Frames batch the actions of one frame (fast
  * typing, a burst of changes from a framework's renders) into one request, and the request still leaves before
  * the frame is painted; a timer stands in when the tab is hidden before the frame. The next task of a hidden page
- * comes after every microtask of this one: the searches asked there (`searchIndex`: an autocomplete's suggestions
- * for the text that also changed the query, asked once its task has run) ride in the tick's multi-query.
+ * (a `MessageChannel` message) comes after every microtask of this one: the searches asked there (`searchIndex`:
+ * an autocomplete's suggestions for the text that also changed the query) ride in the tick's multi-query.
  */
 export function whenDue(tick: () => void): void {
   if (typeof document !== 'object' || typeof requestAnimationFrame !== 'function') {
@@ -199,7 +180,13 @@ export function whenDue(tick: () => void): void {
     return;
   }
   if (document.visibilityState !== 'visible') {
-    nextTask(tick);
+    // A message rather than a timer: a hidden page runs its timers once a second at most, its messages at once.
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      tick();
+    };
+    port2.postMessage(0);
     return;
   }
   let ran = false;
