@@ -72,10 +72,12 @@ export function startLoader(elements: Record<string, ElementEntry>, options: Loa
   const registered = new Map<string, Promise<void>>();
   const watched = new WeakSet<Node>();
   const preloaded = new Set<string>();
+  const nonce = scriptNonce(options.base);
 
   /**
-   * Starts fetching each chunk of `entry.preload` once (`<link rel="modulepreload">`). Without it the browser
-   * would find a chunk's imports only once the chunk has arrived: a round trip more for each level.
+   * Starts fetching each chunk of `entry.preload` once (`<link rel="modulepreload">`, with the loader's CSP nonce).
+   * Without it the browser would find a chunk's imports only once the chunk has arrived: a round trip more for each
+   * level.
    */
   function preload(entry: ElementEntry): void {
     for (const file of entry.preload ?? []) {
@@ -84,6 +86,7 @@ export function startLoader(elements: Record<string, ElementEntry>, options: Loa
       preloaded.add(href);
       const link = document.createElement('link');
       link.rel = 'modulepreload';
+      link.nonce = nonce;
       link.href = href;
       document.head.append(link);
     }
@@ -158,4 +161,16 @@ export function startLoader(elements: Record<string, ElementEntry>, options: Loa
   watch(document);
   void discover(document);
   return { discover };
+}
+
+/**
+ * The CSP nonce of the `<script>` that loaded the loader (its `src` is `base`), else of the page's first script
+ * with one (the loader imported by an inline module), else ''. Under a Content-Security-Policy with
+ * `script-src 'nonce-…'` a `<link rel="modulepreload">` without it is refused, while the chunks themselves load
+ * (an import inherits its importer's nonce). `document.currentScript` is null in a module, hence the search; the
+ * browser empties the `nonce` attribute once parsed, so the value is read from the property.
+ */
+function scriptNonce(base: string | undefined): string {
+  const scripts = [...document.querySelectorAll<HTMLScriptElement>('script[nonce]')];
+  return (scripts.find((script) => script.src === base) ?? scripts[0])?.nonce ?? '';
 }

@@ -77,6 +77,8 @@ async function listen(server: Server): Promise<string> {
 export async function startCrossOrigin(options: {
   dist: string;
   pages: Record<string, string>;
+  /** More response headers of some pages (path → headers): a Content-Security-Policy. */
+  pageHeaders?: Record<string, Record<string, string>>;
   /** Another build served under `/base-dist/` (a baseline to compare with in the same run). */
   baseDist?: string;
   /** Other files served as they are (path → content), scripts gzip-compressed like `dist/`'s. */
@@ -122,7 +124,9 @@ export async function startCrossOrigin(options: {
       return;
     }
     if (page !== undefined) {
-      res.writeHead(200, { 'content-type': TYPES['.html']! }).end(page.replaceAll('{{service}}', serviceOrigin));
+      res
+        .writeHead(200, { 'content-type': TYPES['.html']!, ...options.pageHeaders?.[path] })
+        .end(page.replaceAll('{{service}}', serviceOrigin));
       return;
     }
     const [prefix, folder] =
