@@ -36,16 +36,15 @@ import { FIRST_PAINT_INDEX, SIX_ELEMENTS, THREE_ELEMENTS, loaderPage } from './p
 /** The target of the network and bytes issue: min+gzip JavaScript before the first results are painted. */
 const FIRST_PAINT_TARGET_BYTES = 20_000;
 /**
- * The first paint of the six-element page when it was set (35,808 B; 35,904 B now, see docs/notes/packaging.md,
- * "Bytes") plus ≈ 200 B, so the churn of ordinary changes passes and a regression does not: a guard against
- * growth, not a goal.
+ * The first paint of the six-element page (36,095 B, see docs/notes/packaging.md, "Bytes") plus ≈ 100 B, so the
+ * churn of ordinary changes passes and a regression does not: a guard against growth, not a goal. Raised from
+ * 36,000 B by two fixes paid in bytes (the hidden tab's tick in the core, the preloads' CSP nonce in the loader).
  */
-const FIRST_PAINT_CEILING_BYTES = 36_000;
+const FIRST_PAINT_CEILING_BYTES = 36_200;
 /**
- * The same for the three-element page (28,269 B then, 28,359 B now): it loads nothing of the elements it does not
- * have.
+ * The same for the three-element page (28,555 B now): it loads nothing of the elements it does not have.
  */
-const THREE_ELEMENT_CEILING_BYTES = 28_500;
+const THREE_ELEMENT_CEILING_BYTES = 28_700;
 const sum = scriptBytes;
 /** `core` for `/dist/chunks/core-AbC123.js`; the path itself for the loader. */
 // A chunk's file is `<name>-<6-character hash>.js`, and the hash may start with `-` (`pagination--JRV4_.js`).
