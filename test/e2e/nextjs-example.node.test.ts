@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { closedPort } from '../client/fixture.js';
 import {
@@ -64,6 +65,36 @@ describe('examples/nextjs', () => {
     const pagination = html.slice(html.indexOf('<svc-pagination>'), html.indexOf('</svc-pagination>'));
     assert.match(pagination, /href="\?q=chair&amp;refinementList\[brand\]=Global"/, 'page 1 is a real link');
     assert.match(pagination, /href="\?q=chair&amp;page=2&amp;refinementList\[brand\]=Global"/, 'so is page 2');
+  });
+
+  test('the search HTML travels twice, by design: once as HTML for the parser, once as a text row of React’s payload', async () => {
+    const html = await (await fetch(example.url + PATH)).text();
+    // React's payload (the RSC stream), inlined as `self.__next_f.push([1, "…"])` scripts.
+    const scripts = [...html.matchAll(/<script>self\.__next_f\.push\((\[[\s\S]*?\])\)<\/script>/g)];
+    const payload = Buffer.from(
+      scripts
+        .map(([, row]) => JSON.parse(row!) as [number, string?])
+        .filter(([kind]) => kind === 1)
+        .map(([, text]) => text)
+        .join(''),
+    );
+    // A long string of the tree is a text row `<id>:T<byte length in hex>,<text>`: the search HTML is one.
+    const texts: string[] = [];
+    const latin = payload.toString('latin1');
+    for (const row of latin.matchAll(/(?:^|\n)[0-9a-f]+:T([0-9a-f]+),/g)) {
+      const start = row.index! + row[0].length;
+      texts.push(payload.subarray(start, start + Number.parseInt(row[1]!, 16)).toString('utf8'));
+    }
+    const search = texts.filter((text) => text.includes('<svc-search'));
+    assert.equal(search.length, 1, 'the payload holds the search HTML once');
+    const document = scripts.reduce((rest, [script]) => rest.replace(script, ''), html);
+    assert.ok(document.includes(`<div class="search">${search[0]}</div>`), 'the document holds it as HTML');
+    assert.equal(document.match(/<svc-search\s/g)?.length, 1, 'and once only');
+    const size = (text: string) => `${Buffer.byteLength(text)} B (${gzipSync(text, { level: 9 }).length} B gzip)`;
+    console.log(
+      `next: page ${size(html)}; React's payload ${scripts.reduce((sum, [script]) => sum + Buffer.byteLength(script), 0)} B` +
+        `, of it the search HTML ${Buffer.byteLength(search[0]!)} B; the page without the payload ${size(document)}`,
+    );
   });
 
   test('in Chromium: hydrated with 0 search requests, the server’s DOM kept, Insights on its queryID, typing searches', async () => {
