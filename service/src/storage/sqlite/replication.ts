@@ -55,6 +55,7 @@ export class SqliteReplication implements StorageReplication {
   #lastPrune = 0;
   #closed = false;
   #catchUpQueued = false;
+  #ready = false;
 
   constructor(db: Database.Database, options: SqliteReplicationOptions) {
     this.#db = db;
@@ -90,6 +91,11 @@ export class SqliteReplication implements StorageReplication {
     return this.#applied;
   }
 
+  /** Whether the worker counts for publishing (from `join` on). */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
   /** Registers the worker (not ready) at the log's head: the log is kept from there while it builds. */
   register(): void {
     this.#applied = (this.#stmt.head.get() as { head: number }).head;
@@ -107,6 +113,7 @@ export class SqliteReplication implements StorageReplication {
   async join(): Promise<void> {
     await this.catchUp();
     this.#stmt.ready.run(Date.now(), this.id);
+    this.#ready = true;
     // An entry committed between the catch-up and `ready` woke nobody here: look once more.
     this.wake();
   }
@@ -121,7 +128,9 @@ export class SqliteReplication implements StorageReplication {
   }
 
   wake(): void {
-    if (this.#catchUpQueued || this.#closed) return;
+    // Not before `follow`: the memory is still being built from the tables, and an entry read now would count
+    // as applied without reaching it.
+    if (this.#catchUpQueued || this.#closed || !this.#follower) return;
     this.#catchUpQueued = true;
     this.#mutex
       .run(async () => {
