@@ -18,6 +18,7 @@ import type Database from 'better-sqlite3';
 import type { StorageReplication } from '../storage.js';
 import type { Change } from '../types.js';
 import { type LogFollower, Mutex } from '../log.js';
+import { isBusy, withoutBusyWait } from './open.js';
 
 export interface SqliteReplicationOptions {
   /** The worker's name in `service_replicas`; a replacement worker reuses the name of the one it replaces. */
@@ -210,15 +211,18 @@ export class SqliteReplication implements StorageReplication {
   #beat(): void {
     if (this.#closed || !this.#db.open) return;
     try {
-      const now = Date.now();
-      this.#stmt.beat.run(now, this.#applied, this.id);
-      if (now - this.#lastPrune > 30_000) {
-        this.#lastPrune = now;
-        this.#stmt.prune.run(now - (this.#options.keepLogMs ?? 600_000), now - 3_600_000);
-      }
+      // Without SQLite's busy wait: while another worker holds the write lock, this beat is skipped (the
+      // next one tries again) rather than blocking this worker's event loop up to the busy timeout.
+      withoutBusyWait(this.#db, () => {
+        const now = Date.now();
+        this.#stmt.beat.run(now, this.#applied, this.id);
+        if (now - this.#lastPrune > 30_000) {
+          this.#lastPrune = now;
+          this.#stmt.prune.run(now - (this.#options.keepLogMs ?? 600_000), now - 3_600_000);
+        }
+      });
     } catch (error) {
-      // SQLITE_BUSY past the busy timeout: the next beat tries again.
-      console.error('[svc-search] workers: heartbeat failed', error);
+      if (!isBusy(error)) console.error('[svc-search] workers: heartbeat failed', error);
     }
     // A missed wake-up costs at most one heartbeat of lag.
     this.wake();
