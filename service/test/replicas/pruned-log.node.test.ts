@@ -12,7 +12,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { pruneLog } from '../../src/storage/postgres/replication.js';
+import { migratePostgres } from '../../src/storage/postgres/migrations.js';
+import { PgReplication, pruneLog, WRITE_LOCK } from '../../src/storage/postgres/replication.js';
 import { newDatabase, present, type Replica, startReplica, stopPostgres, waitForTask } from './helpers.js';
 
 const running: Replica[] = [];
@@ -31,7 +32,9 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
 }
 
 describe('a replica behind a pruned task log', () => {
-  test('resumes, finds the entries it needed pruned, rebuilds from the tables and serves the writes it missed', async () => {
+  test('resumes, finds the entries it needed pruned, rebuilds from the tables and serves the writes it missed', {
+    timeout: 120_000,
+  }, async () => {
     const database = await newDatabase();
     const [a, b] = await Promise.all([startReplica(database, 'a'), startReplica(database, 'b')]);
     running.push(a, b);
@@ -104,4 +107,145 @@ describe('a replica behind a pruned task log', () => {
     }
     for (const replica of [a, b]) await replica.stop();
   });
+
+  test('while it rebuilds it is not ready (counted for no task), then replays from the head it registered at', {
+    timeout: 60_000,
+  }, async () => {
+    let rebuilds = 0;
+    let rebuildStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      rebuildStarted = resolve;
+    });
+    let finishRebuild!: () => void;
+    const rebuilt = new Promise<void>((resolve) => {
+      finishRebuild = resolve;
+    });
+    const log = await stalledReplica(async () => {
+      rebuilds += 1;
+      rebuildStarted();
+      await rebuilt;
+    });
+    const { replica } = log;
+    try {
+      const caughtUp = replica.catchUp();
+      await started;
+      // Rebuilding: registered again at the head (e4, whose effect the tables hold), not ready.
+      assert.equal(replica.ready, false);
+      assert.deepEqual(await log.row(), { ready: false, applied: log.head });
+      const e5 = await log.append('e5');
+      finishRebuild();
+      await caughtUp;
+
+      // e2 to e4 came from the tables, e5 by replay from the head; ready again.
+      assert.deepEqual(log.applied, ['e1', 'e5']);
+      assert.equal(rebuilds, 1);
+      assert.equal(replica.ready, true);
+      assert.deepEqual(await log.row(), { ready: true, applied: e5 });
+      // Caught up, with nothing pruned past it: no second rebuild.
+      await replica.catchUp();
+      assert.equal(rebuilds, 1);
+    } finally {
+      finishRebuild();
+      await log.close();
+    }
+  });
+
+  test('a write that meets the gap waits for the rebuild, outside the write turn; a failed rebuild is tried again', {
+    timeout: 60_000,
+  }, async () => {
+    let rebuilds = 0;
+    const writeTurnFree: boolean[] = [];
+    const log = await stalledReplica(async () => {
+      rebuilds += 1;
+      // Another replica could take the write turn meanwhile (the advisory lock is free).
+      const { rows } = await log.pool.query<{ free: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS free', [
+        WRITE_LOCK,
+      ]);
+      writeTurnFree.push(rows[0]!.free);
+      if (rebuilds === 1) throw new Error('the tables could not be read');
+    });
+    const { replica } = log;
+    const write = () =>
+      replica.exclusive(async (client) => {
+        const { rows } = await client.query<{ seq: string }>(
+          'INSERT INTO service_log (replica, changes, created_at) VALUES ($1, $2, $3) RETURNING seq',
+          ['stalled', '[]', Date.now()],
+        );
+        await client.query('COMMIT');
+        return rows[0]!.seq;
+      });
+    try {
+      // The write finds the gap in its turn, leaves the turn, and the rebuild fails: the write fails with it.
+      await assert.rejects(write(), /the tables could not be read/);
+      assert.equal(replica.ready, false);
+      assert.deepEqual(await log.row(), { ready: false, applied: log.head });
+      // The next write rebuilds first (the second try), then takes its turn.
+      const own = await write();
+      assert.equal(rebuilds, 2);
+      assert.deepEqual(writeTurnFree, [true, true]);
+      assert.equal(replica.ready, true);
+      assert.ok(Number(own) > Number(log.head));
+      assert.deepEqual(log.applied, ['e1']);
+    } finally {
+      await log.close();
+    }
+  });
 });
+
+/**
+ * A replica (in this process, on a new database) that applied entry e1, then stalled while e2 and e3 were
+ * written and pruned (another live replica applied them; its own heartbeat set two hours back) and e4 was
+ * written: the next catch-up finds the gap. The log is driven directly (rows of `service_log`); the
+ * replica's memory is the list of entries its follower applied, and `rebuild` stands for the tables.
+ */
+async function stalledReplica(rebuild: () => Promise<void>) {
+  const database = await newDatabase();
+  const pool = new pg.Pool({ connectionString: database, max: 4 });
+  await migratePostgres(pool);
+  const append = async (name: string) =>
+    (
+      await pool.query<{ seq: string }>(
+        'INSERT INTO service_log (replica, changes, created_at) VALUES ($1, $2, $3) RETURNING seq',
+        ['test', JSON.stringify([{ area: 'catalog', type: 'dropIndex', name }]), Date.now()],
+      )
+    ).rows[0]!.seq;
+  const row = async () =>
+    (
+      await pool.query<{ ready: boolean; applied: string }>(
+        `SELECT ready, applied_seq AS applied FROM service_replicas WHERE id = 'stalled'`,
+      )
+    ).rows[0]!;
+  // No heartbeat during the test: each catch-up is the test's.
+  const replica = new PgReplication(pool, database, { id: 'stalled', heartbeatMs: 3_600_000 });
+  const applied: string[] = [];
+  await replica.register();
+  replica.follow(async (changes) => {
+    for (const change of changes) if (change.type === 'dropIndex') applied.push(change.name);
+  }, rebuild);
+  await replica.join();
+  await append('e1');
+  await replica.catchUp();
+  assert.deepEqual(applied, ['e1']);
+  await append('e2');
+  const e3 = await append('e3');
+  await pool.query(
+    `INSERT INTO service_replicas (id, ready, applied_seq, started_at, heartbeat_at) VALUES ('live', TRUE, $1, now(), now())`,
+    [e3],
+  );
+  await pool.query(`UPDATE service_replicas SET heartbeat_at = now() - interval '2 hours' WHERE id = 'stalled'`);
+  assert.equal(await pruneLog(pool, Date.now() + 60_000), 3);
+  const head = await append('e4');
+  return {
+    pool,
+    replica,
+    applied,
+    append,
+    row,
+    /** The log's head once e4 is written: where the replica registers again. */
+    head,
+    async close() {
+      await replica.close();
+      await pool.end();
+    },
+  };
+}

@@ -44,7 +44,10 @@ export interface ReplicationOptions {
 /** The advisory lock every write holds (within its transaction). */
 export const WRITE_LOCK = 7_240_002;
 const CHANNEL = 'svc_log';
-/** Entries read per query when catching up. */
+/**
+ * Entries read per query when catching up. (Sequence numbers are `BIGINT`: read through `Number()`, so that
+ * a pool without the storage's INT8 parser, a tool's or a test's, still compares them as numbers.)
+ */
 const BATCH = 500;
 
 /**
@@ -65,7 +68,7 @@ class LogGap extends Error {
 /** The highest entry pruned from the log (0 when none was). */
 async function prunedThrough(queryable: Pool | PoolClient): Promise<number> {
   const { rows } = await queryable.query<{ seq: number }>('SELECT seq FROM service_log_pruned WHERE id = 1');
-  return rows[0]?.seq ?? 0;
+  return Number(rows[0]?.seq ?? 0);
 }
 
 /**
@@ -89,7 +92,7 @@ export async function pruneLog(queryable: Pool | PoolClient, before: number): Pr
      SELECT COUNT(*) AS dropped FROM dropped`,
     [before],
   );
-  return rows[0]!.dropped;
+  return Number(rows[0]!.dropped);
 }
 
 /**
@@ -118,6 +121,8 @@ export class PgReplication {
   #lastPrune = 0;
   #closed = false;
   #catchUpQueued = false;
+  /** Entries it needed were pruned: the memory must be rebuilt from the tables before it applies more. */
+  #mustRebuild = false;
   /** The memory was rebuilt after a gap: ready again once caught up. */
   #rebuilt = false;
 
@@ -151,7 +156,7 @@ export class PgReplication {
       `SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM service_log),
                        (SELECT COALESCE(MAX(seq), 0) FROM service_log_pruned)) AS head`,
     );
-    this.#applied = rows[0]!.head;
+    this.#applied = Number(rows[0]!.head);
     this.#ready = false;
     await this.#pool.query(
       `INSERT INTO service_replicas (id, url, ready, applied_seq, started_at, heartbeat_at)
@@ -205,14 +210,15 @@ export class PgReplication {
   exclusive<T>(write: (client: PoolClient) => Promise<T>): Promise<T> {
     return this.#mutex.run(async () => {
       for (;;) {
+        // The memory is rebuilt outside the write turn, so the other replicas keep writing meanwhile.
+        if (this.#mustRebuild) await this.#catchUpOrRebuild();
         try {
           return await this.#inWriteTurn(write);
         } catch (error) {
-          if (!(error instanceof LogGap)) throw error;
+          // Found before the write was built (nothing of it exists yet): rebuild, then take the turn again.
+          if (!(error instanceof LogGap) || !this.#rebuild || this.#closed) throw error;
+          this.#gapFound(error);
         }
-        // The gap was found before the write was built (nothing of it exists yet): the memory is rebuilt
-        // outside the write turn, so the other replicas keep writing meanwhile; then the write takes its turn.
-        await this.#catchUpOrRebuild();
       }
     });
   }
@@ -259,22 +265,23 @@ export class PgReplication {
 
   /**
    * Catches up with the log; when the entries it needs were pruned, rebuilds the memory from the tables (not
-   * ready meanwhile) and catches up from the head it registered at again.
+   * ready meanwhile: registered again at the head) and catches up from there. A rebuild that fails is tried
+   * again at the next catch-up or write; the replica stays not ready until one ends.
    */
   async #catchUpOrRebuild(): Promise<void> {
     for (;;) {
+      if (this.#mustRebuild) {
+        await this.#registerAtHead();
+        await this.#rebuild!();
+        this.#mustRebuild = false;
+        this.#rebuilt = true;
+      }
       try {
         await this.#catchUpWith(this.#pool);
         break;
       } catch (error) {
         if (!(error instanceof LogGap) || !this.#rebuild || this.#closed) throw error;
-        console.warn(
-          `[svc-search] replication: replica ${this.id} stalled past the log's pruning (${error.message}); ` +
-            'rebuilding its memory from the tables, not ready meanwhile',
-        );
-        await this.#registerAtHead();
-        await this.#rebuild();
-        this.#rebuilt = true;
+        this.#gapFound(error);
       }
     }
     if (this.#rebuilt && !this.#closed) {
@@ -282,6 +289,14 @@ export class PgReplication {
       await this.#becomeReady();
       console.warn(`[svc-search] replication: replica ${this.id} rebuilt from the tables, ready again`);
     }
+  }
+
+  #gapFound(gap: LogGap): void {
+    console.warn(
+      `[svc-search] replication: replica ${this.id} stalled past the log's pruning (${gap.message}); ` +
+        'rebuilding its memory from the tables, not ready meanwhile',
+    );
+    this.#mustRebuild = true;
   }
 
   async #catchUpWith(queryable: Pool | PoolClient): Promise<void> {
@@ -295,13 +310,13 @@ export class PgReplication {
       // The next entry is there: nothing this replica needs was pruned. Otherwise (no entry, or a later one:
       // a rolled-back write leaves a hole in the sequence) the watermark, read after the entries, tells
       // whether entries past this replica's position were pruned.
-      if (rows[0]?.seq !== from + 1) {
+      if (Number(rows[0]?.seq) !== from + 1) {
         const pruned = await prunedThrough(queryable);
         if (pruned > from) throw new LogGap(from, pruned);
       }
       for (const row of rows) {
         if (this.#follower) await this.#follower(JSON.parse(row.changes) as Change[]);
-        this.#applied = row.seq;
+        this.#applied = Number(row.seq);
       }
       if (rows.length < BATCH) break;
     }
