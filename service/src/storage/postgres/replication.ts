@@ -210,8 +210,10 @@ export class PgReplication {
   exclusive<T>(write: (client: PoolClient) => Promise<T>): Promise<T> {
     return this.#mutex.run(async () => {
       for (;;) {
-        // The memory is rebuilt outside the write turn, so the other replicas keep writing meanwhile.
-        if (this.#mustRebuild) await this.#catchUpOrRebuild();
+        // Caught up (or rebuilt) before the write turn is taken: applying the log can be long (an index rebuilt
+        // after another replica changed its settings; the whole memory after a gap), and every replica's
+        // writes wait for the turn. In the turn, only what was committed in between is applied.
+        await this.#catchUpOrRebuild();
         try {
           return await this.#inWriteTurn(write);
         } catch (error) {

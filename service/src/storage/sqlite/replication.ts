@@ -143,11 +143,15 @@ export class SqliteReplication implements StorageReplication {
 
   /**
    * Runs one write of this worker in its turn: SQLite's write lock held (`BEGIN IMMEDIATE`), memory caught
-   * up with the log first. `write` must COMMIT (the task store does, with the log entry); whatever it leaves
+   * up with the log first (most of it before the lock is taken). `write` must COMMIT (the task store does, with the log entry); whatever it leaves
    * open is rolled back.
    */
   exclusive<T>(write: () => Promise<T>): Promise<T> {
     return this.#mutex.run(async () => {
+      // Caught up before the lock is taken: applying the log can be long (an index rebuilt after another
+      // worker changed its settings: seconds at a million records), and every other worker's writes, log
+      // batches and heartbeats wait for the lock. Under it, only what was committed in between is applied.
+      await this.#catchUpNow();
       this.#db.exec('BEGIN IMMEDIATE');
       try {
         await this.#catchUpNow();
