@@ -81,7 +81,7 @@ export function withoutBusyWait<T>(db: Database.Database, attempt: () => T): T {
 /**
  * Commits a batch of a log (Analytics searches, Usage calls: `commit` runs its own `BEGIN IMMEDIATE`
  * transaction) once the file's write lock is free. With workers, another process may hold that lock for
- * longer than the busy timeout (5 s: a write turn rebuilding a large index, a big batch); SQLite's busy wait
+ * longer than the busy timeout (5 s: a write of a big batch, a copy of a large index); SQLite's busy wait
  * would block this process's event loop (its searches) all that time and then fail with SQLITE_BUSY. Here
  * each try takes the lock without waiting, and a busy one waits on a timer (20 ms) before the next, for up to
  * a minute; then the SQLITE_BUSY is thrown (the logs keep the batch and retry).

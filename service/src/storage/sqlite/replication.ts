@@ -3,10 +3,10 @@
  * memory (the engine's indices), sharing the database file (WAL) as PostgreSQL replicas share a database
  * (`postgres/replication.ts`, same design, same tables' meaning).
  *
- * A write takes SQLite's write lock first (`BEGIN IMMEDIATE`: one writer at a time across processes, the
- * others wait up to the busy timeout), catches its memory up with the log inside that transaction, is built,
- * and commits its changes, its log entry (`service_log`) and its task rows together. The log's sequence is
- * thus the commit order, and every worker applies the entries in it.
+ * A write catches its memory up with the log, takes SQLite's write lock (`BEGIN IMMEDIATE`: one writer at a
+ * time across processes, the others wait up to the busy timeout), applies inside that transaction what was
+ * committed in between, is built, and commits its changes, its log entry (`service_log`) and its task rows
+ * together. The log's sequence is thus the commit order, and every worker applies the entries in it.
  *
  * Each worker follows the log by sequence number: it is woken when another worker committed (the cluster's
  * primary relays a message, `cluster/workers.ts`) and at every heartbeat (500 ms), and applies every entry
@@ -143,8 +143,8 @@ export class SqliteReplication implements StorageReplication {
 
   /**
    * Runs one write of this worker in its turn: SQLite's write lock held (`BEGIN IMMEDIATE`), memory caught
-   * up with the log first (most of it before the lock is taken). `write` must COMMIT (the task store does, with the log entry); whatever it leaves
-   * open is rolled back.
+   * up with the log first (most of it before the lock is taken). `write` must COMMIT (the task store does,
+   * with the log entry); whatever it leaves open is rolled back.
    */
   exclusive<T>(write: () => Promise<T>): Promise<T> {
     return this.#mutex.run(async () => {
