@@ -14,6 +14,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runPrimary, workerRole } from './cluster/workers.js';
+import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT } from './config.js';
 import { type ExportOptions, exportToFile, type StructuresChoice } from './export.js';
 import { createService, DEV_CREDENTIALS, type Service } from './index.js';
 
@@ -24,7 +25,11 @@ const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] 
                                 [--country-header NAME] [--crawler-user-id U] [--crawler-api-key K]
                                 [--crawler-domain HOST]... [--max-body-bytes-in-flight N] [--demo]
        svc-search-service export --index NAME --out FILE.svcidx [--data-dir DIR] [--demo]
-                                 [--recommendations N] [--structures auto|always|never]`;
+                                 [--recommendations N] [--structures auto|always|never]
+
+  --max-body-bytes-in-flight N  bytes the bodies of requests being received may hold in memory at once, for
+                                the whole service (default 67108864, 64 MB); with --workers, each worker
+                                gets floor(N / workers) of it. A body that would go above is a 503.`;
 
 export interface ServeOptions {
   port: number;
@@ -47,7 +52,10 @@ export interface ServeOptions {
   crawlerApiKey: string;
   /** Registered crawler domains besides the loopback hosts (`--crawler-domain`, repeatable). */
   crawlerDomains: string[];
-  /** The bytes request bodies may hold in memory at once (`--max-body-bytes-in-flight`, default 64 MB). */
+  /**
+   * The bytes request bodies may hold in memory at once, the whole service's (`--max-body-bytes-in-flight`,
+   * default 64 MB): with workers, each has its share ({@link bodyBudgetOfWorker}).
+   */
   maxBodyBytesInFlight?: number;
   demo: boolean;
 }
@@ -95,6 +103,8 @@ export function parseServeArgs(args: string[]): ServeOptions {
     throw new Error(`--workers must be an integer from 1 to 64 or auto, got ${values.workers}`);
   if (workers > 1 && database)
     throw new Error('--workers shares a SQLite file; with --database, start replicas instead (npm run cluster)');
+  if (inFlight !== undefined && Number(inFlight) < workers)
+    throw new Error(`--max-body-bytes-in-flight is shared by the ${workers} workers: give at least ${workers} bytes`);
   if (workers > 1 && values['data-dir'] === ':memory:')
     throw new Error('--workers shares a SQLite file: give a --data-dir, not :memory:');
   return {
@@ -152,6 +162,15 @@ export function parseExportArgs(args: string[]): { options: ExportOptions; out: 
   };
 }
 
+/**
+ * The body budget of one worker of `--workers N`: the service's budget split evenly, floor(total / N), so the
+ * bodies held by all the workers together stay within the budget the option sets (a worker cannot lend its
+ * unused share to another: a body over its share is a 503 there, retried by the client, possibly on another).
+ */
+function bodyBudgetOfWorker(options: ServeOptions): number {
+  return Math.floor((options.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT) / options.workers);
+}
+
 /** Starts the service; resolves once it listens. */
 export async function serve(options: ServeOptions): Promise<{ service: Service; url: string }> {
   // In a worker of `--workers N`: its name and demo flag come from the primary, which does the printing.
@@ -169,7 +188,7 @@ export async function serve(options: ServeOptions): Promise<{ service: Service; 
     crawlerUserId: options.crawlerUserId,
     crawlerApiKey: options.crawlerApiKey,
     crawlerDomains: options.crawlerDomains,
-    maxBodyBytesInFlight: options.maxBodyBytesInFlight,
+    maxBodyBytesInFlight: worker ? bodyBudgetOfWorker(options) : options.maxBodyBytesInFlight,
     demo: worker ? worker.demo : options.demo,
     ownsProcess: true,
     ...(worker ? { worker: { id: worker.id, onCommitted: worker.onCommitted } } : {}),

@@ -6,7 +6,7 @@ import { DEFAULT_COUNTRY_HEADERS } from './analytics/record.js';
 import { DEFAULT_MAX_CUSTOM_ENTRIES } from './dictionaries/dictionaries.js';
 
 /** Default ceiling of the bytes request bodies hold in memory at once: 64 MB (six full 10 MB bodies and change). */
-const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
 /** Credentials used everywhere in development: tests, Storybook, `npm start`. */
 export const DEV_CREDENTIALS = {

@@ -22,7 +22,7 @@ import { Search } from './search/search.js';
 import type { Storage } from './storage/storage.js';
 import type { AnalyticsReports, SearchLogStore } from './storage/types.js';
 import { TaskQueue } from './tasks/queue.js';
-import { replayChanges } from './tasks/replay.js';
+import { rebuildMemory, replayChanges } from './tasks/replay.js';
 import { UsageLog } from './usage/log.js';
 
 export interface Services {
@@ -85,8 +85,11 @@ export async function createServices(config: ServiceConfig, storage: Storage, no
   const personalizer = await Personalizer.load({ store: storage.personalization, tasks, catalog, insights, now });
   const abTests = await AbTests.load({ store: storage.abTests, tasks, analytics, analyticsLog, now });
   // Replicas: the other replicas' writes reach this memory from here on (before this process's first write).
-  storage.replication?.follow((changes) =>
-    replayChanges({ storage, catalog, dictionaries, keys, abTests, personalizer }, changes),
+  // A replica that stalled past the log's pruning rebuilds this memory from the tables instead.
+  const followed = { storage, catalog, dictionaries, keys, abTests, personalizer };
+  storage.replication?.follow(
+    (changes) => replayChanges(followed, changes),
+    () => rebuildMemory({ ...followed, recommender }),
   );
   const querySuggestions = new QuerySuggestions({
     store: storage.querySuggestions,

@@ -399,6 +399,26 @@ export class Catalog {
     }
   }
 
+  /**
+   * Builds every index from storage again (a replica that found the log pruned past it): each is built aside
+   * and put in place, so searches meanwhile answer from the previous one; indices gone from storage go.
+   *
+   * @example
+   * await catalog.reload();
+   */
+  async reload(): Promise<void> {
+    const stored = await this.#store.indices();
+    const names = new Set(stored.map((meta) => meta.name));
+    for (const meta of stored) await this.#loadIndex(meta);
+    for (const name of [...this.#indices.keys()]) {
+      if (names.has(name)) continue;
+      this.#indices.delete(name);
+      this.#meta.delete(name);
+      this.#rules.delete(name);
+      this.#synonyms.delete(name);
+    }
+  }
+
   async #loadIndex(meta: IndexMeta): Promise<void> {
     const index = this.newIndex(meta.name);
     if (Object.keys(meta.settings).length > 0) index.setSettings(structuredClone(meta.settings) as never);

@@ -22,8 +22,13 @@ import type {
 export interface StorageReplication {
   /** This replica's name. */
   readonly id: string;
-  /** Sets what applies a log entry's changes (another process's write) to this process's memory. */
-  follow(follower: (changes: readonly Change[]) => Promise<void>): void;
+  /**
+   * Sets what applies a log entry's changes (another process's write) to this process's memory, and what
+   * rebuilds that memory from storage when the entries it needs next were pruned (a replica that stalled).
+   */
+  follow(follower: (changes: readonly Change[]) => Promise<void>, rebuild?: () => Promise<void>): void;
+  /** Whether this process counts for publishing: false while it starts, or rebuilds its memory. */
+  readonly ready: boolean;
   /** Catches up with the log and starts counting for publishing (after the memory is built). */
   join(): Promise<void>;
   /** Whether another process is live on the storage. */

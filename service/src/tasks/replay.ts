@@ -13,6 +13,7 @@ import type { Dictionaries } from '../dictionaries/dictionaries.js';
 import type { Catalog } from '../indices/catalog.js';
 import type { Keys } from '../keys/keys.js';
 import type { Personalizer } from '../personalization/personalizer.js';
+import type { Recommender } from '../recommend/recommender.js';
 import type { Storage } from '../storage/storage.js';
 import type { CatalogChange, Change } from '../storage/types.js';
 
@@ -38,4 +39,22 @@ export async function replayChanges(targets: ReplayTargets, changes: readonly Ch
   if (areas.has('keys')) await targets.keys.reload(targets.storage.keys);
   if (areas.has('abTests')) await targets.abTests.reload(targets.storage.abTests);
   if (areas.has('personalization')) await targets.personalizer.reload(targets.storage.personalization);
+}
+
+/**
+ * Builds the memory a replica follows the log into again from the tables, as at its start: every index, the
+ * dictionaries (first: the indices are built with their compound words), keys, A/B tests, the Personalization
+ * strategy; the Recommend models and Personalization profiles are rebuilt from the stored events on next use.
+ * For a replica that found the entries it needed pruned (`storage/postgres/replication.ts`).
+ *
+ * @example
+ * storage.replication?.follow(replay, () => rebuildMemory({ ...targets, recommender }));
+ */
+export async function rebuildMemory(targets: ReplayTargets & { recommender: Recommender }): Promise<void> {
+  await targets.dictionaries.reload(targets.storage.dictionaries);
+  await targets.catalog.reload();
+  await targets.keys.reload(targets.storage.keys);
+  await targets.abTests.reload(targets.storage.abTests);
+  await targets.personalizer.reload(targets.storage.personalization);
+  targets.recommender.reset();
 }

@@ -103,10 +103,15 @@ export class Monitoring {
     this.#parts = parts;
   }
 
-  /** `{status}` of the named servers (all of them without a name). */
+  /**
+   * `{status}` of the named servers (all of them without a name): `degraded_performance` while this replica
+   * is not ready (it rebuilds its memory after stalling past the log's pruning, answering from what it had).
+   */
   status(servers?: string): { status: Record<string, string> } {
     const names = servers === undefined ? SERVERS : serversNamed(servers);
-    return { status: Object.fromEntries(names.map((name) => [name, 'operational'])) };
+    const replication = this.#parts.storage.replication;
+    const status = replication && !replication.ready ? 'degraded_performance' : 'operational';
+    return { status: Object.fromEntries(names.map((name) => [name, status])) };
   }
 
   /** `{incidents}` of the named servers (all of them without a name): none. */

@@ -15,6 +15,8 @@ export interface Replica {
   readonly url: string;
   readonly process: ChildProcess;
   call: ReturnType<typeof caller>;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
   /** Kills the process with SIGKILL (no clean-up runs) and waits for its end. */
   kill(): Promise<void>;
   /** SIGTERM: the service closes and leaves the replica table. */
@@ -52,13 +54,16 @@ export function startReplica(database: string, id: string, extra: string[] = [])
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (!match) return;
       child.stdout!.off('data', onData);
-      child.stdout!.resume();
+      child.stdout!.on('data', (more: Buffer) => {
+        output += more.toString();
+      });
       const url = match[1]!;
       resolve({
         id,
         url,
         process: child,
         call: caller(url),
+        output: () => output,
         async kill() {
           child.kill('SIGKILL');
           await ended;

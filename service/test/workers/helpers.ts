@@ -33,12 +33,12 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
-/** Starts `count` workers on a new data directory; resolves once every one listens. */
-export function startWorkers(count: number): Promise<Workers> {
+/** Starts `count` workers on a new data directory (`extra`: more `serve` options); resolves once every one listens. */
+export function startWorkers(count: number, extra: string[] = []): Promise<Workers> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-workers-'));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--workers', String(count)],
+    ['--import', 'tsx', CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--workers', String(count), ...extra],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

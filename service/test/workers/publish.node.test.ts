@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { SqliteStorage } from '../../src/storage/sqlite/storage.js';
 import type { Change } from '../../src/storage/types.js';
 
@@ -107,6 +108,37 @@ describe('workers on one SQLite file', () => {
     });
     assert.deepEqual(order, ['replayed from-a', 'b builds its write']);
     assert.equal(b.replication!.applied, a.replication!.applied + 1);
+    await a.close();
+    await b.close();
+  });
+
+  test("a write applies the log before it takes the file's write lock (a long replay holds no other worker back)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-workers-before-lock-'));
+    dirs.push(dir);
+    const a = worker(dir, 'a');
+    const b = worker(dir, 'b');
+    // A third connection asks, while b applies a's entry, whether another writer could take the lock now.
+    const probe = new Database(join(dir, 'svc-search.sqlite'), { timeout: 0 });
+    const lockFreeDuringReplay: boolean[] = [];
+    a.replication!.follow(async () => undefined);
+    b.replication!.follow(async (changes) => {
+      if (!changes.some((change) => change.type === 'putItems')) return;
+      try {
+        probe.exec('BEGIN IMMEDIATE');
+        probe.exec('ROLLBACK');
+        lockFreeDuringReplay.push(true);
+      } catch {
+        lockFreeDuringReplay.push(false);
+      }
+    });
+    await a.replication!.join();
+    await b.replication!.join();
+    await b.replication!.catchUp();
+    await a.tasks.commit([{ indexName: 'shop', kind: 'addObject' }], putRecord('from-a'), Date.now());
+    await b.tasks.commit([{ indexName: 'shop', kind: 'addObject' }], putRecord('from-b'), Date.now());
+    assert.deepEqual(lockFreeDuringReplay, [true], "b replayed a's entry once, the lock free meanwhile");
+    assert.equal(b.replication!.applied, a.replication!.applied + 1);
+    probe.close();
     await a.close();
     await b.close();
   });

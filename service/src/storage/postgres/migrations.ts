@@ -262,6 +262,19 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'the highest task log entry pruned, so a replica that stalled past the pruning can tell',
+    async up(client) {
+      // One row at most (id 1), raised by each pruning (`pruneLog`); none until entries are first pruned.
+      await client.query(`
+        CREATE TABLE service_log_pruned (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          seq BIGINT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** The version a database has once every step ran. */

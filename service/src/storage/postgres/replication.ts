@@ -13,11 +13,20 @@
  * A new replica registers (not ready) at the log's head, builds its memory from the tables, replays the log
  * from the position it registered at (replaying an entry whose effect the tables already showed converges to
  * the same state: records are put or deleted whole, other areas are reloaded), then becomes ready.
+ *
+ * Entries are pruned once every replica seen in the last hour applied them (`pruneLog`), and the highest
+ * entry pruned is kept (`service_log_pruned`). A replica stalled for longer (its heartbeat over an hour old)
+ * may resume to find entries it never applied gone: catching up, it sees that the watermark is past its
+ * position ({@link LogGap}) and recovers as a new replica starts — not ready again, registered at the head,
+ * its memory rebuilt from the tables (the `rebuild` given to `follow`), the log replayed from there, ready.
  */
 import { randomUUID } from 'node:crypto';
 import pg, { type Pool, type PoolClient } from 'pg';
 import { type LogFollower, Mutex } from '../log.js';
 import type { Change } from '../types.js';
+
+/** Rebuilds a replica's memory from the tables (as at its start), after it found the log pruned past it. */
+type MemoryRebuild = () => Promise<void>;
 
 export interface ReplicationOptions {
   /** The replica's name in `service_replicas` (default: a random one); a restarted replica may reuse its name. */
@@ -35,8 +44,56 @@ export interface ReplicationOptions {
 /** The advisory lock every write holds (within its transaction). */
 export const WRITE_LOCK = 7_240_002;
 const CHANNEL = 'svc_log';
-/** Entries read per query when catching up. */
+/**
+ * Entries read per query when catching up. (Sequence numbers are `BIGINT`: read through `Number()`, so that
+ * a pool without the storage's INT8 parser, a tool's or a test's, still compares them as numbers.)
+ */
 const BATCH = 500;
+
+/**
+ * The log no longer holds the entries after `applied`: they were pruned (up to `pruned`) while this replica
+ * was stalled, so replaying the log cannot bring its memory up to date.
+ */
+class LogGap extends Error {
+  readonly applied: number;
+  readonly pruned: number;
+
+  constructor(applied: number, pruned: number) {
+    super(`the task log was pruned up to entry ${pruned}, past entry ${applied} this replica applied last`);
+    this.applied = applied;
+    this.pruned = pruned;
+  }
+}
+
+/** The highest entry pruned from the log (0 when none was). */
+async function prunedThrough(queryable: Pool | PoolClient): Promise<number> {
+  const { rows } = await queryable.query<{ seq: number }>('SELECT seq FROM service_log_pruned WHERE id = 1');
+  return Number(rows[0]?.seq ?? 0);
+}
+
+/**
+ * Drops the log entries that every replica seen in the last hour has applied and that are older than
+ * `before` (Unix ms), and raises the pruned watermark to the highest entry dropped, in one statement: a
+ * replica left out (stalled for over an hour) tells from the watermark that it missed entries.
+ *
+ * @example
+ * await pruneLog(pool, Date.now() - 600_000); // entries older than 10 minutes, applied by every live replica
+ */
+export async function pruneLog(queryable: Pool | PoolClient, before: number): Promise<number> {
+  const { rows } = await queryable.query<{ dropped: number }>(
+    `WITH dropped AS (
+       DELETE FROM service_log WHERE created_at < $1 AND seq <= (
+         SELECT MIN(applied_seq) FROM service_replicas WHERE heartbeat_at > now() - interval '1 hour')
+       RETURNING seq
+     ), mark AS (
+       INSERT INTO service_log_pruned (id, seq) SELECT 1, MAX(seq) FROM dropped HAVING COUNT(*) > 0
+       ON CONFLICT (id) DO UPDATE SET seq = GREATEST(service_log_pruned.seq, excluded.seq)
+     )
+     SELECT COUNT(*) AS dropped FROM dropped`,
+    [before],
+  );
+  return Number(rows[0]!.dropped);
+}
 
 /**
  * @example
@@ -54,6 +111,9 @@ export class PgReplication {
   readonly #mutex = new Mutex();
   #applied = 0;
   #follower: LogFollower | undefined;
+  #rebuild: MemoryRebuild | undefined;
+  /** Counted for publishing: from `join` on, except while it rebuilds after finding the log pruned past it. */
+  #ready = false;
   #listener: pg.Client | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   /** The heartbeat under way, if any: one at a time, and `close` waits for it. */
@@ -61,6 +121,10 @@ export class PgReplication {
   #lastPrune = 0;
   #closed = false;
   #catchUpQueued = false;
+  /** Entries it needed were pruned: the memory must be rebuilt from the tables before it applies more. */
+  #mustRebuild = false;
+  /** The memory was rebuilt after a gap: ready again once caught up. */
+  #rebuilt = false;
 
   constructor(pool: Pool, connectionString: string, options: ReplicationOptions = {}) {
     this.#pool = pool;
@@ -75,10 +139,25 @@ export class PgReplication {
     return this.#applied;
   }
 
+  /** Whether the replica counts for publishing (false while it starts, or rebuilds its memory). */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
   /** Registers the replica (not ready) at the log's head: the log is kept from there while it builds. */
   async register(): Promise<void> {
-    const { rows } = await this.#pool.query<{ head: number }>('SELECT COALESCE(MAX(seq), 0) AS head FROM service_log');
-    this.#applied = rows[0]!.head;
+    await this.#registerAtHead();
+    this.#startHeartbeat();
+  }
+
+  async #registerAtHead(): Promise<void> {
+    // The head is past the pruned watermark even when every entry was pruned (an empty log).
+    const { rows } = await this.#pool.query<{ head: number }>(
+      `SELECT GREATEST((SELECT COALESCE(MAX(seq), 0) FROM service_log),
+                       (SELECT COALESCE(MAX(seq), 0) FROM service_log_pruned)) AS head`,
+    );
+    this.#applied = Number(rows[0]!.head);
+    this.#ready = false;
     await this.#pool.query(
       `INSERT INTO service_replicas (id, url, ready, applied_seq, started_at, heartbeat_at)
        VALUES ($1, $2, FALSE, $3, now(), now())
@@ -86,19 +165,27 @@ export class PgReplication {
          started_at = now(), heartbeat_at = now()`,
       [this.id, this.#options.url ?? null, this.#applied],
     );
-    this.#startHeartbeat();
   }
 
-  /** Sets what applies the log's changes to memory (before the first write). */
-  follow(follower: LogFollower): void {
+  /**
+   * Sets what applies the log's changes to memory (before the first write), and what rebuilds the memory from
+   * the tables when the entries this replica needs next were pruned (without it, such a gap is an error).
+   */
+  follow(follower: LogFollower, rebuild?: MemoryRebuild): void {
     this.#follower = follower;
+    this.#rebuild = rebuild;
   }
 
   /** Catches up with the log, becomes ready (counted for publishing) and listens for new entries. */
   async join(): Promise<void> {
     await this.catchUp();
-    await this.#pool.query('UPDATE service_replicas SET ready = TRUE, heartbeat_at = now() WHERE id = $1', [this.id]);
+    await this.#becomeReady();
     await this.#listen();
+  }
+
+  async #becomeReady(): Promise<void> {
+    await this.#pool.query('UPDATE service_replicas SET ready = TRUE, heartbeat_at = now() WHERE id = $1', [this.id]);
+    this.#ready = true;
   }
 
   /** Whether another replica is live (its heartbeat is fresh). */
@@ -112,7 +199,7 @@ export class PgReplication {
 
   /** Applies every entry after the last one applied (one catch-up at a time, never during a write). */
   catchUp(): Promise<void> {
-    return this.#mutex.run(() => this.#catchUpWith(this.#pool));
+    return this.#mutex.run(() => this.#catchUpOrRebuild());
   }
 
   /**
@@ -122,21 +209,37 @@ export class PgReplication {
    */
   exclusive<T>(write: (client: PoolClient) => Promise<T>): Promise<T> {
     return this.#mutex.run(async () => {
-      const client = await this.#pool.connect();
-      let open = false;
-      try {
-        await client.query('BEGIN');
-        open = true;
-        await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
-        await this.#catchUpWith(client);
-        const result = await write(client);
-        open = false;
-        return result;
-      } finally {
-        if (open) await client.query('ROLLBACK').catch(() => undefined);
-        client.release();
+      for (;;) {
+        // Caught up (or rebuilt) before the write turn is taken: applying the log can be long (an index rebuilt
+        // after another replica changed its settings; the whole memory after a gap), and every replica's
+        // writes wait for the turn. In the turn, only what was committed in between is applied.
+        await this.#catchUpOrRebuild();
+        try {
+          return await this.#inWriteTurn(write);
+        } catch (error) {
+          // Found before the write was built (nothing of it exists yet): rebuild, then take the turn again.
+          if (!(error instanceof LogGap) || !this.#rebuild || this.#closed) throw error;
+          this.#gapFound(error);
+        }
       }
     });
+  }
+
+  async #inWriteTurn<T>(write: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    let open = false;
+    try {
+      await client.query('BEGIN');
+      open = true;
+      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      await this.#catchUpWith(client);
+      const result = await write(client);
+      open = false;
+      return result;
+    } finally {
+      if (open) await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    }
   }
 
   /** The write of this replica committed as entry `seq` (its memory has it already). */
@@ -162,16 +265,60 @@ export class PgReplication {
     );
   }
 
+  /**
+   * Catches up with the log; when the entries it needs were pruned, rebuilds the memory from the tables (not
+   * ready meanwhile: registered again at the head) and catches up from there. A rebuild that fails is tried
+   * again at the next catch-up or write; the replica stays not ready until one ends.
+   */
+  async #catchUpOrRebuild(): Promise<void> {
+    for (;;) {
+      if (this.#mustRebuild) {
+        await this.#registerAtHead();
+        await this.#rebuild!();
+        this.#mustRebuild = false;
+        this.#rebuilt = true;
+      }
+      try {
+        await this.#catchUpWith(this.#pool);
+        break;
+      } catch (error) {
+        if (!(error instanceof LogGap) || !this.#rebuild || this.#closed) throw error;
+        this.#gapFound(error);
+      }
+    }
+    if (this.#rebuilt && !this.#closed) {
+      this.#rebuilt = false;
+      await this.#becomeReady();
+      console.warn(`[svc-search] replication: replica ${this.id} rebuilt from the tables, ready again`);
+    }
+  }
+
+  #gapFound(gap: LogGap): void {
+    console.warn(
+      `[svc-search] replication: replica ${this.id} stalled past the log's pruning (${gap.message}); ` +
+        'rebuilding its memory from the tables, not ready meanwhile',
+    );
+    this.#mustRebuild = true;
+  }
+
   async #catchUpWith(queryable: Pool | PoolClient): Promise<void> {
     const before = this.#applied;
     for (;;) {
+      const from = this.#applied;
       const { rows } = await queryable.query<{ seq: number; changes: string }>(
         'SELECT seq, changes FROM service_log WHERE seq > $1 ORDER BY seq LIMIT $2',
-        [this.#applied, BATCH],
+        [from, BATCH],
       );
+      // The next entry is there: nothing this replica needs was pruned. Otherwise (no entry, or a later one:
+      // a rolled-back write leaves a hole in the sequence) the watermark, read after the entries, tells
+      // whether entries past this replica's position were pruned.
+      if (Number(rows[0]?.seq) !== from + 1) {
+        const pruned = await prunedThrough(queryable);
+        if (pruned > from) throw new LogGap(from, pruned);
+      }
       for (const row of rows) {
         if (this.#follower) await this.#follower(JSON.parse(row.changes) as Change[]);
-        this.#applied = row.seq;
+        this.#applied = Number(row.seq);
       }
       if (rows.length < BATCH) break;
     }
@@ -187,12 +334,14 @@ export class PgReplication {
 
   /** Wakes a catch-up (several notifications while one runs make one more). */
   wake(): void {
-    if (this.#catchUpQueued || this.#closed) return;
+    // Not before `follow`: the memory is still being built from the tables, and an entry read now would count
+    // as applied without reaching it.
+    if (this.#catchUpQueued || this.#closed || !this.#follower) return;
     this.#catchUpQueued = true;
     void this.#mutex
       .run(async () => {
         this.#catchUpQueued = false;
-        if (!this.#closed) await this.#catchUpWith(this.#pool);
+        if (!this.#closed) await this.#catchUpOrRebuild();
       })
       .catch((error: unknown) => console.error('[svc-search] replication: catching up failed', error));
   }
@@ -245,16 +394,7 @@ export class PgReplication {
     const now = Date.now();
     if (now - this.#lastPrune > 30_000) {
       this.#lastPrune = now;
-      await this.#prune(now);
+      await pruneLog(this.#pool, now - (this.#options.keepLogMs ?? 600_000));
     }
-  }
-
-  /** Drops log entries every replica seen in the last hour has applied, once older than `keepLogMs`. */
-  async #prune(now: number): Promise<void> {
-    await this.#pool.query(
-      `DELETE FROM service_log WHERE created_at < $1 AND seq <= (
-         SELECT MIN(applied_seq) FROM service_replicas WHERE heartbeat_at > now() - interval '1 hour')`,
-      [now - (this.#options.keepLogMs ?? 600_000)],
-    );
   }
 }

@@ -50,3 +50,53 @@ export function unsyncedCommit<T>(db: Database.Database, commit: () => T): T {
     db.pragma(`synchronous = ${level}`);
   }
 }
+
+/** How long a log's batch waits for the write lock, in turns of {@link LOCK_RETRY_MS}, before it fails. */
+const LOCK_WAIT_MS = 60_000;
+const LOCK_RETRY_MS = 20;
+
+/** Whether SQLite refused for a lock another connection holds (`SQLITE_BUSY` and its extended codes). */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * Runs `attempt` with SQLite's busy wait off (`busy_timeout = 0` for that call alone): it fails at once with
+ * SQLITE_BUSY, rather than blocking the event loop, while another process holds the file's write lock.
+ *
+ * @example
+ * withoutBusyWait(db, () => heartbeat.run(now, id));
+ */
+export function withoutBusyWait<T>(db: Database.Database, attempt: () => T): T {
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    return attempt();
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+}
+
+/**
+ * Commits a batch of a log (Analytics searches, Usage calls: `commit` runs its own `BEGIN IMMEDIATE`
+ * transaction) once the file's write lock is free. With workers, another process may hold that lock for
+ * longer than the busy timeout (5 s: a write of a big batch, a copy of a large index); SQLite's busy wait
+ * would block this process's event loop (its searches) all that time and then fail with SQLITE_BUSY. Here
+ * each try takes the lock without waiting, and a busy one waits on a timer (20 ms) before the next, for up to
+ * a minute; then the SQLITE_BUSY is thrown (the logs keep the batch and retry).
+ *
+ * @example
+ * await commitWhenUnlocked(db, () => unsyncedCommit(db, () => insert.immediate()));
+ */
+export async function commitWhenUnlocked<T>(db: Database.Database, commit: () => T): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return withoutBusyWait(db, commit);
+    } catch (error) {
+      if (!isBusy(error) || Date.now() - started >= LOCK_WAIT_MS) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+  }
+}

@@ -3,10 +3,10 @@
  * memory (the engine's indices), sharing the database file (WAL) as PostgreSQL replicas share a database
  * (`postgres/replication.ts`, same design, same tables' meaning).
  *
- * A write takes SQLite's write lock first (`BEGIN IMMEDIATE`: one writer at a time across processes, the
- * others wait up to the busy timeout), catches its memory up with the log inside that transaction, is built,
- * and commits its changes, its log entry (`service_log`) and its task rows together. The log's sequence is
- * thus the commit order, and every worker applies the entries in it.
+ * A write catches its memory up with the log, takes SQLite's write lock (`BEGIN IMMEDIATE`: one writer at a
+ * time across processes, the others wait up to the busy timeout), applies inside that transaction what was
+ * committed in between, is built, and commits its changes, its log entry (`service_log`) and its task rows
+ * together. The log's sequence is thus the commit order, and every worker applies the entries in it.
  *
  * Each worker follows the log by sequence number: it is woken when another worker committed (the cluster's
  * primary relays a message, `cluster/workers.ts`) and at every heartbeat (500 ms), and applies every entry
@@ -18,6 +18,7 @@ import type Database from 'better-sqlite3';
 import type { StorageReplication } from '../storage.js';
 import type { Change } from '../types.js';
 import { type LogFollower, Mutex } from '../log.js';
+import { isBusy, withoutBusyWait } from './open.js';
 
 export interface SqliteReplicationOptions {
   /** The worker's name in `service_replicas`; a replacement worker reuses the name of the one it replaces. */
@@ -55,6 +56,7 @@ export class SqliteReplication implements StorageReplication {
   #lastPrune = 0;
   #closed = false;
   #catchUpQueued = false;
+  #ready = false;
 
   constructor(db: Database.Database, options: SqliteReplicationOptions) {
     this.#db = db;
@@ -90,6 +92,11 @@ export class SqliteReplication implements StorageReplication {
     return this.#applied;
   }
 
+  /** Whether the worker counts for publishing (from `join` on). */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
   /** Registers the worker (not ready) at the log's head: the log is kept from there while it builds. */
   register(): void {
     this.#applied = (this.#stmt.head.get() as { head: number }).head;
@@ -107,6 +114,7 @@ export class SqliteReplication implements StorageReplication {
   async join(): Promise<void> {
     await this.catchUp();
     this.#stmt.ready.run(Date.now(), this.id);
+    this.#ready = true;
     // An entry committed between the catch-up and `ready` woke nobody here: look once more.
     this.wake();
   }
@@ -121,7 +129,9 @@ export class SqliteReplication implements StorageReplication {
   }
 
   wake(): void {
-    if (this.#catchUpQueued || this.#closed) return;
+    // Not before `follow`: the memory is still being built from the tables, and an entry read now would count
+    // as applied without reaching it.
+    if (this.#catchUpQueued || this.#closed || !this.#follower) return;
     this.#catchUpQueued = true;
     this.#mutex
       .run(async () => {
@@ -133,11 +143,15 @@ export class SqliteReplication implements StorageReplication {
 
   /**
    * Runs one write of this worker in its turn: SQLite's write lock held (`BEGIN IMMEDIATE`), memory caught
-   * up with the log first. `write` must COMMIT (the task store does, with the log entry); whatever it leaves
-   * open is rolled back.
+   * up with the log first (most of it before the lock is taken). `write` must COMMIT (the task store does,
+   * with the log entry); whatever it leaves open is rolled back.
    */
   exclusive<T>(write: () => Promise<T>): Promise<T> {
     return this.#mutex.run(async () => {
+      // Caught up before the lock is taken: applying the log can be long (an index rebuilt after another
+      // worker changed its settings: seconds at a million records), and every other worker's writes, log
+      // batches and heartbeats wait for the lock. Under it, only what was committed in between is applied.
+      await this.#catchUpNow();
       this.#db.exec('BEGIN IMMEDIATE');
       try {
         await this.#catchUpNow();
@@ -201,15 +215,18 @@ export class SqliteReplication implements StorageReplication {
   #beat(): void {
     if (this.#closed || !this.#db.open) return;
     try {
-      const now = Date.now();
-      this.#stmt.beat.run(now, this.#applied, this.id);
-      if (now - this.#lastPrune > 30_000) {
-        this.#lastPrune = now;
-        this.#stmt.prune.run(now - (this.#options.keepLogMs ?? 600_000), now - 3_600_000);
-      }
+      // Without SQLite's busy wait: while another worker holds the write lock, this beat is skipped (the
+      // next one tries again) rather than blocking this worker's event loop up to the busy timeout.
+      withoutBusyWait(this.#db, () => {
+        const now = Date.now();
+        this.#stmt.beat.run(now, this.#applied, this.id);
+        if (now - this.#lastPrune > 30_000) {
+          this.#lastPrune = now;
+          this.#stmt.prune.run(now - (this.#options.keepLogMs ?? 600_000), now - 3_600_000);
+        }
+      });
     } catch (error) {
-      // SQLITE_BUSY past the busy timeout: the next beat tries again.
-      console.error('[svc-search] workers: heartbeat failed', error);
+      if (!isBusy(error)) console.error('[svc-search] workers: heartbeat failed', error);
     }
     // A missed wake-up costs at most one heartbeat of lag.
     this.wake();

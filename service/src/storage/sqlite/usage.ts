@@ -1,7 +1,7 @@
 /** The Usage call log in SQLite (`usage_calls`). */
 import type Database from 'better-sqlite3';
 import type { UsageRow, UsageStore } from '../types.js';
-import { unsyncedCommit } from './open.js';
+import { commitWhenUnlocked, unsyncedCommit } from './open.js';
 
 export class SqliteUsage implements UsageStore {
   readonly #db: Database.Database;
@@ -18,12 +18,16 @@ export class SqliteUsage implements UsageStore {
     };
   }
 
-  /** One batch of the Usage log (`usage/log.ts`), committed without its own fsync (`unsyncedCommit`). */
+  /**
+   * One batch of the Usage log (`usage/log.ts`), committed without its own fsync (`unsyncedCommit`) once the
+   * write lock is free (`commitWhenUnlocked`).
+   */
   async append(rows: readonly UsageRow[]): Promise<void> {
     const insert = this.#db.transaction(() => {
       for (const row of rows) this.#stmt.insert.run(row);
     });
-    unsyncedCommit(this.#db, () => insert.immediate());
+    // The write lock taken without blocking the event loop while another worker holds it.
+    await commitWhenUnlocked(this.#db, () => unsyncedCommit(this.#db, () => insert.immediate()));
   }
 
   async rows(start: number, end: number, indexName?: string): Promise<UsageRow[]> {

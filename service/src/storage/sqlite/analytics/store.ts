@@ -1,7 +1,7 @@
 /** The searches Analytics counts, in SQLite (`analytics_searches`), with the reports computed from them. */
 import type Database from 'better-sqlite3';
 import type { AnalyticsSearch, AnalyticsSearchFilter, AnalyticsStore } from '../../types.js';
-import { unsyncedCommit } from '../open.js';
+import { commitWhenUnlocked, unsyncedCommit } from '../open.js';
 import { SqliteAnalyticsReports } from './reports.js';
 
 export class SqliteAnalytics implements AnalyticsStore {
@@ -33,7 +33,9 @@ export class SqliteAnalytics implements AnalyticsStore {
     // IMMEDIATE: the write lock from the start, so workers sharing the file append one batch at a time and a
     // typing series spread over two of them keeps only its last search (a deferred read-then-write would
     // fail with SQLITE_BUSY once another worker wrote in between). Committed without its own fsync
-    // (`unsyncedCommit`: kept across kill -9; the lock is no longer held through an fsync).
+    // (`unsyncedCommit`: kept across kill -9; the lock is no longer held through an fsync), once the lock is
+    // free (`commitWhenUnlocked`: another worker may hold it past the busy timeout; waiting on a timer, not
+    // in SQLite's busy wait, which blocks this worker's searches and then fails).
     const append = this.#db.transaction(() => {
       for (const entry of searches) {
         const before = this.#stmt.previous.get(entry.indexName, entry.userKey) as
@@ -59,7 +61,7 @@ export class SqliteAnalytics implements AnalyticsStore {
         if (before && continues(before, entry)) this.#stmt.supersede.run(before.id);
       }
     });
-    unsyncedCommit(this.#db, () => append.immediate());
+    await commitWhenUnlocked(this.#db, () => unsyncedCommit(this.#db, () => append.immediate()));
   }
 
   async forgetUser(userToken: string, standIn: string): Promise<void> {
