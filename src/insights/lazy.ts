@@ -15,7 +15,7 @@ import { isValidUserToken } from '../protocol/insights-limits.js';
 import { type ClickTarget, clickTarget, countsAsClick } from './click-target.js';
 import { rememberClick } from './conversion-window.js';
 import { QUEUE_KEY_PREFIX, type QueueEntry, keptValues, randomId, storeReleased } from './storage.js';
-import { anonymousToken, forgetKept } from './token.js';
+import { anonymousToken, forgetKept, insightsNeeds } from './token.js';
 import type { HitRef, Insights, InsightsOptions, QueueStats } from './types.js';
 
 /** What the stand-in needs of the Insights module (`svc-search/insights`). */
@@ -67,9 +67,7 @@ export function createLazyInsights(options: InsightsOptions, load: () => Promise
   function registerNeeds() {
     const token = userToken();
     removeNeeds?.();
-    removeNeeds = token
-      ? store.registerNeeds('insights', { params: { clickAnalytics: true, userToken: token }, inherit: true })
-      : undefined;
+    removeNeeds = token ? store.registerNeeds('insights', insightsNeeds(token)) : undefined;
   }
 
   function onClick(event: MouseEvent) {

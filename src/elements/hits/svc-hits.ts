@@ -5,6 +5,7 @@ import { attributeList, hitAttributes } from '../base/hit-fields.js';
 import { SvcHitList, type ItemRenderInfo } from '../base/hit-list.js';
 import { defaultAttribute, highlightedValue, renderHighlight } from '../base/highlight.js';
 import { styles } from './styles.js';
+import { HITS_TRANSLATIONS } from './translations.js';
 
 /** What `renderHit` receives besides the hit. */
 export type HitRenderInfo = ItemRenderInfo;
@@ -49,12 +50,7 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
     attributesToRetrieve: { attribute: 'attributes-to-retrieve', converter: attributeList },
     renderHit: { attribute: false },
   };
-  static override defaultTranslations = {
-    listLabel: 'Search results',
-    noResults: 'No results for “{query}”.',
-    noResultsNoQuery: 'No results.',
-    error: 'The search is unavailable right now. Please try again.',
-  };
+  static override defaultTranslations = HITS_TRANSLATIONS;
 
   /** Attribute shown highlighted by default (default: the first highlighted attribute of each hit). */
   declare attribute: string | undefined;

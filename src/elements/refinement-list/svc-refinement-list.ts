@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { RefinementListController, type RefinementItem } from '../../controllers/refinement-list-controller.js';
+import { REFINEMENT_LIST_DEFAULTS } from '../../controllers/first-search-needs.js';
 import { DEFAULT_REFINEMENT_SORT, type RefinementSortCriterion } from '../../controllers/value-sort.js';
 import { SvcElement } from '../base/svc-element.js';
 import { renderHighlight } from '../base/highlight.js';
@@ -71,13 +72,13 @@ export class SvcRefinementList extends SvcElement {
   /** The facet attribute. */
   attribute = '';
   /** `or` (default): hits with any checked value; `and`: hits with all of them. */
-  operator: 'or' | 'and' = 'or';
+  operator: 'or' | 'and' = REFINEMENT_LIST_DEFAULTS.operator;
   /** Values shown (default 10). */
-  limit = 10;
+  limit = REFINEMENT_LIST_DEFAULTS.limit;
   /** Show a button revealing up to `show-more-limit` values. */
-  showMore = false;
+  showMore = REFINEMENT_LIST_DEFAULTS.showMore;
   /** Values shown after "Show more" (default 20). */
-  showMoreLimit = 20;
+  showMoreLimit = REFINEMENT_LIST_DEFAULTS.showMoreLimit;
   /** Show a field searching the values (search for facet values). */
   searchable = false;
   /** Comma-separated criteria: `isRefined`, `count[:asc|:desc]`, `name[:asc|:desc]` (default `isRefined,count:desc,name:asc`). */
@@ -96,7 +97,7 @@ export class SvcRefinementList extends SvcElement {
     Object.assign(this.#list, {
       attribute: this.attribute,
       operator: this.operator,
-      limit: this.limit > 0 ? this.limit : 10,
+      limit: this.limit > 0 ? this.limit : REFINEMENT_LIST_DEFAULTS.limit,
       showMore: this.showMore,
       showMoreLimit: this.showMoreLimit,
       sortBy: this.sortBy ?? DEFAULT_REFINEMENT_SORT,
