@@ -51,6 +51,12 @@ export interface LoaderOptions {
   hydrate?: ElementEntry;
   /** The URL the `preload` paths are relative to (the loader's own: `import.meta.url`); default the document's. */
   base?: string;
+  /**
+   * The first paint without Lit (src/prepaint): run at once on a page no server rendered; when it takes the page
+   * (returns a promise), the elements' chunks are requested once it has painted (or given up), in a timer set from
+   * the frame after, so that what the first results wait for is the loader and one search.
+   */
+  prepaint?: (document: Document) => Promise<void> | undefined;
 }
 
 export interface Loader {
@@ -60,6 +66,13 @@ export interface Loader {
    */
   discover(root: DiscoverRoot): Promise<void>;
 }
+
+/** Resolves in a timer set from the next frame's callback (at once in a hidden page, which has no frames). */
+const afterPaint = (): Promise<void> =>
+  new Promise((resolve) => {
+    if (document.visibilityState === 'hidden') resolve();
+    else requestAnimationFrame(() => setTimeout(resolve));
+  });
 
 /**
  * Starts a loader for `elements` (tag → chunk), watching `document`.
@@ -156,6 +169,8 @@ export function startLoader(elements: Record<string, ElementEntry>, options: Loa
   }
 
   watch(document);
-  void discover(document);
+  const painted = hydrate ? undefined : options.prepaint?.(document);
+  if (painted) void painted.then(afterPaint).then(() => discover(document));
+  else void discover(document);
   return { discover };
 }

@@ -250,6 +250,10 @@ export function createLazyInsights(options: InsightsOptions, load: () => Promise
   if (consent) anonymous = anonymousToken(kept, useCookie);
   else forgetKept(kept, client.appId);
   registerNeeds();
+  if (consent && options.earlyClicks?.length) {
+    for (const click of options.earlyClicks) pending.push({ kind: 'click', target: { hit: click.hit }, at: click.at });
+    void start();
+  }
   listenForClicks(true);
   if (inBrowser) addEventListener('pagehide', onPageHide);
   return insights;

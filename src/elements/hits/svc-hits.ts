@@ -4,6 +4,7 @@ import { HitsController } from '../../controllers/hits-controller.js';
 import { attributeList, hitAttributes } from '../base/hit-fields.js';
 import { SvcHitList, type ItemRenderInfo } from '../base/hit-list.js';
 import { defaultAttribute, highlightedValue, renderHighlight } from '../base/highlight.js';
+import { clearPrepainted, isPrepainted } from '../../prepaint/handoff.js';
 import { styles } from './styles.js';
 import { HITS_TRANSLATIONS } from './translations.js';
 
@@ -64,6 +65,21 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
   declare renderHit: ((hit: Hit<T>, info: HitRenderInfo) => unknown) | undefined;
 
   #results = new HitsController<T>(this, { store: () => this.store });
+
+  /**
+   * Hits painted before the element was defined (src/prepaint) stay until there is something to render in their
+   * place: the first render with results (or an error) replaces them in one task, with the same markup and styles.
+   */
+  protected override shouldUpdate(changed: PropertyValues): boolean {
+    const results = this.#results;
+    const ready = results.items.length > 0 || results.isEmpty || results.error !== null;
+    return (ready || !isPrepainted(this.shadowRoot)) && super.shouldUpdate(changed);
+  }
+
+  protected override update(changed: PropertyValues): void {
+    if (isPrepainted(this.shadowRoot)) clearPrepainted(this.shadowRoot!);
+    super.update(changed);
+  }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);

@@ -1,0 +1,78 @@
+/**
+ * The first paint without Lit: on a page it can reproduce (page.ts), the loader runs this at once. It sends the
+ * page's first search itself — built by the store's own request building (store/requests.ts) from the needs the
+ * elements will register (controllers/first-search-needs.ts, insights/token.ts), sent as the client sends it
+ * (client/params.ts, client/hosts.ts) — and paints the first hits in `<svc-hits>`' shadow root (paint.ts). It
+ * leaves the answer on the `<svc-search>` (handoff.ts): the store adopts it when its first requests are the same,
+ * and sends its own otherwise; `<svc-hits>` takes the shadow root over at its first render with results.
+ *
+ * The loader requests the elements' chunks once the hits are painted (or the search failed): what a user waits for
+ * is this script and one search.
+ */
+import { computeHosts } from '../client/hosts.js';
+import { multiSearchBody, urlCredentials } from '../client/params.js';
+import type { SearchResponse } from '../client/types.js';
+import { countsAsClick } from '../insights/click-target.js';
+import { anonymousToken, insightsNeeds } from '../insights/token.js';
+import { keptValues } from '../insights/storage.js';
+import { buildQueries, mergeNeeds, mergeResults, requestsDigest } from '../store/requests.js';
+import { emptyState } from '../store/state.js';
+import type { EarlyClick, PrepaintHandoff } from './handoff.js';
+import { PREPAINT_KEY } from './handoff.js';
+import { readPage } from './page.js';
+import { paintHits } from './paint.js';
+
+/**
+ * Starts the first paint of `document`: a promise settled once the hits are painted (or the search failed, or
+ * there was nothing to paint), or undefined when the page is not one it can reproduce.
+ *
+ * @example
+ * const painted = prepaint(document);
+ * if (painted) await painted; // then load the elements
+ */
+export function prepaint(document: Document): Promise<void> | undefined {
+  const page = readPage(document);
+  if (!page) return undefined;
+  const state = emptyState(page.indexName);
+  // Insights registers its needs before the elements do (`<svc-search>` creates it before providing the store).
+  const needs = mergeNeeds([insightsNeeds(anonymousToken(keptValues(), false)), ...page.needs]);
+  const built = buildQueries(state, needs);
+  const hosts = computeHosts({
+    appId: page.appId,
+    apiKey: page.apiKey,
+    hosts: page.hosts
+      ?.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+  });
+  const host = hosts.find((candidate) => candidate.accept !== 'write')!;
+  return fetch(`${host.url}/1/indexes/*/queries?${urlCredentials(page.appId, page.apiKey)}`, {
+    method: 'POST',
+    body: JSON.stringify(multiSearchBody(built.requests)),
+    headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+  })
+    .then((response) => (response.ok ? response.json() : undefined))
+    .then((answer: { results: SearchResponse[] } | undefined) => {
+      if (!answer?.results?.length) return;
+      const results = mergeResults(state, built, answer.results);
+      const painted = paintHits(page.hits, results, page.indexName, page.attribute);
+      const clicks: EarlyClick[] = [];
+      let taken = false;
+      const onClick = (event: Event) => {
+        if (taken || !countsAsClick(event as MouseEvent)) return;
+        const item = event.composedPath().find((node) => painted?.items.has(node as Element));
+        if (item) clicks.push({ hit: { ...painted!.items.get(item as Element)! }, at: Date.now() });
+      };
+      for (const type of ['click', 'auxclick']) painted?.root.addEventListener(type, onClick);
+      const handoff: PrepaintHandoff = {
+        initialResults: { results, requests: requestsDigest(built.requests) },
+        takeClicks() {
+          taken = true;
+          for (const type of ['click', 'auxclick']) painted?.root.removeEventListener(type, onClick);
+          return clicks;
+        },
+      };
+      (page.root as Element & { [PREPAINT_KEY]?: PrepaintHandoff })[PREPAINT_KEY] = handoff;
+    })
+    .catch(() => undefined);
+}
