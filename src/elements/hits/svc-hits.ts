@@ -69,21 +69,34 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
   /**
    * Hits painted before the element was defined (src/prepaint) stay until there is something to render in their
    * place: the first render with results (or an error) replaces them in one task, with the same markup and styles.
+   * Meanwhile the list still asks the store for what it shows (its needs are in the store's first search).
    */
   protected override shouldUpdate(changed: PropertyValues): boolean {
-    const results = this.#results;
-    const ready = results.items.length > 0 || results.isEmpty || results.error !== null;
-    return (ready || !isPrepainted(this.shadowRoot)) && super.shouldUpdate(changed);
+    if (isPrepainted(this.shadowRoot)) {
+      this.#askForShownFields();
+      this.#results.sync();
+      const results = this.#results;
+      if (!(results.items.length > 0 || results.isEmpty || results.error !== null)) return false;
+    }
+    return super.shouldUpdate(changed);
   }
 
   protected override update(changed: PropertyValues): void {
-    if (isPrepainted(this.shadowRoot)) clearPrepainted(this.shadowRoot!);
+    if (isPrepainted(this.shadowRoot)) {
+      clearPrepainted(this.shadowRoot!);
+      // Lit renders before the first node it found in the shadow root (`renderBefore`): a painted node, now gone.
+      this.renderOptions.renderBefore = null;
+    }
     super.update(changed);
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    // Only what the rendering shows is asked for (snippets of the template's `<svc-snippet>`s included).
+    this.#askForShownFields();
+  }
+
+  /** Only what the rendering shows is asked for (snippets of the template's `<svc-snippet>`s included). */
+  #askForShownFields(): void {
     Object.assign(
       this.#results,
       hitAttributes({
