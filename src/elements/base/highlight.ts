@@ -10,7 +10,6 @@ export {
   parseHighlight,
   toText,
   unescapeHtml,
-  type HighlightPart,
 } from './highlight-text.js';
 
 /**
