@@ -51,15 +51,24 @@ function ensureBundle(): void {
   assert.equal(result.status, 0, `vite build failed:\n${result.stdout}\n${result.stderr}`);
 }
 
-/** `<svc-hits>`' shadow root as markup without comments (Lit's markers), and the text of its stylesheets. */
+/**
+ * `<svc-hits>`' shadow root as markup without comments (Lit's markers), the text of its stylesheets, and each hit's
+ * box within the element (a takeover that moved the layout would show here; the elements above it appear meanwhile).
+ */
 const SHADOW_STATE = `(() => {
   const root = document.querySelector('svc-hits').shadowRoot;
   if (!root) return null;
   return {
     markup: root.innerHTML.replace(/<!--[^]*?-->/g, ''),
     styles: root.adoptedStyleSheets.map((sheet) => [...sheet.cssRules].map((rule) => rule.cssText).join('\\n')),
+    boxes: [...root.querySelectorAll('li')].map((li) => {
+      const host = root.host.getBoundingClientRect();
+      const box = li.getBoundingClientRect();
+      return [box.x - host.x, box.y - host.y, box.width, box.height].join();
+    }),
   };
 })()`;
+type ShadowState = { markup: string; styles: string[]; boxes: string[] };
 
 describe('first paint without Lit (loader build, cross-origin, Chromium)', () => {
   let site: CrossOrigin;
@@ -136,7 +145,7 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
     const page = await open('/six');
     try {
       await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
-      const painted = (await page.tab.evaluate(SHADOW_STATE)) as { markup: string; styles: string[] };
+      const painted = (await page.tab.evaluate(SHADOW_STATE)) as ShadowState;
       assert.equal(await page.tab.evaluate(`customElements.get('svc-hits')`), undefined, 'painted before Lit');
       assert.match(
         painted.markup,
@@ -144,9 +153,10 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       );
       release();
       await upgraded(page.tab);
-      const rendered = (await page.tab.evaluate(SHADOW_STATE)) as { markup: string; styles: string[] };
+      const rendered = (await page.tab.evaluate(SHADOW_STATE)) as ShadowState;
       assert.equal(rendered.markup, painted.markup);
       assert.deepEqual(rendered.styles, painted.styles);
+      assert.deepEqual(rendered.boxes, painted.boxes, 'every hit where it was painted');
       // Insights loads after the first results: wait for it, then count the searches of the load.
       await page.tab.waitForFunction(
         `performance.getEntriesByType('resource').some((e) => e.name.includes('/chunks/insights-'))`,
