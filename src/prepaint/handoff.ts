@@ -19,7 +19,7 @@ export interface EarlyClick {
 export interface PrepaintHandoff {
   /** The first search's results and the digest of its requests (see `InitialResults`). */
   initialResults: InitialResults;
-  /** The clicks on painted hits so far; once taken, the script records no more. */
+  /** The clicks on painted hits so far; once taken, the script records no more (Insights sees the next ones). */
   takeClicks(): EarlyClick[];
 }
 

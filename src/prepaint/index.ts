@@ -13,14 +13,58 @@ import { computeHosts } from '../client/hosts.js';
 import { multiSearchBody, urlCredentials } from '../client/params.js';
 import type { SearchResponse } from '../client/types.js';
 import { countsAsClick } from '../insights/click-target.js';
+import type { HitRef } from '../insights/types.js';
 import { anonymousToken, insightsNeeds } from '../insights/token.js';
 import { keptValues } from '../insights/storage.js';
 import { buildQueries, mergeNeeds, mergeResults, requestsDigest } from '../store/requests.js';
 import { emptyState } from '../store/state.js';
 import type { EarlyClick, PrepaintHandoff } from './handoff.js';
 import { PREPAINT_KEY } from './handoff.js';
-import { readPage } from './page.js';
+import { type PrepaintPage, readPage } from './page.js';
 import { paintHits } from './paint.js';
+
+/**
+ * Records the clicks on the painted `items` (in `root`) until they are taken: Insights is not there yet.
+ *
+ * @example
+ * const takeClicks = recordClicks(painted.root, painted.items); // later: takeClicks() → [{ hit, at }]
+ */
+function recordClicks(root: ShadowRoot, items: Map<Element, HitRef>): () => EarlyClick[] {
+  const clicks: EarlyClick[] = [];
+  const types = ['click', 'auxclick'];
+  const onClick = (event: Event) => {
+    if (!countsAsClick(event as MouseEvent)) return;
+    const item = event.composedPath().find((node) => items.has(node as Element)) as Element | undefined;
+    if (item) clicks.push({ hit: { ...items.get(item)! }, at: Date.now() });
+  };
+  for (const type of types) root.addEventListener(type, onClick);
+  return () => {
+    for (const type of types) root.removeEventListener(type, onClick);
+    return clicks;
+  };
+}
+
+/** The request of the page's first search (the store's own building), or undefined when it cannot be made. */
+function firstSearch(page: PrepaintPage) {
+  try {
+    const state = emptyState(page.indexName);
+    // Insights registers its needs before the elements do (`<svc-search>` creates it before providing the store).
+    const needs = mergeNeeds([insightsNeeds(anonymousToken(keptValues(), false)), ...page.needs]);
+    const hosts = computeHosts({
+      appId: page.appId,
+      apiKey: page.apiKey,
+      hosts: page.hosts
+        ?.split(',')
+        .map((host) => host.trim())
+        .filter(Boolean),
+    });
+    const host = hosts.find((candidate) => candidate.accept !== 'write')!;
+    return { state, built: buildQueries(state, needs), url: `${host.url}/1/indexes/*/queries` };
+  } catch {
+    // A configuration the client would refuse (an invalid host…): `<svc-search>` reports it once it is defined.
+    return undefined;
+  }
+}
 
 /**
  * Starts the first paint of `document`: a promise settled once the hits are painted (or the search failed, or
@@ -32,21 +76,10 @@ import { paintHits } from './paint.js';
  */
 export function prepaint(document: Document): Promise<void> | undefined {
   const page = readPage(document);
-  if (!page) return undefined;
-  const state = emptyState(page.indexName);
-  // Insights registers its needs before the elements do (`<svc-search>` creates it before providing the store).
-  const needs = mergeNeeds([insightsNeeds(anonymousToken(keptValues(), false)), ...page.needs]);
-  const built = buildQueries(state, needs);
-  const hosts = computeHosts({
-    appId: page.appId,
-    apiKey: page.apiKey,
-    hosts: page.hosts
-      ?.split(',')
-      .map((h) => h.trim())
-      .filter(Boolean),
-  });
-  const host = hosts.find((candidate) => candidate.accept !== 'write')!;
-  return fetch(`${host.url}/1/indexes/*/queries?${urlCredentials(page.appId, page.apiKey)}`, {
+  const search = page && firstSearch(page);
+  if (!page || !search) return undefined;
+  const { state, built, url } = search;
+  return fetch(`${url}?${urlCredentials(page.appId, page.apiKey)}`, {
     method: 'POST',
     body: JSON.stringify(multiSearchBody(built.requests)),
     headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
@@ -56,21 +89,9 @@ export function prepaint(document: Document): Promise<void> | undefined {
       if (!answer?.results?.length) return;
       const results = mergeResults(state, built, answer.results);
       const painted = paintHits(page.hits, results, page.indexName, page.attribute);
-      const clicks: EarlyClick[] = [];
-      let taken = false;
-      const onClick = (event: Event) => {
-        if (taken || !countsAsClick(event as MouseEvent)) return;
-        const item = event.composedPath().find((node) => painted?.items.has(node as Element));
-        if (item) clicks.push({ hit: { ...painted!.items.get(item as Element)! }, at: Date.now() });
-      };
-      for (const type of ['click', 'auxclick']) painted?.root.addEventListener(type, onClick);
       const handoff: PrepaintHandoff = {
         initialResults: { results, requests: requestsDigest(built.requests) },
-        takeClicks() {
-          taken = true;
-          for (const type of ['click', 'auxclick']) painted?.root.removeEventListener(type, onClick);
-          return clicks;
-        },
+        takeClicks: painted ? recordClicks(painted.root, painted.items) : () => [],
       };
       (page.root as Element & { [PREPAINT_KEY]?: PrepaintHandoff })[PREPAINT_KEY] = handoff;
     })

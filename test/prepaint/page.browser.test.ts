@@ -4,6 +4,10 @@
  * request is proven end to end by test/e2e/prepaint.node.test.ts (one search on load).
  */
 import { expect, fixture } from '@open-wc/testing';
+import { REFINEMENT_LIST_DEFAULTS } from '../../src/controllers/first-search-needs.js';
+import { SvcHits } from '../../src/elements/hits/svc-hits.js';
+import { HITS_TRANSLATIONS } from '../../src/elements/hits/translations.js';
+import { SvcRefinementList } from '../../src/elements/refinement-list/svc-refinement-list.js';
 import { readPage } from '../../src/prepaint/page.js';
 
 const ROOT = 'app-id="APP" api-key="key" index-name="products" hosts="http://127.0.0.1:1"';
@@ -14,6 +18,15 @@ async function page(markup: string) {
 }
 
 describe('first paint: the pages it paints', () => {
+  it("assumes the elements' own defaults: the refinement list's options, the hit list's strings", () => {
+    // The classes are not registered here (no define file): read their field initialisers from a plain instance.
+    customElements.define('prepaint-refinement-list', class extends SvcRefinementList {});
+    const list = document.createElement('prepaint-refinement-list') as SvcRefinementList;
+    const { operator, limit, showMore, showMoreLimit } = list;
+    expect({ operator, limit, showMore, showMoreLimit }).to.deep.equal(REFINEMENT_LIST_DEFAULTS);
+    expect(SvcHits.defaultTranslations).to.deep.equal(HITS_TRANSLATIONS);
+  });
+
   it('reads the root, the hit list and the needs of the six mission elements', async () => {
     const found = await page(`<svc-search ${ROOT}>
       <svc-search-box placeholder="Search"></svc-search-box>

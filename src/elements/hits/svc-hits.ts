@@ -6,7 +6,6 @@ import { SvcHitList, type ItemRenderInfo } from '../base/hit-list.js';
 import { defaultAttribute, highlightedValue, renderHighlight } from '../base/highlight.js';
 import { clearPrepainted, isPrepainted } from '../../prepaint/handoff.js';
 import { styles } from './styles.js';
-import { HITS_TRANSLATIONS } from './translations.js';
 
 /** What `renderHit` receives besides the hit. */
 export type HitRenderInfo = ItemRenderInfo;
@@ -51,7 +50,14 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
     attributesToRetrieve: { attribute: 'attributes-to-retrieve', converter: attributeList },
     renderHit: { attribute: false },
   };
-  static override defaultTranslations = HITS_TRANSLATIONS;
+  // Written out for the element reference (docs/elements.md is generated from it); the first-paint script's copy
+  // (translations.ts) is checked equal by test/prepaint/page.browser.test.ts.
+  static override defaultTranslations = {
+    listLabel: 'Search results',
+    noResults: 'No results for “{query}”.',
+    noResultsNoQuery: 'No results.',
+    error: 'The search is unavailable right now. Please try again.',
+  };
 
   /** Attribute shown highlighted by default (default: the first highlighted attribute of each hit). */
   declare attribute: string | undefined;

@@ -72,13 +72,15 @@ export class SvcRefinementList extends SvcElement {
   /** The facet attribute. */
   attribute = '';
   /** `or` (default): hits with any checked value; `and`: hits with all of them. */
-  operator: 'or' | 'and' = REFINEMENT_LIST_DEFAULTS.operator;
+  // The defaults written out for the element reference; REFINEMENT_LIST_DEFAULTS (what the first-paint script
+  // assumes) is checked equal by test/prepaint/page.browser.test.ts.
+  operator: 'or' | 'and' = 'or';
   /** Values shown (default 10). */
-  limit = REFINEMENT_LIST_DEFAULTS.limit;
+  limit = 10;
   /** Show a button revealing up to `show-more-limit` values. */
-  showMore = REFINEMENT_LIST_DEFAULTS.showMore;
+  showMore = false;
   /** Values shown after "Show more" (default 20). */
-  showMoreLimit = REFINEMENT_LIST_DEFAULTS.showMoreLimit;
+  showMoreLimit = 20;
   /** Show a field searching the values (search for facet values). */
   searchable = false;
   /** Comma-separated criteria: `isRefined`, `count[:asc|:desc]`, `name[:asc|:desc]` (default `isRefined,count:desc,name:asc`). */
