@@ -40,7 +40,8 @@ function recordClicks(root: ShadowRoot, items: Map<Element, HitRef>): () => Earl
   for (const type of types) root.addEventListener(type, onClick);
   return () => {
     for (const type of types) root.removeEventListener(type, onClick);
-    return clicks;
+    // Taken once: a second Insights (its configuration changed) must not send them again.
+    return clicks.splice(0);
   };
 }
 

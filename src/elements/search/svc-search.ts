@@ -268,6 +268,9 @@ export class SvcSearch extends SvcElement {
       if (!store || same(this.#insightsConfig, insightsConfig)) return;
       this.#insightsConfig = insightsConfig;
       this.#insights?.dispose();
+      // Clicks on the hits the first-paint script painted, made before this (first) Insights existed.
+      const earlyClicks = this.#prepaint?.takeClicks();
+      this.#prepaint = undefined;
       // Created before the store's first search (a frame away), so that search already follows the consent and
       // carries the token; the module itself loads once the first results are painted (see insights/lazy.ts).
       this.#insights =
@@ -280,7 +283,7 @@ export class SvcSearch extends SvcElement {
                 consent: this.#consent,
                 useCookie: this.insightsCookie,
                 userToken: this.#validUserToken(),
-                earlyClicks: this.#prepaint?.takeClicks(),
+                earlyClicks,
               },
               () => import('../../insights/index.js'),
             )
