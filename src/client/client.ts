@@ -21,14 +21,12 @@
  */
 import { LruCache } from './cache.js';
 import { ApiError, RetryError, fail, list, need, type HostAttempt } from './errors.js';
-import { DEFAULT_DOMAIN, computeHosts, hostUrl } from './hosts.js';
+import { DEFAULT_DOMAIN, DEFAULT_TIMEOUTS, computeHosts, hostUrl } from './hosts.js';
 import { multiSearchBody, serializeParams, toQueryString, urlCredentials } from './params.js';
 
-export { computeHosts, DEFAULT_DOMAIN, DEFAULT_FALLBACK_DOMAIN } from './hosts.js';
+export { computeHosts, DEFAULT_DOMAIN, DEFAULT_FALLBACK_DOMAIN, DEFAULT_TIMEOUTS } from './hosts.js';
 import type { ClientOptions, HostDescriptor, RequestOptions, SearchClient } from './types.js';
 
-/** Default base timeouts, ms (the values of the hosted API's official clients). */
-export const DEFAULT_TIMEOUTS = { connect: 2_000, read: 5_000, write: 30_000 };
 /** Default time a failed host is skipped, ms. */
 export const DEFAULT_HOST_DOWN_MS = 120_000;
 

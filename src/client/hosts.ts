@@ -1,10 +1,13 @@
 /**
- * The hosts a client talks to, in its own module: the first-paint script (src/prepaint) sends the page's first
- * search to the same host as the client would, without loading the client.
+ * The hosts a client talks to and how long it waits for them, in a module of their own: the first-paint script
+ * (src/prepaint) sends the page's first search to the same host as the client would, and gives up when the
+ * client's first attempt would, without loading the client.
  */
 import { list, need } from './errors.js';
 import type { ClientOptions, HostDescriptor } from './types.js';
 
+/** Default base timeouts, ms (the values of the hosted API's official clients). */
+export const DEFAULT_TIMEOUTS = { connect: 2_000, read: 5_000, write: 30_000 };
 /** Default domain of the computed hosts. */
 export const DEFAULT_DOMAIN = 'service-search.net';
 /** Default domain of the three fallback hosts. */

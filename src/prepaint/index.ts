@@ -9,7 +9,7 @@
  * The loader requests the elements' chunks once the hits are painted (or the search failed): what a user waits for
  * is this script and one search.
  */
-import { computeHosts } from '../client/hosts.js';
+import { DEFAULT_TIMEOUTS, computeHosts } from '../client/hosts.js';
 import { multiSearchBody, urlCredentials } from '../client/params.js';
 import type { SearchResponse } from '../client/types.js';
 import { countsAsClick } from '../insights/click-target.js';
@@ -84,6 +84,9 @@ export function prepaint(document: Document): Promise<void> | undefined {
     method: 'POST',
     body: JSON.stringify(multiSearchBody(built.requests)),
     headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+    // No longer than the client's first attempt: the elements are not held back by a host that does not answer
+    // (the store then searches with the client's retries).
+    signal: AbortSignal.timeout(DEFAULT_TIMEOUTS.connect + DEFAULT_TIMEOUTS.read),
   })
     .then((response) => (response.ok ? response.json() : undefined))
     .then((answer: { results: SearchResponse[] } | undefined) => {

@@ -13,9 +13,12 @@
  *   itself, and the page shows its answer.
  * - Not painted (the chunks requested at once, nothing in `<svc-hits>` before they run): a `<template>` child, a
  *   state in the URL with `routing`.
+ * - A host that never answers holds the elements back no longer than the client's first attempt (7 s).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +75,9 @@ type ShadowState = { markup: string; styles: string[]; boxes: string[] };
 
 describe('first paint without Lit (loader build, cross-origin, Chromium)', () => {
   let site: CrossOrigin;
+  /** A host that accepts requests and never answers them. */
+  let silent: Server;
+  const silentSockets = new Set<Socket>();
   /** Requested dist/ paths, and the release of the held chunks. */
   const requested: string[] = [];
   let release: () => void = () => undefined;
@@ -118,6 +124,10 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
 
   before(async () => {
     ensureBundle();
+    silent = createServer(() => undefined);
+    silent.on('connection', (socket) => silentSockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentHost = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     site = await startCrossOrigin({
       dist: join(root, 'dist'),
       pages: {
@@ -125,6 +135,7 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
         '/hostile': loaderPage('<svc-hits></svc-hits>', HOSTILE_INDEX),
         '/template': loaderPage('<svc-hits><template><p data-text="name"></p></template></svc-hits>'),
         '/routed': loaderPage('<svc-hits></svc-hits>').replace('<svc-search ', '<svc-search routing '),
+        '/silent': loaderPage('<svc-hits></svc-hits>').replace('{{service}}', silentHost),
       },
       beforeServe(path) {
         requested.push(path);
@@ -139,6 +150,8 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
   after(async () => {
     release();
     await site?.close();
+    for (const socket of silentSockets) socket.destroy();
+    silent?.close();
   });
 
   test('the painted hits equal <svc-hits>’ own render of the same answer; the page makes one search', async () => {
@@ -250,4 +263,19 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       }
     });
   }
+
+  test('a host that never answers holds the elements back no longer than the client’s first attempt', async () => {
+    const page = await open('/silent');
+    try {
+      const started = Date.now();
+      // Without a bound on the script's search the chunks would never be requested: 15 s is twice the bound.
+      for (let i = 0; i < 750 && !chunksRequested().length; i++) await new Promise((r) => setTimeout(r, 20));
+      const waited = Date.now() - started;
+      assert.ok(chunksRequested().length, 'the element chunks were requested');
+      assert.ok(waited >= 6_000, `the script waited for its search (${waited} ms)`);
+      assert.equal(await page.tab.evaluate(`document.querySelector('svc-hits').shadowRoot`), null, 'nothing painted');
+    } finally {
+      await page.close();
+    }
+  });
 });
