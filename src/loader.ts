@@ -9,6 +9,9 @@
  * first search (a root registered first would search before some elements exist, and search again when they
  * arrive).
  *
+ * On a page it can reproduce, the first-paint script (src/prepaint) runs at once: it sends the first search and
+ * paints the first hits without Lit, and the element chunks are requested once it has painted (see `prepaint`).
+ *
  * A page rendered on a server (`svc-search/ssr`: a root with `server-state`) gets the hydration chunk before the
  * first element chunk: it must be in place before an element class is defined, so the elements adopt the server's
  * declarative shadow DOM rather than render again. Other pages never load it.
