@@ -119,6 +119,7 @@ const SHARED_BY = 3;
 function loaderConfig(): UserConfig {
   const elements = elementChunks(join(src, 'elements'));
   const rootDefine = join(src, 'elements/search/define.ts');
+  const prepaint = join(src, 'prepaint/index.ts');
   let core: Set<string> | undefined;
   /**
    * `core`: what every page needs — the root element's static imports (Lit, context, store, client, the base
@@ -135,6 +136,9 @@ function loaderConfig(): UserConfig {
       for (const id of staticClosure(define, info)) users.set(id, (users.get(id) ?? 0) + 1);
     }
     for (const [id, count] of users) if (count >= SHARED_BY && !defines.has(id)) modules.add(id);
+    // What the first paint without Lit imports is in the loader itself (run before any chunk is requested); the
+    // chunks import it from there.
+    for (const id of staticClosure(prepaint, info)) modules.delete(id);
     return modules;
   }
   /** Chunks of an earlier build are removed (their names change with their content). */
@@ -148,7 +152,7 @@ function loaderConfig(): UserConfig {
     worker: workerOptions(),
     plugins: [
       freshChunks,
-      loaderEntry(join(src, 'loader.ts'), join(src, 'loader-hydrate.ts'), join(src, 'elements')),
+      loaderEntry(join(src, 'loader.ts'), join(src, 'loader-hydrate.ts'), join(src, 'elements'), prepaint),
       minifyTemplates(),
       workerWithoutMap(),
     ],
@@ -182,6 +186,9 @@ function loaderConfig(): UserConfig {
             groups: [
               {
                 debugName: 'core',
+                // The set is closed under imports already, but for the first paint's modules, which stay in the
+                // loader (its entry): the group must not pull them back in as dependencies of its members.
+                includeDependenciesRecursively: false,
                 name: (id, ctx) => {
                   core ??= coreModules((module) => ctx.getModuleInfo(module));
                   return core.has(id) ? 'core' : null;

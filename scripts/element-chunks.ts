@@ -91,7 +91,12 @@ const PRELOAD_SELF_MARK = 'svc-search-preload-self:';
  * (`"svc-search-preload:<module>"`), replaced by the paths of its chunk's imports; the hash in each file name is
  * filled in by the bundler afterwards. A mark left over fails the build.
  */
-export function loaderEntry(loaderModule: string, hydrateModule: string, elementsDir: string): Plugin {
+export function loaderEntry(
+  loaderModule: string,
+  hydrateModule: string,
+  elementsDir: string,
+  prepaintModule: string,
+): Plugin {
   const resolved = `\0${LOADER_ENTRY}`;
   /** An `ElementEntry` of src/loader.ts as code: `load` imports `module`, then `afterImport` (a function, as code) if given. */
   const entry = (module: string, options: { root?: boolean; afterImport?: string } = {}) => {
@@ -121,8 +126,9 @@ export function loaderEntry(loaderModule: string, hydrateModule: string, element
       const hydrate = entry(hydrateModule, { afterImport: '(chunk) => chunk.startHydration()' });
       return [
         `import { startLoader } from ${JSON.stringify(loaderModule)};`,
+        `import { prepaint } from ${JSON.stringify(prepaintModule)};`,
         `const elements = {\n${entries.join('\n')}\n};`,
-        `const loader = startLoader(elements, { hydrate: ${hydrate}, base: import.meta.url });`,
+        `const loader = startLoader(elements, { hydrate: ${hydrate}, base: import.meta.url, prepaint });`,
         'export const discover = loader.discover;',
       ].join('\n');
     },

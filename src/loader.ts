@@ -9,6 +9,9 @@
  * first search (a root registered first would search before some elements exist, and search again when they
  * arrive).
  *
+ * On a page it can reproduce, the first-paint script (src/prepaint) runs at once: it sends the first search and
+ * paints the first hits without Lit, and the element chunks are requested once it has painted (see `prepaint`).
+ *
  * A page rendered on a server (`svc-search/ssr`: a root with `server-state`) gets the hydration chunk before the
  * first element chunk: it must be in place before an element class is defined, so the elements adopt the server's
  * declarative shadow DOM rather than render again. Other pages never load it.
@@ -51,6 +54,12 @@ export interface LoaderOptions {
   hydrate?: ElementEntry;
   /** The URL the `preload` paths are relative to (the loader's own: `import.meta.url`); default the document's. */
   base?: string;
+  /**
+   * The first paint without Lit (src/prepaint): run at once on a page no server rendered; when it takes the page
+   * (returns a promise), the elements' chunks are requested once it has painted (or given up), in a timer set from
+   * the frame after, so that what the first results wait for is the loader and one search.
+   */
+  prepaint?: (document: Document) => Promise<void> | undefined;
 }
 
 export interface Loader {
@@ -60,6 +69,13 @@ export interface Loader {
    */
   discover(root: DiscoverRoot): Promise<void>;
 }
+
+/** Resolves in a timer set from the next frame's callback (at once in a hidden page, which has no frames). */
+const afterPaint = (): Promise<void> =>
+  new Promise((resolve) => {
+    if (document.visibilityState === 'hidden') resolve();
+    else requestAnimationFrame(() => setTimeout(resolve));
+  });
 
 /**
  * Starts a loader for `elements` (tag → chunk), watching `document`.
@@ -159,7 +175,9 @@ export function startLoader(elements: Record<string, ElementEntry>, options: Loa
   }
 
   watch(document);
-  void discover(document);
+  const painted = hydrate ? undefined : options.prepaint?.(document);
+  if (painted) void painted.then(afterPaint).then(() => discover(document));
+  else void discover(document);
   return { discover };
 }
 

@@ -21,50 +21,14 @@
  */
 import { LruCache } from './cache.js';
 import { ApiError, RetryError, fail, list, need, type HostAttempt } from './errors.js';
-import { serializeParams, toQueryString } from './params.js';
+import { DEFAULT_DOMAIN, DEFAULT_TIMEOUTS, computeHosts, hostUrl } from './hosts.js';
+import { multiSearchBody, serializeParams, toQueryString, urlCredentials } from './params.js';
+
+export { computeHosts, DEFAULT_DOMAIN, DEFAULT_FALLBACK_DOMAIN, DEFAULT_TIMEOUTS } from './hosts.js';
 import type { ClientOptions, HostDescriptor, RequestOptions, SearchClient } from './types.js';
 
-/** Default domain of the computed hosts. */
-export const DEFAULT_DOMAIN = 'service-search.net';
-/** Default domain of the three fallback hosts. */
-export const DEFAULT_FALLBACK_DOMAIN = 'service-search-net.com';
-/** Default base timeouts, ms (the values of the hosted API's official clients). */
-export const DEFAULT_TIMEOUTS = { connect: 2_000, read: 5_000, write: 30_000 };
 /** Default time a failed host is skipped, ms. */
 export const DEFAULT_HOST_DOWN_MS = 120_000;
-
-const hostUrl = (url: string) => (/^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url : `https://${url}`).replace(/\/+$/, '');
-
-/**
- * The hosts of a client: explicit `hosts` when given, else `{appId}-dsn.{domain}` (reads),
- * `{appId}.{domain}` (writes) and `{appId}-{1,2,3}.{fallbackDomain}` in a shuffled order (both).
- *
- * @example
- * computeHosts({ appId: 'APP', apiKey: 'k' })[0] // { url: 'https://APP-dsn.service-search.net', accept: 'read' }
- */
-export function computeHosts(options: ClientOptions, random = Math.random): Array<Required<HostDescriptor>> {
-  const { appId, hosts, domain = DEFAULT_DOMAIN } = options;
-  if (hosts) {
-    return list(hosts, 'createClient: hosts').map((host) => {
-      const { url, accept = 'readWrite' } = (typeof host === 'string' ? { url: host } : host) ?? {};
-      return { url: hostUrl(need(url, 'createClient: host url')), accept };
-    });
-  }
-  const fallbacks = [1, 2, 3].map((n) => ({
-    url: `https://${appId}-${n}.${options.fallbackDomain ?? DEFAULT_FALLBACK_DOMAIN}`,
-    accept: 'readWrite' as const,
-  }));
-  // Fisher–Yates, once per client: spreads the retry load over the fallback hosts ("shuffle the list at start").
-  for (let i = 2; i; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [fallbacks[i], fallbacks[j]] = [fallbacks[j]!, fallbacks[i]!];
-  }
-  return [
-    { url: `https://${appId}-dsn.${domain}`, accept: 'read' },
-    { url: `https://${appId}.${domain}`, accept: 'write' },
-    ...fallbacks,
-  ];
-}
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -103,7 +67,7 @@ export function createClient(options: ClientOptions): SearchClient {
     if (!(ms > 0)) fail(`createClient: timeouts.${name} must be > 0`, RangeError);
   const hostDownMs = options.hostDownMs ?? DEFAULT_HOST_DOWN_MS;
   // URL credentials (simple requests, Insights beacons): the services accept them under the header names.
-  const credentials = `X-Service-Application-Id=${encodeURIComponent(appId)}&X-Service-API-Key=${encodeURIComponent(apiKey)}`;
+  const credentials = urlCredentials(appId, apiKey);
   const cache = options.cache !== false && new LruCache<unknown>(options.cache);
   /** host url → time until which it is skipped. */
   const downUntil = new Map<string, number>();
@@ -254,13 +218,13 @@ export function createClient(options: ClientOptions): SearchClient {
     multiSearch: (requests, requestOptions) =>
       read(
         '/1/indexes/*/queries',
-        {
-          requests: list(requests, 'multiSearch: requests').map((r) => ({
+        multiSearchBody(
+          list(requests, 'multiSearch: requests').map((r) => ({
             indexName: need(r?.indexName, 'multiSearch: indexName'),
-            params: serializeParams(r.params),
+            params: r.params,
           })),
-          strategy: requestOptions?.strategy,
-        },
+          requestOptions?.strategy,
+        ),
         requestOptions,
       ),
     searchForFacetValues(indexName, facetName, facetQuery, { maxFacetHits, ...params } = {}, requestOptions) {

@@ -2,7 +2,7 @@ import type { Hit } from '../client/types.js';
 import type { Needs } from '../store/types.js';
 import type { HitRef } from '../insights/types.js';
 import { StoreController } from './store-controller.js';
-import { HIGHLIGHT_PARAMS } from './highlight-tags.js';
+import { hitListNeeds } from './first-search-needs.js';
 
 /** A hit with where it stands in the results (for rendering and Insights). */
 export interface HitItem<T = Record<string, unknown>> {
@@ -42,13 +42,7 @@ export class HitsController<T = Record<string, unknown>> extends StoreController
   attributesToHighlight: string[] = ['*'];
 
   protected override needs(): Needs {
-    const { attributesToSnippet, attributesToRetrieve, attributesToHighlight } = this;
-    return {
-      params: { ...HIGHLIGHT_PARAMS },
-      attributesToRetrieve,
-      attributesToHighlight,
-      ...(attributesToSnippet.length ? { attributesToSnippet } : {}),
-    };
+    return hitListNeeds(this);
   }
 
   /** The hits of the current page (empty before the first answer). */

@@ -2,6 +2,7 @@ import { initialState, Task, TaskStatus } from '@lit/task';
 import type { ReactiveControllerHost } from 'lit';
 import type { Needs, SearchStore } from '../store/types.js';
 import { orderValues } from './facet-ordering.js';
+import { REFINEMENT_LIST_DEFAULTS, refinementListNeeds } from './first-search-needs.js';
 import { compareBy, DEFAULT_REFINEMENT_SORT, type RefinementSortCriterion } from './value-sort.js';
 import { StoreController, type StoreControllerOptions } from './store-controller.js';
 
@@ -39,12 +40,12 @@ export class RefinementListController extends StoreController {
   /** The facet attribute (must be in the index's `attributesForFaceting`). */
   attribute = '';
   /** `or`: any of the refined values (disjunctive, counts ignore this facet's refinements); `and`: all of them. */
-  operator: 'or' | 'and' = 'or';
+  operator: 'or' | 'and' = REFINEMENT_LIST_DEFAULTS.operator;
   /** Values shown (default 10). */
-  limit = 10;
+  limit = REFINEMENT_LIST_DEFAULTS.limit;
   /** Whether `toggleShowMore` may show up to `showMoreLimit` values. */
-  showMore = false;
-  showMoreLimit = 20;
+  showMore = REFINEMENT_LIST_DEFAULTS.showMore;
+  showMoreLimit = REFINEMENT_LIST_DEFAULTS.showMoreLimit;
   sortBy: RefinementSortCriterion[] = DEFAULT_REFINEMENT_SORT;
   /** True after `toggleShowMore` showed more values. */
   isShowingMore = false;
@@ -79,13 +80,7 @@ export class RefinementListController extends StoreController {
   }
 
   protected override needs(): Needs | undefined {
-    const { attribute, showMore, limit } = this;
-    return attribute
-      ? {
-          [this.operator === 'and' ? 'facets' : 'disjunctiveFacets']: [attribute],
-          maxValuesPerFacet: showMore ? Math.max(limit, this.showMoreLimit) : limit,
-        }
-      : undefined;
+    return refinementListNeeds(this);
   }
 
   #limit(): number {

@@ -15,7 +15,7 @@ import { isValidUserToken } from '../protocol/insights-limits.js';
 import { type ClickTarget, clickTarget, countsAsClick } from './click-target.js';
 import { rememberClick } from './conversion-window.js';
 import { QUEUE_KEY_PREFIX, type QueueEntry, keptValues, randomId, storeReleased } from './storage.js';
-import { anonymousToken, forgetKept } from './token.js';
+import { anonymousToken, forgetKept, insightsNeeds } from './token.js';
 import type { HitRef, Insights, InsightsOptions, QueueStats } from './types.js';
 
 /** What the stand-in needs of the Insights module (`svc-search/insights`). */
@@ -67,9 +67,7 @@ export function createLazyInsights(options: InsightsOptions, load: () => Promise
   function registerNeeds() {
     const token = userToken();
     removeNeeds?.();
-    removeNeeds = token
-      ? store.registerNeeds('insights', { params: { clickAnalytics: true, userToken: token }, inherit: true })
-      : undefined;
+    removeNeeds = token ? store.registerNeeds('insights', insightsNeeds(token)) : undefined;
   }
 
   function onClick(event: MouseEvent) {
@@ -252,6 +250,10 @@ export function createLazyInsights(options: InsightsOptions, load: () => Promise
   if (consent) anonymous = anonymousToken(kept, useCookie);
   else forgetKept(kept, client.appId);
   registerNeeds();
+  if (consent && options.earlyClicks?.length) {
+    for (const click of options.earlyClicks) pending.push({ kind: 'click', target: { hit: click.hit }, at: click.at });
+    void start();
+  }
   listenForClicks(true);
   if (inBrowser) addEventListener('pagehide', onPageHide);
   return insights;

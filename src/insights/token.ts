@@ -3,6 +3,7 @@
  * needs the token for its first search, before the rest of Insights is loaded.
  */
 import { isValidUserToken } from '../protocol/insights-limits.js';
+import type { Needs } from '../store/types.js';
 import { type KeptValues, QUEUE_KEY_PREFIX, TOKEN_KEY, WINDOW_KEY, randomId } from './storage.js';
 
 /** Cookie of the anonymous token (only with `useCookie`), six months like search-insights' `_ALGOLIA`. */
@@ -63,3 +64,15 @@ export function forgetKept(kept: KeptValues, appId: string): void {
   kept.write(WINDOW_KEY, null);
   kept.write(QUEUE_KEY_PREFIX + appId, null);
 }
+
+/**
+ * What Insights asks of every search while it has a user token: a queryID per search (`clickAnalytics`) and the
+ * token. Inherited by the added indices. The first-paint script (src/prepaint) asks the same of its search.
+ *
+ * @example
+ * store.registerNeeds('insights', insightsNeeds('anonymous-1b2c'));
+ */
+export const insightsNeeds = (userToken: string): Needs => ({
+  params: { clickAnalytics: true, userToken },
+  inherit: true,
+});

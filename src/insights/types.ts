@@ -49,6 +49,11 @@ export interface InsightsOptions {
   /** First retry delay after a network error or 5xx (default 1000 ms, doubling up to `retryMaxMs`). */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /**
+   * Clicks on hits made before this module existed (on the hits the first-paint script painted, src/prepaint):
+   * sent as clicks with their queryID and position, as if they had been seen here.
+   */
+  earlyClicks?: Array<{ hit: HitRef; at: number }>;
 }
 
 /** Counters of the queue, read by tests and the benchmark. */

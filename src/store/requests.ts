@@ -244,3 +244,13 @@ export function mergeResults<T>(
   });
   return results;
 }
+
+/**
+ * The requests as a comparable text without their `userToken`: a server searching for a page rarely knows the
+ * browser's anonymous token, and the results do not depend on it.
+ *
+ * @example
+ * requestsDigest([{ indexName: 'products', params: { query: 'a', userToken: 'u1' } }]) // '[{"indexName":"products","params":{"query":"a"}}]'
+ */
+export const requestsDigest = (requests: MultiSearchRequest[]): string =>
+  JSON.stringify(requests, (key, value: unknown) => (key === 'userToken' ? undefined : value));

@@ -28,7 +28,9 @@ import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
 import type { MultiSearchRequest, RequestOptions } from '../client/types.js';
 import { queryStringToState, stateToQueryString } from './query-string.js';
-import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults } from './requests.js';
+import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults, requestsDigest } from './requests.js';
+
+export { requestsDigest } from './requests.js';
 import { normalizeState, own, str, strings } from './state.js';
 import { type Batched, followed, type Node, type Part, refused, type Tree, tick, type Up, whenDue } from './tree.js';
 import type {
@@ -46,16 +48,6 @@ import type {
 
 /** Default delay before a pending search is reported `stalled`, ms. */
 export const DEFAULT_STALLED_DELAY_MS = 200;
-
-/**
- * The requests as a comparable text without their `userToken`: a server searching for a page rarely knows the
- * browser's anonymous token, and the results do not depend on it.
- *
- * @example
- * requestsDigest([{ indexName: 'products', params: { query: 'a', userToken: 'u1' } }]) // '[{"indexName":"products","params":{"query":"a"}}]'
- */
-export const requestsDigest = (requests: MultiSearchRequest[]): string =>
-  JSON.stringify(requests, (key, value: unknown) => (key === 'userToken' ? undefined : value));
 
 const toggled = <V>(list: V[] = [], value: V) =>
   list.includes(value) ? list.filter((v) => v !== value) : [...list, value];

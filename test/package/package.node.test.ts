@@ -181,13 +181,15 @@ describe('npm pack', () => {
     // A template's <svc-highlight>/<svc-snippet> must work: hits/define registers both (documented on svc-hits),
     // through hits/template-elements (their classes, not their define files: no chunk of their own on the page).
     hits: ['highlight/svc-highlight', 'highlight/styles', 'snippet/svc-snippet'],
-    // Same templates; and the SvcHits class (not its tag) for its list, empty and error strings.
+    // Same templates; and the SvcHits class (not its tag) for its list, empty and error strings (its styles' text
+    // in a module of its own, shared with the first-paint script).
     'infinite-hits': [
       'highlight/svc-highlight',
       'highlight/styles',
       'snippet/svc-snippet',
       'hits/svc-hits',
       'hits/styles',
+      'hits/style-text',
       'hits/template-elements',
     ],
     // SvcSnippet extends SvcHighlight; <svc-highlight> is not registered.

@@ -1,12 +1,5 @@
-import { css } from 'lit';
+import { unsafeCSS } from 'lit';
 import { listStyles } from '../base/styles.js';
+import { HITS_CSS } from './style-text.js';
 
-export const styles = [
-  listStyles,
-  css`
-    :host {
-      --_cols: var(--svc-hits-columns,1fr);
-      --_g: var(--svc-hits-gap,var(--_gap));
-    }
-  `,
-];
+export const styles = [listStyles, unsafeCSS(HITS_CSS)];

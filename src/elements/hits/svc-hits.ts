@@ -4,6 +4,7 @@ import { HitsController } from '../../controllers/hits-controller.js';
 import { attributeList, hitAttributes } from '../base/hit-fields.js';
 import { SvcHitList, type ItemRenderInfo } from '../base/hit-list.js';
 import { defaultAttribute, highlightedValue, renderHighlight } from '../base/highlight.js';
+import { clearPrepainted, isPrepainted } from '../../prepaint/handoff.js';
 import { styles } from './styles.js';
 
 /** What `renderHit` receives besides the hit. */
@@ -49,6 +50,8 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
     attributesToRetrieve: { attribute: 'attributes-to-retrieve', converter: attributeList },
     renderHit: { attribute: false },
   };
+  // Written out for the element reference (docs/elements.md is generated from it); the first-paint script's copy
+  // (translations.ts) is checked equal by test/prepaint/page.browser.test.ts.
   static override defaultTranslations = {
     listLabel: 'Search results',
     noResults: 'No results for “{query}”.',
@@ -69,9 +72,37 @@ export class SvcHits<T extends Record<string, unknown> = Record<string, unknown>
 
   #results = new HitsController<T>(this, { store: () => this.store });
 
+  /**
+   * Hits painted before the element was defined (src/prepaint) stay until there is something to render in their
+   * place: the first render with results (or an error) replaces them in one task, with the same markup and styles.
+   * Meanwhile the list still asks the store for what it shows (its needs are in the store's first search).
+   */
+  protected override shouldUpdate(changed: PropertyValues): boolean {
+    if (isPrepainted(this.shadowRoot)) {
+      this.#askForShownFields();
+      this.#results.sync();
+      const results = this.#results;
+      if (!(results.items.length > 0 || results.isEmpty || results.error !== null)) return false;
+    }
+    return super.shouldUpdate(changed);
+  }
+
+  protected override update(changed: PropertyValues): void {
+    if (isPrepainted(this.shadowRoot)) {
+      clearPrepainted(this.shadowRoot!);
+      // Lit renders before the first node it found in the shadow root (`renderBefore`): a painted node, now gone.
+      this.renderOptions.renderBefore = null;
+    }
+    super.update(changed);
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    // Only what the rendering shows is asked for (snippets of the template's `<svc-snippet>`s included).
+    this.#askForShownFields();
+  }
+
+  /** Only what the rendering shows is asked for (snippets of the template's `<svc-snippet>`s included). */
+  #askForShownFields(): void {
     Object.assign(
       this.#results,
       hitAttributes({

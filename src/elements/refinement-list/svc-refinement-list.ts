@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { RefinementListController, type RefinementItem } from '../../controllers/refinement-list-controller.js';
+import { REFINEMENT_LIST_DEFAULTS } from '../../controllers/first-search-needs.js';
 import { DEFAULT_REFINEMENT_SORT, type RefinementSortCriterion } from '../../controllers/value-sort.js';
 import { SvcElement } from '../base/svc-element.js';
 import { renderHighlight } from '../base/highlight.js';
@@ -71,6 +72,8 @@ export class SvcRefinementList extends SvcElement {
   /** The facet attribute. */
   attribute = '';
   /** `or` (default): hits with any checked value; `and`: hits with all of them. */
+  // The defaults written out for the element reference; REFINEMENT_LIST_DEFAULTS (what the first-paint script
+  // assumes) is checked equal by test/prepaint/page.browser.test.ts.
   operator: 'or' | 'and' = 'or';
   /** Values shown (default 10). */
   limit = 10;
@@ -96,7 +99,7 @@ export class SvcRefinementList extends SvcElement {
     Object.assign(this.#list, {
       attribute: this.attribute,
       operator: this.operator,
-      limit: this.limit > 0 ? this.limit : 10,
+      limit: this.limit > 0 ? this.limit : REFINEMENT_LIST_DEFAULTS.limit,
       showMore: this.showMore,
       showMoreLimit: this.showMoreLimit,
       sortBy: this.sortBy ?? DEFAULT_REFINEMENT_SORT,

@@ -3,6 +3,7 @@ import { ContextProvider } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import { createClient } from '../../client/index.js';
 import { createSearchStore } from '../../store/index.js';
+import { type PrepaintHandoff, takePrepaint } from '../../prepaint/handoff.js';
 import { isValidUserToken } from '../../protocol/insights-limits.js';
 import { createLazyInsights } from '../../insights/lazy.js';
 import type { Insights } from '../../insights/types.js';
@@ -127,6 +128,8 @@ export class SvcSearch extends SvcElement {
   #insightsConfig: unknown[] = [];
   #consent = true;
   #userToken: string | undefined;
+  /** What the first-paint script left for this root, until its store and Insights are made. */
+  #prepaint: PrepaintHandoff | undefined;
   /** The local client of `local-index` (undefined while its module loads), and the value it was made for. */
   #local: LocalEntry | undefined;
 
@@ -241,6 +244,9 @@ export class SvcSearch extends SvcElement {
           if (!client || !this.indexName) return; // not configured yet; a later attribute or property builds it
           // A server rendered the page: its state (that of the URL it rendered) and results.
           const server = hydration()?.serverState(this, this.indexName);
+          // The first-paint script searched for this root (src/prepaint): its answer, adopted when the store's
+          // first requests are the same.
+          this.#prepaint = server ? undefined : takePrepaint(this);
           const initialState =
             server?.state ??
             this.initialState ??
@@ -249,7 +255,7 @@ export class SvcSearch extends SvcElement {
             client,
             indexName: this.indexName,
             initialState,
-            initialResults: server?.initialResults,
+            initialResults: server?.initialResults ?? this.#prepaint?.initialResults,
           });
           this.#ownStore = store;
         }
@@ -262,6 +268,9 @@ export class SvcSearch extends SvcElement {
       if (!store || same(this.#insightsConfig, insightsConfig)) return;
       this.#insightsConfig = insightsConfig;
       this.#insights?.dispose();
+      // Clicks on the hits the first-paint script painted, made before this (first) Insights existed.
+      const earlyClicks = this.#prepaint?.takeClicks();
+      this.#prepaint = undefined;
       // Created before the store's first search (a frame away), so that search already follows the consent and
       // carries the token; the module itself loads once the first results are painted (see insights/lazy.ts).
       this.#insights =
@@ -274,6 +283,7 @@ export class SvcSearch extends SvcElement {
                 consent: this.#consent,
                 useCookie: this.insightsCookie,
                 userToken: this.#validUserToken(),
+                earlyClicks,
               },
               () => import('../../insights/index.js'),
             )

@@ -1,0 +1,103 @@
+/**
+ * The first paint without Lit: on a page it can reproduce (page.ts), the loader runs this at once. It sends the
+ * page's first search itself — built by the store's own request building (store/requests.ts) from the needs the
+ * elements will register (controllers/first-search-needs.ts, insights/token.ts), sent as the client sends it
+ * (client/params.ts, client/hosts.ts) — and paints the first hits in `<svc-hits>`' shadow root (paint.ts). It
+ * leaves the answer on the `<svc-search>` (handoff.ts): the store adopts it when its first requests are the same,
+ * and sends its own otherwise; `<svc-hits>` takes the shadow root over at its first render with results.
+ *
+ * The loader requests the elements' chunks once the hits are painted (or the search failed): what a user waits for
+ * is this script and one search.
+ */
+import { DEFAULT_TIMEOUTS, computeHosts } from '../client/hosts.js';
+import { multiSearchBody, urlCredentials } from '../client/params.js';
+import type { SearchResponse } from '../client/types.js';
+import { countsAsClick } from '../insights/click-target.js';
+import type { HitRef } from '../insights/types.js';
+import { anonymousToken, insightsNeeds } from '../insights/token.js';
+import { keptValues } from '../insights/storage.js';
+import { buildQueries, mergeNeeds, mergeResults, requestsDigest } from '../store/requests.js';
+import { emptyState } from '../store/state.js';
+import type { EarlyClick, PrepaintHandoff } from './handoff.js';
+import { PREPAINT_KEY } from './handoff.js';
+import { type PrepaintPage, readPage } from './page.js';
+import { paintHits } from './paint.js';
+
+/**
+ * Records the clicks on the painted `items` (in `root`) until they are taken: Insights is not there yet.
+ *
+ * @example
+ * const takeClicks = recordClicks(painted.root, painted.items); // later: takeClicks() → [{ hit, at }]
+ */
+function recordClicks(root: ShadowRoot, items: Map<Element, HitRef>): () => EarlyClick[] {
+  const clicks: EarlyClick[] = [];
+  const types = ['click', 'auxclick'];
+  const onClick = (event: Event) => {
+    if (!countsAsClick(event as MouseEvent)) return;
+    const item = event.composedPath().find((node) => items.has(node as Element)) as Element | undefined;
+    if (item) clicks.push({ hit: { ...items.get(item)! }, at: Date.now() });
+  };
+  for (const type of types) root.addEventListener(type, onClick);
+  return () => {
+    for (const type of types) root.removeEventListener(type, onClick);
+    // Taken once: a second Insights (its configuration changed) must not send them again.
+    return clicks.splice(0);
+  };
+}
+
+/** The request of the page's first search (the store's own building), or undefined when it cannot be made. */
+function firstSearch(page: PrepaintPage) {
+  try {
+    const state = emptyState(page.indexName);
+    // Insights registers its needs before the elements do (`<svc-search>` creates it before providing the store).
+    const needs = mergeNeeds([insightsNeeds(anonymousToken(keptValues(), false)), ...page.needs]);
+    const hosts = computeHosts({
+      appId: page.appId,
+      apiKey: page.apiKey,
+      hosts: page.hosts
+        ?.split(',')
+        .map((host) => host.trim())
+        .filter(Boolean),
+    });
+    const host = hosts.find((candidate) => candidate.accept !== 'write')!;
+    return { state, built: buildQueries(state, needs), url: `${host.url}/1/indexes/*/queries` };
+  } catch {
+    // A configuration the client would refuse (an invalid host…): `<svc-search>` reports it once it is defined.
+    return undefined;
+  }
+}
+
+/**
+ * Starts the first paint of `document`: a promise settled once the hits are painted (or the search failed, or
+ * there was nothing to paint), or undefined when the page is not one it can reproduce.
+ *
+ * @example
+ * const painted = prepaint(document);
+ * if (painted) await painted; // then load the elements
+ */
+export function prepaint(document: Document): Promise<void> | undefined {
+  const page = readPage(document);
+  const search = page && firstSearch(page);
+  if (!page || !search) return undefined;
+  const { state, built, url } = search;
+  return fetch(`${url}?${urlCredentials(page.appId, page.apiKey)}`, {
+    method: 'POST',
+    body: JSON.stringify(multiSearchBody(built.requests)),
+    headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+    // No longer than the client's first attempt: the elements are not held back by a host that does not answer
+    // (the store then searches with the client's retries).
+    signal: AbortSignal.timeout(DEFAULT_TIMEOUTS.connect + DEFAULT_TIMEOUTS.read),
+  })
+    .then((response) => (response.ok ? response.json() : undefined))
+    .then((answer: { results: SearchResponse[] } | undefined) => {
+      if (!answer?.results?.length) return;
+      const results = mergeResults(state, built, answer.results);
+      const painted = paintHits(page.hits, results, page.indexName, page.attribute);
+      const handoff: PrepaintHandoff = {
+        initialResults: { results, requests: requestsDigest(built.requests) },
+        takeClicks: painted ? recordClicks(painted.root, painted.items) : () => [],
+      };
+      (page.root as Element & { [PREPAINT_KEY]?: PrepaintHandoff })[PREPAINT_KEY] = handoff;
+    })
+    .catch(() => undefined);
+}

@@ -1,0 +1,129 @@
+/**
+ * Whether the first-paint script can paint a page, and what the store's first search will ask: read from the
+ * elements' attributes before any element is defined. Only what it can reproduce exactly is accepted; anything
+ * else (an element or attribute it does not know, a `<template>` child, properties set by code, a server-rendered
+ * root, a state in the URL) means no first paint, and the page loads as it does without it.
+ */
+import { REFINEMENT_LIST_DEFAULTS, refinementListNeeds } from '../controllers/first-search-needs.js';
+import { attributeList, hitAttributes } from '../elements/base/hit-fields.js';
+import { hitListNeeds } from '../controllers/first-search-needs.js';
+import type { Needs } from '../store/types.js';
+
+/** A page the script paints: its root, its hit list, and the needs of its elements (Insights' aside). */
+export interface PrepaintPage {
+  root: Element;
+  hits: Element;
+  appId: string;
+  apiKey: string;
+  indexName: string;
+  hosts: string | undefined;
+  /** The highlighted attribute of the hit list (`attribute`), if given. */
+  attribute: string | undefined;
+  needs: Needs[];
+}
+
+/** Attributes any element may carry without changing what it asks or renders. */
+const GLOBAL_ATTRIBUTES = ['id', 'class', 'style', 'title', 'dir', 'lang', 'slot'];
+
+/** The attributes of `<svc-recommendations>` and `<svc-trending>` (their own `index-name` is for Recommend). */
+const RECOMMEND_LIST_ATTRIBUTES = [
+  'model',
+  'threshold',
+  'max-recommendations',
+  'index-name',
+  'attribute',
+  'query-parameters',
+  'fallback-parameters',
+];
+
+/**
+ * The elements the script knows: the attributes each may carry, and its needs (none for the elements whose
+ * controllers ask nothing of the search request: the search box, the pagination, Recommend and trends).
+ */
+const KNOWN: Record<string, { attributes: string[]; needs?: (element: Element) => Needs | undefined }> = {
+  'svc-search': { attributes: ['app-id', 'api-key', 'index-name', 'hosts', 'routing'] },
+  'svc-search-box': { attributes: ['placeholder', 'autofocus', 'search-as-you-type'] },
+  'svc-pagination': {
+    attributes: ['padding', 'total-pages', 'show-first', 'show-previous', 'show-next', 'show-last', 'scroll-to'],
+  },
+  'svc-recommendations': { attributes: [...RECOMMEND_LIST_ATTRIBUTES, 'object-id'] },
+  'svc-trending': { attributes: [...RECOMMEND_LIST_ATTRIBUTES, 'facet-name', 'facet-value'] },
+  'svc-refinement-list': {
+    attributes: ['attribute', 'operator', 'limit', 'show-more', 'show-more-limit', 'searchable', 'sort-by'],
+    needs: (element) => refinementListNeeds(refinementListOptions(element)),
+  },
+  'svc-hits': {
+    attributes: ['attribute', 'attributes-to-retrieve'],
+    needs: (element) =>
+      hitListNeeds(
+        hitAttributes({
+          template: null,
+          attribute: element.getAttribute('attribute') || undefined,
+          custom: false,
+          explicit: attributeList(element.getAttribute('attributes-to-retrieve')),
+        }),
+      ),
+  },
+};
+
+/** A refinement list's options from its attributes, converted as Lit and the element do. */
+function refinementListOptions(element: Element) {
+  const number = (name: string, fallback: number) =>
+    element.hasAttribute(name) ? Number(element.getAttribute(name)) : fallback;
+  const limit = number('limit', REFINEMENT_LIST_DEFAULTS.limit);
+  return {
+    attribute: element.getAttribute('attribute') ?? '',
+    operator: element.getAttribute('operator') === 'and' ? ('and' as const) : ('or' as const),
+    limit: limit > 0 ? limit : REFINEMENT_LIST_DEFAULTS.limit,
+    showMore: element.hasAttribute('show-more'),
+    showMoreLimit: number('show-more-limit', REFINEMENT_LIST_DEFAULTS.showMoreLimit),
+  };
+}
+
+/** Whether `element` is as the script expects: known attributes only, no property set by code, no children. */
+function plain(element: Element): boolean {
+  const known = KNOWN[element.localName]!.attributes;
+  const attributes = [...element.attributes].every(
+    ({ name }) => known.includes(name) || GLOBAL_ATTRIBUTES.includes(name),
+  );
+  // A property set before the element is defined (`renderHit`, `translations`, `store`…) is an own property.
+  return attributes && Object.keys(element).length === 0;
+}
+
+/**
+ * The page as the script can paint it, or undefined when it cannot (see the module's comment).
+ *
+ * @example
+ * const page = readPage(document); // undefined on a server-rendered page
+ */
+export function readPage(document: Document): PrepaintPage | undefined {
+  const elements = [...document.querySelectorAll('*')].filter((element) => element.localName.startsWith('svc-'));
+  const roots = elements.filter((element) => element.localName === 'svc-search');
+  const hitLists = elements.filter((element) => element.localName === 'svc-hits');
+  if (roots.length !== 1 || hitLists.length !== 1) return undefined;
+  const [root] = roots as [Element];
+  const [hits] = hitLists as [Element];
+  for (const element of elements) {
+    if (!Object.hasOwn(KNOWN, element.localName) || !plain(element)) return undefined;
+    if (element !== root && !root.contains(element)) return undefined;
+  }
+  // Only the hit list's rendering is reproduced: no `<template>` child (nor any other content).
+  if (hits.childElementCount > 0) return undefined;
+  // A state in the URL (routing) is read by the store: the script searches only the empty state.
+  if (root.hasAttribute('routing') && location.search.length > 1) return undefined;
+  const appId = root.getAttribute('app-id');
+  const apiKey = root.getAttribute('api-key');
+  const indexName = root.getAttribute('index-name');
+  if (!appId || !apiKey || !indexName) return undefined;
+  const needs = elements.flatMap((element) => KNOWN[element.localName]!.needs?.(element) ?? []);
+  return {
+    root,
+    hits,
+    appId,
+    apiKey,
+    indexName,
+    hosts: root.getAttribute('hosts') ?? undefined,
+    attribute: hits.getAttribute('attribute') || undefined,
+    needs,
+  };
+}

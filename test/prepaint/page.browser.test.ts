@@ -1,0 +1,107 @@
+/**
+ * What the first-paint script accepts to paint (src/prepaint/page.ts) and the needs it reads from the attributes.
+ * The elements are not defined here (as on a page before the chunks arrive). That the needs give the store's very
+ * request is proven end to end by test/e2e/prepaint.node.test.ts (one search on load).
+ */
+import { expect, fixture } from '@open-wc/testing';
+import { REFINEMENT_LIST_DEFAULTS } from '../../src/controllers/first-search-needs.js';
+import { SvcHits } from '../../src/elements/hits/svc-hits.js';
+import { HITS_TRANSLATIONS } from '../../src/elements/hits/translations.js';
+import { SvcRefinementList } from '../../src/elements/refinement-list/svc-refinement-list.js';
+import { readPage } from '../../src/prepaint/page.js';
+
+const ROOT = 'app-id="APP" api-key="key" index-name="products" hosts="http://127.0.0.1:1"';
+
+async function page(markup: string) {
+  await fixture(markup);
+  return readPage(document);
+}
+
+describe('first paint: the pages it paints', () => {
+  it("assumes the elements' own defaults: the refinement list's options, the hit list's strings", () => {
+    // The classes are not registered here (no define file): read their field initialisers from a plain instance.
+    customElements.define('prepaint-refinement-list', class extends SvcRefinementList {});
+    const list = document.createElement('prepaint-refinement-list') as SvcRefinementList;
+    const { operator, limit, showMore, showMoreLimit } = list;
+    expect({ operator, limit, showMore, showMoreLimit }).to.deep.equal(REFINEMENT_LIST_DEFAULTS);
+    expect(SvcHits.defaultTranslations).to.deep.equal(HITS_TRANSLATIONS);
+  });
+
+  it('reads the root, the hit list and the needs of the six mission elements', async () => {
+    const found = await page(`<svc-search ${ROOT}>
+      <svc-search-box placeholder="Search"></svc-search-box>
+      <svc-refinement-list attribute="brand" searchable show-more show-more-limit="30"></svc-refinement-list>
+      <svc-hits attribute="name"></svc-hits>
+      <svc-pagination></svc-pagination>
+      <svc-recommendations object-id="p1"></svc-recommendations>
+      <svc-trending></svc-trending>
+    </svc-search>`);
+    expect(found).to.not.equal(undefined);
+    expect(found!.hits.localName).to.equal('svc-hits');
+    expect(found!.hosts).to.equal('http://127.0.0.1:1');
+    expect(found!.attribute).to.equal('name');
+    expect(found!.needs).to.deep.equal([
+      { disjunctiveFacets: ['brand'], maxValuesPerFacet: 30 },
+      {
+        params: { highlightPreTag: '__svc-highlight__', highlightPostTag: '__/svc-highlight__' },
+        attributesToRetrieve: ['name'],
+        attributesToHighlight: ['name'],
+      },
+    ]);
+  });
+
+  it('reads a refinement list as its element does: AND facets, an invalid limit as the default', async () => {
+    const found = await page(`<svc-search ${ROOT}>
+      <svc-refinement-list attribute="color" operator="and" limit="abc"></svc-refinement-list>
+      <svc-hits></svc-hits>
+    </svc-search>`);
+    expect(found!.needs[0]).to.deep.equal({ facets: ['color'], maxValuesPerFacet: 10 });
+  });
+
+  const refused: Array<[string, string]> = [
+    [
+      'a <template> child of the hit list',
+      `<svc-search ${ROOT}><svc-hits><template><p></p></template></svc-hits></svc-search>`,
+    ],
+    ['an attribute it does not know', `<svc-search ${ROOT}><svc-hits data-x="1"></svc-hits></svc-search>`],
+    ['insights off', `<svc-search ${ROOT} insights="false"><svc-hits></svc-hits></svc-search>`],
+    ['a server-rendered root', `<svc-search ${ROOT} server-state="s"><svc-hits></svc-hits></svc-search>`],
+    [
+      'an element it does not know',
+      `<svc-search ${ROOT}><svc-configure></svc-configure><svc-hits></svc-hits></svc-search>`,
+    ],
+    ['two roots', `<div><svc-search ${ROOT}><svc-hits></svc-hits></svc-search><svc-search ${ROOT}></svc-search></div>`],
+    [
+      'an element outside the root',
+      `<div><svc-search ${ROOT}><svc-hits></svc-hits></svc-search><svc-pagination></svc-pagination></div>`,
+    ],
+    ['no hit list', `<svc-search ${ROOT}><svc-search-box></svc-search-box></svc-search>`],
+    ['a root without its index', `<svc-search app-id="APP" api-key="key"><svc-hits></svc-hits></svc-search>`],
+    ['a hit list naming another root', `<svc-search ${ROOT}><svc-hits search="other"></svc-hits></svc-search>`],
+  ];
+  for (const [name, markup] of refused) {
+    it(`does not paint: ${name}`, async () => {
+      expect(await page(markup)).to.equal(undefined);
+    });
+  }
+
+  it('does not paint a hit list given a property by code before it is defined (renderHit)', async () => {
+    const element = await fixture(`<svc-search ${ROOT}><svc-hits></svc-hits></svc-search>`);
+    expect(readPage(document)).to.not.equal(undefined);
+    Object.assign(element.querySelector('svc-hits')!, { renderHit: () => 'custom' });
+    expect(readPage(document)).to.equal(undefined);
+  });
+
+  it('does not paint a routed root with a state in the URL', async () => {
+    await fixture(`<svc-search ${ROOT} routing><svc-hits></svc-hits></svc-search>`);
+    const original = location.href;
+    try {
+      history.replaceState(null, '', `${location.pathname}?query=acme`);
+      expect(readPage(document)).to.equal(undefined);
+      history.replaceState(null, '', location.pathname);
+      expect(readPage(document)).to.not.equal(undefined);
+    } finally {
+      history.replaceState(null, '', original);
+    }
+  });
+});
