@@ -115,6 +115,16 @@ export class Index {
     return structuredClone(this.state.settings);
   }
 
+  /**
+   * One setting (its default when unset), a copy: what a search reads of the settings, without the copy of
+   * every setting {@link getSettings} makes.
+   * @example index.getSetting('unretrievableAttributes') // []
+   */
+  getSetting<K extends keyof IndexSettings & string>(name: K): IndexSettings[K] {
+    const value = this.state.settings[name];
+    return value !== null && typeof value === 'object' ? structuredClone(value) : value;
+  }
+
   /** Validates (400 naming the setting) and applies a partial settings object; `null` resets a setting. */
   setSettings(partial: Partial<IndexSettings> | Record<string, unknown>): void {
     this.applyValidSettings(settingsValidation().validateSettings(partial));
