@@ -28,6 +28,7 @@ import { encodeSearchParams, parseSearchParams, type SearchParams } from './para
 import type { SearchOptions } from './personalization.js';
 import { effectiveParams } from './query.js';
 import { criteria, rank, rankDistinct } from './ranking.js';
+import { cloneJson } from './record-paths.js';
 import {
   defaultSettings,
   parseFacets,
@@ -121,8 +122,8 @@ export class Index {
    * @example index.getSetting('unretrievableAttributes') // []
    */
   getSetting<K extends keyof IndexSettings & string>(name: K): IndexSettings[K] {
-    const value = this.state.settings[name];
-    return value !== null && typeof value === 'object' ? structuredClone(value) : value;
+    // Settings are JSON: `cloneJson` copies a small value for a fraction of what `structuredClone` costs.
+    return cloneJson(this.state.settings[name]) as IndexSettings[K];
   }
 
   /** Validates (400 naming the setting) and applies a partial settings object; `null` resets a setting. */
