@@ -128,6 +128,9 @@ function printService(s: ServiceFigures): void {
       ],
     ],
   );
+  console.log(
+    `one client, per search: service CPU ${fmt(s.serviceCpuMs)} ms, client CPU ${fmt(s.clientCpuMs)} ms (request, answer read and parsed); the same searches on an index without records: p50 ${fmt(s.emptyP50)} ms (the HTTP floor)`,
+  );
 }
 
 function targets(size: number, me: Figures | undefined, service: ServiceFigures | undefined): void {

@@ -2,8 +2,9 @@
  * The service over HTTP at scale: the real service (`service/src/cli.ts serve`) in a child process on
  * loopback, a fresh data directory, records loaded through the batch API (1,000 per request, one
  * client sending them one after the other, as the official clients' `saveObjects` does), then the
- * first search after the load, one-client latency of the three query kinds, and search throughput of
- * 10 concurrent clients against one.
+ * first search after the load, one-client latency of the three query kinds (with the CPU each side spent
+ * per search, and the latency of the same searches on an index without records: the HTTP floor), and
+ * search throughput of 10 concurrent clients against one.
  *
  * The clients run in this process, the service in its own, so on a two-core machine each has a core;
  * latencies are what the client measures, HTTP and JSON included. The load and the per-kind latencies go
@@ -26,6 +27,7 @@ import { latency, type Latency } from './measure.js';
 const APP_ID = 'SVCLOCAL';
 const ADMIN_KEY = 'local-admin-key';
 const INDEX = 'scale';
+const EMPTY_INDEX = 'scale-empty';
 
 export interface ServiceFigures {
   records: number;
@@ -42,6 +44,13 @@ export interface ServiceFigures {
   faceted: Latency;
   /** The service's CPU ms per search over the one-client runs of the three kinds (insensitive to the machine's other load). */
   serviceCpuMs: number;
+  /** This process's CPU ms per search over the same runs: the client's share (request, answer read and parsed). */
+  clientCpuMs: number;
+  /**
+   * The floor of a search over HTTP: one client's p50 (ms) searching an index with no records — the round trip,
+   * the HTTP layer on both sides, the key check, the pipeline around the engine and a minimal answer.
+   */
+  emptyP50: number;
   /** Searches per second, latency and CPU per search with one client and with ten (`load-generator.ts`). */
   one: LoadFigures;
   ten: LoadFigures;
@@ -110,9 +119,9 @@ export class Client {
     return answer.body as Record<string, unknown>;
   }
 
-  async waitTask(taskID: number): Promise<void> {
+  async waitTask(taskID: number, index = INDEX): Promise<void> {
     for (;;) {
-      const { status } = await this.ok('GET', `/1/indexes/${INDEX}/task/${taskID}`);
+      const { status } = await this.ok('GET', `/1/indexes/${index}/task/${taskID}`);
       if (status === 'published') return;
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
@@ -124,10 +133,10 @@ export class Client {
 }
 
 /** One search on the bench index (20 hits; faceted: brand and category facets). */
-export function search(client: Client, query: string, faceted = false, parse = true): Promise<Answer> {
+export function search(client: Client, query: string, faceted = false, parse = true, index = INDEX): Promise<Answer> {
   const params = new URLSearchParams({ query, hitsPerPage: '20' });
   if (faceted) params.set('facets', JSON.stringify(['brand', 'category']));
-  return client.request('POST', `/1/indexes/${INDEX}/query`, { params: params.toString() }, parse);
+  return client.request('POST', `/1/indexes/${index}/query`, { params: params.toString() }, parse);
 }
 
 /** Starts `serve` on a data directory (a new one unless given) with extra arguments (`--workers 2`). */
@@ -163,11 +172,11 @@ function rssMB(pid: number): number {
 }
 
 /** Sequential searches of one client; wall-clock ms per search. */
-async function timed(client: Client, list: string[], faceted = false): Promise<number[]> {
+async function timed(client: Client, list: string[], faceted = false, index = INDEX): Promise<number[]> {
   const out: number[] = [];
   for (const q of list) {
     const t0 = performance.now();
-    const answer = await search(client, q, faceted);
+    const answer = await search(client, q, faceted, true, index);
     out.push(performance.now() - t0);
     if (answer.status !== 200) throw new Error(`search "${q}": ${answer.status}`);
   }
@@ -217,18 +226,28 @@ export async function measureService(
     if (!(nbHits > 0)) throw new Error(`the first search found nothing (${JSON.stringify(first.body)})`);
     const rss = rssMB(child.pid!);
     let searchCpu = 0;
+    let clientCpu = 0;
     let searches = 0;
-    const kinds = async (list: string[], faceted = false) => {
-      await timed(client, list.slice(0, 50), faceted);
+    const kinds = async (list: string[], faceted = false, index = INDEX) => {
+      await timed(client, list.slice(0, 50), faceted, index);
       const cpu0 = processCpuMs(child.pid!);
-      const wall = await timed(client, list, faceted);
-      searchCpu += processCpuMs(child.pid!) - cpu0;
-      searches += list.length;
+      const own0 = process.cpuUsage();
+      const wall = await timed(client, list, faceted, index);
+      const own = process.cpuUsage(own0);
+      if (index === INDEX) {
+        searchCpu += processCpuMs(child.pid!) - cpu0;
+        clientCpu += (own.user + own.system) / 1000;
+        searches += list.length;
+      }
       return latency(wall, wall.slice());
     };
     const prefix = await kinds(queries.prefix);
     const typo = await kinds(queries.typo.map((t) => t.query));
     const faceted = await kinds(queries.faceted, true);
+    // an index without records: what a search costs around the engine, over the same client
+    const empty = await client.ok('PUT', `/1/indexes/${EMPTY_INDEX}/settings`, BENCH_SETTINGS);
+    await client.waitTask(empty.taskID as number, EMPTY_INDEX);
+    const emptyP50 = (await kinds(queries.prefix, false, EMPTY_INDEX)).wall[0];
     const mixed = queries.prefix.flatMap((q, i) => [q, queries.typo[i]!.query, queries.faceted[i]!]);
     const load = new LoadGenerator(url, `/1/indexes/${INDEX}/query`, searchBodies(mixed));
     const one = await load.run(1, throughputMs, [child.pid!]);
@@ -244,6 +263,8 @@ export async function measureService(
       typo,
       faceted,
       serviceCpuMs: searchCpu / searches,
+      clientCpuMs: clientCpu / searches,
+      emptyP50,
       one,
       ten,
       rssMB: rss,

@@ -246,7 +246,8 @@ export class LocalEngine {
       if (!check) return given as Record<string, unknown>;
       return settingsValidation().validateSettingValue('renderingContent', given) as Record<string, unknown>;
     }
-    const setting = (index.getSettings() as { renderingContent?: Record<string, unknown> | null }).renderingContent;
+    // One setting copied, as the service's pipeline does, not a copy of every setting per search.
+    const setting = index.getSetting('renderingContent') as Record<string, unknown> | null | undefined;
     return setting ?? undefined;
   }
 
@@ -290,8 +291,7 @@ export class LocalEngine {
       const { index } = this.#require(indexName);
       const record = index.getObject(objectID);
       if (!record) return null;
-      const unretrievable = (index.getSettings() as { unretrievableAttributes?: string[] }).unretrievableAttributes;
-      return project(record, attributesToRetrieve ?? ['*'], unretrievable ?? []);
+      return project(record, attributesToRetrieve ?? ['*'], index.getSetting('unretrievableAttributes') ?? []);
     });
     return { results };
   }

@@ -162,6 +162,22 @@ describe('settings', () => {
     assert.equal(index.getSettings().hitsPerPage, 20);
   });
 
+  it('getSetting returns one setting (its default when unset) as a copy', () => {
+    const index = new Index('s');
+    assert.equal(index.getSetting('hitsPerPage'), 20);
+    assert.deepEqual(index.getSetting('unretrievableAttributes'), []);
+    assert.equal(index.getSetting('renderingContent'), undefined);
+    const renderingContent = { facetOrdering: { facets: { order: ['brand'] } } };
+    index.setSettings({ unretrievableAttributes: ['cost'], renderingContent });
+    const hidden = index.getSetting('unretrievableAttributes');
+    assert.deepEqual(hidden, ['cost']);
+    hidden.push('price');
+    (index.getSetting('renderingContent') as typeof renderingContent).facetOrdering.facets.order.push('color');
+    assert.deepEqual(index.getSetting('unretrievableAttributes'), ['cost']);
+    assert.deepEqual(index.getSettings().renderingContent, renderingContent);
+    assert.deepEqual(index.getSetting('renderingContent'), { facetOrdering: { facets: { order: ['brand'] } } });
+  });
+
   it('changing searchableAttributes re-indexes', () => {
     const index = new Index('s');
     index.saveObjects([{ objectID: '1', name: 'lamp', brand: 'acme' }]);

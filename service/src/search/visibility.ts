@@ -2,7 +2,7 @@
  * What a key may see of the hits of a search or browse: `unretrievableAttributes` put back for the keys that
  * may see them, and the highlights of attributes a key withholds taken out.
  */
-import type { Index, IndexSettings } from '../engine/index.js';
+import type { Index } from '../engine/index.js';
 import type { KeyInfo } from '../keys/types.js';
 import { bothAllow, forcedByKey, type RawParams, toSearchParams } from './key-params.js';
 
@@ -16,16 +16,14 @@ export function revealUnretrievable(
   key: KeyInfo,
   raw: RawParams,
   hits: Array<Record<string, unknown> & { objectID: string }>,
-  settingsOf: () => IndexSettings = () => index.getSettings(),
 ): void {
   if (!key.isAdmin && !key.acl.includes('seeUnretrievableAttributes')) return;
-  const settings = settingsOf() as { unretrievableAttributes?: string[]; attributesToRetrieve?: string[] };
-  const hidden = settings.unretrievableAttributes ?? [];
+  const hidden = index.getSetting('unretrievableAttributes') ?? [];
   if (hidden.length === 0 || hits.length === 0) return;
   const wanted = (toSearchParams({ attributesToRetrieve: raw.attributesToRetrieve }).attributesToRetrieve as
     | string[]
     | undefined) ??
-    settings.attributesToRetrieve ?? ['*'];
+    index.getSetting('attributesToRetrieve') ?? ['*'];
   const shown = hidden.filter(
     (name) => (wanted.includes('*') && !wanted.includes(`-${name}`)) || wanted.includes(name),
   );
