@@ -15,11 +15,8 @@ import { Orders, type SortOrder } from './orders.js';
 import { Postings } from './postings.js';
 import { languageList } from './query.js';
 import { defaultSettings, type FacetSpec, type IndexSettings, type SearchableSpec, type SortSpec } from './settings.js';
-import { SnapshotError } from './errors.js';
-import type { SnapshotContents } from './snapshot.js';
 import { NO_SYNONYMS } from './features.js';
 import type { Expansion, Synonym } from './synonyms.js';
-import { Vocabulary } from './vocabulary.js';
 
 export type IndexRecord = Record<string, unknown> & { objectID: string };
 
@@ -227,31 +224,6 @@ export class IndexState {
     this.liveCount--;
     this.deadCount++;
     if (this.aliveBits) this.aliveBits[id >>> 5]! &= ~(1 << (id & 31));
-  }
-
-  /**
-   * Replaces the records and the inverted index with `records` and the structures built from them elsewhere
-   * (an index snapshot, `snapshot.ts`): no record is tokenized. The columns and orders are built by the next
-   * {@link refresh}, as after a write.
-   */
-  restore(records: IndexRecord[], contents: SnapshotContents, dynamicRanks: string[]): void {
-    this.resetData();
-    if (records.length > this.capacity) this.grow(records.length);
-    for (let id = 0; id < records.length; id++) {
-      const record = records[id]!;
-      if (this.byObjectID.has(record.objectID)) throw new SnapshotError('Index snapshot: an objectID twice');
-      this.records.push(record);
-      this.byObjectID.set(record.objectID, id);
-      this.alive[id] = 1;
-    }
-    this.liveCount = records.length;
-    this.postings = Postings.fromContents(
-      Vocabulary.fromContents(contents.vocabulary),
-      this.capacity,
-      contents.postings,
-    );
-    for (const [rank, name] of dynamicRanks.entries()) this.dynamicRanks.set(name, rank);
-    this.version++;
   }
 
   /** Re-indexes the live records from scratch (settings change, or too many dead ids). */

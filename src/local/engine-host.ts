@@ -11,7 +11,7 @@ import { EngineError, SnapshotError } from '../engine/errors.js';
 import { checkResponseFields, withResponseFields } from '../engine/response-fields.js';
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
-import { type IndexRecord, Index } from '../engine/search-index.js';
+import { type IndexRecord, IndexCore } from '../engine/index-core.js';
 import { type IndexSettings, settingsValidation } from '../engine/settings.js';
 import {
   addDictionaries,
@@ -71,7 +71,7 @@ function checkedDictionaries(dictionaries: BundleDictionaries, fromCode: boolean
 }
 
 interface LoadedIndex {
-  index: Index;
+  index: IndexCore;
   rules: Rule[];
   /** Read from a file (its settings and rules validated by the service), not given in code. */
   trusted: boolean;
@@ -151,7 +151,7 @@ export class LocalEngine {
             if (entry.structures || !entry.replicaOf) this.rebuilt.set(entry.name, error.message);
           }
         }
-        const index = new Index(entry.name, { dictionaries: this.#dictionaries });
+        const index = new IndexCore(entry.name, { dictionaries: this.#dictionaries });
         index.beginBatch();
         index.applyValidSettings(settings);
         if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
@@ -240,7 +240,7 @@ export class LocalEngine {
     return { response, fields };
   }
 
-  #renderingContent(raw: RawParams, index: Index, check: boolean): Record<string, unknown> | undefined {
+  #renderingContent(raw: RawParams, index: IndexCore, check: boolean): Record<string, unknown> | undefined {
     if (raw.renderingContent !== undefined && raw.renderingContent !== null) {
       const given = toSearchParams({ renderingContent: raw.renderingContent }).renderingContent;
       if (!check) return given as Record<string, unknown>;

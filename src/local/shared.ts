@@ -4,7 +4,7 @@
  */
 import { type SearchParams, parseSearchParams } from '../engine/params.js';
 import type { RawParams } from '../engine/rules.js';
-import type { IndexRecord } from '../engine/search-index.js';
+import type { IndexRecord } from '../engine/index-core.js';
 
 /** One Recommend request (document 2). */
 export interface LocalRecommendRequest {

@@ -1,7 +1,7 @@
 /**
  * The worker of `svc-search/local` as a bundler splits it (esbuild, ES modules as Vite emits workers): the code
- * only some files or requests need — the snapshot restore, the rules, the Recommend answers, the settings
- * validation, synonyms, geo search, the warm-up of large indices — is in chunks the worker imports when it needs them, not in
+ * only some files or requests need — the snapshot restore (with the service's `Index`, which restores), the rules,
+ * the Recommend answers, the settings validation, synonyms, geo search, the warm-up of large indices — is in chunks the worker imports when it needs them, not in
  * what starting the worker loads.
  */
 import { describe, it } from 'node:test';
@@ -13,6 +13,8 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const LAZY = [
   'src/engine/snapshot.ts',
+  // the service's index (deletes, delete by query, snapshots): the worker builds `IndexCore`s
+  'src/engine/search-index.ts',
   'src/engine/rules.ts',
   'src/local/recommend.ts',
   'src/engine/settings-validation.ts',
@@ -24,7 +26,7 @@ const LAZY = [
 ];
 
 describe('the worker’s chunks', () => {
-  it('leave the snapshot restore, the rules, Recommend, the settings validation, synonyms, the language tables, geo search and the warm-up out of what starting the worker loads, and personalisation out of the worker', async () => {
+  it('leave the snapshot restore and the service’s Index, the rules, Recommend, the settings validation, synonyms, the language tables, geo search and the warm-up out of what starting the worker loads, and personalisation out of the worker', async () => {
     const result = await build({
       entryPoints: [join(root, 'src/local/worker.ts')],
       absWorkingDir: root,
