@@ -11,8 +11,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
-import { optionalFeature } from '../../src/engine/features.js';
+import { optionalFeature, WARM_UP_AT } from '../../src/engine/features.js';
 import { settingsValidation } from '../../src/engine/settings.js';
+import { warmUpRuns } from '../../src/engine/warm-up.js';
 import { LocalEngine, type LocalQuery } from '../../src/local/engine-host.js';
 
 function validationLoaded(): boolean {
@@ -105,6 +106,20 @@ describe('the local engine’s validation', () => {
     assert.equal(optionalFeature('personalization'), undefined, 'no personalisation in the worker');
     assert.equal(optionalFeature('synonyms'), undefined, 'no synonyms code for a file without synonyms');
     assert.equal(optionalFeature('languageTables'), undefined, 'no language tables without removeStopWords');
+  });
+
+  it('warms a large file’s index up without the settings validation (its own settings are valid)', async () => {
+    const large = new LocalEngine();
+    const records = Array.from({ length: WARM_UP_AT }, (_, i) => ({ objectID: String(i), name: `chair ${i}` }));
+    const bundle: IndexBundle = {
+      name: 'large',
+      exportedAt: 0,
+      indices: [{ name: 'large', settings: { searchableAttributes: ['name'] }, rules: [], synonyms: [], records }],
+    };
+    await large.load(await decodeBundle(await encodeBundle(bundle)));
+    assert.equal(warmUpRuns(), 1);
+    assert.equal(large.search('large', { query: 'chair 49999' }).nbHits, 1);
+    assert.equal(validationLoaded(), false);
   });
 
   it('loads the standard stop words and plural rules with the first request that turns them on', async () => {
