@@ -12,11 +12,10 @@ import { asksForGeo, feature } from './features.js';
 import { IndexCore } from './index-core.js';
 import type { IndexRecord, IndexState } from './index-state.js';
 import { parseSearchParams, type SearchParams } from './params.js';
-import { Postings } from './postings.js';
 import { settingsValidation, type IndexSettings } from './settings.js';
 import type { SnapshotContents } from './snapshot.js';
+import { postingsContents, restorePostings, restoreVocabulary, vocabularyContents } from './structures.js';
 import type { Synonym } from './synonyms.js';
-import { Vocabulary } from './vocabulary.js';
 
 export type { IndexRecord } from './index-state.js';
 
@@ -53,11 +52,7 @@ function restoreStructures(
     state.alive[id] = 1;
   }
   state.liveCount = records.length;
-  state.postings = Postings.fromContents(
-    Vocabulary.fromContents(contents.vocabulary),
-    state.capacity,
-    contents.postings,
-  );
+  state.postings = restorePostings(restoreVocabulary(contents.vocabulary), state.capacity, contents.postings);
   for (const [rank, name] of dynamicRanks.entries()) state.dynamicRanks.set(name, rank);
   state.version++;
 }
@@ -117,7 +112,10 @@ export class Index extends IndexCore {
       basis: basisOf(state.settings),
       records,
       dynamicRanks: [...state.dynamicRanks.entries()].sort((a, b) => a[1] - b[1]).map(([name]) => name),
-      contents: { vocabulary: state.postings.vocab.contents(), postings: state.postings.contents(records) },
+      contents: {
+        vocabulary: vocabularyContents(state.postings.vocab),
+        postings: postingsContents(state.postings, records),
+      },
     };
   }
 
