@@ -13,7 +13,6 @@
  * for the layout and why it is fast.
  */
 import type { Hit, SearchForFacetValuesResponse, SearchResponse } from '../protocol/index.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import { Dictionaries } from './dictionaries.js';
 import { EngineError } from './errors.js';
 import { textsOf } from './columns.js';
@@ -29,7 +28,7 @@ import { tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
 import type { SearchOptions } from './personalization.js';
 import { effectiveParams } from './query.js';
-import { criteria, rank, rankDistinct } from './ranking.js';
+import { criteria, rankDistinct } from './ranking.js';
 import { defaultSettings, parseFacets, parseSearchable, parseSort, type IndexSettings } from './settings.js';
 import type { Synonym } from './synonyms.js';
 
@@ -314,59 +313,11 @@ export class IndexCore {
 
   /**
    * Browses every record matching the parameters in custom-ranking order, up to 1,000 a call; the
-   * answer carries an opaque `cursor` while records remain.
+   * answer carries an opaque `cursor` while records remain (`browse.ts`: a feature of its own, which the
+   * browser worker loads with the first browse).
    * @example let r = index.browse({ filters: 'brand:Acme' }); while (r.cursor) r = index.browse({}, r.cursor);
    */
   browse(input: SearchParams = {}, cursor?: string): SearchResponse & { cursor?: string } {
-    const t0 = performance.now();
-    let params: SearchParams;
-    let position = 0;
-    if (cursor !== undefined && cursor !== null && cursor !== '') {
-      let state: { p?: unknown; o?: unknown };
-      try {
-        state = decodeCursor(String(cursor)) as { p?: unknown; o?: unknown };
-      } catch {
-        throw new EngineError('Invalid cursor');
-      }
-      if (typeof state.p !== 'string' || typeof state.o !== 'number' || !Number.isInteger(state.o) || state.o < 0)
-        throw new EngineError('Invalid cursor');
-      params = parseSearchParams(state.p);
-      position = state.o;
-    } else {
-      params = parseSearchParams(input as Record<string, unknown>);
-    }
-    const eff = effectiveParams(this.state.settings, params);
-    const hitsPerPage = typeof params.hitsPerPage === 'number' ? params.hitsPerPage : 1000;
-    if (hitsPerPage < 1)
-      throw new EngineError(
-        'Invalid value for parameter "hitsPerPage": expected an integer between 1 and 1000 for browse',
-      );
-    eff.hitsPerPage = hitsPerPage;
-    eff.distinct = 0;
-    const exec = execute(this.state, params, eff);
-    try {
-      const crits = criteria(this.state, exec, true);
-      const total = exec.candidates.length;
-      const end = Math.min(position + hitsPerPage, total);
-      const ordered = rank(this.state, exec.candidates, crits, end);
-      const hl = exec.words.length ? highlightOptions(this.state, exec) : null;
-      const hits: Hit[] = [];
-      for (let i = position; i < end; i++) hits.push(hitOf(this.state, ordered[i]!, exec, hl, eff.getRankingInfo));
-      const response: SearchResponse & { cursor?: string } = {
-        hits,
-        nbHits: total,
-        page: Math.floor(position / hitsPerPage),
-        nbPages: Math.ceil(total / hitsPerPage),
-        hitsPerPage,
-        query: eff.query,
-        params: encodeSearchParams(params),
-        processingTimeMS: Math.round(performance.now() - t0),
-        exhaustiveNbHits: true,
-      };
-      if (end < total) response.cursor = encodeCursor({ p: encodeSearchParams(params), o: end });
-      return response;
-    } finally {
-      release(this.state, exec);
-    }
+    return feature('browse').browse(this.state, input, cursor);
   }
 }

@@ -8,6 +8,7 @@
  * index.search(parseSearchParams('query=chai')).nbHits // 1
  */
 export { Index, type IndexRecord } from './search-index.js';
+import { browse } from './browse.js';
 import { installFeature } from './features.js';
 import { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import { geoFilter, parseGeo } from './geo.js';
@@ -25,6 +26,7 @@ installFeature('languageTables', { STANDARD_STOP_WORDS, pluralForms });
 installFeature('geo', { parseGeo, geoFilter });
 installFeature('personalization', { personalScorer, personalizationFigures });
 installFeature('warmUp', { warmUp });
+installFeature('browse', { browse });
 
 export { EngineError, SnapshotError } from './errors.js';
 export { checkResponseFields, withResponseFields } from './response-fields.js';

@@ -20,7 +20,7 @@ import {
   type IndexBundle,
   isFromFile,
 } from '../engine/bundle.js';
-import { loadForBundle, loadForRequests } from './on-demand.js';
+import { loadBrowse, loadForBundle, loadForRequests } from './on-demand.js';
 import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
@@ -168,8 +168,8 @@ export class LocalEngine {
   }
 
   /**
-   * Loads what answering a call needs beyond the engine's start, before it is answered: geo search for a request
-   * with a geo area, the standard stop words and plural rules for one with `removeStopWords` or `ignorePlurals`,
+   * Loads what answering a call needs beyond the engine's start, before it is answered: browsing for a browse, geo
+   * search for a request with a geo area, the standard stop words and plural rules for one with `removeStopWords` or `ignorePlurals`,
    * the settings validation for one that gives `renderingContent` (checked as the service checks it). The worker
    * calls it before each call; a request that needs none of them fetches nothing.
    *
@@ -186,7 +186,9 @@ export class LocalEngine {
     if (method === 'recommend')
       for (const request of args[0] as LocalRecommendRequest[])
         given.push(request.queryParameters ?? {}, request.fallbackParameters ?? {});
-    await loadForRequests(given);
+    const loads = [loadForRequests(given)];
+    if (method === 'browse') loads.push(loadBrowse());
+    await Promise.all(loads);
   }
 
   /** The names of the loaded indices. */

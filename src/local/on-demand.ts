@@ -1,7 +1,7 @@
 /**
  * What the worker of `svc-search/local` fetches only when a file or a request needs it: the engine's optional
- * features (`src/engine/features.ts`: synonyms, the standard language tables, geo search, the warm-up) and the
- * settings validation, each a chunk of its own that these functions import and install in the engine. A search then
+ * features (`src/engine/features.ts`: synonyms, the standard language tables, geo search, the warm-up, browsing) and
+ * the settings validation, each a chunk of its own that these functions import and install in the engine. A search then
  * finds its code installed; `svc-search/engine` (the service) installs all of them up front instead.
  */
 import { asksForGeo, GEO_PARAMETERS, installFeature, WARM_UP_AT } from '../engine/features.js';
@@ -52,6 +52,18 @@ function asksForLanguages(values: Record<string, unknown>): boolean {
 async function loadGeo(): Promise<void> {
   const { parseGeo, geoFilter } = await import('../engine/geo.js');
   installFeature('geo', { parseGeo, geoFilter });
+}
+
+/**
+ * Fetches browsing (`browse` and its cursor: a chunk of its own, which a page of search elements never needs) and
+ * installs it in the engine.
+ *
+ * @example
+ * await loadBrowse();
+ */
+export async function loadBrowse(): Promise<void> {
+  const { browse } = await import('../engine/browse.js');
+  installFeature('browse', { browse });
 }
 
 /** Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine. */

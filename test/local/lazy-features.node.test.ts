@@ -1,6 +1,6 @@
 /**
  * What the worker of `svc-search/local` loads only when needed — the settings validation (`settings-validation.ts`),
- * synonyms, the standard language tables, geo search (`geo.ts`), personalisation — and what it validates. This file runs in a process of its own that
+ * synonyms, the standard language tables, geo search (`geo.ts`), browsing (`browse.ts`), personalisation — and what it validates. This file runs in a process of its own that
  * imports only what the worker imports, so whether a part was loaded is observable: a file's settings and rules
  * (validated by the service, the file checked by `decodeBundle`) and valid queries never load the validation; search
  * parameters are still refused with the service's messages (the protocol's table: types, ranges, enumerations,
@@ -154,6 +154,25 @@ describe('the local engine’s validation', () => {
       answer!.hits.map((hit) => hit.objectID),
       ['1'],
     );
+    assert.equal(validationLoaded(), false);
+  });
+
+  it('loads browsing with the first browse, and browses page by page with its cursor', async () => {
+    assert.equal(optionalFeature('browse'), undefined, 'no browsing before a browse');
+    await engine.prepare('browse', ['furniture', { hitsPerPage: 2 }]);
+    assert.notEqual(optionalFeature('browse'), undefined);
+    const first = engine.browse('furniture', { hitsPerPage: 2 }) as {
+      hits: Array<{ objectID: string }>;
+      cursor?: string;
+    };
+    assert.equal(first.hits.length, 2);
+    assert.equal(typeof first.cursor, 'string');
+    const next = engine.browse('furniture', { cursor: first.cursor }) as {
+      hits: Array<{ objectID: string }>;
+      cursor?: string;
+    };
+    assert.equal(next.cursor, undefined);
+    assert.deepEqual([...first.hits, ...next.hits].map((hit) => hit.objectID).sort(), ['1', '2', '3']);
     assert.equal(validationLoaded(), false);
   });
 

@@ -1,7 +1,7 @@
 /**
  * The worker of `svc-search/local` as a bundler splits it (esbuild, ES modules as Vite emits workers): the code
  * only some files or requests need — the snapshot restore (with the service's `Index`, which restores), the rules,
- * the Recommend answers, the settings validation, synonyms, geo search, the warm-up of large indices — is in chunks the worker imports when it needs them, not in
+ * the Recommend answers, the settings validation, synonyms, geo search, the warm-up of large indices, browsing — is in chunks the worker imports when it needs them, not in
  * what starting the worker loads.
  */
 import { describe, it } from 'node:test';
@@ -23,10 +23,13 @@ const LAZY = [
   'src/engine/synonyms.ts',
   'src/engine/spans.ts',
   'src/engine/language-tables.ts',
+  // browsing and its cursor: a page of search elements never browses
+  'src/engine/browse.ts',
+  'src/engine/cursor.ts',
 ];
 
 describe('the worker’s chunks', () => {
-  it('leave the snapshot restore and the service’s Index, the rules, Recommend, the settings validation, synonyms, the language tables, geo search and the warm-up out of what starting the worker loads, and personalisation out of the worker', async () => {
+  it('leave the snapshot restore and the service’s Index, the rules, Recommend, the settings validation, synonyms, the language tables, geo search, the warm-up and browsing out of what starting the worker loads, and personalisation out of the worker', async () => {
     const result = await build({
       entryPoints: [join(root, 'src/local/worker.ts')],
       absWorkingDir: root,
