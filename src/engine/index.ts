@@ -13,6 +13,7 @@ import { installFeature } from './features.js';
 import { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import { geoFilter, parseGeo } from './geo.js';
 import { personalizationFigures, personalScorer } from './personalization.js';
+import { rankingInfo } from './ranking-info.js';
 import { markSpans, spanMatches } from './spans.js';
 import { buildExpansion } from './synonyms.js';
 import { installSettingsValidation } from './settings.js';
@@ -27,6 +28,7 @@ installFeature('geo', { parseGeo, geoFilter });
 installFeature('personalization', { personalScorer, personalizationFigures });
 installFeature('warmUp', { warmUp });
 installFeature('browse', { browse });
+installFeature('rankingInfo', { rankingInfo });
 
 export { EngineError, SnapshotError } from './errors.js';
 export { checkResponseFields, withResponseFields } from './response-fields.js';

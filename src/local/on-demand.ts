@@ -1,8 +1,9 @@
 /**
- * What the worker of `svc-search/local` fetches only when a file or a request needs it: the engine's optional
- * features (`src/engine/features.ts`: synonyms, the standard language tables, geo search, the warm-up, browsing) and
- * the settings validation, each a chunk of its own that these functions import and install in the engine. A search then
- * finds its code installed; `svc-search/engine` (the service) installs all of them up front instead.
+ * What the worker of `svc-search/local` fetches only when a file or a request needs it: the engine's optional features
+ * (`src/engine/features.ts`: synonyms, the standard language tables, geo search, the warm-up, browsing, the hits'
+ * ranking info) and the settings validation, each a chunk of its own that these functions import and install in the
+ * engine. A search then finds its code installed; `svc-search/engine` (the service) installs all of them up front
+ * instead.
  */
 import { asksForGeo, GEO_PARAMETERS, installFeature, WARM_UP_AT } from '../engine/features.js';
 import type { IndexBundle } from '../engine/bundle.js';
@@ -66,6 +67,18 @@ export async function loadBrowse(): Promise<void> {
   installFeature('browse', { browse });
 }
 
+/** Fetches the hits' `_rankingInfo` (a chunk of its own) and installs it in the engine. */
+async function loadRankingInfo(): Promise<void> {
+  const { rankingInfo } = await import('../engine/ranking-info.js');
+  installFeature('rankingInfo', { rankingInfo });
+}
+
+/** Whether parameters ask for ranking info: `getRankingInfo` true, as a boolean parameter is given. */
+function asksForRankingInfo(values: Record<string, unknown>): boolean {
+  const value = values.getRankingInfo;
+  return value === true || value === 'true' || value === 1 || value === '1';
+}
+
 /** Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine. */
 async function loadWarmUp(): Promise<void> {
   const { warmUp } = await import('../engine/warm-up.js');
@@ -75,7 +88,8 @@ async function loadWarmUp(): Promise<void> {
 /**
  * Loads what a file's indices use: the settings validation for settings given in code (`fromCode`), synonyms for an
  * index with some, the language tables for settings or rules that turn on `removeStopWords` or `ignorePlurals`, geo
- * search for rules that give a geo area, the warm-up for an index of `WARM_UP_AT` records or more.
+ * search for rules that give a geo area, the ranking info for rules that name `getRankingInfo`, the warm-up for an
+ * index of `WARM_UP_AT` records or more.
  *
  * @example
  * await loadForBundle(bundle, !isFromFile(bundle));
@@ -89,13 +103,15 @@ export async function loadForBundle(bundle: IndexBundle, fromCode: boolean): Pro
   if (named(LANGUAGE_FEATURES) || bundle.indices.some((entry) => asksForLanguages(entry.settings)))
     loads.push(loadLanguageTables());
   if (named(GEO_PARAMETERS)) loads.push(loadGeo());
+  if (named(['getRankingInfo'])) loads.push(loadRankingInfo());
   if (bundle.indices.some((entry) => (entry.records?.length ?? 0) >= WARM_UP_AT)) loads.push(loadWarmUp());
   await Promise.all(loads);
 }
 
 /**
  * Loads what requests' parameters use: geo search for a geo area, the language tables for `removeStopWords` or
- * `ignorePlurals`, the settings validation for a `renderingContent` (checked as the service checks it).
+ * `ignorePlurals`, the ranking info for `getRankingInfo`, the settings validation for a `renderingContent` (checked as
+ * the service checks it).
  *
  * @example
  * await loadForRequests([{ query: 'chair', aroundLatLng: '48.85, 2.35' }]);
@@ -106,5 +122,6 @@ export async function loadForRequests(given: readonly RawParams[]): Promise<void
     loads.push(loadSettingsValidation());
   if (given.some((raw) => asksForGeo(raw))) loads.push(loadGeo());
   if (given.some((raw) => asksForLanguages(raw))) loads.push(loadLanguageTables());
+  if (given.some((raw) => asksForRankingInfo(raw))) loads.push(loadRankingInfo());
   await Promise.all(loads);
 }

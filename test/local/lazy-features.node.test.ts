@@ -1,6 +1,7 @@
 /**
  * What the worker of `svc-search/local` loads only when needed — the settings validation (`settings-validation.ts`),
- * synonyms, the standard language tables, geo search (`geo.ts`), browsing (`browse.ts`), personalisation — and what it validates. This file runs in a process of its own that
+ * synonyms, the standard language tables, geo search (`geo.ts`), browsing (`browse.ts`), the hits' ranking info,
+ * personalisation — and what it validates. This file runs in a process of its own that
  * imports only what the worker imports, so whether a part was loaded is observable: a file's settings and rules
  * (validated by the service, the file checked by `decodeBundle`) and valid queries never load the validation; search
  * parameters are still refused with the service's messages (the protocol's table: types, ranges, enumerations,
@@ -173,6 +174,17 @@ describe('the local engine’s validation', () => {
     };
     assert.equal(next.cursor, undefined);
     assert.deepEqual([...first.hits, ...next.hits].map((hit) => hit.objectID).sort(), ['1', '2', '3']);
+    assert.equal(validationLoaded(), false);
+  });
+
+  it('loads the ranking info with the first request that asks for it', async () => {
+    const requests: LocalQuery[] = [{ indexName: 'furniture', params: 'query=chair&getRankingInfo=true' }];
+    assert.equal(optionalFeature('rankingInfo'), undefined, 'no ranking info before a request asks for it');
+    await engine.prepare('multiSearch', [requests]);
+    assert.notEqual(optionalFeature('rankingInfo'), undefined);
+    const [answer] = engine.multiSearch(requests).results as Array<{ hits: Array<{ _rankingInfo?: unknown }> }>;
+    assert.equal(answer!.hits.length, 2);
+    for (const hit of answer!.hits) assert.equal((hit._rankingInfo as { nbTypos: number }).nbTypos, 0);
     assert.equal(validationLoaded(), false);
   });
 

@@ -1,8 +1,8 @@
 /**
- * The worker of `svc-search/local` as a bundler splits it (esbuild, ES modules as Vite emits workers): the code
- * only some files or requests need — the snapshot restore (with the service's `Index`, which restores), the rules,
- * the Recommend answers, the settings validation, synonyms, geo search, the warm-up of large indices, browsing — is in chunks the worker imports when it needs them, not in
- * what starting the worker loads.
+ * The worker of `svc-search/local` as a bundler splits it (esbuild, ES modules as Vite emits workers): the code only
+ * some files or requests need — the snapshot restore (with the service's `Index`, which restores), the rules, the
+ * Recommend answers, the settings validation, synonyms, geo search, the warm-up of large indices, browsing, the hits'
+ * ranking info — is in chunks the worker imports when it needs them, not in what starting the worker loads.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,10 +26,12 @@ const LAZY = [
   // browsing and its cursor: a page of search elements never browses
   'src/engine/browse.ts',
   'src/engine/cursor.ts',
+  // the hits' `_rankingInfo` (`getRankingInfo`)
+  'src/engine/ranking-info.ts',
 ];
 
 describe('the worker’s chunks', () => {
-  it('leave the snapshot restore and the service’s Index, the rules, Recommend, the settings validation, synonyms, the language tables, geo search, the warm-up and browsing out of what starting the worker loads, and personalisation out of the worker', async () => {
+  it('leave the snapshot restore and the service’s Index, the rules, Recommend, the settings validation, synonyms, the language tables, geo search, the warm-up, browsing and the ranking info out of what starting the worker loads, and personalisation out of the worker', async () => {
     const result = await build({
       entryPoints: [join(root, 'src/local/worker.ts')],
       absWorkingDir: root,
