@@ -21,7 +21,7 @@ import {
   isFromFile,
 } from '../engine/bundle.js';
 import { loadBrowse, loadForBundle, loadForRequests } from './on-demand.js';
-import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
+import { flag, LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
 
@@ -31,11 +31,6 @@ export interface LocalQuery {
   params?: string | RawParams;
   type?: 'default' | 'facet';
   facet?: string;
-}
-
-/** A boolean parameter as the API accepts it. */
-function flag(value: unknown): boolean {
-  return value === true || value === 'true' || value === 1 || value === '1';
 }
 
 /** `params` (string or object) merged with the other fields, the fields winning — as the service's `rawParams`. */

@@ -9,6 +9,7 @@ import { asksForGeo, GEO_PARAMETERS, installFeature, WARM_UP_AT } from '../engin
 import type { IndexBundle } from '../engine/bundle.js';
 import type { RawParams } from '../engine/rules.js';
 import { installSettingsValidation } from '../engine/settings.js';
+import { flag } from './shared.js';
 
 /** The parameters (and settings) that read the standard language tables. */
 const LANGUAGE_FEATURES = ['removeStopWords', 'ignorePlurals'] as const;
@@ -73,12 +74,6 @@ async function loadRankingInfo(): Promise<void> {
   installFeature('rankingInfo', { rankingInfo });
 }
 
-/** Whether parameters ask for ranking info: `getRankingInfo` true, as a boolean parameter is given. */
-function asksForRankingInfo(values: Record<string, unknown>): boolean {
-  const value = values.getRankingInfo;
-  return value === true || value === 'true' || value === 1 || value === '1';
-}
-
 /** Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine. */
 async function loadWarmUp(): Promise<void> {
   const { warmUp } = await import('../engine/warm-up.js');
@@ -122,6 +117,6 @@ export async function loadForRequests(given: readonly RawParams[]): Promise<void
     loads.push(loadSettingsValidation());
   if (given.some((raw) => asksForGeo(raw))) loads.push(loadGeo());
   if (given.some((raw) => asksForLanguages(raw))) loads.push(loadLanguageTables());
-  if (given.some((raw) => asksForRankingInfo(raw))) loads.push(loadRankingInfo());
+  if (given.some((raw) => flag(raw.getRankingInfo))) loads.push(loadRankingInfo());
   await Promise.all(loads);
 }
