@@ -13,7 +13,6 @@
  * for the layout and why it is fast.
  */
 import type { Hit, SearchForFacetValuesResponse, SearchResponse } from '../protocol/index.js';
-import { Dictionaries } from './dictionaries.js';
 import { EngineError } from './errors.js';
 import { textsOf } from './columns.js';
 import { countFacet, facetCounts, requestedFacets } from './facets.js';
@@ -29,6 +28,7 @@ import { encodeSearchParams, parseSearchParams, type SearchParams } from './para
 import type { SearchOptions } from './personalization.js';
 import { effectiveParams } from './query.js';
 import { criteria, rankDistinct } from './ranking.js';
+import { type DictionaryReader, StandardDictionaries } from './standard-dictionaries.js';
 import { defaultSettings, parseFacets, parseSearchable, parseSort, type IndexSettings } from './settings.js';
 import type { Synonym } from './synonyms.js';
 
@@ -53,9 +53,9 @@ export class IndexCore {
    * @param options.dictionaries the service's language dictionaries (custom stop words, plurals,
    *   compounds); default: the standard entries only.
    */
-  constructor(name: string, options: { dictionaries?: Dictionaries } = {}) {
+  constructor(name: string, options: { dictionaries?: DictionaryReader } = {}) {
     this.name = name;
-    this.state = new IndexState(options.dictionaries ?? new Dictionaries());
+    this.state = new IndexState(options.dictionaries ?? new StandardDictionaries());
   }
 
   /**

@@ -9,7 +9,7 @@
  */
 import { Columns, type Column } from './columns.js';
 import type { Derived } from './derive.js';
-import type { Dictionaries } from './dictionaries.js';
+import type { DictionaryReader } from './standard-dictionaries.js';
 import type { FilterNode } from './filters.js';
 import { Orders, type SortOrder } from './orders.js';
 import { Postings } from './postings.js';
@@ -102,11 +102,11 @@ export class IndexState {
   stampGen = 0;
 
   /** The language dictionaries (shared by every index of a service). */
-  readonly dictionaries: Dictionaries;
+  readonly dictionaries: DictionaryReader;
   /** The compound map the tokens were indexed with (re-indexed when the dictionaries give another). */
   indexCompounds: ReadonlyMap<string, readonly string[]>;
 
-  constructor(dictionaries: Dictionaries) {
+  constructor(dictionaries: DictionaryReader) {
     this.dictionaries = dictionaries;
     this.indexCompounds = this.dictionaries.compounds(this.indexLanguages());
   }

@@ -44,6 +44,7 @@ export { validateSettings, KNOWN_SETTINGS } from './settings-validation.js';
 export { parseFilters, buildFilterTree, type FilterNode } from './filters.js';
 export { normalizeText, tokenize, escapeHtml } from './normalize.js';
 export {
+  addDictionaries,
   Dictionaries,
   DICTIONARY_NAMES,
   LANGUAGES,
@@ -69,7 +70,6 @@ export { STANDARD_STOP_WORDS } from './language-tables.js';
 export { fromSnapshot, SNAPSHOT_VERSION, toSnapshot, type IndexSnapshot } from './snapshot.js';
 export { checkTypoWordSizes, validateSettingValue } from './settings-validation.js';
 export {
-  addDictionaries,
   decodeBundle,
   encodeBundle,
   SVCIDX_MAGIC,

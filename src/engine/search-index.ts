@@ -5,7 +5,7 @@
  * (`docs/CONTRACTS.md`, "Engine"); the browser worker of `svc-search/local` builds `IndexCore`s instead and
  * restores an `Index` only from a file that carries structures (the snapshot chunk).
  */
-import type { Dictionaries } from './dictionaries.js';
+import type { DictionaryReader } from './standard-dictionaries.js';
 import { EngineError, SnapshotError } from './errors.js';
 import { filterBits } from './filter-bits.js';
 import { asksForGeo, feature } from './features.js';
@@ -136,7 +136,7 @@ export class Index extends IndexCore {
       dynamicRanks: string[];
       contents: SnapshotContents;
     },
-    options: { dictionaries?: Dictionaries } = {},
+    options: { dictionaries?: DictionaryReader } = {},
   ): Index {
     const index = new Index(name, options);
     index.beginBatch();

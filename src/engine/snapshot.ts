@@ -25,7 +25,7 @@
  * attributes and languages), is refused with a `SnapshotError`, and its reader builds the index from the records
  * instead.
  */
-import type { Dictionaries } from './dictionaries.js';
+import type { DictionaryReader } from './standard-dictionaries.js';
 import { SnapshotError } from './errors.js';
 import { ATTR_MASK, type PostingsContents, REPEATED } from './postings.js';
 import { Index, type IndexRecord } from './search-index.js';
@@ -97,7 +97,7 @@ export function fromSnapshot(
     records: IndexRecord[];
     snapshot: IndexSnapshot;
   },
-  options: { dictionaries?: Dictionaries } = {},
+  options: { dictionaries?: DictionaryReader } = {},
 ): Index {
   const { snapshot, records } = input;
   if (snapshot.version !== SNAPSHOT_VERSION)

@@ -6,21 +6,14 @@
  * rule code. What the service adds from its other areas (API keys, Analytics, A/B tests, Personalization) has
  * no place without a server. Recommend answers come from the lists the export computed.
  */
-import { DICTIONARY_NAMES, Dictionaries } from '../engine/dictionaries.js';
 import { EngineError, SnapshotError } from '../engine/errors.js';
 import { checkResponseFields, withResponseFields } from '../engine/response-fields.js';
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, IndexCore } from '../engine/index-core.js';
 import { type IndexSettings, settingsValidation } from '../engine/settings.js';
-import {
-  addDictionaries,
-  type BundleDictionaries,
-  type BundleRecommendations,
-  type IndexBundle,
-  isFromFile,
-} from '../engine/bundle.js';
-import { loadBrowse, loadForBundle, loadForRequests } from './on-demand.js';
+import { type BundleRecommendations, type IndexBundle, isFromFile } from '../engine/bundle.js';
+import { loadBrowse, loadForBundle, loadForRequests, WorkerDictionaries } from './on-demand.js';
 import { flag, LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
@@ -41,28 +34,6 @@ function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {
       Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
-}
-
-/**
- * A bundle's custom dictionaries: a file's as the service validated them; given in code, each entry must at least
- * be an object with a string `objectID` and `language` (what the engine keys them by), else a 400.
- */
-function checkedDictionaries(dictionaries: BundleDictionaries, fromCode: boolean): BundleDictionaries {
-  if (!fromCode) return dictionaries;
-  for (const name of DICTIONARY_NAMES) {
-    const entries: unknown = dictionaries[name] ?? [];
-    const valid =
-      Array.isArray(entries) &&
-      entries.every(
-        (entry) =>
-          entry !== null &&
-          typeof entry === 'object' &&
-          typeof entry.objectID === 'string' &&
-          typeof entry.language === 'string',
-      );
-    if (!valid) throw new LocalError(400, `Invalid dictionaries.${name}: expected entries with objectID and language`);
-  }
-  return dictionaries;
 }
 
 interface LoadedIndex {
@@ -90,7 +61,7 @@ export class LocalEngine {
   /** The rules code (`applyRules`, `searchWithPins`), a chunk of its own, imported by the first bundle with rules. */
   #rules: typeof import('../engine/rules.js') | null = null;
   /** One dictionary set shared by every index, as in the service (standard entries and the files' custom ones). */
-  readonly #dictionaries = new Dictionaries();
+  readonly #dictionaries = new WorkerDictionaries();
 
   /**
    * Why an index was built from its records although its bundle carried the engine's structures (a snapshot of
@@ -117,7 +88,7 @@ export class LocalEngine {
     // chunk of its own, fetched then).
     const fromCode = !isFromFile(bundle);
     // The application's custom dictionaries (stop words, plurals, compounds), before any index is built with them.
-    if (bundle.dictionaries) addDictionaries(this.#dictionaries, checkedDictionaries(bundle.dictionaries, fromCode));
+    if (bundle.dictionaries) await this.#dictionaries.add(bundle.dictionaries, fromCode);
     // the engine's optional features this file uses (synonyms, language tables, geo in rules, the warm-up) and
     // the settings validation for settings given in code
     await loadForBundle(bundle, fromCode);

@@ -6,9 +6,11 @@
  * instead.
  */
 import { asksForGeo, GEO_PARAMETERS, installFeature, WARM_UP_AT } from '../engine/features.js';
-import type { IndexBundle } from '../engine/bundle.js';
+import type { BundleDictionaries, IndexBundle } from '../engine/bundle.js';
+import type { Dictionaries } from '../engine/dictionaries.js';
 import type { RawParams } from '../engine/rules.js';
 import { installSettingsValidation } from '../engine/settings.js';
+import { type DictionaryReader, StandardDictionaries } from '../engine/standard-dictionaries.js';
 import { flag } from './shared.js';
 
 /** The parameters (and settings) that read the standard language tables. */
@@ -119,4 +121,42 @@ export async function loadForRequests(given: readonly RawParams[]): Promise<void
   if (given.some((raw) => asksForLanguages(raw))) loads.push(loadLanguageTables());
   if (given.some((raw) => flag(raw.getRankingInfo))) loads.push(loadRankingInfo());
   await Promise.all(loads);
+}
+
+/**
+ * The dictionaries every index of the worker reads, one set as the service's indices share one: the standard entries
+ * until a file brings custom ones, then the engine's `Dictionaries` holding them (a chunk of its own,
+ * `custom-dictionaries.ts`, fetched then). Indices read through this object, so one loaded before such a file sees
+ * its entries too (a new compound map re-indexes it, new stop words and plurals bump the versions its caches compare).
+ *
+ * @example
+ * const dictionaries = new WorkerDictionaries();
+ * if (bundle.dictionaries) await dictionaries.add(bundle.dictionaries, !isFromFile(bundle));
+ * new IndexCore('products', { dictionaries });
+ */
+export class WorkerDictionaries implements DictionaryReader {
+  #standard = new StandardDictionaries();
+  #custom: Dictionaries | null = null;
+
+  get versions(): DictionaryReader['versions'] {
+    return (this.#custom ?? this.#standard).versions;
+  }
+
+  stopWords(languages: readonly string[]): ReadonlySet<string> {
+    return (this.#custom ?? this.#standard).stopWords(languages);
+  }
+
+  pluralForms(word: string, languages: readonly string[]): string[] {
+    return (this.#custom ?? this.#standard).pluralForms(word, languages);
+  }
+
+  compounds(languages: readonly string[]): ReadonlyMap<string, readonly string[]> {
+    return (this.#custom ?? this.#standard).compounds(languages);
+  }
+
+  /** Adds a file's custom entries (checked when given in code: a 400 for malformed ones). */
+  async add(custom: BundleDictionaries, fromCode: boolean): Promise<void> {
+    const { withCustomEntries } = await import('./custom-dictionaries.js');
+    this.#custom = withCustomEntries(this.#custom, custom, fromCode);
+  }
 }

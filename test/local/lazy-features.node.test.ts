@@ -232,6 +232,27 @@ describe('the local engine’s validation', () => {
     assert.equal((fromCode.search('furniture', { query: '' }) as { hits: unknown[] }).hits.length, 2);
   });
 
+  it('gives an index loaded before a file with custom dictionaries that file’s entries too', async () => {
+    const local = new LocalEngine();
+    await local.load(await decodeBundle(await encodeBundle(bundleOf(SETTINGS))));
+    const query = { query: 'oak chair', removeStopWords: true, hitsPerPage: 5 };
+    await local.prepare('search', ['furniture', query]);
+    assert.equal(local.search('furniture', query).nbHits, 1, 'oak is not a standard stop word');
+    const other = bundleOf(SETTINGS);
+    other.name = 'other';
+    other.indices[0]!.name = 'other';
+    other.dictionaries = {
+      stopwords: [{ objectID: 'oak', language: 'en', word: 'oak', state: 'enabled' }],
+      plurals: [],
+      compounds: [],
+      disabledStandardStopwords: [],
+    };
+    await local.load(await decodeBundle(await encodeBundle(other)));
+    // the custom stop word applies to both indices: the query is then 'chair', which two records hold
+    assert.equal(local.search('furniture', query).nbHits, 2);
+    assert.equal(local.search('other', query).nbHits, 2);
+  });
+
   it('refuses custom dictionaries given in code without objectID and language', async () => {
     const bundle = bundleOf(SETTINGS);
     bundle.dictionaries = {

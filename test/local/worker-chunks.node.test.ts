@@ -28,10 +28,13 @@ const LAZY = [
   'src/engine/cursor.ts',
   // the hits' `_rankingInfo` (`getRankingInfo`)
   'src/engine/ranking-info.ts',
+  // the custom dictionaries (a file of an application that has custom entries)
+  'src/engine/dictionaries.ts',
+  'src/local/custom-dictionaries.ts',
 ];
 
 describe('the worker’s chunks', () => {
-  it('leave the snapshot restore and the service’s Index, the rules, Recommend, the settings validation, synonyms, the language tables, geo search, the warm-up, browsing and the ranking info out of what starting the worker loads, and personalisation out of the worker', async () => {
+  it('leave the snapshot restore and the service’s Index, the rules, Recommend, the settings validation, synonyms, the language tables, geo search, the warm-up, browsing, the ranking info and custom dictionaries out of what starting the worker loads, and personalisation out of the worker', async () => {
     const result = await build({
       entryPoints: [join(root, 'src/local/worker.ts')],
       absWorkingDir: root,
