@@ -82,7 +82,10 @@ export class IndexCore {
   protected settle(): void {
     if (this.batchDepth > 0) return;
     this.state.refresh();
-    if (this.state.liveCount >= WARM_UP_AT) optionalFeature('warmUp')?.warmUp(IndexCore);
+    // the warm-up searches an index of this one's class (the service's `Index`, the worker's `IndexCore`): the code
+    // it compiles is then specialised for the indices that follow, not deoptimised by the first of another class
+    if (this.state.liveCount >= WARM_UP_AT)
+      optionalFeature('warmUp')?.warmUp(this.constructor as new (name: string) => IndexCore);
   }
 
   /** Number of records. */
