@@ -82,16 +82,18 @@ function workerOptions(): UserConfig['worker'] {
  * The worker and the chunks it loads when needed (`dist/assets/`, nothing else goes there) ship without source
  * maps: Vite gives workers the build's `sourcemap`, and the bundled maps (0.45 MB, the engine's sources inlined) would
  * weigh on every install, while those sources ship in the package with their own maps under `dist/engine/` and
- * `dist/local/`.
+ * `dist/local/`. The benchmarks' build (`SVC_BENCH_WORKER_MAPS=1`, bench/loader-dist.ts) keeps them beside the files,
+ * unnamed in them (the files' bytes are the same): `npm run bench -- byte-map` reads them.
  */
 function workerWithoutMap(): Plugin {
+  const keepMaps = process.env.SVC_BENCH_WORKER_MAPS === '1';
   return {
     name: 'svc-search-worker-without-map',
     enforce: 'post',
     generateBundle(_options, bundle) {
       for (const name of Object.keys(bundle)) {
         if (!/^assets\/[\w-]+\.js\.map$/.test(name)) continue;
-        delete bundle[name];
+        if (!keepMaps) delete bundle[name];
         const code = bundle[name.slice(0, -'.map'.length)];
         if (code?.type === 'asset' && typeof code.source === 'string') {
           code.source = code.source.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n');

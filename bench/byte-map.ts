@@ -12,10 +12,14 @@
  * - `gzip without`: what the file's gzip size drops by when that module's bytes are taken out (what removing it
  *   would save; this counts the words it shares with the rest of the file as the rest's, so these add up to less).
  *
+ * Then the same table for the worker of local search (`dist/assets/worker-*.js`): the one file a page with
+ * `<svc-search local-index>` loads when its worker starts (the figure `npm run bench -- local` holds to 25,000 B),
+ * by engine module. Its map is the one the benchmarks' build keeps (`SVC_BENCH_WORKER_MAPS`, vite.config.ts).
+ *
  * Figures of the built `dist/` (`vite build --mode loader` is run first, as `npm run bench -- size` does, unless
  * `SVC_BENCH_DIST` names another `dist/`); bytes do not depend on the machine.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { TraceMap, eachMapping } from '@jridgewell/trace-mapping';
@@ -113,4 +117,28 @@ export async function run(): Promise<void> {
   console.log(`the same files as one (concatenated, gzip -9): ${fmt(together)} B`);
   console.log('\nby area (gzip share):');
   for (const [area, bytes] of [...areas].sort((a, b) => b[1] - a[1])) console.log(`  ${area.padEnd(40)} ${fmt(bytes)}`);
+  workerMap(join(dist, 'assets'));
+}
+
+/** The worker's start file (the newest `worker-*.js` of `dist/assets/`), by source module. */
+function workerMap(assets: string): void {
+  const newest = readdirSync(assets)
+    .filter((file) => /^worker-[\w-]+\.js$/.test(file))
+    .sort((a, b) => statSync(join(assets, b)).mtimeMs - statSync(join(assets, a)).mtimeMs)[0];
+  console.log('\nthe worker of local search at its start (gzip -9, bytes)\n');
+  if (!newest) {
+    console.log('  no dist/assets/worker-*.js in this build');
+    return;
+  }
+  const path = join(assets, newest);
+  if (!existsSync(`${path}.map`)) {
+    console.log(`  ${newest}: no source map (build with SVC_BENCH_WORKER_MAPS=1)`);
+    return;
+  }
+  const code = readFileSync(path, 'utf8');
+  console.log(`assets/${newest.padEnd(55)} ${fmt(code.length)} ${fmt(gzip(code))}`);
+  console.log(`  ${'module'.padEnd(60)}     min  gzip share  gzip without`);
+  for (const row of fileMap(code, readFileSync(`${path}.map`, 'utf8'))) {
+    console.log(`  ${row.module.padEnd(60)} ${fmt(row.minified)} ${fmt(row.share)}    ${fmt(row.without)}`);
+  }
 }

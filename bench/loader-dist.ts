@@ -19,7 +19,8 @@ export function loaderDist(): string {
     const result = spawnSync(
       process.execPath,
       [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
-      { cwd: root, stdio: 'inherit' },
+      // the worker's source maps kept (not named in its files) for the byte map's worker section
+      { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_BENCH_WORKER_MAPS: '1' } },
     );
     if (result.status !== 0) throw new Error('vite build --mode loader failed');
     built = true;

@@ -16,13 +16,7 @@
  * Version 1 files (no length, no sections) are still read. Written by `svc-search-service export`, read by the
  * worker — both with this module, which uses web-platform APIs only (Node 18+ and browsers have them).
  */
-import {
-  type CompoundEntry,
-  DICTIONARY_NAMES,
-  type Dictionaries,
-  type PluralEntry,
-  type StopwordEntry,
-} from './dictionaries.js';
+import type { CompoundEntry, PluralEntry, StopwordEntry } from './dictionaries.js';
 import type { Rule } from './rules.js';
 import type { IndexSnapshot, SnapshotSection } from './snapshot.js';
 import type { Synonym } from './synonyms.js';
@@ -78,21 +72,6 @@ export interface BundleDictionaries {
   plurals: PluralEntry[];
   compounds: CompoundEntry[];
   disabledStandardStopwords: string[];
-}
-
-/**
- * Adds a file's custom dictionaries to the engine's (entries by objectID, a later file's winning).
- *
- * @example
- * if (bundle.dictionaries) addDictionaries(dictionaries, bundle.dictionaries);
- */
-export function addDictionaries(target: Dictionaries, custom: BundleDictionaries): void {
-  for (const name of DICTIONARY_NAMES) {
-    const given = custom[name] ?? [];
-    if (given.length > 0) target.replace(name, [...target.entries(name).values(), ...given] as never);
-  }
-  const disabled = custom.disabledStandardStopwords ?? [];
-  if (disabled.length > 0) target.setDisabledStandardStopwords([...target.disabledStandardStopwords(), ...disabled]);
 }
 
 /** What a `.svcidx` file holds. */

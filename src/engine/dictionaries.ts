@@ -14,8 +14,10 @@
  * One `Dictionaries` object is shared by every index of a service; each change bumps the version of its
  * dictionary, and the derived word sets are cached per language list and version.
  */
+import type { BundleDictionaries } from './bundle.js';
 import { feature } from './features.js';
 import { tokenize } from './normalize.js';
+import { type DictionaryReader, NO_COMPOUNDS, STANDARD_PLURAL_LANGUAGES } from './standard-dictionaries.js';
 
 export const DICTIONARY_NAMES = ['stopwords', 'plurals', 'compounds'] as const;
 export type DictionaryName = (typeof DICTIONARY_NAMES)[number];
@@ -131,16 +133,11 @@ export function supportsLanguage(name: DictionaryName, language: string): boolea
   return name === 'compounds' ? COMPOUND_SET.has(language) : LANGUAGE_SET.has(language);
 }
 
-/** Languages whose plural forms have standard rules in the engine (`pluralForms` of `normalize.ts`). */
-export const STANDARD_PLURAL_LANGUAGES: readonly string[] = ['en'];
-
 /** A word of an entry as the engine compares it with query and record tokens (normalised; '' when it is not one token). */
 export function entryToken(word: string): string {
   const tokens = tokenize(word);
   return tokens.length === 1 ? tokens[0]! : '';
 }
-
-const EMPTY_MAP: ReadonlyMap<string, readonly string[]> = new Map();
 
 /**
  * @example
@@ -148,7 +145,7 @@ const EMPTY_MAP: ReadonlyMap<string, readonly string[]> = new Map();
  * dictionaries.replace('stopwords', [{ objectID: 's1', language: 'en', word: 'chair', state: 'enabled' }]);
  * dictionaries.stopWords(['en']).has('chair') // true
  */
-export class Dictionaries {
+export class Dictionaries implements DictionaryReader {
   /** Bumped on each change of a dictionary (caches compare them). */
   readonly versions: Record<DictionaryName, number> = { stopwords: 0, plurals: 0, compounds: 0 };
   #entries: { [N in DictionaryName]: Map<string, EntryOf[N]> } = {
@@ -267,7 +264,7 @@ export class Dictionaries {
    */
   compounds(languages: readonly string[]): ReadonlyMap<string, readonly string[]> {
     const wanted = languages.filter((language) => COMPOUND_SET.has(language));
-    if (wanted.length === 0 || this.#entries.compounds.size === 0) return EMPTY_MAP;
+    if (wanted.length === 0 || this.#entries.compounds.size === 0) return NO_COMPOUNDS;
     const key = [...new Set(wanted)].sort().join(',');
     const hit = this.#compoundCache.get(key);
     if (hit && hit.version === this.versions.compounds) return hit.value;
@@ -280,7 +277,7 @@ export class Dictionaries {
         const parts = entry.decomposition.flatMap((part) => tokenize(part)).filter((part) => part !== word);
         if (word && parts.length > 0) out.set(word, parts);
       }
-      return out.size > 0 ? out : EMPTY_MAP;
+      return out.size > 0 ? out : NO_COMPOUNDS;
     })();
     // Unchanged content keeps the old object, so an edit in another language does not re-index.
     const kept = hit && sameCompounds(hit.value, value) ? hit.value : value;
@@ -296,4 +293,19 @@ function sameCompounds(a: ReadonlyMap<string, readonly string[]>, b: ReadonlyMap
     if (!other || other.length !== parts.length || other.some((part, i) => part !== parts[i])) return false;
   }
   return true;
+}
+
+/**
+ * Adds a file's custom dictionaries to the engine's (entries by objectID, a later file's winning).
+ *
+ * @example
+ * if (bundle.dictionaries) addDictionaries(dictionaries, bundle.dictionaries);
+ */
+export function addDictionaries(target: Dictionaries, custom: BundleDictionaries): void {
+  for (const name of DICTIONARY_NAMES) {
+    const given = custom[name] ?? [];
+    if (given.length > 0) target.replace(name, [...target.entries(name).values(), ...given] as never);
+  }
+  const disabled = custom.disabledStandardStopwords ?? [];
+  if (disabled.length > 0) target.setDisabledStandardStopwords([...target.disabledStandardStopwords(), ...disabled]);
 }

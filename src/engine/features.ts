@@ -1,15 +1,17 @@
 /**
- * The engine's optional features: code a search needs only when a request or an index uses it — synonyms (an
- * index with synonyms), the standard stop words and plural rules (`removeStopWords`, `ignorePlurals`), geo search (a request with a geo area), personalisation (a search given a user's profile)
- * and the warm-up of a large index.
- * They are installed here by whoever loads them: `svc-search/engine` (`index.ts`, what the service imports) installs
- * every one, the browser worker of `svc-search/local` each one when a file or a request needs it (its calls are
- * asynchronous: `LocalEngine.load` and `LocalEngine.prepare`), so a page pays only for what its index uses. A
- * request that needs a feature nobody installed is an error naming it, never a silent skip; the warm-up only makes
- * the first searches faster, so without it they are slower, not wrong.
+ * The engine's optional features: code a search needs only when a request or an index uses it — synonyms (an index with
+ * synonyms), the standard stop words and plural rules (`removeStopWords`, `ignorePlurals`), geo search (a request with
+ * a geo area), personalisation (a search given a user's profile), the warm-up of a large index, browsing (`browse`) and
+ * the hits' `_rankingInfo` (`getRankingInfo`). They are installed here by whoever loads them: `svc-search/engine`
+ * (`index.ts`, what the service imports) installs every one, the browser worker of `svc-search/local` each one when a
+ * file or a request needs it (its calls are asynchronous: `LocalEngine.load` and `LocalEngine.prepare`), so a page pays
+ * only for what its index uses. A request that needs a feature nobody installed is an error naming it, never a silent
+ * skip; the warm-up only makes the first searches faster, so without it they are slower, not wrong.
  */
+import type { browse } from './browse.js';
 import type { geoFilter, parseGeo } from './geo.js';
 import type { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
+import type { rankingInfo } from './ranking-info.js';
 import type { SearchParams } from './params.js';
 import type { personalizationFigures, personalScorer } from './personalization.js';
 import type { markSpans, spanMatches } from './spans.js';
@@ -22,6 +24,8 @@ export interface EngineFeatures {
   geo: { parseGeo: typeof parseGeo; geoFilter: typeof geoFilter };
   personalization: { personalScorer: typeof personalScorer; personalizationFigures: typeof personalizationFigures };
   warmUp: { warmUp: typeof warmUp };
+  browse: { browse: typeof browse };
+  rankingInfo: { rankingInfo: typeof rankingInfo };
 }
 
 const installed: Partial<EngineFeatures> = {};

@@ -1,17 +1,15 @@
 /**
  * The hits of a response: the retrieved attributes of each record (`attributesToRetrieve`,
  * `unretrievableAttributes`), `_highlightResult` and `_snippetResult` (only for the returned page),
- * and `_rankingInfo`.
+ * and `_rankingInfo` (`ranking-info.ts`, a feature of its own).
  */
-import type { Hit, RankingInfo } from '../protocol/index.js';
+import type { Hit } from '../protocol/index.js';
 import { Kind } from './derive.js';
 import { highlightValue, snippetValue, type HighlightOptions, type TokenMatch } from './highlight.js';
 import type { IndexRecord, IndexState } from './index-state.js';
 import type { Execution } from './matching.js';
 import { feature } from './features.js';
-import { ATTR_MASK } from './postings.js';
 import type { Effective } from './query.js';
-import { proximity } from './ranking.js';
 import { cloneJson, deletePath, getPath, setPath } from './record-paths.js';
 
 /**
@@ -156,26 +154,7 @@ export function hitOf(
     }
     hit._snippetResult = result as Hit['_snippetResult'];
   }
-  if (withRanking) hit._rankingInfo = rankingInfo(state, doc, exec);
+  // `_rankingInfo` is a feature of its own (`features.ts`), loaded for a request with `getRankingInfo`
+  if (withRanking) hit._rankingInfo = feature('rankingInfo').rankingInfo(state, doc, exec);
   return hit;
-}
-
-function rankingInfo(state: IndexState, doc: number, exec: Execution): RankingInfo {
-  const n = exec.words.length;
-  const order = state.customOrder();
-  const info: RankingInfo = {
-    nbTypos: n ? (state.match[(doc << 1) + 1]! >>> 20) & 63 : 0,
-    firstMatchedWord: n ? state.match[(doc << 1) + 1]! & ATTR_MASK : 0,
-    proximityDistance: n > 1 ? proximity(state, doc, n) : 0,
-    userScore: order.size - order.rankOf(doc),
-    geoDistance: exec.geo?.around ? Math.round(state.geoDist[doc]!) : 0,
-    geoPrecision: exec.geo?.around ? exec.geo.precision : 1,
-    nbExactWords: n ? state.match[(doc << 1) + 1]! >>> 26 : 0,
-  };
-  if (exec.personal) {
-    (info as RankingInfo & { personalization?: unknown }).personalization = feature(
-      'personalization',
-    ).personalizationFigures(exec.personal.filtersScore(doc), exec.personal.impact);
-  }
-  return info;
 }

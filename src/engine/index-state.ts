@@ -9,17 +9,14 @@
  */
 import { Columns, type Column } from './columns.js';
 import type { Derived } from './derive.js';
-import type { Dictionaries } from './dictionaries.js';
+import type { DictionaryReader } from './standard-dictionaries.js';
 import type { FilterNode } from './filters.js';
 import { Orders, type SortOrder } from './orders.js';
 import { Postings } from './postings.js';
 import { languageList } from './query.js';
 import { defaultSettings, type FacetSpec, type IndexSettings, type SearchableSpec, type SortSpec } from './settings.js';
-import { SnapshotError } from './errors.js';
-import type { SnapshotContents } from './snapshot.js';
 import { NO_SYNONYMS } from './features.js';
 import type { Expansion, Synonym } from './synonyms.js';
-import { Vocabulary } from './vocabulary.js';
 
 export type IndexRecord = Record<string, unknown> & { objectID: string };
 
@@ -105,11 +102,11 @@ export class IndexState {
   stampGen = 0;
 
   /** The language dictionaries (shared by every index of a service). */
-  readonly dictionaries: Dictionaries;
+  readonly dictionaries: DictionaryReader;
   /** The compound map the tokens were indexed with (re-indexed when the dictionaries give another). */
   indexCompounds: ReadonlyMap<string, readonly string[]>;
 
-  constructor(dictionaries: Dictionaries) {
+  constructor(dictionaries: DictionaryReader) {
     this.dictionaries = dictionaries;
     this.indexCompounds = this.dictionaries.compounds(this.indexLanguages());
   }
@@ -227,31 +224,6 @@ export class IndexState {
     this.liveCount--;
     this.deadCount++;
     if (this.aliveBits) this.aliveBits[id >>> 5]! &= ~(1 << (id & 31));
-  }
-
-  /**
-   * Replaces the records and the inverted index with `records` and the structures built from them elsewhere
-   * (an index snapshot, `snapshot.ts`): no record is tokenized. The columns and orders are built by the next
-   * {@link refresh}, as after a write.
-   */
-  restore(records: IndexRecord[], contents: SnapshotContents, dynamicRanks: string[]): void {
-    this.resetData();
-    if (records.length > this.capacity) this.grow(records.length);
-    for (let id = 0; id < records.length; id++) {
-      const record = records[id]!;
-      if (this.byObjectID.has(record.objectID)) throw new SnapshotError('Index snapshot: an objectID twice');
-      this.records.push(record);
-      this.byObjectID.set(record.objectID, id);
-      this.alive[id] = 1;
-    }
-    this.liveCount = records.length;
-    this.postings = Postings.fromContents(
-      Vocabulary.fromContents(contents.vocabulary),
-      this.capacity,
-      contents.postings,
-    );
-    for (const [rank, name] of dynamicRanks.entries()) this.dynamicRanks.set(name, rank);
-    this.version++;
   }
 
   /** Re-indexes the live records from scratch (settings change, or too many dead ids). */

@@ -8,10 +8,12 @@
  * index.search(parseSearchParams('query=chai')).nbHits // 1
  */
 export { Index, type IndexRecord } from './search-index.js';
+import { browse } from './browse.js';
 import { installFeature } from './features.js';
 import { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import { geoFilter, parseGeo } from './geo.js';
 import { personalizationFigures, personalScorer } from './personalization.js';
+import { rankingInfo } from './ranking-info.js';
 import { markSpans, spanMatches } from './spans.js';
 import { buildExpansion } from './synonyms.js';
 import { installSettingsValidation } from './settings.js';
@@ -25,6 +27,8 @@ installFeature('languageTables', { STANDARD_STOP_WORDS, pluralForms });
 installFeature('geo', { parseGeo, geoFilter });
 installFeature('personalization', { personalScorer, personalizationFigures });
 installFeature('warmUp', { warmUp });
+installFeature('browse', { browse });
+installFeature('rankingInfo', { rankingInfo });
 
 export { EngineError, SnapshotError } from './errors.js';
 export { checkResponseFields, skippedAnswer, withResponseFields } from './response-fields.js';
@@ -40,6 +44,7 @@ export { validateSettings, KNOWN_SETTINGS } from './settings-validation.js';
 export { parseFilters, buildFilterTree, type FilterNode } from './filters.js';
 export { normalizeText, tokenize, escapeHtml } from './normalize.js';
 export {
+  addDictionaries,
   Dictionaries,
   DICTIONARY_NAMES,
   LANGUAGES,
@@ -65,7 +70,6 @@ export { STANDARD_STOP_WORDS } from './language-tables.js';
 export { fromSnapshot, SNAPSHOT_VERSION, toSnapshot, type IndexSnapshot } from './snapshot.js';
 export { checkTypoWordSizes, validateSettingValue } from './settings-validation.js';
 export {
-  addDictionaries,
   decodeBundle,
   encodeBundle,
   SVCIDX_MAGIC,

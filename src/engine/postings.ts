@@ -31,7 +31,7 @@ export interface Segment {
   off: Uint32Array;
 }
 
-/** What an index snapshot holds of the postings (see {@link Postings.contents}). */
+/** What an index snapshot holds of the postings (see `postingsContents` of `structures.ts`). */
 export interface PostingsContents {
   off: Uint32Array;
   data: Uint32Array;
@@ -237,7 +237,8 @@ export class Postings {
     return term;
   }
 
-  private growTermScratch(min: number): void {
+  /** Room in the per-term scratch for `min` terms. */
+  growTermScratch(min: number): void {
     const size = Math.max(min, this.seen.length * 2);
     this.seen = grown(this.seen, size);
     this.best = grown(this.best, size);
@@ -294,43 +295,6 @@ export class Postings {
       const older = this.segments.pop()!;
       this.segments.push(mergeSegments(older, newer));
     }
-  }
-
-  /**
-   * The inverted index as an index snapshot stores it (`snapshot.ts`), all postings in one segment: the
-   * segment (`off`, `data`), the tokens of records `0` to `records - 1` and where each record's start.
-   * @example const { off, data, tokens, tokenStart } = postings.contents(index.records.length);
-   */
-  contents(records: number): PostingsContents {
-    this.compact();
-    const segment = this.segments[0] ?? { data: new Uint32Array(0), off: new Uint32Array(1) };
-    return {
-      off: segment.off,
-      data: segment.data,
-      tokens: this.tokens.subarray(0, this.tokUsed * 2),
-      tokenStart: this.tokenStart.subarray(0, records + 1),
-    };
-  }
-
-  /**
-   * The inverted index of {@link contents} over `vocab`, with room for `capacity` records: the arrays are
-   * used as they are (only the per-record starts are copied into an array of the index's capacity).
-   * @example const copy = Postings.fromContents(vocab, 1024, postings.contents(records));
-   */
-  static fromContents(vocab: Vocabulary, capacity: number, contents: PostingsContents): Postings {
-    const { off, data, tokens, tokenStart } = contents;
-    if (off.length > vocab.size + 1 || off[off.length - 1] !== data.length || data.length % 2 !== 0)
-      throw new TypeError('Index snapshot: postings do not match the terms');
-    if (tokens.length % 2 !== 0 || tokenStart[tokenStart.length - 1]! * 2 !== tokens.length)
-      throw new TypeError('Index snapshot: tokens do not match the records');
-    const postings = new Postings(capacity);
-    postings.vocab = vocab;
-    postings.segments = data.length > 0 ? [{ off, data }] : [];
-    if (tokens.length > 0) postings.tokens = tokens;
-    postings.tokUsed = tokens.length / 2;
-    postings.tokenStart.set(tokenStart);
-    postings.growTermScratch(vocab.size);
-    return postings;
   }
 
   /** Number of postings of a term (frozen ones). */

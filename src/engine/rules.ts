@@ -6,7 +6,7 @@
 import { parseFilters } from './filters.js';
 import { normalizeText, tokenize } from './normalize.js';
 import { parseSearchParams } from './params.js';
-import type { Index } from './search-index.js';
+import type { IndexCore } from './index-core.js';
 
 /** Raw search parameters as a request gives them (before `parseSearchParams`). */
 export type RawParams = Record<string, unknown>;
@@ -176,7 +176,7 @@ type Response = PinnedSearchResponse;
  * `search` runs the engine with the given (raw) parameters.
  */
 export function searchWithPins(
-  index: Index,
+  index: IndexCore,
   raw: RawParams,
   pins: Array<{ objectID: string; position: number }>,
   search: (raw: RawParams) => Response,

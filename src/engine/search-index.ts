@@ -1,43 +1,20 @@
 /**
- * One index: records, the inverted index, facet columns, and search with tie-breaking ranking — the
- * public face of the engine (`docs/CONTRACTS.md`, "Engine"). The state and its upkeep are in
- * `index-state.ts`; the reads are composed here from their modules:
- *
- * - `query.ts` (parameters, query words) → `derive.ts` (query words to terms) → `matching.ts`
- *   (postings, filters from `filter-bits.ts`, geo from `geo.ts`, synonyms from `spans.ts`);
- * - `ranking.ts` (bucket sort over the criteria), `facets.ts` (counts and stats), `hits.ts`
- *   (retrieval, highlighting, ranking info).
- *
- * See `docs/engine-background.md` and `docs/notes/engine.md` (at the repository root) for the layout and why it is fast.
+ * The service's index: the search path of `index-core.ts` and what only a server does with an index — settings
+ * validated on write (400 naming the setting), deletes, delete by query (`matchingObjectIDs`), the synonyms read
+ * back, and the snapshots of `snapshot.ts` (`structures`, `restore`). The public face of the engine
+ * (`docs/CONTRACTS.md`, "Engine"); the browser worker of `svc-search/local` builds `IndexCore`s instead and
+ * restores an `Index` only from a file that carries structures (the snapshot chunk).
  */
-import type { Hit, SearchForFacetValuesResponse, SearchResponse } from '../protocol/index.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
-import { Dictionaries } from './dictionaries.js';
+import type { DictionaryReader } from './standard-dictionaries.js';
 import { EngineError, SnapshotError } from './errors.js';
-import { textsOf } from './columns.js';
-import { countFacet, facetCounts, requestedFacets } from './facets.js';
-import { evaluateFilter, filterBits } from './filter-bits.js';
-import { buildOptionalFilters } from './filters.js';
-import { highlightFacetValue } from './highlight.js';
-import { hitOf, highlightOptions } from './hits.js';
-import { IndexState, type IndexRecord } from './index-state.js';
-import { asksForGeo, feature, NO_SYNONYMS, optionalFeature, WARM_UP_AT } from './features.js';
-import { execute, release } from './matching.js';
-import { tokenize } from './normalize.js';
-import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
-import type { SearchOptions } from './personalization.js';
-import { effectiveParams } from './query.js';
-import { criteria, rank, rankDistinct } from './ranking.js';
-import { cloneJson } from './record-paths.js';
-import {
-  defaultSettings,
-  parseFacets,
-  parseSearchable,
-  parseSort,
-  settingsValidation,
-  type IndexSettings,
-} from './settings.js';
+import { filterBits } from './filter-bits.js';
+import { asksForGeo, feature } from './features.js';
+import { IndexCore } from './index-core.js';
+import type { IndexRecord, IndexState } from './index-state.js';
+import { parseSearchParams, type SearchParams } from './params.js';
+import { settingsValidation, type IndexSettings } from './settings.js';
 import type { SnapshotContents } from './snapshot.js';
+import { postingsContents, restorePostings, restoreVocabulary, vocabularyContents } from './structures.js';
 import type { Synonym } from './synonyms.js';
 
 export type { IndexRecord } from './index-state.js';
@@ -55,173 +32,48 @@ function basisOf(settings: IndexSettings): string {
 }
 
 /**
- * A search index: holds records and answers searches like the hosted API does.
+ * Replaces an index's records and inverted index with `records` and the structures built from them elsewhere
+ * (an index snapshot, `snapshot.ts`): no record is tokenized. The columns and orders are built by the next
+ * `refresh`, as after a write.
+ */
+function restoreStructures(
+  state: IndexState,
+  records: IndexRecord[],
+  contents: SnapshotContents,
+  dynamicRanks: string[],
+): void {
+  state.resetData();
+  if (records.length > state.capacity) state.grow(records.length);
+  for (let id = 0; id < records.length; id++) {
+    const record = records[id]!;
+    if (state.byObjectID.has(record.objectID)) throw new SnapshotError('Index snapshot: an objectID twice');
+    state.records.push(record);
+    state.byObjectID.set(record.objectID, id);
+    state.alive[id] = 1;
+  }
+  state.liveCount = records.length;
+  state.postings = restorePostings(restoreVocabulary(contents.vocabulary), state.capacity, contents.postings);
+  for (const [rank, name] of dynamicRanks.entries()) state.dynamicRanks.set(name, rank);
+  state.version++;
+}
+
+/**
+ * A search index of the service: holds records and answers searches like the hosted API does.
  * @example
  * const index = new Index('products');
  * index.setSettings({ searchableAttributes: ['name', 'brand'], customRanking: ['desc(popularity)'] });
  * index.saveObjects([{ objectID: '1', name: 'Wooden chair', brand: 'Acme', popularity: 3 }]);
  * index.search({ query: 'chai' }).hits[0]._highlightResult.name.value // '<em>Chai</em>r' inside 'Wooden …'
  */
-export class Index {
-  readonly name: string;
-  private readonly state: IndexState;
-  /** Open `beginBatch` calls: the upkeep every write ends with waits for the last `endBatch`. */
-  private batchDepth = 0;
-
-  /**
-   * @param options.dictionaries the service's language dictionaries (custom stop words, plurals,
-   *   compounds); default: the standard entries only.
-   */
-  constructor(name: string, options: { dictionaries?: Dictionaries } = {}) {
-    this.name = name;
-    this.state = new IndexState(options.dictionaries ?? new Dictionaries());
-  }
-
-  /**
-   * Defers the upkeep every write ends with (freezing the new postings, sorting new terms and records
-   * into the vocabulary and the orders, …) to the matching `endBatch`: a task made of many small writes
-   * pays it once. Reads in between still see every write (they do the upkeep themselves).
-   * @example index.beginBatch(); try { for (const r of records) index.saveObjects([r]); } finally { index.endBatch(); }
-   */
-  beginBatch(): void {
-    this.batchDepth++;
-  }
-
-  /** Ends a `beginBatch`; the last one does the deferred upkeep. */
-  endBatch(): void {
-    if (this.batchDepth === 0) return;
-    this.batchDepth--;
-    this.settle();
-  }
-
-  /**
-   * The upkeep of a write, unless a batch defers it: the next read then finds nothing to do. The first
-   * write that makes an index large also compiles the search code (`warm-up.ts`).
-   */
-  private settle(): void {
-    if (this.batchDepth > 0) return;
-    this.state.refresh();
-    if (this.state.liveCount >= WARM_UP_AT) optionalFeature('warmUp')?.warmUp(Index);
-  }
-
-  /** Number of records. */
-  get size(): number {
-    return this.state.liveCount;
-  }
-
-  // ---------------------------------------------------------------- settings
-
-  /** The full settings, defaults included (a copy). */
-  getSettings(): IndexSettings {
-    return structuredClone(this.state.settings);
-  }
-
-  /**
-   * One setting (its default when unset), a copy: what a search reads of the settings, without the copy of
-   * every setting {@link getSettings} makes.
-   * @example index.getSetting('unretrievableAttributes') // []
-   */
-  getSetting<K extends keyof IndexSettings & string>(name: K): IndexSettings[K] {
-    // Settings are JSON: `cloneJson` copies a small value for a fraction of what `structuredClone` costs.
-    return cloneJson(this.state.settings[name]) as IndexSettings[K];
-  }
-
+export class Index extends IndexCore {
   /** Validates (400 naming the setting) and applies a partial settings object; `null` resets a setting. */
   setSettings(partial: Partial<IndexSettings> | Record<string, unknown>): void {
     this.applyValidSettings(settingsValidation().validateSettings(partial));
   }
 
-  /**
-   * Applies settings validated before (by `validateSettings`, or by the service that exported a `.svcidx`):
-   * what `setSettings` does after its validation. `null` resets a setting.
-   * @example index.applyValidSettings(bundleIndex.settings)
-   */
-  applyValidSettings(valid: Partial<IndexSettings>): void {
-    const defaults = defaultSettings();
-    const before = this.state.settings;
-    const next: IndexSettings = { ...before };
-    for (const [key, value] of Object.entries(valid)) {
-      if (value === null && key !== 'attributesToHighlight' && key !== 'attributeForDistinct') {
-        if (Object.hasOwn(defaults, key)) next[key] = structuredClone(defaults[key]);
-        else delete next[key];
-      } else
-        Object.defineProperty(next, key, {
-          value: structuredClone(value),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-    }
-    this.state.settings = next;
-    if (JSON.stringify(before.searchableAttributes) !== JSON.stringify(next.searchableAttributes)) {
-      if (this.state.records.length > 0) this.state.needsReindex = true;
-      else this.state.dynamicRanks.clear();
-    }
-    this.applyDerivedSettings();
-    this.state.columns.clear();
-    this.state.orders.clear();
-    this.state.filterCache.clear();
-    this.state.version++;
-    this.settle();
-  }
-
-  private applyDerivedSettings(): void {
-    const s = this.state.settings;
-    this.state.searchable = s.searchableAttributes.length ? parseSearchable(s.searchableAttributes) : null;
-    this.state.facetSpecs = parseFacets(s.attributesForFaceting);
-    this.state.customSpecs = s.customRanking.map((c) => parseSort(c)!).filter(Boolean);
-  }
-
-  // ---------------------------------------------------------------- synonyms
-
-  /** Replaces the synonyms of the index (the service validates them); rebuilds the expansion map. */
-  setSynonyms(synonyms: readonly Synonym[]): void {
-    this.state.synonymList = structuredClone([...synonyms]);
-    // synonyms are a feature of their own (`features.ts`), loaded for an index that has some
-    this.state.expansion =
-      this.state.synonymList.length > 0 ? feature('synonyms').buildExpansion(this.state.synonymList) : NO_SYNONYMS;
-    this.state.deriveCache.clear();
-    this.state.placeholderCache.clear();
-    this.state.alternativeCache.clear();
-  }
-
   /** The synonyms of the index (a copy). */
   getSynonyms(): Synonym[] {
     return structuredClone(this.state.synonymList);
-  }
-
-  // ---------------------------------------------------------------- records
-
-  /** Adds or replaces whole records (validated: an object with a string objectID each). */
-  saveObjects(records: Array<Record<string, unknown> & { objectID: string }>): void {
-    if (!Array.isArray(records)) throw new EngineError('Invalid records: expected an array');
-    for (const r of records) {
-      if (r === null || typeof r !== 'object' || Array.isArray(r))
-        throw new EngineError('Invalid record: expected a JSON object');
-      if (typeof r.objectID !== 'string' || r.objectID === '')
-        throw new EngineError('Invalid record: objectID must be a non-empty string');
-    }
-    const state = this.state;
-    if (state.records.length + records.length > state.capacity) state.grow(state.records.length + records.length);
-    const tokens = state.postings.tokUsed;
-    const postings = state.postings.pendingCount;
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i]!;
-      const old = state.byObjectID.get(r.objectID);
-      if (old !== undefined) state.removeId(old);
-      state.addRecord(r as IndexRecord);
-      // a large write: room for the rest, sized on its first records
-      if (i === 1023 && records.length > 4096)
-        state.postings.reserve(
-          records.length - 1024,
-          1024,
-          state.postings.tokUsed - tokens,
-          state.postings.pendingCount - postings,
-        );
-    }
-    this.state.version++;
-    // the write's lazy work is done now, inside the write, not by the next search
-    this.settle();
   }
 
   deleteObjects(objectIDs: string[]): void {
@@ -237,11 +89,6 @@ export class Index {
   clear(): void {
     this.state.resetData();
     this.state.version++;
-  }
-
-  getObject(objectID: string): IndexRecord | undefined {
-    const id = this.state.byObjectID.get(objectID);
-    return id === undefined ? undefined : this.state.records[id];
   }
 
   *objects(): IterableIterator<IndexRecord> {
@@ -265,7 +112,10 @@ export class Index {
       basis: basisOf(state.settings),
       records,
       dynamicRanks: [...state.dynamicRanks.entries()].sort((a, b) => a[1] - b[1]).map(([name]) => name),
-      contents: { vocabulary: state.postings.vocab.contents(), postings: state.postings.contents(records) },
+      contents: {
+        vocabulary: vocabularyContents(state.postings.vocab),
+        postings: postingsContents(state.postings, records),
+      },
     };
   }
 
@@ -286,7 +136,7 @@ export class Index {
       dynamicRanks: string[];
       contents: SnapshotContents;
     },
-    options: { dictionaries?: Dictionaries } = {},
+    options: { dictionaries?: DictionaryReader } = {},
   ): Index {
     const index = new Index(name, options);
     index.beginBatch();
@@ -298,191 +148,11 @@ export class Index {
         throw new SnapshotError('Index snapshot taken under other searchable attributes or languages');
       if (state.indexCompounds.size > 0)
         throw new SnapshotError('Index snapshot: the dictionaries split compound words, the snapshot did not');
-      state.restore(input.records, input.contents, input.dynamicRanks);
+      restoreStructures(state, input.records, input.contents, input.dynamicRanks);
     } finally {
       index.endBatch();
     }
     return index;
-  }
-
-  // ---------------------------------------------------------------- public reads
-
-  /**
-   * Searches: the response of the search endpoint (without `queryID`, which the HTTP layer adds).
-   * `options.personalization` (a user's profile scores and the strategy's impact, looked up by the
-   * caller) adds the personalisation criterion before the custom ranking (`personalization.ts`).
-   * @example index.search({ query: 'chair', facets: ['brand'], filters: 'price < 100' })
-   * @example index.search({ query: 'chair' }, { personalization: { impact: 100, scores: { brand: { Hon: 20 } } } })
-   */
-  search(input: SearchParams, options?: SearchOptions): SearchResponse {
-    const t0 = performance.now();
-    const params = parseSearchParams(input as Record<string, unknown>);
-    const eff = effectiveParams(this.state.settings, params);
-    const exec = execute(this.state, params, eff);
-    try {
-      const personalization = options?.personalization;
-      if (personalization && personalization.impact > 0)
-        exec.personal = {
-          filtersScore: feature('personalization').personalScorer(this.state, personalization),
-          impact: Math.min(100, personalization.impact),
-        };
-      const limit = this.state.settings.paginationLimitedTo;
-      const hitsPerPage = eff.hitsPerPage;
-      const useOffset = typeof params.offset === 'number';
-      const offset = useOffset ? (params.offset as number) : ((params.page as number | undefined) ?? 0) * hitsPerPage;
-      const length = useOffset ? ((params.length as number | undefined) ?? hitsPerPage) : hitsPerPage;
-      const end = Math.min(offset + length, limit);
-      if (params.optionalFilters !== undefined)
-        exec.optional = buildOptionalFilters(params.optionalFilters).map((node) => evaluateFilter(this.state, node));
-      const crits = criteria(this.state, exec, false);
-      const { ordered, nbHits } = rankDistinct(this.state, exec, crits, end);
-      const hl = exec.words.length ? highlightOptions(this.state, exec) : null;
-      const hits: Hit[] = [];
-      for (let i = offset; i < end && i < ordered.length; i++)
-        hits.push(hitOf(this.state, ordered[i]!, exec, hl, eff.getRankingInfo));
-      const maxValues = (params.maxValuesPerFacet as number | undefined) ?? this.state.settings.maxValuesPerFacet;
-      const facetNames = requestedFacets(this.state, params.facets);
-      const response: SearchResponse & { exhaustiveFacetsCount?: boolean; exhaustive?: Record<string, boolean> } = {
-        hits,
-        nbHits,
-        page: useOffset ? (length > 0 ? Math.floor(offset / length) : 0) : ((params.page as number | undefined) ?? 0),
-        nbPages: hitsPerPage > 0 ? Math.ceil(Math.min(nbHits, limit) / hitsPerPage) : 0,
-        hitsPerPage,
-        exhaustiveNbHits: true,
-        query: eff.query,
-        parsed_query: exec.words.join(' '),
-        params: encodeSearchParams(params),
-        processingTimeMS: 0,
-      };
-      if (useOffset) {
-        response.offset = offset;
-        response.length = length;
-      }
-      if (facetNames.length) {
-        const sortBy = params.sortFacetValuesBy;
-        if (sortBy !== undefined && sortBy !== 'count' && sortBy !== 'alpha')
-          throw new EngineError(`Invalid value for parameter "sortFacetValuesBy": expected 'count' or 'alpha'`);
-        const { facets, stats } = facetCounts(this.state, facetNames, exec.candidates, maxValues, sortBy === 'alpha');
-        response.facets = facets;
-        if (Object.keys(stats).length) response.facets_stats = stats;
-        response.exhaustiveFacetsCount = true;
-      }
-      response.exhaustive = { nbHits: true, facetsCount: true, typo: true };
-      response.processingTimeMS = Math.round(performance.now() - t0);
-      return response;
-    } finally {
-      release(this.state, exec);
-    }
-  }
-
-  /**
-   * Searches the values of a facet declared `searchable(...)`: values whose words start with the facet
-   * query's words, counted over the records matching the other parameters.
-   * @example index.searchForFacetValues('brand', 'ac', { filters: 'price < 50' })
-   */
-  searchForFacetValues(
-    facetName: string,
-    facetQuery: string,
-    input: SearchParams = {},
-    maxFacetHits = 10,
-  ): SearchForFacetValuesResponse {
-    const t0 = performance.now();
-    const spec = this.state.facetSpecs.get(facetName);
-    if (!spec?.searchable) {
-      throw new EngineError(
-        `Cannot search in facet "${facetName}": it must be declared as searchable(${facetName}) in attributesForFaceting`,
-      );
-    }
-    if (!Number.isInteger(maxFacetHits) || maxFacetHits < 1 || maxFacetHits > 100) {
-      throw new EngineError('Invalid value for parameter "maxFacetHits": expected an integer between 1 and 100');
-    }
-    const params = parseSearchParams(input as Record<string, unknown>);
-    const eff = effectiveParams(this.state.settings, params);
-    const exec = execute(this.state, params, eff);
-    try {
-      const col = textsOf(this.state.column(facetName));
-      const counts = countFacet(col, exec.candidates);
-      if (!col.tokens) col.tokens = col.values.map((v) => tokenize(v));
-      const qWords = tokenize(String(facetQuery ?? ''));
-      const found: number[] = [];
-      for (let v = 0; v < counts.length; v++) {
-        if (!counts[v]) continue;
-        const toks = col.tokens[v]!;
-        if (
-          qWords.every((w, i) =>
-            toks.some((t) => (i === qWords.length - 1 ? t.startsWith(w) : t === w || t.startsWith(w))),
-          )
-        )
-          found.push(v);
-      }
-      found.sort((a, b) => counts[b]! - counts[a]! || (col.values[a]! < col.values[b]! ? -1 : 1));
-      const facetHits = found.slice(0, maxFacetHits).map((v) => ({
-        value: col.values[v]!,
-        highlighted: highlightFacetValue(col.values[v]!, qWords, eff.preTag, eff.postTag),
-        count: counts[v]!,
-      }));
-      return { facetHits, exhaustiveFacetsCount: true, processingTimeMS: Math.round(performance.now() - t0) };
-    } finally {
-      release(this.state, exec);
-    }
-  }
-
-  /**
-   * Browses every record matching the parameters in custom-ranking order, up to 1,000 a call; the
-   * answer carries an opaque `cursor` while records remain.
-   * @example let r = index.browse({ filters: 'brand:Acme' }); while (r.cursor) r = index.browse({}, r.cursor);
-   */
-  browse(input: SearchParams = {}, cursor?: string): SearchResponse & { cursor?: string } {
-    const t0 = performance.now();
-    let params: SearchParams;
-    let position = 0;
-    if (cursor !== undefined && cursor !== null && cursor !== '') {
-      let state: { p?: unknown; o?: unknown };
-      try {
-        state = decodeCursor(String(cursor)) as { p?: unknown; o?: unknown };
-      } catch {
-        throw new EngineError('Invalid cursor');
-      }
-      if (typeof state.p !== 'string' || typeof state.o !== 'number' || !Number.isInteger(state.o) || state.o < 0)
-        throw new EngineError('Invalid cursor');
-      params = parseSearchParams(state.p);
-      position = state.o;
-    } else {
-      params = parseSearchParams(input as Record<string, unknown>);
-    }
-    const eff = effectiveParams(this.state.settings, params);
-    const hitsPerPage = typeof params.hitsPerPage === 'number' ? params.hitsPerPage : 1000;
-    if (hitsPerPage < 1)
-      throw new EngineError(
-        'Invalid value for parameter "hitsPerPage": expected an integer between 1 and 1000 for browse',
-      );
-    eff.hitsPerPage = hitsPerPage;
-    eff.distinct = 0;
-    const exec = execute(this.state, params, eff);
-    try {
-      const crits = criteria(this.state, exec, true);
-      const total = exec.candidates.length;
-      const end = Math.min(position + hitsPerPage, total);
-      const ordered = rank(this.state, exec.candidates, crits, end);
-      const hl = exec.words.length ? highlightOptions(this.state, exec) : null;
-      const hits: Hit[] = [];
-      for (let i = position; i < end; i++) hits.push(hitOf(this.state, ordered[i]!, exec, hl, eff.getRankingInfo));
-      const response: SearchResponse & { cursor?: string } = {
-        hits,
-        nbHits: total,
-        page: Math.floor(position / hitsPerPage),
-        nbPages: Math.ceil(total / hitsPerPage),
-        hitsPerPage,
-        query: eff.query,
-        params: encodeSearchParams(params),
-        processingTimeMS: Math.round(performance.now() - t0),
-        exhaustiveNbHits: true,
-      };
-      if (end < total) response.cursor = encodeCursor({ p: encodeSearchParams(params), o: end });
-      return response;
-    } finally {
-      release(this.state, exec);
-    }
   }
 
   /**

@@ -25,11 +25,12 @@
  * attributes and languages), is refused with a `SnapshotError`, and its reader builds the index from the records
  * instead.
  */
-import type { Dictionaries } from './dictionaries.js';
+import type { DictionaryReader } from './standard-dictionaries.js';
 import { SnapshotError } from './errors.js';
 import { ATTR_MASK, type PostingsContents, REPEATED } from './postings.js';
 import { Index, type IndexRecord } from './search-index.js';
 import type { IndexSettings } from './settings.js';
+import type { VocabularyContents } from './structures.js';
 import type { Synonym } from './synonyms.js';
 
 /** The snapshot layout this engine writes and reads. */
@@ -62,9 +63,9 @@ export interface IndexSnapshot {
   sections: Record<SnapshotSection, Uint32Array>;
 }
 
-/** The structures an index restores: the vocabulary's contents and the postings' (see `Vocabulary`, `Postings`). */
+/** The structures an index restores: the vocabulary's contents and the postings' (see `structures.ts`). */
 export interface SnapshotContents {
-  vocabulary: { pool: Uint16Array; starts: Uint32Array; sorted: Uint32Array };
+  vocabulary: VocabularyContents;
   postings: PostingsContents;
 }
 
@@ -96,7 +97,7 @@ export function fromSnapshot(
     records: IndexRecord[];
     snapshot: IndexSnapshot;
   },
-  options: { dictionaries?: Dictionaries } = {},
+  options: { dictionaries?: DictionaryReader } = {},
 ): Index {
   const { snapshot, records } = input;
   if (snapshot.version !== SNAPSHOT_VERSION)
@@ -115,7 +116,7 @@ export function fromSnapshot(
 
 /**
  * The sections of an index's structures.
- * @example const sections = encodeSections({ vocabulary: vocab.contents(), postings: postings.contents(n) });
+ * @example const sections = encodeSections({ vocabulary: vocabularyContents(vocab), postings: postingsContents(postings, n) });
  */
 export function encodeSections({ vocabulary, postings }: SnapshotContents): IndexSnapshot['sections'] {
   const { pool, starts, sorted } = vocabulary;

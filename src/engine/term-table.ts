@@ -13,11 +13,12 @@
 export class TermTable {
   /** Slot → term id + 1 (0: empty). */
   private slots = new Int32Array(1024);
+  // The terms, read and restored by an index snapshot (`structures.ts`).
   /** Per term id: its hash, and where its characters start in `pool` (`starts[id + 1]`: where they end). */
-  private hashes = new Uint32Array(256);
-  private starts = new Uint32Array(257);
-  private pool = new Uint16Array(4096);
-  private count = 0;
+  hashes = new Uint32Array(256);
+  starts = new Uint32Array(257);
+  pool = new Uint16Array(4096);
+  count = 0;
 
   /**
    * The hash of `text.slice(start, end)` (FNV-1a over the UTF-16 code units, then mixed).
@@ -31,38 +32,6 @@ export class TermTable {
     }
     h ^= h >>> 15;
     return Math.imul(h, 0x2c1b3c6d) >>> 0;
-  }
-
-  /**
-   * The table's terms as they are kept: their characters back to back in id order, and where each starts
-   * (`starts[id + 1]`: where it ends) — what an index snapshot stores (`snapshot.ts`).
-   * @example const { pool, starts } = table.contents(); String.fromCharCode(...pool.subarray(starts[0], starts[1]))
-   */
-  contents(): { pool: Uint16Array; starts: Uint32Array } {
-    return { pool: this.pool.subarray(0, this.starts[this.count]!), starts: this.starts.subarray(0, this.count + 1) };
-  }
-
-  /**
-   * A table holding the terms of {@link contents} under the same ids; the hashes and slots are computed
-   * again (one pass over the characters, no string made).
-   * @example const copy = TermTable.fromContents(table.contents());
-   */
-  static fromContents({ pool, starts }: { pool: Uint16Array; starts: Uint32Array }): TermTable {
-    const table = new TermTable();
-    const count = starts.length - 1;
-    table.count = count;
-    // room as the constructor's, or more: `insert` grows these by doubling
-    const room = Math.max(256, count);
-    table.pool = new Uint16Array(Math.max(4096, pool.length));
-    table.pool.set(pool);
-    table.starts = new Uint32Array(room + 1);
-    table.starts.set(starts);
-    table.hashes = new Uint32Array(room);
-    for (let id = 0; id < count; id++) table.hashes[id] = hashCodes(pool, starts[id]!, starts[id + 1]!);
-    let size = 1024;
-    while (count * 2 > size) size *= 2;
-    table.rehash(size);
-    return table;
   }
 
   /** The id of `text.slice(start, end)`, or -1. */
@@ -117,21 +86,11 @@ export class TermTable {
     this.slots[slot] = id + 1;
   }
 
-  private rehash(size: number): void {
+  /** Places every term again in `size` slots (a power of two). */
+  rehash(size: number): void {
     this.slots = new Int32Array(size);
     for (let id = 0; id < this.count; id++) this.place(id);
   }
-}
-
-/** {@link TermTable.hash} of characters kept as UTF-16 code units. */
-function hashCodes(codes: Uint16Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) {
-    h ^= codes[i]!;
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 15;
-  return Math.imul(h, 0x2c1b3c6d) >>> 0;
 }
 
 function grown32(a: Uint32Array, size: number): Uint32Array<ArrayBuffer> {

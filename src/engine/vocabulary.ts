@@ -9,13 +9,6 @@
 
 import { TermTable } from './term-table.js';
 
-/** The string of UTF-16 code units, lone surrogates kept (made in chunks: a call takes so many arguments). */
-function codesToString(codes: Uint16Array): string {
-  const chunks: string[] = [];
-  for (let at = 0; at < codes.length; at += 8192) chunks.push(String.fromCharCode(...codes.subarray(at, at + 8192)));
-  return chunks.join('');
-}
-
 export interface DerivedTerm {
   term: number;
   typos: number;
@@ -28,24 +21,26 @@ export interface DerivedTerm {
  * v.fuzzy('chiar', 1, false).map((d) => v.terms[d.term]) // ['chair']
  */
 export class Vocabulary {
-  private ids = new TermTable();
+  // The terms and the sorted view: read and restored by an index snapshot (`structures.ts`), else this class's own.
+  ids = new TermTable();
   readonly terms: string[] = [];
-  private sorted: string[] = [];
-  private sortedIds: Uint32Array = new Uint32Array(0);
+  sorted: string[] = [];
+  sortedIds: Uint32Array = new Uint32Array(0);
   /** lcp[i]: length of the common prefix of sorted[i-1] and sorted[i] (capped at 255). */
-  private lcp: Uint8Array = new Uint8Array(0);
+  lcp: Uint8Array = new Uint8Array(0);
+  /** The sorted terms' characters back to back, and where each starts (typo search reads these). */
+  chars: Uint16Array = new Uint16Array(0);
+  offs: Uint32Array = new Uint32Array(1);
+  /** Whether `posOf` and `jump` are up to date (else made on first use). */
+  posOfReady = true;
+  jumpReady = true;
   /**
    * jump[d-1][i] (d = 1…3): the first position after i whose term does not share i's first d
    * characters, so the typo search skips a pruned short prefix in one step.
    */
   private jump: Uint32Array[] = [];
-  /** The sorted terms' characters back to back, and where each starts (typo search reads these). */
-  private chars: Uint16Array = new Uint16Array(0);
-  private offs: Uint32Array = new Uint32Array(1);
   /** term id → position in the sorted view. */
   private posOf: Uint32Array = new Uint32Array(0);
-  private posOfReady = true;
-  private jumpReady = true;
   private pending: number[] = [];
   /** Bumped whenever a term is added (derivation caches depend on it). */
   version = 0;
@@ -145,62 +140,6 @@ export class Vocabulary {
     // derived from the above on first use: a write that adds a few terms does not pay for them
     this.posOfReady = false;
     this.jumpReady = false;
-  }
-
-  /**
-   * The vocabulary as an index snapshot stores it (`snapshot.ts`): the terms' characters in id order with
-   * where each starts, and the term ids in sorted order. The rest (the sorted characters, the common prefixes,
-   * the hash slots) is one pass over these at restore.
-   * @example const { pool, starts, sorted } = vocab.contents();
-   */
-  contents(): { pool: Uint16Array; starts: Uint32Array; sorted: Uint32Array } {
-    this.ensureSorted();
-    return { ...this.ids.contents(), sorted: this.sortedIds };
-  }
-
-  /**
-   * The vocabulary of {@link contents}, sorted view included (no term is compared or sorted again).
-   * @example const copy = Vocabulary.fromContents(vocab.contents());
-   */
-  static fromContents(contents: { pool: Uint16Array; starts: Uint32Array; sorted: Uint32Array }): Vocabulary {
-    const { pool, starts, sorted: sortedIds } = contents;
-    const vocab = new Vocabulary();
-    const count = starts.length - 1;
-    if (sortedIds.length !== count) throw new TypeError('Index snapshot: the sorted terms are not the terms');
-    vocab.ids = TermTable.fromContents({ pool, starts });
-    // one string of every term's characters, sliced per term (a slice shares the characters, no copy)
-    const text = codesToString(pool);
-    for (let id = 0; id < count; id++) vocab.terms.push(text.slice(starts[id]!, starts[id + 1]!));
-    const chars = new Uint16Array(pool.length);
-    const offs = new Uint32Array(count + 1);
-    const lcp = new Uint8Array(count);
-    const sorted: string[] = [];
-    let at = 0;
-    for (let k = 0; k < count; k++) {
-      const id = sortedIds[k]!;
-      const from = starts[id]!;
-      const to = starts[id + 1]!;
-      offs[k] = at;
-      chars.set(pool.subarray(from, to), at);
-      if (k > 0) {
-        const before = offs[k - 1]!;
-        const limit = Math.min(at - before, to - from, 255);
-        let common = 0;
-        while (common < limit && chars[before + common] === chars[at + common]) common++;
-        lcp[k] = common;
-      }
-      at += to - from;
-      sorted.push(vocab.terms[id]!);
-    }
-    offs[count] = at;
-    vocab.sorted = sorted;
-    vocab.sortedIds = sortedIds.slice();
-    vocab.lcp = lcp;
-    vocab.chars = chars;
-    vocab.offs = offs;
-    vocab.posOfReady = false;
-    vocab.jumpReady = false;
-    return vocab;
   }
 
   /** term id → sorted position, rebuilt on first use after terms were added. */

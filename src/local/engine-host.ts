@@ -6,22 +6,15 @@
  * rule code. What the service adds from its other areas (API keys, Analytics, A/B tests, Personalization) has
  * no place without a server. Recommend answers come from the lists the export computed.
  */
-import { DICTIONARY_NAMES, Dictionaries } from '../engine/dictionaries.js';
 import { EngineError, SnapshotError } from '../engine/errors.js';
 import { checkResponseFields, skippedAnswer, withResponseFields } from '../engine/response-fields.js';
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
-import { type IndexRecord, Index } from '../engine/search-index.js';
+import { type IndexRecord, IndexCore } from '../engine/index-core.js';
 import { type IndexSettings, settingsValidation } from '../engine/settings.js';
-import {
-  addDictionaries,
-  type BundleDictionaries,
-  type BundleRecommendations,
-  type IndexBundle,
-  isFromFile,
-} from '../engine/bundle.js';
-import { loadForBundle, loadForRequests } from './on-demand.js';
-import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
+import { type BundleRecommendations, type IndexBundle, isFromFile } from '../engine/bundle.js';
+import { loadBrowse, loadForBundle, loadForRequests, WorkerDictionaries } from './on-demand.js';
+import { flag, LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
 
@@ -31,11 +24,6 @@ export interface LocalQuery {
   params?: string | RawParams;
   type?: 'default' | 'facet';
   facet?: string;
-}
-
-/** A boolean parameter as the API accepts it. */
-function flag(value: unknown): boolean {
-  return value === true || value === 'true' || value === 1 || value === '1';
 }
 
 /** `params` (string or object) merged with the other fields, the fields winning — as the service's `rawParams`. */
@@ -48,30 +36,8 @@ function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {
   return out;
 }
 
-/**
- * A bundle's custom dictionaries: a file's as the service validated them; given in code, each entry must at least
- * be an object with a string `objectID` and `language` (what the engine keys them by), else a 400.
- */
-function checkedDictionaries(dictionaries: BundleDictionaries, fromCode: boolean): BundleDictionaries {
-  if (!fromCode) return dictionaries;
-  for (const name of DICTIONARY_NAMES) {
-    const entries: unknown = dictionaries[name] ?? [];
-    const valid =
-      Array.isArray(entries) &&
-      entries.every(
-        (entry) =>
-          entry !== null &&
-          typeof entry === 'object' &&
-          typeof entry.objectID === 'string' &&
-          typeof entry.language === 'string',
-      );
-    if (!valid) throw new LocalError(400, `Invalid dictionaries.${name}: expected entries with objectID and language`);
-  }
-  return dictionaries;
-}
-
 interface LoadedIndex {
-  index: Index;
+  index: IndexCore;
   rules: Rule[];
   /** Read from a file (its settings and rules validated by the service), not given in code. */
   trusted: boolean;
@@ -95,7 +61,7 @@ export class LocalEngine {
   /** The rules code (`applyRules`, `searchWithPins`), a chunk of its own, imported by the first bundle with rules. */
   #rules: typeof import('../engine/rules.js') | null = null;
   /** One dictionary set shared by every index, as in the service (standard entries and the files' custom ones). */
-  readonly #dictionaries = new Dictionaries();
+  readonly #dictionaries = new WorkerDictionaries();
 
   /**
    * Why an index was built from its records although its bundle carried the engine's structures (a snapshot of
@@ -122,7 +88,7 @@ export class LocalEngine {
     // chunk of its own, fetched then).
     const fromCode = !isFromFile(bundle);
     // The application's custom dictionaries (stop words, plurals, compounds), before any index is built with them.
-    if (bundle.dictionaries) addDictionaries(this.#dictionaries, checkedDictionaries(bundle.dictionaries, fromCode));
+    if (bundle.dictionaries) await this.#dictionaries.add(bundle.dictionaries, fromCode);
     // the engine's optional features this file uses (synonyms, language tables, geo in rules, the warm-up) and
     // the settings validation for settings given in code
     await loadForBundle(bundle, fromCode);
@@ -151,7 +117,7 @@ export class LocalEngine {
             if (entry.structures || !entry.replicaOf) this.rebuilt.set(entry.name, error.message);
           }
         }
-        const index = new Index(entry.name, { dictionaries: this.#dictionaries });
+        const index = new IndexCore(entry.name, { dictionaries: this.#dictionaries });
         index.beginBatch();
         index.applyValidSettings(settings);
         if (entry.synonyms.length > 0) index.setSynonyms(entry.synonyms);
@@ -168,8 +134,8 @@ export class LocalEngine {
   }
 
   /**
-   * Loads what answering a call needs beyond the engine's start, before it is answered: geo search for a request
-   * with a geo area, the standard stop words and plural rules for one with `removeStopWords` or `ignorePlurals`,
+   * Loads what answering a call needs beyond the engine's start, before it is answered: browsing for a browse, geo
+   * search for a request with a geo area, the standard stop words and plural rules for one with `removeStopWords` or `ignorePlurals`,
    * the settings validation for one that gives `renderingContent` (checked as the service checks it). The worker
    * calls it before each call; a request that needs none of them fetches nothing.
    *
@@ -186,7 +152,9 @@ export class LocalEngine {
     if (method === 'recommend')
       for (const request of args[0] as LocalRecommendRequest[])
         given.push(request.queryParameters ?? {}, request.fallbackParameters ?? {});
-    await loadForRequests(given);
+    const loads = [loadForRequests(given)];
+    if (method === 'browse') loads.push(loadBrowse());
+    await Promise.all(loads);
   }
 
   /** The names of the loaded indices. */
@@ -240,7 +208,7 @@ export class LocalEngine {
     return { response, fields };
   }
 
-  #renderingContent(raw: RawParams, index: Index, check: boolean): Record<string, unknown> | undefined {
+  #renderingContent(raw: RawParams, index: IndexCore, check: boolean): Record<string, unknown> | undefined {
     if (raw.renderingContent !== undefined && raw.renderingContent !== null) {
       const given = toSearchParams({ renderingContent: raw.renderingContent }).renderingContent;
       if (!check) return given as Record<string, unknown>;

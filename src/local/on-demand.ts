@@ -1,13 +1,17 @@
 /**
- * What the worker of `svc-search/local` fetches only when a file or a request needs it: the engine's optional
- * features (`src/engine/features.ts`: synonyms, the standard language tables, geo search, the warm-up) and the
- * settings validation, each a chunk of its own that these functions import and install in the engine. A search then
- * finds its code installed; `svc-search/engine` (the service) installs all of them up front instead.
+ * What the worker of `svc-search/local` fetches only when a file or a request needs it: the engine's optional features
+ * (`src/engine/features.ts`: synonyms, the standard language tables, geo search, the warm-up, browsing, the hits'
+ * ranking info) and the settings validation, each a chunk of its own that these functions import and install in the
+ * engine. A search then finds its code installed; `svc-search/engine` (the service) installs all of them up front
+ * instead.
  */
 import { asksForGeo, GEO_PARAMETERS, installFeature, WARM_UP_AT } from '../engine/features.js';
-import type { IndexBundle } from '../engine/bundle.js';
+import type { BundleDictionaries, IndexBundle } from '../engine/bundle.js';
+import type { Dictionaries } from '../engine/dictionaries.js';
 import type { RawParams } from '../engine/rules.js';
 import { installSettingsValidation } from '../engine/settings.js';
+import { type DictionaryReader, StandardDictionaries } from '../engine/standard-dictionaries.js';
+import { flag } from './shared.js';
 
 /** The parameters (and settings) that read the standard language tables. */
 const LANGUAGE_FEATURES = ['removeStopWords', 'ignorePlurals'] as const;
@@ -54,6 +58,24 @@ async function loadGeo(): Promise<void> {
   installFeature('geo', { parseGeo, geoFilter });
 }
 
+/**
+ * Fetches browsing (`browse` and its cursor: a chunk of its own, which a page of search elements never needs) and
+ * installs it in the engine.
+ *
+ * @example
+ * await loadBrowse();
+ */
+export async function loadBrowse(): Promise<void> {
+  const { browse } = await import('../engine/browse.js');
+  installFeature('browse', { browse });
+}
+
+/** Fetches the hits' `_rankingInfo` (a chunk of its own) and installs it in the engine. */
+async function loadRankingInfo(): Promise<void> {
+  const { rankingInfo } = await import('../engine/ranking-info.js');
+  installFeature('rankingInfo', { rankingInfo });
+}
+
 /** Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine. */
 async function loadWarmUp(): Promise<void> {
   const { warmUp } = await import('../engine/warm-up.js');
@@ -63,7 +85,8 @@ async function loadWarmUp(): Promise<void> {
 /**
  * Loads what a file's indices use: the settings validation for settings given in code (`fromCode`), synonyms for an
  * index with some, the language tables for settings or rules that turn on `removeStopWords` or `ignorePlurals`, geo
- * search for rules that give a geo area, the warm-up for an index of `WARM_UP_AT` records or more.
+ * search for rules that give a geo area, the ranking info for rules that name `getRankingInfo`, the warm-up for an
+ * index of `WARM_UP_AT` records or more.
  *
  * @example
  * await loadForBundle(bundle, !isFromFile(bundle));
@@ -77,13 +100,15 @@ export async function loadForBundle(bundle: IndexBundle, fromCode: boolean): Pro
   if (named(LANGUAGE_FEATURES) || bundle.indices.some((entry) => asksForLanguages(entry.settings)))
     loads.push(loadLanguageTables());
   if (named(GEO_PARAMETERS)) loads.push(loadGeo());
+  if (named(['getRankingInfo'])) loads.push(loadRankingInfo());
   if (bundle.indices.some((entry) => (entry.records?.length ?? 0) >= WARM_UP_AT)) loads.push(loadWarmUp());
   await Promise.all(loads);
 }
 
 /**
  * Loads what requests' parameters use: geo search for a geo area, the language tables for `removeStopWords` or
- * `ignorePlurals`, the settings validation for a `renderingContent` (checked as the service checks it).
+ * `ignorePlurals`, the ranking info for `getRankingInfo`, the settings validation for a `renderingContent` (checked as
+ * the service checks it).
  *
  * @example
  * await loadForRequests([{ query: 'chair', aroundLatLng: '48.85, 2.35' }]);
@@ -94,5 +119,44 @@ export async function loadForRequests(given: readonly RawParams[]): Promise<void
     loads.push(loadSettingsValidation());
   if (given.some((raw) => asksForGeo(raw))) loads.push(loadGeo());
   if (given.some((raw) => asksForLanguages(raw))) loads.push(loadLanguageTables());
+  if (given.some((raw) => flag(raw.getRankingInfo))) loads.push(loadRankingInfo());
   await Promise.all(loads);
+}
+
+/**
+ * The dictionaries every index of the worker reads, one set as the service's indices share one: the standard entries
+ * until a file brings custom ones, then the engine's `Dictionaries` holding them (a chunk of its own,
+ * `custom-dictionaries.ts`, fetched then). Indices read through this object, so one loaded before such a file sees
+ * its entries too (a new compound map re-indexes it, new stop words and plurals bump the versions its caches compare).
+ *
+ * @example
+ * const dictionaries = new WorkerDictionaries();
+ * if (bundle.dictionaries) await dictionaries.add(bundle.dictionaries, !isFromFile(bundle));
+ * new IndexCore('products', { dictionaries });
+ */
+export class WorkerDictionaries implements DictionaryReader {
+  #standard = new StandardDictionaries();
+  #custom: Dictionaries | null = null;
+
+  get versions(): DictionaryReader['versions'] {
+    return (this.#custom ?? this.#standard).versions;
+  }
+
+  stopWords(languages: readonly string[]): ReadonlySet<string> {
+    return (this.#custom ?? this.#standard).stopWords(languages);
+  }
+
+  pluralForms(word: string, languages: readonly string[]): string[] {
+    return (this.#custom ?? this.#standard).pluralForms(word, languages);
+  }
+
+  compounds(languages: readonly string[]): ReadonlyMap<string, readonly string[]> {
+    return (this.#custom ?? this.#standard).compounds(languages);
+  }
+
+  /** Adds a file's custom entries (checked when given in code: a 400 for malformed ones). */
+  async add(custom: BundleDictionaries, fromCode: boolean): Promise<void> {
+    const { withCustomEntries } = await import('./custom-dictionaries.js');
+    this.#custom = withCustomEntries(this.#custom, custom, fromCode);
+  }
 }

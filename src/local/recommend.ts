@@ -6,7 +6,7 @@
  */
 import type { BundleRecommendations, ScoredItem } from '../engine/bundle.js';
 import type { RawParams } from '../engine/rules.js';
-import type { Index } from '../engine/search-index.js';
+import type { IndexCore } from '../engine/index-core.js';
 import { LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
 
 /** As the service: a default of 30, at most 1,000 recommendations per request. */
@@ -19,7 +19,7 @@ const MAX_RECOMMENDATIONS = 1000;
  */
 export function recommendOne(
   request: LocalRecommendRequest,
-  index: Index,
+  index: IndexCore,
   lists: BundleRecommendations | undefined,
 ): Record<string, unknown> {
   const threshold = request.threshold ?? 0;
@@ -54,7 +54,7 @@ export function recommendOne(
 function scoredItems(
   request: LocalRecommendRequest,
   lists: BundleRecommendations | undefined,
-  index: Index,
+  index: IndexCore,
 ): ScoredItem[] {
   if (request.model === 'related-products' || request.model === 'bought-together') {
     if (!request.objectID) throw new LocalError(400, `${request.model} needs an objectID`);
@@ -73,7 +73,7 @@ function scoredItems(
 }
 
 /** Fills up with a search on `fallbackParameters` (score 0), as the service does. */
-function fallback(request: LocalRecommendRequest, index: Index, hits: RawParams[], cap: number): void {
+function fallback(request: LocalRecommendRequest, index: IndexCore, hits: RawParams[], cap: number): void {
   const seen = new Set(hits.map((hit) => hit.objectID as string));
   if (request.objectID) seen.add(request.objectID);
   let response: { hits: RawParams[] };

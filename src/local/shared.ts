@@ -1,10 +1,11 @@
 /**
- * What the local engine's modules share (`engine-host.ts` and the Recommend chunk `recommend.ts`): the Recommend
- * request, the engine's refusal with its HTTP status, queryIDs, and records projected as the service projects them.
+ * What the local engine's modules share (`engine-host.ts`, `on-demand.ts` and the Recommend chunk `recommend.ts`): the
+ * Recommend request, boolean parameters, the engine's refusal with its HTTP status, queryIDs, and records projected as
+ * the service projects them.
  */
 import { type SearchParams, parseSearchParams } from '../engine/params.js';
 import type { RawParams } from '../engine/rules.js';
-import type { IndexRecord } from '../engine/search-index.js';
+import type { IndexRecord } from '../engine/index-core.js';
 
 /** One Recommend request (document 2). */
 export interface LocalRecommendRequest {
@@ -17,6 +18,16 @@ export interface LocalRecommendRequest {
   facetValue?: string;
   queryParameters?: RawParams;
   fallbackParameters?: RawParams;
+}
+
+/**
+ * A boolean parameter as the API accepts it (`true`, `'true'`, `1`, `'1'`).
+ *
+ * @example
+ * flag('true') // true; flag(undefined) // false
+ */
+export function flag(value: unknown): boolean {
+  return value === true || value === 'true' || value === 1 || value === '1';
 }
 
 /** The engine's refusal of a request, with the HTTP status the service would answer. */

@@ -5,8 +5,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addDictionaries, decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
-import { Dictionaries } from '../../src/engine/index.js';
+import { decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
+import { addDictionaries, Dictionaries } from '../../src/engine/index.js';
 
 describe('.svcidx bundles', () => {
   const records = [

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Dictionaries, Index } from '../../src/engine/index.js';
+import { StandardDictionaries } from '../../src/engine/standard-dictionaries.js';
 
 function indexOf(dictionaries: Dictionaries, names: string[], settings: Record<string, unknown> = {}): Index {
   const index = new Index('dict', { dictionaries });
@@ -62,6 +63,20 @@ describe('Dictionaries', () => {
       { objectID: 'n', language: 'nl', word: 'appelmoes', decomposition: ['appel', 'moes'] },
     ]);
     assert.equal(d.compounds(['de']), map, 'a Dutch entry leaves the German map as it was (no re-index)');
+  });
+
+  it('the standard entries alone (StandardDictionaries) answer as Dictionaries without custom entries', () => {
+    const standard = new StandardDictionaries();
+    const empty = new Dictionaries();
+    for (const languages of [['en'], ['fr'], ['en', 'fr'], [], ['xx']]) {
+      assert.deepEqual([...standard.stopWords(languages)].sort(), [...empty.stopWords(languages)].sort());
+      for (const word of ['chair', 'chairs', 'box', 'boxes', 'city', 'knife', 'children', 'glass', '42', 'a'])
+        assert.deepEqual(standard.pluralForms(word, languages), empty.pluralForms(word, languages), word);
+      assert.equal(standard.compounds(languages).size, 0);
+      assert.equal(empty.compounds(languages).size, 0);
+    }
+    assert.ok(standard.stopWords(['en']).has('the'));
+    assert.deepEqual(standard.pluralForms('chair', ['en']), ['chairs']);
   });
 
   it('an index reads the dictionaries it was given, at once', () => {

@@ -1,6 +1,7 @@
 /**
  * What the worker of `svc-search/local` loads only when needed — the settings validation (`settings-validation.ts`),
- * synonyms, the standard language tables, geo search (`geo.ts`), personalisation — and what it validates. This file runs in a process of its own that
+ * synonyms, the standard language tables, geo search (`geo.ts`), browsing (`browse.ts`), the hits' ranking info,
+ * personalisation — and what it validates. This file runs in a process of its own that
  * imports only what the worker imports, so whether a part was loaded is observable: a file's settings and rules
  * (validated by the service, the file checked by `decodeBundle`) and valid queries never load the validation; search
  * parameters are still refused with the service's messages (the protocol's table: types, ranges, enumerations,
@@ -11,8 +12,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
-import { optionalFeature } from '../../src/engine/features.js';
+import { optionalFeature, WARM_UP_AT } from '../../src/engine/features.js';
 import { settingsValidation } from '../../src/engine/settings.js';
+import { warmUpRuns } from '../../src/engine/warm-up.js';
 import { LocalEngine, type LocalQuery } from '../../src/local/engine-host.js';
 
 function validationLoaded(): boolean {
@@ -107,6 +109,20 @@ describe('the local engine’s validation', () => {
     assert.equal(optionalFeature('languageTables'), undefined, 'no language tables without removeStopWords');
   });
 
+  it('warms a large file’s index up without the settings validation (its own settings are valid)', async () => {
+    const large = new LocalEngine();
+    const records = Array.from({ length: WARM_UP_AT }, (_, i) => ({ objectID: String(i), name: `chair ${i}` }));
+    const bundle: IndexBundle = {
+      name: 'large',
+      exportedAt: 0,
+      indices: [{ name: 'large', settings: { searchableAttributes: ['name'] }, rules: [], synonyms: [], records }],
+    };
+    await large.load(await decodeBundle(await encodeBundle(bundle)));
+    assert.equal(warmUpRuns(), 1);
+    assert.equal(large.search('large', { query: 'chair 49999' }).nbHits, 1);
+    assert.equal(validationLoaded(), false);
+  });
+
   it('loads the standard stop words and plural rules with the first request that turns them on', async () => {
     const requests: LocalQuery[] = [
       { indexName: 'furniture', params: { query: 'the chairs', removeStopWords: true, ignorePlurals: true } },
@@ -139,6 +155,36 @@ describe('the local engine’s validation', () => {
       answer!.hits.map((hit) => hit.objectID),
       ['1'],
     );
+    assert.equal(validationLoaded(), false);
+  });
+
+  it('loads browsing with the first browse, and browses page by page with its cursor', async () => {
+    assert.equal(optionalFeature('browse'), undefined, 'no browsing before a browse');
+    await engine.prepare('browse', ['furniture', { hitsPerPage: 2 }]);
+    assert.notEqual(optionalFeature('browse'), undefined);
+    const first = engine.browse('furniture', { hitsPerPage: 2 }) as {
+      hits: Array<{ objectID: string }>;
+      cursor?: string;
+    };
+    assert.equal(first.hits.length, 2);
+    assert.equal(typeof first.cursor, 'string');
+    const next = engine.browse('furniture', { cursor: first.cursor }) as {
+      hits: Array<{ objectID: string }>;
+      cursor?: string;
+    };
+    assert.equal(next.cursor, undefined);
+    assert.deepEqual([...first.hits, ...next.hits].map((hit) => hit.objectID).sort(), ['1', '2', '3']);
+    assert.equal(validationLoaded(), false);
+  });
+
+  it('loads the ranking info with the first request that asks for it', async () => {
+    const requests: LocalQuery[] = [{ indexName: 'furniture', params: 'query=chair&getRankingInfo=true' }];
+    assert.equal(optionalFeature('rankingInfo'), undefined, 'no ranking info before a request asks for it');
+    await engine.prepare('multiSearch', [requests]);
+    assert.notEqual(optionalFeature('rankingInfo'), undefined);
+    const [answer] = engine.multiSearch(requests).results as Array<{ hits: Array<{ _rankingInfo?: unknown }> }>;
+    assert.equal(answer!.hits.length, 2);
+    for (const hit of answer!.hits) assert.equal((hit._rankingInfo as { nbTypos: number }).nbTypos, 0);
     assert.equal(validationLoaded(), false);
   });
 
@@ -184,6 +230,27 @@ describe('the local engine’s validation', () => {
     });
     await fromCode.load(bundleOf({ ...SETTINGS, hitsPerPage: 2 }));
     assert.equal((fromCode.search('furniture', { query: '' }) as { hits: unknown[] }).hits.length, 2);
+  });
+
+  it('gives an index loaded before a file with custom dictionaries that file’s entries too', async () => {
+    const local = new LocalEngine();
+    await local.load(await decodeBundle(await encodeBundle(bundleOf(SETTINGS))));
+    const query = { query: 'oak chair', removeStopWords: true, hitsPerPage: 5 };
+    await local.prepare('search', ['furniture', query]);
+    assert.equal(local.search('furniture', query).nbHits, 1, 'oak is not a standard stop word');
+    const other = bundleOf(SETTINGS);
+    other.name = 'other';
+    other.indices[0]!.name = 'other';
+    other.dictionaries = {
+      stopwords: [{ objectID: 'oak', language: 'en', word: 'oak', state: 'enabled' }],
+      plurals: [],
+      compounds: [],
+      disabledStandardStopwords: [],
+    };
+    await local.load(await decodeBundle(await encodeBundle(other)));
+    // the custom stop word applies to both indices: the query is then 'chair', which two records hold
+    assert.equal(local.search('furniture', query).nbHits, 2);
+    assert.equal(local.search('other', query).nbHits, 2);
   });
 
   it('refuses custom dictionaries given in code without objectID and language', async () => {

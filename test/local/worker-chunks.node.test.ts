@@ -1,8 +1,8 @@
 /**
- * The worker of `svc-search/local` as a bundler splits it (esbuild, ES modules as Vite emits workers): the code
- * only some files or requests need — the snapshot restore, the rules, the Recommend answers, the settings
- * validation, synonyms, geo search, the warm-up of large indices — is in chunks the worker imports when it needs them, not in
- * what starting the worker loads.
+ * The worker of `svc-search/local` as a bundler splits it (esbuild, ES modules as Vite emits workers): the code only
+ * some files or requests need — the snapshot restore (with the service's `Index`, which restores), the rules, the
+ * Recommend answers, the settings validation, synonyms, geo search, the warm-up of large indices, browsing, the hits'
+ * ranking info — is in chunks the worker imports when it needs them, not in what starting the worker loads.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +13,8 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const LAZY = [
   'src/engine/snapshot.ts',
+  // the service's index (deletes, delete by query, snapshots): the worker builds `IndexCore`s
+  'src/engine/search-index.ts',
   'src/engine/rules.ts',
   'src/local/recommend.ts',
   'src/engine/settings-validation.ts',
@@ -21,10 +23,18 @@ const LAZY = [
   'src/engine/synonyms.ts',
   'src/engine/spans.ts',
   'src/engine/language-tables.ts',
+  // browsing and its cursor: a page of search elements never browses
+  'src/engine/browse.ts',
+  'src/engine/cursor.ts',
+  // the hits' `_rankingInfo` (`getRankingInfo`)
+  'src/engine/ranking-info.ts',
+  // the custom dictionaries (a file of an application that has custom entries)
+  'src/engine/dictionaries.ts',
+  'src/local/custom-dictionaries.ts',
 ];
 
 describe('the worker’s chunks', () => {
-  it('leave the snapshot restore, the rules, Recommend, the settings validation, synonyms, the language tables, geo search and the warm-up out of what starting the worker loads, and personalisation out of the worker', async () => {
+  it('leave the snapshot restore and the service’s Index, the rules, Recommend, the settings validation, synonyms, the language tables, geo search, the warm-up, browsing, the ranking info and custom dictionaries out of what starting the worker loads, and personalisation out of the worker', async () => {
     const result = await build({
       entryPoints: [join(root, 'src/local/worker.ts')],
       absWorkingDir: root,
