@@ -55,6 +55,43 @@ function stopped(pid: number): boolean {
   return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
 }
 
+/** Whether `db` can take the file's write lock within `withinMs` (then it lets go at once). */
+async function lockFreeWithin(db: Database.Database, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  db.pragma('busy_timeout = 0');
+  try {
+    for (;;) {
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        db.exec('ROLLBACK');
+        return true;
+      } catch (error) {
+        if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw error;
+      }
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    db.pragma('busy_timeout = 5000');
+  }
+}
+
+/**
+ * Stops the worker's process (SIGSTOP), but not in the middle of one of its writes: a worker stopped while it
+ * holds the file's write lock (a heartbeat's commit, a log batch) would hold it until resumed, and block every
+ * other writer. Then it is resumed and stopped again.
+ */
+async function stopOutsideWrites(pid: number, db: Database.Database): Promise<void> {
+  for (;;) {
+    process.kill(pid, 'SIGSTOP');
+    await until(async () => stopped(pid), 'the worker to stop');
+    // The other worker's writes end within moments; a stopped one's never does.
+    if (await lockFreeWithin(db, 2000)) return;
+    process.kill(pid, 'SIGCONT');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('a worker behind a pruned task log', () => {
   test('resumes, finds the entries it needed pruned, rebuilds from the tables and serves the writes it missed', {
     timeout: 180_000,
@@ -75,11 +112,10 @@ describe('a worker behind a pruned task log', () => {
       assert.equal((await presentOn(url, 'w2', 'shop', ['gone', 'kept'])).size, 2);
 
       const pid = workers.pids().get('w2')!;
-      process.kill(pid, 'SIGSTOP');
       let stalledProbe: Promise<Answer> | undefined;
       let left: { min: number; count: number };
       try {
-        await until(async () => stopped(pid), 'w2 to stop');
+        await stopOutsideWrites(pid, db);
         // The cluster hands a connection to a worker that acknowledged the previous one: after the stop, one
         // of two connections goes to w2 (it answers once resumed), then every one to w1. The answered one is
         // w1's, the other is w2's.
