@@ -22,6 +22,23 @@ after(async () => {
   for (const workers of running) await workers.stop().catch(() => undefined);
 });
 
+/**
+ * Takes the file's write lock on `db` (busy timeout 0): a worker may hold it for a moment (a heartbeat, a log
+ * batch, the log's pruning), so a busy try is repeated on a timer, for up to 10 s.
+ */
+async function takeWriteLock(db: Database.Database): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 describe('serve --workers 2: Analytics and Usage flushes while another process holds the write lock', () => {
   test('no SQLITE_BUSY is logged, the event loop keeps answering, and every search is counted exactly once', async () => {
     const workers = await startWorkers(2);
@@ -31,8 +48,8 @@ describe('serve --workers 2: Analytics and Usage flushes while another process h
 
     const db = new Database(join(workers.dataDir, 'svc-search.sqlite'), { timeout: 0 });
     let searches = 0;
+    await takeWriteLock(db);
     try {
-      db.exec('BEGIN IMMEDIATE');
       const held = Date.now();
       // Searches on both workers while the lock is held: each worker queues them and tries to flush. One user
       // token per search (two searches of one user would make a typing series, counted once).

@@ -22,11 +22,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg, { type Pool, type PoolClient } from 'pg';
-import { type LogFollower, Mutex } from '../log.js';
+import { checkNoGap, gapWarning, LogGap, type LogFollower, type MemoryRebuild, Mutex } from '../log.js';
 import type { Change } from '../types.js';
-
-/** Rebuilds a replica's memory from the tables (as at its start), after it found the log pruned past it. */
-type MemoryRebuild = () => Promise<void>;
 
 export interface ReplicationOptions {
   /** The replica's name in `service_replicas` (default: a random one); a restarted replica may reuse its name. */
@@ -49,21 +46,6 @@ const CHANNEL = 'svc_log';
  * a pool without the storage's INT8 parser, a tool's or a test's, still compares them as numbers.)
  */
 const BATCH = 500;
-
-/**
- * The log no longer holds the entries after `applied`: they were pruned (up to `pruned`) while this replica
- * was stalled, so replaying the log cannot bring its memory up to date.
- */
-class LogGap extends Error {
-  readonly applied: number;
-  readonly pruned: number;
-
-  constructor(applied: number, pruned: number) {
-    super(`the task log was pruned up to entry ${pruned}, past entry ${applied} this replica applied last`);
-    this.applied = applied;
-    this.pruned = pruned;
-  }
-}
 
 /** The highest entry pruned from the log (0 when none was). */
 async function prunedThrough(queryable: Pool | PoolClient): Promise<number> {
@@ -294,10 +276,7 @@ export class PgReplication {
   }
 
   #gapFound(gap: LogGap): void {
-    console.warn(
-      `[svc-search] replication: replica ${this.id} stalled past the log's pruning (${gap.message}); ` +
-        'rebuilding its memory from the tables, not ready meanwhile',
-    );
+    console.warn(gapWarning(`replica ${this.id}`, gap));
     this.#mustRebuild = true;
   }
 
@@ -309,13 +288,7 @@ export class PgReplication {
         'SELECT seq, changes FROM service_log WHERE seq > $1 ORDER BY seq LIMIT $2',
         [from, BATCH],
       );
-      // The next entry is there: nothing this replica needs was pruned. Otherwise (no entry, or a later one:
-      // a rolled-back write leaves a hole in the sequence) the watermark, read after the entries, tells
-      // whether entries past this replica's position were pruned.
-      if (Number(rows[0]?.seq) !== from + 1) {
-        const pruned = await prunedThrough(queryable);
-        if (pruned > from) throw new LogGap(from, pruned);
-      }
+      await checkNoGap(from, rows[0] === undefined ? undefined : Number(rows[0].seq), () => prunedThrough(queryable));
       for (const row of rows) {
         if (this.#follower) await this.#follower(JSON.parse(row.changes) as Change[]);
         this.#applied = Number(row.seq);

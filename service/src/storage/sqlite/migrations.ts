@@ -295,6 +295,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'workers: the highest task log entry pruned, so a worker that stalled past the pruning can tell',
+    up(db) {
+      // One row at most (id 1), raised by each pruning (`pruneLog`); none until entries are first pruned.
+      db.exec(`
+        CREATE TABLE service_log_pruned (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          seq INTEGER NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** The version a database has once every step ran. */

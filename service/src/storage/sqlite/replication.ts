@@ -13,11 +13,18 @@
  * after the last one it applied, so a lost message costs one heartbeat of lag and nothing else. It records
  * its applied position and heartbeat in `service_replicas`; a task is published once every live, ready
  * worker has applied its entry (`SqliteTasks.status`).
+ *
+ * Entries are pruned once every worker seen in the last hour applied them (`pruneLog`), and the same
+ * transaction raises the pruned watermark (`service_log_pruned`). A worker stalled for longer (its heartbeat
+ * over an hour old) may resume to find entries it never applied gone: catching up, it sees that the watermark
+ * is past its position (`LogGap`, `checkNoGap` in `../log.ts`) and recovers as a new worker starts — not ready
+ * again, registered at the head, its memory rebuilt from the tables (the `rebuild` given to `follow`), the log
+ * replayed from there, ready.
  */
 import type Database from 'better-sqlite3';
 import type { StorageReplication } from '../storage.js';
 import type { Change } from '../types.js';
-import { type LogFollower, Mutex } from '../log.js';
+import { checkNoGap, gapWarning, LogGap, type LogFollower, type MemoryRebuild, Mutex } from '../log.js';
 import { isBusy, withoutBusyWait } from './open.js';
 
 export interface SqliteReplicationOptions {
@@ -37,6 +44,32 @@ export interface SqliteReplicationOptions {
 const BATCH = 500;
 
 /**
+ * Drops the log entries that every worker seen in the last hour (before `now`) has applied and that are
+ * older than `before` (Unix ms), and raises the pruned watermark to the highest entry dropped, in one
+ * transaction: a worker left out (stalled for over an hour) tells from the watermark that it missed entries.
+ * Returns how many entries were dropped.
+ *
+ * @example
+ * pruneLog(db, Date.now() - 600_000); // entries older than 10 minutes, applied by every live worker
+ */
+export function pruneLog(db: Database.Database, before: number, now = Date.now()): number {
+  const prunable = `FROM service_log WHERE created_at < ? AND seq <= (
+    SELECT MIN(applied_seq) FROM service_replicas WHERE heartbeat_at > ?)`;
+  const mark = db.prepare(
+    `INSERT INTO service_log_pruned (id, seq) SELECT 1, MAX(seq) ${prunable} HAVING COUNT(*) > 0
+     ON CONFLICT (id) DO UPDATE SET seq = MAX(service_log_pruned.seq, excluded.seq)`,
+  );
+  const drop = db.prepare(`DELETE ${prunable}`);
+  const oldest = now - 3_600_000;
+  return db
+    .transaction(() => {
+      mark.run(before, oldest);
+      return drop.run(before, oldest).changes;
+    })
+    .immediate();
+}
+
+/**
  * @example
  * const replication = new SqliteReplication(db, { id: 'w1' });
  * replication.register();
@@ -52,11 +85,17 @@ export class SqliteReplication implements StorageReplication {
   readonly #stmt;
   #applied = 0;
   #follower: LogFollower | undefined;
+  #rebuild: MemoryRebuild | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #lastPrune = 0;
   #closed = false;
   #catchUpQueued = false;
+  /** Counted for publishing: from `join` on, except while it rebuilds after finding the log pruned past it. */
   #ready = false;
+  /** Entries it needed were pruned: the memory must be rebuilt from the tables before it applies more. */
+  #mustRebuild = false;
+  /** The memory was rebuilt after a gap: ready again once caught up. */
+  #rebuilt = false;
 
   constructor(db: Database.Database, options: SqliteReplicationOptions) {
     this.#db = db;
@@ -64,7 +103,12 @@ export class SqliteReplication implements StorageReplication {
     this.id = options.id;
     this.staleMs = options.staleMs ?? 3000;
     this.#stmt = {
-      head: db.prepare('SELECT COALESCE(MAX(seq), 0) AS head FROM service_log'),
+      // The head is past the pruned watermark even when every entry was pruned (an empty log).
+      head: db.prepare(
+        `SELECT MAX((SELECT COALESCE(MAX(seq), 0) FROM service_log),
+                    (SELECT COALESCE(MAX(seq), 0) FROM service_log_pruned)) AS head`,
+      ),
+      pruned: db.prepare('SELECT seq FROM service_log_pruned WHERE id = 1'),
       register: db.prepare(
         `INSERT INTO service_replicas (id, ready, applied_seq, started_at, heartbeat_at) VALUES (?, 0, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET ready = 0, applied_seq = excluded.applied_seq,
@@ -77,10 +121,6 @@ export class SqliteReplication implements StorageReplication {
       others: db.prepare('SELECT 1 FROM service_replicas WHERE id <> ? AND heartbeat_at > ? LIMIT 1'),
       live: db.prepare('SELECT 1 FROM service_replicas WHERE id = ? AND heartbeat_at > ?'),
       leave: db.prepare('UPDATE service_replicas SET ready = 0, heartbeat_at = 0 WHERE id = ?'),
-      prune: db.prepare(
-        `DELETE FROM service_log WHERE created_at < ? AND seq <= (
-           SELECT MIN(applied_seq) FROM service_replicas WHERE heartbeat_at > ?)`,
-      ),
       job: db.prepare('SELECT holder FROM service_jobs WHERE name = ?'),
       takeJob: db.prepare('INSERT OR REPLACE INTO service_jobs (name, holder, since) VALUES (?, ?, ?)'),
       releaseJob: db.prepare('DELETE FROM service_jobs WHERE name = ? AND holder = ?'),
@@ -92,31 +132,45 @@ export class SqliteReplication implements StorageReplication {
     return this.#applied;
   }
 
-  /** Whether the worker counts for publishing (from `join` on). */
+  /** Whether the worker counts for publishing (false while it starts, or rebuilds its memory). */
   get ready(): boolean {
     return this.#ready;
   }
 
   /** Registers the worker (not ready) at the log's head: the log is kept from there while it builds. */
   register(): void {
-    this.#applied = (this.#stmt.head.get() as { head: number }).head;
-    const now = Date.now();
-    this.#stmt.register.run(this.id, this.#applied, now, now);
+    this.#registerAtHead();
     this.#heartbeat = setInterval(() => this.#beat(), this.#options.heartbeatMs ?? 500);
     this.#heartbeat.unref();
   }
 
-  follow(follower: LogFollower): void {
+  #registerAtHead(): void {
+    this.#applied = (this.#stmt.head.get() as { head: number }).head;
+    this.#ready = false;
+    const now = Date.now();
+    this.#stmt.register.run(this.id, this.#applied, now, now);
+  }
+
+  /**
+   * Sets what applies the log's changes to memory (before the first write), and what rebuilds the memory from
+   * the tables when the entries this worker needs next were pruned (without it, such a gap is an error).
+   */
+  follow(follower: LogFollower, rebuild?: MemoryRebuild): void {
     this.#follower = follower;
+    this.#rebuild = rebuild;
   }
 
   /** Catches up with the log and becomes ready (counted for publishing). */
   async join(): Promise<void> {
     await this.catchUp();
-    this.#stmt.ready.run(Date.now(), this.id);
-    this.#ready = true;
+    this.#becomeReady();
     // An entry committed between the catch-up and `ready` woke nobody here: look once more.
     this.wake();
+  }
+
+  #becomeReady(): void {
+    this.#stmt.ready.run(Date.now(), this.id);
+    this.#ready = true;
   }
 
   async othersLive(): Promise<boolean> {
@@ -125,7 +179,7 @@ export class SqliteReplication implements StorageReplication {
 
   /** Applies every entry after the last one applied (one catch-up at a time, never during a write). */
   catchUp(): Promise<void> {
-    return this.#mutex.run(async () => this.#catchUpNow());
+    return this.#mutex.run(() => this.#catchUpOrRebuild());
   }
 
   wake(): void {
@@ -136,7 +190,7 @@ export class SqliteReplication implements StorageReplication {
     this.#mutex
       .run(async () => {
         this.#catchUpQueued = false;
-        if (!this.#closed) await this.#catchUpNow();
+        if (!this.#closed) await this.#catchUpOrRebuild();
       })
       .catch((error: unknown) => console.error('[svc-search] workers: catching up failed', error));
   }
@@ -148,18 +202,31 @@ export class SqliteReplication implements StorageReplication {
    */
   exclusive<T>(write: () => Promise<T>): Promise<T> {
     return this.#mutex.run(async () => {
-      // Caught up before the lock is taken: applying the log can be long (an index rebuilt after another
-      // worker changed its settings: seconds at a million records), and every other worker's writes, log
-      // batches and heartbeats wait for the lock. Under it, only what was committed in between is applied.
-      await this.#catchUpNow();
-      this.#db.exec('BEGIN IMMEDIATE');
-      try {
-        await this.#catchUpNow();
-        return await write();
-      } finally {
-        if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      for (;;) {
+        // Caught up (or rebuilt) before the lock is taken: applying the log can be long (an index rebuilt
+        // after another worker changed its settings: seconds at a million records; the whole memory after a
+        // gap), and every other worker's writes, log batches and heartbeats wait for the lock. Under it, only
+        // what was committed in between is applied.
+        await this.#catchUpOrRebuild();
+        try {
+          return await this.#underLock(write);
+        } catch (error) {
+          // Found before the write was built (nothing of it exists yet): rebuild, then take the lock again.
+          if (!(error instanceof LogGap) || !this.#rebuild || this.#closed) throw error;
+          this.#gapFound(error);
+        }
       }
     });
+  }
+
+  async #underLock<T>(write: () => Promise<T>): Promise<T> {
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      await this.#catchUpNow();
+      return await write();
+    } finally {
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+    }
   }
 
   /** The write of this worker committed as entry `seq` (its memory has it already). */
@@ -198,10 +265,45 @@ export class SqliteReplication implements StorageReplication {
     if (this.#db.open) this.#stmt.leave.run(this.id);
   }
 
+  /**
+   * Catches up with the log; when the entries it needs were pruned, rebuilds the memory from the tables (not
+   * ready meanwhile: registered again at the head) and catches up from there. A rebuild that fails is tried
+   * again at the next catch-up or write; the worker stays not ready until one ends.
+   */
+  async #catchUpOrRebuild(): Promise<void> {
+    for (;;) {
+      if (this.#mustRebuild) {
+        this.#registerAtHead();
+        await this.#rebuild!();
+        this.#mustRebuild = false;
+        this.#rebuilt = true;
+      }
+      try {
+        await this.#catchUpNow();
+        break;
+      } catch (error) {
+        if (!(error instanceof LogGap) || !this.#rebuild || this.#closed) throw error;
+        this.#gapFound(error);
+      }
+    }
+    if (this.#rebuilt && !this.#closed) {
+      this.#rebuilt = false;
+      this.#becomeReady();
+      console.warn(`[svc-search] replication: worker ${this.id} rebuilt from the tables, ready again`);
+    }
+  }
+
+  #gapFound(gap: LogGap): void {
+    console.warn(gapWarning(`worker ${this.id}`, gap));
+    this.#mustRebuild = true;
+  }
+
   async #catchUpNow(): Promise<void> {
     const before = this.#applied;
     for (;;) {
-      const rows = this.#stmt.entries.all(this.#applied, BATCH) as Array<{ seq: number; changes: string }>;
+      const from = this.#applied;
+      const rows = this.#stmt.entries.all(from, BATCH) as Array<{ seq: number; changes: string }>;
+      await checkNoGap(from, rows[0]?.seq, () => (this.#stmt.pruned.get() as { seq: number } | undefined)?.seq ?? 0);
       for (const row of rows) {
         if (this.#follower) await this.#follower(JSON.parse(row.changes) as Change[]);
         this.#applied = row.seq;
@@ -222,7 +324,7 @@ export class SqliteReplication implements StorageReplication {
         this.#stmt.beat.run(now, this.#applied, this.id);
         if (now - this.#lastPrune > 30_000) {
           this.#lastPrune = now;
-          this.#stmt.prune.run(now - (this.#options.keepLogMs ?? 600_000), now - 3_600_000);
+          pruneLog(this.#db, now - (this.#options.keepLogMs ?? 600_000), now);
         }
       });
     } catch (error) {
