@@ -47,6 +47,13 @@ run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsc
 await minifyTemplates(dist);
 for (const mode of ['loader', 'all'])
   run(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', mode, '--logLevel', 'warn']);
+dropShippedSources([
+  'svc-search.js.map',
+  'svc-search.all.js.map',
+  ...readdirSync(join(dist, 'chunks'))
+    .filter((name) => name.endsWith('.map'))
+    .map((name) => `chunks/${name}`),
+]);
 
 // A page with no bundler and no import map cannot resolve bare specifiers: the loader and its chunks import only
 // one another (relative URLs), and the single file imports nothing.
@@ -134,6 +141,25 @@ async function minifyTemplates(dir: string): Promise<void> {
     const mapName = `${file.split('/').pop()}.map`;
     writeFileSync(file, result.code.replace(/\/\/# sourceMappingURL=.*$/m, `//# sourceMappingURL=${mapName}`));
     writeFileSync(`${file}.map`, JSON.stringify({ ...map, file: file.split('/').pop() }));
+  }
+}
+
+/**
+ * Empties the inlined text (`sourcesContent`) of the Vite builds' maps for the sources under `src/`: the package
+ * ships `src/` at the path each map names (`../src/…` from `dist/`), so DevTools fetches them from beside the map,
+ * and the install does not carry every source twice (≈ 1.5 MB). Lit's sources stay inlined: in an install they are
+ * in a sibling package, not where the map's `../node_modules/…` path points.
+ */
+function dropShippedSources(maps: string[]): void {
+  const sourceDir = join(root, 'src');
+  for (const name of maps) {
+    const file = join(dist, name);
+    const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+    const mapDir = resolve(file, '..');
+    map.sourcesContent = map.sourcesContent?.map((content, i) =>
+      resolve(mapDir, map.sources[i]!).startsWith(`${sourceDir}/`) ? null : content,
+    );
+    writeFileSync(file, JSON.stringify(map));
   }
 }
 
