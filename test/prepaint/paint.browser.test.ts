@@ -18,7 +18,7 @@ const HIT = {
 };
 const RESULTS = { hits: [HIT], page: 0, hitsPerPage: 20, queryID: 'q1', index: 'products' } as unknown as SearchResults;
 
-const withoutComments = (markup: string | undefined) => markup?.replace(/<!--[^]*?-->/g, '');
+const withoutComments = (markup: string | undefined) => markup?.replace(/<!--[\s\S]*?-->/g, '');
 
 describe('first paint: hits from a <template>', () => {
   it('fills the template for the language, paints the highlight, which its upgrade renders once', async () => {
