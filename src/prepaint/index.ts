@@ -92,7 +92,7 @@ export function prepaint(document: Document): Promise<void> | undefined {
     .then((answer: { results: SearchResponse[] } | undefined) => {
       if (!answer?.results?.length) return;
       const results = mergeResults(state, built, answer.results);
-      const painted = paintHits(page.hits, results, page.indexName, page.attribute);
+      const painted = paintHits(page.hits, results, page.indexName, page);
       const handoff: PrepaintHandoff = {
         initialResults: { results, requests: requestsDigest(built.requests) },
         takeClicks: painted ? recordClicks(painted.root, painted.items) : () => [],

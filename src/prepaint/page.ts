@@ -1,8 +1,9 @@
 /**
  * Whether the first-paint script can paint a page, and what the store's first search will ask: read from the
  * elements' attributes before any element is defined. Only what it can reproduce exactly is accepted; anything
- * else (an element or attribute it does not know, a `<template>` child, properties set by code, a server-rendered
- * root, a state in the URL) means no first paint, and the page loads as it does without it.
+ * else (an element or attribute it does not know, a `<template>` holding what it does not render as the element
+ * does, properties set by code, a server-rendered root, a state in the URL) means no first paint, and the page
+ * loads as it does without it.
  */
 import { REFINEMENT_LIST_DEFAULTS, refinementListNeeds } from '../controllers/first-search-needs.js';
 import { attributeList, hitAttributes } from '../elements/base/hit-fields.js';
@@ -19,6 +20,8 @@ export interface PrepaintPage {
   hosts: string | undefined;
   /** The highlighted attribute of the hit list (`attribute`), if given. */
   attribute: string | undefined;
+  /** The hit list's `<template>` child, if it has one (the hits are that template filled). */
+  template: HTMLTemplateElement | undefined;
   needs: Needs[];
 }
 
@@ -57,7 +60,7 @@ const KNOWN: Record<string, { attributes: string[]; needs?: (element: Element) =
     needs: (element) =>
       hitListNeeds(
         hitAttributes({
-          template: null,
+          template: templateChild(element) ?? null,
           attribute: element.getAttribute('attribute') || undefined,
           custom: false,
           explicit: attributeList(element.getAttribute('attributes-to-retrieve')),
@@ -78,6 +81,35 @@ function refinementListOptions(element: Element) {
     showMore: element.hasAttribute('show-more'),
     showMoreLimit: number('show-more-limit', REFINEMENT_LIST_DEFAULTS.showMoreLimit),
   };
+}
+
+/** The attributes `<svc-highlight>` and `<svc-snippet>` may carry in a template: what they read, and parts. */
+const HIGHLIGHT_ATTRIBUTES = ['attribute', 'separator', 'words', 'part'];
+
+/**
+ * Whether an element of a hit template is one the script renders as the element does: plain HTML (no other custom
+ * element, no customised built-in), or `<svc-highlight>` / `<svc-snippet>` with the attributes they read (and
+ * `data-*` that set no attribute of theirs).
+ */
+function reproducible(element: Element): boolean {
+  if (element.hasAttribute('is')) return false;
+  if (!element.localName.includes('-')) return true;
+  if (!/^svc-(highlight|snippet)$/.test(element.localName)) return false;
+  return [...element.attributes].every(
+    ({ name }) =>
+      HIGHLIGHT_ATTRIBUTES.includes(name) ||
+      GLOBAL_ATTRIBUTES.includes(name) ||
+      (name.startsWith('data-') && !/^data-(src|href|attr-)/.test(name)),
+  );
+}
+
+/**
+ * The hit list's `<template>`, when it is its only child element; undefined without children. The element renders
+ * its first `:scope > template` only, so any other child (which it would not show) means no first paint either.
+ */
+function templateChild(hits: Element): HTMLTemplateElement | undefined {
+  const [first] = hits.children;
+  return hits.children.length === 1 && first instanceof HTMLTemplateElement ? first : undefined;
 }
 
 /** Whether `element` is as the script expects: known attributes only, no property set by code, no children. */
@@ -107,8 +139,10 @@ export function readPage(document: Document): PrepaintPage | undefined {
     if (!Object.hasOwn(KNOWN, element.localName) || !plain(element)) return undefined;
     if (element !== root && !root.contains(element)) return undefined;
   }
-  // Only the hit list's rendering is reproduced: no `<template>` child (nor any other content).
-  if (hits.childElementCount > 0) return undefined;
+  // The hit list's children: none, or one `<template>` the script renders as the element does.
+  const template = templateChild(hits);
+  if (hits.childElementCount > 0 && !template) return undefined;
+  if (template && ![...template.content.querySelectorAll('*')].every(reproducible)) return undefined;
   // A state in the URL (routing) is read by the store: the script searches only the empty state.
   if (root.hasAttribute('routing') && location.search.length > 1) return undefined;
   const appId = root.getAttribute('app-id');
@@ -124,6 +158,7 @@ export function readPage(document: Document): PrepaintPage | undefined {
     indexName,
     hosts: root.getAttribute('hosts') ?? undefined,
     attribute: hits.getAttribute('attribute') || undefined,
+    template,
     needs,
   };
 }

@@ -6,13 +6,15 @@
  * is observed for as long as needed, and the takeover after it; nothing is raced.
  *
  * - The painted shadow DOM equals `<svc-hits>`' own render of the same answer (comments, Lit's markers, aside), with
- *   the same stylesheets; the page makes one search (the store adopts the script's answer).
- * - A record's markup is text in the painted hits (no element made of it, no script run).
+ *   the same stylesheets; the page makes one search (the store adopts the script's answer). The same with a
+ *   `<template>` child (`data-text`, `data-href`, `data-attr-alt`, a price with `data-currency`, a `<style>`,
+ *   `<svc-highlight>` and `<svc-snippet>`, whose shadow roots are compared too).
+ * - A record's markup is text in the painted hits (no element made of it, no script run), with or without a template.
  * - A click on a painted hit before the elements exist reaches Insights with its queryID and position.
  * - A page whose store asks something else than the script did (an element added meanwhile): the store searches
  *   itself, and the page shows its answer.
- * - Not painted (the chunks requested at once, nothing in `<svc-hits>` before they run): a `<template>` child, a
- *   state in the URL with `routing`.
+ * - Not painted (the chunks requested at once, nothing in `<svc-hits>` before they run): a `<template>` holding a
+ *   custom element it does not know, a state in the URL with `routing`.
  * - A host that never answers holds the elements back no longer than the client's first attempt (7 s).
  */
 import assert from 'node:assert/strict';
@@ -31,6 +33,19 @@ import { type CrossOrigin, startCrossOrigin } from './cross-origin.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const HOSTILE_INDEX = 'prepaint_hostile';
 const HOSTILE_NAME = '<img src=x onerror="window.__pwned=1">Evil & <b>bold</b>';
+/** A hit template using every kind of field the prepaint fills, highlights and snippets included. */
+const HIT_TEMPLATE = `<template>
+  <style>.price { font-weight: 600 }</style>
+  <a part="link" data-href="objectID" data-attr-title="name"><svc-highlight attribute="name"></svc-highlight></a>
+  <img data-attr-alt="name" width="1" height="1">
+  <p><span data-text="brand"></span> <span class="price" data-text="price" data-currency="USD"></span></p>
+  <svc-snippet attribute="name" words="2"></svc-snippet>
+</template>`;
+/** A template showing the hostile name in each way: text, highlight, link and attribute. */
+const HOSTILE_TEMPLATE = `<template>
+  <p data-text="name"></p><svc-highlight attribute="name"></svc-highlight>
+  <a data-href="name" data-attr-title="name"></a>
+</template>`;
 
 function newestSourceTime(dir = join(root, 'src')): number {
   let newest = 0;
@@ -64,6 +79,12 @@ const SHADOW_STATE = `(() => {
   return {
     markup: root.innerHTML.replace(/<!--[^]*?-->/g, ''),
     styles: root.adoptedStyleSheets.map((sheet) => [...sheet.cssRules].map((rule) => rule.cssText).join('\\n')),
+    highlights: [...root.querySelectorAll('svc-highlight, svc-snippet')].map((element) => ({
+      markup: element.shadowRoot?.innerHTML.replace(/<!--[^]*?-->/g, ''),
+      styles: element.shadowRoot?.adoptedStyleSheets.map((sheet) =>
+        [...sheet.cssRules].map((rule) => rule.cssText).join('\\n'),
+      ),
+    })),
     boxes: [...root.querySelectorAll('li')].map((li) => {
       const host = root.host.getBoundingClientRect();
       const box = li.getBoundingClientRect();
@@ -71,7 +92,12 @@ const SHADOW_STATE = `(() => {
     }),
   };
 })()`;
-type ShadowState = { markup: string; styles: string[]; boxes: string[] };
+type ShadowState = {
+  markup: string;
+  styles: string[];
+  highlights: Array<{ markup?: string; styles?: string[] }>;
+  boxes: string[];
+};
 
 describe('first paint without Lit (loader build, cross-origin, Chromium)', () => {
   let site: CrossOrigin;
@@ -133,7 +159,11 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       pages: {
         '/six': loaderPage(SIX_ELEMENTS),
         '/hostile': loaderPage('<svc-hits></svc-hits>', HOSTILE_INDEX),
-        '/template': loaderPage('<svc-hits><template><p data-text="name"></p></template></svc-hits>'),
+        '/template': loaderPage(`<svc-search-box></svc-search-box><svc-hits>${HIT_TEMPLATE}</svc-hits>`),
+        '/hostile-template': loaderPage(`<svc-hits>${HOSTILE_TEMPLATE}</svc-hits>`, HOSTILE_INDEX),
+        '/unknown-element': loaderPage(
+          '<svc-hits><template><my-card data-text="name"></my-card></template></svc-hits>',
+        ),
         '/routed': loaderPage('<svc-hits></svc-hits>').replace('<svc-search ', '<svc-search routing '),
         '/silent': loaderPage('<svc-hits></svc-hits>').replace('{{service}}', silentHost),
       },
@@ -154,31 +184,55 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
     silent?.close();
   });
 
-  test('the painted hits equal <svc-hits>’ own render of the same answer; the page makes one search', async () => {
-    const page = await open('/six');
-    try {
-      await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
-      const painted = (await page.tab.evaluate(SHADOW_STATE)) as ShadowState;
-      assert.equal(await page.tab.evaluate(`customElements.get('svc-hits')`), undefined, 'painted before Lit');
-      assert.match(
-        painted.markup,
-        /<li part="item" data-svc-object-id="[^"]+" data-svc-position="1" data-svc-query-id="[0-9a-f]+"/,
-      );
-      release();
-      await upgraded(page.tab);
-      const rendered = (await page.tab.evaluate(SHADOW_STATE)) as ShadowState;
-      assert.equal(rendered.markup, painted.markup);
-      assert.deepEqual(rendered.styles, painted.styles);
-      assert.deepEqual(rendered.boxes, painted.boxes, 'every hit where it was painted');
-      // Insights loads after the first results: wait for it, then count the searches of the load.
-      await page.tab.waitForFunction(
-        `performance.getEntriesByType('resource').some((e) => e.name.includes('/chunks/insights-'))`,
-      );
-      assert.equal(page.searches(), 1, 'one search: the store adopted the answer');
-    } finally {
-      await page.close();
-    }
-  });
+  for (const [name, path] of [
+    ['the default rendering', '/six'],
+    ['a <template> child', '/template'],
+  ] as const) {
+    test(`the painted hits equal <svc-hits>’ own render of the same answer; the page makes one search: ${name}`, async () => {
+      const page = await open(path);
+      try {
+        await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
+        const painted = (await page.tab.evaluate(SHADOW_STATE)) as ShadowState;
+        assert.equal(await page.tab.evaluate(`customElements.get('svc-hits')`), undefined, 'painted before Lit');
+        assert.match(
+          painted.markup,
+          /<li part="item" data-svc-object-id="[^"]+" data-svc-position="1" data-svc-query-id="[0-9a-f]+"/,
+        );
+        if (path === '/template') {
+          // The template filled: its style once, a link, an attribute, a formatted price, highlights painted.
+          assert.match(painted.markup, /^<style>\.price \{ font-weight: 600 \}<\/style><div role="status"/);
+          assert.match(
+            painted.markup,
+            /<a part="link" data-href="objectID" data-attr-title="name" href="p\d+" title="[^"]+"><svc-highlight attribute="name">/,
+          );
+          assert.match(painted.markup, /<img data-attr-alt="name" width="1" height="1" alt="[^"]+">/);
+          assert.match(painted.markup, /<span class="price" data-text="price" data-currency="USD">\$\d+\.00<\/span>/);
+          assert.equal(painted.highlights.length, 2 * 20, 'a highlight and a snippet per hit');
+          assert.ok(
+            painted.highlights.every((highlight) => highlight.markup),
+            'each painted with its text',
+          );
+        }
+        release();
+        await upgraded(page.tab);
+        await page.tab.evaluate(
+          `Promise.all([...document.querySelector('svc-hits').shadowRoot.querySelectorAll('svc-highlight, svc-snippet')].map((element) => element.updateComplete))`,
+        );
+        const rendered = (await page.tab.evaluate(SHADOW_STATE)) as ShadowState;
+        assert.equal(rendered.markup, painted.markup);
+        assert.deepEqual(rendered.styles, painted.styles);
+        assert.deepEqual(rendered.highlights, painted.highlights, 'highlights and snippets as painted');
+        assert.deepEqual(rendered.boxes, painted.boxes, 'every hit where it was painted');
+        // Insights loads after the first results: wait for it, then count the searches of the load.
+        await page.tab.waitForFunction(
+          `performance.getEntriesByType('resource').some((e) => e.name.includes('/chunks/insights-'))`,
+        );
+        assert.equal(page.searches(), 1, 'one search: the store adopted the answer');
+      } finally {
+        await page.close();
+      }
+    });
+  }
 
   test("a record's markup is text in the painted hits", async () => {
     const page = await open('/hostile');
@@ -194,6 +248,38 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       })()`)) as { texts: string[]; elements: string[]; pwned: unknown };
       assert.ok(found.texts.includes(HOSTILE_NAME), `the name as text: ${found.texts}`);
       assert.deepEqual(found.elements, [], 'no element made of record values');
+      assert.equal(found.pwned, null);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("a record's markup is text in hits painted from a <template>: text, highlight, link, attribute", async () => {
+    const page = await open('/hostile-template');
+    try {
+      await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
+      const found = (await page.tab.evaluate(`(() => {
+        const root = document.querySelector('svc-hits').shadowRoot;
+        const li = [...root.querySelectorAll('li')].find((item) => item.dataset.svcObjectId === 'p0');
+        const highlight = li.querySelector('svc-highlight').shadowRoot;
+        return {
+          text: li.querySelector('p').textContent,
+          highlighted: highlight.textContent,
+          title: li.querySelector('a').getAttribute('title'),
+          elements: [...root.querySelectorAll('li *')].map((element) => element.localName),
+          inHighlight: [...highlight.querySelectorAll('*')].map((element) => element.localName),
+          pwned: window.__pwned ?? null,
+        };
+      })()`)) as Record<string, unknown>;
+      assert.equal(found.text, HOSTILE_NAME);
+      assert.equal(found.highlighted, HOSTILE_NAME);
+      assert.equal(found.title, HOSTILE_NAME);
+      assert.deepEqual(
+        [...new Set(found.elements as string[])],
+        ['p', 'svc-highlight', 'a'],
+        'only the template’s elements',
+      );
+      assert.deepEqual(found.inHighlight, [], 'no element made of record values in the highlight');
       assert.equal(found.pwned, null);
     } finally {
       await page.close();
@@ -245,7 +331,7 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
   });
 
   for (const [name, path] of [
-    ['a <template> child of <svc-hits>', '/template'],
+    ['a <template> holding a custom element it does not know', '/unknown-element'],
     ['a state in the URL with routing', '/routed?query=acme'],
   ] as const) {
     test(`not painted: ${name} (the chunks are requested at once, nothing painted before them)`, async () => {

@@ -180,12 +180,14 @@ describe('npm pack', () => {
   const BROUGHT: Record<string, string[]> = {
     // A template's <svc-highlight>/<svc-snippet> must work: hits/define registers both (documented on svc-hits),
     // through hits/template-elements (their classes, not their define files: no chunk of their own on the page).
-    hits: ['highlight/svc-highlight', 'highlight/styles', 'snippet/svc-snippet'],
+    // (Their styles' text in a module of its own, shared with the first-paint script.)
+    hits: ['highlight/svc-highlight', 'highlight/styles', 'highlight/style-text', 'snippet/svc-snippet'],
     // Same templates; and the SvcHits class (not its tag) for its list, empty and error strings (its styles' text
     // in a module of its own, shared with the first-paint script).
     'infinite-hits': [
       'highlight/svc-highlight',
       'highlight/styles',
+      'highlight/style-text',
       'snippet/svc-snippet',
       'hits/svc-hits',
       'hits/styles',
@@ -193,7 +195,7 @@ describe('npm pack', () => {
       'hits/template-elements',
     ],
     // SvcSnippet extends SvcHighlight; <svc-highlight> is not registered.
-    snippet: ['highlight/svc-highlight', 'highlight/styles'],
+    snippet: ['highlight/svc-highlight', 'highlight/styles', 'highlight/style-text'],
     // (The autocomplete and the search box share a base and its look in base/: neither brings the other.)
     // The Recommend list base and its styles, not <svc-recommendations> itself.
     trending: ['recommendations/recommend-list', 'recommendations/styles'],

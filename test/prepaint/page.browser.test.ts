@@ -5,6 +5,7 @@
  */
 import { expect, fixture } from '@open-wc/testing';
 import { REFINEMENT_LIST_DEFAULTS } from '../../src/controllers/first-search-needs.js';
+import { hitAttributes } from '../../src/elements/base/hit-fields.js';
 import { SvcHits } from '../../src/elements/hits/svc-hits.js';
 import { HITS_TRANSLATIONS } from '../../src/elements/hits/translations.js';
 import { SvcRefinementList } from '../../src/elements/refinement-list/svc-refinement-list.js';
@@ -58,11 +59,57 @@ describe('first paint: the pages it paints', () => {
     expect(found!.needs[0]).to.deep.equal({ facets: ['color'], maxValuesPerFacet: 10 });
   });
 
+  it('reads a <template> child: the hits are that template, the request asks what it names, as the element does', async () => {
+    const template = `<template>
+      <style>p { margin: 0 }</style>
+      <a data-href="url" data-attr-title="name"><svc-highlight attribute="name" part="name"></svc-highlight></a>
+      <img data-src="image" data-attr-alt="name">
+      <span data-text="price" data-currency="USD"></span>
+      <svc-snippet attribute="description" words="5" separator=" / "></svc-snippet>
+    </template>`;
+    const found = await page(`<svc-search ${ROOT}><svc-hits attribute="brand">${template}</svc-hits></svc-search>`);
+    expect(found).to.not.equal(undefined);
+    expect(found!.template).to.equal(found!.hits.querySelector('template'));
+    const element = { template: found!.template, attribute: 'brand', custom: false, explicit: undefined };
+    expect(found!.needs).to.deep.equal([
+      {
+        params: { highlightPreTag: '__svc-highlight__', highlightPostTag: '__/svc-highlight__' },
+        ...hitAttributes(element),
+      },
+    ]);
+    expect(hitAttributes(element)).to.deep.equal({
+      attributesToRetrieve: ['description', 'image', 'name', 'price', 'url'],
+      attributesToHighlight: ['name'],
+      attributesToSnippet: ['description:5'],
+    });
+  });
+
   const refused: Array<[string, string]> = [
     [
-      'a <template> child of the hit list',
-      `<svc-search ${ROOT}><svc-hits><template><p></p></template></svc-hits></svc-search>`,
+      'a <template> holding a custom element it does not know',
+      `<svc-search ${ROOT}><svc-hits><template><p><my-card></my-card></p></template></svc-hits></svc-search>`,
     ],
+    [
+      'a <template> holding another svc element',
+      `<svc-search ${ROOT}><svc-hits><template><svc-stats></svc-stats></template></svc-hits></svc-search>`,
+    ],
+    [
+      'a <template> holding a customised built-in',
+      `<svc-search ${ROOT}><svc-hits><template><button is="my-button"></button></template></svc-hits></svc-search>`,
+    ],
+    [
+      'a highlight whose attributes a field sets',
+      `<svc-search ${ROOT}><svc-hits><template><svc-highlight data-attr-attribute="field"></svc-highlight></template></svc-hits></svc-search>`,
+    ],
+    [
+      'a highlight with an attribute it does not read',
+      `<svc-search ${ROOT}><svc-hits><template><svc-highlight attribute="name" search="other"></svc-highlight></template></svc-hits></svc-search>`,
+    ],
+    [
+      'a hit list with a child besides its <template>',
+      `<svc-search ${ROOT}><svc-hits><template><p></p></template><p></p></svc-hits></svc-search>`,
+    ],
+    ['a hit list with a child that is no <template>', `<svc-search ${ROOT}><svc-hits><p></p></svc-hits></svc-search>`],
     ['an attribute it does not know', `<svc-search ${ROOT}><svc-hits data-x="1"></svc-hits></svc-search>`],
     ['insights off', `<svc-search ${ROOT} insights="false"><svc-hits></svc-hits></svc-search>`],
     ['a server-rendered root', `<svc-search ${ROOT} server-state="s"><svc-hits></svc-hits></svc-search>`],

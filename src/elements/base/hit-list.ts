@@ -1,7 +1,7 @@
 import { html, isServer, nothing, type TemplateResult } from 'lit';
 import type { HitRef, InsightsLike } from '../../insights/types.js';
 import { SvcElement } from './svc-element.js';
-import { renderTemplate } from './hit-template.js';
+import { renderTemplate, templateCss } from './hit-template.js';
 
 /** What a list item renderer (`renderHit`, `renderItem`) receives besides the hit. */
 export interface ItemRenderInfo {
@@ -93,9 +93,7 @@ export abstract class SvcHitList extends SvcElement {
     this.#template = template;
     this.#markup = template?.innerHTML ?? '';
     this.#refs = [];
-    const css = template
-      ? [...template.content.querySelectorAll('style')].map((style) => style.textContent).join('\n')
-      : '';
+    const css = templateCss(template);
     if (css && this.#style?.textContent !== css) {
       this.#style = document.createElement('style');
       this.#style.textContent = css;

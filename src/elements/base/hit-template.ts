@@ -1,4 +1,4 @@
-import { getPath, toText } from './highlight.js';
+import { getPath, toText } from './highlight-text.js';
 
 /**
  * Attributes whose value is a URL: only http(s) and relative URLs are set (never `javascript:`, `data:`…).
@@ -92,3 +92,13 @@ export function renderTemplate(template: HTMLTemplateElement, hit: Record<string
   }
   return [...fragment.childNodes];
 }
+
+/**
+ * The CSS of a `<template>`'s `<style>`s, joined: a hit list applies it once in its shadow root (`renderTemplate`
+ * leaves the `<style>`s out of each hit), as does the first-paint script.
+ *
+ * @example
+ * templateCss(template) // 'p { margin: 0 }' — '' without a <style>
+ */
+export const templateCss = (template: HTMLTemplateElement | null): string =>
+  template ? [...template.content.querySelectorAll('style')].map((style) => style.textContent).join('\n') : '';

@@ -3,6 +3,7 @@ import { ContextConsumer, ContextRoot } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import type { SearchStore } from '../../store/types.js';
 import type { InsightsLike } from '../../insights/types.js';
+import { closestLang, documentLanguage } from './language.js';
 import { translate, type Translations } from './translate.js';
 import { type ServerState, serverRender } from './server-render.js';
 
@@ -208,13 +209,11 @@ export class SvcElement extends LitElement {
 
   /** The element's language: the nearest `lang` (crossing shadow roots), else the document's, else `en`. */
   get language(): string {
-    for (let node: Node | null | undefined = this; node; node = node.parentNode ?? (node as ShadowRoot).host) {
-      const lang = (node as Element).getAttribute?.('lang');
-      if (lang) return lang;
-    }
+    const lang = closestLang(this);
+    if (lang) return lang;
     // A server sees no ancestors: the page's language is the render's.
     if (isServer) return serverRender()?.lang ?? 'en';
-    return document.documentElement.lang || navigator.language || 'en';
+    return documentLanguage();
   }
 
   /**

@@ -1,11 +1,5 @@
-import { css } from 'lit';
+import { unsafeCSS } from 'lit';
 import { baseStyles } from '../base/styles.js';
+import { HIGHLIGHT_CSS } from './style-text.js';
 
-export const styles = [
-  baseStyles,
-  css`
-  :host {
-    display: inline;
-  }
-`,
-];
+export const styles = [baseStyles, unsafeCSS(HIGHLIGHT_CSS)];

@@ -1,7 +1,8 @@
-import type { PropertyDeclarations } from 'lit';
+import type { PropertyDeclarations, PropertyValues } from 'lit';
 import type { Hit } from '../../client/types.js';
 import { SvcElement } from '../base/svc-element.js';
 import { highlightedValue, renderHighlight } from '../base/highlight.js';
+import { clearPrepainted, isPrepainted } from '../../prepaint/handoff.js';
 import { styles } from './styles.js';
 
 /**
@@ -35,6 +36,19 @@ export class SvcHighlight extends SvcElement {
   separator = ', ';
   /** The hit (a search or Recommend hit with `_highlightResult`). */
   declare hit: Hit | undefined;
+
+  /**
+   * A highlight the first-paint script painted in a hit (src/prepaint) is upgraded with its hit before `<svc-hits>`
+   * takes its list over: its first render replaces the painted nodes, the same text, in one task.
+   */
+  protected override update(changed: PropertyValues): void {
+    if (isPrepainted(this.shadowRoot)) {
+      clearPrepainted(this.shadowRoot!);
+      // Lit renders before the first node it found in the shadow root (`renderBefore`): a painted node, now gone.
+      this.renderOptions.renderBefore = null;
+    }
+    super.update(changed);
+  }
 
   override render() {
     return renderHighlight(highlightedValue(this.hit, this.attribute, this.resultKey, this.separator));
