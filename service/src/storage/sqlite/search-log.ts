@@ -113,7 +113,8 @@ export class SqliteSearchLog implements SearchLogStore {
     for (const { entry } of this.#pending.values()) {
       if (entry.userToken === userToken) delete entry.userToken;
     }
-    this.#stmt.forget.run(userToken);
+    // A privacy request: it waits for the write lock on a timer, as the log's rows do.
+    await commitWhenUnlocked(this.#db, () => this.#stmt.forget.run(userToken));
   }
 
   async countOfUser(userToken: string): Promise<number> {
