@@ -133,7 +133,11 @@ export class SqliteSearchLog implements SearchLogStore {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#pending.size === 0 || !this.#db.open) return;
+    if (this.#pending.size === 0) return;
+    if (!this.#db.open) {
+      console.error(`[svc-search] search log: ${this.#pending.size} rows not written: the database was closed first`);
+      return;
+    }
     try {
       await commitWhenUnlocked(this.#db, () => this.#writePending());
     } catch (error) {
@@ -161,11 +165,9 @@ export class SqliteSearchLog implements SearchLogStore {
       for (const row of rows) this.#insert(row);
     });
     unsyncedCommit(this.#db, () => writeAll.immediate());
-    for (const row of rows) {
-      // A row re-recorded meanwhile (same queryID) is the one written: nothing else can change the map here.
-      this.#pending.delete(row.entry.queryID);
-      this.#pendingBytes -= row.bytes;
-    }
+    // Synchronous from the copy to here: no row was added in between.
+    this.#pending.clear();
+    this.#pendingBytes = 0;
   }
 
   #schedule(delay: number): void {
