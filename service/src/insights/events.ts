@@ -152,10 +152,10 @@ export class InsightsEvents {
     const receivedAt = options.receivedAt ?? Date.now();
     const valid = options.validate === false ? events : events.map((e, i) => validateEvent(e, i, { checkAge: false }));
     // The events of one request mostly share a few queryIDs: look each search up once.
-    const searches = new Map<string, SearchLogEntry | undefined>();
-    for (const queryID of new Set(valid.map((event) => event.queryID))) {
-      if (queryID !== undefined) searches.set(queryID, await this.#searchLog.get(queryID));
-    }
+    // Looked up together: with workers a missed queryID may wait for another worker's pending row.
+    const queryIDs = [...new Set(valid.map((event) => event.queryID))].filter((id) => id !== undefined);
+    const found = await Promise.all(queryIDs.map((queryID) => this.#searchLog.get(queryID)));
+    const searches = new Map(queryIDs.map((queryID, i) => [queryID, found[i]]));
     const rows = valid.map((event) =>
       newEvent(event, receivedAt, event.queryID === undefined ? undefined : searches.get(event.queryID)),
     );

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { type EventTableRow as Row, eventOf } from '../rows.js';
 import type { EventFilter, EventRow, EventStore, NewEvent } from '../types.js';
+import { commitWhenUnlocked } from './open.js';
 
 function where(filter: EventFilter): { sql: string; params: Record<string, unknown> } {
   const clauses: string[] = [];
@@ -77,8 +78,14 @@ export class SqliteEvents implements EventStore {
     });
   }
 
+  /**
+   * Stores events in one IMMEDIATE transaction (with its fsync), once the write lock is free
+   * (`commitWhenUnlocked`: with workers another process may hold it past the busy timeout, and SQLite's busy
+   * wait would block this worker's searches meanwhile and then fail).
+   */
   async append(events: readonly NewEvent[]): Promise<Array<number | undefined>> {
-    return this.#db.transaction(() => this.#insert(events)).immediate();
+    const insert = this.#db.transaction(() => this.#insert(events));
+    return commitWhenUnlocked(this.#db, () => insert.immediate());
   }
 
   async query(filter: EventFilter): Promise<EventRow[]> {

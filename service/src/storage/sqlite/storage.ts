@@ -18,7 +18,7 @@ import { openDatabase } from './open.js';
 import { SqlitePersonalization } from './personalization.js';
 import { SqliteReplication, type SqliteReplicationOptions } from './replication.js';
 import { SqliteQuerySuggestions } from './query-suggestions.js';
-import { createSearchLog } from './search-log.js';
+import { SqliteSearchLog } from './search-log.js';
 import { SqliteTasks } from './tasks.js';
 import { SqliteUsage } from './usage.js';
 
@@ -40,7 +40,7 @@ export class SqliteStorage implements Storage {
   readonly personalization: SqlitePersonalization;
   readonly clusters: SqliteClusters;
   readonly crawler: SqliteCrawler;
-  readonly searchLog;
+  readonly searchLog: SqliteSearchLog;
   readonly events: SqliteEvents;
   readonly analytics: SqliteAnalytics;
   readonly usage: SqliteUsage;
@@ -77,7 +77,7 @@ export class SqliteStorage implements Storage {
       },
       this.replication,
     );
-    this.searchLog = createSearchLog(db);
+    this.searchLog = new SqliteSearchLog(db, { shared: options.worker !== undefined });
     this.events = new SqliteEvents(db);
     this.analytics = new SqliteAnalytics(db);
     this.usage = new SqliteUsage(db);
@@ -97,6 +97,8 @@ export class SqliteStorage implements Storage {
   readonly runOnce?: (name: string, job: () => Promise<void>) => Promise<boolean>;
 
   async close(): Promise<void> {
+    // The search log's rows still waiting for the write lock are written first (waiting for it on a timer).
+    await this.searchLog.close();
     await this.replication?.close();
     if (this.db.open) this.db.close();
   }
