@@ -9,6 +9,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type Database from 'better-sqlite3';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
@@ -157,5 +158,25 @@ export async function waitForTask(url: string, taskID: number, timeoutMs = 15_00
     if (answer.body.status === 'published') return;
     if (Date.now() > deadline) throw new Error(`task ${taskID} not published after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * Takes the file's write lock on `db` (a connection with busy timeout 0): a worker may hold it for a moment (a
+ * heartbeat, a log batch, the log's pruning), so a busy try is repeated on a timer, for up to 10 s.
+ *
+ * @example
+ * await takeWriteLock(db); // … the workers meet SQLITE_BUSY until db.exec('ROLLBACK')
+ */
+export async function takeWriteLock(db: Database.Database): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { ask, startWorkers, waitForTask, type Workers } from './helpers.js';
+import { ask, startWorkers, takeWriteLock, waitForTask, type Workers } from './helpers.js';
 
 const HOLD_MS = 8000;
 const SEARCHES_PER_WORKER = 10;
@@ -21,23 +21,6 @@ const running: Workers[] = [];
 after(async () => {
   for (const workers of running) await workers.stop().catch(() => undefined);
 });
-
-/**
- * Takes the file's write lock on `db` (busy timeout 0): a worker may hold it for a moment (a heartbeat, a log
- * batch, the log's pruning), so a busy try is repeated on a timer, for up to 10 s.
- */
-async function takeWriteLock(db: Database.Database): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      db.exec('BEGIN IMMEDIATE');
-      return;
-    } catch (error) {
-      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe('serve --workers 2: Analytics and Usage flushes while another process holds the write lock', () => {
   test('no SQLITE_BUSY is logged, the event loop keeps answering, and every search is counted exactly once', async () => {

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { type Answer, ask, startWorkers, waitForTask, type Workers } from './helpers.js';
+import { type Answer, ask, startWorkers, takeWriteLock, waitForTask, type Workers } from './helpers.js';
 
 const HOLD_MS = 8000;
 const SEARCHES_PER_WORKER = 10;
@@ -22,20 +22,6 @@ const running: Workers[] = [];
 after(async () => {
   for (const workers of running) await workers.stop().catch(() => undefined);
 });
-
-/** Takes the file's write lock on `db` (busy timeout 0), trying again while a worker holds it for a moment. */
-async function takeWriteLock(db: Database.Database): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      db.exec('BEGIN IMMEDIATE');
-      return;
-    } catch (error) {
-      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 function rowsNow(db: Database.Database): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM service_search_log').get() as { n: number }).n;
