@@ -30,7 +30,8 @@ interface SortKey {
  * order.walk(stamp, gen, (id) => { out.push(id); return out.length < 20; }); // the 20 most popular stamped ids
  */
 export class SortOrder {
-  // The fields below are read by the search and kept up to date on later writes by the upkeep (`upkeep.ts`).
+  // The fields below are read by the search (and the hits' ranking info, `ranking-info.ts`) and kept up to date on
+  // later writes by the upkeep (`upkeep.ts`).
   readonly keys: SortKey[];
   /** The base order (`baseBuffer` up to `baseLength`). */
   baseBuffer: Uint32Array;
@@ -99,31 +100,6 @@ export class SortOrder {
   sameGroup(a: number, b: number): boolean {
     if (this.rank[a] !== 0xffffffff && this.rank[b] !== 0xffffffff) return this.group[a] === this.group[b];
     return this.compareKeys(a, b) === 0;
-  }
-
-  /** The position of an id in the order (0 = first). */
-  rankOf(id: number): number {
-    const r = this.rank[id]!;
-    if (r !== 0xffffffff) {
-      // base ids before it, plus the tail ids placed before it
-      let lo = 0;
-      let hi = this.tail.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (this.tailAt[mid]! <= r) lo = mid + 1;
-        else hi = mid;
-      }
-      return r + lo;
-    }
-    // a tail id: tail ids before it, plus the base ids before it
-    let lo = 0;
-    let hi = this.tail.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compareIds(this.tail[mid]!, id) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.tail[lo] === id ? this.tailAt[lo]! + lo : this.size;
   }
 
   private allInBase(ids: Uint32Array): boolean {

@@ -278,13 +278,6 @@ export class Postings {
     optionalFeature('upkeep')?.mergeNewSegment(this.segments);
   }
 
-  /** Number of postings of a term (frozen ones). */
-  count(term: number): number {
-    let n = 0;
-    for (const { off } of this.segments) if (term < off.length - 1) n += off[term + 1]! - off[term]!;
-    return n >>> 1;
-  }
-
   /**
    * The frozen postings `[id, attributeKey, …]` of one term, ids ascending: a view of its segment's
    * block when one segment holds it, else a copy of the blocks end to end.
