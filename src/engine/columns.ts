@@ -3,6 +3,7 @@
  * numeric value, and the values' alphabetical order. Built on first use, then kept up to date on
  * writes; filters, facet counts, geo search, distinct and personalisation read them.
  */
+import { optionalFeature } from './features.js';
 import { tokenize } from './normalize.js';
 import { getPath, getValues } from './record-paths.js';
 
@@ -186,8 +187,10 @@ function registerText(col: Column, vid: number, dropAlpha: boolean): void {
   else col.lower.set(low, [vid]);
   if (col.tokens) col.tokens[vid] = tokenize(text);
   if (col.alpha) {
-    if (dropAlpha || col.pending > 0) col.alpha = undefined;
-    else insertAlpha(col, vid);
+    // without the engine's upkeep (the browser worker builds an index in one write), the order is built again
+    const upkeep = optionalFeature('upkeep');
+    if (dropAlpha || col.pending > 0 || !upkeep) col.alpha = undefined;
+    else upkeep.insertAlpha(col, vid);
   }
 }
 
@@ -278,7 +281,8 @@ export class NumberIds {
 }
 
 /**
- * Alphabetical order of a column's values (built once, then kept up to date by insertion).
+ * Alphabetical order of a column's values (built once, then kept up to date by insertion: `insertAlpha` of
+ * `upkeep.ts`).
  * @example const { sorted, length } = alphaOf(column); // column.values[sorted[0]] is the first value
  */
 export function alphaOf(col: Column): NonNullable<Column['alpha']> {
@@ -294,30 +298,4 @@ export function alphaOf(col: Column): NonNullable<Column['alpha']> {
   for (let i = 0; i < ids.length; i++) rank[ids[i]!] = i;
   col.alpha = { sorted, length: ids.length, rank };
   return col.alpha;
-}
-
-function insertAlpha(col: Column, vid: number): void {
-  const a = col.alpha!;
-  const values = col.values;
-  const text = values[vid]!;
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[a.sorted[mid]!]! < text) lo = mid + 1;
-    else hi = mid;
-  }
-  if (a.length === a.sorted.length || vid >= a.rank.length) {
-    const size = Math.max(a.sorted.length, vid + 1) * 2;
-    const sorted = new Uint32Array(size);
-    sorted.set(a.sorted.subarray(0, a.length));
-    const rank = new Uint32Array(size);
-    rank.set(a.rank);
-    a.sorted = sorted;
-    a.rank = rank;
-  }
-  a.sorted.copyWithin(lo + 1, lo, a.length);
-  a.sorted[lo] = vid;
-  a.length++;
-  for (let i = lo; i < a.length; i++) a.rank[a.sorted[i]!] = i;
 }

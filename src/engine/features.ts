@@ -2,11 +2,13 @@
  * The engine's optional features: code a search needs only when a request or an index uses it — synonyms (an index with
  * synonyms), the standard stop words and plural rules (`removeStopWords`, `ignorePlurals`), geo search (a request with
  * a geo area), personalisation (a search given a user's profile), the warm-up of a large index, browsing (`browse`) and
- * the hits' `_rankingInfo` (`getRankingInfo`). They are installed here by whoever loads them: `svc-search/engine`
+ * the hits' `_rankingInfo` (`getRankingInfo`) — and the upkeep of sorted structures on later writes (`upkeep.ts`),
+ * which an index built in one write never needs. They are installed here by whoever loads them: `svc-search/engine`
  * (`index.ts`, what the service imports) installs every one, the browser worker of `svc-search/local` each one when a
  * file or a request needs it (its calls are asynchronous: `LocalEngine.load` and `LocalEngine.prepare`), so a page pays
  * only for what its index uses. A request that needs a feature nobody installed is an error naming it, never a silent
- * skip; the warm-up only makes the first searches faster, so without it they are slower, not wrong.
+ * skip; the warm-up only makes the first searches faster and the upkeep later writes, so without them those are
+ * slower, not wrong.
  */
 import type { browse } from './browse.js';
 import type { geoFilter, parseGeo } from './geo.js';
@@ -16,6 +18,7 @@ import type { SearchParams } from './params.js';
 import type { personalizationFigures, personalScorer } from './personalization.js';
 import type { markSpans, spanMatches } from './spans.js';
 import type { buildExpansion, Expansion } from './synonyms.js';
+import type { addToOrder, flushOrder, insertAlpha, mergeNewSegment } from './upkeep.js';
 import type { warmUp } from './warm-up.js';
 
 export interface EngineFeatures {
@@ -26,6 +29,12 @@ export interface EngineFeatures {
   warmUp: { warmUp: typeof warmUp };
   browse: { browse: typeof browse };
   rankingInfo: { rankingInfo: typeof rankingInfo };
+  upkeep: {
+    addToOrder: typeof addToOrder;
+    flushOrder: typeof flushOrder;
+    insertAlpha: typeof insertAlpha;
+    mergeNewSegment: typeof mergeNewSegment;
+  };
 }
 
 const installed: Partial<EngineFeatures> = {};
@@ -62,7 +71,8 @@ export function feature<K extends keyof EngineFeatures>(name: K): EngineFeatures
 }
 
 /**
- * A feature's code, or undefined when nobody installed it (for what is an optimisation only: the warm-up).
+ * A feature's code, or undefined when nobody installed it (for what is an optimisation only: the warm-up, the
+ * upkeep).
  *
  * @example
  * optionalFeature('warmUp')?.warmUp(Index);

@@ -18,6 +18,7 @@ import { markSpans, spanMatches } from './spans.js';
 import { buildExpansion } from './synonyms.js';
 import { installSettingsValidation } from './settings.js';
 import { validateSettings, validateSettingValue } from './settings-validation.js';
+import { addToOrder, flushOrder, insertAlpha, mergeNewSegment } from './upkeep.js';
 import { warmUp } from './warm-up.js';
 
 // Every optional part of the engine, installed (`features.ts`): the browser worker installs each only when needed.
@@ -29,6 +30,7 @@ installFeature('personalization', { personalScorer, personalizationFigures });
 installFeature('warmUp', { warmUp });
 installFeature('browse', { browse });
 installFeature('rankingInfo', { rankingInfo });
+installFeature('upkeep', { addToOrder, flushOrder, insertAlpha, mergeNewSegment });
 
 export { EngineError, SnapshotError } from './errors.js';
 export { checkResponseFields, skippedAnswer, withResponseFields } from './response-fields.js';

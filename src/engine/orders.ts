@@ -2,13 +2,15 @@
  * Sort orders over the records: the custom ranking and each `asc(x)` / `desc(x)` criterion is a total
  * order (by the sort values, then by insertion) that ranking walks instead of sorting.
  *
- * An order is a sorted `base` with a rank and a tie group per record, plus a sorted `tail` of the
- * records added since the base was last rebuilt, each with its place in the base (`tailAt`), so that
- * walking both in order takes no comparison. A write adds its records to `pending`; `flush` (at the end
- * of the write) sorts them into the tail, and merges the tail into the base once it is a sixteenth of it
- * — a write costs about its own size, not the size of the index. Deleted ids stay in the order until
+ * An order is a sorted `base` with a rank and a tie group per record, built from the records on first use, plus a
+ * sorted `tail` of the records added since the base was last rebuilt, each with its place in the base (`tailAt`),
+ * so that walking both in order takes no comparison. Keeping an order up to date write by write is the upkeep of
+ * `upkeep.ts` (a write adds its records to `pending`, the end of the write sorts them into the tail, and the tail
+ * joins the base once it is a sixteenth of it — a write costs about its own size, not the size of the index); an
+ * index built in one write, as the browser worker's are, never has a tail. Deleted ids stay in the order until
  * the index is rebuilt; readers only ever look at live candidates.
  */
+import { optionalFeature } from './features.js';
 import type { IndexRecord } from './index-state.js';
 import { getPath } from './record-paths.js';
 import type { SortSpec } from './settings.js';
@@ -22,29 +24,26 @@ interface SortKey {
 }
 
 /**
- * The tail is merged into the base once it holds this fraction of the base: a write's flush costs
- * about the tail's size, a merge the whole order's, so both stay a small part of a large load.
- */
-const TAIL_FRACTION = 16;
-
-/**
  * One sort order.
  * @example
  * const order = new SortOrder([parseSort('desc(popularity)')!], records, alive, 1024);
  * order.walk(stamp, gen, (id) => { out.push(id); return out.length < 20; }); // the 20 most popular stamped ids
  */
 export class SortOrder {
+  // The fields below are read by the search (and the hits' ranking info, `ranking-info.ts`) and kept up to date on
+  // later writes by the upkeep (`upkeep.ts`).
   readonly keys: SortKey[];
   /** The base order (`baseBuffer` up to `baseLength`). */
-  private baseBuffer: Uint32Array;
-  private baseLength: number;
+  baseBuffer: Uint32Array;
+  baseLength: number;
   /** Per id of the base: its position there, and its tie group (equal sort values share one). */
-  private rank: Uint32Array;
-  private group: Uint32Array;
+  rank: Uint32Array;
+  group: Uint32Array;
   /** Ids added since the base was built, sorted, and for each the number of base ids before it. */
-  private tail = new Uint32Array(0);
-  private tailAt = new Uint32Array(0);
-  private pending: number[] = [];
+  tail = new Uint32Array(0);
+  tailAt = new Uint32Array(0);
+  /** Ids added since the last end of a write, not in the tail yet. */
+  pending: number[] = [];
 
   constructor(specs: SortSpec[], records: ReadonlyArray<IndexRecord | undefined>, alive: Uint8Array, capacity: number) {
     this.keys = specs.map((spec) => ({ spec, numeric: new Float64Array(capacity), other: null }));
@@ -67,48 +66,6 @@ export class SortOrder {
   /** Number of ids in the order (deleted ones included). */
   get size(): number {
     return this.baseLength + this.tail.length;
-  }
-
-  /** Adds a new record (ordered at the next `flush`). */
-  add(id: number, record: IndexRecord): void {
-    if (id >= this.rank.length) this.grow(Math.max(id + 1, this.rank.length * 2));
-    this.setSortKey(id, record);
-    this.pending.push(id);
-  }
-
-  /** Orders the records added since the last flush (see the module comment). */
-  flush(): void {
-    if (this.pending.length === 0) return;
-    const added = this.sortIds(Uint32Array.from(this.pending));
-    this.pending = [];
-    const addedAt = new Uint32Array(added.length);
-    for (let j = 0; j < added.length; j++) addedAt[j] = this.lowerBound(added[j]!);
-    // merge the sorted new ids into the tail by their place in the base (ids placed at the same base
-    // position are compared)
-    const tail = new Uint32Array(this.tail.length + added.length);
-    const tailAt = new Uint32Array(tail.length);
-    const oldTail = this.tail;
-    const oldAt = this.tailAt;
-    let i = 0;
-    let j = 0;
-    for (let k = 0; k < tail.length; k++) {
-      const takeOld =
-        j >= added.length ||
-        (i < oldTail.length &&
-          (oldAt[i]! < addedAt[j]! || (oldAt[i] === addedAt[j] && this.compareIds(oldTail[i]!, added[j]!) < 0)));
-      if (takeOld) {
-        tail[k] = oldTail[i]!;
-        tailAt[k] = oldAt[i]!;
-        i++;
-      } else {
-        tail[k] = added[j]!;
-        tailAt[k] = addedAt[j]!;
-        j++;
-      }
-    }
-    this.tail = tail;
-    this.tailAt = tailAt;
-    if (this.tail.length * TAIL_FRACTION >= this.baseLength) this.mergeTail();
   }
 
   /**
@@ -145,31 +102,6 @@ export class SortOrder {
     return this.compareKeys(a, b) === 0;
   }
 
-  /** The position of an id in the order (0 = first). */
-  rankOf(id: number): number {
-    const r = this.rank[id]!;
-    if (r !== 0xffffffff) {
-      // base ids before it, plus the tail ids placed before it
-      let lo = 0;
-      let hi = this.tail.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (this.tailAt[mid]! <= r) lo = mid + 1;
-        else hi = mid;
-      }
-      return r + lo;
-    }
-    // a tail id: tail ids before it, plus the base ids before it
-    let lo = 0;
-    let hi = this.tail.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compareIds(this.tail[mid]!, id) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.tail[lo] === id ? this.tailAt[lo]! + lo : this.size;
-  }
-
   private allInBase(ids: Uint32Array): boolean {
     for (let i = 0; i < ids.length; i++) if (this.rank[ids[i]!] === 0xffffffff) return false;
     return true;
@@ -191,56 +123,8 @@ export class SortOrder {
     return out;
   }
 
-  /** The number of base ids ordered before `id`. */
-  private lowerBound(id: number): number {
-    let lo = 0;
-    let hi = this.baseLength;
-    const base = this.baseBuffer;
-    const numeric = this.keys.length === 1 ? this.keys[0]!.numeric : null;
-    const value = numeric ? numeric[id]! : Number.NaN;
-    if (!Number.isNaN(value)) {
-      // one numeric key (the usual custom ranking): numbers compared in place; a record without a
-      // number (a string or nothing) comes after every number
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const other = base[mid]!;
-        const v = numeric![other]!;
-        if (v < value || (v === value && other < id)) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    }
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compareIds(base[mid]!, id) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** The tail joins the base: a copy guided by `tailAt`, then ranks and groups. */
-  private mergeTail(): void {
-    const length = this.baseLength + this.tail.length;
-    const merged = new Uint32Array(Math.max(16, length + (length >>> 1)));
-    let at = 0;
-    let from = 0;
-    for (let k = 0; k < this.tail.length; k++) {
-      const to = this.tailAt[k]!;
-      merged.set(this.baseBuffer.subarray(from, to), at);
-      at += to - from;
-      from = to;
-      merged[at++] = this.tail[k]!;
-    }
-    merged.set(this.baseBuffer.subarray(from, this.baseLength), at);
-    this.baseBuffer = merged;
-    this.baseLength = length;
-    this.tail = new Uint32Array(0);
-    this.tailAt = new Uint32Array(0);
-    this.rebuildRanks();
-  }
-
   /** Rank and tie group of every base id (groups compared on neighbours only). */
-  private rebuildRanks(): void {
+  rebuildRanks(): void {
     const base = this.baseBuffer;
     const rank = this.rank;
     const group = this.group;
@@ -261,22 +145,8 @@ export class SortOrder {
     }
   }
 
-  private grow(capacity: number): void {
-    for (const k of this.keys) {
-      const numeric = new Float64Array(capacity);
-      numeric.set(k.numeric);
-      k.numeric = numeric;
-    }
-    const rank = new Uint32Array(capacity).fill(0xffffffff);
-    rank.set(this.rank);
-    this.rank = rank;
-    const group = new Uint32Array(capacity);
-    group.set(this.group);
-    this.group = group;
-  }
-
   /** The sort key of one record under each spec: oriented number, other value, or missing. */
-  private setSortKey(id: number, record: IndexRecord | undefined): void {
+  setSortKey(id: number, record: IndexRecord | undefined): void {
     for (const k of this.keys) {
       const v = sortKeyOf(record, k.spec);
       k.numeric[id] = NaN;
@@ -289,7 +159,7 @@ export class SortOrder {
     }
   }
 
-  private compareIds(a: number, b: number): number {
+  compareIds(a: number, b: number): number {
     return this.compareKeys(a, b) || a - b;
   }
 
@@ -321,7 +191,7 @@ export class SortOrder {
 
 /**
  * The orders of one index, by key (`custom`, or the ranking criterion such as `desc(price)`), built
- * on first use and then kept up to date by `add` and `flush`.
+ * on first use and then kept up to date by `add` and `flush` when the engine's upkeep is installed (`upkeep.ts`).
  * @example
  * const orders = new Orders();
  * const byPrice = orders.get('asc(price)', [parseSort('asc(price)')!], records, alive, 1024);
@@ -356,14 +226,25 @@ export class Orders {
     return order;
   }
 
-  /** Adds a new record to every built order. */
+  /**
+   * Adds a new record to every built order. Without the engine's upkeep (the browser worker: its indices are built
+   * in one write, before any order), the built orders are dropped instead, and built again from the records on
+   * first use: a later write costs a sort, not a wrong order.
+   */
   add(id: number, record: IndexRecord): void {
-    for (const order of this.byKey.values()) order.add(id, record);
+    if (this.byKey.size === 0) return;
+    const upkeep = optionalFeature('upkeep');
+    if (!upkeep) {
+      this.byKey.clear();
+      return;
+    }
+    for (const order of this.byKey.values()) upkeep.addToOrder(order, id, record);
   }
 
   /** Orders the records added since the last flush, in every built order. */
   flush(): void {
-    for (const order of this.byKey.values()) order.flush();
+    const upkeep = optionalFeature('upkeep');
+    if (upkeep) for (const order of this.byKey.values()) upkeep.flushOrder(order);
   }
 }
 

@@ -4,10 +4,12 @@
  *
  * - Postings are pairs `(id, attributeKey)` — the key is `rank × 1000 + position` of the term's best
  *   occurrence in the record — in typed-array segments grouped by term id (`Segment`); a write's
- *   postings become a new segment when the write ends (`freeze`), and segments merge geometrically.
+ *   postings become a new segment when the write ends (`freeze`), and segments merge geometrically
+ *   (the upkeep of later writes, `upkeep.ts`: an index built in one write has one segment).
  * - The tokens of every record (term id, and field << 16 | position) sit in one shared typed array,
  *   read only for proximity, phrases, restricted attributes and rare-word matching of candidates.
  */
+import { optionalFeature } from './features.js';
 import { isAscii, tokenize } from './normalize.js';
 import { getPath, getValues } from './record-paths.js';
 import type { SearchableSpec } from './settings.js';
@@ -39,8 +41,6 @@ export interface PostingsContents {
   tokenStart: Uint32Array;
 }
 
-/** A new segment is merged into the one before it while it is at least a quarter of its size. */
-const MERGE_RATIO = 4;
 /** Values this long or shorter have their terms cached (see `indexRecord`), up to this many values. */
 const SHORT_VALUE = 16;
 const SHORT_VALUES_KEPT = 50_000;
@@ -57,10 +57,8 @@ const TERM_MASK = 0x7fffffff;
 export class Postings {
   vocab = new Vocabulary();
   /**
-   * Frozen postings, oldest (and largest) first. Each freeze adds a segment for the postings indexed
-   * since the previous one, then merges the last two while the newer is at least a quarter of the
-   * older: sizes grow geometrically, so there are few segments (about log4 of the writes) and a
-   * posting is copied a handful of times over the life of the index, whatever the size of the writes.
+   * Frozen postings, oldest (and largest) first, ids of a newer segment all larger. Each freeze adds a segment for
+   * the postings indexed since the previous one; the engine's upkeep merges them as they come (`mergeNewSegment`).
    */
   segments: Segment[] = [];
   /**
@@ -246,7 +244,7 @@ export class Postings {
 
   /**
    * Turns the pending postings into a segment (a counting sort by term: they are already in id
-   * order), then merges segments as described at {@link segments}.
+   * order), then has the engine's upkeep merge segments as described at {@link segments}.
    */
   freeze(): void {
     if (this.pending === 0) return;
@@ -275,33 +273,9 @@ export class Postings {
       this.pendingIds = new Uint32Array(4096);
       this.pendingKeys = new Uint32Array(4096);
     }
-    const segments = this.segments;
-    segments.push({ data, off });
-    while (
-      segments.length > 1 &&
-      segments[segments.length - 1]!.data.length * MERGE_RATIO >= segments[segments.length - 2]!.data.length
-    ) {
-      const newer = segments.pop()!;
-      const older = segments.pop()!;
-      segments.push(mergeSegments(older, newer));
-    }
-  }
-
-  /** Merges every segment into one (when idle: queries then read one block per term). */
-  compact(): void {
-    this.freeze();
-    while (this.segments.length > 1) {
-      const newer = this.segments.pop()!;
-      const older = this.segments.pop()!;
-      this.segments.push(mergeSegments(older, newer));
-    }
-  }
-
-  /** Number of postings of a term (frozen ones). */
-  count(term: number): number {
-    let n = 0;
-    for (const { off } of this.segments) if (term < off.length - 1) n += off[term + 1]! - off[term]!;
-    return n >>> 1;
+    this.segments.push({ data, off });
+    // without the upkeep (the browser worker builds an index in one write), a later write's segment stays apart
+    optionalFeature('upkeep')?.mergeNewSegment(this.segments);
   }
 
   /**
@@ -340,35 +314,4 @@ function grown(a: Uint32Array, size: number): Uint32Array<ArrayBuffer> {
   const b = new Uint32Array(size);
   b.set(a);
   return b;
-}
-
-/** One segment holding the postings of both, term by term: the older's block, then the newer's. */
-function mergeSegments(older: Segment, newer: Segment): Segment {
-  const terms = Math.max(older.off.length, newer.off.length) - 1;
-  const off = new Uint32Array(terms + 1);
-  const data = new Uint32Array(older.data.length + newer.data.length);
-  const oTerms = older.off.length - 1;
-  const nTerms = newer.off.length - 1;
-  let at = 0;
-  for (let t = 0; t < terms; t++) {
-    off[t] = at;
-    if (t < oTerms) {
-      const from = older.off[t]!;
-      const to = older.off[t + 1]!;
-      if (to > from) {
-        data.set(older.data.subarray(from, to), at);
-        at += to - from;
-      }
-    }
-    if (t < nTerms) {
-      const from = newer.off[t]!;
-      const to = newer.off[t + 1]!;
-      if (to > from) {
-        data.set(newer.data.subarray(from, to), at);
-        at += to - from;
-      }
-    }
-  }
-  off[terms] = at;
-  return { data, off };
 }

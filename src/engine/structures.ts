@@ -6,6 +6,7 @@
  */
 import { type PostingsContents, Postings } from './postings.js';
 import { TermTable } from './term-table.js';
+import { compactPostings } from './upkeep.js';
 import { Vocabulary } from './vocabulary.js';
 
 /** What an index snapshot holds of the vocabulary (see {@link vocabularyContents}). */
@@ -130,7 +131,7 @@ export function restoreVocabulary(contents: VocabularyContents): Vocabulary {
  * @example const { off, data, tokens, tokenStart } = postingsContents(postings, index.records.length);
  */
 export function postingsContents(postings: Postings, records: number): PostingsContents {
-  postings.compact();
+  compactPostings(postings);
   const segment = postings.segments[0] ?? { data: new Uint32Array(0), off: new Uint32Array(1) };
   return {
     off: segment.off,

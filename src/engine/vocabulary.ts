@@ -207,16 +207,6 @@ export class Vocabulary {
     return [lo, this.lowerBound(`${prefix}\uffff`, lo)];
   }
 
-  /** Ids of every term starting with `prefix` (the term itself included when present). */
-  prefix(prefix: string, limit = Infinity): number[] {
-    this.ensureSorted();
-    const lo = this.lowerBound(prefix);
-    const hi = this.lowerBound(`${prefix}\uffff`, lo);
-    const out: number[] = [];
-    for (let i = lo; i < hi && out.length < limit; i++) out.push(this.sortedIds[i]!);
-    return out;
-  }
-
   /**
    * Terms within `maxTypos` edits (insertion, deletion, substitution, transposition) of `word`; with
    * `prefix`, terms that have a prefix within `maxTypos` of `word`. Each with its smallest typo count.

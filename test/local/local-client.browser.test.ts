@@ -7,7 +7,7 @@
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { createClient } from '../../src/client/index.js';
-import { createLocalClient, type LocalClient } from '../../src/local/index.js';
+import { createLocalClient, encodeBundle, type LocalClient } from '../../src/local/index.js';
 import type { SvcSearch } from '../../src/elements/search/svc-search.js';
 import '../../src/elements/search/define.js';
 import '../../src/elements/search-box/define.js';
@@ -71,6 +71,39 @@ describe('svc-search/local', () => {
       expect(comparable(local as never)).to.deep.equal(comparable(remote as never));
     });
   }
+
+  it('builds an index from records given in code (not an exported .svcidx) and answers every query as the service', async () => {
+    // The bytes a page makes itself: records, settings, synonyms and rules, no engine structures, so the worker
+    // builds the index from the records (and validates the settings given in code).
+    const bytes = await encodeBundle({
+      name: indexName,
+      exportedAt: 0,
+      indices: [
+        {
+          name: indexName,
+          settings: CONFORMANCE_SETTINGS,
+          rules: CONFORMANCE_RULES as never,
+          synonyms: CONFORMANCE_SYNONYMS as never,
+          records: CONFORMANCE_RECORDS,
+        },
+      ],
+    });
+    const fromCode = createLocalClient({ indices: [bytes.slice().buffer] });
+    try {
+      expect((await fromCode.ready).indices).to.deep.equal([indexName]);
+      for (const params of CONFORMANCE_QUERIES) {
+        const [local, remote] = await Promise.all([
+          fromCode.multiSearch([{ indexName, params }]),
+          service.multiSearch([{ indexName, params }]),
+        ]);
+        expect(comparable(local.results[0] as never), JSON.stringify(params)).to.deep.equal(
+          comparable(remote.results[0] as never),
+        );
+      }
+    } finally {
+      fromCode.terminate();
+    }
+  });
 
   it('answers Recommend (related, bought together, trending) as the service', async () => {
     const requests = [
