@@ -3,9 +3,10 @@
  * page's first search itself — the state the store starts from (a routed URL read by the store's own parser,
  * store/parse-query-string.ts), built by the store's own request building (store/requests.ts) from the needs the
  * elements will register (controllers/first-search-needs.ts; insights/token.ts with the consent, cookie and user
- * token of the root), sent as the client sends it (client/params.ts, client/hosts.ts) — and paints the first hits in `<svc-hits>`' shadow root (paint.ts). It
- * leaves the answer on the `<svc-search>` (handoff.ts): the store adopts it when its first requests are the same,
- * and sends its own otherwise; `<svc-hits>` takes the shadow root over at its first render with results.
+ * token of the root), sent as the client sends it (client/params.ts, client/hosts.ts) — and paints the first hits
+ * in `<svc-hits>`' shadow root (paint.ts). It leaves the answer on the `<svc-search>` (handoff.ts): the store adopts
+ * it when its first requests are the same, and sends its own otherwise; `<svc-hits>` takes the shadow root over at
+ * its first render with results.
  *
  * The loader requests the elements' chunks once the hits are painted (or the search failed): what a user waits for
  * is this script and one search.

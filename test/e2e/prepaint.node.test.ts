@@ -18,7 +18,8 @@
  * - The root's Insights attributes: `insights-consent="false"` (no clickAnalytics nor token in the search, no
  *   cookie, no stored token, no event for a click before or after the takeover), `insights-cookie` (the token of the
  *   cookie), `insights-user-token` (the search and an early click carry it), `insights="false"` (no Insights
- *   parameter, no event): each painted, with one search.
+ *   parameter, no event): each painted, with one search. Consent granted after the paint and before the takeover:
+ *   no event for a click made before it, and the store searches again with a token.
  * - A page whose store asks something else than the script did (an element added meanwhile): the store searches
  *   itself, and the page shows its answer.
  * - Not painted (the chunks requested at once, nothing in `<svc-hits>` before they run): a `<template>` holding a
@@ -520,6 +521,33 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       assert.deepEqual(page.events, [], 'no event without consent');
       assert.deepEqual(await kept(page.tab), { cookie: '', stored: null });
       assert.equal(page.searches(), 1, 'one search: the store adopted the answer');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('consent granted after the paint, before the takeover: no event for the click made before it; the store searches with a token', async () => {
+    const page = await open('/consent-denied');
+    try {
+      await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
+      await page.tab.click('svc-hits li[data-svc-position="2"]');
+      // A consent banner answers before the elements are loaded.
+      await page.tab.evaluate(`document.querySelector('svc-search').setAttribute('insights-consent', 'granted')`);
+      release();
+      await upgraded(page.tab);
+      // The script's search asked no queryID: the store, now with a token, asks its own (awaited, then settled).
+      for (let i = 0; i < 500 && page.bodies.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      await page.tab.waitForFunction(`document.querySelector('svc-search').store.getSnapshot().status === 'idle'`);
+      await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
+      assert.deepEqual(
+        page.events.filter((event) => event.eventType !== 'view'),
+        [],
+        'the click made before consent is not sent',
+      );
+      assert.equal(page.searches(), 2);
+      const [, second] = page.bodies.map((body) => Object.fromEntries(new URLSearchParams(body.requests[0]!.params)));
+      assert.equal(second!.clickAnalytics, 'true');
+      assert.match(second!.userToken ?? '', /^anonymous-/);
     } finally {
       await page.close();
     }
