@@ -5,7 +5,8 @@
  * - first paint: every script requested before the frame that painted the first hit (found from the mutation that
  *   inserted it: `FIRST_PAINT_INIT` in test/e2e/cross-origin.ts);
  * - total: every script the page loaded once everything settled (the Insights module loads after the paint);
- * - the same for a page with three elements (`<svc-search>`, `<svc-search-box>`, `<svc-hits>`);
+ * - the same for a page with three elements (`<svc-search>`, `<svc-search-box>`, `<svc-hits>`), and for the six
+ *   elements opened from a shared link (`routing`, a state in the URL) and with `insights-consent="false"`;
  * next to InstantSearch.js built for the same six widgets with its insights middleware (esbuild, bundle, minify,
  * ES2022, gzip -9), the ratios, and the response bytes of the Shop story's searches before/after the hit lists
  * asked only for the attributes they show.
@@ -186,6 +187,9 @@ const shopPage = (hits: string) => `<!doctype html>
 </svc-search>
 </body></html>`;
 
+/** The state of a shared link: a query and two values of the page's refinement list (OR). */
+const ROUTED_LINK = '?q=laptop&refinementList%5Bbrand%5D=Acme&refinementList%5Bbrand%5D=Bolt';
+
 export async function run(): Promise<void> {
   const dist = loaderDist();
   const site = await startCrossOrigin({
@@ -194,6 +198,8 @@ export async function run(): Promise<void> {
     pages: {
       '/six': loaderPage(SIX_ELEMENTS),
       '/three': loaderPage(THREE_ELEMENTS),
+      '/routed': loaderPage(SIX_ELEMENTS).replace('<svc-search ', '<svc-search routing '),
+      '/consent': loaderPage(SIX_ELEMENTS).replace('<svc-search ', '<svc-search insights-consent="false" '),
       '/shop': shopPage(''),
       '/shop-before': shopPage('attributes-to-retrieve="*"'),
     },
@@ -202,6 +208,8 @@ export async function run(): Promise<void> {
     await indexProducts(site.admin, FIRST_PAINT_INDEX, catalogue(120));
     const six = await measurePage(site, '/six', 300);
     const three = await measurePage(site, '/three', 300);
+    const routed = await measurePage(site, `/routed${ROUTED_LINK}`, 300);
+    const consent = await measurePage(site, '/consent', 300);
     const instantSearch: Array<[string, BundleSize]> = [];
     for (const [label, entry] of Object.entries(INSTANTSEARCH_VARIANTS))
       instantSearch.push([label, await bundleSize(entry)]);
@@ -212,6 +220,8 @@ export async function run(): Promise<void> {
     for (const [label, page] of [
       ['<svc-search> + the six mission elements', six],
       ['<svc-search> + <svc-search-box> + <svc-hits>', three],
+      ['the six elements, routing, opened from a shared link (a state in the URL)', routed],
+      ['the six elements, insights-consent="false"', consent],
     ] as const) {
       const total = scriptBytes(page.before) + scriptBytes(page.after);
       console.log(

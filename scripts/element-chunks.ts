@@ -151,8 +151,11 @@ export function loaderEntry(
         const target = byModule.get(match[3]!);
         if (!target) throw new Error(`loader: no chunk for ${match[3]}`);
         const self = match[2] === PRELOAD_SELF_MARK ? [target.fileName] : [];
-        // Paths relative to the loader, which sits at the root of the output (`chunks/…` beside it).
-        const files = [...self, ...imports(target.fileName)].map((file) => `./${file}`);
+        // Paths relative to the loader, which sits at the root of the output (`chunks/…` beside it). The loader
+        // itself is left out: a chunk importing it finds it loaded (it holds the first-paint script's modules).
+        const files = [...self, ...imports(target.fileName)]
+          .filter((file) => file !== chunk.fileName)
+          .map((file) => `./${file}`);
         text.overwrite(match.index, match.index + match[0].length, JSON.stringify(files));
       }
       const result = text.toString();

@@ -20,7 +20,8 @@
  * Runs in browsers and in Node ≥ 18 (global `fetch`); no Node-only import on this path.
  */
 import { LruCache } from './cache.js';
-import { ApiError, RetryError, fail, list, need, type HostAttempt } from './errors.js';
+import { ApiError, RetryError, type HostAttempt } from './api-errors.js';
+import { fail, list, need } from './errors.js';
 import { DEFAULT_DOMAIN, DEFAULT_TIMEOUTS, computeHosts, hostUrl } from './hosts.js';
 import { multiSearchBody, serializeParams, toQueryString, urlCredentials } from './params.js';
 

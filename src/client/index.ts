@@ -10,7 +10,7 @@ export {
   DEFAULT_TIMEOUTS,
   DEFAULT_HOST_DOWN_MS,
 } from './client.js';
-export { ApiError, RetryError, type HostAttempt } from './errors.js';
+export { ApiError, RetryError, type HostAttempt } from './api-errors.js';
 export { LruCache, DEFAULT_CACHE_MAX_ENTRIES, DEFAULT_CACHE_TTL_MS } from './cache.js';
 export { serializeParams } from './params.js';
 export type * from './types.js';

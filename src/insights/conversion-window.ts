@@ -4,7 +4,10 @@
  * queryID of that search. The API document's window is one hour from the search; at most 200 entries are kept.
  */
 import { INSIGHTS_LIMITS } from '../protocol/insights-limits.js';
-import { type KeptValues, WINDOW_KEY } from './storage.js';
+import type { KeptValues } from './storage.js';
+
+/** Storage key of the conversion window (objectID → the search that led to it). */
+export const WINDOW_KEY = 'svc-insights-conversion-window';
 
 /** Entries the window keeps (the oldest go first). */
 export const WINDOW_ENTRIES = 200;

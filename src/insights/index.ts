@@ -22,8 +22,10 @@ import { type AutomaticEvents, type EventFields, chunked, createAutomaticEvents 
 import type { ClickTarget } from './click-target.js';
 import { createQueue } from './queue.js';
 import { createSender } from './sender.js';
-import { QUEUE_KEY_PREFIX, keptValues } from './storage.js';
-import { anonymousToken, forgetKept } from './token.js';
+import { forgetKept } from './forget.js';
+import { keptValues } from './storage.js';
+import { QUEUE_KEY_PREFIX } from './stored-queue.js';
+import { anonymousToken } from './token.js';
 import type { Insights, InsightsOptions, QueueStats } from './types.js';
 
 export type {

@@ -11,11 +11,13 @@
  */
 import type { InsightsEvent } from '../client/types.js';
 import { fail } from '../client/errors.js';
-import { isValidUserToken } from '../protocol/insights-limits.js';
+import { isValidUserToken } from '../protocol/user-token.js';
 import { type ClickTarget, clickTarget, countsAsClick } from './click-target.js';
 import { rememberClick } from './conversion-window.js';
-import { QUEUE_KEY_PREFIX, type QueueEntry, keptValues, randomId, storeReleased } from './storage.js';
-import { anonymousToken, forgetKept, insightsNeeds } from './token.js';
+import { forgetKept } from './forget.js';
+import { keptValues, randomId } from './storage.js';
+import { QUEUE_KEY_PREFIX, type QueueEntry, storeReleased } from './stored-queue.js';
+import { anonymousToken, insightsNeeds } from './token.js';
 import type { HitRef, Insights, InsightsOptions, QueueStats } from './types.js';
 
 /** What the stand-in needs of the Insights module (`svc-search/insights`). */
@@ -251,7 +253,8 @@ export function createLazyInsights(options: InsightsOptions, load: () => Promise
   else forgetKept(kept, client.appId);
   registerNeeds();
   if (consent && options.earlyClicks?.length) {
-    for (const click of options.earlyClicks) pending.push({ kind: 'click', target: { hit: click.hit }, at: click.at });
+    for (const { hit, conversion, at } of options.earlyClicks)
+      pending.push({ kind: 'click', target: { hit, conversion }, at });
     void start();
   }
   listenForClicks(true);

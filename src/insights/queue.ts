@@ -7,7 +7,8 @@
  */
 import { INSIGHTS_LIMITS } from '../protocol/insights-limits.js';
 import type { InsightsEvent } from '../protocol/types.js';
-import { type KeptValues, type QueueEntry, type StoredQueue, randomId } from './storage.js';
+import { type KeptValues, randomId } from './storage.js';
+import type { QueueEntry, StoredQueue } from './stored-queue.js';
 
 export type Entry = QueueEntry<InsightsEvent>;
 

@@ -1,14 +1,11 @@
 /**
  * What Insights keeps in the browser (the user token, the queue, the conversion window), and storage access
- * that never throws: private mode, disabled storage and a full quota read as "nothing kept".
+ * that never throws: private mode, disabled storage and a full quota read as "nothing kept". The stored queue's
+ * shape is `stored-queue.ts` (the first-paint script, in the loader's file, reads the token only).
  */
 
-/** Storage key of the queue (one per application: `svc-insights-queue:<appId>`). */
-export const QUEUE_KEY_PREFIX = 'svc-insights-queue:';
 /** Storage key of the anonymous user token (unless it is kept in the cookie). */
 export const TOKEN_KEY = 'svc-insights-user-token';
-/** Storage key of the conversion window (objectID → the search that led to it). */
-export const WINDOW_KEY = 'svc-insights-conversion-window';
 
 /** Safe access to one `Storage`: strings as they are, other values as JSON; `null` removes. */
 export interface KeptValues {
@@ -58,30 +55,3 @@ export function keptValues(storage: Storage | undefined = globalThis.localStorag
 /** A random id (`crypto.randomUUID` where it exists). */
 export const randomId = (): string =>
   globalThis.crypto?.randomUUID?.() ?? Date.now().toString(36) + Math.random().toString(36).slice(2);
-
-/** One queued event and its id (an event leaves the queue by id once the service accepted it). */
-export interface QueueEntry<E = unknown> {
-  id: string;
-  event: E;
-}
-
-/**
- * The stored queue of an application: each page (instance) owns its part under a lease it renews; a part whose
- * lease ran out (or was released: lease 0) is adopted by the next page load or another tab.
- */
-export type StoredQueue<E = unknown> = { owners: Record<string, { lease: number; entries: Array<QueueEntry<E>> }> };
-
-/**
- * Adds `entries` to the stored queue as a released part: the next page load (or another tab) sends them.
- * What a page hands over when it leaves before its Insights module could send them.
- *
- * @example
- * storeReleased(keptValues(), 'svc-insights-queue:SVCLOCAL', [{ id, event }]);
- */
-export function storeReleased(kept: KeptValues, queueKey: string, entries: QueueEntry[]): void {
-  if (!entries.length) return;
-  const stored = kept.read<Partial<StoredQueue>>(queueKey)?.owners;
-  const owners: StoredQueue['owners'] = stored && typeof stored === 'object' ? stored : {};
-  owners[randomId()] = { lease: 0, entries };
-  kept.write(queueKey, { owners });
-}

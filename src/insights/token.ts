@@ -1,10 +1,11 @@
 /**
- * The anonymous user token of this browser and forgetting what Insights kept. Small on purpose: `<svc-search>`
- * needs the token for its first search, before the rest of Insights is loaded.
+ * The anonymous user token of this browser and its cookie. Small on purpose: `<svc-search>` and the first-paint
+ * script (src/prepaint, in the loader's file) need the token for the first search, before the rest of Insights is
+ * loaded; forgetting what Insights kept is `forget.ts`.
  */
-import { isValidUserToken } from '../protocol/insights-limits.js';
+import { isValidUserToken } from '../protocol/user-token.js';
 import type { Needs } from '../store/types.js';
-import { type KeptValues, QUEUE_KEY_PREFIX, TOKEN_KEY, WINDOW_KEY, randomId } from './storage.js';
+import { type KeptValues, TOKEN_KEY, randomId } from './storage.js';
 
 /** Cookie of the anonymous token (only with `useCookie`), six months like search-insights' `_ALGOLIA`. */
 export const TOKEN_COOKIE = '_svc_insights_token';
@@ -13,7 +14,7 @@ const COOKIE_MAX_AGE_S = 15_811_200;
 const inBrowser = typeof document === 'object';
 
 /** The token kept in the cookie (URL-encoded), or undefined. */
-function readCookie(): string | undefined {
+export function readCookie(): string | undefined {
   if (!inBrowser) return undefined;
   return /(?:^|; )_svc_insights_token=([^;]*)/.exec(document.cookie)?.[1];
 }
@@ -28,7 +29,7 @@ function safeDecode(value: string): string {
 }
 
 /** Sets the cookie to `value`, or removes it (`null`). */
-function writeCookie(value: string | null): void {
+export function writeCookie(value: string | null): void {
   if (!inBrowser) return;
   const maxAge = value ? COOKIE_MAX_AGE_S : 0;
   // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is asynchronous and missing in Firefox; the token is needed at once.
@@ -49,20 +50,6 @@ export function anonymousToken(kept: KeptValues, useCookie: boolean | undefined)
   kept.write(TOKEN_KEY, useCookie ? null : token);
   if (useCookie || inCookie) writeCookie(useCookie ? token : null);
   return token;
-}
-
-/**
- * Consent withdrawn (or denied): forgets the anonymous token, its cookie, the conversion window and the stored
- * queue of the application (every page's part).
- *
- * @example
- * forgetKept(keptValues(), 'SVCLOCAL');
- */
-export function forgetKept(kept: KeptValues, appId: string): void {
-  kept.write(TOKEN_KEY, null);
-  if (readCookie() !== undefined) writeCookie(null);
-  kept.write(WINDOW_KEY, null);
-  kept.write(QUEUE_KEY_PREFIX + appId, null);
 }
 
 /**

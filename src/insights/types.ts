@@ -51,9 +51,10 @@ export interface InsightsOptions {
   retryMaxMs?: number;
   /**
    * Clicks on hits made before this module existed (on the hits the first-paint script painted, src/prepaint):
-   * sent as clicks with their queryID and position, as if they had been seen here.
+   * sent as clicks with their queryID and position (or as the conversion a `data-svc-conversion` element in the hit
+   * names), as if they had been seen here.
    */
-  earlyClicks?: Array<{ hit: HitRef; at: number }>;
+  earlyClicks?: Array<{ hit: HitRef; conversion?: string; at: number }>;
 }
 
 /** Counters of the queue, read by tests and the benchmark. */

@@ -3,7 +3,7 @@
  * Recommend requests are answered by the engine in a Web Worker from exported `.svcidx` files — the same
  * interface the store and the elements use with the service, and the same engine code.
  */
-import { ApiError } from '../client/errors.js';
+import { ApiError } from '../client/api-errors.js';
 import { createClient } from '../client/index.js';
 import { serializeParams } from '../client/params.js';
 import type { InsightsEvent, SearchClient } from '../client/types.js';

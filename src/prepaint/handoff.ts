@@ -10,9 +10,13 @@ import type { InitialResults } from '../store/types.js';
 /** The key of the hand-off on the root element, and of the mark on the shadow root the script painted. */
 export const PREPAINT_KEY: unique symbol = Symbol.for('svc-search.prepaint') as never;
 
-/** A click on a painted hit, with the time it happened (Insights sends it with its queryID and position). */
+/**
+ * A click on a painted hit, with the time it happened: Insights sends it with its queryID and position, or as the
+ * conversion `conversion` names (a click on a `data-svc-conversion` element in the hit), as it sends a later one.
+ */
 export interface EarlyClick {
   hit: HitRef;
+  conversion?: string;
   at: number;
 }
 

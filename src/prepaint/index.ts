@@ -1,10 +1,12 @@
 /**
  * The first paint without Lit: on a page it can reproduce (page.ts), the loader runs this at once. It sends the
- * page's first search itself — built by the store's own request building (store/requests.ts) from the needs the
- * elements will register (controllers/first-search-needs.ts, insights/token.ts), sent as the client sends it
- * (client/params.ts, client/hosts.ts) — and paints the first hits in `<svc-hits>`' shadow root (paint.ts). It
- * leaves the answer on the `<svc-search>` (handoff.ts): the store adopts it when its first requests are the same,
- * and sends its own otherwise; `<svc-hits>` takes the shadow root over at its first render with results.
+ * page's first search itself — the state the store starts from (a routed URL read by the store's own parser,
+ * store/parse-query-string.ts), built by the store's own request building (store/requests.ts) from the needs the
+ * elements will register (controllers/first-search-needs.ts; insights/token.ts with the consent, cookie and user
+ * token of the root), sent as the client sends it (client/params.ts, client/hosts.ts) — and paints the first hits
+ * in `<svc-hits>`' shadow root (paint.ts). It leaves the answer on the `<svc-search>` (handoff.ts): the store adopts
+ * it when its first requests are the same, and sends its own otherwise; `<svc-hits>` takes the shadow root over at
+ * its first render with results.
  *
  * The loader requests the elements' chunks once the hits are painted (or the search failed): what a user waits for
  * is this script and one search.
@@ -12,19 +14,21 @@
 import { DEFAULT_TIMEOUTS, computeHosts } from '../client/hosts.js';
 import { multiSearchBody, urlCredentials } from '../client/params.js';
 import type { SearchResponse } from '../client/types.js';
-import { countsAsClick } from '../insights/click-target.js';
+import { clickTarget, countsAsClick } from '../insights/click-target.js';
 import type { HitRef } from '../insights/types.js';
 import { anonymousToken, insightsNeeds } from '../insights/token.js';
 import { keptValues } from '../insights/storage.js';
+import { isValidUserToken } from '../protocol/user-token.js';
+import { queryStringToState } from '../store/parse-query-string.js';
 import { buildQueries, mergeNeeds, mergeResults, requestsDigest } from '../store/requests.js';
-import { emptyState } from '../store/state.js';
 import type { EarlyClick, PrepaintHandoff } from './handoff.js';
 import { PREPAINT_KEY } from './handoff.js';
 import { type PrepaintPage, readPage } from './page.js';
 import { paintHits } from './paint.js';
 
 /**
- * Records the clicks on the painted `items` (in `root`) until they are taken: Insights is not there yet.
+ * Records the clicks on the painted `items` (in `root`) until they are taken: Insights is not there yet. A click on a
+ * `data-svc-conversion` element inside a hit is that conversion, found as Insights finds it (`clickTarget`).
  *
  * @example
  * const takeClicks = recordClicks(painted.root, painted.items); // later: takeClicks() → [{ hit, at }]
@@ -34,8 +38,8 @@ function recordClicks(root: ShadowRoot, items: Map<Element, HitRef>): () => Earl
   const types = ['click', 'auxclick'];
   const onClick = (event: Event) => {
     if (!countsAsClick(event as MouseEvent)) return;
-    const item = event.composedPath().find((node) => items.has(node as Element)) as Element | undefined;
-    if (item) clicks.push({ hit: { ...items.get(item)! }, at: Date.now() });
+    const target = clickTarget(event.composedPath(), items);
+    if (target) clicks.push({ ...target, at: Date.now() });
   };
   for (const type of types) root.addEventListener(type, onClick);
   return () => {
@@ -45,12 +49,25 @@ function recordClicks(root: ShadowRoot, items: Map<Element, HitRef>): () => Earl
   };
 }
 
+/**
+ * The user token of the first search, as Insights' stand-in (insights/lazy.ts) has it when it registers its needs:
+ * none without Insights or without consent (nothing read nor kept then), else the valid `insights-user-token`, or
+ * the anonymous token (created and kept, in the cookie with `insights-cookie`, as the stand-in does either way).
+ */
+function userToken(insights: PrepaintPage['insights']): string | undefined {
+  if (!insights?.consent) return undefined;
+  const anonymous = anonymousToken(keptValues(), insights.useCookie);
+  return isValidUserToken(insights.userToken) ? insights.userToken : anonymous;
+}
+
 /** The request of the page's first search (the store's own building), or undefined when it cannot be made. */
 function firstSearch(page: PrepaintPage) {
   try {
-    const state = emptyState(page.indexName);
+    // The state `<svc-search>` gives its store: a bad URL value is dropped as the store drops it.
+    const state = queryStringToState(page.route, page.indexName);
+    const token = userToken(page.insights);
     // Insights registers its needs before the elements do (`<svc-search>` creates it before providing the store).
-    const needs = mergeNeeds([insightsNeeds(anonymousToken(keptValues(), false)), ...page.needs]);
+    const needs = mergeNeeds([...(token ? [insightsNeeds(token)] : []), ...page.needs]);
     const hosts = computeHosts({
       appId: page.appId,
       apiKey: page.apiKey,
@@ -60,7 +77,7 @@ function firstSearch(page: PrepaintPage) {
         .filter(Boolean),
     });
     const host = hosts.find((candidate) => candidate.accept !== 'write')!;
-    return { state, built: buildQueries(state, needs), url: `${host.url}/1/indexes/*/queries` };
+    return { state, token, built: buildQueries(state, needs), url: `${host.url}/1/indexes/*/queries` };
   } catch {
     // A configuration the client would refuse (an invalid host…): `<svc-search>` reports it once it is defined.
     return undefined;
@@ -79,7 +96,7 @@ export function prepaint(document: Document): Promise<void> | undefined {
   const page = readPage(document);
   const search = page && firstSearch(page);
   if (!page || !search) return undefined;
-  const { state, built, url } = search;
+  const { state, token, built, url } = search;
   return fetch(`${url}?${urlCredentials(page.appId, page.apiKey)}`, {
     method: 'POST',
     body: JSON.stringify(multiSearchBody(built.requests)),
@@ -95,7 +112,8 @@ export function prepaint(document: Document): Promise<void> | undefined {
       const painted = paintHits(page.hits, results, page.indexName, page);
       const handoff: PrepaintHandoff = {
         initialResults: { results, requests: requestsDigest(built.requests) },
-        takeClicks: painted ? recordClicks(painted.root, painted.items) : () => [],
+        // Without consent (or Insights) no click is recorded: none could ever be sent.
+        takeClicks: painted && token ? recordClicks(painted.root, painted.items) : () => [],
       };
       (page.root as Element & { [PREPAINT_KEY]?: PrepaintHandoff })[PREPAINT_KEY] = handoff;
     })

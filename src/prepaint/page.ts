@@ -2,12 +2,14 @@
  * Whether the first-paint script can paint a page, and what the store's first search will ask: read from the
  * elements' attributes before any element is defined. Only what it can reproduce exactly is accepted; anything
  * else (an element or attribute it does not know, a `<template>` holding what it does not render as the element
- * does, properties set by code, a server-rendered root, a state in the URL) means no first paint, and the page
- * loads as it does without it.
+ * does, properties set by code, a server-rendered root) means no first paint, and the page loads as it does
+ * without it. The root's Insights attributes and `routing` are read as the element reads them: the first search
+ * asks what the store's will (its `clickAnalytics` and user token, the state in the URL).
  */
 import { REFINEMENT_LIST_DEFAULTS, refinementListNeeds } from '../controllers/first-search-needs.js';
 import { attributeList, hitAttributes } from '../elements/base/hit-fields.js';
 import { hitListNeeds } from '../controllers/first-search-needs.js';
+import { consentFrom, insightsEnabledFrom } from '../elements/search/insights-attributes.js';
 import type { Needs } from '../store/types.js';
 
 /** A page the script paints: its root, its hit list, and the needs of its elements (Insights' aside). */
@@ -23,6 +25,10 @@ export interface PrepaintPage {
   /** The hit list's `<template>` child, if it has one (the hits are that template filled). */
   template: HTMLTemplateElement | undefined;
   needs: Needs[];
+  /** Insights as `<svc-search>` will create it (`insights`, `insights-*`), or undefined with `insights="false"`. */
+  insights: { consent: boolean; useCookie: boolean; userToken: string | null } | undefined;
+  /** The URL state the store starts from (`routing`: the page's query string), '' for none. */
+  route: string;
 }
 
 /** Attributes any element may carry without changing what it asks or renders. */
@@ -44,7 +50,19 @@ const RECOMMEND_LIST_ATTRIBUTES = [
  * controllers ask nothing of the search request: the search box, the pagination, Recommend and trends).
  */
 const KNOWN: Record<string, { attributes: string[]; needs?: (element: Element) => Needs | undefined }> = {
-  'svc-search': { attributes: ['app-id', 'api-key', 'index-name', 'hosts', 'routing'] },
+  'svc-search': {
+    attributes: [
+      'app-id',
+      'api-key',
+      'index-name',
+      'hosts',
+      'routing',
+      'insights',
+      'insights-consent',
+      'insights-cookie',
+      'insights-user-token',
+    ],
+  },
   'svc-search-box': { attributes: ['placeholder', 'autofocus', 'search-as-you-type'] },
   'svc-pagination': {
     attributes: ['padding', 'total-pages', 'show-first', 'show-previous', 'show-next', 'show-last', 'scroll-to'],
@@ -143,8 +161,6 @@ export function readPage(document: Document): PrepaintPage | undefined {
   const template = templateChild(hits);
   if (hits.childElementCount > 0 && !template) return undefined;
   if (template && ![...template.content.querySelectorAll('*')].every(reproducible)) return undefined;
-  // A state in the URL (routing) is read by the store: the script searches only the empty state.
-  if (root.hasAttribute('routing') && location.search.length > 1) return undefined;
   const appId = root.getAttribute('app-id');
   const apiKey = root.getAttribute('api-key');
   const indexName = root.getAttribute('index-name');
@@ -160,5 +176,14 @@ export function readPage(document: Document): PrepaintPage | undefined {
     attribute: hits.getAttribute('attribute') || undefined,
     template,
     needs,
+    insights: insightsEnabledFrom(root.getAttribute('insights'))
+      ? {
+          consent: consentFrom(root.getAttribute('insights-consent')),
+          useCookie: root.hasAttribute('insights-cookie'),
+          userToken: root.getAttribute('insights-user-token'),
+        }
+      : undefined,
+    // As `<svc-search>` gives it to its store (`initialState`): the query string without its `?`.
+    route: root.hasAttribute('routing') ? location.search.slice(1) : '',
   };
 }

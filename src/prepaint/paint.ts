@@ -14,7 +14,7 @@ import { renderTemplate, templateCss } from '../elements/base/hit-template.js';
 import { closestLang, documentLanguage } from '../elements/base/language.js';
 import { HIGHLIGHT_CSS } from '../elements/highlight/style-text.js';
 import { HITS_CSS } from '../elements/hits/style-text.js';
-import { HITS_TRANSLATIONS } from '../elements/hits/translations.js';
+import { HITS_LIST_LABEL } from '../elements/hits/translations.js';
 import type { HitRef } from '../insights/types.js';
 import type { SearchResults } from '../store/types.js';
 import { PREPAINT_KEY } from './handoff.js';
@@ -132,7 +132,7 @@ export function paintHits(
   if (css) root.append(element('style', {}, [css]));
   root.append(
     element('div', { role: 'status', 'aria-live': 'polite' }),
-    element('ol', { part: 'list', 'aria-label': HITS_TRANSLATIONS.listLabel, 'aria-busy': 'false' }, list),
+    element('ol', { part: 'list', 'aria-label': HITS_LIST_LABEL, 'aria-busy': 'false' }, list),
   );
   markPainted(root);
   return { root, items };

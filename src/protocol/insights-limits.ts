@@ -1,4 +1,4 @@
-/** The Insights limits and the userToken rule of the API document (a part of `./insights.ts`). */
+/** The Insights limits of the API document (a part of `./insights.ts`; the userToken rule is `./user-token.ts`). */
 
 /** Limits of the API document (Limits table, Events). */
 export const INSIGHTS_LIMITS = {
@@ -16,13 +16,3 @@ export const INSIGHTS_LIMITS = {
   /** A click or conversion must fall within one hour of its search event (conversion window). */
   conversionWindowMs: 3_600_000,
 } as const;
-
-/** userToken format of the Insights event table: `[a-zA-Z0-9_-=/+]{1,128}`. */
-export const USER_TOKEN_PATTERN = /^[\w\-=/+]{1,128}$/;
-
-/**
- * Whether `token` is a valid userToken.
- * @example isValidUserToken('anonymous-1b2c') // true
- */
-export const isValidUserToken = (token: unknown): token is string =>
-  typeof token === 'string' && USER_TOKEN_PATTERN.test(token);

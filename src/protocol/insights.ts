@@ -4,9 +4,10 @@
  * and the service checks every event of a `POST /1/events` body with them (422 naming the first broken rule).
  */
 import type { InsightsEvent } from './types.js';
-import { INSIGHTS_LIMITS, USER_TOKEN_PATTERN, isValidUserToken } from './insights-limits.js';
+import { INSIGHTS_LIMITS } from './insights-limits.js';
+import { USER_TOKEN_PATTERN, isValidUserToken } from './user-token.js';
 
-// The limits and the userToken rule are a module of their own: the browser needs them before the rest of
+// The limits and the userToken rule are modules of their own: the browser needs them before the rest of
 // Insights is loaded (the token of the first search, the conversion window of an early click).
 export { INSIGHTS_LIMITS, USER_TOKEN_PATTERN, isValidUserToken };
 

@@ -15,13 +15,14 @@ import { LitElementRenderer } from '@lit-labs/ssr/lib/lit-element-renderer.js';
 import { createClient } from '../client/index.js';
 import type { SearchClient } from '../client/types.js';
 import { createSearchStore } from '../store/store.js';
-import { queryStringToState, stateToQueryString } from '../store/query-string.js';
+import { queryStringToState } from '../store/parse-query-string.js';
+import { stateToQueryString } from '../store/query-string.js';
 import { normalizeState } from '../store/state.js';
 import type { IndexState, InitialResults, SearchStore } from '../store/types.js';
 import { serverUpdate } from './element-controllers.js';
 import { type ServerRoot, withServerRender } from '../elements/base/server-render.js';
 import type { ServerState } from '../elements/base/server-render.js';
-import { isValidUserToken } from '../protocol/insights-limits.js';
+import { isValidUserToken } from '../protocol/user-token.js';
 import { escapeAttribute, scriptJson } from './serialize.js';
 import '../define.js';
 

@@ -27,7 +27,8 @@
 import { LruCache } from '../client/cache.js';
 import { fail, need } from '../client/errors.js';
 import type { MultiSearchRequest, RequestOptions } from '../client/types.js';
-import { queryStringToState, stateToQueryString } from './query-string.js';
+import { queryStringToState } from './parse-query-string.js';
+import { stateToQueryString } from './query-string.js';
 import { buildQueries, facetCountsQuery, mergeNeeds, mergeResults, requestsDigest } from './requests.js';
 
 export { requestsDigest } from './requests.js';

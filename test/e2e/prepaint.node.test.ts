@@ -10,11 +10,20 @@
  *   `<template>` child (`data-text`, `data-href`, `data-attr-alt`, a price with `data-currency`, a `<style>`,
  *   `<svc-highlight>` and `<svc-snippet>`, whose shadow roots are compared too).
  * - A record's markup is text in the painted hits (no element made of it, no script run), with or without a template.
- * - A click on a painted hit before the elements exist reaches Insights with its queryID and position.
+ * - A click on a painted hit before the elements exist reaches Insights with its queryID and position; a click on a
+ *   `data-svc-conversion` button in a painted hit is the conversion the element sends after the takeover.
+ * - A state in the URL with `routing` (query, OR refinements, page, hits per page, and values the store drops): the
+ *   script searches that state (one request: the store adopts it) and paints its hits as the element renders them;
+ *   a hostile query stays text.
+ * - The root's Insights attributes: `insights-consent="false"` (no clickAnalytics nor token in the search, no
+ *   cookie, no stored token, no event for a click before or after the takeover), `insights-cookie` (the token of the
+ *   cookie), `insights-user-token` (the search and an early click carry it), `insights="false"` (no Insights
+ *   parameter, no event): each painted, with one search. Consent granted after the paint and before the takeover:
+ *   no event for a click made before it, and the store searches again with a token.
  * - A page whose store asks something else than the script did (an element added meanwhile): the store searches
  *   itself, and the page shows its answer.
  * - Not painted (the chunks requested at once, nothing in `<svc-hits>` before they run): a `<template>` holding a
- *   custom element it does not know, a state in the URL with `routing`.
+ *   custom element it does not know.
  * - A host that never answers holds the elements back no longer than the client's first attempt (7 s).
  */
 import assert from 'node:assert/strict';
@@ -46,6 +55,20 @@ const HOSTILE_TEMPLATE = `<template>
   <p data-text="name"></p><svc-highlight attribute="name"></svc-highlight>
   <a data-href="name" data-attr-title="name"></a>
 </template>`;
+/** A hit template with a conversion button. */
+const CONVERSION_TEMPLATE = `<template>
+  <span data-text="name"></span> <button type="button" data-svc-conversion="Added to cart">Add</button>
+</template>`;
+/**
+ * A routed state: laptops of two brands (OR refinements: a facet query more in the same request), page 2 of 3 hits
+ * (the first hit painted is the 4th), and values the store drops (a page that is no number, a numeric refinement
+ * without a number, an unknown key).
+ */
+const ROUTED_STATE =
+  '?q=laptop&refinementList%5Bbrand%5D=Acme&refinementList%5Bbrand%5D=Bolt&page=2&hitsPerPage=3&page=two&numeric%5Bprice%5D=%3E%3Dcheap&utm_source=mail';
+/** A page of the six mission elements whose root carries `attributes`. */
+const rootWith = (attributes: string, elements = SIX_ELEMENTS) =>
+  loaderPage(elements).replace('<svc-search ', `<svc-search ${attributes} `);
 
 function newestSourceTime(dir = join(root, 'src')): number {
   let newest = 0;
@@ -110,7 +133,14 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
   let held = Promise.resolve();
 
   /** Opens `path` with every element chunk held until `release()`. */
-  async function open(path: string): Promise<{ tab: Page; searches: () => number; close: () => Promise<void> }> {
+  async function open(path: string): Promise<{
+    tab: Page;
+    searches: () => number;
+    /** The multi-search bodies the tab sent, and the Insights events. */
+    bodies: Array<{ requests: Array<{ indexName: string; params: string }> }>;
+    events: Array<Record<string, unknown>>;
+    close: () => Promise<void>;
+  }> {
     held = new Promise((resolve) => {
       release = resolve;
     });
@@ -120,6 +150,12 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
     // Counted from the tab, not from the server: a request of the previous test's page could reach the server
     // after this reset, and count as this page's (one CI run saw the silent page's chunks "requested" at 0 ms).
     tab.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    const bodies: Array<{ requests: Array<{ indexName: string; params: string }> }> = [];
+    const events: Array<Record<string, unknown>> = [];
+    tab.on('request', (request) => {
+      if (request.url().includes('/1/indexes/*/queries')) bodies.push(JSON.parse(request.postData() ?? '{}'));
+      if (request.url().includes('/1/events')) events.push(...(JSON.parse(request.postData() ?? '{}').events ?? []));
+    });
     const errors: string[] = [];
     tab.on('pageerror', (error) => errors.push(String(error)));
     const start = site.requests.length;
@@ -131,6 +167,8 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
     return {
       tab,
       searches,
+      bodies,
+      events,
       close: async () => {
         release();
         await context.close();
@@ -167,7 +205,16 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
         '/unknown-element': loaderPage(
           '<svc-hits><template><my-card data-text="name"></my-card></template></svc-hits>',
         ),
-        '/routed': loaderPage('<svc-hits></svc-hits>').replace('<svc-search ', '<svc-search routing '),
+        '/routed': rootWith('routing'),
+        '/routed-hostile': loaderPage('<svc-hits></svc-hits>', HOSTILE_INDEX).replace(
+          '<svc-search ',
+          '<svc-search routing ',
+        ),
+        '/consent-denied': rootWith('insights-consent="false"'),
+        '/cookie': rootWith('insights-cookie'),
+        '/user-token': rootWith('insights-user-token="user-42"'),
+        '/insights-off': rootWith('insights="false"'),
+        '/conversion': loaderPage(`<svc-hits>${CONVERSION_TEMPLATE}</svc-hits>`),
         '/silent': loaderPage('<svc-hits></svc-hits>').replace('{{service}}', silentHost),
       },
       beforeServe(path) {
@@ -334,7 +381,6 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
 
   for (const [name, path] of [
     ['a <template> holding a custom element it does not know', '/unknown-element'],
-    ['a state in the URL with routing', '/routed?query=acme'],
   ] as const) {
     test(`not painted: ${name} (the chunks are requested at once, nothing painted before them)`, async () => {
       const page = await open(path);
@@ -351,6 +397,270 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       }
     });
   }
+
+  type Opened = Awaited<ReturnType<typeof open>>;
+
+  /**
+   * Waits for the painted hits (before Lit), releases the chunks, waits for `<svc-hits>`' own render and checks it
+   * equals the painted one (markup, stylesheets, boxes). Returns the painted state.
+   */
+  async function paintedThenRendered(page: Opened, act?: () => Promise<void>): Promise<ShadowState> {
+    await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
+    const painted = (await page.tab.evaluate(SHADOW_STATE)) as ShadowState;
+    assert.equal(await page.tab.evaluate(`customElements.get('svc-hits')`), undefined, 'painted before Lit');
+    await act?.();
+    release();
+    await upgraded(page.tab);
+    const rendered = (await page.tab.evaluate(SHADOW_STATE)) as ShadowState;
+    assert.equal(rendered.markup, painted.markup, 'the element renders what was painted');
+    assert.deepEqual(rendered.styles, painted.styles);
+    assert.deepEqual(rendered.boxes, painted.boxes);
+    return painted;
+  }
+
+  /** The parameters of each query of the page's first search request. */
+  const firstSearchParams = (page: Opened) =>
+    page.bodies[0]!.requests.map((request) => Object.fromEntries(new URLSearchParams(request.params)));
+
+  /** Waits until the Insights chunk was loaded (it loads after the first results): the load's searches are done. */
+  const insightsLoaded = (page: Opened) =>
+    page.tab.waitForFunction(
+      `performance.getEntriesByType('resource').some((e) => e.name.includes('/chunks/insights-'))`,
+    );
+
+  test('a routed URL state is painted: the state the store reads, one search, the store adopts it', async () => {
+    const page = await open(`/routed${ROUTED_STATE}`);
+    try {
+      const painted = await paintedThenRendered(page);
+      // Page 2 of 3 hits: one hit left (4 laptops of Acme or Bolt among 40 products), the 4th.
+      const items = [
+        ...painted.markup.matchAll(/<li part="item" data-svc-object-id="(p\d+)" data-svc-position="(\d+)"/g),
+      ];
+      assert.deepEqual(
+        items.map((item) => item[2]),
+        ['4'],
+        painted.markup,
+      );
+      assert.ok(['p0', 'p4', 'p20', 'p24'].includes(items[0]![1]!), `a laptop of Acme or Bolt: ${items[0]![1]}`);
+      const [main, brandCounts] = firstSearchParams(page);
+      assert.equal(main!.query, 'laptop');
+      assert.equal(main!.page, '1');
+      assert.equal(main!.hitsPerPage, '3');
+      assert.deepEqual(JSON.parse(main!.facetFilters!), [['brand:Acme', 'brand:Bolt']]);
+      assert.equal(main!.numericFilters, undefined, 'the numeric refinement without a number is dropped');
+      assert.equal(brandCounts!.facets, '["brand"]', "the OR facet's own counts query, in the same request");
+      const state = (await page.tab.evaluate(`document.querySelector('svc-search').store.getSnapshot().state`)) as {
+        query: string;
+        page: number;
+        hitsPerPage: number;
+        disjunctiveFacetRefinements: Record<string, string[]>;
+        numericRefinements: Record<string, unknown>;
+      };
+      assert.deepEqual(
+        {
+          query: state.query,
+          page: state.page,
+          hitsPerPage: state.hitsPerPage,
+          disjunctive: state.disjunctiveFacetRefinements,
+          numeric: state.numericRefinements,
+        },
+        { query: 'laptop', page: 1, hitsPerPage: 3, disjunctive: { brand: ['Acme', 'Bolt'] }, numeric: {} },
+      );
+      await insightsLoaded(page);
+      assert.equal(page.searches(), 1, 'one search: the store adopted the routed answer');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("a routed hostile query stays text: in the request, in the painted hit's highlight", async () => {
+    const page = await open(`/routed-hostile?q=${encodeURIComponent(HOSTILE_NAME)}`);
+    try {
+      await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
+      const found = (await page.tab.evaluate(`(() => {
+        const root = document.querySelector('svc-hits').shadowRoot;
+        return {
+          texts: [...root.querySelectorAll('li')].map((li) => li.textContent),
+          elements: [...new Set([...root.querySelectorAll('li *')].map((element) => element.localName))],
+          pwned: window.__pwned ?? null,
+        };
+      })()`)) as { texts: string[]; elements: string[]; pwned: unknown };
+      assert.equal(firstSearchParams(page)[0]!.query, HOSTILE_NAME);
+      assert.ok(found.texts.includes(HOSTILE_NAME), `the name as text: ${found.texts}`);
+      assert.deepEqual(found.elements, ['mark'], 'the query words highlighted, no element made of the query');
+      release();
+      await upgraded(page.tab);
+      await insightsLoaded(page);
+      assert.equal(await page.tab.evaluate(`window.__pwned ?? null`), null);
+      assert.equal(found.pwned, null);
+      assert.equal(page.searches(), 1);
+    } finally {
+      await page.close();
+    }
+  });
+
+  const TOKEN_COOKIE = /(?:^|; )_svc_insights_token=([^;]*)/;
+  const kept = (tab: Page) =>
+    tab.evaluate(`({ cookie: document.cookie, stored: localStorage.getItem('svc-insights-user-token') })`) as Promise<{
+      cookie: string;
+      stored: string | null;
+    }>;
+
+  test('insights-consent="false": painted, no Insights parameter, no cookie nor token, no event for a click', async () => {
+    const page = await open('/consent-denied');
+    try {
+      await paintedThenRendered(page, async () => {
+        const [main] = firstSearchParams(page);
+        assert.equal(main!.clickAnalytics, undefined);
+        assert.equal(main!.userToken, undefined);
+        assert.deepEqual(await kept(page.tab), { cookie: '', stored: null }, 'nothing kept before consent');
+        await page.tab.click('svc-hits li[data-svc-position="2"]');
+      });
+      await page.tab.click('svc-hits li[data-svc-position="3"]');
+      await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
+      assert.deepEqual(page.events, [], 'no event without consent');
+      assert.deepEqual(await kept(page.tab), { cookie: '', stored: null });
+      assert.equal(page.searches(), 1, 'one search: the store adopted the answer');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('consent granted after the paint, before the takeover: no event for the click made before it; the store searches with a token', async () => {
+    const page = await open('/consent-denied');
+    try {
+      await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
+      await page.tab.click('svc-hits li[data-svc-position="2"]');
+      // A consent banner answers before the elements are loaded.
+      await page.tab.evaluate(`document.querySelector('svc-search').setAttribute('insights-consent', 'granted')`);
+      release();
+      await upgraded(page.tab);
+      // The script's search asked no queryID: the store, now with a token, asks its own (awaited, then settled).
+      for (let i = 0; i < 500 && page.bodies.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      await page.tab.waitForFunction(`document.querySelector('svc-search').store.getSnapshot().status === 'idle'`);
+      await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
+      assert.deepEqual(
+        page.events.filter((event) => event.eventType !== 'view'),
+        [],
+        'the click made before consent is not sent',
+      );
+      assert.equal(page.searches(), 2);
+      const [, second] = page.bodies.map((body) => Object.fromEntries(new URLSearchParams(body.requests[0]!.params)));
+      assert.equal(second!.clickAnalytics, 'true');
+      assert.match(second!.userToken ?? '', /^anonymous-/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("insights-cookie: painted; the search carries the cookie's token, the store keeps it", async () => {
+    const page = await open('/cookie');
+    try {
+      let token = '';
+      await paintedThenRendered(page, async () => {
+        const [main] = firstSearchParams(page);
+        const { cookie, stored } = await kept(page.tab);
+        token = decodeURIComponent(TOKEN_COOKIE.exec(cookie)?.[1] ?? '');
+        assert.match(token, /^anonymous-/, `the token in the cookie: ${cookie}`);
+        assert.equal(stored, null, 'not in local storage');
+        assert.equal(main!.clickAnalytics, 'true');
+        assert.equal(main!.userToken, token);
+      });
+      await insightsLoaded(page);
+      assert.equal(await page.tab.evaluate(`document.querySelector('svc-search').insights.userToken`), token);
+      assert.equal(page.searches(), 1, 'one search: the store adopted the answer');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('insights-user-token: the search and a click made before the takeover carry it', async () => {
+    const page = await open('/user-token');
+    try {
+      let second: { objectID?: string; queryID?: string } = {};
+      await paintedThenRendered(page, async () => {
+        const [main] = firstSearchParams(page);
+        assert.equal(main!.clickAnalytics, 'true');
+        assert.equal(main!.userToken, 'user-42');
+        second = (await page.tab.evaluate(`(() => {
+          const li = document.querySelector('svc-hits').shadowRoot.querySelectorAll('li')[1];
+          return { objectID: li.dataset.svcObjectId, queryID: li.dataset.svcQueryId };
+        })()`)) as typeof second;
+        await page.tab.click('svc-hits li[data-svc-position="2"]');
+      });
+      await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
+      const click = page.events.find((event) => event.eventType === 'click');
+      assert.ok(click, `a click event among ${JSON.stringify(page.events)}`);
+      assert.equal(click.userToken, 'user-42');
+      assert.deepEqual(click.objectIDs, [second.objectID]);
+      assert.equal(click.queryID, second.queryID);
+      assert.equal(page.searches(), 1, 'one search: the store adopted the answer');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('insights="false": painted, no Insights parameter, nothing kept, no event', async () => {
+    const page = await open('/insights-off');
+    try {
+      await paintedThenRendered(page, async () => {
+        const [main] = firstSearchParams(page);
+        assert.equal(main!.clickAnalytics, undefined);
+        assert.equal(main!.userToken, undefined);
+        await page.tab.click('svc-hits li[data-svc-position="2"]');
+      });
+      assert.equal(await page.tab.evaluate(`document.querySelector('svc-search').insights`), undefined);
+      // The last element to render: every element is there, and the store has decided its first search.
+      await page.tab.waitForFunction(
+        `document.querySelector('svc-pagination').shadowRoot?.querySelector('[part~=list]') && document.querySelector('svc-search').store.getSnapshot().status === 'idle'`,
+      );
+      assert.deepEqual(await kept(page.tab), { cookie: '', stored: null });
+      assert.deepEqual(page.events, []);
+      assert.equal(page.searches(), 1, 'one search: the store adopted the answer');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a click on a painted data-svc-conversion button is the conversion the element sends after the takeover', async () => {
+    const page = await open('/conversion');
+    try {
+      const hitOf = (position: number) =>
+        page.tab.evaluate(`(() => {
+          const li = document.querySelector('svc-hits').shadowRoot.querySelector('li[data-svc-position="${position}"]');
+          return { objectID: li.dataset.svcObjectId, queryID: li.dataset.svcQueryId };
+        })()`) as Promise<{ objectID: string; queryID: string }>;
+      let before = { objectID: '', queryID: '' };
+      await paintedThenRendered(page, async () => {
+        before = await hitOf(2);
+        await page.tab.click('svc-hits li[data-svc-position="2"] button');
+      });
+      const after = await hitOf(3);
+      await page.tab.click('svc-hits li[data-svc-position="3"] button');
+      await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
+      const shape = (event: Record<string, unknown>) => {
+        const { timestamp: _t, userToken: _u, ...rest } = event;
+        return rest;
+      };
+      const expected = (hit: { objectID: string; queryID: string }) => ({
+        eventType: 'conversion',
+        eventName: 'Added to cart',
+        index: FIRST_PAINT_INDEX,
+        queryID: hit.queryID,
+        objectIDs: [hit.objectID],
+      });
+      const byObject = (objectID: string) =>
+        // Views of the hits are sent too, in an order of their own: the hit's click or conversion is looked for.
+        page.events.find(
+          (event) => event.eventType !== 'view' && (event.objectIDs as string[] | undefined)?.includes(objectID),
+        );
+      assert.deepEqual(shape(byObject(before.objectID) ?? {}), expected(before), JSON.stringify(page.events));
+      assert.deepEqual(shape(byObject(after.objectID) ?? {}), expected(after), 'the same after the takeover');
+      assert.ok(!page.events.some((event) => event.eventType === 'click'), 'no click event for a conversion');
+    } finally {
+      await page.close();
+    }
+  });
 
   test('a host that never answers holds the elements back no longer than the client’s first attempt', async () => {
     const page = await open('/silent');

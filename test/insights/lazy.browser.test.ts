@@ -12,7 +12,7 @@ import { createInsights } from '../../src/insights/index.js';
 import * as insightsModule from '../../src/insights/index.js';
 import { createLazyInsights, type InsightsModule } from '../../src/insights/lazy.js';
 import type { Insights } from '../../src/insights/types.js';
-import { QUEUE_KEY_PREFIX } from '../../src/insights/storage.js';
+import { QUEUE_KEY_PREFIX } from '../../src/insights/stored-queue.js';
 import {
   APP_ID,
   clickAt,

@@ -7,7 +7,7 @@ import { expect, fixture } from '@open-wc/testing';
 import { REFINEMENT_LIST_DEFAULTS } from '../../src/controllers/first-search-needs.js';
 import { hitAttributes } from '../../src/elements/base/hit-fields.js';
 import { SvcHits } from '../../src/elements/hits/svc-hits.js';
-import { HITS_TRANSLATIONS } from '../../src/elements/hits/translations.js';
+import { HITS_LIST_LABEL } from '../../src/elements/hits/translations.js';
 import { SvcRefinementList } from '../../src/elements/refinement-list/svc-refinement-list.js';
 import { readPage } from '../../src/prepaint/page.js';
 
@@ -25,7 +25,7 @@ describe('first paint: the pages it paints', () => {
     const list = document.createElement('prepaint-refinement-list') as SvcRefinementList;
     const { operator, limit, showMore, showMoreLimit } = list;
     expect({ operator, limit, showMore, showMoreLimit }).to.deep.equal(REFINEMENT_LIST_DEFAULTS);
-    expect(SvcHits.defaultTranslations).to.deep.equal(HITS_TRANSLATIONS);
+    expect(SvcHits.defaultTranslations.listLabel).to.equal(HITS_LIST_LABEL);
   });
 
   it('reads the root, the hit list and the needs of the six mission elements', async () => {
@@ -111,7 +111,6 @@ describe('first paint: the pages it paints', () => {
     ],
     ['a hit list with a child that is no <template>', `<svc-search ${ROOT}><svc-hits><p></p></svc-hits></svc-search>`],
     ['an attribute it does not know', `<svc-search ${ROOT}><svc-hits data-x="1"></svc-hits></svc-search>`],
-    ['insights off', `<svc-search ${ROOT} insights="false"><svc-hits></svc-hits></svc-search>`],
     ['a server-rendered root', `<svc-search ${ROOT} server-state="s"><svc-hits></svc-hits></svc-search>`],
     [
       'an element it does not know',
@@ -139,16 +138,40 @@ describe('first paint: the pages it paints', () => {
     expect(readPage(document)).to.equal(undefined);
   });
 
-  it('does not paint a routed root with a state in the URL', async () => {
-    await fixture(`<svc-search ${ROOT} routing><svc-hits></svc-hits></svc-search>`);
+  it("reads a routed root's URL state: the query string the store starts from, none without routing", async () => {
     const original = location.href;
     try {
-      history.replaceState(null, '', `${location.pathname}?query=acme`);
-      expect(readPage(document)).to.equal(undefined);
-      history.replaceState(null, '', location.pathname);
-      expect(readPage(document)).to.not.equal(undefined);
+      history.replaceState(null, '', `${location.pathname}?q=acme&page=2`);
+      await fixture(`<svc-search ${ROOT} routing><svc-hits></svc-hits></svc-search>`);
+      expect(readPage(document)!.route).to.equal('q=acme&page=2');
+      document.querySelector('svc-search')!.removeAttribute('routing');
+      expect(readPage(document)!.route).to.equal('');
     } finally {
       history.replaceState(null, '', original);
     }
+  });
+
+  it("reads the root's Insights attributes as <svc-search> does", async () => {
+    const root = await fixture(`<svc-search ${ROOT}><svc-hits></svc-hits></svc-search>`);
+    /** The Insights read with only `attributes` (name → value) besides the root's own. */
+    const insights = (attributes: Record<string, string> = {}) => {
+      for (const name of ['insights', 'insights-consent', 'insights-cookie', 'insights-user-token'])
+        root.removeAttribute(name);
+      for (const [name, value] of Object.entries(attributes)) root.setAttribute(name, value);
+      return readPage(document)!.insights;
+    };
+    const granted = { consent: true, useCookie: false, userToken: null };
+    expect(insights()).to.deep.equal(granted);
+    expect(insights({ insights: 'false' })).to.equal(undefined);
+    expect(insights({ insights: 'off' })).to.deep.equal(granted, 'only "false" turns it off');
+    for (const value of ['', 'true', 'granted', 'GRANTED '])
+      expect(insights({ 'insights-consent': value })).to.deep.equal(granted, value);
+    for (const value of ['false', 'denied', 'no', 'grant'])
+      expect(insights({ 'insights-consent': value })!.consent).to.equal(false, value);
+    expect(insights({ 'insights-cookie': '', 'insights-user-token': 'user-42' })).to.deep.equal({
+      consent: true,
+      useCookie: true,
+      userToken: 'user-42',
+    });
   });
 });

@@ -1,10 +1,6 @@
 /**
- * `<svc-hits>`' English strings as the first-paint script (src/prepaint) labels its list: the element's own
- * `defaultTranslations`, written out there for its reference (test/prepaint/page.browser.test.ts checks both agree).
+ * The English label of `<svc-hits>`' list, as the first-paint script (src/prepaint) labels the list it paints: the
+ * element's own `defaultTranslations.listLabel`, written out here for the script (which paints no other string of
+ * the element: no hits means nothing painted), and checked against it by test/prepaint/page.browser.test.ts.
  */
-export const HITS_TRANSLATIONS = {
-  listLabel: 'Search results',
-  noResults: 'No results for “{query}”.',
-  noResultsNoQuery: 'No results.',
-  error: 'The search is unavailable right now. Please try again.',
-};
+export const HITS_LIST_LABEL = 'Search results';

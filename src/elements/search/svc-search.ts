@@ -4,7 +4,7 @@ import { searchContext, type SearchContextValue } from '../../controllers/contex
 import { createClient } from '../../client/index.js';
 import { createSearchStore } from '../../store/index.js';
 import { type PrepaintHandoff, takePrepaint } from '../../prepaint/handoff.js';
-import { isValidUserToken } from '../../protocol/insights-limits.js';
+import { isValidUserToken } from '../../protocol/user-token.js';
 import { createLazyInsights } from '../../insights/lazy.js';
 import type { Insights } from '../../insights/types.js';
 import type { SearchClient } from '../../client/types.js';
@@ -12,6 +12,7 @@ import type { IndexState, SearchStore } from '../../store/types.js';
 import { hydration, SEARCH_CONTEXT_EVENT, SvcElement } from '../base/svc-element.js';
 import type { Translations } from '../base/translate.js';
 import { serverRender } from '../base/server-render.js';
+import { consentFrom, insightsEnabledFrom } from './insights-attributes.js';
 import { styles } from './styles.js';
 
 /** The client of a `local-index` value (undefined while its module loads; no indices without the attribute). */
@@ -24,13 +25,6 @@ interface LocalEntry {
 
 /** Delay before the URL follows the state (typing does not fill the history), as InstantSearch routing. */
 const ROUTING_WRITE_DELAY_MS = 400;
-
-/**
- * `insights-consent`: absent means granted (the default); present, only `""`, `"true"` and `"granted"` grant
- * it. Any other value (`"false"`, `"denied"`, a typo) denies: a consent switch fails closed.
- */
-const consentFrom = (value: unknown) =>
-  value == null || value === true || (typeof value === 'string' && /^(true|granted|)$/i.test(value.trim()));
 
 /**
  * @tagname svc-search
@@ -73,7 +67,7 @@ export class SvcSearch extends SvcElement {
     apiKey: { attribute: 'api-key' },
     indexName: { attribute: 'index-name', reflect: true },
     hosts: {},
-    insightsEnabled: { attribute: 'insights', converter: (value: string | null) => value !== 'false' },
+    insightsEnabled: { attribute: 'insights', converter: insightsEnabledFrom },
     insightsConsent: { attribute: 'insights-consent', converter: consentFrom, noAccessor: true },
     insightsCookie: { attribute: 'insights-cookie', type: Boolean },
     insightsUserToken: { attribute: 'insights-user-token', noAccessor: true },
