@@ -255,15 +255,18 @@ export class SqliteReplication implements StorageReplication {
       }
       if (rows.length < BATCH) break;
     }
-    // Said at once (not at the next heartbeat), so the writer's task is published as soon as it can be; without
-    // SQLite's busy wait (a catch-up outside a write turn must not block this worker's searches while another
-    // process holds the write lock): when the lock is held, the next heartbeat that gets it says it.
-    if (this.#applied !== before) {
-      try {
-        withoutBusyWait(this.#db, () => this.#stmt.applied.run(this.#applied, Date.now(), this.id));
-      } catch (error) {
-        if (!isBusy(error)) throw error;
-      }
+    // Said at once (not at the next heartbeat), so the writer's task is published as soon as it can be. In the
+    // write turn, with its transaction; outside, without SQLite's busy wait (a catch-up must not block this
+    // worker's searches while another process holds the write lock): then the next heartbeat that gets it says it.
+    if (this.#applied === before) return;
+    if (this.#db.inTransaction) {
+      this.#stmt.applied.run(this.#applied, Date.now(), this.id);
+      return;
+    }
+    try {
+      withoutBusyWait(this.#db, () => this.#stmt.applied.run(this.#applied, Date.now(), this.id));
+    } catch (error) {
+      if (!isBusy(error)) throw error;
     }
   }
 
