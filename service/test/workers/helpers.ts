@@ -34,12 +34,29 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
-/** Starts `count` workers on a new data directory (`extra`: more `serve` options); resolves once every one listens. */
-export function startWorkers(count: number, extra: string[] = []): Promise<Workers> {
+/**
+ * Starts `count` workers on a new data directory (`extra`: more `serve` options; `preload`: modules the primary
+ * and the workers import first, as `--import`); resolves once every one listens.
+ */
+export function startWorkers(count: number, extra: string[] = [], preload: string[] = []): Promise<Workers> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-workers-'));
+  const imports = preload.flatMap((module) => ['--import', module]);
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--workers', String(count), ...extra],
+    [
+      '--import',
+      'tsx',
+      ...imports,
+      CLI,
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--workers',
+      String(count),
+      ...extra,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -17,12 +17,13 @@
  * Entries are pruned once every replica seen in the last hour applied them (`pruneLog`), and the highest
  * entry pruned is kept (`service_log_pruned`). A replica stalled for longer (its heartbeat over an hour old)
  * may resume to find entries it never applied gone: catching up, it sees that the watermark is past its
- * position ({@link LogGap}) and recovers as a new replica starts — not ready again, registered at the head,
+ * position (`LogGap`) and recovers as a new replica starts — not ready again, registered at the head,
  * its memory rebuilt from the tables (the `rebuild` given to `follow`), the log replayed from there, ready.
  */
 import { randomUUID } from 'node:crypto';
 import pg, { type Pool, type PoolClient } from 'pg';
-import { checkNoGap, gapWarning, LogGap, type LogFollower, type MemoryRebuild, Mutex } from '../log.js';
+import { checkNoGap, type LogFollower, type MemoryRebuild } from '../log.js';
+import { ReplicationTurn } from '../replication-turn.js';
 import type { Change } from '../types.js';
 
 export interface ReplicationOptions {
@@ -90,10 +91,9 @@ export class PgReplication {
   readonly #pool: Pool;
   readonly #connectionString: string;
   readonly #options: ReplicationOptions;
-  readonly #mutex = new Mutex();
+  /** Catch-ups and this replica's writes in turn, and the rebuild after a gap (shared with the workers). */
+  readonly #turns: ReplicationTurn;
   #applied = 0;
-  #follower: LogFollower | undefined;
-  #rebuild: MemoryRebuild | undefined;
   /** Counted for publishing: from `join` on, except while it rebuilds after finding the log pruned past it. */
   #ready = false;
   #listener: pg.Client | undefined;
@@ -101,12 +101,6 @@ export class PgReplication {
   /** The heartbeat under way, if any: one at a time, and `close` waits for it. */
   #beating: Promise<void> | undefined;
   #lastPrune = 0;
-  #closed = false;
-  #catchUpQueued = false;
-  /** Entries it needed were pruned: the memory must be rebuilt from the tables before it applies more. */
-  #mustRebuild = false;
-  /** The memory was rebuilt after a gap: ready again once caught up. */
-  #rebuilt = false;
 
   constructor(pool: Pool, connectionString: string, options: ReplicationOptions = {}) {
     this.#pool = pool;
@@ -114,6 +108,13 @@ export class PgReplication {
     this.#options = options;
     this.id = options.id ?? `replica-${randomUUID().slice(0, 8)}`;
     this.staleMs = options.staleMs ?? 3000;
+    this.#turns = new ReplicationTurn({
+      who: `replica ${this.id}`,
+      area: 'replication',
+      registerAtHead: () => this.#registerAtHead(),
+      catchUp: () => this.#catchUpWith(this.#pool),
+      becomeReady: () => this.#becomeReady(),
+    });
   }
 
   /** The last log entry this replica applied. */
@@ -154,8 +155,7 @@ export class PgReplication {
    * the tables when the entries this replica needs next were pruned (without it, such a gap is an error).
    */
   follow(follower: LogFollower, rebuild?: MemoryRebuild): void {
-    this.#follower = follower;
-    this.#rebuild = rebuild;
+    this.#turns.follow(follower, rebuild);
   }
 
   /** Catches up with the log, becomes ready (counted for publishing) and listens for new entries. */
@@ -181,30 +181,17 @@ export class PgReplication {
 
   /** Applies every entry after the last one applied (one catch-up at a time, never during a write). */
   catchUp(): Promise<void> {
-    return this.#mutex.run(() => this.#catchUpOrRebuild());
+    return this.#turns.catchUp();
   }
 
   /**
    * Runs one write of this replica in the cluster's write turn: a transaction holding the write lock, the
-   * memory caught up with the log first. `write` receives the transaction; it must COMMIT it (the task store
-   * does, with the log entry); whatever it leaves open is rolled back.
+   * memory caught up with the log first (most of it before the turn is taken). `write` receives the
+   * transaction; it must COMMIT it (the task store does, with the log entry); whatever it leaves open is
+   * rolled back.
    */
   exclusive<T>(write: (client: PoolClient) => Promise<T>): Promise<T> {
-    return this.#mutex.run(async () => {
-      for (;;) {
-        // Caught up (or rebuilt) before the write turn is taken: applying the log can be long (an index rebuilt
-        // after another replica changed its settings; the whole memory after a gap), and every replica's
-        // writes wait for the turn. In the turn, only what was committed in between is applied.
-        await this.#catchUpOrRebuild();
-        try {
-          return await this.#inWriteTurn(write);
-        } catch (error) {
-          // Found before the write was built (nothing of it exists yet): rebuild, then take the turn again.
-          if (!(error instanceof LogGap) || !this.#rebuild || this.#closed) throw error;
-          this.#gapFound(error);
-        }
-      }
-    });
+    return this.#turns.exclusive(() => this.#inWriteTurn(write));
   }
 
   async #inWriteTurn<T>(write: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -230,54 +217,21 @@ export class PgReplication {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#turns.close();
     if (this.#heartbeat) clearInterval(this.#heartbeat);
     const listener = this.#listener;
     this.#listener = undefined;
     await listener?.end().catch(() => undefined);
     // Leaving: no longer counted for publishing, nor as live by a service that starts next (it would not end
     // what this one left unfinished). A heartbeat, catch-up or write already under way refreshes
-    // `heartbeat_at`: they end first (the mutex runs catch-ups and writes in turn), or one committing after
-    // this update would make the replica look live again for `staleMs`.
+    // `heartbeat_at`: they end first (catch-ups and writes run in turn), or one committing after this update
+    // would make the replica look live again for `staleMs`.
     await this.#beating;
-    await this.#mutex.run(() =>
+    await this.#turns.afterTurns(() =>
       this.#pool
         .query('UPDATE service_replicas SET ready = FALSE, heartbeat_at = to_timestamp(0) WHERE id = $1', [this.id])
         .catch(() => undefined),
     );
-  }
-
-  /**
-   * Catches up with the log; when the entries it needs were pruned, rebuilds the memory from the tables (not
-   * ready meanwhile: registered again at the head) and catches up from there. A rebuild that fails is tried
-   * again at the next catch-up or write; the replica stays not ready until one ends.
-   */
-  async #catchUpOrRebuild(): Promise<void> {
-    for (;;) {
-      if (this.#mustRebuild) {
-        await this.#registerAtHead();
-        await this.#rebuild!();
-        this.#mustRebuild = false;
-        this.#rebuilt = true;
-      }
-      try {
-        await this.#catchUpWith(this.#pool);
-        break;
-      } catch (error) {
-        if (!(error instanceof LogGap) || !this.#rebuild || this.#closed) throw error;
-        this.#gapFound(error);
-      }
-    }
-    if (this.#rebuilt && !this.#closed) {
-      this.#rebuilt = false;
-      await this.#becomeReady();
-      console.warn(`[svc-search] replication: replica ${this.id} rebuilt from the tables, ready again`);
-    }
-  }
-
-  #gapFound(gap: LogGap): void {
-    console.warn(gapWarning(`replica ${this.id}`, gap));
-    this.#mustRebuild = true;
   }
 
   async #catchUpWith(queryable: Pool | PoolClient): Promise<void> {
@@ -290,14 +244,15 @@ export class PgReplication {
       );
       await checkNoGap(from, rows[0] === undefined ? undefined : Number(rows[0].seq), () => prunedThrough(queryable));
       for (const row of rows) {
-        if (this.#follower) await this.#follower(JSON.parse(row.changes) as Change[]);
+        const follower = this.#turns.follower;
+        if (follower) await follower(JSON.parse(row.changes) as Change[]);
         this.#applied = Number(row.seq);
       }
       if (rows.length < BATCH) break;
     }
     // Said at once (not at the next heartbeat), so the writer's task is published as soon as it can be; not
     // once closing (a write that was waiting for its turn), which would make a leaving replica look live.
-    if (this.#applied !== before && !this.#closed) {
+    if (this.#applied !== before && !this.#turns.closed) {
       await queryable.query('UPDATE service_replicas SET applied_seq = $2, heartbeat_at = now() WHERE id = $1', [
         this.id,
         this.#applied,
@@ -307,25 +262,16 @@ export class PgReplication {
 
   /** Wakes a catch-up (several notifications while one runs make one more). */
   wake(): void {
-    // Not before `follow`: the memory is still being built from the tables, and an entry read now would count
-    // as applied without reaching it.
-    if (this.#catchUpQueued || this.#closed || !this.#follower) return;
-    this.#catchUpQueued = true;
-    void this.#mutex
-      .run(async () => {
-        this.#catchUpQueued = false;
-        if (!this.#closed) await this.#catchUpOrRebuild();
-      })
-      .catch((error: unknown) => console.error('[svc-search] replication: catching up failed', error));
+    this.#turns.wake();
   }
 
   async #listen(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#turns.closed) return;
     const listener = new pg.Client({ connectionString: this.#connectionString });
     listener.on('notification', () => this.wake());
     listener.on('error', () => undefined);
     listener.on('end', () => {
-      if (this.#listener !== listener || this.#closed) return;
+      if (this.#listener !== listener || this.#turns.closed) return;
       // The connection dropped: listen again, then catch up by sequence number (nothing is missed).
       this.#listener = undefined;
       setTimeout(() => void this.#listen().catch(() => undefined), 200).unref();
@@ -357,7 +303,7 @@ export class PgReplication {
   }
 
   async #beat(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#turns.closed) return;
     await this.#pool.query(
       'UPDATE service_replicas SET heartbeat_at = now(), applied_seq = GREATEST(applied_seq, $2) WHERE id = $1',
       [this.id, this.#applied],

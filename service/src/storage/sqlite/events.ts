@@ -100,8 +100,13 @@ export class SqliteEvents implements EventStore {
     return (this.#db.prepare(`SELECT COUNT(*) AS n FROM insights_events${sql}`).get(params) as { n: number }).n;
   }
 
+  /**
+   * The privacy request's deletion, once the write lock is free (`commitWhenUnlocked`, as `append`): with
+   * workers, SQLite's busy wait would block this worker's searches while another process holds the lock.
+   */
   async deleteUser(userToken: string): Promise<number> {
-    return this.#stmt.deleteUser.run(userToken).changes;
+    const remove = this.#db.transaction(() => this.#stmt.deleteUser.run(userToken).changes);
+    return commitWhenUnlocked(this.#db, () => remove.immediate());
   }
 
   async latestOf(userToken: string, after: number): Promise<{ count: number; latest: number | undefined }> {
@@ -114,26 +119,29 @@ export class SqliteEvents implements EventStore {
     return row && { seededAt: row.seeded_at };
   }
 
+  /** The demo's history and its seed row in one transaction, once the write lock is free (as `append`). */
   async seedDemo(indexName: string, events: readonly NewEvent[], at: number): Promise<number> {
-    return this.#db
-      .transaction(() => {
-        const stored = this.#insert(events).filter((id) => id !== undefined).length;
-        this.#stmt.markSeeded.run(indexName, at, stored);
-        return stored;
-      })
-      .immediate();
+    const seed = this.#db.transaction(() => {
+      const stored = this.#insert(events).filter((id) => id !== undefined).length;
+      this.#stmt.markSeeded.run(indexName, at, stored);
+      return stored;
+    });
+    return commitWhenUnlocked(this.#db, () => seed.immediate());
   }
 
   async demoEvents(indexName: string, eventName: string): Promise<EventRow[]> {
     return (this.#stmt.demoEvents.all({ indexName, eventName }) as Row[]).map(eventOf);
   }
 
+  /**
+   * Moves the demo's history (rows replaced in one transaction) once the write lock is free (as `append`): it
+   * runs on a Recommend request, whose worker would otherwise stop answering in SQLite's busy wait.
+   */
   async replaceDemoEvents(indexName: string, eventName: string, events: readonly NewEvent[]): Promise<void> {
-    this.#db
-      .transaction(() => {
-        this.#stmt.deleteDemoEvents.run({ indexName, eventName });
-        this.#insert(events);
-      })
-      .immediate();
+    const replace = this.#db.transaction(() => {
+      this.#stmt.deleteDemoEvents.run({ indexName, eventName });
+      this.#insert(events);
+    });
+    await commitWhenUnlocked(this.#db, () => replace.immediate());
   }
 }

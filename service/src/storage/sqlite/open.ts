@@ -55,20 +55,39 @@ export function unsyncedCommit<T>(db: Database.Database, commit: () => T): T {
 const LOCK_WAIT_MS = 60_000;
 const LOCK_RETRY_MS = 20;
 
-/** Whether SQLite refused for a lock another connection holds (`SQLITE_BUSY` and its extended codes). */
+/**
+ * This connection is inside a write turn's transaction (with workers, `BEGIN IMMEDIATE` stays open across the
+ * turn's awaits: its catch-up, its build, its clean-up after a failed build). A commit of a log's batch made
+ * now would be a savepoint of that transaction, rolled back with it if the write fails — after the batch was
+ * counted as written. So the batch waits, as for another process's lock ({@link isBusy} says yes).
+ */
+export class WriteTurnOpen extends Error {
+  constructor() {
+    super("this connection is inside a write turn's transaction");
+  }
+}
+
+/**
+ * Whether SQLite refused for a lock another connection holds (`SQLITE_BUSY` and its extended codes), or this
+ * connection is inside a write turn's transaction ({@link WriteTurnOpen}): either way, try again later.
+ */
 export function isBusy(error: unknown): boolean {
+  if (error instanceof WriteTurnOpen) return true;
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
 /**
  * Runs `attempt` with SQLite's busy wait off (`busy_timeout = 0` for that call alone): it fails at once with
- * SQLITE_BUSY, rather than blocking the event loop, while another process holds the file's write lock.
+ * SQLITE_BUSY, rather than blocking the event loop, while another process holds the file's write lock. It
+ * fails as busy too, without running `attempt`, while this connection is inside a transaction
+ * ({@link WriteTurnOpen}): what `attempt` commits must not go with another write's commit or rollback.
  *
  * @example
  * withoutBusyWait(db, () => heartbeat.run(now, id));
  */
 export function withoutBusyWait<T>(db: Database.Database, attempt: () => T): T {
+  if (db.inTransaction) throw new WriteTurnOpen();
   const timeout = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma('busy_timeout = 0');
   try {
@@ -80,7 +99,8 @@ export function withoutBusyWait<T>(db: Database.Database, attempt: () => T): T {
 
 /**
  * Commits a batch of a log (Analytics searches, Usage calls: `commit` runs its own `BEGIN IMMEDIATE`
- * transaction) once the file's write lock is free. With workers, another process may hold that lock for
+ * transaction) once the file's write lock is free, and outside any write turn's transaction of this connection
+ * ({@link withoutBusyWait}). With workers, another process may hold that lock for
  * longer than the busy timeout (5 s: a write of a big batch, a copy of a large index); SQLite's busy wait
  * would block this process's event loop (its searches) all that time and then fail with SQLITE_BUSY. Here
  * each try takes the lock without waiting, and a busy one waits on a timer (20 ms) before the next, for up to

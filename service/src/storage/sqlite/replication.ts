@@ -24,7 +24,8 @@
 import type Database from 'better-sqlite3';
 import type { StorageReplication } from '../storage.js';
 import type { Change } from '../types.js';
-import { checkNoGap, gapWarning, LogGap, type LogFollower, type MemoryRebuild, Mutex } from '../log.js';
+import { checkNoGap, type LogFollower, type MemoryRebuild } from '../log.js';
+import { ReplicationTurn } from '../replication-turn.js';
 import { isBusy, withoutBusyWait } from './open.js';
 
 export interface SqliteReplicationOptions {
@@ -81,27 +82,27 @@ export class SqliteReplication implements StorageReplication {
   readonly staleMs: number;
   readonly #db: Database.Database;
   readonly #options: SqliteReplicationOptions;
-  readonly #mutex = new Mutex();
+  /** Catch-ups and this worker's writes in turn, and the rebuild after a gap (shared with the replicas). */
+  readonly #turns: ReplicationTurn;
   readonly #stmt;
   #applied = 0;
-  #follower: LogFollower | undefined;
-  #rebuild: MemoryRebuild | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #lastPrune = 0;
-  #closed = false;
-  #catchUpQueued = false;
   /** Counted for publishing: from `join` on, except while it rebuilds after finding the log pruned past it. */
   #ready = false;
-  /** Entries it needed were pruned: the memory must be rebuilt from the tables before it applies more. */
-  #mustRebuild = false;
-  /** The memory was rebuilt after a gap: ready again once caught up. */
-  #rebuilt = false;
 
   constructor(db: Database.Database, options: SqliteReplicationOptions) {
     this.#db = db;
     this.#options = options;
     this.id = options.id;
     this.staleMs = options.staleMs ?? 3000;
+    this.#turns = new ReplicationTurn({
+      who: `worker ${this.id}`,
+      area: 'workers',
+      registerAtHead: () => this.#registerAtHead(),
+      catchUp: () => this.#catchUpNow(),
+      becomeReady: () => this.#becomeReady(),
+    });
     this.#stmt = {
       // The head is past the pruned watermark even when every entry was pruned (an empty log).
       head: db.prepare(
@@ -156,8 +157,7 @@ export class SqliteReplication implements StorageReplication {
    * the tables when the entries this worker needs next were pruned (without it, such a gap is an error).
    */
   follow(follower: LogFollower, rebuild?: MemoryRebuild): void {
-    this.#follower = follower;
-    this.#rebuild = rebuild;
+    this.#turns.follow(follower, rebuild);
   }
 
   /** Catches up with the log and becomes ready (counted for publishing). */
@@ -179,44 +179,21 @@ export class SqliteReplication implements StorageReplication {
 
   /** Applies every entry after the last one applied (one catch-up at a time, never during a write). */
   catchUp(): Promise<void> {
-    return this.#mutex.run(() => this.#catchUpOrRebuild());
+    return this.#turns.catchUp();
   }
 
   wake(): void {
-    // Not before `follow`: the memory is still being built from the tables, and an entry read now would count
-    // as applied without reaching it.
-    if (this.#catchUpQueued || this.#closed || !this.#follower) return;
-    this.#catchUpQueued = true;
-    this.#mutex
-      .run(async () => {
-        this.#catchUpQueued = false;
-        if (!this.#closed) await this.#catchUpOrRebuild();
-      })
-      .catch((error: unknown) => console.error('[svc-search] workers: catching up failed', error));
+    this.#turns.wake();
   }
 
   /**
    * Runs one write of this worker in its turn: SQLite's write lock held (`BEGIN IMMEDIATE`), memory caught
-   * up with the log first (most of it before the lock is taken). `write` must COMMIT (the task store does,
-   * with the log entry); whatever it leaves open is rolled back.
+   * up with the log first (most of it before the lock is taken: every other worker's writes, log batches and
+   * heartbeats wait for the lock). `write` must COMMIT (the task store does, with the log entry); whatever it
+   * leaves open is rolled back.
    */
   exclusive<T>(write: () => Promise<T>): Promise<T> {
-    return this.#mutex.run(async () => {
-      for (;;) {
-        // Caught up (or rebuilt) before the lock is taken: applying the log can be long (an index rebuilt
-        // after another worker changed its settings: seconds at a million records; the whole memory after a
-        // gap), and every other worker's writes, log batches and heartbeats wait for the lock. Under it, only
-        // what was committed in between is applied.
-        await this.#catchUpOrRebuild();
-        try {
-          return await this.#underLock(write);
-        } catch (error) {
-          // Found before the write was built (nothing of it exists yet): rebuild, then take the lock again.
-          if (!(error instanceof LogGap) || !this.#rebuild || this.#closed) throw error;
-          this.#gapFound(error);
-        }
-      }
-    });
+    return this.#turns.exclusive(() => this.#underLock(write));
   }
 
   async #underLock<T>(write: () => Promise<T>): Promise<T> {
@@ -259,43 +236,10 @@ export class SqliteReplication implements StorageReplication {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#turns.close();
     if (this.#heartbeat) clearInterval(this.#heartbeat);
     // Leaving: no longer counted for publishing.
     if (this.#db.open) this.#stmt.leave.run(this.id);
-  }
-
-  /**
-   * Catches up with the log; when the entries it needs were pruned, rebuilds the memory from the tables (not
-   * ready meanwhile: registered again at the head) and catches up from there. A rebuild that fails is tried
-   * again at the next catch-up or write; the worker stays not ready until one ends.
-   */
-  async #catchUpOrRebuild(): Promise<void> {
-    for (;;) {
-      if (this.#mustRebuild) {
-        this.#registerAtHead();
-        await this.#rebuild!();
-        this.#mustRebuild = false;
-        this.#rebuilt = true;
-      }
-      try {
-        await this.#catchUpNow();
-        break;
-      } catch (error) {
-        if (!(error instanceof LogGap) || !this.#rebuild || this.#closed) throw error;
-        this.#gapFound(error);
-      }
-    }
-    if (this.#rebuilt && !this.#closed) {
-      this.#rebuilt = false;
-      this.#becomeReady();
-      console.warn(`[svc-search] replication: worker ${this.id} rebuilt from the tables, ready again`);
-    }
-  }
-
-  #gapFound(gap: LogGap): void {
-    console.warn(gapWarning(`worker ${this.id}`, gap));
-    this.#mustRebuild = true;
   }
 
   async #catchUpNow(): Promise<void> {
@@ -305,17 +249,29 @@ export class SqliteReplication implements StorageReplication {
       const rows = this.#stmt.entries.all(from, BATCH) as Array<{ seq: number; changes: string }>;
       await checkNoGap(from, rows[0]?.seq, () => (this.#stmt.pruned.get() as { seq: number } | undefined)?.seq ?? 0);
       for (const row of rows) {
-        if (this.#follower) await this.#follower(JSON.parse(row.changes) as Change[]);
+        const follower = this.#turns.follower;
+        if (follower) await follower(JSON.parse(row.changes) as Change[]);
         this.#applied = row.seq;
       }
       if (rows.length < BATCH) break;
     }
-    // Said at once (not at the next heartbeat), so the writer's task is published as soon as it can be.
-    if (this.#applied !== before) this.#stmt.applied.run(this.#applied, Date.now(), this.id);
+    // Said at once (not at the next heartbeat), so the writer's task is published as soon as it can be. In the
+    // write turn, with its transaction; outside, without SQLite's busy wait (a catch-up must not block this
+    // worker's searches while another process holds the write lock): then the next heartbeat that gets it says it.
+    if (this.#applied === before) return;
+    if (this.#db.inTransaction) {
+      this.#stmt.applied.run(this.#applied, Date.now(), this.id);
+      return;
+    }
+    try {
+      withoutBusyWait(this.#db, () => this.#stmt.applied.run(this.#applied, Date.now(), this.id));
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
   }
 
   #beat(): void {
-    if (this.#closed || !this.#db.open) return;
+    if (this.#turns.closed || !this.#db.open) return;
     try {
       // Without SQLite's busy wait: while another worker holds the write lock, this beat is skipped (the
       // next one tries again) rather than blocking this worker's event loop up to the busy timeout.

@@ -94,7 +94,12 @@ export class SqliteSearchLog implements SearchLogStore {
     }
     if (this.#closed || this.#pending.size >= PENDING_ROWS_MAX || this.#pendingBytes + row.bytes > PENDING_BYTES_MAX) {
       // Past the bound (or closing): this search's row is written as before, in SQLite's busy wait (this
-      // worker blocked up to the busy timeout, then the search fails with the SQLITE_BUSY).
+      // worker blocked up to the busy timeout, then the search fails with the SQLITE_BUSY) — but never into a
+      // write turn's open transaction (`WriteTurnOpen`): then the search waits for its end on the timer.
+      if (this.#db.inTransaction) {
+        await commitWhenUnlocked(this.#db, () => unsyncedCommit(this.#db, () => writeOne.immediate()));
+        return;
+      }
       unsyncedCommit(this.#db, () => writeOne.immediate());
       return;
     }

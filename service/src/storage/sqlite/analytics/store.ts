@@ -64,8 +64,10 @@ export class SqliteAnalytics implements AnalyticsStore {
     await commitWhenUnlocked(this.#db, () => unsyncedCommit(this.#db, () => append.immediate()));
   }
 
+  /** A deleted user token's searches under their stand-in, once the write lock is free (as `append`). */
   async forgetUser(userToken: string, standIn: string): Promise<void> {
-    this.#stmt.forget.run(standIn, userToken);
+    const forget = this.#db.transaction(() => this.#stmt.forget.run(standIn, userToken));
+    await commitWhenUnlocked(this.#db, () => forget.immediate());
   }
 
   async count(filter: AnalyticsSearchFilter): Promise<number> {
