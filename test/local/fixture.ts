@@ -127,7 +127,7 @@ export const BAD_FILTERS: Array<Record<string, unknown>> = [
 export const FILTER_RULE = {
   objectID: 'lamps-under-200',
   conditions: [{ pattern: 'lamp', anchoring: 'contains' }],
-  consequence: { params: { filters: 'price < 200', facetFilters: [['color:red', 'color:white']] } },
+  consequence: { params: { filters: 'price < 200', facetFilters: [['color:blue', 'color:black']] } },
 };
 
 /** Facet value searches both answer. */

@@ -302,7 +302,7 @@ describe('svc-search/local: the filters, loaded by the first request that needs 
     const [local, remote] = await firstAnswers(ruled, params);
     expect(remote.results[0].appliedRules, 'the rule applies').to.deep.equal([{ objectID: FILTER_RULE.objectID }]);
     expect(remote.results[0].nbHits).to.be.greaterThan(0);
-    expect(Object.keys(remote.results[0].facets.color).sort()).to.deep.equal(['red', 'white']);
+    expect(Object.keys(remote.results[0].facets.color).sort()).to.deep.equal(['black', 'blue']);
     expect(local.results, local.message).to.exist;
     expect(comparable(local.results[0] as never)).to.deep.equal(comparable(remote.results[0] as never));
   });
