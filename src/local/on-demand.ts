@@ -90,13 +90,14 @@ async function loadGeo(): Promise<void> {
 
 /**
  * Fetches browsing (`browse` and its cursor: a chunk of its own, which a page of search elements never needs) and
- * installs it in the engine.
+ * installs it in the engine, with the filters: a cursor carries the parameters of the browse's first call, filters
+ * included, which the call that gives it does not show (a cursor kept from an earlier page or another worker).
  *
  * @example
  * await loadBrowse();
  */
 export async function loadBrowse(): Promise<void> {
-  const { browse } = await import('../engine/browse.js');
+  const [{ browse }] = await Promise.all([import('../engine/browse.js'), loadFilters()]);
   installFeature('browse', { browse });
 }
 
