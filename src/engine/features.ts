@@ -1,8 +1,9 @@
 /**
  * The engine's optional features: code a search needs only when a request or an index uses it — synonyms (an index with
  * synonyms), the standard stop words and plural rules (`removeStopWords`, `ignorePlurals`), geo search (a request with
- * a geo area), personalisation (a search given a user's profile), the warm-up of a large index, browsing (`browse`) and
- * the hits' `_rankingInfo` (`getRankingInfo`) — and the upkeep of sorted structures on later writes (`upkeep.ts`),
+ * a geo area), filters (`filter-bits.ts` and the filter language of `filters.ts`: a request, or a rule's consequence,
+ * that filters), personalisation (a search given a user's profile), the warm-up of a large index, browsing (`browse`)
+ * and the hits' `_rankingInfo` (`getRankingInfo`) — and the upkeep of sorted structures on later writes (`upkeep.ts`),
  * which an index built in one write never needs. They are installed here by whoever loads them: `svc-search/engine`
  * (`index.ts`, what the service imports) installs every one, the browser worker of `svc-search/local` each one when a
  * file or a request needs it (its calls are asynchronous: `LocalEngine.load` and `LocalEngine.prepare`), so a page pays
@@ -11,6 +12,8 @@
  * slower, not wrong.
  */
 import type { browse } from './browse.js';
+import type { evaluateFilter, filterBits } from './filter-bits.js';
+import type { buildOptionalFilters } from './filters.js';
 import type { geoFilter, parseGeo } from './geo.js';
 import type { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import type { rankingInfo } from './ranking-info.js';
@@ -25,6 +28,11 @@ export interface EngineFeatures {
   synonyms: { buildExpansion: typeof buildExpansion; spanMatches: typeof spanMatches; markSpans: typeof markSpans };
   languageTables: { STANDARD_STOP_WORDS: typeof STANDARD_STOP_WORDS; pluralForms: typeof pluralForms };
   geo: { parseGeo: typeof parseGeo; geoFilter: typeof geoFilter };
+  filters: {
+    filterBits: typeof filterBits;
+    evaluateFilter: typeof evaluateFilter;
+    buildOptionalFilters: typeof buildOptionalFilters;
+  };
   personalization: { personalScorer: typeof personalScorer; personalizationFigures: typeof personalizationFigures };
   warmUp: { warmUp: typeof warmUp };
   browse: { browse: typeof browse };
@@ -47,6 +55,12 @@ export const WARM_UP_AT = 50_000;
 
 /** The search parameters that ask for geo search (the areas; `aroundRadius` and `aroundPrecision` refine one). */
 export const GEO_PARAMETERS = ['aroundLatLng', 'insideBoundingBox', 'insidePolygon'] as const;
+
+/**
+ * The search parameters that filter the records (`filter-bits.ts` reads them); `optionalFilters`, which only scores
+ * them, is read by the same code.
+ */
+export const FILTER_PARAMETERS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters'] as const;
 
 /**
  * Installs a feature's code.
@@ -92,4 +106,17 @@ export function asksForGeo(params: SearchParams | Record<string, unknown>): bool
     const value = params[name];
     return value !== undefined && value !== null && value !== '';
   });
+}
+
+/**
+ * Whether parameters give a filter (`filters`, `facetFilters`, `numericFilters` or `tagFilters`, even an empty one):
+ * without one, a search has no filter to evaluate (what `filterBits` would answer: null), so it needs none of the
+ * filters feature's code.
+ *
+ * @example
+ * asksForFilters({ facetFilters: [['brand:Acme']] }) // true
+ * asksForFilters({ query: 'chair' }) // false
+ */
+export function asksForFilters(params: SearchParams | Record<string, unknown>): boolean {
+  return FILTER_PARAMETERS.some((name) => params[name] !== undefined && params[name] !== null);
 }

@@ -4,7 +4,8 @@
  * are composed here from their modules:
  *
  * - `query.ts` (parameters, query words) → `derive.ts` (query words to terms) → `matching.ts`
- *   (postings, filters from `filter-bits.ts`, geo from `geo.ts`, synonyms from `spans.ts`);
+ *   (postings, filters from `filter-bits.ts`, geo from `geo.ts`, synonyms from `spans.ts`: optional features, see
+ *   `features.ts`);
  * - `ranking.ts` (bucket sort over the criteria), `facets.ts` (counts and stats), `hits.ts`
  *   (retrieval, highlighting, ranking info).
  *
@@ -16,8 +17,6 @@ import type { Hit, SearchForFacetValuesResponse, SearchResponse } from '../proto
 import { EngineError } from './errors.js';
 import { textsOf } from './columns.js';
 import { countFacet, facetCounts, requestedFacets } from './facets.js';
-import { evaluateFilter } from './filter-bits.js';
-import { buildOptionalFilters } from './filters.js';
 import { highlightFacetValue } from './highlight.js';
 import { hitOf, highlightOptions } from './hits.js';
 import { IndexState, type IndexRecord } from './index-state.js';
@@ -230,8 +229,10 @@ export class IndexCore {
       const offset = useOffset ? (params.offset as number) : ((params.page as number | undefined) ?? 0) * hitsPerPage;
       const length = useOffset ? ((params.length as number | undefined) ?? hitsPerPage) : hitsPerPage;
       const end = Math.min(offset + length, limit);
-      if (params.optionalFilters !== undefined)
+      if (params.optionalFilters !== undefined) {
+        const { buildOptionalFilters, evaluateFilter } = feature('filters');
         exec.optional = buildOptionalFilters(params.optionalFilters).map((node) => evaluateFilter(this.state, node));
+      }
       const crits = criteria(this.state, exec, false);
       const { ordered, nbHits } = rankDistinct(this.state, exec, crits, end);
       const hl = exec.words.length ? highlightOptions(this.state, exec) : null;

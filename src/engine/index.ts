@@ -9,6 +9,8 @@
  */
 export { Index, type IndexRecord } from './search-index.js';
 import { browse } from './browse.js';
+import { evaluateFilter, filterBits } from './filter-bits.js';
+import { buildOptionalFilters } from './filters.js';
 import { installFeature } from './features.js';
 import { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import { geoFilter, parseGeo } from './geo.js';
@@ -26,6 +28,7 @@ installSettingsValidation({ validateSettings, validateSettingValue });
 installFeature('synonyms', { buildExpansion, spanMatches, markSpans });
 installFeature('languageTables', { STANDARD_STOP_WORDS, pluralForms });
 installFeature('geo', { parseGeo, geoFilter });
+installFeature('filters', { filterBits, evaluateFilter, buildOptionalFilters });
 installFeature('personalization', { personalScorer, personalizationFigures });
 installFeature('warmUp', { warmUp });
 installFeature('browse', { browse });

@@ -5,8 +5,7 @@
  * and exclusions, phrases, restricted attributes, `typoTolerance` min/strict and geo narrow them.
  */
 import { derive, type Derived } from './derive.js';
-import { filterBits } from './filter-bits.js';
-import { asksForGeo, feature } from './features.js';
+import { asksForFilters, asksForGeo, feature } from './features.js';
 import type { GeoQuery } from './geo.js';
 import type { IndexState } from './index-state.js';
 import type { SearchParams } from './params.js';
@@ -56,7 +55,8 @@ export function execute(state: IndexState, params: SearchParams, eff: Effective)
 
 function executeMatch(state: IndexState, params: SearchParams, eff: Effective): Execution {
   state.refresh();
-  const filter = filterBits(state, params);
+  // the filters are a feature of their own (`features.ts`), loaded when a request or a rule gives one
+  const filter = asksForFilters(params) ? feature('filters').filterBits(state, params) : null;
   const parsed = parseQuery(eff.query, eff.advancedSyntax);
   if (eff.removeStopWords)
     removeStopWords(parsed, eff.queryType === 'prefixLast', state.dictionaries.stopWords(eff.removeStopWords));

@@ -7,8 +7,7 @@
  */
 import type { DictionaryReader } from './standard-dictionaries.js';
 import { EngineError, SnapshotError } from './errors.js';
-import { filterBits } from './filter-bits.js';
-import { asksForGeo, feature } from './features.js';
+import { asksForFilters, asksForGeo, feature } from './features.js';
 import { IndexCore } from './index-core.js';
 import type { IndexRecord, IndexState } from './index-state.js';
 import { parseSearchParams, type SearchParams } from './params.js';
@@ -165,7 +164,7 @@ export class Index extends IndexCore {
     const params = parseSearchParams(input as Record<string, unknown>);
     const state = this.state;
     state.refresh();
-    const bits = filterBits(state, params);
+    const bits = asksForFilters(params) ? feature('filters').filterBits(state, params) : null;
     const geo = asksForGeo(params) ? feature('geo').parseGeo(params) : null;
     if (!bits && !geo)
       throw new EngineError(

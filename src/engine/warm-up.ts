@@ -5,8 +5,10 @@
  * times their compiled time. So the first write that makes an index large ends, once per process,
  * by running a few hundred searches of every kind (prefix, several words with a typo, facets,
  * filters) on a small private index of made-up records: the shared code is then compiled when the
- * first real search comes.
+ * first real search comes. The filtered ones run when the filters are installed (`features.ts`: the
+ * service always; the browser worker loads them with the warm-up).
  */
+import { optionalFeature } from './features.js';
 import type { IndexCore } from './index-core.js';
 
 export { WARM_UP_AT } from './features.js';
@@ -41,6 +43,7 @@ export function warmUp(IndexClass: new (name: string) => IndexCore): void {
   );
   // a few very common words and a long tail, as in a catalogue
   const word = () => words[Math.floor(words.length * rand() ** 3)]!;
+  const filtered = optionalFeature('filters') !== undefined;
   const index = new IndexClass('warm-up');
   // valid settings: applied without the settings validation (which the browser worker loads only when it needs it)
   index.applyValidSettings({
@@ -64,6 +67,6 @@ export function warmUp(IndexClass: new (name: string) => IndexCore): void {
     index.search({ query: a.slice(0, 2 + (i % 3)) });
     index.search({ query: `${a} ${typo}` });
     index.search({ query: `${typo} ${a}` });
-    index.search({ query: a, facets: ['brand'], ...(i % 2 ? { filters: 'price < 50' } : {}) });
+    index.search({ query: a, facets: ['brand'], ...(filtered && i % 2 ? { filters: 'price < 50' } : {}) });
   }
 }

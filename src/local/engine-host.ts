@@ -89,7 +89,7 @@ export class LocalEngine {
     const fromCode = !isFromFile(bundle);
     // The application's custom dictionaries (stop words, plurals, compounds), before any index is built with them.
     if (bundle.dictionaries) await this.#dictionaries.add(bundle.dictionaries, fromCode);
-    // the engine's optional features this file uses (synonyms, language tables, geo in rules, the warm-up) and
+    // the engine's optional features this file uses (synonyms, filters and geo in rules, language tables, the warm-up) and
     // the settings validation for settings given in code
     await loadForBundle(bundle, fromCode);
     const primaries = new Map(bundle.indices.filter((entry) => entry.records).map((entry) => [entry.name, entry]));
@@ -134,8 +134,8 @@ export class LocalEngine {
   }
 
   /**
-   * Loads what answering a call needs beyond the engine's start, before it is answered: browsing for a browse, geo
-   * search for a request with a geo area, the standard stop words and plural rules for one with `removeStopWords` or `ignorePlurals`,
+   * Loads what answering a call needs beyond the engine's start, before it is answered: browsing for a browse, the
+   * filters for a request that filters, geo search for a request with a geo area, the standard stop words and plural rules for one with `removeStopWords` or `ignorePlurals`,
    * the settings validation for one that gives `renderingContent` (checked as the service checks it). The worker
    * calls it before each call; a request that needs none of them fetches nothing.
    *

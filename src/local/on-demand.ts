@@ -1,17 +1,30 @@
 /**
  * What the worker of `svc-search/local` fetches only when a file or a request needs it: the engine's optional features
- * (`src/engine/features.ts`: synonyms, the standard language tables, geo search, the warm-up, browsing, the hits'
- * ranking info) and the settings validation, each a chunk of its own that these functions import and install in the
+ * (`src/engine/features.ts`: filters, synonyms, the standard language tables, geo search, the warm-up, browsing, the
+ * hits' ranking info) and the settings validation, each a chunk of its own that these functions import and install in the
  * engine. A search then finds its code installed; `svc-search/engine` (the service) installs all of them up front
  * instead.
  */
-import { asksForGeo, GEO_PARAMETERS, installFeature, WARM_UP_AT } from '../engine/features.js';
+import {
+  asksForFilters,
+  asksForGeo,
+  FILTER_PARAMETERS,
+  GEO_PARAMETERS,
+  installFeature,
+  WARM_UP_AT,
+} from '../engine/features.js';
 import type { BundleDictionaries, IndexBundle } from '../engine/bundle.js';
 import type { Dictionaries } from '../engine/dictionaries.js';
 import type { RawParams } from '../engine/rules.js';
 import { installSettingsValidation } from '../engine/settings.js';
 import { type DictionaryReader, StandardDictionaries } from '../engine/standard-dictionaries.js';
 import { flag } from './shared.js';
+
+/**
+ * What a rule's consequence names when applying it filters the search: a filter parameter it adds, or records it pins
+ * or hides (`applyRules` excludes them with `NOT objectID:…`, `searchWithPins` finds a pinned one with `objectID:…`).
+ */
+const RULE_FILTERS = [...FILTER_PARAMETERS, 'optionalFilters', 'promote', 'hide'] as const;
 
 /** The parameters (and settings) that read the standard language tables. */
 const LANGUAGE_FEATURES = ['removeStopWords', 'ignorePlurals'] as const;
@@ -22,6 +35,23 @@ const LANGUAGE_FEATURES = ['removeStopWords', 'ignorePlurals'] as const;
 async function loadSettingsValidation(): Promise<void> {
   const { validateSettings, validateSettingValue } = await import('../engine/settings-validation.js');
   installSettingsValidation({ validateSettings, validateSettingValue });
+}
+
+/**
+ * Fetches the filters (the filter language's parser and the evaluation of a filter to the records it keeps: a chunk
+ * of their own) and installs them in the engine.
+ */
+async function loadFilters(): Promise<void> {
+  const [{ filterBits, evaluateFilter }, { buildOptionalFilters }] = await Promise.all([
+    import('../engine/filter-bits.js'),
+    import('../engine/filters.js'),
+  ]);
+  installFeature('filters', { filterBits, evaluateFilter, buildOptionalFilters });
+}
+
+/** Whether parameters filter the records or score them by filters (`optionalFilters`). */
+function asksForAnyFilter(raw: RawParams): boolean {
+  return asksForFilters(raw) || (raw.optionalFilters !== undefined && raw.optionalFilters !== null);
 }
 
 /** Fetches synonyms (the expansion and the alternatives of several words: a chunk of their own) and installs them. */
@@ -60,13 +90,14 @@ async function loadGeo(): Promise<void> {
 
 /**
  * Fetches browsing (`browse` and its cursor: a chunk of its own, which a page of search elements never needs) and
- * installs it in the engine.
+ * installs it in the engine, with the filters: a cursor carries the parameters of the browse's first call, filters
+ * included, which the call that gives it does not show (a cursor kept from an earlier page or another worker).
  *
  * @example
  * await loadBrowse();
  */
 export async function loadBrowse(): Promise<void> {
-  const { browse } = await import('../engine/browse.js');
+  const [{ browse }] = await Promise.all([import('../engine/browse.js'), loadFilters()]);
   installFeature('browse', { browse });
 }
 
@@ -76,17 +107,21 @@ async function loadRankingInfo(): Promise<void> {
   installFeature('rankingInfo', { rankingInfo });
 }
 
-/** Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine. */
+/**
+ * Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine, with the filters (which
+ * the warm-up's filtered searches then compile too, as in the service: a large index's first filtered search then
+ * runs compiled code; a few kB next to the megabytes of such a file).
+ */
 async function loadWarmUp(): Promise<void> {
-  const { warmUp } = await import('../engine/warm-up.js');
+  const [{ warmUp }] = await Promise.all([import('../engine/warm-up.js'), loadFilters()]);
   installFeature('warmUp', { warmUp });
 }
 
 /**
  * Loads what a file's indices use: the settings validation for settings given in code (`fromCode`), synonyms for an
- * index with some, the language tables for settings or rules that turn on `removeStopWords` or `ignorePlurals`, geo
- * search for rules that give a geo area, the ranking info for rules that name `getRankingInfo`, the warm-up for an
- * index of `WARM_UP_AT` records or more.
+ * index with some, the filters for rules that add a filter or pin or hide records, the language tables for settings or rules that turn on `removeStopWords` or `ignorePlurals`, geo
+ * search for rules that give a geo area, the ranking info for rules that name `getRankingInfo`, the warm-up (and the
+ * filters its searches use) for an index of `WARM_UP_AT` records or more.
  *
  * @example
  * await loadForBundle(bundle, !isFromFile(bundle));
@@ -97,6 +132,7 @@ export async function loadForBundle(bundle: IndexBundle, fromCode: boolean): Pro
   const loads: Array<Promise<void>> = [];
   if (fromCode) loads.push(loadSettingsValidation());
   if (bundle.indices.some((entry) => entry.synonyms.length > 0)) loads.push(loadSynonyms());
+  if (named(RULE_FILTERS)) loads.push(loadFilters());
   if (named(LANGUAGE_FEATURES) || bundle.indices.some((entry) => asksForLanguages(entry.settings)))
     loads.push(loadLanguageTables());
   if (named(GEO_PARAMETERS)) loads.push(loadGeo());
@@ -106,7 +142,8 @@ export async function loadForBundle(bundle: IndexBundle, fromCode: boolean): Pro
 }
 
 /**
- * Loads what requests' parameters use: geo search for a geo area, the language tables for `removeStopWords` or
+ * Loads what requests' parameters use: the filters for a filter (`filters`, `facetFilters`, `numericFilters`,
+ * `tagFilters`, `optionalFilters`), geo search for a geo area, the language tables for `removeStopWords` or
  * `ignorePlurals`, the ranking info for `getRankingInfo`, the settings validation for a `renderingContent` (checked as
  * the service checks it).
  *
@@ -117,6 +154,7 @@ export async function loadForRequests(given: readonly RawParams[]): Promise<void
   const loads: Array<Promise<void>> = [];
   if (given.some((raw) => raw.renderingContent !== undefined && raw.renderingContent !== null))
     loads.push(loadSettingsValidation());
+  if (given.some(asksForAnyFilter)) loads.push(loadFilters());
   if (given.some((raw) => asksForGeo(raw))) loads.push(loadGeo());
   if (given.some((raw) => asksForLanguages(raw))) loads.push(loadLanguageTables());
   if (given.some((raw) => flag(raw.getRankingInfo))) loads.push(loadRankingInfo());

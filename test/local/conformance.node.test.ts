@@ -21,6 +21,8 @@ import {
   CONFORMANCE_SETTINGS,
   CONFORMANCE_SYNONYMS,
   BAD_PARAMETERS,
+  BAD_FILTERS,
+  FIRST_FILTERED_QUERIES,
 } from './fixture.js';
 
 const REPLICA = `${CONFORMANCE_INDEX}_price_asc`;
@@ -47,7 +49,7 @@ describe('the local engine answers as the service', () => {
   });
   after(() => running.stop());
 
-  for (const params of CONFORMANCE_QUERIES) {
+  for (const params of [...CONFORMANCE_QUERIES, ...FIRST_FILTERED_QUERIES]) {
     it(`search ${JSON.stringify(params)}`, async () => {
       const request = { indexName: CONFORMANCE_INDEX, params: serializeParams(params) };
       const service = await running.ok('POST', '/1/indexes/*/queries', { requests: [request] });
@@ -134,19 +136,20 @@ describe('the local engine answers as the service', () => {
     });
   }
 
-  it('refuses what the service refuses, with the same status', async () => {
-    const request = { indexName: CONFORMANCE_INDEX, params: serializeParams({ filters: 'brand:(' }) };
-    const service = await running.call('POST', '/1/indexes/*/queries', { requests: [request] });
-    assert.equal(service.status, 400);
-    assert.throws(
-      () => engine.multiSearch([request]),
-      (error: Error & { status?: number }) => {
-        assert.equal(error.status, 400);
-        assert.equal(error.message, service.body.message);
-        return true;
-      },
-    );
-  });
+  for (const params of BAD_FILTERS) {
+    it(`refuses the bad filter ${JSON.stringify(params)} with the service’s status and message`, async () => {
+      const request = { indexName: CONFORMANCE_INDEX, params: serializeParams(params) };
+      const service = await running.call('POST', '/1/indexes/*/queries', { requests: [request] });
+      assert.equal(service.status, 400);
+      await assert.rejects(
+        (async () => {
+          await engine.prepare('multiSearch', [[request]]);
+          engine.multiSearch([request]);
+        })(),
+        { status: 400, message: service.body.message },
+      );
+    });
+  }
 });
 
 describe('the local engine applies the application’s custom dictionaries as the service', () => {

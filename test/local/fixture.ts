@@ -97,6 +97,39 @@ export const CONFORMANCE_QUERIES: Array<Record<string, unknown>> = [
   { query: 'lamp', clickAnalytics: true, responseFields: ['nbHits'] },
 ];
 
+/**
+ * Filtered searches, each the first request of a fresh worker in the browser test (the filters are loaded by the
+ * request that needs them): the `filters` grammar, the array forms and `optionalFilters`. None matches a rule.
+ */
+export const FIRST_FILTERED_QUERIES: Array<Record<string, unknown>> = [
+  {
+    query: '',
+    filters: '(brand:Acme OR brand:"Globex") AND NOT category:Lighting AND price:50 TO 300',
+    facets: ['brand'],
+  },
+  { query: 'modern', facetFilters: [['brand:Acme', 'brand:Globex'], 'category:-Lighting'], facets: ['brand', 'color'] },
+  { query: 'chair', numericFilters: ['price>=50', ['popularity<30', 'popularity>90']] },
+  { query: 'lamp', tagFilters: [['sale', 'regular'], '-sale'] },
+  { query: 'chair', optionalFilters: ['brand:Initech', ['color:red', 'color:blue']], hitsPerPage: 6 },
+];
+
+/** Bad filters of each form both refuse with a 400 and the same message (the filter language's errors). */
+export const BAD_FILTERS: Array<Record<string, unknown>> = [
+  { filters: 'brand:(' },
+  { filters: 'price < cheap' },
+  { filters: 'brand:Acme AND' },
+  { numericFilters: ['brand:Acme'] },
+  { facetFilters: ['Acme'] },
+  { optionalFilters: ['brand'] },
+];
+
+/** A rule whose consequence adds filters: a search with none is filtered by it. */
+export const FILTER_RULE = {
+  objectID: 'lamps-under-200',
+  conditions: [{ pattern: 'lamp', anchoring: 'contains' }],
+  consequence: { params: { filters: 'price < 200', facetFilters: [['color:blue', 'color:black']] } },
+};
+
 /** Facet value searches both answer. */
 /**
  * Search parameters both sides refuse with a 400 (types, ranges, values, entry formats, unknown names, and a

@@ -1,13 +1,14 @@
 /**
  * What the worker of `svc-search/local` loads only when needed — the settings validation (`settings-validation.ts`),
- * synonyms, the standard language tables, geo search (`geo.ts`), browsing (`browse.ts`), the hits' ranking info,
+ * the filters (`filters.ts`, `filter-bits.ts`), synonyms, the standard language tables, geo search (`geo.ts`), browsing (`browse.ts`), the hits' ranking info,
  * personalisation — and what it validates. This file runs in a process of its own that
  * imports only what the worker imports, so whether a part was loaded is observable: a file's settings and rules
  * (validated by the service, the file checked by `decodeBundle`) and valid queries never load the validation; search
  * parameters are still refused with the service's messages (the protocol's table: types, ranges, enumerations,
  * entry formats); `renderingContent` given with a query and settings given in code load it and are validated as the
  * service validates them; geo search loads with the first request that gives a geo area, synonyms with a file that
- * has some.
+ * has some, the filters with the first request that gives a filter (a bad one refused with the filter language's
+ * message; a file whose rules filter loads them too: `lazy-filter-rules.node.test.ts`).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -107,6 +108,26 @@ describe('the local engine’s validation', () => {
     assert.equal(optionalFeature('personalization'), undefined, 'no personalisation in the worker');
     assert.equal(optionalFeature('synonyms'), undefined, 'no synonyms code for a file without synonyms');
     assert.equal(optionalFeature('languageTables'), undefined, 'no language tables without removeStopWords');
+    assert.equal(optionalFeature('filters'), undefined, 'no filters code for a file and requests without a filter');
+  });
+
+  it('loads the filters with the first request that gives one, and refuses a bad filter with its message', async () => {
+    assert.equal(optionalFeature('filters'), undefined, 'no filters before a request gives one');
+    assert.equal(
+      await refusal(engine, { query: 'chair', filters: 'brand:Acme AND (' }),
+      'filters: Unexpected end of input, expected a filter',
+    );
+    assert.notEqual(optionalFeature('filters'), undefined);
+    const requests: LocalQuery[] = [
+      { indexName: 'furniture', params: { query: 'chair', filters: 'NOT brand:Bolt', facetFilters: ['brand:-Bolt'] } },
+      { indexName: 'furniture', params: { query: '', tagFilters: [], numericFilters: [] } },
+      { indexName: 'furniture', params: { query: 'chair', optionalFilters: ['name:Desk'] } },
+    ];
+    await engine.prepare('multiSearch', [requests]);
+    const [filtered, empty] = engine.multiSearch(requests).results as Array<{ hits: Array<{ objectID: string }> }>;
+    assert.deepEqual(filtered!.hits.map((hit) => hit.objectID).sort(), ['1', '3']);
+    assert.equal(empty!.hits.length, 3, 'empty filter lists keep every record');
+    assert.equal(validationLoaded(), false);
   });
 
   it('warms a large file’s index up without the settings validation (its own settings are valid)', async () => {

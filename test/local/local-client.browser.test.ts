@@ -3,7 +3,9 @@
  * (`/__svcidx/…`, web-test-runner.config.mjs), answers the conformance queries exactly as the service does
  * (hits, order, facet counts, highlights, rules, synonyms, typos, distinct), facet value searches and Recommend
  * too; `<svc-search local-index>` searches with no request to `/1/`; Insights events with no host are kept in
- * IndexedDB and shown in the `svc-insights` stream, with no console error.
+ * IndexedDB and shown in the `svc-insights` stream, with no console error. The filters are a chunk the worker
+ * imports with the first request (or the first file of rules) that needs them: a fresh worker whose first request
+ * filters, or is refused for a bad filter, or is filtered by a rule, answers as the service.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { createClient } from '../../src/client/index.js';
@@ -14,6 +16,7 @@ import '../../src/elements/search-box/define.js';
 import '../../src/elements/hits/define.js';
 import { admin, APP_ID, createIndex, SEARCH_KEY, settled } from '../elements/search-fixture.js';
 import {
+  BAD_FILTERS,
   BAD_PARAMETERS,
   comparable,
   CONFORMANCE_FACET_QUERIES,
@@ -22,6 +25,8 @@ import {
   CONFORMANCE_RULES,
   CONFORMANCE_SETTINGS,
   CONFORMANCE_SYNONYMS,
+  FILTER_RULE,
+  FIRST_FILTERED_QUERIES,
 } from './fixture.js';
 
 const service = createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin], cache: false });
@@ -245,5 +250,60 @@ describe('svc-search/local', () => {
     } finally {
       console.error = consoleError;
     }
+  });
+});
+
+describe('svc-search/local: the filters, loaded by the first request that needs them', () => {
+  /** An index without rules: no file-level reason to load the filters, so only a request can. */
+  let plain: string;
+  /** An index whose one rule adds filters to a search that has none. */
+  let ruled: string;
+
+  before(async () => {
+    plain = await createIndex('local_filters', CONFORMANCE_RECORDS, CONFORMANCE_SETTINGS);
+    ruled = await createIndex('local_filter_rule', CONFORMANCE_RECORDS, CONFORMANCE_SETTINGS);
+    await admin.request('POST', `/1/indexes/${ruled}/rules/batch`, [FILTER_RULE]);
+  });
+
+  /** The answer (or the error) of the first request of a fresh worker, and the service's to the same request. */
+  async function firstAnswers(indexName: string, params: Record<string, unknown>) {
+    const fresh = createLocalClient({ indices: [`/__svcidx/${indexName}.svcidx?recommendations=0`] });
+    try {
+      expect((await fresh.ready).indices).to.deep.equal([indexName]);
+      return await Promise.all([
+        fresh.multiSearch([{ indexName, params }]).catch((error) => error),
+        service.multiSearch([{ indexName, params }]).catch((error) => error),
+      ]);
+    } finally {
+      fresh.terminate();
+    }
+  }
+
+  for (const params of FIRST_FILTERED_QUERIES) {
+    it(`answers ${JSON.stringify(params)} as the first request of a fresh worker, as the service`, async () => {
+      const [local, remote] = await firstAnswers(plain, params);
+      expect(remote.results[0].nbHits, 'the filtered query finds something').to.be.greaterThan(0);
+      expect(local.results, local.message).to.exist;
+      expect(comparable(local.results[0] as never)).to.deep.equal(comparable(remote.results[0] as never));
+    });
+  }
+
+  for (const params of BAD_FILTERS) {
+    it(`refuses ${JSON.stringify(params)} as the first request of a fresh worker with the service’s message`, async () => {
+      const [local, remote] = await firstAnswers(plain, params);
+      expect(remote.status).to.equal(400);
+      expect(local.status).to.equal(400);
+      expect(local.message).to.equal(remote.message);
+    });
+  }
+
+  it('applies a rule whose consequence adds filters to the first request of a fresh worker, as the service', async () => {
+    const params = { query: 'lamp', facets: ['color'] };
+    const [local, remote] = await firstAnswers(ruled, params);
+    expect(remote.results[0].appliedRules, 'the rule applies').to.deep.equal([{ objectID: FILTER_RULE.objectID }]);
+    expect(remote.results[0].nbHits).to.be.greaterThan(0);
+    expect(Object.keys(remote.results[0].facets.color).sort()).to.deep.equal(['black', 'blue']);
+    expect(local.results, local.message).to.exist;
+    expect(comparable(local.results[0] as never)).to.deep.equal(comparable(remote.results[0] as never));
   });
 });

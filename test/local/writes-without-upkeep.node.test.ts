@@ -4,13 +4,15 @@
  * does. The worker builds each index in one write; an `IndexCore` still takes later writes (replacements, new
  * records, new facet values) after reads built its custom ranking's order and a facet's alphabetical order: they are
  * dropped and built again, and the postings of each write stay in a segment of their own. Its answers are those of
- * an index built in one write from the same records in the same order.
+ * an index built in one write from the same records in the same order. What the queries need beyond the search
+ * path (the filters) is loaded as the worker loads it before a request (`loadForRequests`).
  */
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { optionalFeature } from '../../src/engine/features.js';
 import { IndexCore, type IndexRecord } from '../../src/engine/index-core.js';
 import type { IndexState } from '../../src/engine/index-state.js';
+import { loadForRequests } from '../../src/local/on-demand.js';
 
 const SETTINGS = {
   searchableAttributes: ['name', 'brand'],
@@ -46,6 +48,8 @@ function answer(index: IndexCore, params: Record<string, unknown>): string {
 }
 
 describe('an IndexCore without the engine’s upkeep (the browser worker’s)', () => {
+  before(() => loadForRequests(QUERIES));
+
   it('answers after writes that follow reads as an index built in one write from the same records', () => {
     assert.equal(optionalFeature('upkeep'), undefined, 'this process has not installed the upkeep');
     const index = new IndexCore('live');
