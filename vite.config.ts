@@ -15,7 +15,7 @@
  */
 import minifyHTMLLiterals from '@lit-labs/rollup-plugin-minify-html-literals';
 import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { LOADER_ENTRY, elementChunkName, elementChunks, loaderEntry } from './scripts/element-chunks.js';
@@ -143,10 +143,17 @@ function loaderConfig(): UserConfig {
     for (const id of staticClosure(prepaint, info)) modules.delete(id);
     return modules;
   }
-  /** Chunks of an earlier build are removed (their names change with their content). */
+  /**
+   * Chunks of an earlier build are removed (their names change with their content): those of the build's own
+   * output folder, which a test or a benchmark building elsewhere (`--outDir`) must leave alone.
+   */
+  let outDir = join(root, 'dist');
   const freshChunks: Plugin = {
     name: 'svc-search-fresh-chunks',
-    buildStart: () => rmSync(join(root, 'dist/chunks'), { recursive: true, force: true }),
+    configResolved: (config) => {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    buildStart: () => rmSync(join(outDir, 'chunks'), { recursive: true, force: true }),
   };
   return {
     // Chunks (and the imports the loader preloads with each) are found beside the loader, wherever it is served.
