@@ -22,7 +22,8 @@ import { highlightFacetValue } from './highlight.js';
 import { hitOf, highlightOptions } from './hits.js';
 import { IndexState, type IndexRecord } from './index-state.js';
 import { feature, NO_SYNONYMS, optionalFeature, WARM_UP_AT } from './features.js';
-import { execute, release } from './matching.js';
+import { execute, matchDeferred, release } from './matching.js';
+import { rankOneWord } from './one-word.js';
 import { tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
 import type { SearchOptions } from './personalization.js';
@@ -216,7 +217,8 @@ export class IndexCore {
     const t0 = performance.now();
     const params = parseSearchParams(input as Record<string, unknown>);
     const eff = effectiveParams(this.state.settings, params);
-    const exec = execute(this.state, params, eff);
+    // a one-word query's matching waits: `rankOneWord` may answer it without a match word per record
+    const exec = execute(this.state, params, eff, true);
     try {
       const personalization = options?.personalization;
       if (personalization && personalization.impact > 0)
@@ -233,13 +235,17 @@ export class IndexCore {
       if (params.optionalFilters !== undefined)
         exec.optional = buildOptionalFilters(params.optionalFilters).map((node) => evaluateFilter(this.state, node));
       const crits = criteria(this.state, exec, false);
-      const { ordered, nbHits } = rankDistinct(this.state, exec, crits, end);
+      const facetNames = requestedFacets(this.state, params.facets);
+      // facets and distinct read every candidate: the general path
+      const distinct = exec.eff.distinct && this.state.settings.attributeForDistinct;
+      const onBits = facetNames.length || distinct ? null : rankOneWord(this.state, exec, crits, end);
+      if (!onBits) matchDeferred(this.state, exec);
+      const { ordered, nbHits } = onBits ?? rankDistinct(this.state, exec, crits, end);
       const hl = exec.words.length ? highlightOptions(this.state, exec) : null;
       const hits: Hit[] = [];
       for (let i = offset; i < end && i < ordered.length; i++)
         hits.push(hitOf(this.state, ordered[i]!, exec, hl, eff.getRankingInfo));
       const maxValues = (params.maxValuesPerFacet as number | undefined) ?? this.state.settings.maxValuesPerFacet;
-      const facetNames = requestedFacets(this.state, params.facets);
       const response: SearchResponse & { exhaustiveFacetsCount?: boolean; exhaustive?: Record<string, boolean> } = {
         hits,
         nbHits,
