@@ -235,10 +235,9 @@ export class IndexCore {
       if (params.optionalFilters !== undefined)
         exec.optional = buildOptionalFilters(params.optionalFilters).map((node) => evaluateFilter(this.state, node));
       const crits = criteria(this.state, exec, false);
-      const facetNames = requestedFacets(this.state, params.facets);
-      // facets and distinct read every candidate: the general path
+      // distinct ranks every candidate: the general path
       const distinct = exec.eff.distinct && this.state.settings.attributeForDistinct;
-      const onBits = facetNames.length || distinct ? null : rankOneWord(this.state, exec, crits, end);
+      const onBits = distinct ? null : rankOneWord(this.state, exec, crits, end);
       if (!onBits) matchDeferred(this.state, exec);
       const { ordered, nbHits } = onBits ?? rankDistinct(this.state, exec, crits, end);
       const hl = exec.words.length ? highlightOptions(this.state, exec) : null;
@@ -246,6 +245,7 @@ export class IndexCore {
       for (let i = offset; i < end && i < ordered.length; i++)
         hits.push(hitOf(this.state, ordered[i]!, exec, hl, eff.getRankingInfo));
       const maxValues = (params.maxValuesPerFacet as number | undefined) ?? this.state.settings.maxValuesPerFacet;
+      const facetNames = requestedFacets(this.state, params.facets);
       const response: SearchResponse & { exhaustiveFacetsCount?: boolean; exhaustive?: Record<string, boolean> } = {
         hits,
         nbHits,

@@ -8,7 +8,8 @@
  *   core's cache), tested against the live records and the filters; `nbHits` is the number of bits set,
  *   exhaustive as before. Counted per *class* of the word's ranges (same typos and exactness), in their
  *   order of quality, so each record is counted in the first class that reaches it — the class that gives
- *   its typos and exactness on the general path.
+ *   its typos and exactness on the general path. The records are collected as their bit is first set:
+ *   the candidates in the general path's order, which the facet counts read.
  * - **The first hits**: the ranking of a one-word query is its match criteria (typo, attribute, exact)
  *   and then the custom ranking's order, which is a total order. The order is walked and each record
  *   whose bit is set has its figures read from its own tokens (the figures the postings give: the best
@@ -23,7 +24,7 @@
  * It declines (the caller then takes the general path) when its conditions do not hold: one word with
  * no synonym spans, exclusions, phrases, restricted attributes, geo or `typoTolerance` min/strict
  * (`matching.ts` defers only those), criteria made of typo/attribute/exact and a sort order last, no
- * facets or `distinct` (they need every candidate), enough postings for it to pay; or when the walk does
+ * `distinct` (it ranks every candidate), enough postings for it to pay; or when the walk does
  * not find the page within its budget (the best bucket is rare among the matches).
  */
 import type { IndexState } from './index-state.js';
@@ -115,6 +116,8 @@ export function rankOneWord(
   // the best attribute key of each class's postings (of records that count)
   const bestAttribute = new Uint32Array(classes).fill(ATTR_MASK);
   const listed: number[][] = classPostings.map(() => []);
+  // the candidates in the order the general path collects them (facet counts read them)
+  scattered.collected = 0;
   for (let r = 0; r < ranges; r++) {
     const c = classOf[r]!;
     const list = classPostings[c]! <= SORTED_MAX ? listed[c]! : null;
@@ -125,15 +128,19 @@ export function rankOneWord(
       const terms = off.length - 1;
       for (let p = d.lo[r]!; p < d.hi[r]!; p++) {
         const t = sorted[p]!;
-        if (t < terms) scatter(data, off[t]!, off[t + 1]!, bits, first, pass, list);
+        if (t < terms) scatter(data, off[t]!, off[t + 1]!, bits, first, pass, state.candidates, list);
       }
     }
     members[c]! += scattered.count;
     bestAttribute[c] = scattered.best;
   }
-  let nbHits = 0;
-  for (let c = 0; c < classes; c++) nbHits += members[c]!;
-  if (need <= 0 || nbHits === 0) return { ordered: [], nbHits };
+  const nbHits = scattered.collected;
+  const answered = (ordered: number[]): OneWordRanking => {
+    exec.candidates = state.candidates.subarray(0, nbHits);
+    exec.oneWord = undefined;
+    return { ordered, nbHits };
+  };
+  if (need <= 0 || nbHits === 0) return answered([]);
 
   // a record first reached in class c has that class's typos and exactness, and an attribute key no
   // better than the best posting of the classes from c on (its postings are in those classes only)
@@ -176,19 +183,22 @@ export function rankOneWord(
       }
       if (ahead < need && gathered.length > budget) return null;
     }
-    return { ordered: rank(state, Uint32Array.from(gathered), crits, need), nbHits };
+    return answered(rank(state, Uint32Array.from(gathered), crits, need));
   } finally {
     figures.release();
   }
 }
 
-/** What `scatter` counted: the records it set, the best attribute key it read. */
-const scattered = { count: 0, best: ATTR_MASK };
+/**
+ * What `scatter` counted: the records it set, the best attribute key it read, and the candidates it
+ * collected (into `IndexState.candidates`).
+ */
+const scattered = { count: 0, best: ATTR_MASK, collected: 0 };
 
 /**
  * Sets the bits of the records of postings `[id, attributeKey, …]` from `from` to `to` that pass `pass`
- * (live, and the filters): in `union`, and in `first` for those no earlier posting set (listed in `list`
- * too when given).
+ * (live, and the filters): in `union`, and in `first` for those no earlier posting set, which are also
+ * collected into `out` (listed in `list` too when given).
  */
 function scatter(
   data: Uint32Array,
@@ -197,9 +207,11 @@ function scatter(
   union: Uint32Array,
   first: Uint32Array,
   pass: Uint32Array,
+  out: Uint32Array,
   list: number[] | null,
 ): void {
   let count = 0;
+  let k = scattered.collected;
   let best = scattered.best;
   for (let j = from; j < to; j += 2) {
     const doc = data[j]!;
@@ -211,12 +223,14 @@ function scatter(
       union[w] = had | bit;
       first[w]! |= bit;
       count++;
+      out[k++] = doc;
       if (list) list.push(doc);
     }
     const a = data[j + 1]! & ATTR_MASK;
     if (a < best) best = a;
   }
   scattered.count += count;
+  scattered.collected = k;
   scattered.best = best;
 }
 

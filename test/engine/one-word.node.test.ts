@@ -24,6 +24,8 @@ interface Ranked {
   nbHits: number;
   /** The match words (typos, attribute key, exact words) of the ordered records. */
   figures: number[];
+  /** The candidates, in the order the facet counts read them. */
+  candidates: number[];
 }
 
 /** One search's ranking by one path: on bits (null when it declines) or the general one. */
@@ -44,7 +46,7 @@ function rankBy(index: Index, input: Record<string, unknown>, onBits: boolean): 
     }
     if (!ranked) return null;
     const figures = ranked.ordered.map((doc) => state.match[(doc << 1) + 1]!);
-    return { ordered: ranked.ordered, nbHits: ranked.nbHits, figures };
+    return { ordered: ranked.ordered, nbHits: ranked.nbHits, figures, candidates: Array.from(exec.candidates) };
   } finally {
     release(state, exec);
   }
@@ -132,17 +134,21 @@ describe('one-word queries on bits', () => {
     }
   });
 
-  it('leaves a query of few postings, or one asking for facets, to the general path', () => {
+  it('counts facets and their stats as the general path does', () => {
+    for (const query of [words[0]!.slice(0, 2), words[0]!, words[1]!.slice(0, 3)]) {
+      const input = { query, facets: ['brand', 'category', 'price'], filters: 'price > 20' };
+      assert.ok(rankBy(index, input, true), `"${query}" is answered on bits`);
+      const fast = index.search(input);
+      const general = index.search({ ...input, restrictSearchableAttributes: SEARCHABLE });
+      assert.deepEqual(fast.facets, general.facets, query);
+      assert.deepEqual(fast.facets_stats, general.facets_stats, query);
+      assert.deepEqual(fast.hits, general.hits, query);
+    }
+  });
+
+  it('leaves a query of few postings to the general path', () => {
     const rare = commonWords(index, 3000).at(-1)!;
     assert.equal(rankBy(index, { query: rare }, true), null);
-    const withFacets = index.search({ query: words[0]!.slice(0, 2), facets: ['brand'] });
-    const general = index.search({
-      query: words[0]!.slice(0, 2),
-      facets: ['brand'],
-      restrictSearchableAttributes: SEARCHABLE,
-    });
-    assert.deepEqual(withFacets.facets, general.facets);
-    assert.deepEqual(withFacets.hits, general.hits);
   });
 
   it('gives up when the best records are rare among the matches, and the general path answers', () => {
