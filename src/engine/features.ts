@@ -14,6 +14,7 @@ import type { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import type { rankingInfo } from './ranking-info.js';
 import type { SearchParams } from './params.js';
 import type { personalizationFigures, personalScorer } from './personalization.js';
+import type { rankOneWord } from './one-word.js';
 import type { markSpans, spanMatches } from './spans.js';
 import type { buildExpansion, Expansion } from './synonyms.js';
 import type { warmUp } from './warm-up.js';
@@ -26,6 +27,7 @@ export interface EngineFeatures {
   warmUp: { warmUp: typeof warmUp };
   browse: { browse: typeof browse };
   rankingInfo: { rankingInfo: typeof rankingInfo };
+  oneWord: { rankOneWord: typeof rankOneWord };
 }
 
 const installed: Partial<EngineFeatures> = {};
@@ -62,7 +64,8 @@ export function feature<K extends keyof EngineFeatures>(name: K): EngineFeatures
 }
 
 /**
- * A feature's code, or undefined when nobody installed it (for what is an optimisation only: the warm-up).
+ * A feature's code, or undefined when nobody installed it (for what is an optimisation only: the warm-up, the
+ * one-word path on bits of a large index).
  *
  * @example
  * optionalFeature('warmUp')?.warmUp(Index);

@@ -23,7 +23,6 @@ import { hitOf, highlightOptions } from './hits.js';
 import { IndexState, type IndexRecord } from './index-state.js';
 import { feature, NO_SYNONYMS, optionalFeature, WARM_UP_AT } from './features.js';
 import { execute, matchDeferred, release } from './matching.js';
-import { rankOneWord } from './one-word.js';
 import { tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
 import type { SearchOptions } from './personalization.js';
@@ -217,8 +216,10 @@ export class IndexCore {
     const t0 = performance.now();
     const params = parseSearchParams(input as Record<string, unknown>);
     const eff = effectiveParams(this.state.settings, params);
-    // a one-word query's matching waits: `rankOneWord` may answer it without a match word per record
-    const exec = execute(this.state, params, eff, true);
+    // a one-word query's matching waits: `rankOneWord` (an optional feature: the worker loads it for a large
+    // index) may answer it without a match word per record
+    const oneWord = optionalFeature('oneWord');
+    const exec = execute(this.state, params, eff, oneWord !== undefined);
     try {
       const personalization = options?.personalization;
       if (personalization && personalization.impact > 0)
@@ -237,7 +238,7 @@ export class IndexCore {
       const crits = criteria(this.state, exec, false);
       // distinct ranks every candidate: the general path
       const distinct = exec.eff.distinct && this.state.settings.attributeForDistinct;
-      const onBits = distinct ? null : rankOneWord(this.state, exec, crits, end);
+      const onBits = oneWord && !distinct ? oneWord.rankOneWord(this.state, exec, crits, end) : null;
       if (!onBits) matchDeferred(this.state, exec);
       const { ordered, nbHits } = onBits ?? rankDistinct(this.state, exec, crits, end);
       const hl = exec.words.length ? highlightOptions(this.state, exec) : null;

@@ -12,6 +12,7 @@ import { browse } from './browse.js';
 import { installFeature } from './features.js';
 import { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import { geoFilter, parseGeo } from './geo.js';
+import { rankOneWord } from './one-word.js';
 import { personalizationFigures, personalScorer } from './personalization.js';
 import { rankingInfo } from './ranking-info.js';
 import { markSpans, spanMatches } from './spans.js';
@@ -29,6 +30,7 @@ installFeature('personalization', { personalScorer, personalizationFigures });
 installFeature('warmUp', { warmUp });
 installFeature('browse', { browse });
 installFeature('rankingInfo', { rankingInfo });
+installFeature('oneWord', { rankOneWord });
 
 export { EngineError, SnapshotError } from './errors.js';
 export { checkResponseFields, skippedAnswer, withResponseFields } from './response-fields.js';

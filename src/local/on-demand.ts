@@ -1,7 +1,7 @@
 /**
  * What the worker of `svc-search/local` fetches only when a file or a request needs it: the engine's optional features
- * (`src/engine/features.ts`: synonyms, the standard language tables, geo search, the warm-up, browsing, the hits'
- * ranking info) and the settings validation, each a chunk of its own that these functions import and install in the
+ * (`src/engine/features.ts`: synonyms, the standard language tables, geo search, the warm-up and the one-word path
+ * of large indices, browsing, the hits' ranking info) and the settings validation, each a chunk of its own that these functions import and install in the
  * engine. A search then finds its code installed; `svc-search/engine` (the service) installs all of them up front
  * instead.
  */
@@ -76,17 +76,24 @@ async function loadRankingInfo(): Promise<void> {
   installFeature('rankingInfo', { rankingInfo });
 }
 
-/** Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine. */
+/**
+ * Fetches what only large indices use — the warm-up and the one-word path on bits (`one-word.ts`), chunks of their
+ * own — and installs them in the engine.
+ */
 async function loadWarmUp(): Promise<void> {
-  const { warmUp } = await import('../engine/warm-up.js');
+  const [{ warmUp }, { rankOneWord }] = await Promise.all([
+    import('../engine/warm-up.js'),
+    import('../engine/one-word.js'),
+  ]);
   installFeature('warmUp', { warmUp });
+  installFeature('oneWord', { rankOneWord });
 }
 
 /**
  * Loads what a file's indices use: the settings validation for settings given in code (`fromCode`), synonyms for an
  * index with some, the language tables for settings or rules that turn on `removeStopWords` or `ignorePlurals`, geo
- * search for rules that give a geo area, the ranking info for rules that name `getRankingInfo`, the warm-up for an
- * index of `WARM_UP_AT` records or more.
+ * search for rules that give a geo area, the ranking info for rules that name `getRankingInfo`, the warm-up and the
+ * one-word path for an index of `WARM_UP_AT` records or more.
  *
  * @example
  * await loadForBundle(bundle, !isFromFile(bundle));
