@@ -109,8 +109,9 @@ export function rankOneWord(
   if (state.oneWordBits.length < words * sets) state.oneWordBits = new Uint32Array(words * sets);
   const bits = state.oneWordBits;
   bits.fill(0, 0, words * sets);
-  const firstOf = (c: number) =>
-    sets === 1 ? bits.subarray(0, words) : bits.subarray((c + 1) * words, (c + 2) * words);
+  const firstOf = Array.from({ length: classes }, (_, c) =>
+    sets === 1 ? bits.subarray(0, words) : bits.subarray((c + 1) * words, (c + 2) * words),
+  );
   const pass = deferred.filter ?? state.alivebits();
   const members = new Uint32Array(classes);
   // the best attribute key of each class's postings (of records that count)
@@ -121,7 +122,7 @@ export function rankOneWord(
   for (let r = 0; r < ranges; r++) {
     const c = classOf[r]!;
     const list = classPostings[c]! <= SORTED_MAX ? listed[c]! : null;
-    const first = firstOf(c);
+    const first = firstOf[c]!;
     scattered.count = 0;
     scattered.best = bestAttribute[c]!;
     for (const { data, off } of segments) {
@@ -179,7 +180,7 @@ export function rankOneWord(
       if (list.length === members[c] && list.length <= SORTED_MAX) {
         for (const doc of order.sortIds(Uint32Array.from(list))) if (!visit(doc)) break;
       } else {
-        order.walkBits(firstOf(c), visit);
+        order.walkBits(firstOf[c]!, visit);
       }
       if (ahead < need && gathered.length > budget) return null;
     }
