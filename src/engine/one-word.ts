@@ -176,9 +176,9 @@ export function rankOneWord(
         if (key === bound[c]) ahead++;
         return ahead < need && gathered.length <= budget;
       };
-      const list = listed[c]!;
-      if (list.length === members[c] && list.length <= SORTED_MAX) {
-        for (const doc of order.sortIds(Uint32Array.from(list))) if (!visit(doc)) break;
+      if (classPostings[c]! <= SORTED_MAX) {
+        // a small class: its records, listed while counting, sorted by the order
+        for (const doc of order.sortIds(Uint32Array.from(listed[c]!))) if (!visit(doc)) break;
       } else {
         order.walkBits(firstOf[c]!, visit);
       }
