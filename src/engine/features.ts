@@ -19,6 +19,7 @@ import type { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import type { rankingInfo } from './ranking-info.js';
 import type { SearchParams } from './params.js';
 import type { personalizationFigures, personalScorer } from './personalization.js';
+import type { rankOneWord } from './one-word.js';
 import type { markSpans, spanMatches } from './spans.js';
 import type { buildExpansion, Expansion } from './synonyms.js';
 import type { addToOrder, flushOrder, insertAlpha, mergeNewSegment } from './upkeep.js';
@@ -43,6 +44,7 @@ export interface EngineFeatures {
     insertAlpha: typeof insertAlpha;
     mergeNewSegment: typeof mergeNewSegment;
   };
+  oneWord: { rankOneWord: typeof rankOneWord };
 }
 
 const installed: Partial<EngineFeatures> = {};
@@ -86,7 +88,7 @@ export function feature<K extends keyof EngineFeatures>(name: K): EngineFeatures
 
 /**
  * A feature's code, or undefined when nobody installed it (for what is an optimisation only: the warm-up, the
- * upkeep).
+ * upkeep, the one-word path on bits of a large index).
  *
  * @example
  * optionalFeature('warmUp')?.warmUp(Index);

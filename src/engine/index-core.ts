@@ -21,7 +21,7 @@ import { highlightFacetValue } from './highlight.js';
 import { hitOf, highlightOptions } from './hits.js';
 import { IndexState, type IndexRecord } from './index-state.js';
 import { feature, NO_SYNONYMS, optionalFeature, WARM_UP_AT } from './features.js';
-import { execute, release } from './matching.js';
+import { execute, matchDeferred, release } from './matching.js';
 import { tokenize } from './normalize.js';
 import { encodeSearchParams, parseSearchParams, type SearchParams } from './params.js';
 import type { SearchOptions } from './personalization.js';
@@ -215,7 +215,10 @@ export class IndexCore {
     const t0 = performance.now();
     const params = parseSearchParams(input as Record<string, unknown>);
     const eff = effectiveParams(this.state.settings, params);
-    const exec = execute(this.state, params, eff);
+    // a one-word query's matching waits: `rankOneWord` (an optional feature: the worker loads it for a large
+    // index) may answer it without a match word per record
+    const oneWord = optionalFeature('oneWord');
+    const exec = execute(this.state, params, eff, oneWord !== undefined);
     try {
       const personalization = options?.personalization;
       if (personalization && personalization.impact > 0)
@@ -234,7 +237,11 @@ export class IndexCore {
         exec.optional = buildOptionalFilters(params.optionalFilters).map((node) => evaluateFilter(this.state, node));
       }
       const crits = criteria(this.state, exec, false);
-      const { ordered, nbHits } = rankDistinct(this.state, exec, crits, end);
+      // distinct ranks every candidate: the general path
+      const distinct = exec.eff.distinct && this.state.settings.attributeForDistinct;
+      const onBits = oneWord && !distinct ? oneWord.rankOneWord(this.state, exec, crits, end) : null;
+      if (!onBits) matchDeferred(this.state, exec);
+      const { ordered, nbHits } = onBits ?? rankDistinct(this.state, exec, crits, end);
       const hl = exec.words.length ? highlightOptions(this.state, exec) : null;
       const hits: Hit[] = [];
       for (let i = offset; i < end && i < ordered.length; i++)

@@ -80,6 +80,8 @@ export class IndexState {
   matchedAll = true;
   /** Per term: 1 + the derived range of a query word holding it, while matching on tokens (else 0). */
   termRange = new Uint16Array(1024);
+  /** One bit per record: the matches of a one-word query counted on bits (`one-word.ts`). */
+  oneWordBits = new Uint32Array(0);
   /** The candidates of the current query (a prefix of it; see `matching.ts`), `collected` of them for one word. */
   collected = 0;
   /** The candidates of the current query (a prefix of it; see `matching.ts`). */

@@ -14,6 +14,7 @@ import { buildOptionalFilters } from './filters.js';
 import { installFeature } from './features.js';
 import { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import { geoFilter, parseGeo } from './geo.js';
+import { rankOneWord } from './one-word.js';
 import { personalizationFigures, personalScorer } from './personalization.js';
 import { rankingInfo } from './ranking-info.js';
 import { markSpans, spanMatches } from './spans.js';
@@ -34,6 +35,7 @@ installFeature('warmUp', { warmUp });
 installFeature('browse', { browse });
 installFeature('rankingInfo', { rankingInfo });
 installFeature('upkeep', { addToOrder, flushOrder, insertAlpha, mergeNewSegment });
+installFeature('oneWord', { rankOneWord });
 
 export { EngineError, SnapshotError } from './errors.js';
 export { checkResponseFields, skippedAnswer, withResponseFields } from './response-fields.js';

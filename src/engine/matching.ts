@@ -32,17 +32,24 @@ export interface Execution {
   geo?: GeoQuery;
   /** Personalised query: the record's profile score and the impact (`personalization.ts`). */
   personal?: { filtersScore: (doc: number) => number; impact: number };
+  /**
+   * A one-word query whose matching waits (`execute` with `deferOneWord`): `candidates` is empty until
+   * `matchDeferred`, unless `rankOneWord` (`one-word.ts`) answers it on bits. `filter`: the filters' bits.
+   */
+  oneWord?: { filter: Uint32Array | null };
 }
 
 /**
  * Matches the query and filters: fills the per-record scratch (matched words mask, typos, exact
  * words, best attribute) and returns the candidate records. The caller must call `release(state, exec)`.
+ * `deferOneWord`: a plain one-word query (no exclusion, phrase, restricted attributes, geo or
+ * `typoTolerance` min/strict) is left unmatched (`exec.oneWord`) for `rankOneWord`, else `matchDeferred`.
  * @example const exec = execute(state, params, eff); try { … } finally { release(state, exec); }
  */
-export function execute(state: IndexState, params: SearchParams, eff: Effective): Execution {
+export function execute(state: IndexState, params: SearchParams, eff: Effective, deferOneWord = false): Execution {
   // geo search is a feature of its own (`features.ts`), loaded when a request gives a geo area
   const geo = asksForGeo(params) ? feature('geo').parseGeo(params) : null;
-  const exec = executeMatch(state, params, eff);
+  const exec = executeMatch(state, params, eff, deferOneWord && !geo);
   if (geo) {
     exec.geo = geo;
     const lat = state.column('_geoloc.lat');
@@ -53,7 +60,7 @@ export function execute(state: IndexState, params: SearchParams, eff: Effective)
   return exec;
 }
 
-function executeMatch(state: IndexState, params: SearchParams, eff: Effective): Execution {
+function executeMatch(state: IndexState, params: SearchParams, eff: Effective, deferOneWord = false): Execution {
   state.refresh();
   // the filters are a feature of their own (`features.ts`), loaded when a request or a rule gives one
   const filter = asksForFilters(params) ? feature('filters').filterBits(state, params) : null;
@@ -109,9 +116,23 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
   // without span alternatives each word's sources are all in its derivation; with them, `matchWithSpans`
   // one word: its records are collected while they are matched (no second pass)
   const single = words.length === 1 && spans.length === 0;
+  const restrict = params.restrictSearchableAttributes;
+  const restricted = Array.isArray(restrict) && restrict.length > 0;
+  // nothing below narrows a plain one-word query's candidates: its matching can wait for the caller
+  const defer =
+    deferOneWord &&
+    single &&
+    !parsed.excluded.length &&
+    !parsed.phrases.length &&
+    !restricted &&
+    eff.typoTolerance !== 'min' &&
+    eff.typoTolerance !== 'strict';
   let tc = 0;
   if (spans.length) tc = matchWithSpans(state, derived, spans);
-  else if (single) matchOneWord(state, derived[0]!, filter);
+  else if (defer) {
+    state.matchedAll = true;
+    state.wordKeysActive = false;
+  } else if (single) matchOneWord(state, derived[0]!, filter);
   else tc = matchWords(state, derived, all & ~optionalMask, eff.removeWords === 'none');
   const match = state.match;
   const touched = state.touched;
@@ -131,7 +152,7 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
     return buffer.subarray(0, k);
   };
   let required = all & ~optionalMask;
-  let cands = collect(required);
+  let cands = defer ? buffer.subarray(0, 0) : collect(required);
   if (cands.length === 0 && words.length > 1 && eff.removeWords !== 'none') {
     // removing words needs every record's matches, not only those of the records holding all words
     if (state.matchedAll === false) tc = matchWords(state, derived, 0, false);
@@ -156,8 +177,7 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
   if (parsed.excluded.length && cands.length) cands = withoutExcluded(state, cands, parsed.excluded);
   if (parsed.phrases.length && cands.length)
     cands = cands.filter((doc) => parsed.phrases.every((phrase) => hasPhrase(state, doc, phrase)));
-  const restrict = params.restrictSearchableAttributes;
-  if (Array.isArray(restrict) && restrict.length && cands.length) {
+  if (restricted && cands.length) {
     const allowed = new Set(restrict as string[]);
     const fixed = state.searchable ? state.searchable.map((spec) => allowed.has(spec.name)) : null;
     cands = cands.filter((doc) => {
@@ -176,7 +196,21 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective): 
       eff.typoTolerance === 'min' ? distinctTypos[0]! : distinctTypos[Math.min(1, distinctTypos.length - 1)]!;
     cands = cands.filter((d) => typoOf(d) <= limit);
   }
-  return { eff, words, derived, spans, candidates: cands, required };
+  const exec: Execution = { eff, words, derived, spans, candidates: cands, required };
+  if (defer) exec.oneWord = { filter };
+  return exec;
+}
+
+/**
+ * Matches a one-word query `execute` deferred (when `rankOneWord` declined it): the general path.
+ * @example if (!rankOneWord(state, exec, crits, 20)) matchDeferred(state, exec);
+ */
+export function matchDeferred(state: IndexState, exec: Execution): void {
+  const deferred = exec.oneWord;
+  if (!deferred) return;
+  exec.oneWord = undefined;
+  matchOneWord(state, exec.derived[0]!, deferred.filter);
+  exec.candidates = state.candidates.subarray(0, state.collected);
 }
 
 /**
@@ -372,8 +406,11 @@ function disjoint(state: IndexState, derived: Derived[]): boolean {
   return !shared;
 }
 
-/** A new query generation: the match words of earlier queries no longer count (see `IndexState.match`). */
-function nextGeneration(state: IndexState): void {
+/**
+ * A new query generation: the match words of earlier queries no longer count (see `IndexState.match`).
+ * @example nextGeneration(state); state.match[doc << 1] = (state.generation << 16) | 1;
+ */
+export function nextGeneration(state: IndexState): void {
   if (++state.generation > 0xffff) {
     state.match.fill(0);
     state.generation = 1;

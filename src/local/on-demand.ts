@@ -1,7 +1,7 @@
 /**
  * What the worker of `svc-search/local` fetches only when a file or a request needs it: the engine's optional features
- * (`src/engine/features.ts`: filters, synonyms, the standard language tables, geo search, the warm-up, browsing, the
- * hits' ranking info) and the settings validation, each a chunk of its own that these functions import and install in the
+ * (`src/engine/features.ts`: filters, synonyms, the standard language tables, geo search, the warm-up and the one-word
+ * path of large indices, browsing, the hits' ranking info) and the settings validation, each a chunk of its own that these functions import and install in the
  * engine. A search then finds its code installed; `svc-search/engine` (the service) installs all of them up front
  * instead.
  */
@@ -108,20 +108,26 @@ async function loadRankingInfo(): Promise<void> {
 }
 
 /**
- * Fetches the warm-up of large indices (a chunk of its own) and installs it in the engine, with the filters (which
- * the warm-up's filtered searches then compile too, as in the service: a large index's first filtered search then
- * runs compiled code; a few kB next to the megabytes of such a file).
+ * Fetches what only large indices use — the warm-up and the one-word path on bits (`one-word.ts`), chunks of their
+ * own — and installs them in the engine, with the filters (which the warm-up's filtered searches then compile too,
+ * as in the service: a large index's first filtered search then runs compiled code; a few kB next to the megabytes of
+ * such a file).
  */
 async function loadWarmUp(): Promise<void> {
-  const [{ warmUp }] = await Promise.all([import('../engine/warm-up.js'), loadFilters()]);
+  const [{ warmUp }, { rankOneWord }] = await Promise.all([
+    import('../engine/warm-up.js'),
+    import('../engine/one-word.js'),
+    loadFilters(),
+  ]);
   installFeature('warmUp', { warmUp });
+  installFeature('oneWord', { rankOneWord });
 }
 
 /**
  * Loads what a file's indices use: the settings validation for settings given in code (`fromCode`), synonyms for an
  * index with some, the filters for rules that add a filter or pin or hide records, the language tables for settings or rules that turn on `removeStopWords` or `ignorePlurals`, geo
- * search for rules that give a geo area, the ranking info for rules that name `getRankingInfo`, the warm-up (and the
- * filters its searches use) for an index of `WARM_UP_AT` records or more.
+ * search for rules that give a geo area, the ranking info for rules that name `getRankingInfo`, the warm-up, the
+ * one-word path (and the filters the warm-up's searches use) for an index of `WARM_UP_AT` records or more.
  *
  * @example
  * await loadForBundle(bundle, !isFromFile(bundle));
