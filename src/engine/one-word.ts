@@ -29,6 +29,7 @@
  */
 import type { IndexState } from './index-state.js';
 import { type Execution, nextGeneration } from './matching.js';
+import type { SortOrder } from './orders.js';
 import { ATTR_MASK } from './postings.js';
 import { type Criterion, rank } from './ranking.js';
 
@@ -180,7 +181,7 @@ export function rankOneWord(
         // a small class: its records, listed while counting, sorted by the order
         for (const doc of order.sortIds(Uint32Array.from(listed[c]!))) if (!visit(doc)) break;
       } else {
-        order.walkBits(firstOf[c]!, visit);
+        walkBits(order, firstOf[c]!, visit);
       }
       if (ahead < need && gathered.length > budget) return null;
     }
@@ -321,4 +322,24 @@ class TokenFigures {
     for (let r = 0; r < d.lo.length; r++)
       for (let p = d.lo[r]!; p < d.hi[r]!; p++) this.state.termRange[sorted[p]!] = 0;
   }
+}
+
+/**
+ * Calls `visit` with the ids set in the bit set `bits`, in `order`, until it returns false: `SortOrder.walk` for a
+ * bucket held as bits (here, not in `orders.ts`: only this path, loaded on demand by the worker, walks bits).
+ *
+ * @example
+ * walkBits(state.customOrder(), bits, (id) => gathered.push(id) < 20);
+ */
+function walkBits(order: SortOrder, bits: Uint32Array, visit: (id: number) => boolean): void {
+  const base = order.baseBuffer;
+  const tail = order.tail;
+  const tailAt = order.tailAt;
+  const has = (id: number) => (bits[id >>> 5]! & (1 << (id & 31))) !== 0;
+  let k = 0;
+  for (let i = 0; i < order.baseLength; i++) {
+    for (; k < tail.length && tailAt[k] === i; k++) if (has(tail[k]!) && !visit(tail[k]!)) return;
+    if (has(base[i]!) && !visit(base[i]!)) return;
+  }
+  for (; k < tail.length; k++) if (has(tail[k]!) && !visit(tail[k]!)) return;
 }

@@ -85,29 +85,6 @@ export class SortOrder {
     for (; k < tail.length; k++) if (stamp[tail[k]!] === gen && !visit(tail[k]!)) return;
   }
 
-  /**
-   * Calls `visit` with the ids set in the bit set `bits`, in order, until it returns false: `walk` for a
-   * bucket held as bits (a one-word query's matches, `one-word.ts`).
-   */
-  walkBits(bits: Uint32Array, visit: (id: number) => boolean): void {
-    const base = this.baseBuffer;
-    const tail = this.tail;
-    const tailAt = this.tailAt;
-    let k = 0;
-    for (let i = 0; i < this.baseLength; i++) {
-      for (; k < tail.length && tailAt[k] === i; k++) {
-        const id = tail[k]!;
-        if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0 && !visit(id)) return;
-      }
-      const id = base[i]!;
-      if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0 && !visit(id)) return;
-    }
-    for (; k < tail.length; k++) {
-      const id = tail[k]!;
-      if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0 && !visit(id)) return;
-    }
-  }
-
   /** The ids in order (a new array). */
   sortIds(ids: Uint32Array): Uint32Array {
     if (this.tail.length === 0 && this.pending.length === 0 && this.baseLength > 0 && this.allInBase(ids))
