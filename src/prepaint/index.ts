@@ -21,31 +21,40 @@ import { keptValues } from '../insights/storage.js';
 import { isValidUserToken } from '../protocol/user-token.js';
 import { queryStringToState } from '../store/parse-query-string.js';
 import { buildQueries, mergeNeeds, mergeResults, requestsDigest } from '../store/requests.js';
-import type { EarlyClick, PrepaintHandoff } from './handoff.js';
-import { PREPAINT_KEY } from './handoff.js';
+import { PREPAINT_KEY, type PaintedClick, type PrepaintHandoff, type PrepaintMark } from './handoff.js';
 import { type PrepaintPage, readPage } from './page.js';
 import { paintHits } from './paint.js';
 
 /**
- * Records the clicks on the painted `items` (in `root`) until they are taken: Insights is not there yet. A click on a
- * `data-svc-conversion` element inside a hit is that conversion, found as Insights finds it (`clickTarget`).
+ * Records the clicks on the painted `items` (in `root`) for Insights until `<svc-hits>` replaces them: kept until
+ * Insights takes them (`takeClicks`), then handed to it as they happen, so none is lost between its creation and the
+ * takeover, and each reaches one Insights only. The recorder is removed at the takeover: the mark of `root` holds its
+ * removal, which `clearPrepainted` runs. A click on a `data-svc-conversion` element inside a hit is that conversion,
+ * found as Insights finds it (`clickTarget`).
  *
  * @example
- * const takeClicks = recordClicks(painted.root, painted.items); // later: takeClicks() → [{ hit, at }]
+ * const takeClicks = recordClicks(painted.root, painted.items); // later: takeClicks((click) => send(click))
  */
-function recordClicks(root: ShadowRoot, items: Map<Element, HitRef>): () => EarlyClick[] {
-  const clicks: EarlyClick[] = [];
+function recordClicks(root: ShadowRoot, items: Map<Element, HitRef>): PrepaintHandoff['takeClicks'] {
+  const recorded: PaintedClick[] = [];
+  let take = (click: PaintedClick) => {
+    recorded.push(click);
+  };
   const types = ['click', 'auxclick'];
   const onClick = (event: Event) => {
     if (!countsAsClick(event as MouseEvent)) return;
     const target = clickTarget(event.composedPath(), items);
-    if (target) clicks.push({ ...target, at: Date.now() });
+    if (target) take({ ...target, at: Date.now() });
   };
   for (const type of types) root.addEventListener(type, onClick);
-  return () => {
+  (root as ShadowRoot & { [PREPAINT_KEY]?: PrepaintMark })[PREPAINT_KEY] = () => {
     for (const type of types) root.removeEventListener(type, onClick);
-    // Taken once: a second Insights (its configuration changed) must not send them again.
-    return clicks.splice(0);
+    // The painted nodes are gone: nothing keeps them alive.
+    items.clear();
+  };
+  return (taker) => {
+    take = taker;
+    for (const click of recorded.splice(0)) taker(click);
   };
 }
 
@@ -113,7 +122,7 @@ export function prepaint(document: Document): Promise<void> | undefined {
       const handoff: PrepaintHandoff = {
         initialResults: { results, requests: requestsDigest(built.requests) },
         // Without consent (or Insights) no click is recorded: none could ever be sent.
-        takeClicks: painted && token ? recordClicks(painted.root, painted.items) : () => [],
+        takeClicks: painted && token ? recordClicks(painted.root, painted.items) : undefined,
       };
       (page.root as Element & { [PREPAINT_KEY]?: PrepaintHandoff })[PREPAINT_KEY] = handoff;
     })

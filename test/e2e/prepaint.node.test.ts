@@ -131,9 +131,18 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
   const requested: string[] = [];
   let release: () => void = () => undefined;
   let held = Promise.resolve();
+  /** `<svc-hits>`' chunk: released with the others, or on its own (`open(path, { holdHits: true })`). */
+  let releaseHits: () => void = () => undefined;
+  let heldHits = Promise.resolve();
 
-  /** Opens `path` with every element chunk held until `release()`. */
-  async function open(path: string): Promise<{
+  /**
+   * Opens `path` with every element chunk held until `release()` (`<svc-hits>`' until `releaseHits()` with
+   * `holdHits`).
+   */
+  async function open(
+    path: string,
+    options: { holdHits?: boolean } = {},
+  ): Promise<{
     tab: Page;
     searches: () => number;
     /** The multi-search bodies the tab sent, and the Insights events. */
@@ -144,6 +153,11 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
     held = new Promise((resolve) => {
       release = resolve;
     });
+    heldHits = options.holdHits
+      ? new Promise((resolve) => {
+          releaseHits = resolve;
+        })
+      : held;
     requested.length = 0;
     const context = await site.browser.newContext();
     const tab = await context.newPage();
@@ -171,6 +185,7 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       events,
       close: async () => {
         release();
+        releaseHits();
         await context.close();
         assert.deepEqual(errors, [], 'no page error');
       },
@@ -218,6 +233,7 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
         '/silent': loaderPage('<svc-hits></svc-hits>').replace('{{service}}', silentHost),
       },
       beforeServe(path) {
+        if (/^\/dist\/chunks\/hits-[\w-]{6}\.js$/.test(path)) return heldHits;
         return path.startsWith('/dist/chunks/') ? held : undefined;
       },
     });
@@ -228,6 +244,7 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
 
   after(async () => {
     release();
+    releaseHits();
     await site?.close();
     for (const socket of silentSockets) socket.destroy();
     silent?.close();
@@ -657,6 +674,126 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       assert.deepEqual(shape(byObject(before.objectID) ?? {}), expected(before), JSON.stringify(page.events));
       assert.deepEqual(shape(byObject(after.objectID) ?? {}), expected(after), 'the same after the takeover');
       assert.ok(!page.events.some((event) => event.eventType === 'click'), 'no click event for a conversion');
+    } finally {
+      await page.close();
+    }
+  });
+
+  /** The root's chunk among the loader's preload links (the batch's files are requested at once). */
+  const SEARCH_CHUNK = `[...document.querySelectorAll('link[rel=modulepreload]')].find((link) =>
+    /\\/chunks\\/search-[\\w-]{6}\\.js$/.test(link.href))`;
+  const STILL_PAINTED = `Boolean(document.querySelector('svc-hits').shadowRoot?.[Symbol.for('svc-search.prepaint')])`;
+
+  /**
+   * Opens the window between Insights and the takeover for as long as the test needs: with `<svc-hits>`' chunk held
+   * (`open(path, { holdHits: true })`), the other chunks are released and the page imports the root's chunk itself,
+   * as a page that defines `<svc-search>` before `<svc-hits>` would (the loader's batch still waits for the hits'
+   * chunk). Resolves once the root has made its Insights, with the painted list still there.
+   */
+  async function insightsBeforeTakeover(page: Opened): Promise<void> {
+    await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
+    await page.tab.waitForFunction(SEARCH_CHUNK);
+    release();
+    await page.tab.evaluate(`import(${SEARCH_CHUNK}.href).then(() => true)`);
+    await page.tab.waitForFunction(`document.querySelector('svc-search').insights && ${STILL_PAINTED}`);
+    assert.equal(await page.tab.evaluate(`customElements.get('svc-hits')`), undefined, '<svc-hits> not defined yet');
+  }
+
+  /** objectID and queryID of the painted (or rendered) hit at `position`. */
+  const hitAt = (page: Opened, position: number) =>
+    page.tab.evaluate(`(() => {
+      const li = document.querySelector('svc-hits').shadowRoot.querySelector('li[data-svc-position="${position}"]');
+      return { objectID: li.dataset.svcObjectId, queryID: li.dataset.svcQueryId };
+    })()`) as Promise<{ objectID: string; queryID: string }>;
+
+  /** The events of `objectID` but views (sent too, in an order of their own), without their time and token. */
+  const eventsOf = (page: Opened, objectID: string) =>
+    page.events
+      .filter((event) => event.eventType !== 'view' && (event.objectIDs as string[] | undefined)?.includes(objectID))
+      .map(({ timestamp: _t, userToken: _u, ...rest }) => rest);
+
+  test('clicks on painted hits after Insights exists and before the takeover: each sent once; the recorder goes at the takeover', async () => {
+    const page = await open('/conversion', { holdHits: true });
+    try {
+      await insightsBeforeTakeover(page);
+      const [clicked, middle, converted, kept] = await Promise.all(
+        [2, 3, 4, 5].map((position) => hitAt(page, position)),
+      );
+      await page.tab.click('svc-hits li[data-svc-position="2"] span');
+      await page.tab.click('svc-hits li[data-svc-position="3"] span', { button: 'middle' });
+      await page.tab.click('svc-hits li[data-svc-position="4"] button');
+      assert.ok(await page.tab.evaluate(STILL_PAINTED), 'the clicks landed on the painted list');
+      // A painted hit kept by reference: put back after the takeover, a click on it reaches no recorder.
+      await page.tab.evaluate(
+        `window.__paintedHit = document.querySelector('svc-hits').shadowRoot.querySelector('li[data-svc-position="5"]')`,
+      );
+      releaseHits();
+      await upgraded(page.tab);
+      await page.tab.evaluate(`(() => {
+        const list = document.querySelector('svc-hits').shadowRoot.querySelector('ol');
+        list.append(window.__paintedHit);
+        window.__paintedHit.click();
+        window.__paintedHit.remove();
+      })()`);
+      await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
+      assert.equal(await page.tab.evaluate(`document.querySelector('svc-search').insights.queueSize`), 0);
+      const click = (hit: { objectID: string; queryID: string }, position: number) => ({
+        eventType: 'click',
+        eventName: 'Hit Clicked',
+        index: FIRST_PAINT_INDEX,
+        queryID: hit.queryID,
+        objectIDs: [hit.objectID],
+        positions: [position],
+      });
+      assert.match(clicked.queryID, /^[0-9a-f]{32}$/, 'the painted hits carry the search’s queryID');
+      assert.deepEqual(eventsOf(page, clicked.objectID), [click(clicked, 2)], JSON.stringify(page.events));
+      assert.deepEqual(eventsOf(page, middle.objectID), [click(middle, 3)], 'a middle click: auxclick');
+      assert.deepEqual(eventsOf(page, converted.objectID), [
+        {
+          eventType: 'conversion',
+          eventName: 'Added to cart',
+          index: FIRST_PAINT_INDEX,
+          queryID: converted.queryID,
+          objectIDs: [converted.objectID],
+        },
+      ]);
+      assert.deepEqual(eventsOf(page, kept.objectID), [], 'no recorder after the takeover');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a second Insights made before the takeover (insights-cookie set) takes the later clicks: each sent once', async () => {
+    const page = await open('/conversion', { holdHits: true });
+    try {
+      await insightsBeforeTakeover(page);
+      const [first, second] = await Promise.all([2, 3].map((position) => hitAt(page, position)));
+      await page.tab.click('svc-hits li[data-svc-position="2"] span');
+      await page.tab.evaluate(`(() => {
+        window.__firstInsights = document.querySelector('svc-search').insights;
+        document.querySelector('svc-search').setAttribute('insights-cookie', '');
+      })()`);
+      await page.tab.waitForFunction(
+        `document.querySelector('svc-search').insights && document.querySelector('svc-search').insights !== window.__firstInsights`,
+      );
+      await page.tab.click('svc-hits li[data-svc-position="3"] span');
+      assert.ok(await page.tab.evaluate(STILL_PAINTED), 'the clicks landed on the painted list');
+      releaseHits();
+      await upgraded(page.tab);
+      // The first Insights' click, if not sent yet, was left in the stored queue at its disposal: the second sends it.
+      await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
+      assert.equal(await page.tab.evaluate(`document.querySelector('svc-search').insights.queueSize`), 0);
+      assert.equal(eventsOf(page, first.objectID).length, 1, JSON.stringify(page.events));
+      assert.deepEqual(eventsOf(page, second.objectID), [
+        {
+          eventType: 'click',
+          eventName: 'Hit Clicked',
+          index: FIRST_PAINT_INDEX,
+          queryID: second.queryID,
+          objectIDs: [second.objectID],
+          positions: [3],
+        },
+      ]);
     } finally {
       await page.close();
     }
