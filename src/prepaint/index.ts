@@ -14,6 +14,7 @@
 import { DEFAULT_TIMEOUTS, computeHosts } from '../client/hosts.js';
 import { multiSearchBody, urlCredentials } from '../client/params.js';
 import type { SearchResponse } from '../client/types.js';
+import { consentFrom } from '../elements/search/insights-attributes.js';
 import { clickTarget, countsAsClick } from '../insights/click-target.js';
 import type { HitRef } from '../insights/types.js';
 import { anonymousToken, insightsNeeds } from '../insights/token.js';
@@ -26,19 +27,25 @@ import { type PrepaintPage, readPage } from './page.js';
 import { paintHits } from './paint.js';
 
 /**
- * Records the clicks on the painted `items` (in `root`) for Insights until `<svc-hits>` replaces them: kept until
- * Insights takes them (`takeClicks`), then handed to it as they happen, so none is lost between its creation and the
- * takeover, and each reaches one Insights only. The recorder is removed at the takeover: the mark of `root` holds its
- * removal, which `clearPrepainted` runs. A click on a `data-svc-conversion` element inside a hit is that conversion,
- * found as Insights finds it (`clickTarget`).
+ * Records the clicks on the painted `items` (in the shadow root `root`, painted for the `<svc-search>` `searchRoot`)
+ * for Insights until `<svc-hits>` replaces them: kept until Insights takes them (`takeClicks`), then handed to it as
+ * they happen, so none is lost between its creation and the takeover, and each reaches one Insights only. Until
+ * Insights takes them, a click is kept only with consent at that moment (the root's `insights-consent`, read as the
+ * element reads it): one made while consent is denied is never sent, one made after a banner granted it is. The
+ * recorder is removed at the takeover: the mark of `root` holds its removal, which `clearPrepainted` runs. A click
+ * on a `data-svc-conversion` element inside a hit is that conversion, found as Insights finds it (`clickTarget`).
  *
  * @example
- * const takeClicks = recordClicks(painted.root, painted.items); // later: takeClicks((click) => send(click))
+ * const takeClicks = recordClicks(page.root, painted.root, painted.items); // later: takeClicks((click) => …)
  */
-function recordClicks(root: ShadowRoot, items: Map<Element, HitRef>): PrepaintHandoff['takeClicks'] {
+function recordClicks(
+  searchRoot: Element,
+  root: ShadowRoot,
+  items: Map<Element, HitRef>,
+): PrepaintHandoff['takeClicks'] {
   const recorded: PaintedClick[] = [];
   let take = (click: PaintedClick) => {
-    recorded.push(click);
+    if (consentFrom(searchRoot.getAttribute('insights-consent'))) recorded.push(click);
   };
   const types = ['click', 'auxclick'];
   const onClick = (event: Event) => {
@@ -121,8 +128,8 @@ export function prepaint(document: Document): Promise<void> | undefined {
       const painted = paintHits(page.hits, results, page.indexName, page);
       const handoff: PrepaintHandoff = {
         initialResults: { results, requests: requestsDigest(built.requests) },
-        // Without consent (or Insights) no click is recorded: none could ever be sent.
-        takeClicks: painted && token ? recordClicks(painted.root, painted.items) : undefined,
+        // Without Insights no click is recorded: none could ever be sent.
+        takeClicks: painted && page.insights ? recordClicks(page.root, painted.root, painted.items) : undefined,
       };
       (page.root as Element & { [PREPAINT_KEY]?: PrepaintHandoff })[PREPAINT_KEY] = handoff;
     })
