@@ -93,7 +93,7 @@ function firstSearch(page: PrepaintPage) {
         .filter(Boolean),
     });
     const host = hosts.find((candidate) => candidate.accept !== 'write')!;
-    return { state, token, built: buildQueries(state, needs), url: `${host.url}/1/indexes/*/queries` };
+    return { state, built: buildQueries(state, needs), url: `${host.url}/1/indexes/*/queries` };
   } catch {
     // A configuration the client would refuse (an invalid host…): `<svc-search>` reports it once it is defined.
     return undefined;
@@ -112,7 +112,7 @@ export function prepaint(document: Document): Promise<void> | undefined {
   const page = readPage(document);
   const search = page && firstSearch(page);
   if (!page || !search) return undefined;
-  const { state, token, built, url } = search;
+  const { state, built, url } = search;
   return fetch(`${url}?${urlCredentials(page.appId, page.apiKey)}`, {
     method: 'POST',
     body: JSON.stringify(multiSearchBody(built.requests)),
