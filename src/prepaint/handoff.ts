@@ -33,7 +33,7 @@ export interface PrepaintHandoff {
   /**
    * Hands the clicks on the painted hits to `take`: those made so far at once, then each as it happens, until
    * `<svc-hits>` replaces the painted list. A later call replaces `take` (a second Insights takes the clicks from
-   * then on, the first none). Absent when no click is recorded (no Insights, no consent, nothing painted).
+   * then on, the first none). Absent when no click is recorded (`insights="false"`, nothing painted).
    */
   takeClicks?(take: (click: PaintedClick) => void): void;
 }
