@@ -749,7 +749,6 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
         window.__paintedHit.remove();
       })()`);
       await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
-      assert.equal(await page.tab.evaluate(`document.querySelector('svc-search').insights.queueSize`), 0);
       const click = (hit: { objectID: string; queryID: string }, position: number) => ({
         eventType: 'click',
         eventName: 'Hit Clicked',
@@ -795,7 +794,6 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       await upgraded(page.tab);
       // The first Insights' click, if not sent yet, was left in the stored queue at its disposal: the second sends it.
       await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
-      assert.equal(await page.tab.evaluate(`document.querySelector('svc-search').insights.queueSize`), 0);
       assert.equal(eventsOf(page, first.objectID).length, 1, JSON.stringify(page.events));
       assert.deepEqual(eventsOf(page, second.objectID), [
         {
