@@ -12,6 +12,10 @@
  * - A record's markup is text in the painted hits (no element made of it, no script run), with or without a template.
  * - A click on a painted hit before the elements exist reaches Insights with its queryID and position; a click on a
  *   `data-svc-conversion` button in a painted hit is the conversion the element sends after the takeover.
+ * - With `<svc-hits>`' chunk held and the root defined first (the window between Insights and the takeover held
+ *   open): a click, a middle click and a `data-svc-conversion` click on painted hits each reach `/1/events` once with
+ *   their queryID, position and name, and a painted hit put back after the takeover reaches no recorder; a second
+ *   Insights made in that window (`insights-cookie` set) takes the later click, each click sent once.
  * - A state in the URL with `routing` (query, OR refinements, page, hits per page, and values the store drops): the
  *   script searches that state (one request: the store adopts it) and paints its hits as the element renders them;
  *   a hostile query stays text.
@@ -19,7 +23,8 @@
  *   cookie, no stored token, no event for a click before or after the takeover), `insights-cookie` (the token of the
  *   cookie), `insights-user-token` (the search and an early click carry it), `insights="false"` (no Insights
  *   parameter, no event): each painted, with one search. Consent granted after the paint and before the takeover:
- *   no event for a click made before it, and the store searches again with a token.
+ *   no event for a click made before it, one (without a queryID) for a click made after it, and the store searches
+ *   again with a token.
  * - A page whose store asks something else than the script did (an element added meanwhile): the store searches
  *   itself, and the page shows its answer.
  * - Not painted (the chunks requested at once, nothing in `<svc-hits>` before they run): a `<template>` holding a
