@@ -37,7 +37,10 @@ function needsKey(needs: Needs): string {
 
 /**
  * A host that may be present but not shown (a facet `<svc-dynamic-widgets>` leaves out): while `withholdNeeds` is
- * true, its controllers ask nothing of the search (they stay subscribed to the store).
+ * true, its controllers add no queries of their own to the search (a refined hierarchical menu's levels, a numeric
+ * menu's counts) but keep the rest of their needs — their facet's values stay in every answer, so a later order
+ * that shows the host finds them in its own answer and needs no second search (as InstantSearch's dynamic widgets
+ * ask `facets: ['*']` of every search). They stay subscribed to the store.
  */
 export interface NeedsGate {
   readonly withholdNeeds: boolean;
@@ -50,8 +53,8 @@ function resolve<T extends object>(source: Source<T> | undefined): T | undefined
 
 /**
  * Base of the headless controllers: subscribes to a store while its host is connected, keeps the latest
- * snapshot in `snapshot`, registers the controller's `needs()` with the store (again whenever they change; none
- * while the host withholds them, see {@link NeedsGate}), and asks the host to update on every change. The store may arrive later (an element's context): it is
+ * snapshot in `snapshot`, registers the controller's `needs()` with the store (again whenever they change; without
+ * their queries while the host withholds them, see {@link NeedsGate}), and asks the host to update on every change. The store may arrive later (an element's context): it is
  * looked up again before each host update.
  *
  * @example
@@ -138,7 +141,9 @@ export class StoreController implements ReactiveController {
       });
     }
     if (!store) return;
-    const needs = (this.host as Partial<NeedsGate>).withholdNeeds === true ? undefined : this.needs();
+    const own = this.needs();
+    const needs =
+      own && (this.host as Partial<NeedsGate>).withholdNeeds === true ? { ...own, queries: undefined } : own;
     const key = needs ? needsKey(needs) : '';
     if (key !== this.#needs || (needs && !this.#removeNeeds)) {
       this.#removeNeeds?.();

@@ -263,9 +263,10 @@ export function createInsights(options: InsightsOptions): Insights {
       disposed = true;
     },
   };
-  clickHandlers.set(insights, (target, at) => {
+  const clicked = (target: ClickTarget, at: number) => {
     if (consent && !disposed) automatic.click(target, at);
-  });
+  };
+  clickHandlers.set(insights, clicked);
 
   if (options.userToken !== undefined) insights.setUserToken(options.userToken);
   // Denied from the start: what an earlier page kept goes too (and then `persist` adopts nothing).
@@ -275,5 +276,8 @@ export function createInsights(options: InsightsOptions): Insights {
   registerNeeds();
   listenToPage(true);
   if (options.root) insights.attach(options.root);
+  // Clicks on the hits the first-paint script painted, as they happen, until `<svc-hits>` replaces them (the
+  // stand-in handed over those it took before this module loaded).
+  options.paintedClicks?.((click) => clicked(click, click.at));
   return insights;
 }

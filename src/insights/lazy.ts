@@ -252,11 +252,13 @@ export function createLazyInsights(options: InsightsOptions, load: () => Promise
   if (consent) anonymous = anonymousToken(kept, useCookie);
   else forgetKept(kept, client.appId);
   registerNeeds();
-  if (consent && options.earlyClicks?.length) {
-    for (const { hit, conversion, at } of options.earlyClicks)
-      pending.push({ kind: 'click', target: { hit, conversion }, at });
-    void start();
-  }
+  // Clicks on the painted hits (src/prepaint): those made before this stand-in, then each as it happens, until the
+  // module (given the same source) takes them itself.
+  options.paintedClicks?.(({ hit, conversion, at }) => {
+    if (!consent || disposed) return;
+    pending.push({ kind: 'click', target: { hit: { ...hit }, conversion }, at });
+    void start().catch(() => undefined);
+  });
   listenForClicks(true);
   if (inBrowser) addEventListener('pagehide', onPageHide);
   return insights;

@@ -50,11 +50,13 @@ export interface InsightsOptions {
   retryBaseMs?: number;
   retryMaxMs?: number;
   /**
-   * Clicks on hits made before this module existed (on the hits the first-paint script painted, src/prepaint):
-   * sent as clicks with their queryID and position (or as the conversion a `data-svc-conversion` element in the hit
-   * names), as if they had been seen here.
+   * Where the clicks on the hits the first-paint script painted come from (src/prepaint), until `<svc-hits>`
+   * replaces them: called once with the function that takes each click — those made before this module existed at
+   * once, then each as it happens. Each is sent as a click with its queryID and position (or as the conversion a
+   * `data-svc-conversion` element in the hit names) at the time it happened, as if it had been seen here. A later
+   * instance given the same source takes the clicks from then on.
    */
-  earlyClicks?: Array<{ hit: HitRef; conversion?: string; at: number }>;
+  paintedClicks?: (take: (click: { hit: HitRef; conversion?: string; at: number }) => void) => void;
 }
 
 /** Counters of the queue, read by tests and the benchmark. */

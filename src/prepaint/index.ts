@@ -14,6 +14,7 @@
 import { DEFAULT_TIMEOUTS, computeHosts } from '../client/hosts.js';
 import { multiSearchBody, urlCredentials } from '../client/params.js';
 import type { SearchResponse } from '../client/types.js';
+import { consentFrom } from '../elements/search/insights-attributes.js';
 import { clickTarget, countsAsClick } from '../insights/click-target.js';
 import type { HitRef } from '../insights/types.js';
 import { anonymousToken, insightsNeeds } from '../insights/token.js';
@@ -21,31 +22,46 @@ import { keptValues } from '../insights/storage.js';
 import { isValidUserToken } from '../protocol/user-token.js';
 import { queryStringToState } from '../store/parse-query-string.js';
 import { buildQueries, mergeNeeds, mergeResults, requestsDigest } from '../store/requests.js';
-import type { EarlyClick, PrepaintHandoff } from './handoff.js';
-import { PREPAINT_KEY } from './handoff.js';
+import { PREPAINT_KEY, type PaintedClick, type PrepaintHandoff, type PrepaintMark } from './handoff.js';
 import { type PrepaintPage, readPage } from './page.js';
 import { paintHits } from './paint.js';
 
 /**
- * Records the clicks on the painted `items` (in `root`) until they are taken: Insights is not there yet. A click on a
- * `data-svc-conversion` element inside a hit is that conversion, found as Insights finds it (`clickTarget`).
+ * Records the clicks on the painted `items` (in the shadow root `root`, painted for the `<svc-search>` `searchRoot`)
+ * for Insights until `<svc-hits>` replaces them: kept until Insights takes them (`takeClicks`), then handed to it as
+ * they happen, so none is lost between its creation and the takeover, and each reaches one Insights only. Until
+ * Insights takes them, a click is kept only with consent at that moment (the root's `insights-consent`, read as the
+ * element reads it): one made while consent is denied is never sent, one made after a banner granted it is. The
+ * recorder is removed at the takeover: the mark of `root` holds its removal, which `clearPrepainted` runs. A click
+ * on a `data-svc-conversion` element inside a hit is that conversion, found as Insights finds it (`clickTarget`).
  *
  * @example
- * const takeClicks = recordClicks(painted.root, painted.items); // later: takeClicks() → [{ hit, at }]
+ * const takeClicks = recordClicks(page.root, painted.root, painted.items); // later: takeClicks((click) => …)
  */
-function recordClicks(root: ShadowRoot, items: Map<Element, HitRef>): () => EarlyClick[] {
-  const clicks: EarlyClick[] = [];
+function recordClicks(
+  searchRoot: Element,
+  root: ShadowRoot,
+  items: Map<Element, HitRef>,
+): PrepaintHandoff['takeClicks'] {
+  const recorded: PaintedClick[] = [];
+  let take = (click: PaintedClick) => {
+    if (consentFrom(searchRoot.getAttribute('insights-consent'))) recorded.push(click);
+  };
   const types = ['click', 'auxclick'];
   const onClick = (event: Event) => {
     if (!countsAsClick(event as MouseEvent)) return;
     const target = clickTarget(event.composedPath(), items);
-    if (target) clicks.push({ ...target, at: Date.now() });
+    if (target) take({ ...target, at: Date.now() });
   };
   for (const type of types) root.addEventListener(type, onClick);
-  return () => {
+  (root as ShadowRoot & { [PREPAINT_KEY]?: PrepaintMark })[PREPAINT_KEY] = () => {
     for (const type of types) root.removeEventListener(type, onClick);
-    // Taken once: a second Insights (its configuration changed) must not send them again.
-    return clicks.splice(0);
+    // The painted nodes are gone: nothing keeps them alive.
+    items.clear();
+  };
+  return (taker) => {
+    take = taker;
+    for (const click of recorded.splice(0)) taker(click);
   };
 }
 
@@ -77,7 +93,7 @@ function firstSearch(page: PrepaintPage) {
         .filter(Boolean),
     });
     const host = hosts.find((candidate) => candidate.accept !== 'write')!;
-    return { state, token, built: buildQueries(state, needs), url: `${host.url}/1/indexes/*/queries` };
+    return { state, built: buildQueries(state, needs), url: `${host.url}/1/indexes/*/queries` };
   } catch {
     // A configuration the client would refuse (an invalid host…): `<svc-search>` reports it once it is defined.
     return undefined;
@@ -96,7 +112,7 @@ export function prepaint(document: Document): Promise<void> | undefined {
   const page = readPage(document);
   const search = page && firstSearch(page);
   if (!page || !search) return undefined;
-  const { state, token, built, url } = search;
+  const { state, built, url } = search;
   return fetch(`${url}?${urlCredentials(page.appId, page.apiKey)}`, {
     method: 'POST',
     body: JSON.stringify(multiSearchBody(built.requests)),
@@ -112,8 +128,8 @@ export function prepaint(document: Document): Promise<void> | undefined {
       const painted = paintHits(page.hits, results, page.indexName, page);
       const handoff: PrepaintHandoff = {
         initialResults: { results, requests: requestsDigest(built.requests) },
-        // Without consent (or Insights) no click is recorded: none could ever be sent.
-        takeClicks: painted && token ? recordClicks(painted.root, painted.items) : () => [],
+        // Without Insights no click is recorded: none could ever be sent.
+        takeClicks: painted && page.insights ? recordClicks(page.root, painted.root, painted.items) : undefined,
       };
       (page.root as Element & { [PREPAINT_KEY]?: PrepaintHandoff })[PREPAINT_KEY] = handoff;
     })

@@ -17,7 +17,7 @@ import { HITS_CSS } from '../elements/hits/style-text.js';
 import { HITS_LIST_LABEL } from '../elements/hits/translations.js';
 import type { HitRef } from '../insights/types.js';
 import type { SearchResults } from '../store/types.js';
-import { PREPAINT_KEY } from './handoff.js';
+import { PREPAINT_KEY, type PrepaintMark } from './handoff.js';
 
 /** The element `tag` with `attributes`, holding `children`. */
 function element(tag: string, attributes: Record<string, string>, children: Array<Node | string> = []): Element {
@@ -54,7 +54,7 @@ const highlightNodes = (value: string): Array<Node | string> =>
 
 /** Marks `root` as painted by the script: its element replaces the nodes at its first render. */
 function markPainted(root: ShadowRoot): void {
-  (root as ShadowRoot & { [PREPAINT_KEY]?: boolean })[PREPAINT_KEY] = true;
+  (root as ShadowRoot & { [PREPAINT_KEY]?: PrepaintMark })[PREPAINT_KEY] = true;
 }
 
 /**

@@ -12,6 +12,10 @@
  * - A record's markup is text in the painted hits (no element made of it, no script run), with or without a template.
  * - A click on a painted hit before the elements exist reaches Insights with its queryID and position; a click on a
  *   `data-svc-conversion` button in a painted hit is the conversion the element sends after the takeover.
+ * - With `<svc-hits>`' chunk held and the root defined first (the window between Insights and the takeover held
+ *   open): a click, a middle click and a `data-svc-conversion` click on painted hits each reach `/1/events` once with
+ *   their queryID, position and name, and a painted hit put back after the takeover reaches no recorder; a second
+ *   Insights made in that window (`insights-cookie` set) takes the later click, each click sent once.
  * - A state in the URL with `routing` (query, OR refinements, page, hits per page, and values the store drops): the
  *   script searches that state (one request: the store adopts it) and paints its hits as the element renders them;
  *   a hostile query stays text.
@@ -19,7 +23,8 @@
  *   cookie, no stored token, no event for a click before or after the takeover), `insights-cookie` (the token of the
  *   cookie), `insights-user-token` (the search and an early click carry it), `insights="false"` (no Insights
  *   parameter, no event): each painted, with one search. Consent granted after the paint and before the takeover:
- *   no event for a click made before it, and the store searches again with a token.
+ *   no event for a click made before it, one (without a queryID) for a click made after it, and the store searches
+ *   again with a token.
  * - A page whose store asks something else than the script did (an element added meanwhile): the store searches
  *   itself, and the page shows its answer.
  * - Not painted (the chunks requested at once, nothing in `<svc-hits>` before they run): a `<template>` holding a
@@ -131,9 +136,18 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
   const requested: string[] = [];
   let release: () => void = () => undefined;
   let held = Promise.resolve();
+  /** `<svc-hits>`' chunk: released with the others, or on its own (`open(path, { holdHits: true })`). */
+  let releaseHits: () => void = () => undefined;
+  let heldHits = Promise.resolve();
 
-  /** Opens `path` with every element chunk held until `release()`. */
-  async function open(path: string): Promise<{
+  /**
+   * Opens `path` with every element chunk held until `release()` (`<svc-hits>`' until `releaseHits()` with
+   * `holdHits`).
+   */
+  async function open(
+    path: string,
+    options: { holdHits?: boolean } = {},
+  ): Promise<{
     tab: Page;
     searches: () => number;
     /** The multi-search bodies the tab sent, and the Insights events. */
@@ -144,6 +158,11 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
     held = new Promise((resolve) => {
       release = resolve;
     });
+    heldHits = options.holdHits
+      ? new Promise((resolve) => {
+          releaseHits = resolve;
+        })
+      : held;
     requested.length = 0;
     const context = await site.browser.newContext();
     const tab = await context.newPage();
@@ -171,6 +190,7 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       events,
       close: async () => {
         release();
+        releaseHits();
         await context.close();
         assert.deepEqual(errors, [], 'no page error');
       },
@@ -218,6 +238,7 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
         '/silent': loaderPage('<svc-hits></svc-hits>').replace('{{service}}', silentHost),
       },
       beforeServe(path) {
+        if (/^\/dist\/chunks\/hits-[\w-]{6}\.js$/.test(path)) return heldHits;
         return path.startsWith('/dist/chunks/') ? held : undefined;
       },
     });
@@ -228,6 +249,7 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
 
   after(async () => {
     release();
+    releaseHits();
     await site?.close();
     for (const socket of silentSockets) socket.destroy();
     silent?.close();
@@ -526,23 +548,36 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
     }
   });
 
-  test('consent granted after the paint, before the takeover: no event for the click made before it; the store searches with a token', async () => {
+  test('consent granted after the paint, before the takeover: the click made before it is not sent, the one after it is; the store searches with a token', async () => {
     const page = await open('/consent-denied');
     try {
       await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
+      const [before, after] = await Promise.all([2, 3].map((position) => hitAt(page, position)));
       await page.tab.click('svc-hits li[data-svc-position="2"]');
       // A consent banner answers before the elements are loaded.
       await page.tab.evaluate(`document.querySelector('svc-search').setAttribute('insights-consent', 'granted')`);
+      await page.tab.click('svc-hits li[data-svc-position="3"]');
       release();
       await upgraded(page.tab);
       // The script's search asked no queryID: the store, now with a token, asks its own (awaited, then settled).
       for (let i = 0; i < 500 && page.bodies.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
       await page.tab.waitForFunction(`document.querySelector('svc-search').store.getSnapshot().status === 'idle'`);
       await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
+      assert.deepEqual(eventsOf(page, before.objectID), [], 'the click made before consent is not sent');
+      // Painted from a search that asked no queryID: sent as Insights sends a click on such a hit, without one.
+      assert.equal(after.queryID, '');
       assert.deepEqual(
-        page.events.filter((event) => event.eventType !== 'view'),
-        [],
-        'the click made before consent is not sent',
+        eventsOf(page, after.objectID),
+        [
+          {
+            eventType: 'click',
+            eventName: 'Hit Clicked',
+            index: FIRST_PAINT_INDEX,
+            objectIDs: [after.objectID],
+            positions: [3],
+          },
+        ],
+        'the click made after consent is sent once',
       );
       assert.equal(page.searches(), 2);
       const [, second] = page.bodies.map((body) => Object.fromEntries(new URLSearchParams(body.requests[0]!.params)));
@@ -657,6 +692,124 @@ describe('first paint without Lit (loader build, cross-origin, Chromium)', () =>
       assert.deepEqual(shape(byObject(before.objectID) ?? {}), expected(before), JSON.stringify(page.events));
       assert.deepEqual(shape(byObject(after.objectID) ?? {}), expected(after), 'the same after the takeover');
       assert.ok(!page.events.some((event) => event.eventType === 'click'), 'no click event for a conversion');
+    } finally {
+      await page.close();
+    }
+  });
+
+  /** The root's chunk among the loader's preload links (the batch's files are requested at once). */
+  const SEARCH_CHUNK = `[...document.querySelectorAll('link[rel=modulepreload]')].find((link) =>
+    /\\/chunks\\/search-[\\w-]{6}\\.js$/.test(link.href))`;
+  const STILL_PAINTED = `Boolean(document.querySelector('svc-hits').shadowRoot?.[Symbol.for('svc-search.prepaint')])`;
+
+  /**
+   * Opens the window between Insights and the takeover for as long as the test needs: with `<svc-hits>`' chunk held
+   * (`open(path, { holdHits: true })`), the other chunks are released and the page imports the root's chunk itself,
+   * as a page that defines `<svc-search>` before `<svc-hits>` would (the loader's batch still waits for the hits'
+   * chunk). Resolves once the root has made its Insights, with the painted list still there.
+   */
+  async function insightsBeforeTakeover(page: Opened): Promise<void> {
+    await page.tab.waitForFunction(`document.querySelector('svc-hits').shadowRoot?.querySelector('li')`);
+    await page.tab.waitForFunction(SEARCH_CHUNK);
+    release();
+    await page.tab.evaluate(`import(${SEARCH_CHUNK}.href).then(() => true)`);
+    await page.tab.waitForFunction(`document.querySelector('svc-search').insights && ${STILL_PAINTED}`);
+    assert.equal(await page.tab.evaluate(`customElements.get('svc-hits')`), undefined, '<svc-hits> not defined yet');
+  }
+
+  /** objectID and queryID of the painted (or rendered) hit at `position`. */
+  const hitAt = (page: Opened, position: number) =>
+    page.tab.evaluate(`(() => {
+      const li = document.querySelector('svc-hits').shadowRoot.querySelector('li[data-svc-position="${position}"]');
+      return { objectID: li.dataset.svcObjectId, queryID: li.dataset.svcQueryId };
+    })()`) as Promise<{ objectID: string; queryID: string }>;
+
+  /** The events of `objectID` but views (sent too, in an order of their own), without their time and token. */
+  const eventsOf = (page: Opened, objectID: string) =>
+    page.events
+      .filter((event) => event.eventType !== 'view' && (event.objectIDs as string[] | undefined)?.includes(objectID))
+      .map(({ timestamp: _t, userToken: _u, ...rest }) => rest);
+
+  test('clicks on painted hits after Insights exists and before the takeover: each sent once; the recorder goes at the takeover', async () => {
+    const page = await open('/conversion', { holdHits: true });
+    try {
+      await insightsBeforeTakeover(page);
+      const [clicked, middle, converted, kept] = await Promise.all(
+        [2, 3, 4, 5].map((position) => hitAt(page, position)),
+      );
+      await page.tab.click('svc-hits li[data-svc-position="2"] span');
+      await page.tab.click('svc-hits li[data-svc-position="3"] span', { button: 'middle' });
+      await page.tab.click('svc-hits li[data-svc-position="4"] button');
+      assert.ok(await page.tab.evaluate(STILL_PAINTED), 'the clicks landed on the painted list');
+      // A painted hit kept by reference: put back after the takeover, a click on it reaches no recorder.
+      await page.tab.evaluate(
+        `window.__paintedHit = document.querySelector('svc-hits').shadowRoot.querySelector('li[data-svc-position="5"]')`,
+      );
+      releaseHits();
+      await upgraded(page.tab);
+      await page.tab.evaluate(`(() => {
+        const list = document.querySelector('svc-hits').shadowRoot.querySelector('ol');
+        list.append(window.__paintedHit);
+        window.__paintedHit.click();
+        window.__paintedHit.remove();
+      })()`);
+      await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
+      const click = (hit: { objectID: string; queryID: string }, position: number) => ({
+        eventType: 'click',
+        eventName: 'Hit Clicked',
+        index: FIRST_PAINT_INDEX,
+        queryID: hit.queryID,
+        objectIDs: [hit.objectID],
+        positions: [position],
+      });
+      assert.match(clicked.queryID, /^[0-9a-f]{32}$/, 'the painted hits carry the search’s queryID');
+      assert.deepEqual(eventsOf(page, clicked.objectID), [click(clicked, 2)], JSON.stringify(page.events));
+      assert.deepEqual(eventsOf(page, middle.objectID), [click(middle, 3)], 'a middle click: auxclick');
+      assert.deepEqual(eventsOf(page, converted.objectID), [
+        {
+          eventType: 'conversion',
+          eventName: 'Added to cart',
+          index: FIRST_PAINT_INDEX,
+          queryID: converted.queryID,
+          objectIDs: [converted.objectID],
+        },
+      ]);
+      assert.deepEqual(eventsOf(page, kept.objectID), [], 'no recorder after the takeover');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a second Insights made before the takeover (insights-cookie set) takes the later clicks: each sent once', async () => {
+    const page = await open('/conversion', { holdHits: true });
+    try {
+      await insightsBeforeTakeover(page);
+      const [first, second] = await Promise.all([2, 3].map((position) => hitAt(page, position)));
+      await page.tab.click('svc-hits li[data-svc-position="2"] span');
+      await page.tab.evaluate(`(() => {
+        window.__firstInsights = document.querySelector('svc-search').insights;
+        document.querySelector('svc-search').setAttribute('insights-cookie', '');
+      })()`);
+      await page.tab.waitForFunction(
+        `document.querySelector('svc-search').insights && document.querySelector('svc-search').insights !== window.__firstInsights`,
+      );
+      await page.tab.click('svc-hits li[data-svc-position="3"] span');
+      assert.ok(await page.tab.evaluate(STILL_PAINTED), 'the clicks landed on the painted list');
+      releaseHits();
+      await upgraded(page.tab);
+      // The first Insights' click, if not sent yet, was left in the stored queue at its disposal: the second sends it.
+      await page.tab.evaluate(`document.querySelector('svc-search').insights.flush()`);
+      assert.equal(eventsOf(page, first.objectID).length, 1, JSON.stringify(page.events));
+      assert.deepEqual(eventsOf(page, second.objectID), [
+        {
+          eventType: 'click',
+          eventName: 'Hit Clicked',
+          index: FIRST_PAINT_INDEX,
+          queryID: second.queryID,
+          objectIDs: [second.objectID],
+          positions: [3],
+        },
+      ]);
     } finally {
       await page.close();
     }

@@ -12,6 +12,7 @@ import '../../src/elements/dynamic-widgets/define.js';
 import '../../src/elements/refinement-list/define.js';
 import '../../src/elements/rating-menu/define.js';
 import '../../src/elements/toggle-refinement/define.js';
+import '../../src/elements/numeric-menu/define.js';
 import '../../src/elements/panel/define.js';
 import { admin, searchFixture, settled, shadow } from './search-fixture.js';
 import { countOf, createShopIndex, LEVELS } from './shop-fixture.js';
@@ -118,29 +119,59 @@ describe('<svc-dynamic-widgets>', () => {
     await settled(store);
     await dynamic.updateComplete;
     expect(shown(dynamic)).to.deep.equal(['brand', 'sameDayShipping']);
-    expect(dynamic.querySelector(`[data-svc-fallback]`), 'the fallback no longer needed is removed').to.equal(null);
+    const fallback = dynamic.querySelector(`[data-svc-fallback]`)!;
+    expect(fallback.hasAttribute('data-svc-withheld'), 'the fallback no longer shown is kept, left out').to.be.true;
+    // Its facet still asked, the order that shows it again needs one search.
+    const searches = () => store.requestLog.filter((entry) => entry.kind === 'search').length;
+    const before = searches();
     store.setQuery('');
     await settled(store);
     await dynamic.updateComplete;
     expect(shown(dynamic)).to.deep.equal(['rating', LEVELS[0], 'brand']);
+    expect(fallback.hasAttribute('data-svc-withheld')).to.be.false;
+    await fallback.querySelector<HTMLElement & { updateComplete: Promise<unknown> }>('svc-refinement-list')!
+      .updateComplete;
+    await settled(store);
+    expect(searches() - before, 'one search for ""').to.equal(1);
   });
 
-  it('a child not shown asks nothing of the search: its facet leaves the requests until an order shows it', async () => {
+  it('a child not shown keeps its facet in the search: the order that shows it needs no second search', async () => {
     const { dynamic, store } = await setup();
+    const searches = () => store.requestLog.filter((entry) => entry.kind === 'search').length;
     await waitUntil(() => shown(dynamic).length === 3);
     const toggle = dynamic.querySelector('svc-toggle-refinement')!;
     await waitUntil(() => toggle.hasAttribute('data-svc-withheld'), 'the toggle, not in the order, is left out');
-    // Leaving it out sends nothing (the results on screen hold more than is needed); the next search omits it.
+    // Left out, it still asks for its facet: the answer that brings an order showing it has its values.
     store.setQuery('a');
     await settled(store);
-    expect(lastFacets(store)).to.deep.equal(['brand', LEVELS[0], 'rating']);
-    // The rule's order for "hon" shows the toggle and leaves the rating out: the toggle asks for its facet.
+    expect(lastFacets(store)).to.deep.equal(['brand', LEVELS[0], 'rating', 'sameDayShipping']);
+    // The rule's order for "hon" shows the toggle and leaves the rating out: one search, the toggle's counts in it.
+    const before = searches();
     store.setQuery('hon');
-    await waitUntil(() => lastFacets(store).includes('sameDayShipping'), 'the toggle asks again once shown');
     await settled(store);
+    await dynamic.updateComplete;
+    await toggle.updateComplete;
     expect(shown(dynamic)).to.deep.equal(['brand', 'sameDayShipping']);
-    expect(lastFacets(store)).to.deep.equal(['brand', 'sameDayShipping']);
     expect(toggle.hasAttribute('data-svc-withheld')).to.be.false;
+    expect(store.getSnapshot().results!.facets!.sameDayShipping).to.not.equal(undefined);
+    // Shown, the toggle registered its needs at its update: a search they made due would be settled here.
+    await settled(store);
+    expect(searches() - before, 'one search for "hon"').to.equal(1);
+  });
+
+  it('a child not shown adds no queries of its own: a numeric menu left out sends no counts', async () => {
+    const { dynamic, store } = await setup(
+      html`<svc-dynamic-widgets>${CHILDREN}<svc-numeric-menu attribute="price" show-counts>
+          <option value="">All</option><option value=":10">Under 10</option><option value="10:">10 and above</option>
+        </svc-numeric-menu></svc-dynamic-widgets>`,
+    );
+    const menu = dynamic.querySelector('svc-numeric-menu')!;
+    await waitUntil(() => menu.hasAttribute('data-svc-withheld'), 'the menu, in no order, is left out');
+    store.setQuery('a');
+    await settled(store);
+    const last = store.requestLog.filter((entry) => entry.kind === 'search').at(-1)!;
+    const { requests } = last.body as { requests: unknown[] };
+    expect(requests, 'the main query alone: no range counts for a menu not shown').to.have.length(1);
   });
 
   it('without a facet order: nothing, or every child with show-all-without-ordering; max-facets', async () => {

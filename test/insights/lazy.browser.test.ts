@@ -11,7 +11,7 @@ import type { SvcHits } from '../../src/elements/hits/svc-hits.js';
 import { createInsights } from '../../src/insights/index.js';
 import * as insightsModule from '../../src/insights/index.js';
 import { createLazyInsights, type InsightsModule } from '../../src/insights/lazy.js';
-import type { Insights } from '../../src/insights/types.js';
+import type { Insights, InsightsOptions } from '../../src/insights/types.js';
 import { QUEUE_KEY_PREFIX } from '../../src/insights/stored-queue.js';
 import {
   APP_ID,
@@ -43,7 +43,7 @@ function gatedLoader() {
 }
 
 /** `<svc-search insights="false">` with `<svc-hits>` reporting to a stand-in over its store. */
-async function render(loader: ReturnType<typeof gatedLoader>, options: { consent?: boolean } = {}) {
+async function render(loader: ReturnType<typeof gatedLoader>, options: Partial<InsightsOptions> = {}) {
   const client = searchClient();
   const search = await fixture<SvcSearch>(html`<svc-search .client=${client} index-name=${INDEX} insights="false"
     .initialState=${{ hitsPerPage: 10 }}><svc-hits></svc-hits></svc-search>`);
@@ -148,6 +148,49 @@ describe('insights stand-in (the module loads after the first results)', () => {
     const conversions = await storedEvents(userToken, 'conversion');
     expect(conversions.map((e) => [e.objectIDs, e.queryID])).to.deep.equal([[['p6'], queryID]]);
     store.dispose();
+  });
+
+  it('painted clicks (src/prepaint) as they happen: held while the module loads, then its own; a second instance takes the later ones', async () => {
+    // The source as the first-paint script's recorder is to `<svc-search>`: the last instance given it takes each click.
+    type PaintedClick = Parameters<Parameters<NonNullable<InsightsOptions['paintedClicks']>>[0]>[0];
+    let take: (click: PaintedClick) => void = () => undefined;
+    const paintedClicks = (taker: typeof take) => {
+      take = taker;
+    };
+    const loader = gatedLoader();
+    const { search, store, insights, queryID } = await render(loader, { paintedClicks });
+    const painted = (objectID: string, position: number): PaintedClick => ({
+      hit: { objectID, queryID, position, indexName: INDEX },
+      at: Date.now(),
+    });
+    const clicks = async (userToken: string) =>
+      (await storedEvents(userToken, 'click')).map((e) => [e.eventName, e.objectIDs, e.positions, e.queryID]);
+
+    take(painted('p3', 4));
+    expect(insights.queueSize, 'held by the stand-in').to.equal(1);
+    loader.open();
+    await insights.flush();
+    take(painted('p5', 6)); // the module loaded: it was given the source and takes the click itself
+    await insights.flush();
+    const userToken = insights.userToken!;
+    expect(await clicks(userToken)).to.deep.equal([
+      ['Hit Clicked', ['p3'], [4], queryID],
+      ['Hit Clicked', ['p5'], [6], queryID],
+    ]);
+
+    insights.dispose();
+    const second = createLazyInsights({ client: store.client, store, root: search, paintedClicks }, loader.load);
+    disposeAll.push(second);
+    take(painted('p7', 8));
+    await second.flush();
+    second.setConsent(false);
+    take(painted('p8', 9)); // no consent: nothing
+    await second.flush();
+    expect(await clicks(userToken), 'each click once, none without consent').to.deep.equal([
+      ['Hit Clicked', ['p3'], [4], queryID],
+      ['Hit Clicked', ['p5'], [6], queryID],
+      ['Hit Clicked', ['p7'], [8], queryID],
+    ]);
   });
 
   it('consent withdrawn before the module loaded: the queued click is dropped and nothing is sent', async () => {

@@ -6,7 +6,7 @@
  */
 import { expect, fixture } from '@open-wc/testing';
 import { SvcHighlight } from '../../src/elements/highlight/svc-highlight.js';
-import { isPrepainted } from '../../src/prepaint/handoff.js';
+import { isPrepainted } from '../../src/prepaint/takeover.js';
 import { paintHits } from '../../src/prepaint/paint.js';
 import type { SearchResults } from '../../src/store/types.js';
 

@@ -18,12 +18,12 @@ function attributeOf(element: Element): string | undefined {
   return inner ? attributeOf(inner) : undefined;
 }
 
-/** Set on a child left out (its elements withhold their needs): for the change, and for a page's styles or tests. */
+/** Set on a child left out (its elements add no queries): for the change, and for a page's styles or tests. */
 const WITHHELD_ATTRIBUTE = 'data-svc-withheld';
 
 /**
  * Marks `element` as left out (or not): when that changes, the elements in it (itself included) withhold their
- * needs, or give them again (`NeedsGate` in controllers/store-controller.ts), at their update.
+ * queries, or add them again (`NeedsGate` in controllers/store-controller.ts), at their update.
  */
 function withhold(element: Element, left: boolean): void {
   if (element.hasAttribute(WITHHELD_ATTRIBUTE) === left) return;
@@ -49,9 +49,11 @@ function withhold(element: Element, left: boolean): void {
  * child, the `<template>` child is rendered with `{ attribute }` as its record (`data-text="attribute"`,
  * `data-attr-attribute="attribute"` on a facet element: the hits' template rules, values as text only); without
  * a template such facets are skipped. Nothing is shown before the first results; without a facet order in them,
- * nothing either, unless `show-all-without-ordering`. Once results have come, the children not shown ask nothing of
- * the search (their facets are left out of the requests until a later order shows them; before the first results
- * every child asks, so that the first answer has the values of whichever facets it shows).
+ * nothing either, unless `show-all-without-ordering`. Every child's facet is asked in every search, shown or not, so
+ * the answer that brings an order has the values of whichever facets it shows (no second search); once results have
+ * come, a child not shown adds no queries of its own (a refined hierarchical menu's levels, a numeric menu's counts)
+ * until an order shows it. A facet without a child is asked once an order has shown it (its template-made element is
+ * kept, left out while not shown): the first order that shows it costs a second search.
  *
  * @example
  * ```html
@@ -121,11 +123,11 @@ export class SvcDynamicWidgets extends SvcElement {
     this.#dynamic.attributes = facets.map((facet) => facet.attribute);
     this.#dynamic.maxFacets = this.maxFacets && this.maxFacets > 0 ? this.maxFacets : Number.POSITIVE_INFINITY;
     this.#dynamic.showAllWithoutOrdering = this.showAllWithoutOrdering;
-    // A facet is left out once results have come without it in their order: its elements withhold their needs,
-    // so the searches carry only the facets shown (as InstantSearch's dynamic widgets mount only the widgets
-    // they show). Before the first results every child asks: the first search then carries their facets, and a
-    // facet shown by its answer needs no second search — InstantSearch asks `facets: ['*']` of its first search
-    // for that reason; the order itself (`renderingContent`) comes with every answer, whatever `facets` asks.
+    // The order comes with the answer (`renderingContent`), so the facets a later order shows must already be asked
+    // in its request: every child keeps asking for its facet, shown or not, and the answer that shows it has its
+    // values — no second search (InstantSearch's dynamic widgets ask `facets: ['*']` of every search for that
+    // reason). A facet left out once results have come without it adds no queries of its own (they are needed only
+    // to show it): an order showing a refined hierarchical menu or a numeric menu with counts searches again.
     const shown = this.#dynamic.snapshot?.results ? this.#dynamic.attributesToRender : undefined;
     facets.forEach((facet, index) => {
       if (facet.element.getAttribute('slot') !== slotName(index)) facet.element.setAttribute('slot', slotName(index));
@@ -134,12 +136,16 @@ export class SvcDynamicWidgets extends SvcElement {
     this.#syncFallbacks(new Set(facets.map((facet) => facet.attribute)));
   }
 
-  /** Renders the template for the facets in the order without a child, and removes those no longer needed. */
+  /**
+   * Renders the template for the facets in the order without a child. One an order no longer shows is kept, left
+   * out as a child is (its facet still asked, so an order showing it again needs no second search); it is removed
+   * once a child has its attribute, or without a template.
+   */
   #syncFallbacks(withElement: Set<string>): void {
     const template = this.querySelector<HTMLTemplateElement>(':scope > template');
     const wanted = template ? this.#dynamic.attributesToRender.filter((attribute) => !withElement.has(attribute)) : [];
     for (const [attribute, element] of this.#fallbacks) {
-      if (!wanted.includes(attribute)) {
+      if (withElement.has(attribute) || !template) {
         element.remove();
         this.#fallbacks.delete(attribute);
       }
@@ -153,7 +159,10 @@ export class SvcDynamicWidgets extends SvcElement {
       this.append(holder);
       this.#fallbacks.set(attribute, holder);
     }
-    for (const [attribute, holder] of this.#fallbacks) holder.setAttribute('slot', `svc-fallback-${attribute}`);
+    for (const [attribute, holder] of this.#fallbacks) {
+      holder.setAttribute('slot', `svc-fallback-${attribute}`);
+      withhold(holder, !wanted.includes(attribute));
+    }
   }
 
   override render() {

@@ -2,7 +2,7 @@ import type { PropertyDeclarations, PropertyValues } from 'lit';
 import type { Hit } from '../../client/types.js';
 import { SvcElement } from '../base/svc-element.js';
 import { highlightedValue, renderHighlight } from '../base/highlight.js';
-import { clearPrepainted, isPrepainted } from '../../prepaint/handoff.js';
+import { clearPrepainted, isPrepainted } from '../../prepaint/takeover.js';
 import { styles } from './styles.js';
 
 /**

@@ -4,7 +4,7 @@ import { HitsController } from '../../controllers/hits-controller.js';
 import { attributeList, hitAttributes } from '../base/hit-fields.js';
 import { SvcHitList, type ItemRenderInfo } from '../base/hit-list.js';
 import { defaultAttribute, highlightedValue, renderHighlight } from '../base/highlight.js';
-import { clearPrepainted, isPrepainted } from '../../prepaint/handoff.js';
+import { clearPrepainted, isPrepainted } from '../../prepaint/takeover.js';
 import { styles } from './styles.js';
 
 /** What `renderHit` receives besides the hit. */

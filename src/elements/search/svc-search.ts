@@ -3,7 +3,8 @@ import { ContextProvider } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import { createClient } from '../../client/index.js';
 import { createSearchStore } from '../../store/index.js';
-import { type PrepaintHandoff, takePrepaint } from '../../prepaint/handoff.js';
+import type { PrepaintHandoff } from '../../prepaint/handoff.js';
+import { takePrepaint } from '../../prepaint/takeover.js';
 import { isValidUserToken } from '../../protocol/user-token.js';
 import { createLazyInsights } from '../../insights/lazy.js';
 import type { Insights } from '../../insights/types.js';
@@ -122,8 +123,11 @@ export class SvcSearch extends SvcElement {
   #insightsConfig: unknown[] = [];
   #consent = true;
   #userToken: string | undefined;
-  /** What the first-paint script left for this root, until its store and Insights are made. */
-  #prepaint: PrepaintHandoff | undefined;
+  /**
+   * The clicks on the hits the first-paint script painted for this root's store: handed to each Insights made for
+   * that store (a second one, its configuration changed, takes them from then on) until `<svc-hits>` replaces them.
+   */
+  #paintedClicks: PrepaintHandoff['takeClicks'];
   /** The local client of `local-index` (undefined while its module loads), and the value it was made for. */
   #local: LocalEntry | undefined;
 
@@ -240,7 +244,8 @@ export class SvcSearch extends SvcElement {
           const server = hydration()?.serverState(this, this.indexName);
           // The first-paint script searched for this root (src/prepaint): its answer, adopted when the store's
           // first requests are the same.
-          this.#prepaint = server ? undefined : takePrepaint(this);
+          const prepaint = server ? undefined : takePrepaint(this);
+          this.#paintedClicks = prepaint?.takeClicks;
           const initialState =
             server?.state ??
             this.initialState ??
@@ -249,7 +254,7 @@ export class SvcSearch extends SvcElement {
             client,
             indexName: this.indexName,
             initialState,
-            initialResults: server?.initialResults ?? this.#prepaint?.initialResults,
+            initialResults: server?.initialResults ?? prepaint?.initialResults,
           });
           this.#ownStore = store;
         }
@@ -262,9 +267,6 @@ export class SvcSearch extends SvcElement {
       if (!store || same(this.#insightsConfig, insightsConfig)) return;
       this.#insightsConfig = insightsConfig;
       this.#insights?.dispose();
-      // Clicks on the hits the first-paint script painted, made before this (first) Insights existed.
-      const earlyClicks = this.#prepaint?.takeClicks();
-      this.#prepaint = undefined;
       // Created before the store's first search (a frame away), so that search already follows the consent and
       // carries the token; the module itself loads once the first results are painted (see insights/lazy.ts).
       this.#insights =
@@ -277,7 +279,7 @@ export class SvcSearch extends SvcElement {
                 consent: this.#consent,
                 useCookie: this.insightsCookie,
                 userToken: this.#validUserToken(),
-                earlyClicks,
+                paintedClicks: this.#paintedClicks,
               },
               () => import('../../insights/index.js'),
             )
@@ -333,7 +335,7 @@ export class SvcSearch extends SvcElement {
     this.#stopRouting?.();
     this.#insights?.dispose();
     this.#ownStore?.dispose();
-    this.#stopRouting = this.#insights = this.#ownStore = this.#store = undefined;
+    this.#stopRouting = this.#insights = this.#ownStore = this.#store = this.#paintedClicks = undefined;
     this.#config = this.#insightsConfig = [];
     if (this.#current) this.#publish(undefined);
   }
