@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { ServiceError } from '../../errors.js';
 import { migrate } from './migrations.js';
 
 /**
@@ -116,6 +117,41 @@ export async function commitWhenUnlocked<T>(db: Database.Database, commit: () =>
       return withoutBusyWait(db, commit);
     } catch (error) {
       if (!isBusy(error) || Date.now() - started >= LOCK_WAIT_MS) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+  }
+}
+
+/** How long a write turn waits for the file's write lock by default, before its write is refused (503). */
+export const WRITE_LOCK_WAIT_MS = 20_000;
+
+/**
+ * Opens a write transaction (`BEGIN IMMEDIATE`) once the file's write lock is free: each try takes the lock
+ * without SQLite's busy wait ({@link withoutBusyWait}), and a busy one waits on a timer ({@link LOCK_RETRY_MS})
+ * before the next, so this process keeps answering (its searches) while another process holds the lock. After
+ * `waitMs` without it, the write is refused with a 503 that says so (nothing of the write was built yet: the
+ * client may send it again). Not for a connection already inside a transaction (a write turn is one at a time
+ * per process): that is a mistake, thrown at once.
+ *
+ * @example
+ * await beginWhenUnlocked(db, 20_000); // … the write, then COMMIT
+ */
+export async function beginWhenUnlocked(db: Database.Database, waitMs: number): Promise<void> {
+  if (db.inTransaction) throw new Error('beginWhenUnlocked: this connection is already inside a transaction');
+  const started = Date.now();
+  for (;;) {
+    try {
+      withoutBusyWait(db, () => db.exec('BEGIN IMMEDIATE'));
+      return;
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
+    if (Date.now() - started >= waitMs) {
+      throw new ServiceError(
+        503,
+        `Service busy: another process has held the database's write lock for ${Math.round(waitMs / 1000)} s; ` +
+          'the write was not applied, retry in a moment',
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }

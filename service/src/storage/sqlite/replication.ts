@@ -4,7 +4,8 @@
  * (`postgres/replication.ts`, same design, same tables' meaning).
  *
  * A write catches its memory up with the log, takes SQLite's write lock (`BEGIN IMMEDIATE`: one writer at a
- * time across processes, the others wait up to the busy timeout), applies inside that transaction what was
+ * time across processes; the others wait for it on a timer, answering searches meanwhile, up to 20 s before
+ * the write is refused with a 503 — `beginWhenUnlocked`), applies inside that transaction what was
  * committed in between, is built, and commits its changes, its log entry (`service_log`) and its task rows
  * together. The log's sequence is thus the commit order, and every worker applies the entries in it.
  *
@@ -26,7 +27,7 @@ import type { StorageReplication } from '../storage.js';
 import type { Change } from '../types.js';
 import { checkNoGap, type LogFollower, type MemoryRebuild } from '../log.js';
 import { ReplicationTurn } from '../replication-turn.js';
-import { isBusy, withoutBusyWait } from './open.js';
+import { beginWhenUnlocked, isBusy, WRITE_LOCK_WAIT_MS, withoutBusyWait } from './open.js';
 
 export interface SqliteReplicationOptions {
   /** The worker's name in `service_replicas`; a replacement worker reuses the name of the one it replaces. */
@@ -39,6 +40,11 @@ export interface SqliteReplicationOptions {
   staleMs?: number;
   /** How long applied log entries are kept (default 10 minutes). */
   keepLogMs?: number;
+  /**
+   * How long a write waits for SQLite's write lock while another process holds it, on a timer (this worker
+   * answering meanwhile), before it is refused with a 503 (default {@link WRITE_LOCK_WAIT_MS}, 20 s).
+   */
+  writeLockWaitMs?: number;
 }
 
 /** Entries read per query when catching up. */
@@ -197,7 +203,13 @@ export class SqliteReplication implements StorageReplication {
   }
 
   async #underLock<T>(write: () => Promise<T>): Promise<T> {
-    this.#db.exec('BEGIN IMMEDIATE');
+    // Not in SQLite's busy wait, which blocked this worker's event loop — every search it would answer — for
+    // up to the busy timeout while another process held the lock: a timer between tries, the turn (this
+    // worker's mutex) held meanwhile, so its writes stay one at a time and in order. Nothing another process
+    // needs to end its own hold waits for this mutex (the primary's wake-ups are queued, not awaited), and this
+    // process's log batches and heartbeats take the lock without the mutex (and are refused inside the turn's
+    // transaction, not while it waits for it): the wait cannot deadlock.
+    await beginWhenUnlocked(this.#db, this.#options.writeLockWaitMs ?? WRITE_LOCK_WAIT_MS);
     try {
       await this.#catchUpNow();
       return await write();
