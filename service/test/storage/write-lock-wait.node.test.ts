@@ -2,12 +2,14 @@
  * A worker's write turn (`SqliteReplication.exclusive`) takes SQLite's write lock without SQLite's busy wait:
  * while another connection holds the lock, it tries again on a timer (the event loop runs meanwhile), and
  * after the turn's bound (`writeLockWaitMs`) without the lock the write is refused with a 503 that says so,
- * nothing of it run. Once the lock frees within the bound, the write runs in its transaction.
+ * nothing of it run. Once the lock frees within the bound, the write runs in its transaction. The lease of a
+ * job run in one worker at a time (`runOnce`) and a starting worker's registration (`register`, `join`) wait
+ * the same way.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { ServiceError } from '../../src/errors.js';
@@ -92,6 +94,62 @@ describe('SQLite workers: a write turn waiting for the write lock', () => {
       if (other.inTransaction) other.exec('ROLLBACK');
     }
     other.close();
+    await storage.close();
+  });
+
+  test('the lease of a one-at-a-time job is taken and given back once the lock frees, the loop running', async () => {
+    const { storage, other } = await workerAndOther(30_000);
+    other.exec('BEGIN IMMEDIATE');
+    const clock = ticking();
+    let released = false;
+    let ran = false;
+    try {
+      const run = storage.runOnce!('rebuild', async () => {
+        assert.equal(released, true, 'not before the other connection let go');
+        ran = true;
+      });
+      while (clock.ticks() < 20) await new Promise((resolve) => setTimeout(resolve, 5));
+      released = true;
+      other.exec('ROLLBACK');
+      assert.equal(await run, true);
+    } finally {
+      clock.stop();
+      if (other.inTransaction) other.exec('ROLLBACK');
+    }
+    assert.equal(ran, true);
+    assert.equal(
+      (other.prepare('SELECT COUNT(*) AS n FROM service_jobs').get() as { n: number }).n,
+      0,
+      'the lease was given back',
+    );
+    other.close();
+    await storage.close();
+  });
+
+  test("a worker starting during another process's hold registers and joins once the lock frees", async () => {
+    const { storage, other } = await workerAndOther(30_000);
+    other.exec('BEGIN IMMEDIATE');
+    const clock = ticking();
+    let second: SqliteStorage | undefined;
+    try {
+      second = new SqliteStorage(dirname(storage.db.name), { worker: { id: 'w2' } });
+      second.replication!.follow(async () => undefined);
+      let joined = false;
+      const joining = second.replication!.join().then(() => {
+        joined = true;
+      });
+      while (clock.ticks() < 20) await new Promise((resolve) => setTimeout(resolve, 5));
+      assert.equal(joined, false, 'joined during the hold');
+      other.exec('ROLLBACK');
+      await joining;
+    } finally {
+      clock.stop();
+      if (other.inTransaction) other.exec('ROLLBACK');
+    }
+    assert.equal(second.replication!.ready, true);
+    assert.deepEqual(other.prepare("SELECT ready FROM service_replicas WHERE id = 'w2'").get(), { ready: 1 });
+    other.close();
+    await second.close();
     await storage.close();
   });
 });

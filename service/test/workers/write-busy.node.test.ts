@@ -4,7 +4,7 @@
  * on a timer instead of SQLite's busy wait (which blocked that worker, every search of it, up to the 5 s busy
  * timeout, then answered the write with a 500): both workers keep answering searches meanwhile, and once the
  * lock is free the writes complete in order, each published and visible on both workers, the task log without
- * a gap.
+ * a gap. A Query Suggestions configuration's creation waits the same way (it was SQLite's busy wait too).
  *
  * The long holder is this test: it takes the file's write lock (`BEGIN IMMEDIATE` on its own connection) and
  * lets go once both workers answered searches with the writes still waiting — conditions, not a duration.
@@ -90,6 +90,46 @@ describe('serve --workers 2: writes while another process holds the write lock',
     for (const objectID of ['pine', 'birch']) {
       const got = await askEach(workers.url, ['w1', 'w2'], 'GET', `/1/indexes/shop/${objectID}`);
       for (const [worker, answer] of got) assert.equal(answer.status, 200, `${worker} ${objectID}`);
+    }
+    db.close();
+    assert.doesNotMatch(workers.output(), /SQLITE_BUSY|database is locked|failed|Internal error/);
+    await workers.stop();
+  });
+
+  test('a Query Suggestions configuration created during the hold is stored after it, both workers answering', async () => {
+    const workers = await startWorkers(2);
+    running.push(workers);
+    const first = await ask(workers.url, 'PUT', '/1/indexes/shop/oak', { name: 'Oak chair' });
+    await waitForTask(workers.url, first.body.taskID);
+
+    const db = new Database(join(workers.dataDir, 'svc-search.sqlite'), { timeout: 0 });
+    let creation: ReturnType<typeof pending> | undefined;
+    await takeWriteLock(db);
+    try {
+      creation = pending(
+        ask(workers.url, 'POST', '/1/configs', { indexName: 'shop_qs', sourceIndices: [{ indexName: 'shop' }] }),
+      );
+      const perWorker = new Map<string, number>();
+      while (Math.min(perWorker.get('w1') ?? 0, perWorker.get('w2') ?? 0) < SEARCHES_PER_WORKER) {
+        const answer = await ask(workers.url, 'POST', '/1/indexes/shop/query', { query: 'oak' });
+        assert.equal(answer.status, 200, `${answer.worker}: ${JSON.stringify(answer.body)}`);
+        assert.equal(creation.answer(), undefined, `the creation waits: ${JSON.stringify(creation.answer())}`);
+        perWorker.set(answer.worker, (perWorker.get(answer.worker) ?? 0) + 1);
+      }
+    } finally {
+      db.exec('ROLLBACK');
+    }
+    const created = await creation!.request;
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const got = await askEach(workers.url, ['w1', 'w2'], 'GET', '/1/configs/shop_qs');
+    for (const [worker, answer] of got) assert.equal(answer.body?.indexName, 'shop_qs', worker);
+    // Its first build ran and its outcome was recorded.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const status = await ask(workers.url, 'GET', '/1/configs/shop_qs/status');
+      if (status.body?.lastBuiltAt) break;
+      assert.ok(Date.now() < deadline, `no build recorded: ${JSON.stringify(status.body)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
     db.close();
     assert.doesNotMatch(workers.output(), /SQLITE_BUSY|database is locked|failed|Internal error/);
