@@ -85,7 +85,10 @@ describe('serve --workers 2: writes while another process holds the write lock',
           }
         ).log_seq,
     );
-    assert.deepEqual([...taskSeqs].sort(), [seqBefore + 1, seqBefore + 2]);
+    assert.deepEqual(
+      [...taskSeqs].sort((a, b) => a - b),
+      [seqBefore + 1, seqBefore + 2],
+    );
     // Published means applied by both: each worker has both records.
     for (const objectID of ['pine', 'birch']) {
       const got = await askEach(workers.url, ['w1', 'w2'], 'GET', `/1/indexes/shop/${objectID}`);
