@@ -55,6 +55,7 @@ describe('SQLite workers: a write turn waiting for the write lock', () => {
         (error: unknown) =>
           error instanceof ServiceError &&
           error.status === 503 &&
+          error.headers?.['Retry-After'] === '1' &&
           /write lock/.test(error.message) &&
           /retry/.test(error.message),
       );

@@ -151,6 +151,8 @@ export async function writeWhenUnlocked<T>(
       503,
       `Service busy: another process has held the database's write lock for ${Math.round(waitMs / 1000)} s; ` +
         'the write was not applied, retry in a moment',
+      // As the body budget's 503 (`http/body.ts`): the service busy, a retry welcome.
+      { headers: { 'Retry-After': '1' } },
     );
   }
 }
