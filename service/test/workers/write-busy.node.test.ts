@@ -4,7 +4,8 @@
  * on a timer instead of SQLite's busy wait (which blocked that worker, every search of it, up to the 5 s busy
  * timeout, then answered the write with a 500): both workers keep answering searches meanwhile, and once the
  * lock is free the writes complete in order, each published and visible on both workers, the task log without
- * a gap. A Query Suggestions configuration's creation waits the same way (it was SQLite's busy wait too).
+ * a gap. A Query Suggestions configuration's creation waits the same way (it was SQLite's busy wait too). A
+ * write whose lock never frees is answered 503 after the bound (20 s), nothing of it applied.
  *
  * The long holder is this test: it takes the file's write lock (`BEGIN IMMEDIATE` on its own connection) and
  * lets go once both workers answered searches with the writes still waiting — conditions, not a duration.
@@ -136,6 +137,47 @@ describe('serve --workers 2: writes while another process holds the write lock',
     }
     db.close();
     assert.doesNotMatch(workers.output(), /SQLITE_BUSY|database is locked|failed|Internal error/);
+    await workers.stop();
+  });
+
+  test('a write whose lock stays held is answered 503 after 20 s, not applied; both workers answer meanwhile', async () => {
+    const workers = await startWorkers(2);
+    running.push(workers);
+    const first = await ask(workers.url, 'PUT', '/1/indexes/shop/oak', { name: 'Oak chair' });
+    await waitForTask(workers.url, first.body.taskID);
+
+    const db = new Database(join(workers.dataDir, 'svc-search.sqlite'), { timeout: 0 });
+    const seqBefore = (db.prepare('SELECT MAX(seq) AS seq FROM service_log').get() as { seq: number }).seq;
+    const sent = Date.now();
+    let refused: Answer;
+    await takeWriteLock(db);
+    try {
+      const write = pending(ask(workers.url, 'PUT', '/1/indexes/shop/pine', { name: 'Pine table' }));
+      // Held until the write is answered (a condition); searches on both workers meanwhile.
+      const perWorker = new Map<string, number>();
+      while (write.answer() === undefined) {
+        const answer = await ask(workers.url, 'POST', '/1/indexes/shop/query', { query: 'oak' });
+        assert.equal(answer.status, 200, `${answer.worker}: ${JSON.stringify(answer.body)}`);
+        perWorker.set(answer.worker, (perWorker.get(answer.worker) ?? 0) + 1);
+      }
+      refused = await write.request;
+      assert.ok((perWorker.get('w1') ?? 0) >= SEARCHES_PER_WORKER, `w1 answered ${perWorker.get('w1')}`);
+      assert.ok((perWorker.get('w2') ?? 0) >= SEARCHES_PER_WORKER, `w2 answered ${perWorker.get('w2')}`);
+    } finally {
+      db.exec('ROLLBACK');
+    }
+    assert.equal(refused.status, 503, JSON.stringify(refused.body));
+    assert.match(refused.body.message, /write lock for 20 s; the write was not applied, retry/);
+    assert.ok(Date.now() - sent >= 20_000, `answered after ${Date.now() - sent} ms`);
+    // Nothing of it: no log entry, no record on either worker; the next write goes through.
+    assert.equal((db.prepare('SELECT MAX(seq) AS seq FROM service_log').get() as { seq: number }).seq, seqBefore);
+    const missing = await askEach(workers.url, ['w1', 'w2'], 'GET', '/1/indexes/shop/pine');
+    for (const [worker, answer] of missing) assert.equal(answer.status, 404, worker);
+    const again = await ask(workers.url, 'PUT', '/1/indexes/shop/pine', { name: 'Pine table' });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    await waitForTask(workers.url, again.body.taskID);
+    db.close();
+    assert.doesNotMatch(workers.output(), /SQLITE_BUSY|database is locked|Internal error/);
     await workers.stop();
   });
 });
