@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { ServiceError } from '../../errors.js';
 import { migrate } from './migrations.js';
 
 /**
@@ -104,19 +105,68 @@ export function withoutBusyWait<T>(db: Database.Database, attempt: () => T): T {
  * longer than the busy timeout (5 s: a write of a big batch, a copy of a large index); SQLite's busy wait
  * would block this process's event loop (its searches) all that time and then fail with SQLITE_BUSY. Here
  * each try takes the lock without waiting, and a busy one waits on a timer (20 ms) before the next, for up to
- * a minute; then the SQLITE_BUSY is thrown (the logs keep the batch and retry).
+ * a minute (`waitMs`); then the SQLITE_BUSY is thrown (the logs keep the batch and retry).
  *
  * @example
  * await commitWhenUnlocked(db, () => unsyncedCommit(db, () => insert.immediate()));
  */
-export async function commitWhenUnlocked<T>(db: Database.Database, commit: () => T): Promise<T> {
+export async function commitWhenUnlocked<T>(
+  db: Database.Database,
+  commit: () => T,
+  waitMs: number = LOCK_WAIT_MS,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     try {
       return withoutBusyWait(db, commit);
     } catch (error) {
-      if (!isBusy(error) || Date.now() - started >= LOCK_WAIT_MS) throw error;
+      if (!isBusy(error) || Date.now() - started >= waitMs) throw error;
     }
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
+}
+
+/** How long a client's write waits for the file's write lock by default, before it is refused (503). */
+export const WRITE_LOCK_WAIT_MS = 20_000;
+
+/**
+ * Commits a client's write (`commit` runs its own transaction, or one statement) as {@link commitWhenUnlocked}
+ * does — the lock taken without SQLite's busy wait, a timer between tries, this process answering meanwhile —
+ * for up to `waitMs`; then the write is refused with a 503 that says so (nothing of it was written: the client
+ * may send it again). It was SQLite's busy wait: the process blocked up to the 5 s busy timeout, then a 500.
+ *
+ * @example
+ * await writeWhenUnlocked(db, () => upsert.run(name, json)); // a Query Suggestions configuration
+ */
+export async function writeWhenUnlocked<T>(
+  db: Database.Database,
+  commit: () => T,
+  waitMs: number = WRITE_LOCK_WAIT_MS,
+): Promise<T> {
+  try {
+    return await commitWhenUnlocked(db, commit, waitMs);
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+    throw new ServiceError(
+      503,
+      `Service busy: another process has held the database's write lock for ${Math.round(waitMs / 1000)} s; ` +
+        'the write was not applied, retry in a moment',
+      // As the body budget's 503 (`http/body.ts`): the service busy, a retry welcome.
+      { headers: { 'Retry-After': '1' } },
+    );
+  }
+}
+
+/**
+ * Opens a write turn's transaction (`BEGIN IMMEDIATE`) once the file's write lock is free
+ * ({@link writeWhenUnlocked}: a timer between tries, this process answering meanwhile; a 503 after `waitMs`,
+ * before anything of the write was built). Not for a connection already inside a transaction (a write turn is
+ * one at a time per process): that is a mistake, thrown at once rather than waited for.
+ *
+ * @example
+ * await beginWhenUnlocked(db, 20_000); // … the write, then COMMIT
+ */
+export async function beginWhenUnlocked(db: Database.Database, waitMs: number): Promise<void> {
+  if (db.inTransaction) throw new Error('beginWhenUnlocked: this connection is already inside a transaction');
+  await writeWhenUnlocked(db, () => db.exec('BEGIN IMMEDIATE'), waitMs);
 }

@@ -4,10 +4,16 @@
  * when it was created and updated, when its suggestions index was last built (and last built without
  * error, and how long that took) and the log of the last build (JSON Lines, as `GET /1/logs/{indexName}`
  * answers it).
+ *
+ * Each write takes the file's write lock without SQLite's busy wait (with workers another process may hold it:
+ * the busy wait would block this worker's searches): a configuration's change waits on a timer and is refused
+ * with a 503 after the client's bound (`writeWhenUnlocked`); a build's outcome, written by no request, waits up
+ * to a minute (`commitWhenUnlocked`).
  */
 import type Database from 'better-sqlite3';
 import { buildOutcomeOf, type SuggestionsConfigRow, suggestionsConfigOf } from '../rows.js';
 import type { BuildOutcome, QuerySuggestionsStore, StoredSuggestionsConfig } from '../types.js';
+import { commitWhenUnlocked, writeWhenUnlocked } from './open.js';
 
 /**
  * @example
@@ -16,9 +22,11 @@ import type { BuildOutcome, QuerySuggestionsStore, StoredSuggestionsConfig } fro
  * (await store.get('products_query_suggestions'))?.config.indexName // 'products_query_suggestions'
  */
 export class SqliteQuerySuggestions implements QuerySuggestionsStore {
+  readonly #db: Database.Database;
   readonly #stmt;
 
   constructor(db: Database.Database) {
+    this.#db = db;
     this.#stmt = {
       all: db.prepare('SELECT * FROM query_suggestions_configs ORDER BY created_at, index_name'),
       one: db.prepare('SELECT * FROM query_suggestions_configs WHERE index_name = ?'),
@@ -52,12 +60,12 @@ export class SqliteQuerySuggestions implements QuerySuggestionsStore {
 
   /** Creates or replaces a configuration (its build outcome is kept). */
   async save(config: StoredSuggestionsConfig['config'], now: number): Promise<void> {
-    this.#stmt.upsert.run(config.indexName, JSON.stringify(config), now, now);
+    await writeWhenUnlocked(this.#db, () => this.#stmt.upsert.run(config.indexName, JSON.stringify(config), now, now));
   }
 
   /** Removes a configuration and its build outcome; false when there was none. */
   async remove(indexName: string): Promise<boolean> {
-    return this.#stmt.remove.run(indexName).changes > 0;
+    return (await writeWhenUnlocked(this.#db, () => this.#stmt.remove.run(indexName))).changes > 0;
   }
 
   async outcome(indexName: string): Promise<BuildOutcome | undefined> {
@@ -71,12 +79,13 @@ export class SqliteQuerySuggestions implements QuerySuggestionsStore {
     indexName: string,
     build: { builtAt: number; success: boolean; durationMs: number; log: string },
   ): Promise<void> {
-    this.#stmt.built.run({
+    const row = {
       indexName,
       builtAt: build.builtAt,
       success: build.success ? 1 : 0,
       durationMs: build.durationMs,
       log: build.log,
-    });
+    };
+    await commitWhenUnlocked(this.#db, () => this.#stmt.built.run(row));
   }
 }

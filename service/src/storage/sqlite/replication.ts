@@ -4,7 +4,8 @@
  * (`postgres/replication.ts`, same design, same tables' meaning).
  *
  * A write catches its memory up with the log, takes SQLite's write lock (`BEGIN IMMEDIATE`: one writer at a
- * time across processes, the others wait up to the busy timeout), applies inside that transaction what was
+ * time across processes; the others wait for it on a timer, answering searches meanwhile, up to 20 s before
+ * the write is refused with a 503 — `beginWhenUnlocked`), applies inside that transaction what was
  * committed in between, is built, and commits its changes, its log entry (`service_log`) and its task rows
  * together. The log's sequence is thus the commit order, and every worker applies the entries in it.
  *
@@ -26,7 +27,7 @@ import type { StorageReplication } from '../storage.js';
 import type { Change } from '../types.js';
 import { checkNoGap, type LogFollower, type MemoryRebuild } from '../log.js';
 import { ReplicationTurn } from '../replication-turn.js';
-import { isBusy, withoutBusyWait } from './open.js';
+import { beginWhenUnlocked, commitWhenUnlocked, isBusy, WRITE_LOCK_WAIT_MS, withoutBusyWait } from './open.js';
 
 export interface SqliteReplicationOptions {
   /** The worker's name in `service_replicas`; a replacement worker reuses the name of the one it replaces. */
@@ -39,6 +40,11 @@ export interface SqliteReplicationOptions {
   staleMs?: number;
   /** How long applied log entries are kept (default 10 minutes). */
   keepLogMs?: number;
+  /**
+   * How long a write waits for SQLite's write lock while another process holds it, on a timer (this worker
+   * answering meanwhile), before it is refused with a 503 (default {@link WRITE_LOCK_WAIT_MS}, 20 s).
+   */
+  writeLockWaitMs?: number;
 }
 
 /** Entries read per query when catching up. */
@@ -73,7 +79,7 @@ export function pruneLog(db: Database.Database, before: number, now = Date.now()
 /**
  * @example
  * const replication = new SqliteReplication(db, { id: 'w1' });
- * replication.register();
+ * replication.register(); // recorded in `join`
  * replication.follow(async (changes) => applyToMemory(changes));
  * await replication.join();
  */
@@ -90,6 +96,8 @@ export class SqliteReplication implements StorageReplication {
   #lastPrune = 0;
   /** Counted for publishing: from `join` on, except while it rebuilds after finding the log pruned past it. */
   #ready = false;
+  /** The registration's row written (`register`). */
+  #registered: Promise<void> = Promise.resolve();
 
   constructor(db: Database.Database, options: SqliteReplicationOptions) {
     this.#db = db;
@@ -138,18 +146,26 @@ export class SqliteReplication implements StorageReplication {
     return this.#ready;
   }
 
-  /** Registers the worker (not ready) at the log's head: the log is kept from there while it builds. */
+  /**
+   * Registers the worker (not ready) at the log's head: the log is kept from there while it builds. The head
+   * is read now (before the memory is built from the tables); its row is written once the write lock is free,
+   * on a timer (not SQLite's busy wait: a starting worker must not fail on another process's long hold), and
+   * `join` waits for it.
+   */
   register(): void {
-    this.#registerAtHead();
+    this.#registered = this.#registerAtHead();
+    // Seen by `join`; not an unhandled rejection meanwhile.
+    this.#registered.catch(() => undefined);
     this.#heartbeat = setInterval(() => this.#beat(), this.#options.heartbeatMs ?? 500);
     this.#heartbeat.unref();
   }
 
-  #registerAtHead(): void {
-    this.#applied = (this.#stmt.head.get() as { head: number }).head;
+  async #registerAtHead(): Promise<void> {
+    const head = (this.#stmt.head.get() as { head: number }).head;
+    this.#applied = head;
     this.#ready = false;
     const now = Date.now();
-    this.#stmt.register.run(this.id, this.#applied, now, now);
+    await commitWhenUnlocked(this.#db, () => this.#stmt.register.run(this.id, head, now, now));
   }
 
   /**
@@ -162,14 +178,16 @@ export class SqliteReplication implements StorageReplication {
 
   /** Catches up with the log and becomes ready (counted for publishing). */
   async join(): Promise<void> {
+    await this.#registered;
     await this.catchUp();
-    this.#becomeReady();
+    await this.#becomeReady();
     // An entry committed between the catch-up and `ready` woke nobody here: look once more.
     this.wake();
   }
 
-  #becomeReady(): void {
-    this.#stmt.ready.run(Date.now(), this.id);
+  async #becomeReady(): Promise<void> {
+    // Without SQLite's busy wait, as the registration (this worker may already answer searches: a rebuild).
+    await commitWhenUnlocked(this.#db, () => this.#stmt.ready.run(Date.now(), this.id));
     this.#ready = true;
   }
 
@@ -197,7 +215,13 @@ export class SqliteReplication implements StorageReplication {
   }
 
   async #underLock<T>(write: () => Promise<T>): Promise<T> {
-    this.#db.exec('BEGIN IMMEDIATE');
+    // Not in SQLite's busy wait, which blocked this worker's event loop — every search it would answer — for
+    // up to the busy timeout while another process held the lock: a timer between tries, the turn (this
+    // worker's mutex) held meanwhile, so its writes stay one at a time and in order. Nothing another process
+    // needs to end its own hold waits for this mutex (the primary's wake-ups are queued, not awaited), and this
+    // process's log batches and heartbeats take the lock without the mutex (and are refused inside the turn's
+    // transaction, not while it waits for it): the wait cannot deadlock.
+    await beginWhenUnlocked(this.#db, this.#options.writeLockWaitMs ?? WRITE_LOCK_WAIT_MS);
     try {
       await this.#catchUpNow();
       return await write();
@@ -214,24 +238,44 @@ export class SqliteReplication implements StorageReplication {
 
   /**
    * Runs a job that must run in one worker at a time: false, without running it, while another live worker
-   * holds it (a lease in `service_jobs`; a holder whose heartbeat stopped no longer holds it).
+   * holds it (a lease in `service_jobs`; a holder whose heartbeat stopped no longer holds it). The lease is
+   * taken and given back without SQLite's busy wait (on a timer, this worker answering meanwhile): a lease
+   * still not taken after a minute of another process's hold is not taken this time (false, a warning).
    */
   async runOnce(name: string, job: () => Promise<void>): Promise<boolean> {
-    const take = this.#db
-      .transaction(() => {
-        const row = this.#stmt.job.get(name) as { holder: string } | undefined;
-        const held = row && row.holder !== this.id && this.#stmt.live.get(row.holder, Date.now() - this.staleMs);
-        if (held) return false;
-        this.#stmt.takeJob.run(name, this.id, Date.now());
-        return true;
-      })
-      .immediate();
-    if (!take) return false;
+    const take = this.#db.transaction(() => {
+      const row = this.#stmt.job.get(name) as { holder: string } | undefined;
+      const held = row && row.holder !== this.id && this.#stmt.live.get(row.holder, Date.now() - this.staleMs);
+      if (held) return false;
+      this.#stmt.takeJob.run(name, this.id, Date.now());
+      return true;
+    });
+    let taken: boolean;
+    try {
+      taken = await commitWhenUnlocked(this.#db, () => take.immediate());
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      console.warn(`[svc-search] workers: ${this.id} skipped ${name} (the write lock stayed held)`);
+      return false;
+    }
+    if (!taken) return false;
     try {
       await job();
       return true;
     } finally {
-      if (this.#db.open) this.#stmt.releaseJob.run(name, this.id);
+      if (this.#db.open) await this.#release(name);
+    }
+  }
+
+  /** Gives the lease back (a lease left held is this worker's: it takes it again, the others once it stops). */
+  async #release(name: string): Promise<void> {
+    try {
+      await commitWhenUnlocked(this.#db, () => this.#stmt.releaseJob.run(name, this.id));
+    } catch (error) {
+      // Closed meanwhile (the process is leaving): the lease ends with its heartbeat.
+      if (!this.#db.open) return;
+      if (!isBusy(error)) throw error;
+      console.warn(`[svc-search] workers: ${this.id} could not give ${name} back (the write lock stayed held)`);
     }
   }
 
