@@ -14,7 +14,8 @@ import { type IndexRecord, IndexCore } from '../engine/index-core.js';
 import { type IndexSettings, settingsValidation } from '../engine/settings.js';
 import { type BundleRecommendations, type IndexBundle, isFromFile } from '../engine/bundle.js';
 import { loadBrowse, loadForBundle, loadForRequests, WorkerDictionaries } from './on-demand.js';
-import { flag, LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
+import { flag, LocalError, type LocalRecommendRequest, newQueryID, toSearchParams } from './shared.js';
+import type { ObjectRequest } from './recommend.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
 
@@ -251,17 +252,14 @@ export class LocalEngine {
     return { results };
   }
 
-  /** Records by objectID, as `POST /1/indexes/*\/objects` (null for one not found). */
-  getObjects(requests: Array<{ indexName: string; objectID: string; attributesToRetrieve?: string[] }>): {
-    results: Array<RawParams | null>;
-  } {
-    const results = requests.map(({ indexName, objectID, attributesToRetrieve }) => {
-      const { index } = this.#require(indexName);
-      const record = index.getObject(objectID);
-      if (!record) return null;
-      return project(record, attributesToRetrieve ?? ['*'], index.getSetting('unretrievableAttributes') ?? []);
-    });
-    return { results };
+  /**
+   * Records by objectID, as `POST /1/indexes/*\/objects` (null for one not found). The code is in the Recommend chunk
+   * (`recommend.ts`, which projects records alike), fetched by the first such call: a page of search elements never
+   * makes one.
+   */
+  async getObjects(requests: ObjectRequest[]): Promise<{ results: Array<RawParams | null> }> {
+    const { getObjects } = await import('./recommend.js');
+    return { results: getObjects(requests, (indexName) => this.#require(indexName).index) };
   }
 
   /** One page of a browse, as `POST /1/indexes/{indexName}/browse` (the engine's cursor). */
