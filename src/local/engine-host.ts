@@ -12,10 +12,11 @@ import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, IndexCore } from '../engine/index-core.js';
 import { type IndexSettings, settingsValidation } from '../engine/settings.js';
-import { type BundleRecommendations, type IndexBundle, isFromFile } from '../engine/bundle.js';
+import type { IndexBundle } from '../engine/bundle.js';
+import { isFromFile, type ReadBundle } from '../engine/bundle-read.js';
 import { loadBrowse, loadForBundle, loadForRequests, WorkerDictionaries } from './on-demand.js';
 import { flag, LocalError, type LocalRecommendRequest, newQueryID, toSearchParams } from './shared.js';
-import type { ObjectRequest } from './recommend.js';
+import type { ObjectRequest, Recommendations } from './recommend.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
 
@@ -58,7 +59,8 @@ export class LocalEngine {
   readonly #indices = new Map<string, LoadedIndex>();
   /** Replicas not built yet: built on their first search. */
   readonly #pending = new Map<string, () => LoadedIndex>();
-  readonly #recommendations = new Map<string, BundleRecommendations>();
+  /** Per primary index name, its Recommend lists: as the file stores them until the first Recommend request. */
+  readonly #recommendations = new Map<string, Recommendations>();
   /** The rules code (`applyRules`, `searchWithPins`), a chunk of its own, imported by the first bundle with rules. */
   #rules: typeof import('../engine/rules.js') | null = null;
   /** One dictionary set shared by every index, as in the service (standard entries and the files' custom ones). */
@@ -77,7 +79,7 @@ export class LocalEngine {
    * ranking) when it is first searched — from its primary's structures when its searchable attributes and
    * languages are the primary's — so a page that never sorts never pays for it.
    */
-  async load(bundle: IndexBundle): Promise<string[]> {
+  async load(bundle: IndexBundle | ReadBundle): Promise<string[]> {
     // the restore code is a chunk of its own, fetched only for a file that carries structures
     const restorer = bundle.indices.some((entry) => entry.structures) ? await import('../engine/snapshot.js') : null;
     // so is the rules code, for a file with rules
@@ -130,7 +132,13 @@ export class LocalEngine {
       else this.#indices.set(entry.name, build());
       names.push(entry.name);
     }
-    for (const [name, lists] of Object.entries(bundle.recommendations ?? {})) this.#recommendations.set(name, lists);
+    for (const [name, lists] of Object.entries('recommendations' in bundle ? (bundle.recommendations ?? {}) : {}))
+      this.#recommendations.set(name, { lists });
+    // a file's lists as it stores them, read with the first Recommend request (by the Recommend chunk)
+    for (const [name, stored] of Object.entries(
+      'storedRecommendations' in bundle ? (bundle.storedRecommendations ?? {}) : {},
+    ))
+      this.#recommendations.set(name, { stored, records: primaries.get(name)?.records ?? [] });
     return names;
   }
 

@@ -5,7 +5,13 @@
  * (`LocalEngine.getObjects`), projected alike. A chunk of its own: the worker loads it on the first Recommend request
  * or records request, which a page of search elements never makes.
  */
-import type { BundleRecommendations, ScoredItem } from '../engine/bundle.js';
+import {
+  type BundleRecommendations,
+  type BundleRecord,
+  type ScoredItem,
+  type StoredRecommendations,
+  unpackRecommendations,
+} from '../engine/bundle.js';
 import type { RawParams } from '../engine/rules.js';
 import type { IndexCore, IndexRecord } from '../engine/index-core.js';
 import { LocalError, type LocalRecommendRequest, newQueryID, toSearchParams } from './shared.js';
@@ -15,14 +21,39 @@ const DEFAULT_RECOMMENDATIONS = 30;
 const MAX_RECOMMENDATIONS = 1000;
 
 /**
- * The answer to one Recommend request on `index`, whose primary's exported lists are `lists`.
- * @example recommendOne({ indexName: 'products', model: 'related-products', objectID: '42' }, index, lists).hits
+ * A primary's Recommend lists as the worker keeps them: read (`lists`: given in code, or read by the first Recommend
+ * request), or as its file stores them (`stored`, positions in the order of the primary's `records`).
+ */
+export interface Recommendations {
+  lists?: BundleRecommendations;
+  stored?: StoredRecommendations;
+  records?: readonly BundleRecord[];
+}
+
+/** The lists of `kept`, read from their stored form on first use (and kept read). */
+function listsOf(kept: Recommendations | undefined): BundleRecommendations | undefined {
+  if (!kept) return undefined;
+  if (!kept.lists && kept.stored) {
+    kept.lists = unpackRecommendations(
+      kept.stored,
+      (kept.records ?? []).map((record) => record.objectID),
+    );
+    kept.stored = undefined;
+    kept.records = undefined;
+  }
+  return kept.lists;
+}
+
+/**
+ * The answer to one Recommend request on `index`, whose primary's exported lists `kept` holds.
+ * @example recommendOne({ indexName: 'products', model: 'related-products', objectID: '42' }, index, { lists }).hits
  */
 export function recommendOne(
   request: LocalRecommendRequest,
   index: IndexCore,
-  lists: BundleRecommendations | undefined,
+  kept: Recommendations | undefined,
 ): Record<string, unknown> {
+  const lists = listsOf(kept);
   const threshold = request.threshold ?? 0;
   const cap = Math.min(request.maxRecommendations || DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS);
   const queryID = newQueryID();

@@ -5,7 +5,7 @@
  * `{ id, ok: false, status, message }` (the status the service would answer).
  */
 import { LocalEngine, statusOf } from './engine-host.js';
-import { decodeBundle } from '../engine/bundle.js';
+import { readBundle } from '../engine/bundle-read.js';
 import type { LocalLoad } from './client.js';
 import type { WorkerRequest, WorkerResponse } from './messages.js';
 
@@ -20,7 +20,7 @@ async function bytesOf(source: string | ArrayBuffer): Promise<Uint8Array> {
 
 async function load(sources: Array<string | ArrayBuffer>): Promise<LocalLoad> {
   const started = performance.now();
-  const bundles = await Promise.all(sources.map(async (source) => decodeBundle(await bytesOf(source))));
+  const bundles = await Promise.all(sources.map(async (source) => readBundle(await bytesOf(source))));
   for (const bundle of bundles) await engine.load(bundle);
   return { indices: engine.names(), loadMs: performance.now() - started, rebuilt: Object.fromEntries(engine.rebuilt) };
 }
