@@ -25,24 +25,14 @@ async function load(sources: Array<string | ArrayBuffer>): Promise<LocalLoad> {
   return { indices: engine.names(), loadMs: performance.now() - started, rebuilt: Object.fromEntries(engine.rebuilt) };
 }
 
+/** The engine's methods the client calls (its `search` sends a multi-query of one request). */
+const METHODS: readonly string[] = ['multiSearch', 'searchForFacetValues', 'getObjects', 'browse', 'recommend'];
+
 async function call(method: string, args: unknown[]): Promise<unknown> {
+  if (!METHODS.includes(method)) throw new Error(`Unknown method ${method}`);
   await engine.prepare(method, args);
-  switch (method) {
-    case 'multiSearch':
-      return engine.multiSearch(args[0] as never, args[1] as string | undefined);
-    case 'search':
-      return engine.search(args[0] as string, args[1] as never);
-    case 'searchForFacetValues':
-      return engine.searchForFacetValues(args[0] as string, args[1] as string, args[2] as never);
-    case 'getObjects':
-      return engine.getObjects(args[0] as never);
-    case 'browse':
-      return engine.browse(args[0] as string, args[1] as never);
-    case 'recommend':
-      return engine.recommend(args[0] as never);
-    default:
-      throw new Error(`Unknown method ${method}`);
-  }
+  const answer = engine[method as 'multiSearch'] as (...given: unknown[]) => unknown;
+  return answer.apply(engine, args);
 }
 
 self.addEventListener('message', async (event: MessageEvent<WorkerRequest>) => {
