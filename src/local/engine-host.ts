@@ -11,7 +11,8 @@ import { checkResponseFields, skippedAnswer, withResponseFields } from '../engin
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, IndexCore } from '../engine/index-core.js';
-import { type IndexSettings, settingsValidation } from '../engine/settings.js';
+import type { IndexSettings } from '../engine/settings.js';
+import { feature } from '../engine/features.js';
 import type { IndexBundle } from '../engine/bundle.js';
 import { isFromFile, type ReadBundle } from '../engine/bundle-read.js';
 import { loadBrowse, loadForBundle, loadForRequests, WorkerDictionaries } from './on-demand.js';
@@ -101,7 +102,9 @@ export class LocalEngine {
       const primary = primaries.get(entry.replicaOf ?? entry.name);
       const records = (primary?.records ?? []) as IndexRecord[];
       const { replicas: _replicas, primary: _primary, ...given } = entry.settings;
-      const settings = fromCode ? settingsValidation().validateSettings(given) : (given as Partial<IndexSettings>);
+      const settings = fromCode
+        ? feature('settingsValidation').validateSettings(given)
+        : (given as Partial<IndexSettings>);
       const build = (): LoadedIndex => {
         const loaded = { rules: entry.rules, primary: entry.replicaOf ?? bundle.name, trusted: !fromCode };
         const snapshot = entry.structures ?? primary?.structures;
@@ -221,7 +224,7 @@ export class LocalEngine {
     if (raw.renderingContent !== undefined && raw.renderingContent !== null) {
       const given = toSearchParams({ renderingContent: raw.renderingContent }).renderingContent;
       if (!check) return given as Record<string, unknown>;
-      return settingsValidation().validateSettingValue('renderingContent', given) as Record<string, unknown>;
+      return feature('settingsValidation').validateSettingValue('renderingContent', given) as Record<string, unknown>;
     }
     // One setting copied, as the service's pipeline does, not a copy of every setting per search.
     const setting = index.getSetting('renderingContent') as Record<string, unknown> | null | undefined;

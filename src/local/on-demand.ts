@@ -17,7 +17,6 @@ import type { BundleDictionaries, IndexBundle } from '../engine/bundle.js';
 import type { ReadBundle } from '../engine/bundle-read.js';
 import type { Dictionaries } from '../engine/dictionaries.js';
 import type { RawParams } from '../engine/rules.js';
-import { installSettingsValidation } from '../engine/settings.js';
 import { type DictionaryReader, StandardDictionaries } from '../engine/standard-dictionaries.js';
 import { flag } from './shared.js';
 
@@ -35,7 +34,7 @@ const LANGUAGE_FEATURES = ['removeStopWords', 'ignorePlurals'] as const;
  */
 async function loadSettingsValidation(): Promise<void> {
   const { validateSettings, validateSettingValue } = await import('../engine/settings-validation.js');
-  installSettingsValidation({ validateSettings, validateSettingValue });
+  installFeature('settingsValidation', { validateSettings, validateSettingValue });
 }
 
 /**
