@@ -29,14 +29,12 @@ export interface LocalQuery {
   facet?: string;
 }
 
-/** `params` (string or object) merged with the other fields, the fields winning — as the service's `rawParams`. */
-function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {}): RawParams {
-  const out: RawParams = typeof params === 'string' ? (parseSearchParams(params) as RawParams) : { ...(params ?? {}) };
-  for (const [name, value] of Object.entries(rest)) {
-    if (value !== undefined)
-      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
+/**
+ * A request's `params` (the URL-encoded string the client sends, or an object) as raw parameters. A request of the
+ * local client has no other parameter fields to merge in, as the service's `rawParams` does for the wire's.
+ */
+function rawParamsOf(params: string | RawParams | undefined): RawParams {
+  return typeof params === 'string' ? (parseSearchParams(params) as RawParams) : { ...(params ?? {}) };
 }
 
 interface LoadedIndex {
