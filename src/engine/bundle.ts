@@ -20,12 +20,9 @@ import type { CompoundEntry, PluralEntry, StopwordEntry } from './dictionaries.j
 import type { Rule } from './rules.js';
 import type { IndexSnapshot, SnapshotSection } from './snapshot.js';
 import type { Synonym } from './synonyms.js';
+import { type Columns, pipe, readBundle, type StoredStructures, SVCIDX_MAGIC } from './bundle-read.js';
 
-/** The file's first bytes: `SVCIDX`, a zero, the format version this module writes. */
-export const SVCIDX_MAGIC = [0x53, 0x56, 0x43, 0x49, 0x44, 0x58, 0x00, 0x02] as const;
-
-/** The format versions this module reads. */
-const READABLE_VERSIONS = [1, 2];
+export { type ReadBundle, readBundle, SVCIDX_MAGIC } from './bundle-read.js';
 
 /** A record as exported: `objectID` and any JSON values. */
 export type BundleRecord = Record<string, unknown> & { objectID: string };
@@ -87,16 +84,6 @@ export interface IndexBundle {
   dictionaries?: BundleDictionaries;
 }
 
-/**
- * Records stored column by column: the attribute names, per attribute its values in record order, and the
- * positions of the records that lack it (their value is written as `null`, as is a record's own `null`).
- */
-interface Columns {
-  attributes: string[];
-  values: unknown[][];
-  absent: number[][];
-}
-
 function toColumns(records: BundleRecord[]): Columns {
   const attributes: string[] = [];
   const seen = new Set<string>();
@@ -123,32 +110,11 @@ function toColumns(records: BundleRecord[]): Columns {
   return { attributes, values, absent };
 }
 
-function fromColumns(columns: Columns, count: number): BundleRecord[] {
-  const records: BundleRecord[] = [];
-  for (let i = 0; i < count; i++) records.push({} as BundleRecord);
-  columns.attributes.forEach((name, a) => {
-    const column = columns.values[a] ?? [];
-    const missing = new Set(columns.absent[a] ?? []);
-    // A record may name an attribute `__proto__`: an own property then (defineProperty), never the prototype.
-    const own = name === '__proto__';
-    for (let i = 0; i < count; i++) {
-      if (missing.has(i)) continue;
-      const record = records[i]!;
-      if (own) {
-        Object.defineProperty(record, name, { value: column[i], enumerable: true, writable: true, configurable: true });
-      } else {
-        record[name] = column[i];
-      }
-    }
-  });
-  return records;
-}
-
 /**
  * Recommend lists as stored: per record (in the primary's record order) the flat list `[position, score, …]`
  * of its recommendations, positions in the same record order (a number compresses far better than an objectID).
  */
-interface StoredRecommendations {
+export interface StoredRecommendations {
   relatedProducts: number[][];
   boughtTogether: number[][];
   trendingItems: number[];
@@ -185,7 +151,13 @@ function packRecommendations(lists: BundleRecommendations, ids: string[]): Store
   };
 }
 
-function unpackRecommendations(stored: StoredRecommendations, ids: string[]): BundleRecommendations {
+/**
+ * A primary's stored Recommend lists as scored objectIDs (`ids`: its records' objectIDs, in order).
+ *
+ * @example
+ * unpackRecommendations(stored, ['a', 'b']).relatedProducts.a // [{ objectID: 'b', score: 0.9 }]
+ */
+export function unpackRecommendations(stored: StoredRecommendations, ids: string[]): BundleRecommendations {
   const perRecord = (lists: number[][]) => {
     const out: Record<string, ScoredItem[]> = {};
     lists.forEach((flat, i) => {
@@ -204,16 +176,6 @@ function unpackRecommendations(stored: StoredRecommendations, ids: string[]): Bu
 /** The objectIDs of a primary's records, in their order (the positions of the stored Recommend lists). */
 function objectIDsOf(indices: Array<{ name: string; records?: BundleRecord[] }>, name: string): string[] {
   return (indices.find((entry) => entry.name === name)?.records ?? []).map((record) => record.objectID);
-}
-
-async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
-  const output = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream);
-  return new Uint8Array(await new Response(output).arrayBuffer());
-}
-
-/** A snapshot's header as the JSON document stores it: its sections named, with their number of values. */
-interface StoredStructures extends Omit<IndexSnapshot, 'sections'> {
-  sections: Array<[SnapshotSection, number]>;
 }
 
 /** Bytes of `value` as a LEB128 varint. */
@@ -241,26 +203,6 @@ function writeVarints(lists: Uint32Array[]): Uint8Array {
       out[at++] = value;
     }
   }
-  return out;
-}
-
-/** Reads `count` varints of `bytes` from `cursor.at` (moved past them); a `TypeError` past the end. */
-function readVarints(bytes: Uint8Array, cursor: { at: number }, count: number): Uint32Array {
-  const out = new Uint32Array(count);
-  let at = cursor.at;
-  for (let i = 0; i < count; i++) {
-    let value = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      if (at >= bytes.length || shift > 28) throw new TypeError('A .svcidx whose sections are cut short or damaged');
-      byte = bytes[at++]!;
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    out[i] = value;
-  }
-  cursor.at = at;
   return out;
 }
 
@@ -306,80 +248,23 @@ export async function encodeBundle(bundle: IndexBundle): Promise<Uint8Array> {
   return out;
 }
 
-type StoredIndex = Omit<BundleIndex, 'records' | 'structures'> & {
-  count?: number;
-  columns?: Columns;
-  structures?: StoredStructures;
-};
-
-/** Bundles read from a file by {@link decodeBundle}: their format version was known and gzip's checksum held. */
-const FROM_FILES = new WeakSet<IndexBundle>();
-
 /**
- * Whether `bundle` was read from a `.svcidx` file (by {@link decodeBundle}, which checked its magic bytes, its format
- * version and — gzip's CRC-32 and length, checked by `DecompressionStream` — its integrity), rather than built in
- * code. Its settings are the ones the service validated when it exported them.
- *
- * @example
- * isFromFile(await decodeBundle(bytes)) // true
- */
-export function isFromFile(bundle: IndexBundle): boolean {
-  return FROM_FILES.has(bundle);
-}
-
-/**
- * Reads the bytes of a `.svcidx` file; throws a `TypeError` naming what is wrong with a file that is not one.
+ * Reads the bytes of a `.svcidx` file whole, its Recommend lists as scored objectIDs; throws a `TypeError` naming what
+ * is wrong with a file that is not one.
  *
  * @example
  * const bundle = await decodeBundle(new Uint8Array(await (await fetch('/indexes/products.svcidx')).arrayBuffer()));
  */
 export async function decodeBundle(bytes: Uint8Array): Promise<IndexBundle> {
-  const known = SVCIDX_MAGIC.slice(0, 7).every((byte, i) => bytes[i] === byte);
-  if (!known) throw new TypeError('Not a .svcidx file (wrong magic bytes)');
-  const version = bytes[7]!;
-  if (!READABLE_VERSIONS.includes(version))
-    throw new TypeError(`Unsupported .svcidx version ${version} (this reader knows ${READABLE_VERSIONS.join(', ')})`);
-  const plain = await pipe(bytes.subarray(SVCIDX_MAGIC.length), new DecompressionStream('gzip'));
-  let json = plain;
-  let binary: Uint8Array = new Uint8Array(0);
-  if (version >= 2) {
-    if (plain.length < 4) throw new TypeError('A .svcidx cut short');
-    const length = new DataView(plain.buffer, plain.byteOffset).getUint32(0, true);
-    if (4 + length > plain.length) throw new TypeError('A .svcidx cut short');
-    json = plain.subarray(4, 4 + length);
-    binary = plain.subarray(4 + length);
-  }
-  const stored = JSON.parse(new TextDecoder().decode(json)) as Omit<IndexBundle, 'indices' | 'recommendations'> & {
-    indices: StoredIndex[];
-    recommendations?: Record<string, StoredRecommendations>;
-  };
-  if (typeof stored.name !== 'string' || !Array.isArray(stored.indices))
-    throw new TypeError('A .svcidx without indices');
-  const cursor = { at: 0 };
-  const indices: BundleIndex[] = stored.indices.map(({ count, columns, structures, ...index }) => {
-    const entry: BundleIndex = columns ? { ...index, records: fromColumns(columns, count ?? 0) } : index;
-    if (structures) {
-      const lists = new Map<string, Uint32Array>();
-      for (const [name, size] of structures.sections) {
-        // each value takes a byte at least: a count beyond the bytes left is a damaged file, not an allocation
-        if (!Number.isInteger(size) || size < 0 || size > binary.length - cursor.at)
-          throw new TypeError('A .svcidx whose sections are cut short or damaged');
-        lists.set(name, readVarints(binary, cursor, size));
-      }
-      // own properties whatever the names (`fromEntries` defines them); the restore checks the names
-      const sections = Object.fromEntries(lists) as IndexSnapshot['sections'];
-      entry.structures = { ...structures, sections };
-    }
-    return entry;
-  });
-  const bundle: IndexBundle = { name: stored.name, exportedAt: stored.exportedAt, indices };
-  if (stored.dictionaries) bundle.dictionaries = stored.dictionaries;
-  FROM_FILES.add(bundle);
-  if (stored.recommendations) {
+  const read = await readBundle(bytes);
+  const stored = read.storedRecommendations;
+  delete read.storedRecommendations;
+  const bundle: IndexBundle = read;
+  if (stored) {
     bundle.recommendations = Object.fromEntries(
-      Object.entries(stored.recommendations).map(([name, lists]) => [
+      Object.entries(stored).map(([name, lists]) => [
         name,
-        unpackRecommendations(lists, objectIDsOf(indices, name)),
+        unpackRecommendations(lists, objectIDsOf(bundle.indices, name)),
       ]),
     );
   }

@@ -3,7 +3,8 @@
  * synonyms), the standard stop words and plural rules (`removeStopWords`, `ignorePlurals`), geo search (a request with
  * a geo area), filters (`filter-bits.ts` and the filter language of `filters.ts`: a request, or a rule's consequence,
  * that filters), personalisation (a search given a user's profile), the warm-up of a large index, browsing (`browse`)
- * and the hits' `_rankingInfo` (`getRankingInfo`) — and the upkeep of sorted structures on later writes (`upkeep.ts`),
+ * and the hits' `_rankingInfo` (`getRankingInfo`), the settings validation (`settings-validation.ts`: settings given
+ * in code, a request's `renderingContent`; a `.svcidx`'s were validated by the service) — and the upkeep of sorted structures on later writes (`upkeep.ts`),
  * which an index built in one write never needs. They are installed here by whoever loads them: `svc-search/engine`
  * (`index.ts`, what the service imports) installs every one, the browser worker of `svc-search/local` each one when a
  * file or a request needs it (its calls are asynchronous: `LocalEngine.load` and `LocalEngine.prepare`), so a page pays
@@ -17,6 +18,7 @@ import type { buildOptionalFilters } from './filters.js';
 import type { geoFilter, parseGeo } from './geo.js';
 import type { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import type { rankingInfo } from './ranking-info.js';
+import type { validateSettings, validateSettingValue } from './settings-validation.js';
 import type { SearchParams } from './params.js';
 import type { personalizationFigures, personalScorer } from './personalization.js';
 import type { rankOneWord } from './one-word.js';
@@ -38,6 +40,7 @@ export interface EngineFeatures {
   warmUp: { warmUp: typeof warmUp };
   browse: { browse: typeof browse };
   rankingInfo: { rankingInfo: typeof rankingInfo };
+  settingsValidation: { validateSettings: typeof validateSettings; validateSettingValue: typeof validateSettingValue };
   upkeep: {
     addToOrder: typeof addToOrder;
     flushOrder: typeof flushOrder;

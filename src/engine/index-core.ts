@@ -265,10 +265,9 @@ export class IndexCore {
         response.length = length;
       }
       if (facetNames.length) {
-        const sortBy = params.sortFacetValuesBy;
-        if (sortBy !== undefined && sortBy !== 'count' && sortBy !== 'alpha')
-          throw new EngineError(`Invalid value for parameter "sortFacetValuesBy": expected 'count' or 'alpha'`);
-        const { facets, stats } = facetCounts(this.state, facetNames, exec.candidates, maxValues, sortBy === 'alpha');
+        // `sortFacetValuesBy`: 'count' or 'alpha', checked with the other parameters (the protocol's table)
+        const alpha = params.sortFacetValuesBy === 'alpha';
+        const { facets, stats } = facetCounts(this.state, facetNames, exec.candidates, maxValues, alpha);
         response.facets = facets;
         if (Object.keys(stats).length) response.facets_stats = stats;
         response.exhaustiveFacetsCount = true;

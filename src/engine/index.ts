@@ -19,13 +19,12 @@ import { personalizationFigures, personalScorer } from './personalization.js';
 import { rankingInfo } from './ranking-info.js';
 import { markSpans, spanMatches } from './spans.js';
 import { buildExpansion } from './synonyms.js';
-import { installSettingsValidation } from './settings.js';
 import { validateSettings, validateSettingValue } from './settings-validation.js';
 import { addToOrder, flushOrder, insertAlpha, mergeNewSegment } from './upkeep.js';
 import { warmUp } from './warm-up.js';
 
 // Every optional part of the engine, installed (`features.ts`): the browser worker installs each only when needed.
-installSettingsValidation({ validateSettings, validateSettingValue });
+installFeature('settingsValidation', { validateSettings, validateSettingValue });
 installFeature('synonyms', { buildExpansion, spanMatches, markSpans });
 installFeature('languageTables', { STANDARD_STOP_WORDS, pluralForms });
 installFeature('geo', { parseGeo, geoFilter });

@@ -11,7 +11,7 @@ import { asksForFilters, asksForGeo, feature } from './features.js';
 import { IndexCore } from './index-core.js';
 import type { IndexRecord, IndexState } from './index-state.js';
 import { parseSearchParams, type SearchParams } from './params.js';
-import { settingsValidation, type IndexSettings } from './settings.js';
+import type { IndexSettings } from './settings.js';
 import type { SnapshotContents } from './snapshot.js';
 import { postingsContents, restorePostings, restoreVocabulary, vocabularyContents } from './structures.js';
 import type { Synonym } from './synonyms.js';
@@ -67,7 +67,7 @@ function restoreStructures(
 export class Index extends IndexCore {
   /** Validates (400 naming the setting) and applies a partial settings object; `null` resets a setting. */
   setSettings(partial: Partial<IndexSettings> | Record<string, unknown>): void {
-    this.applyValidSettings(settingsValidation().validateSettings(partial));
+    this.applyValidSettings(feature('settingsValidation').validateSettings(partial));
   }
 
   /** The synonyms of the index (a copy). */

@@ -1,6 +1,6 @@
 /**
  * Settings validation (400 with a message naming the setting), also applied to search parameters that override a
- * setting. `svc-search/engine` (`index.ts`) installs it in the engine (`installSettingsValidation`):
+ * setting. `svc-search/engine` (`index.ts`) installs it in the engine (`installFeature('settingsValidation', …)`):
  * `Index.setSettings` validates with it. The browser worker imports it only when settings come from code, not from a verified
  * `.svcidx` (whose settings the service validated when it exported them).
  */

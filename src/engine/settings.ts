@@ -96,35 +96,6 @@ export function defaultSettings(): IndexSettings {
 /** `asc(attr)` / `desc(attr)`. */
 export const RANK_FN = /^(asc|desc)\(([^()]+)\)$/;
 
-/**
- * Settings validation, kept in `settings-validation.ts`: a module of its own that `svc-search/engine` (`index.ts`)
- * installs here, so the browser worker, which trusts the settings of a verified `.svcidx`, loads it only when
- * settings come from code or a request gives `renderingContent`.
- */
-export interface SettingsValidation {
-  validateSettings(partial: unknown): Partial<IndexSettings>;
-  validateSettingValue(name: string, value: unknown, kind?: string): unknown;
-}
-
-let installed: SettingsValidation | null = null;
-
-/**
- * Installs the settings validation (`svc-search/engine` does; the browser worker when it needs it).
- * @example installSettingsValidation({ validateSettings, validateSettingValue })
- */
-export function installSettingsValidation(validation: SettingsValidation): void {
-  installed = validation;
-}
-
-/**
- * The settings validation, loaded; an error (not a silent pass) when no module imported it.
- * @example settingsValidation().validateSettings({ hitsPerPage: 10 })
- */
-export function settingsValidation(): SettingsValidation {
-  if (!installed) throw new Error('The engine’s settings validation is not loaded (svc-search/engine installs it)');
-  return installed;
-}
-
 /** One searchable attribute of `searchableAttributes`, parsed. */
 export interface SearchableSpec {
   path: string[];

@@ -11,10 +11,13 @@ import { checkResponseFields, skippedAnswer, withResponseFields } from '../engin
 import { parseSearchParams } from '../engine/params.js';
 import type { AppliedRules, RawParams, Rule } from '../engine/rules.js';
 import { type IndexRecord, IndexCore } from '../engine/index-core.js';
-import { type IndexSettings, settingsValidation } from '../engine/settings.js';
-import { type BundleRecommendations, type IndexBundle, isFromFile } from '../engine/bundle.js';
+import type { IndexSettings } from '../engine/settings.js';
+import { feature } from '../engine/features.js';
+import type { IndexBundle } from '../engine/bundle.js';
+import { isFromFile, type ReadBundle } from '../engine/bundle-read.js';
 import { loadBrowse, loadForBundle, loadForRequests, WorkerDictionaries } from './on-demand.js';
-import { flag, LocalError, type LocalRecommendRequest, newQueryID, project, toSearchParams } from './shared.js';
+import { flag, LocalError, type LocalRecommendRequest, newQueryID, toSearchParams } from './shared.js';
+import type { ObjectRequest, Recommendations } from './recommend.js';
 
 export { LocalError, type LocalRecommendRequest } from './shared.js';
 
@@ -26,14 +29,12 @@ export interface LocalQuery {
   facet?: string;
 }
 
-/** `params` (string or object) merged with the other fields, the fields winning — as the service's `rawParams`. */
-function rawParamsOf(params: string | RawParams | undefined, rest: RawParams = {}): RawParams {
-  const out: RawParams = typeof params === 'string' ? (parseSearchParams(params) as RawParams) : { ...(params ?? {}) };
-  for (const [name, value] of Object.entries(rest)) {
-    if (value !== undefined)
-      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
+/**
+ * A request's `params` (the URL-encoded string the client sends, or an object) as raw parameters. A request of the
+ * local client has no other parameter fields to merge in, as the service's `rawParams` does for the wire's.
+ */
+function rawParamsOf(params: string | RawParams | undefined): RawParams {
+  return typeof params === 'string' ? (parseSearchParams(params) as RawParams) : { ...(params ?? {}) };
 }
 
 interface LoadedIndex {
@@ -57,7 +58,8 @@ export class LocalEngine {
   readonly #indices = new Map<string, LoadedIndex>();
   /** Replicas not built yet: built on their first search. */
   readonly #pending = new Map<string, () => LoadedIndex>();
-  readonly #recommendations = new Map<string, BundleRecommendations>();
+  /** Per primary index name, its Recommend lists: as the file stores them until the first Recommend request. */
+  readonly #recommendations = new Map<string, Recommendations>();
   /** The rules code (`applyRules`, `searchWithPins`), a chunk of its own, imported by the first bundle with rules. */
   #rules: typeof import('../engine/rules.js') | null = null;
   /** One dictionary set shared by every index, as in the service (standard entries and the files' custom ones). */
@@ -76,7 +78,7 @@ export class LocalEngine {
    * ranking) when it is first searched — from its primary's structures when its searchable attributes and
    * languages are the primary's — so a page that never sorts never pays for it.
    */
-  async load(bundle: IndexBundle): Promise<string[]> {
+  async load(bundle: IndexBundle | ReadBundle): Promise<string[]> {
     // the restore code is a chunk of its own, fetched only for a file that carries structures
     const restorer = bundle.indices.some((entry) => entry.structures) ? await import('../engine/snapshot.js') : null;
     // so is the rules code, for a file with rules
@@ -98,7 +100,9 @@ export class LocalEngine {
       const primary = primaries.get(entry.replicaOf ?? entry.name);
       const records = (primary?.records ?? []) as IndexRecord[];
       const { replicas: _replicas, primary: _primary, ...given } = entry.settings;
-      const settings = fromCode ? settingsValidation().validateSettings(given) : (given as Partial<IndexSettings>);
+      const settings = fromCode
+        ? feature('settingsValidation').validateSettings(given)
+        : (given as Partial<IndexSettings>);
       const build = (): LoadedIndex => {
         const loaded = { rules: entry.rules, primary: entry.replicaOf ?? bundle.name, trusted: !fromCode };
         const snapshot = entry.structures ?? primary?.structures;
@@ -129,7 +133,13 @@ export class LocalEngine {
       else this.#indices.set(entry.name, build());
       names.push(entry.name);
     }
-    for (const [name, lists] of Object.entries(bundle.recommendations ?? {})) this.#recommendations.set(name, lists);
+    for (const [name, lists] of Object.entries('recommendations' in bundle ? (bundle.recommendations ?? {}) : {}))
+      this.#recommendations.set(name, { lists });
+    // a file's lists as it stores them, read with the first Recommend request (by the Recommend chunk)
+    for (const [name, stored] of Object.entries(
+      'storedRecommendations' in bundle ? (bundle.storedRecommendations ?? {}) : {},
+    ))
+      this.#recommendations.set(name, { stored, records: primaries.get(name)?.records ?? [] });
     return names;
   }
 
@@ -212,7 +222,7 @@ export class LocalEngine {
     if (raw.renderingContent !== undefined && raw.renderingContent !== null) {
       const given = toSearchParams({ renderingContent: raw.renderingContent }).renderingContent;
       if (!check) return given as Record<string, unknown>;
-      return settingsValidation().validateSettingValue('renderingContent', given) as Record<string, unknown>;
+      return feature('settingsValidation').validateSettingValue('renderingContent', given) as Record<string, unknown>;
     }
     // One setting copied, as the service's pipeline does, not a copy of every setting per search.
     const setting = index.getSetting('renderingContent') as Record<string, unknown> | null | undefined;
@@ -251,17 +261,14 @@ export class LocalEngine {
     return { results };
   }
 
-  /** Records by objectID, as `POST /1/indexes/*\/objects` (null for one not found). */
-  getObjects(requests: Array<{ indexName: string; objectID: string; attributesToRetrieve?: string[] }>): {
-    results: Array<RawParams | null>;
-  } {
-    const results = requests.map(({ indexName, objectID, attributesToRetrieve }) => {
-      const { index } = this.#require(indexName);
-      const record = index.getObject(objectID);
-      if (!record) return null;
-      return project(record, attributesToRetrieve ?? ['*'], index.getSetting('unretrievableAttributes') ?? []);
-    });
-    return { results };
+  /**
+   * Records by objectID, as `POST /1/indexes/*\/objects` (null for one not found). The code is in the Recommend chunk
+   * (`recommend.ts`, which projects records alike), fetched by the first such call: a page of search elements never
+   * makes one.
+   */
+  async getObjects(requests: ObjectRequest[]): Promise<{ results: Array<RawParams | null> }> {
+    const { getObjects } = await import('./recommend.js');
+    return { results: getObjects(requests, (indexName) => this.#require(indexName).index) };
   }
 
   /** One page of a browse, as `POST /1/indexes/{indexName}/browse` (the engine's cursor). */

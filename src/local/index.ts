@@ -16,12 +16,14 @@ export {
 export {
   decodeBundle,
   encodeBundle,
+  readBundle,
   SVCIDX_MAGIC,
   type BundleDictionaries,
   type BundleIndex,
   type BundleRecommendations,
   type BundleRecord,
   type IndexBundle,
+  type ReadBundle,
   type ScoredItem,
 } from '../engine/bundle.js';
 export { LocalEngine, LocalError, type LocalQuery, type LocalRecommendRequest } from './engine-host.js';

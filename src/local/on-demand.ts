@@ -14,9 +14,9 @@ import {
   WARM_UP_AT,
 } from '../engine/features.js';
 import type { BundleDictionaries, IndexBundle } from '../engine/bundle.js';
+import type { ReadBundle } from '../engine/bundle-read.js';
 import type { Dictionaries } from '../engine/dictionaries.js';
 import type { RawParams } from '../engine/rules.js';
-import { installSettingsValidation } from '../engine/settings.js';
 import { type DictionaryReader, StandardDictionaries } from '../engine/standard-dictionaries.js';
 import { flag } from './shared.js';
 
@@ -34,7 +34,7 @@ const LANGUAGE_FEATURES = ['removeStopWords', 'ignorePlurals'] as const;
  */
 async function loadSettingsValidation(): Promise<void> {
   const { validateSettings, validateSettingValue } = await import('../engine/settings-validation.js');
-  installSettingsValidation({ validateSettings, validateSettingValue });
+  installFeature('settingsValidation', { validateSettings, validateSettingValue });
 }
 
 /**
@@ -132,7 +132,7 @@ async function loadWarmUp(): Promise<void> {
  * @example
  * await loadForBundle(bundle, !isFromFile(bundle));
  */
-export async function loadForBundle(bundle: IndexBundle, fromCode: boolean): Promise<void> {
+export async function loadForBundle(bundle: IndexBundle | ReadBundle, fromCode: boolean): Promise<void> {
   const rules = JSON.stringify(bundle.indices.map((entry) => entry.rules));
   const named = (names: readonly string[]) => names.some((name) => rules.includes(`"${name}"`));
   const loads: Array<Promise<void>> = [];

@@ -1,11 +1,9 @@
 /**
  * What the local engine's modules share (`engine-host.ts`, `on-demand.ts` and the Recommend chunk `recommend.ts`): the
- * Recommend request, boolean parameters, the engine's refusal with its HTTP status, queryIDs, and records projected as
- * the service projects them.
+ * Recommend request, boolean parameters, the engine's refusal with its HTTP status and queryIDs.
  */
 import { type SearchParams, parseSearchParams } from '../engine/params.js';
 import type { RawParams } from '../engine/rules.js';
-import type { IndexRecord } from '../engine/index-core.js';
 
 /** One Recommend request (document 2). */
 export interface LocalRecommendRequest {
@@ -50,26 +48,4 @@ export function toSearchParams(raw: RawParams): SearchParams {
 export function newQueryID(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** A record with only the attributes a Recommend answer may show (as the service's `project`). */
-export function project(
-  record: IndexRecord,
-  attributes: readonly string[],
-  unretrievable: readonly string[],
-): RawParams {
-  let out: RawParams;
-  if (attributes.includes('*')) {
-    out = { ...record };
-    for (const name of attributes) if (name.startsWith('-')) delete out[name.slice(1)];
-  } else {
-    out = {};
-    for (const name of attributes) {
-      const top = name.split('.')[0]!;
-      if (top in record) out[top] = record[top];
-    }
-  }
-  for (const name of unretrievable) delete out[name.split('.')[0]!];
-  out.objectID = record.objectID;
-  return out;
 }

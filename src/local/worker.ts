@@ -5,7 +5,7 @@
  * `{ id, ok: false, status, message }` (the status the service would answer).
  */
 import { LocalEngine, statusOf } from './engine-host.js';
-import { decodeBundle } from '../engine/bundle.js';
+import { readBundle } from '../engine/bundle-read.js';
 import type { LocalLoad } from './client.js';
 import type { WorkerRequest, WorkerResponse } from './messages.js';
 
@@ -20,29 +20,19 @@ async function bytesOf(source: string | ArrayBuffer): Promise<Uint8Array> {
 
 async function load(sources: Array<string | ArrayBuffer>): Promise<LocalLoad> {
   const started = performance.now();
-  const bundles = await Promise.all(sources.map(async (source) => decodeBundle(await bytesOf(source))));
+  const bundles = await Promise.all(sources.map(async (source) => readBundle(await bytesOf(source))));
   for (const bundle of bundles) await engine.load(bundle);
   return { indices: engine.names(), loadMs: performance.now() - started, rebuilt: Object.fromEntries(engine.rebuilt) };
 }
 
+/** The engine's methods the client calls (its `search` sends a multi-query of one request). */
+const METHODS: readonly string[] = ['multiSearch', 'searchForFacetValues', 'getObjects', 'browse', 'recommend'];
+
 async function call(method: string, args: unknown[]): Promise<unknown> {
+  if (!METHODS.includes(method)) throw new Error(`Unknown method ${method}`);
   await engine.prepare(method, args);
-  switch (method) {
-    case 'multiSearch':
-      return engine.multiSearch(args[0] as never, args[1] as string | undefined);
-    case 'search':
-      return engine.search(args[0] as string, args[1] as never);
-    case 'searchForFacetValues':
-      return engine.searchForFacetValues(args[0] as string, args[1] as string, args[2] as never);
-    case 'getObjects':
-      return engine.getObjects(args[0] as never);
-    case 'browse':
-      return engine.browse(args[0] as string, args[1] as never);
-    case 'recommend':
-      return engine.recommend(args[0] as never);
-    default:
-      throw new Error(`Unknown method ${method}`);
-  }
+  const answer = engine[method as 'multiSearch'] as (...given: unknown[]) => unknown;
+  return answer.apply(engine, args);
 }
 
 self.addEventListener('message', async (event: MessageEvent<WorkerRequest>) => {

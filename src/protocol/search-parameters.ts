@@ -149,8 +149,9 @@ export const SEARCH_PARAMETER_RANGES: Readonly<Record<string, readonly [min: num
 };
 
 /**
- * The values a string parameter may take when it overrides a setting of that name: the same lists the settings'
- * validation names (`settings-validation.ts`), so a search parameter and a setting are refused alike.
+ * The values a string parameter may take: for one that overrides a setting of that name, the same lists the settings'
+ * validation names (`settings-validation.ts`), so a search parameter and a setting are refused alike; and
+ * `sortFacetValuesBy`, the order of the facet values (by count, or alphabetical).
  *
  * @example
  * SEARCH_PARAMETER_VALUES.queryType // ['prefixLast', 'prefixAll', 'prefixNone']
@@ -158,6 +159,7 @@ export const SEARCH_PARAMETER_RANGES: Readonly<Record<string, readonly [min: num
 export const SEARCH_PARAMETER_VALUES: Readonly<Record<string, readonly string[]>> = {
   queryType: ['prefixLast', 'prefixAll', 'prefixNone'],
   removeWordsIfNoResults: ['none', 'lastWords', 'firstWords', 'allOptional'],
+  sortFacetValuesBy: ['count', 'alpha'],
 };
 
 /**

@@ -121,6 +121,19 @@ describe('the local engine answers as the service', () => {
     assert.deepEqual(local.results.map(comparable), service.results.map(comparable));
   });
 
+  it('records by objectID (getObjects) as the service’s: projected, null for one not found', async () => {
+    const requests = [
+      { indexName: CONFORMANCE_INDEX, objectID: 'p3' },
+      { indexName: CONFORMANCE_INDEX, objectID: 'p5', attributesToRetrieve: ['name', 'price'] },
+      { indexName: CONFORMANCE_INDEX, objectID: 'no-such-record' },
+    ];
+    const service = await running.ok('POST', '/1/indexes/*/objects', { requests });
+    const local = await engine.getObjects(requests);
+    assert.deepEqual(Object.keys(local.results[1]!).sort(), ['name', 'objectID', 'price']);
+    assert.equal(local.results[2], null);
+    assert.deepEqual(local, service);
+  });
+
   for (const params of BAD_PARAMETERS) {
     it(`refuses ${JSON.stringify(params)} with the service’s status and message`, async () => {
       const request = { indexName: CONFORMANCE_INDEX, params: serializeParams(params) };

@@ -142,6 +142,7 @@ export const BAD_PARAMETERS: Array<Record<string, unknown>> = [
   { hitsPerPage: 5000 },
   { hitPerPage: 5 },
   { typoTolerance: 'sometimes' },
+  { query: 'chair', facets: ['brand'], sortFacetValuesBy: 'random' },
   { query: 'chair', responseFields: ['hit'] },
   { renderingContent: { facetOrdering: { facets: { order: 'brand' } } } },
 ];

@@ -14,17 +14,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
 import { optionalFeature, WARM_UP_AT } from '../../src/engine/features.js';
-import { settingsValidation } from '../../src/engine/settings.js';
 import { warmUpRuns } from '../../src/engine/warm-up.js';
 import { LocalEngine, type LocalQuery } from '../../src/local/engine-host.js';
 
 function validationLoaded(): boolean {
-  try {
-    settingsValidation();
-    return true;
-  } catch {
-    return false;
-  }
+  return optionalFeature('settingsValidation') !== undefined;
 }
 
 const RECORDS = [

@@ -4,9 +4,10 @@
  * keeps it): the engine's loading and search path, not what only some files, requests or the service need — the
  * upkeep of sorted structures on later writes (the worker builds each index in one write), the snapshot restore and
  * the service's `Index`, the settings validation, rules, synonyms, geo search, browsing, the ranking info, custom
- * dictionaries, Recommend. `npm run bench -- byte-map` prints the same file module by module.
+ * dictionaries, Recommend (its lists read from the file's form, records by objectID). `npm run bench -- byte-map`
+ * prints the same file module by module.
  *
- * The ceiling is a little above today's figure (26,829 B min+gzip, see docs/notes/engine.md, "In the browser"), so
+ * The ceiling is a little above today's figure (26,648 B min+gzip, see docs/notes/engine.md, "In the browser"), so
  * ordinary churn passes and growth does not go unnoticed: a guard, not the target (25,000 B, not met).
  */
 import { after, before, describe, it } from 'node:test';
@@ -19,9 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-// A guard against growth, just above the measured figure (27,056 B with the one-word hooks of matching.ts); the
-// issue's target is 25,000 B.
-const WORKER_START_CEILING_BYTES = 27_100;
+const WORKER_START_CEILING_BYTES = 26_700;
 
 /** Modules a page's worker loads only when a file or a request needs them (or never). */
 const NOT_AT_START = [
@@ -44,6 +43,8 @@ const NOT_AT_START = [
   'engine/dictionaries.ts',
   'engine/personalization.ts',
   'local/recommend.ts',
+  // the Recommend lists read into objectIDs (and the file's writing): the worker reads a file with `bundle-read.ts`
+  'engine/bundle.ts',
   'local/custom-dictionaries.ts',
 ];
 
@@ -82,7 +83,7 @@ describe('the worker’s start file (Vite build)', () => {
   it('holds the loading and search path: the index, matching, ranking, facets, highlighting and .svcidx decoding', () => {
     for (const module of [
       'local/worker.ts',
-      'engine/bundle.ts',
+      'engine/bundle-read.ts',
       'engine/index-core.ts',
       'engine/postings.ts',
       'engine/matching.ts',
