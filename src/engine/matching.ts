@@ -9,7 +9,7 @@ import { asksForFilters, asksForGeo, feature } from './features.js';
 import type { GeoQuery } from './geo.js';
 import type { IndexState } from './index-state.js';
 import type { SearchParams } from './params.js';
-import { ATTR_MASK, REPEATED } from './postings.js';
+import { ATTR_MASK, attributeKey, REPEATED } from './postings.js';
 import { decompoundQuery, parseQuery, removeStopWords, type Effective } from './query.js';
 import type { SpanMatch } from './spans.js';
 
@@ -485,7 +485,7 @@ function matchByTokens(
         const place = tokens[(k << 1) + 1]!;
         const spec = specs[place >>> 16];
         if (!spec) continue;
-        const key = Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(place & 0xffff, 999)), ATTR_MASK - 1);
+        const key = attributeKey(spec, place & 0xffff);
         if (key < attribute) attribute = key;
       }
       if (best === 0) continue;

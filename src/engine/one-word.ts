@@ -30,7 +30,7 @@
 import type { IndexState } from './index-state.js';
 import { type Execution, nextGeneration } from './matching.js';
 import type { SortOrder } from './orders.js';
-import { ATTR_MASK } from './postings.js';
+import { ATTR_MASK, attributeKey } from './postings.js';
 import { type Criterion, rank } from './ranking.js';
 
 /** Below this many postings the general path is as fast (its cost is ~15 ns a posting, this one's setup ~50 µs). */
@@ -302,7 +302,7 @@ class TokenFigures {
       const place = tokens[(k << 1) + 1]!;
       const spec = specs[place >>> 16];
       if (!spec) continue;
-      const key = Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(place & 0xffff, 999)), ATTR_MASK - 1);
+      const key = attributeKey(spec, place & 0xffff);
       if (key < attribute) attribute = key;
     }
     // every record read holds a term of the word (its bit was set by one of the word's postings)

@@ -17,6 +17,17 @@ import { Vocabulary } from './vocabulary.js';
 
 /** The attribute key of a posting (20 bits; the match word packs typos and exact words above it). */
 export const ATTR_MASK = 0xfffff;
+
+/**
+ * The attribute criterion's key of a word at `position` (its word index) in the attribute `spec`: the attribute's
+ * rank, then the position unless the attribute is `unordered(…)` (positions past 999 count as 999). Lower is better.
+ *
+ * @example
+ * attributeKey({ path: ['name'], name: 'name', rank: 1, unordered: false }, 3); // 1003
+ */
+export function attributeKey(spec: SearchableSpec, position: number): number {
+  return Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(position, 999)), ATTR_MASK - 1);
+}
 /**
  * Flag of a posting's key: the term occurs more than once in the record, so the key's position is one
  * of several (proximity then reads the record's tokens).
@@ -153,7 +164,7 @@ export class Postings {
         for (let k = 0; k < terms.length; k++) {
           const term = terms[k]! & TERM_MASK;
           if ((terms[k]! & PART) === 0 && k > 0) pos++;
-          const key = Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(pos, 999)), ATTR_MASK - 1);
+          const key = attributeKey(spec, pos);
           if (this.seen[term] !== stamp) {
             this.seen[term] = stamp;
             this.best[term] = key;

@@ -5,7 +5,7 @@
  * the term marks proximity and restricted attributes read. See `docs/notes/engine.md` ("Synonyms").
  */
 import type { IndexState } from './index-state.js';
-import { ATTR_MASK } from './postings.js';
+import { attributeKey } from './postings.js';
 import type { Effective, ParsedQuery } from './query.js';
 import { getValues } from './record-paths.js';
 import type { SearchableSpec } from './settings.js';
@@ -161,7 +161,7 @@ function phraseKey(state: IndexState, doc: number, terms: number[]): number {
     specs ??= state.searchable ?? state.specsFor(state.records[doc]!);
     const spec = specs[placeAt(a) >>> 16];
     if (!spec) continue;
-    const key = Math.min(spec.rank * 1000 + (spec.unordered ? 0 : Math.min(placeAt(a) & 0xffff, 999)), ATTR_MASK - 1);
+    const key = attributeKey(spec, placeAt(a) & 0xffff);
     if (best < 0 || key < best) best = key;
   }
   return best;
