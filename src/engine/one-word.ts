@@ -54,6 +54,16 @@ const VISITS_PER_POSTING = 1 / 16;
 /** Radix of the typo and exact fields in a class or record key (at most 63 each). */
 const SMALL_FIELD = 64;
 
+let answers = 0;
+
+/**
+ * How many searches this path answered in this process (the warm-up must run it: `warm-up.ts`).
+ * @example oneWordAnswers(); // 0 before any large one-word query
+ */
+export function oneWordAnswers(): number {
+  return answers;
+}
+
 /** The result of {@link rankOneWord}: the first `need` records in order and the exhaustive count. */
 export interface OneWordRanking {
   ordered: number[];
@@ -140,6 +150,7 @@ export function rankOneWord(
   const answered = (ordered: number[]): OneWordRanking => {
     exec.candidates = state.candidates.subarray(0, nbHits);
     exec.oneWord = undefined;
+    answers++;
     return { ordered, nbHits };
   };
   if (need <= 0 || nbHits === 0) return answered([]);

@@ -6,7 +6,10 @@
  * by running a few hundred searches of every kind (prefix, several words with a typo, facets,
  * filters) on a small private index of made-up records: the shared code is then compiled when the
  * first real search comes. The filtered ones run when the filters are installed (`features.ts`: the
- * service always; the browser worker loads them with the warm-up).
+ * service always; the browser worker loads them with the warm-up). Every record also holds four words of a
+ * family sharing the prefix "qu", so that a search for the prefix has enough postings for the one-word path
+ * on bits (`one-word.ts`: `ONE_WORD_MIN_POSTINGS`, and a class too large to sort, walked over its bits) and
+ * compiles it too when it is installed.
  */
 import { optionalFeature } from './features.js';
 import type { IndexCore } from './index-core.js';
@@ -43,6 +46,7 @@ export function warmUp(IndexClass: new (name: string) => IndexCore): void {
   );
   // a few very common words and a long tail, as in a catalogue
   const word = () => words[Math.floor(words.length * rand() ** 3)]!;
+  const family = Array.from({ length: 12 }, (_, k) => `qu${letters[k]}${letters[(k * 7 + 3) % 26]}`);
   const filtered = optionalFeature('filters') !== undefined;
   const index = new IndexClass('warm-up');
   // valid settings: applied without the settings validation (which the browser worker loads only when it needs it)
@@ -54,7 +58,10 @@ export function warmUp(IndexClass: new (name: string) => IndexCore): void {
   index.saveObjects(
     Array.from({ length: 3000 }, (_, i) => ({
       objectID: String(i),
-      name: Array.from({ length: 3 + Math.floor(rand() * 4) }, word).join(' '),
+      name: [
+        ...Array.from({ length: 3 + Math.floor(rand() * 4) }, word),
+        ...Array.from({ length: 4 }, (_, k) => family[(i + k) % family.length]!),
+      ].join(' '),
       brand: words[Math.floor(rand() * 20)]!,
       price: Math.floor(rand() * 1000) / 10,
       popularity: Math.floor(rand() * 100),
@@ -68,5 +75,6 @@ export function warmUp(IndexClass: new (name: string) => IndexCore): void {
     index.search({ query: `${a} ${typo}` });
     index.search({ query: `${typo} ${a}` });
     index.search({ query: a, facets: ['brand'], ...(filtered && i % 2 ? { filters: 'price < 50' } : {}) });
+    if (i % 3 === 0) index.search({ query: 'qu', ...(i % 2 ? { facets: ['brand'] } : {}) });
   }
 }

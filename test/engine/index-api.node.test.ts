@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EngineError, Index, parseSearchParams } from '../../src/engine/index.js';
+import { oneWordAnswers } from '../../src/engine/one-word.js';
 import { WARM_UP_AT, warmUpRuns } from '../../src/engine/warm-up.js';
 
 function is400(pattern: RegExp) {
@@ -285,8 +286,10 @@ describe('warm-up', () => {
     const large = new Index('large');
     large.saveObjects(records('a', WARM_UP_AT - 1));
     assert.equal(warmUpRuns(), 0, 'below the size: no warm-up');
+    const oneWordBefore = oneWordAnswers();
     large.saveObjects(records('b', 1));
     assert.equal(warmUpRuns(), 1, 'the write that reaches the size runs it');
+    assert.ok(oneWordAnswers() > oneWordBefore, 'the warm-up runs the one-word path on bits too');
     const other = new Index('other');
     other.saveObjects(records('c', WARM_UP_AT));
     assert.equal(warmUpRuns(), 1, 'once per process');
