@@ -1,7 +1,7 @@
 /**
  * The hits of the first results painted as plain DOM in `<svc-hits>`' shadow root, before Lit is loaded: the same
  * elements, attributes, text and styles as the element's first render of the same results (compared in
- * test/e2e/prepaint.node.test.ts), so when the element takes the shadow root over nothing moves. Record values
+ * test/e2e/prepaint-paint.node.test.ts), so when the element takes the shadow root over nothing moves. Record values
  * only ever become text nodes (highlighting as `<svc-highlight>` does it: base/highlight-text.ts).
  *
  * A `<template>` child is filled by the element's own code (base/hit-template.ts: `renderTemplate`, its `<style>`s

@@ -1,7 +1,7 @@
 /**
  * What the first-paint script accepts to paint (src/prepaint/page.ts) and the needs it reads from the attributes.
  * The elements are not defined here (as on a page before the chunks arrive). That the needs give the store's very
- * request is proven end to end by test/e2e/prepaint.node.test.ts (one search on load).
+ * request is proven end to end by test/e2e/prepaint-paint.node.test.ts (one search on load).
  */
 import { expect, fixture } from '@open-wc/testing';
 import { REFINEMENT_LIST_DEFAULTS } from '../../src/controllers/first-search-needs.js';

@@ -2,7 +2,7 @@
  * Hits painted from a `<template>` by the first-paint script (src/prepaint/paint.ts), and the upgrade of the
  * `<svc-highlight>` it painted: the element replaces the painted nodes with the same render (no doubled text), as
  * it does when it is defined before `<svc-hits>` takes its list over. That the painted list equals `<svc-hits>`'
- * render is proven end to end by test/e2e/prepaint.node.test.ts.
+ * render is proven end to end by test/e2e/prepaint-paint.node.test.ts.
  */
 import { expect, fixture } from '@open-wc/testing';
 import { SvcHighlight } from '../../src/elements/highlight/svc-highlight.js';
