@@ -30,8 +30,9 @@ import { paintHits } from './paint.js';
  * Records the clicks on the painted `items` (in the shadow root `root`, painted for the `<svc-search>` `searchRoot`)
  * for Insights until `<svc-hits>` replaces them: kept until Insights takes them (`takeClicks`), then handed to it as
  * they happen, so none is lost between its creation and the takeover, and each reaches one Insights only. Until
- * Insights takes them, a click is kept only with consent at that moment (the root's `insights-consent`, read as the
- * element reads it): one made while consent is denied is never sent, one made after a banner granted it is. The
+ * Insights takes them, a click is kept only with consent at that moment (the root's `insightsConsent` property when
+ * code set it, even before the element is defined, else its `insights-consent` attribute, read as the element reads
+ * them): one made while consent is denied is never sent, one made after a banner granted it is. The
  * recorder is removed at the takeover: the mark of `root` holds its removal, which `clearPrepainted` runs. A click
  * on a `data-svc-conversion` element inside a hit is that conversion, found as Insights finds it (`clickTarget`).
  *
@@ -45,7 +46,11 @@ function recordClicks(
 ): PrepaintHandoff['takeClicks'] {
   const recorded: PaintedClick[] = [];
   let take = (click: PaintedClick) => {
-    if (consentFrom(searchRoot.getAttribute('insights-consent'))) recorded.push(click);
+    // The property wins, as on the element: set by code before the element is defined (an own property), or the
+    // element's own once defined. Else the attribute, read with the element's converter.
+    const root = searchRoot as Element & { insightsConsent?: unknown };
+    if (consentFrom('insightsConsent' in root ? root.insightsConsent : root.getAttribute('insights-consent')))
+      recorded.push(click);
   };
   const types = ['click', 'auxclick'];
   const onClick = (event: Event) => {

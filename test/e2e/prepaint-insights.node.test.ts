@@ -14,7 +14,9 @@
  *   cookie), `insights-user-token` (the search and an early click carry it), `insights="false"` (no Insights
  *   parameter, no event): each painted, with one search. Consent granted after the paint and before the takeover:
  *   no event for a click made before it, one (without a queryID) for a click made after it, and the store searches
- *   again with a token.
+ *   again with a token. The same with consent granted by the `insightsConsent` property on the root not defined yet
+ *   (the element takes it at its upgrade); withdrawn by the property (no attribute): no click kept, no event, the
+ *   token the paint kept forgotten, the store's searches without Insights parameters.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -152,40 +154,73 @@ describe('first paint without Lit: Insights and the early clicks (loader build, 
     });
   });
 
-  test('consent granted after the paint, before the takeover: the click made before it is not sent, the one after it is; the store searches with a token', async () => {
-    await withPage(prepaint, '/consent-denied', async (page) => {
+  for (const [title, grant] of [
+    [
+      'consent granted after the paint, before the takeover: the click made before it is not sent, the one after it is; the store searches with a token',
+      `document.querySelector('svc-search').setAttribute('insights-consent', 'granted')`,
+    ],
+    [
+      'consent granted by the insightsConsent property after the paint, before the elements are defined: the click made after it is sent; the element takes the property',
+      // Lit's convention: a property set before the element is defined counts (an own property of the plain element).
+      `document.querySelector('svc-search').insightsConsent = true`,
+    ],
+  ] as const) {
+    test(title, async () => {
+      await withPage(prepaint, '/consent-denied', async (page) => {
+        await painted(page);
+        const [before, after] = await Promise.all([2, 3].map((position) => hitAt(page, position)));
+        await page.tab.click('svc-hits li[data-svc-position="2"]');
+        // A consent banner answers before the elements are loaded.
+        await page.tab.evaluate(grant);
+        assert.equal(await page.tab.evaluate(`customElements.get('svc-search')`), undefined, 'not defined yet');
+        await page.tab.click('svc-hits li[data-svc-position="3"]');
+        page.release();
+        await upgraded(page.tab);
+        assert.equal(await page.tab.evaluate(`document.querySelector('svc-search').insightsConsent`), true);
+        // The script's search asked no queryID: the store, now with a token, asks its own (awaited, then settled).
+        for (let i = 0; i < 500 && page.bodies.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+        await page.tab.waitForFunction(`document.querySelector('svc-search').store.getSnapshot().status === 'idle'`);
+        await page.tab.evaluate(FLUSH);
+        assert.deepEqual(eventsOf(page, before.objectID), [], 'the click made before consent is not sent');
+        // Painted from a search that asked no queryID: sent as Insights sends a click on such a hit, without one.
+        assert.equal(after.queryID, '');
+        assert.deepEqual(
+          eventsOf(page, after.objectID),
+          [
+            {
+              eventType: 'click',
+              eventName: 'Hit Clicked',
+              index: FIRST_PAINT_INDEX,
+              objectIDs: [after.objectID],
+              positions: [3],
+            },
+          ],
+          'the click made after consent is sent once',
+        );
+        assert.equal(page.searches(), 2);
+        const [, second] = page.bodies.map((body) => Object.fromEntries(new URLSearchParams(body.requests[0]!.params)));
+        assert.equal(second!.clickAnalytics, 'true');
+        assert.match(second!.userToken ?? '', /^anonymous-/);
+      });
+    });
+  }
+
+  test('consent withdrawn by the insightsConsent property after the paint, before the elements are defined: no click kept, nothing sent, the token forgotten', async () => {
+    await withPage(prepaint, '/six', async (page) => {
       await painted(page);
-      const [before, after] = await Promise.all([2, 3].map((position) => hitAt(page, position)));
+      assert.match(firstSearchParams(page)[0]!.userToken ?? '', /^anonymous-/, 'the paint searched with consent');
+      await page.tab.evaluate(`document.querySelector('svc-search').insightsConsent = false`);
       await page.tab.click('svc-hits li[data-svc-position="2"]');
-      // A consent banner answers before the elements are loaded.
-      await page.tab.evaluate(`document.querySelector('svc-search').setAttribute('insights-consent', 'granted')`);
-      await page.tab.click('svc-hits li[data-svc-position="3"]');
       page.release();
       await upgraded(page.tab);
-      // The script's search asked no queryID: the store, now with a token, asks its own (awaited, then settled).
-      for (let i = 0; i < 500 && page.bodies.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await page.tab.evaluate(`document.querySelector('svc-search').insightsConsent`), false);
+      await page.tab.click('svc-hits li[data-svc-position="3"]');
       await page.tab.waitForFunction(`document.querySelector('svc-search').store.getSnapshot().status === 'idle'`);
       await page.tab.evaluate(FLUSH);
-      assert.deepEqual(eventsOf(page, before.objectID), [], 'the click made before consent is not sent');
-      // Painted from a search that asked no queryID: sent as Insights sends a click on such a hit, without one.
-      assert.equal(after.queryID, '');
-      assert.deepEqual(
-        eventsOf(page, after.objectID),
-        [
-          {
-            eventType: 'click',
-            eventName: 'Hit Clicked',
-            index: FIRST_PAINT_INDEX,
-            objectIDs: [after.objectID],
-            positions: [3],
-          },
-        ],
-        'the click made after consent is sent once',
-      );
-      assert.equal(page.searches(), 2);
-      const [, second] = page.bodies.map((body) => Object.fromEntries(new URLSearchParams(body.requests[0]!.params)));
-      assert.equal(second!.clickAnalytics, 'true');
-      assert.match(second!.userToken ?? '', /^anonymous-/);
+      assert.deepEqual(page.events, [], 'no event without consent');
+      assert.deepEqual(await kept(page.tab), { cookie: '', stored: null }, 'the token the paint kept is forgotten');
+      for (const body of page.bodies.slice(1))
+        assert.doesNotMatch(body.requests[0]!.params, /clickAnalytics|userToken/, 'the store searches without them');
     });
   });
 

@@ -7,10 +7,12 @@ import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import '../../src/elements/search/define.js';
 import '../../src/elements/hits/define.js';
-import type { SvcSearch } from '../../src/elements/search/svc-search.js';
+import { SvcSearch } from '../../src/elements/search/svc-search.js';
 import type { InsightsEvent } from '../../src/client/types.js';
 import { USER_TOKEN_PATTERN } from '../../src/insights/index.js';
 import {
+  APP_ID,
+  SEARCH_KEY,
   clickAt as click,
   settleViews,
   clearTokenCookie,
@@ -124,6 +126,41 @@ describe('insights consent under <svc-search>', () => {
     expect(mirrored).to.deep.equal([]);
     expect(insightsKeys()).to.deep.equal([]);
     expect(tokenCookie()).to.equal(undefined);
+  });
+
+  it('insightsConsent set before <svc-search> is defined wins over the attribute from the start: a returning user keeps their token', async () => {
+    // The markup denies consent; a consent banner that already knows the answer grants it by the property before the
+    // element is defined (an own property of the plain element). Insights must be created with it: created with the
+    // attribute's denial, it would forget the earlier page's token before the property applied.
+    localStorage.setItem(TOKEN_KEY, 'anonymous-earlier-page');
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <svc-search-defined-late
+        app-id=${APP_ID}
+        api-key=${SEARCH_KEY}
+        hosts=${location.origin}
+        index-name=${INDEX}
+        insights-consent="false"
+      >
+        <svc-hits></svc-hits>
+      </svc-search-defined-late>
+    </div>`);
+    const search = wrapper.firstElementChild as SvcSearch;
+    expect(customElements.get('svc-search-defined-late')).to.equal(undefined);
+    search.insightsConsent = true;
+    // A subclass under a tag of its own: `svc-search` is defined already in this page.
+    customElements.define('svc-search-defined-late', class extends SvcSearch {});
+    expect(search.insightsConsent, 'taken at the upgrade').to.equal(true);
+    expect(search.insights!.userToken).to.equal('anonymous-earlier-page');
+    expect(localStorage.getItem(TOKEN_KEY)).to.equal('anonymous-earlier-page');
+    expect(search.getAttribute('insights-consent')).to.equal('false', 'the attribute is not rewritten');
+    await eventually(() => search.store!.getSnapshot().status === 'idle' && bodies(search).length > 0);
+    expect(bodies(search)[0])
+      .to.match(/"clickAnalytics":true/)
+      .and.include('"userToken":"anonymous-earlier-page"');
+    // The attribute still works after the upgrade.
+    search.setAttribute('insights-consent', 'denied');
+    expect(search.insightsConsent).to.equal(false);
+    expect(localStorage.getItem(TOKEN_KEY)).to.equal(null);
   });
 
   it('granting consent at run time starts with a new anonymous token; withdrawing stops sending and forgets', async () => {

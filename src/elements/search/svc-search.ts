@@ -69,7 +69,6 @@ export class SvcSearch extends SvcElement {
     indexName: { attribute: 'index-name', reflect: true },
     hosts: {},
     insightsEnabled: { attribute: 'insights', converter: insightsEnabledFrom },
-    insightsConsent: { attribute: 'insights-consent', converter: consentFrom, noAccessor: true },
     insightsCookie: { attribute: 'insights-cookie', type: Boolean },
     insightsUserToken: { attribute: 'insights-user-token', noAccessor: true },
     routing: { type: Boolean },
@@ -79,6 +78,16 @@ export class SvcSearch extends SvcElement {
     initialState: { attribute: false },
   };
   protected static override consumesContext = false;
+
+  /**
+   * `insights-consent` is observed here, not declared to Lit: Lit takes a declared property set on the element
+   * before it was defined off the element and sets it back only at the first update, after `connectedCallback` has
+   * created Insights with the default consent. See the constructor.
+   */
+  static override get observedAttributes(): string[] {
+    // biome-ignore lint/complexity/noThisInStatic: super with this class as receiver gives its (or a subclass's) Lit attributes; SvcElement's would miss them
+    return [...super.observedAttributes, 'insights-consent'];
+  }
 
   /** Application ID of the service. */
   declare appId: string | undefined;
@@ -130,11 +139,27 @@ export class SvcSearch extends SvcElement {
   #paintedClicks: PrepaintHandoff['takeClicks'];
   /** The local client of `local-index` (undefined while its module loads), and the value it was made for. */
   #local: LocalEntry | undefined;
+  /** `insightsConsent` set on the element before it was defined, applied at its first connection. */
+  #consentBeforeUpgrade: { value: unknown } | undefined;
+
+  constructor() {
+    super();
+    // The upgrade-property pattern: a page (a consent banner) that set `insightsConsent` before the element was
+    // defined left an own property shadowing the accessor. It is taken off and applied at the first connection:
+    // after the attributes, as Lit applies the properties it declares (the property set before wins), and before
+    // Insights is created and given the first-paint script's clicks, so that both follow it from the start.
+    const own = this as unknown as Record<string, unknown>;
+    if (Object.hasOwn(own, 'insightsConsent')) {
+      this.#consentBeforeUpgrade = { value: own.insightsConsent };
+      delete own.insightsConsent;
+    }
+  }
 
   /**
    * Whether the user agreed to analytics (default `true`; attribute `insights-consent`, where only absent, `""`,
    * `"true"` or `"granted"` mean yes). Takes effect at once: `false` stops sending and forgets the anonymous
    * token, its cookie, the conversion window and the queue; `true` starts again with a new anonymous token.
+   * @attr insights-consent
    */
   get insightsConsent(): boolean {
     return this.#consent;
@@ -194,9 +219,18 @@ export class SvcSearch extends SvcElement {
     return this.#current;
   }
 
+  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    if (name === 'insights-consent') this.insightsConsent = consentFrom(value);
+    else super.attributeChangedCallback(name, old, value);
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     clearTimeout(this.#teardownTimer);
+    if (this.#consentBeforeUpgrade) {
+      this.insightsConsent = this.#consentBeforeUpgrade.value as boolean;
+      this.#consentBeforeUpgrade = undefined;
+    }
     this.#build();
   }
 
