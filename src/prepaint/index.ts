@@ -14,7 +14,7 @@
 import { DEFAULT_TIMEOUTS, computeHosts } from '../client/hosts.js';
 import { multiSearchBody, urlCredentials } from '../client/params.js';
 import type { SearchResponse } from '../client/types.js';
-import { consentFrom } from '../elements/search/insights-attributes.js';
+import { consentOf } from '../elements/search/insights-attributes.js';
 import { clickTarget, countsAsClick } from '../insights/click-target.js';
 import type { HitRef } from '../insights/types.js';
 import { anonymousToken, insightsNeeds } from '../insights/token.js';
@@ -46,11 +46,7 @@ function recordClicks(
 ): PrepaintHandoff['takeClicks'] {
   const recorded: PaintedClick[] = [];
   let take = (click: PaintedClick) => {
-    // The property wins, as on the element: set by code before the element is defined (an own property), or the
-    // element's own once defined. Else the attribute, read with the element's converter.
-    const root = searchRoot as Element & { insightsConsent?: unknown };
-    if (consentFrom('insightsConsent' in root ? root.insightsConsent : root.getAttribute('insights-consent')))
-      recorded.push(click);
+    if (consentOf(searchRoot)) recorded.push(click);
   };
   const types = ['click', 'auxclick'];
   const onClick = (event: Event) => {

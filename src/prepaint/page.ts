@@ -3,13 +3,14 @@
  * elements' attributes before any element is defined. Only what it can reproduce exactly is accepted; anything
  * else (an element or attribute it does not know, a `<template>` holding what it does not render as the element
  * does, properties set by code, a server-rendered root) means no first paint, and the page loads as it does
- * without it. The root's Insights attributes and `routing` are read as the element reads them: the first search
- * asks what the store's will (its `clickAnalytics` and user token, the state in the URL).
+ * without it. The root's Insights attributes (and its `insightsConsent` property, which a consent banner may set
+ * before the element is defined) and `routing` are read as the element reads them: the first search asks what the
+ * store's will (its `clickAnalytics` and user token, the state in the URL).
  */
 import { REFINEMENT_LIST_DEFAULTS, refinementListNeeds } from '../controllers/first-search-needs.js';
 import { attributeList, hitAttributes } from '../elements/base/hit-fields.js';
 import { hitListNeeds } from '../controllers/first-search-needs.js';
-import { consentFrom, insightsEnabledFrom } from '../elements/search/insights-attributes.js';
+import { consentOf, insightsEnabledFrom } from '../elements/search/insights-attributes.js';
 import type { Needs } from '../store/types.js';
 
 /** A page the script paints: its root, its hit list, and the needs of its elements (Insights' aside). */
@@ -130,14 +131,19 @@ function templateChild(hits: Element): HTMLTemplateElement | undefined {
   return hits.children.length === 1 && first instanceof HTMLTemplateElement ? first : undefined;
 }
 
-/** Whether `element` is as the script expects: known attributes only, no property set by code, no children. */
+/**
+ * Whether `element` is as the script expects: known attributes only, no property set by code (but the root's
+ * `insightsConsent`, read as the element reads it), no children.
+ */
 function plain(element: Element): boolean {
   const known = KNOWN[element.localName]!.attributes;
   const attributes = [...element.attributes].every(
     ({ name }) => known.includes(name) || GLOBAL_ATTRIBUTES.includes(name),
   );
   // A property set before the element is defined (`renderHit`, `translations`, `store`…) is an own property.
-  return attributes && Object.keys(element).length === 0;
+  return (
+    attributes && Object.keys(element).every((key) => key === 'insightsConsent' && element.localName === 'svc-search')
+  );
 }
 
 /**
@@ -178,7 +184,7 @@ export function readPage(document: Document): PrepaintPage | undefined {
     needs,
     insights: insightsEnabledFrom(root.getAttribute('insights'))
       ? {
-          consent: consentFrom(root.getAttribute('insights-consent')),
+          consent: consentOf(root),
           useCookie: root.hasAttribute('insights-cookie'),
           userToken: root.getAttribute('insights-user-token'),
         }

@@ -12,7 +12,8 @@
  * - The root's Insights attributes: `insights-consent="false"` (no clickAnalytics nor token in the search, no
  *   cookie, no stored token, no event for a click before or after the takeover), `insights-cookie` (the token of the
  *   cookie), `insights-user-token` (the search and an early click carry it), `insights="false"` (no Insights
- *   parameter, no event): each painted, with one search. Consent granted after the paint and before the takeover:
+ *   parameter, no event): each painted, with one search; the same with `insightsConsent = false` set by a script
+ *   before the loader runs. Consent granted after the paint and before the takeover:
  *   no event for a click made before it, one (without a queryID) for a click made after it, and the store searches
  *   again with a token. The same with consent granted by the `insightsConsent` property on the root not defined yet
  *   (the element takes it at its upgrade); withdrawn by the property (no attribute): no click kept, no event, the
@@ -107,6 +108,11 @@ describe('first paint without Lit: Insights and the early clicks (loader build, 
     prepaint = await startPrepaintSite({
       '/six': loaderPage(SIX_ELEMENTS),
       '/consent-denied': rootWith('insights-consent="false"'),
+      // A consent banner that already knows the answer sets the property before the loader (a module) runs.
+      '/consent-denied-by-property': loaderPage(SIX_ELEMENTS).replace(
+        '</svc-search>',
+        `</svc-search><script>document.querySelector('svc-search').insightsConsent = false;</script>`,
+      ),
       '/cookie': rootWith('insights-cookie'),
       '/user-token': rootWith('insights-user-token="user-42"'),
       '/insights-off': rootWith('insights="false"'),
@@ -137,22 +143,28 @@ describe('first paint without Lit: Insights and the early clicks (loader build, 
     });
   });
 
-  test('insights-consent="false": painted, no Insights parameter, no cookie nor token, no event for a click', async () => {
-    await withPage(prepaint, '/consent-denied', async (page) => {
-      await paintedThenRendered(page, async () => {
-        const [main] = firstSearchParams(page);
-        assert.equal(main!.clickAnalytics, undefined);
-        assert.equal(main!.userToken, undefined);
-        assert.deepEqual(await kept(page.tab), { cookie: '', stored: null }, 'nothing kept before consent');
-        await page.tab.click('svc-hits li[data-svc-position="2"]');
+  for (const [denied, path] of [
+    ['insights-consent="false"', '/consent-denied'],
+    ['insightsConsent = false set by a script before the loader runs', '/consent-denied-by-property'],
+  ] as const) {
+    test(`${denied}: painted, no Insights parameter, no cookie nor token, no event for a click`, async () => {
+      await withPage(prepaint, path, async (page) => {
+        await paintedThenRendered(page, async () => {
+          const [main] = firstSearchParams(page);
+          assert.equal(main!.clickAnalytics, undefined);
+          assert.equal(main!.userToken, undefined);
+          assert.deepEqual(await kept(page.tab), { cookie: '', stored: null }, 'nothing kept before consent');
+          await page.tab.click('svc-hits li[data-svc-position="2"]');
+        });
+        assert.equal(await page.tab.evaluate(`document.querySelector('svc-search').insightsConsent`), false);
+        await page.tab.click('svc-hits li[data-svc-position="3"]');
+        await page.tab.evaluate(FLUSH);
+        assert.deepEqual(page.events, [], 'no event without consent');
+        assert.deepEqual(await kept(page.tab), { cookie: '', stored: null });
+        assert.equal(page.searches(), 1, 'one search: the store adopted the answer');
       });
-      await page.tab.click('svc-hits li[data-svc-position="3"]');
-      await page.tab.evaluate(FLUSH);
-      assert.deepEqual(page.events, [], 'no event without consent');
-      assert.deepEqual(await kept(page.tab), { cookie: '', stored: null });
-      assert.equal(page.searches(), 1, 'one search: the store adopted the answer');
     });
-  });
+  }
 
   for (const [title, grant] of [
     [

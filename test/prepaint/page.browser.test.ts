@@ -151,6 +151,24 @@ describe('first paint: the pages it paints', () => {
     }
   });
 
+  it("reads the root's insightsConsent property set before it is defined, over the attribute, as <svc-search> does", async () => {
+    const root = (await fixture(
+      `<svc-search ${ROOT} insights-consent="false"><svc-hits></svc-hits></svc-search>`,
+    )) as Element & { insightsConsent?: unknown; translations?: unknown };
+    expect(readPage(document)!.insights!.consent).to.equal(false);
+    root.insightsConsent = true;
+    expect(readPage(document)!.insights!.consent).to.equal(true, 'the property wins over the attribute');
+    root.removeAttribute('insights-consent');
+    root.insightsConsent = 'denied';
+    expect(readPage(document)!.insights!.consent).to.equal(false, 'read with the converter: it fails closed');
+    root.translations = {};
+    expect(readPage(document), 'any other property set by code').to.equal(undefined);
+    delete root.translations;
+    const hits = document.querySelector('svc-hits') as Element & { insightsConsent?: unknown };
+    hits.insightsConsent = true;
+    expect(readPage(document), 'on another element').to.equal(undefined);
+  });
+
   it("reads the root's Insights attributes as <svc-search> does", async () => {
     const root = await fixture(`<svc-search ${ROOT}><svc-hits></svc-hits></svc-search>`);
     /** The Insights read with only `attributes` (name → value) besides the root's own. */

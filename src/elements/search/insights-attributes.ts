@@ -21,3 +21,16 @@ export const insightsEnabledFrom = (value: string | null): boolean => value !== 
  */
 export const consentFrom = (value: unknown): boolean =>
   value == null || value === true || (typeof value === 'string' && /^(true|granted|)$/i.test(value.trim()));
+
+/**
+ * The consent of a `<svc-search>`, defined or not: its `insightsConsent` property when code set it (an own property
+ * of the element not defined yet, which the element takes at its upgrade over the attribute, or the defined
+ * element's own), else its `insights-consent` attribute.
+ *
+ * @example
+ * consentOf(document.querySelector('svc-search')!) // true with neither
+ */
+export function consentOf(root: Element): boolean {
+  const element = root as Element & { insightsConsent?: unknown };
+  return consentFrom('insightsConsent' in element ? element.insightsConsent : element.getAttribute('insights-consent'));
+}
