@@ -211,9 +211,21 @@ describe('queries of several words ranked in the order', () => {
     assert.equal(rankBy(index, { query: words[0]!.slice(0, 2) }, true), null, 'one word');
     const deep = rankBy(index, { query: `${words[0]} ${words[1]}`, hitsPerPage: 1000 }, true);
     assert.equal(deep, null, 'a page too deep for the walk');
+    const query = `${words[0]} ${words[1]}`;
+    // the same query with the limits lowered is answered, so each refusal below is the parameter's
+    assert.ok(forced(() => rankBy(index, { query }, true)));
     const before = manyWordsStats().answers;
-    index.search({ query: `${words[0]} ${words[1]}`, aroundLatLng: '48.85, 2.35', aroundRadius: 1000 });
-    assert.equal(manyWordsStats().answers, before, 'geo: the general path');
+    forced(() => {
+      index.search({ query, aroundLatLng: '48.85, 2.35', aroundRadius: 1000 });
+      index.search({ query, optionalFilters: ['brand:Acme'] });
+      index.search({ query }, { personalization: { impact: 100, scores: { brand: { Acme: 20 } } } });
+    });
+    assert.equal(manyWordsStats().answers, before, 'geo, optionalFilters, personalisation: the general path');
+    const distinct = corpus();
+    distinct.setSettings({ attributeForDistinct: 'brand', distinct: true });
+    const answer = forced(() => distinct.search({ query, hitsPerPage: 10 }));
+    assert.equal(manyWordsStats().answers, before, 'distinct: the general path');
+    assert.deepEqual(answer.hits, generalSearch(distinct, { query, hitsPerPage: 10 }).hits);
   });
 
   it('puts the best records first when they come last in the order (the threshold pass finds them)', () => {
