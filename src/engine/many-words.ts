@@ -94,7 +94,8 @@ export function rankManyWords(
   if (state.oneWordBits.length < words) state.oneWordBits = new Uint32Array(words);
   const bits = state.oneWordBits;
   bits.fill(0, 0, words);
-  if (cheap.length < cands.length) cheap = new Float64Array(Math.max(cands.length, cheap.length * 2));
+  if (cheap.length < cands.length)
+    cheap = new Float64Array(Math.max(cands.length, Math.min(cheap.length * 2, state.capacity)));
   const keys = new KeyReader(state, weights, n);
   let least = Number.POSITIVE_INFINITY;
   for (let i = 0; i < cands.length; i++) {
@@ -122,8 +123,8 @@ export function rankManyWords(
   stats.read += gathered.length;
   if (atBound >= need) stats.atBound++;
   else {
-    // (the walk ended: every candidate in the order was read, and the pass finds nothing left, or only
-    // records not in the order, all of which it keeps when fewer than `need` were read)
+    // the budget read, or the walk ended (every candidate in the order read: the pass finds none left, or
+    // only records the order does not hold yet, all kept when fewer than `need` were read)
     const threshold = gathered.length >= need ? Float64Array.from(real).sort()[need - 1]! : Number.POSITIVE_INFINITY;
     const read = gathered.length;
     for (let i = 0; i < cands.length; i++) {
