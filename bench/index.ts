@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: runs every benchmark section in one process and prints figures.
  * Each section is a module in this folder exporting `run(): Promise<void>` that prints its own table.
- * `npm run bench -- <name>…` runs only the named ones; `soak` (five minutes), `typo-ceiling`, `engine-tail`,
+ * `npm run bench -- <name>…` runs only the named ones; `soak` (five minutes), `typo-ceiling`, `engine-tail`, `engine-walk`,
  * `engine-spaced` and `replicas` (PostgreSQL, about a minute) run only when named.
  */
 import os from 'node:os';
@@ -22,7 +22,7 @@ const sections = [
   'ssr',
 ];
 /** Sections that run only when named (`npm run bench -- soak`): they take minutes. */
-const optIn = ['soak', 'typo-ceiling', 'replicas', 'engine-tail', 'engine-spaced'];
+const optIn = ['soak', 'typo-ceiling', 'replicas', 'engine-tail', 'engine-spaced', 'engine-walk'];
 
 console.log(`svc-search benchmarks — ${new Date().toISOString()}`);
 console.log(

@@ -91,7 +91,7 @@ export function feature<K extends keyof EngineFeatures>(name: K): EngineFeatures
 
 /**
  * A feature's code, or undefined when nobody installed it (for what is an optimisation only: the warm-up, the
- * upkeep, the one-word path on bits of a large index).
+ * upkeep, the one-word path on bits and the walk of several words of a large index).
  *
  * @example
  * optionalFeature('warmUp')?.warmUp(Index);

@@ -216,7 +216,8 @@ export class IndexCore {
     const params = parseSearchParams(input as Record<string, unknown>);
     const eff = effectiveParams(this.state.settings, params);
     // a one-word query's matching waits: `rankOneWord` (an optional feature: the worker loads it for a large
-    // index) may answer it without a match word per record
+    // index) may answer it without a match word per record, and a query of several words by walking the custom
+    // order (`many-words.ts`)
     const oneWord = optionalFeature('oneWord');
     const exec = execute(this.state, params, eff, oneWord !== undefined);
     try {

@@ -29,7 +29,7 @@
  */
 import type { IndexState } from './index-state.js';
 import { type Execution, nextGeneration } from './matching.js';
-import type { SortOrder } from './orders.js';
+import { rankManyWords, walkBits } from './many-words.js';
 import { ATTR_MASK, attributeKey } from './postings.js';
 import { type Criterion, rank } from './ranking.js';
 
@@ -72,7 +72,9 @@ export interface OneWordRanking {
 
 /**
  * Counts and ranks a deferred one-word query (see the module comment), or returns null when the general
- * path must answer.
+ * path must answer. A query `execute` did not defer (several words, or one it matched) goes to
+ * `rankManyWords` (`many-words.ts`), the same kind of walk over the order for matched candidates: one
+ * feature, one hook in the search, one chunk in the worker.
  * @example const fast = rankOneWord(state, exec, criteria(state, exec, false), 20); // null: matchDeferred, then rankDistinct
  */
 export function rankOneWord(
@@ -82,7 +84,9 @@ export function rankOneWord(
   need: number,
 ): OneWordRanking | null {
   const deferred = exec.oneWord;
-  if (!deferred || exec.derived.length !== 1 || crits.length === 0) return null;
+  // a query of several words (matched: `execute` defers one word only) may have its first hits found in the order
+  if (!deferred) return rankManyWords(state, exec, crits, need);
+  if (exec.derived.length !== 1 || crits.length === 0) return null;
   const weights = keyWeights(crits);
   if (!weights) return null;
   const order = crits[crits.length - 1]!.order!;
@@ -333,24 +337,4 @@ class TokenFigures {
     for (let r = 0; r < d.lo.length; r++)
       for (let p = d.lo[r]!; p < d.hi[r]!; p++) this.state.termRange[sorted[p]!] = 0;
   }
-}
-
-/**
- * Calls `visit` with the ids set in the bit set `bits`, in `order`, until it returns false: `SortOrder.walk` for a
- * bucket held as bits (here, not in `orders.ts`: only this path, loaded on demand by the worker, walks bits).
- *
- * @example
- * walkBits(state.customOrder(), bits, (id) => gathered.push(id) < 20);
- */
-function walkBits(order: SortOrder, bits: Uint32Array, visit: (id: number) => boolean): void {
-  const base = order.baseBuffer;
-  const tail = order.tail;
-  const tailAt = order.tailAt;
-  const has = (id: number) => (bits[id >>> 5]! & (1 << (id & 31))) !== 0;
-  let k = 0;
-  for (let i = 0; i < order.baseLength; i++) {
-    for (; k < tail.length && tailAt[k] === i; k++) if (has(tail[k]!) && !visit(tail[k]!)) return;
-    if (has(base[i]!) && !visit(base[i]!)) return;
-  }
-  for (; k < tail.length; k++) if (has(tail[k]!) && !visit(tail[k]!)) return;
 }

@@ -9,7 +9,9 @@
  * service always; the browser worker loads them with the warm-up). Every record also holds four words of a
  * family sharing the prefix "qu", so that a search for the prefix has enough postings for the one-word path
  * on bits (`one-word.ts`: `ONE_WORD_MIN_POSTINGS`, and a class too large to sort, walked over its bits) and
- * compiles it too when it is installed.
+ * compiles it too when it is installed; and the word "quorum", so that two words of which one is "quorum" (one
+ * with a typo) match a third of the records or more, enough for the walk of several words (`many-words.ts`:
+ * pages of 10, `MANY_WORDS_LIMITS`) to run and be compiled with it.
  */
 import { optionalFeature } from './features.js';
 import type { IndexCore } from './index-core.js';
@@ -60,7 +62,10 @@ export function warmUp(IndexClass: new (name: string) => IndexCore): void {
       objectID: String(i),
       name: [
         ...Array.from({ length: 3 + Math.floor(rand() * 4) }, word),
+        // "quorum" before or after the family words: at different distances from each
+        ...(i % 2 ? ['quorum'] : []),
         ...Array.from({ length: 4 }, (_, k) => family[(i + k) % family.length]!),
+        ...(i % 2 ? [] : ['quorum']),
       ].join(' '),
       brand: words[Math.floor(rand() * 20)]!,
       price: Math.floor(rand() * 1000) / 10,
@@ -76,5 +81,7 @@ export function warmUp(IndexClass: new (name: string) => IndexCore): void {
     index.search({ query: `${typo} ${a}` });
     index.search({ query: a, facets: ['brand'], ...(filtered && i % 2 ? { filters: 'price < 50' } : {}) });
     if (i % 3 === 0) index.search({ query: 'qu', ...(i % 2 ? { facets: ['brand'] } : {}) });
+    const member = family[i % family.length]!;
+    if (i % 3 === 1) index.search({ query: i % 2 ? `qourum ${member}` : `${member} quorum`, hitsPerPage: 10 });
   }
 }

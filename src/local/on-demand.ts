@@ -108,8 +108,8 @@ async function loadRankingInfo(): Promise<void> {
 }
 
 /**
- * Fetches what only large indices use — the warm-up and the one-word path on bits (`one-word.ts`), chunks of their
- * own — and installs them in the engine, with the filters (which the warm-up's filtered searches then compile too,
+ * Fetches what only large indices use — the warm-up and the one-word path on bits (`one-word.ts`, with the walk of
+ * several words, `many-words.ts`), chunks of their own — and installs them in the engine, with the filters (which the warm-up's filtered searches then compile too,
  * as in the service: a large index's first filtered search then runs compiled code; a few kB next to the megabytes of
  * such a file).
  */

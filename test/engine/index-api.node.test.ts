@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EngineError, Index, parseSearchParams } from '../../src/engine/index.js';
+import { manyWordsStats } from '../../src/engine/many-words.js';
 import { oneWordAnswers } from '../../src/engine/one-word.js';
 import { WARM_UP_AT, warmUpRuns } from '../../src/engine/warm-up.js';
 
@@ -287,9 +288,14 @@ describe('warm-up', () => {
     large.saveObjects(records('a', WARM_UP_AT - 1));
     assert.equal(warmUpRuns(), 0, 'below the size: no warm-up');
     const oneWordBefore = oneWordAnswers();
+    const manyWordsBefore = manyWordsStats();
     large.saveObjects(records('b', 1));
     assert.equal(warmUpRuns(), 1, 'the write that reaches the size runs it');
     assert.ok(oneWordAnswers() > oneWordBefore, 'the warm-up runs the one-word path on bits too');
+    const manyWords = manyWordsStats();
+    assert.ok(manyWords.answers >= manyWordsBefore.answers + 40, 'and the walk of several words');
+    assert.ok(manyWords.atBound > manyWordsBefore.atBound, 'its walk stopping on the bound');
+    assert.ok(manyWords.added > manyWordsBefore.added, 'and its threshold pass');
     const other = new Index('other');
     other.saveObjects(records('c', WARM_UP_AT));
     assert.equal(warmUpRuns(), 1, 'once per process');

@@ -40,6 +40,9 @@ const NOT_AT_START = [
   'engine/cursor.ts',
   'engine/ranking-info.ts',
   'engine/warm-up.ts',
+  // the one-word path on bits and the walk of several words: loaded with the warm-up, for a large index
+  'engine/one-word.ts',
+  'engine/many-words.ts',
   'engine/dictionaries.ts',
   'engine/personalization.ts',
   'local/recommend.ts',
