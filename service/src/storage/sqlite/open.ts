@@ -147,9 +147,10 @@ export async function writeWhenUnlocked<T>(
     return await commitWhenUnlocked(db, commit, waitMs);
   } catch (error) {
     if (!isBusy(error)) throw error;
+    const waited = waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`;
     throw new ServiceError(
       503,
-      `Service busy: another process has held the database's write lock for ${Math.round(waitMs / 1000)} s; ` +
+      `Service busy: another process has held the database's write lock for ${waited}; ` +
         'the write was not applied, retry in a moment',
       // As the body budget's 503 (`http/body.ts`): the service busy, a retry welcome.
       { headers: { 'Retry-After': '1' } },
