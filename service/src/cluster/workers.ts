@@ -50,8 +50,11 @@ function fork(id: string, demo: boolean): Promise<{ worker: Worker; url: string 
  * await runPrimary({ count: 2, dataDir: '.data', demo: true }); // prints "listening on http://…" once all listen
  */
 export async function runPrimary(options: { count: number; dataDir: string; demo: boolean }): Promise<void> {
-  // The schema is brought up to date once, here, before any worker opens the file.
-  prepareDataDir(options.dataDir);
+  // The schema is brought up to date once, here, before any worker opens the file; if another process holds
+  // the file's write lock, each step waits for it on a timer (up to a minute) instead of failing the start.
+  await prepareDataDir(options.dataDir, {
+    onWait: () => process.stdout.write('schema: waiting for the database write lock another process holds\n'),
+  });
   const slots: Slot[] = [];
   let stopping = false;
 
