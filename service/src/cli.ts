@@ -1,7 +1,7 @@
 /**
  * `svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR | --database URL] [--replica-id NAME] [--workers N] [--app-id ID] [--admin-key K]
  * [--search-key K] [--usage-key K] [--monitoring-key K] [--country-header NAME] [--crawler-user-id U]
- * [--crawler-api-key K] [--crawler-domain HOST]… [--max-body-bytes-in-flight N] [--demo]`: starts the local service and prints `listening on
+ * [--crawler-api-key K] [--crawler-domain HOST]… [--max-body-bytes-in-flight N] [--write-lock-wait-ms MS] [--demo]`: starts the local service and prints `listening on
  * http://HOST:PORT` once it accepts requests, then the application id, the keys and the crawler credentials.
  * With `--workers N` (N > 1, or `auto`: one per core) N processes share the port and the SQLite file
  * (`cluster/workers.ts`); it prints `listening on …` once every worker listens, then each worker's pid.
@@ -18,18 +18,25 @@ import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT } from './config.js';
 import { type ExportOptions, exportToFile, type StructuresChoice } from './export.js';
 import { createService, DEV_CREDENTIALS, type Service } from './index.js';
 
+/** The longest `--write-lock-wait-ms` (ten minutes): a client waiting longer has given up long before. */
+const MAX_WRITE_LOCK_WAIT_MS = 600_000;
+
 const USAGE = `Usage: svc-search-service serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--app-id ID]
                                 [--database postgres://USER@HOST:PORT/DB] [--replica-id NAME]
                                 [--workers N|auto]
                                 [--admin-key K] [--search-key K] [--usage-key K] [--monitoring-key K]
                                 [--country-header NAME] [--crawler-user-id U] [--crawler-api-key K]
-                                [--crawler-domain HOST]... [--max-body-bytes-in-flight N] [--demo]
+                                [--crawler-domain HOST]... [--max-body-bytes-in-flight N]
+                                [--write-lock-wait-ms MS] [--demo]
        svc-search-service export --index NAME --out FILE.svcidx [--data-dir DIR] [--demo]
                                  [--recommendations N] [--structures auto|always|never]
 
   --max-body-bytes-in-flight N  bytes the bodies of requests being received may hold in memory at once, for
                                 the whole service (default 67108864, 64 MB); with --workers, each worker
-                                gets floor(N / workers) of it. A body that would go above is a 503.`;
+                                gets floor(N / workers) of it. A body that would go above is a 503.
+  --write-lock-wait-ms MS       with --workers, how long a write waits for SQLite's write lock while another
+                                worker holds it (searches go on meanwhile) before it is refused with a 503,
+                                nothing of it written (default 20000, 20 s; from 1 to 600000).`;
 
 export interface ServeOptions {
   port: number;
@@ -57,6 +64,11 @@ export interface ServeOptions {
    * default 64 MB): with workers, each has its share ({@link bodyBudgetOfWorker}).
    */
   maxBodyBytesInFlight?: number;
+  /**
+   * With workers, how long a client's write waits for SQLite's write lock before its 503
+   * (`--write-lock-wait-ms`; default `WRITE_LOCK_WAIT_MS`, 20 s).
+   */
+  writeLockWaitMs?: number;
   demo: boolean;
 }
 
@@ -88,6 +100,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
       'crawler-api-key': { type: 'string', default: DEV_CREDENTIALS.crawlerApiKey },
       'crawler-domain': { type: 'string', multiple: true, default: [] },
       'max-body-bytes-in-flight': { type: 'string' },
+      'write-lock-wait-ms': { type: 'string' },
       demo: { type: 'boolean', default: false },
     },
   });
@@ -107,6 +120,14 @@ export function parseServeArgs(args: string[]): ServeOptions {
     throw new Error(`--max-body-bytes-in-flight is shared by the ${workers} workers: give at least ${workers} bytes`);
   if (workers > 1 && values['data-dir'] === ':memory:')
     throw new Error('--workers shares a SQLite file: give a --data-dir, not :memory:');
+  const lockWait = values['write-lock-wait-ms'];
+  if (lockWait !== undefined && (!/^[1-9]\d*$/.test(lockWait) || Number(lockWait) > MAX_WRITE_LOCK_WAIT_MS))
+    throw new Error(
+      `--write-lock-wait-ms must be an integer from 1 to ${MAX_WRITE_LOCK_WAIT_MS} (ms), got ${lockWait}`,
+    );
+  // One process takes SQLite's lock with its busy wait (no other process of the service competes for it).
+  if (lockWait !== undefined && workers === 1 && values.workers !== 'auto')
+    throw new Error('--write-lock-wait-ms is the wait of --workers N (N > 1): give --workers');
   return {
     port,
     host: values.host!,
@@ -124,6 +145,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     crawlerApiKey: values['crawler-api-key']!,
     crawlerDomains: values['crawler-domain']!,
     ...(inFlight ? { maxBodyBytesInFlight: Number(inFlight) } : {}),
+    ...(lockWait ? { writeLockWaitMs: Number(lockWait) } : {}),
     demo: values.demo!,
   };
 }
@@ -191,7 +213,15 @@ export async function serve(options: ServeOptions): Promise<{ service: Service; 
     maxBodyBytesInFlight: worker ? bodyBudgetOfWorker(options) : options.maxBodyBytesInFlight,
     demo: worker ? worker.demo : options.demo,
     ownsProcess: true,
-    ...(worker ? { worker: { id: worker.id, onCommitted: worker.onCommitted } } : {}),
+    ...(worker
+      ? {
+          worker: {
+            id: worker.id,
+            onCommitted: worker.onCommitted,
+            ...(options.writeLockWaitMs ? { writeLockWaitMs: options.writeLockWaitMs } : {}),
+          },
+        }
+      : {}),
   });
   const { url } = await service.listen(options.port, options.host);
   if (worker) {

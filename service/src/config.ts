@@ -30,10 +30,11 @@ export interface ServiceOptions {
   replicaId?: string;
   /**
    * One of several worker processes sharing the SQLite file of `dataDir` (`serve --workers N`,
-   * `docs/scaling.md`): its name, and what to tell when it committed a write (the others' wake-up). Its
-   * answers carry `X-Service-Worker: <name>`.
+   * `docs/scaling.md`): its name, what to tell when it committed a write (the others' wake-up), and how long
+   * a client's write waits for the file's write lock before its 503 (`serve --write-lock-wait-ms`, default
+   * 20 s). Its answers carry `X-Service-Worker: <name>`.
    */
-  worker?: { id: string; onCommitted?: (seq: number) => void };
+  worker?: { id: string; onCommitted?: (seq: number) => void; writeLockWaitMs?: number };
   /**
    * The service is alone in its process (`serve`): the Node adapter then replaces the global `Request` and
    * `Response` with its lighter ones, which send a JSON answer as one string instead of through a web

@@ -28,7 +28,7 @@ import { createDemoSuggestions } from './query-suggestions/demo.js';
 import { seedRecommendDemo } from './recommend/demo.js';
 import { closeServices, createServices, type Services } from './services.js';
 import { PostgresStorage } from './storage/postgres/storage.js';
-import { openDatabase } from './storage/sqlite/open.js';
+import { openDatabaseWhenUnlocked } from './storage/sqlite/open.js';
 import { SqliteStorage } from './storage/sqlite/storage.js';
 
 export { DEV_CREDENTIALS, type ServiceOptions } from './config.js';
@@ -90,13 +90,15 @@ function isServicePath(url: string | undefined): boolean {
 
 /**
  * Brings the SQLite file of a data directory to this service's schema, then closes it: the primary of
- * `serve --workers N` does it once, before any worker opens the file.
+ * `serve --workers N` does it once, before any worker opens the file. Each step waits for the file's write
+ * lock on a timer (`openDatabaseWhenUnlocked`), for up to a minute, if another process holds it; `onWait` is
+ * told when it starts waiting.
  *
  * @example
- * prepareDataDir('.data');
+ * await prepareDataDir('.data');
  */
-export function prepareDataDir(dataDir: string): void {
-  openDatabase(dataDir).close();
+export async function prepareDataDir(dataDir: string, options: { onWait?: () => void } = {}): Promise<void> {
+  (await openDatabaseWhenUnlocked(dataDir, options)).close();
 }
 
 /**
@@ -107,6 +109,9 @@ export function prepareDataDir(dataDir: string): void {
  */
 export async function createService(options: ServiceOptions = {}): Promise<Service> {
   const config = resolveConfig(options);
+  // The schema brought up to date first, waiting for the write lock on a timer if another process holds it
+  // (the storage's own open then finds nothing to do; the primary of `serve --workers` did it already).
+  if (!config.database && config.dataDir !== ':memory:') await prepareDataDir(config.dataDir);
   const storage = config.database
     ? await PostgresStorage.open(config.database, options.replicaId ? { id: options.replicaId } : {})
     : new SqliteStorage(config.dataDir, options.worker ? { worker: options.worker } : {});

@@ -3,8 +3,9 @@
  * (`node:cluster`). The primary process serves nothing itself: it brings the database's schema up to date,
  * starts the workers one after the other (the first one alone loads the demo), relays each worker's "I
  * committed entry n" to the others (their wake-up to read the log, `storage/sqlite/replication.ts`), and
- * starts a replacement, under the same name, for a worker that exits. Node's cluster module hands each new
- * connection to the next worker (round robin), so concurrent clients spread over the workers.
+ * starts a replacement, under the same name and in the same role (the first one keeps the demo history
+ * recent), for a worker that exits. Node's cluster module hands each new connection to the next worker (round
+ * robin), so concurrent clients spread over the workers.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { prepareDataDir } from '../index.js';
@@ -17,6 +18,8 @@ type WorkerMessage =
 
 interface Slot {
   id: string;
+  /** Whether it loads the demo and keeps its history recent: the first worker's role, kept across restarts. */
+  demo: boolean;
   worker: Worker;
 }
 
@@ -47,8 +50,11 @@ function fork(id: string, demo: boolean): Promise<{ worker: Worker; url: string 
  * await runPrimary({ count: 2, dataDir: '.data', demo: true }); // prints "listening on http://…" once all listen
  */
 export async function runPrimary(options: { count: number; dataDir: string; demo: boolean }): Promise<void> {
-  // The schema is brought up to date once, here, before any worker opens the file.
-  prepareDataDir(options.dataDir);
+  // The schema is brought up to date once, here, before any worker opens the file; if another process holds
+  // the file's write lock, each step waits for it on a timer (up to a minute) instead of failing the start.
+  await prepareDataDir(options.dataDir, {
+    onWait: () => process.stdout.write('schema: waiting for the database write lock another process holds\n'),
+  });
   const slots: Slot[] = [];
   let stopping = false;
 
@@ -70,7 +76,7 @@ export async function runPrimary(options: { count: number; dataDir: string; demo
   const replace = async (slot: Slot) => {
     if (stopping) return;
     try {
-      const { worker } = await fork(slot.id, false);
+      const { worker } = await fork(slot.id, slot.demo);
       slot.worker = worker;
       watch(slot);
       process.stdout.write(`worker ${slot.id}: pid ${worker.process.pid}\n`);
@@ -103,8 +109,9 @@ export async function runPrimary(options: { count: number; dataDir: string; demo
   for (let i = 1; i <= options.count; i++) {
     const id = `w${i}`;
     // One after the other: the first creates the demo, the others find it in the file.
-    const started = await fork(id, options.demo && i === 1);
-    const slot = { id, worker: started.worker };
+    const demo = options.demo && i === 1;
+    const started = await fork(id, demo);
+    const slot = { id, demo, worker: started.worker };
     slots.push(slot);
     watch(slot);
     url = started.url;

@@ -5,7 +5,7 @@
  * series, searches clicked after being folded, filters on two attributes, equal timestamps, filters, tags,
  * several indices) written through the storage interface of a real service on the suite's storage (on
  * PostgreSQL, the reports read a copy of the scope's rows); the counted searches are read from the same log
- * in an in-memory SQLite service. The hand-worked cases of every report are in ../http-analytics.node.test.ts.
+ * in an in-memory SQLite service. The hand-worked cases of every report are in ../http-analytics*.node.test.ts.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

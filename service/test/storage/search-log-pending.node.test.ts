@@ -2,7 +2,8 @@
  * The SQLite search log's pending rows (storage/sqlite/search-log.ts): two connections on one file stand for
  * two workers; a third one, the test's, holds the write lock (`BEGIN IMMEDIATE`) as a long writer would.
  * A row recorded meanwhile waits in memory, is seen by lookups as a stored one, is written once the lock is
- * free (or at close), and the list of pending rows is bounded.
+ * free (or at close), and the list of pending rows is bounded: past it, the search is refused with a 503 at
+ * once (its row not kept), never blocked in SQLite's busy wait.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { ServiceError } from '../../src/errors.js';
 import { openDatabase } from '../../src/storage/sqlite/open.js';
 import { PENDING_ROWS_MAX, SqliteSearchLog } from '../../src/storage/sqlite/search-log.js';
 import type { SearchLogEntry } from '../../src/storage/types.js';
@@ -121,21 +123,54 @@ describe('SQLite search log while another connection holds the write lock', () =
     await close();
   });
 
-  test('past the bound of pending rows a row is written in the busy wait (and fails as before when it times out)', async () => {
+  test('past the bound of pending rows the search is refused with a 503 at once: not kept, no busy wait, nothing lost', async () => {
     const { dbA, a, holder, stored, close } = twoWorkers();
     holder.exec('BEGIN IMMEDIATE');
     for (let n = 0; n < PENDING_ROWS_MAX; n += 1) await a.record(entry(n));
     assert.equal(a.pendingCount, PENDING_ROWS_MAX);
-    dbA.pragma('busy_timeout = 200');
+    // A busy wait would now block for the whole busy timeout (it did: then SQLITE_BUSY, a 500).
+    dbA.pragma('busy_timeout = 5000');
     const started = Date.now();
-    await assert.rejects(a.record(entry(PENDING_ROWS_MAX)), (error: { code?: string }) =>
-      String(error.code).startsWith('SQLITE_BUSY'),
+    await assert.rejects(
+      a.record(entry(PENDING_ROWS_MAX)),
+      (error: unknown) =>
+        error instanceof ServiceError &&
+        error.status === 503 &&
+        error.headers?.['Retry-After'] === '1' &&
+        /write lock/.test(error.message) &&
+        /retry/.test(error.message),
     );
-    assert.ok(Date.now() - started >= 150, 'it waited in the busy wait');
+    assert.ok(Date.now() - started < 2500, `refused after ${Date.now() - started} ms, not in the busy wait`);
     assert.equal(a.pendingCount, PENDING_ROWS_MAX, 'the list did not grow');
+    assert.equal(await a.get(entry(PENDING_ROWS_MAX).queryID), undefined, 'the refused row is not kept');
     holder.exec('ROLLBACK');
+    // Every row kept is written once the lock frees; the next search's row goes through.
+    await until(() => stored() === PENDING_ROWS_MAX, 'the pending rows written');
     await a.record(entry(PENDING_ROWS_MAX + 1));
-    await until(() => stored() === PENDING_ROWS_MAX + 1, 'every row written');
+    assert.equal(stored(), PENDING_ROWS_MAX + 1);
+    assert.equal(a.pendingCount, 0);
+    await close();
+  });
+
+  test('past the bound in bytes (16 MiB) as well: refused with a 503, the list within the bound', async () => {
+    const { a, holder, close } = twoWorkers();
+    holder.exec('BEGIN IMMEDIATE');
+    // Rows of about 1 MiB each (the objectIDs of a page of long ids): the 16th one is past 16 MiB.
+    const big = (n: number): SearchLogEntry => ({ ...entry(n), objectIDs: [`${'x'.repeat(1024 * 1024 - 300)}-${n}`] });
+    let kept = 0;
+    let refused: unknown;
+    for (let n = 0; n < 20 && refused === undefined; n += 1) {
+      try {
+        await a.record(big(n));
+        kept += 1;
+      } catch (error) {
+        refused = error;
+      }
+    }
+    assert.ok(refused instanceof ServiceError && refused.status === 503, String(refused));
+    assert.equal(kept, a.pendingCount);
+    assert.ok(kept > 10 && kept < 17, `${kept} rows of 1 MiB kept`);
+    holder.exec('ROLLBACK');
     await close();
   });
 });

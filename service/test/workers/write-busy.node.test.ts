@@ -5,18 +5,23 @@
  * timeout, then answered the write with a 500): both workers keep answering searches meanwhile, and once the
  * lock is free the writes complete in order, each published and visible on both workers, the task log without
  * a gap. A Query Suggestions configuration's creation waits the same way (it was SQLite's busy wait too). A
- * write whose lock never frees is answered 503 after the bound (20 s), nothing of it applied.
+ * write whose lock never frees is answered 503 after the bound (20 s, or `--write-lock-wait-ms`), nothing of it
+ * applied.
  *
  * The long holder is this test: it takes the file's write lock (`BEGIN IMMEDIATE` on its own connection) and
  * lets go once both workers answered searches with the writes still waiting — conditions, not a duration.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { parseServeArgs } from '../../src/cli.js';
 import { type Answer, ask, askEach, startWorkers, takeWriteLock, waitForTask, type Workers } from './helpers.js';
 
 const SEARCHES_PER_WORKER = 10;
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
 const running: Workers[] = [];
 after(async () => {
@@ -179,5 +184,65 @@ describe('serve --workers 2: writes while another process holds the write lock',
     db.close();
     assert.doesNotMatch(workers.output(), /SQLITE_BUSY|database is locked|Internal error/);
     await workers.stop();
+  });
+});
+
+describe('serve --workers 2 --write-lock-wait-ms: the bound of a write waiting for the lock', () => {
+  test('with 2000, a write and a Query Suggestions configuration are answered 503 after 2 s (not 20), not applied', async () => {
+    const workers = await startWorkers(2, ['--write-lock-wait-ms', '2000']);
+    running.push(workers);
+    const first = await ask(workers.url, 'PUT', '/1/indexes/shop/oak', { name: 'Oak chair' });
+    await waitForTask(workers.url, first.body.taskID);
+
+    const db = new Database(join(workers.dataDir, 'svc-search.sqlite'), { timeout: 0 });
+    const seqBefore = (db.prepare('SELECT MAX(seq) AS seq FROM service_log').get() as { seq: number }).seq;
+    let answers: Answer[];
+    let sent = 0;
+    await takeWriteLock(db);
+    try {
+      // Held until both are answered (a condition, not a duration).
+      sent = Date.now();
+      answers = await Promise.all([
+        ask(workers.url, 'PUT', '/1/indexes/shop/pine', { name: 'Pine table' }),
+        ask(workers.url, 'POST', '/1/configs', { indexName: 'shop_qs', sourceIndices: [{ indexName: 'shop' }] }),
+      ]);
+    } finally {
+      db.exec('ROLLBACK');
+    }
+    const elapsed = Date.now() - sent;
+    for (const answer of answers) {
+      assert.equal(answer.status, 503, JSON.stringify(answer.body));
+      assert.match(answer.body.message, /write lock for 2 s; the write was not applied, retry/);
+    }
+    // At least the bound; far below the default 20 s.
+    assert.ok(elapsed >= 2000 && elapsed < 20_000, `answered after ${elapsed} ms`);
+    // Nothing of either: no log entry, no record, no configuration.
+    assert.equal((db.prepare('SELECT MAX(seq) AS seq FROM service_log').get() as { seq: number }).seq, seqBefore);
+    for (const [worker, answer] of await askEach(workers.url, ['w1', 'w2'], 'GET', '/1/indexes/shop/pine'))
+      assert.equal(answer.status, 404, worker);
+    assert.equal((await ask(workers.url, 'GET', '/1/configs/shop_qs')).status, 404);
+    db.close();
+    assert.doesNotMatch(workers.output(), /SQLITE_BUSY|database is locked|Internal error/);
+    await workers.stop();
+  });
+
+  test('parsed in milliseconds; refused when not an integer from 1 to 600000, or without --workers; in --help', async () => {
+    assert.equal(parseServeArgs(['--workers', '2', '--write-lock-wait-ms', '1500']).writeLockWaitMs, 1500);
+    assert.equal(parseServeArgs(['--workers', '2']).writeLockWaitMs, undefined);
+    assert.equal(parseServeArgs(['--workers', '2', '--write-lock-wait-ms', '600000']).writeLockWaitMs, 600_000);
+    for (const value of ['0', '-1', '1.5', '2e3', 'abc', '', '600001'])
+      assert.throws(
+        () => parseServeArgs(['--workers', '2', `--write-lock-wait-ms=${value}`]),
+        /--write-lock-wait-ms must be an integer from 1 to 600000 \(ms\)/,
+        value,
+      );
+    assert.throws(() => parseServeArgs(['--write-lock-wait-ms', '1500']), /is the wait of --workers N/);
+    const help = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--help'], { encoding: 'utf8' });
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /\[--write-lock-wait-ms MS\]/);
+    assert.match(
+      help.stdout,
+      /--write-lock-wait-ms MS +with --workers, how long a write waits for SQLite's write lock/,
+    );
   });
 });

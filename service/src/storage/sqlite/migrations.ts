@@ -5,6 +5,9 @@
  * next one. A database never goes back: one whose version is above the last step (written by a newer
  * service) is refused.
  *
+ * `openDatabaseWhenUnlocked` (`open.ts`) runs the same steps without SQLite's busy wait: each one takes the
+ * write lock on a timer, for a start that meets another process holding it.
+ *
  * Adding to the schema: append a step with the next number; never edit a step once released. Steps 1–3
  * adopt the databases written before this list existed (`user_version` 0, tables created by each area
  * `IF NOT EXISTS`, columns added by hand): those hold any state between "nothing" and "everything up to
@@ -323,19 +326,42 @@ export function migrate(
   db: Database.Database,
   migrations: readonly Migration[] = MIGRATIONS,
 ): { from: number; to: number } {
-  const from = db.pragma('user_version', { simple: true }) as number;
-  const last = migrations.at(-1)?.version ?? 0;
-  if (from > last) {
-    throw new Error(
-      `The database is at schema version ${from}, newer than this service's ${last}: run a newer service, or start from an empty data directory`,
-    );
-  }
+  const from = schemaVersionOf(db, migrations);
   for (const migration of migrations) {
     if (migration.version <= from) continue;
-    db.transaction(() => {
-      migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
+    db.transaction(() => applyStep(db, migration))();
   }
-  return { from, to: Math.max(from, last) };
+  return { from, to: Math.max(from, migrations.at(-1)?.version ?? 0) };
+}
+
+/**
+ * The database's schema version (`PRAGMA user_version`); a database newer than the last of `migrations` is
+ * refused.
+ *
+ * @example
+ * schemaVersionOf(db) // 0 for a new file
+ */
+export function schemaVersionOf(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const last = migrations.at(-1)?.version ?? 0;
+  if (version > last) {
+    throw new Error(
+      `The database is at schema version ${version}, newer than this service's ${last}: run a newer service, or start from an empty data directory`,
+    );
+  }
+  return version;
+}
+
+/**
+ * Applies one step and records its version, inside the caller's transaction. The version is read again
+ * there: a step the database already has (another process ran it between the caller's read and its lock) is
+ * skipped, so each step runs once, in order.
+ *
+ * @example
+ * db.transaction(() => applyStep(db, MIGRATIONS[0]!)).immediate();
+ */
+export function applyStep(db: Database.Database, migration: Migration): void {
+  if ((db.pragma('user_version', { simple: true }) as number) >= migration.version) return;
+  migration.up(db);
+  db.pragma(`user_version = ${migration.version}`);
 }

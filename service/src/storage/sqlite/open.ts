@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ServiceError } from '../../errors.js';
-import { migrate } from './migrations.js';
+import { applyStep, MIGRATIONS, migrate, schemaVersionOf } from './migrations.js';
 
 /**
  * @example
@@ -15,6 +15,13 @@ import { migrate } from './migrations.js';
  * const mem = openDatabase(':memory:');  // nothing on disk
  */
 export function openDatabase(dataDir: string): Database.Database {
+  const db = openFile(dataDir);
+  migrate(db);
+  return db;
+}
+
+/** The connection with its pragmas, its schema not yet brought up to date. */
+function openFile(dataDir: string): Database.Database {
   let db: Database.Database;
   if (dataDir === ':memory:') {
     db = new Database(':memory:');
@@ -25,7 +32,51 @@ export function openDatabase(dataDir: string): Database.Database {
   }
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
-  migrate(db);
+  return db;
+}
+
+/**
+ * {@link openDatabase} for a start that may meet another process holding the file's write lock (a worker of
+ * a previous `serve --workers`, a backup, the sqlite3 shell): the same migration steps in the same order, each
+ * in its own `BEGIN IMMEDIATE` transaction taken without SQLite's busy wait — a busy try waits on the 20 ms
+ * timer ({@link commitWhenUnlocked}) for up to `waitMs` (a minute), this process's event loop free meanwhile,
+ * where the busy wait blocked it and failed the start after 5 s. `onWait` is told once, at the first busy try.
+ * A database whose schema is up to date takes no lock at all.
+ *
+ * @example
+ * const db = await openDatabaseWhenUnlocked('.data', { onWait: () => console.log('waiting for the lock') });
+ */
+export async function openDatabaseWhenUnlocked(
+  dataDir: string,
+  { waitMs = LOCK_WAIT_MS, onWait }: { waitMs?: number; onWait?: () => void } = {},
+): Promise<Database.Database> {
+  const db = openFile(dataDir);
+  try {
+    const from = schemaVersionOf(db);
+    let told = false;
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= from) continue;
+      const step = db.transaction(() => applyStep(db, migration));
+      await commitWhenUnlocked(
+        db,
+        () => {
+          try {
+            return step.immediate();
+          } catch (error) {
+            if (isBusy(error) && !told) {
+              told = true;
+              onWait?.();
+            }
+            throw error;
+          }
+        },
+        waitMs,
+      );
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
 }
 
@@ -147,9 +198,10 @@ export async function writeWhenUnlocked<T>(
     return await commitWhenUnlocked(db, commit, waitMs);
   } catch (error) {
     if (!isBusy(error)) throw error;
+    const waited = waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`;
     throw new ServiceError(
       503,
-      `Service busy: another process has held the database's write lock for ${Math.round(waitMs / 1000)} s; ` +
+      `Service busy: another process has held the database's write lock for ${waited}; ` +
         'the write was not applied, retry in a moment',
       // As the body budget's 503 (`http/body.ts`): the service busy, a retry welcome.
       { headers: { 'Retry-After': '1' } },

@@ -13,7 +13,7 @@
 import type Database from 'better-sqlite3';
 import { buildOutcomeOf, type SuggestionsConfigRow, suggestionsConfigOf } from '../rows.js';
 import type { BuildOutcome, QuerySuggestionsStore, StoredSuggestionsConfig } from '../types.js';
-import { commitWhenUnlocked, writeWhenUnlocked } from './open.js';
+import { commitWhenUnlocked, WRITE_LOCK_WAIT_MS, writeWhenUnlocked } from './open.js';
 
 /**
  * @example
@@ -23,10 +23,13 @@ import { commitWhenUnlocked, writeWhenUnlocked } from './open.js';
  */
 export class SqliteQuerySuggestions implements QuerySuggestionsStore {
   readonly #db: Database.Database;
+  /** How long a configuration's change waits for the file's write lock before its 503 (a client's write). */
+  readonly #writeLockWaitMs: number;
   readonly #stmt;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, { writeLockWaitMs = WRITE_LOCK_WAIT_MS }: { writeLockWaitMs?: number } = {}) {
     this.#db = db;
+    this.#writeLockWaitMs = writeLockWaitMs;
     this.#stmt = {
       all: db.prepare('SELECT * FROM query_suggestions_configs ORDER BY created_at, index_name'),
       one: db.prepare('SELECT * FROM query_suggestions_configs WHERE index_name = ?'),
@@ -60,12 +63,18 @@ export class SqliteQuerySuggestions implements QuerySuggestionsStore {
 
   /** Creates or replaces a configuration (its build outcome is kept). */
   async save(config: StoredSuggestionsConfig['config'], now: number): Promise<void> {
-    await writeWhenUnlocked(this.#db, () => this.#stmt.upsert.run(config.indexName, JSON.stringify(config), now, now));
+    await writeWhenUnlocked(
+      this.#db,
+      () => this.#stmt.upsert.run(config.indexName, JSON.stringify(config), now, now),
+      this.#writeLockWaitMs,
+    );
   }
 
   /** Removes a configuration and its build outcome; false when there was none. */
   async remove(indexName: string): Promise<boolean> {
-    return (await writeWhenUnlocked(this.#db, () => this.#stmt.remove.run(indexName))).changes > 0;
+    return (
+      (await writeWhenUnlocked(this.#db, () => this.#stmt.remove.run(indexName), this.#writeLockWaitMs)).changes > 0
+    );
   }
 
   async outcome(indexName: string): Promise<BuildOutcome | undefined> {

@@ -7,15 +7,18 @@
  * worker's event loop, every search of it, up to the busy timeout. A row that meets the lock held waits in a
  * bounded list of pending rows, written on a timer once the lock is free; lookups see pending rows as stored
  * ones, and a worker that misses a queryID rechecks until the lock has been free for a moment (another
- * worker's pending row may be on its way).
+ * worker's pending row may be on its way). Past the list's bound, the search is refused with a 503 (busy,
+ * retry) rather than answered with a `queryID` whose row could not be kept: nothing lost, memory bounded, and
+ * no busy wait.
  */
 import type Database from 'better-sqlite3';
+import { ServiceError } from '../../errors.js';
 
 import { type SearchLogRow, searchLogEntryOf } from '../rows.js';
 import type { SearchLogEntry, SearchLogStore } from '../types.js';
 import { commitWhenUnlocked, isBusy, unsyncedCommit, withoutBusyWait } from './open.js';
 
-/** How many rows may wait for the write lock, and their estimated bytes; past either, a search's row blocks. */
+/** How many rows may wait for the write lock, and their estimated bytes; past either, the search is a 503. */
 export const PENDING_ROWS_MAX = 10_000;
 export const PENDING_BYTES_MAX = 16 * 1024 * 1024;
 /** The pending rows' next try after the lock was held, and after another error (logged). */
@@ -92,16 +95,22 @@ export class SqliteSearchLog implements SearchLogStore {
         if (!isBusy(error)) throw error;
       }
     }
-    if (this.#closed || this.#pending.size >= PENDING_ROWS_MAX || this.#pendingBytes + row.bytes > PENDING_BYTES_MAX) {
-      // Past the bound (or closing): this search's row is written as before, in SQLite's busy wait (this
-      // worker blocked up to the busy timeout, then the search fails with the SQLITE_BUSY) — but never into a
-      // write turn's open transaction (`WriteTurnOpen`): then the search waits for its end on the timer.
-      if (this.#db.inTransaction) {
-        await commitWhenUnlocked(this.#db, () => unsyncedCommit(this.#db, () => writeOne.immediate()));
-        return;
-      }
-      unsyncedCommit(this.#db, () => writeOne.immediate());
+    if (this.#closed) {
+      // Closing (a search still being answered): written now, waiting for the lock on the timer as close()
+      // writes the pending rows — never in SQLite's busy wait, never into a write turn's open transaction.
+      await commitWhenUnlocked(this.#db, () => unsyncedCommit(this.#db, () => writeOne.immediate()));
       return;
+    }
+    if (this.#pending.size >= PENDING_ROWS_MAX || this.#pendingBytes + row.bytes > PENDING_BYTES_MAX) {
+      // Past the bound: the search is refused, its row not kept — a client never holds a queryID whose row
+      // is lost, memory stays bounded, and the worker does not block in SQLite's busy wait (it did: up to 5 s,
+      // every search of it waiting, then a 500). A 503 with Retry-After, as a write refused for the lock.
+      throw new ServiceError(
+        503,
+        `Service busy: another process holds the database's write lock and ${this.#pending.size} searches' log ` +
+          'rows wait for it; this search was not answered, retry in a moment',
+        { headers: { 'Retry-After': '1' } },
+      );
     }
     this.#pending.set(entry.queryID, row);
     this.#pendingBytes += row.bytes;

@@ -81,7 +81,10 @@ export class SqliteStorage implements Storage {
     this.events = new SqliteEvents(db);
     this.analytics = new SqliteAnalytics(db);
     this.usage = new SqliteUsage(db);
-    this.querySuggestions = new SqliteQuerySuggestions(db);
+    this.querySuggestions = new SqliteQuerySuggestions(
+      db,
+      options.worker?.writeLockWaitMs === undefined ? {} : { writeLockWaitMs: options.worker.writeLockWaitMs },
+    );
   }
 
   /** Whether it is a database file (not `:memory:`), and where. */
