@@ -18,26 +18,18 @@ import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startService, type Running } from '../../service/test/service-helpers.js';
+import { newestFileTime } from './loader-build.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const out = join(root, 'storybook-static');
 
-function newest(dir: string): number {
-  let time = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    time = Math.max(time, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return time;
-}
-
 function ensureBuilt(): void {
   const marker = join(out, 'indexes/products.svcidx');
   const sources = Math.max(
-    newest(join(root, 'src')),
-    newest(join(root, 'stories')),
-    newest(join(root, 'service/src')),
-    newest(join(root, '.storybook')),
+    newestFileTime(join(root, 'src')),
+    newestFileTime(join(root, 'stories')),
+    newestFileTime(join(root, 'service/src')),
+    newestFileTime(join(root, '.storybook')),
     statSync(join(root, 'vite.config.ts')).mtimeMs,
   );
   if (existsSync(marker) && statSync(marker).mtimeMs >= sources) return;
