@@ -18,7 +18,7 @@ import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startService, type Running } from '../../service/test/service-helpers.js';
-import { newestFileTime } from './loader-build.js';
+import { ensureLoaderBuilt, newestFileTime } from './loader-build.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const out = join(root, 'storybook-static');
@@ -287,6 +287,19 @@ describe('the static catalogue (storybook-static) searches with no server', () =
     assert.ok(served.slice(before).includes(recommend), 'Recommend’s chunk, loaded by the worker for this page');
     assert.deepEqual(errors, []);
     await page.close();
+  });
+
+  it('its worker is the library build’s, file for file: the start and each chunk it loads when needed', () => {
+    ensureLoaderBuilt();
+    const start = asset('worker');
+    const code = readFileSync(join(out, start), 'utf8');
+    const chunks = [...code.matchAll(/import\(`\.\/([\w-]+\.js)`\)/g)].map((match) => `/assets/${match[1]}`);
+    assert.ok(chunks.length >= 10, `the chunks the start file imports: ${chunks.join(', ')}`);
+    for (const file of [start, ...chunks]) {
+      const library = join(root, 'dist', file);
+      assert.ok(existsSync(library), `${file} is in the library's dist/ too`);
+      assert.ok(readFileSync(join(out, file)).equals(readFileSync(library)), `${file}: the same bytes`);
+    }
   });
 
   it('asked no /1/ path of any host: everything came from the static files', () => {
