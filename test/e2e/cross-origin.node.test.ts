@@ -7,36 +7,15 @@
  * `dist/` is built first (`vite build --mode loader`) when it is missing or older than a source file.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { catalogue, indexProducts } from '../client/fixture.js';
 import { FIRST_PAINT_INDEX, SIX_ELEMENTS, loaderPage } from '../size/pages.js';
 import { type CrossOrigin, startCrossOrigin } from './cross-origin.js';
+import { ensureLoaderBuilt } from './loader-build.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-function newest(dir: string): number {
-  let time = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    time = Math.max(time, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return time;
-}
-
-function ensureLoaderBuilt(): void {
-  const loader = join(root, 'dist/svc-search.js');
-  if (existsSync(loader) && statSync(loader).mtimeMs >= newest(join(root, 'src'))) return;
-  const result = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
-    { cwd: root, encoding: 'utf8' },
-  );
-  assert.equal(result.status, 0, `vite build failed:\n${result.stdout}\n${result.stderr}`);
-}
 
 describe('cross-origin page: no preflight', () => {
   let site: CrossOrigin;

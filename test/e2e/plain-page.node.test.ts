@@ -4,14 +4,13 @@
  * tags of issue 4, served next to the real local service (same origin), in real Chromium (playwright-core).
  * A user types a query with a typo, refines by brand, and goes to page 2.
  *
- * `dist/svc-search.js` is built first when it is missing or older than any browser source file under
- * `src/` (only the Vite bundle step, `vite build --mode loader`, which needs no type check); set `SVC_E2E_REBUILD=1`
- * to force it. `npm run build` builds everything, this file included.
+ * `dist/svc-search.js` is built first when it is missing or older than the sources (`loader-build.ts`: only the
+ * Vite bundle step, `vite build --mode loader`, which needs no type check); set `SVC_E2E_REBUILD=1` to force it.
+ * `npm run build` builds everything, this file included.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,35 +18,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createService, DEV_CREDENTIALS } from '../../service/src/index.js';
+import { ensureLoaderBuilt } from './loader-build.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const bundlePath = join(root, 'dist/svc-search.js');
 const INDEX = 'e2e_products';
-
-/** Newest modification time of the browser sources (everything under src/ but the Node-only service). */
-function newestSourceTime(dir = join(root, 'src')): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (path !== join(root, 'src/service')) newest = Math.max(newest, newestSourceTime(path));
-    } else if (entry.name.endsWith('.ts')) {
-      newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  }
-  return newest;
-}
-
-function ensureBundle(): void {
-  const stale = !existsSync(bundlePath) || statSync(bundlePath).mtimeMs < newestSourceTime();
-  if (!stale && !process.env.SVC_E2E_REBUILD) return;
-  const result = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
-    { cwd: root, encoding: 'utf8' },
-  );
-  assert.equal(result.status, 0, `vite build failed:\n${result.stdout}\n${result.stderr}`);
-}
 
 /** The page: the one script and the example tags of issue 4, nothing else. */
 function plainPage(origin: string): string {
@@ -119,7 +93,7 @@ describe('plain HTML page with dist/svc-search.js', () => {
   }
 
   before(async () => {
-    ensureBundle();
+    ensureLoaderBuilt();
     dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
     const service = await createService({ dataDir });
     closeService = () => service.close();

@@ -6,42 +6,19 @@
  * Also the steps the tests share: open a page, wait for its paint, wait for the takeover, close it.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { type Product, catalogue, indexProducts } from '../client/fixture.js';
 import { FIRST_PAINT_INDEX, SIX_ELEMENTS, loaderPage } from '../size/pages.js';
 import { type CrossOrigin, startCrossOrigin } from './cross-origin.js';
+import { ensureLoaderBuilt } from './loader-build.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** A page of the six mission elements whose root carries `attributes`. */
 export const rootWith = (attributes: string, elements = SIX_ELEMENTS) =>
   loaderPage(elements).replace('<svc-search ', `<svc-search ${attributes} `);
-
-function newestSourceTime(dir = join(root, 'src')): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSourceTime(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBundle(): void {
-  const bundle = join(root, 'dist/svc-search.js');
-  const stale = !existsSync(bundle) || statSync(bundle).mtimeMs < newestSourceTime();
-  if (!stale && !process.env.SVC_E2E_REBUILD) return;
-  const result = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
-    { cwd: root, encoding: 'utf8' },
-  );
-  assert.equal(result.status, 0, `vite build failed:\n${result.stdout}\n${result.stderr}`);
-}
 
 /**
  * `<svc-hits>`' shadow root as markup without comments (Lit's markers), the text of its stylesheets, and each hit's
@@ -113,7 +90,7 @@ export async function startPrepaintSite(
   pages: Record<string, string>,
   extraIndices: Record<string, Product[]> = {},
 ): Promise<PrepaintSite> {
-  ensureBundle();
+  ensureLoaderBuilt();
   let release: () => void = () => undefined;
   let held = Promise.resolve();
   /** `<svc-hits>`' chunk: released with the others, or on its own (`open(path, { holdHits: true })`). */

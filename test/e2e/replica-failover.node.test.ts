@@ -6,11 +6,10 @@
  *
  * The page, `dist/svc-search.js` (the loader) and the chunks it imports come from a small server of their own
  * (the replicas answer cross-origin).
- * The bundle is built when missing or older than the browser sources, as in `plain-page.node.test.ts`.
+ * The bundle is built when missing or older than the browser sources (`loader-build.ts`).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -25,31 +24,10 @@ import {
   stopPostgres,
   waitForTask,
 } from '../../service/test/replicas/helpers.js';
+import { ensureLoaderBuilt } from './loader-build.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const bundlePath = join(root, 'dist/svc-search.js');
 const INDEX = 'failover_products';
-
-function newestSourceTime(dir = join(root, 'src')): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSourceTime(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBundle(): void {
-  if (existsSync(bundlePath) && statSync(bundlePath).mtimeMs >= newestSourceTime() && !process.env.SVC_E2E_REBUILD)
-    return;
-  const result = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'loader', '--logLevel', 'error'],
-    { cwd: root, encoding: 'utf8' },
-  );
-  assert.equal(result.status, 0, `vite build failed:\n${result.stdout}\n${result.stderr}`);
-}
 
 function page(hosts: string[]): string {
   return `<!doctype html>
@@ -79,7 +57,7 @@ describe('a search page on three replicas, one killed mid-session', () => {
   const answeredBy: string[] = [];
 
   before(async () => {
-    ensureBundle();
+    ensureLoaderBuilt();
     const database = await newDatabase();
     replicas = [await startReplica(database, 'a')];
     replicas.push(...(await Promise.all(['b', 'c'].map((id) => startReplica(database, id)))));

@@ -4,6 +4,9 @@
  * story paints the demo's hits, a typo query finds chairs, a brand refinement shows the counts the service
  * computes on the same records, page 2 shows the service's page 2, the product page shows the service's
  * Recommend answers — and no request goes to a `/1/` path (the engine runs in a worker on the exported index).
+ * The worker is split as the library's build splits it (`vite.config.ts`, `workerOptions`): its start file is
+ * fetched at load (with the rules' chunk: the demo has rules), the filters' evaluation only at the first refinement,
+ * Recommend's on the product page.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,22 +18,20 @@ import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startService, type Running } from '../../service/test/service-helpers.js';
+import { ensureLoaderBuilt, newestFileTime } from './loader-build.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const out = join(root, 'storybook-static');
 
-function newest(dir: string): number {
-  let time = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    time = Math.max(time, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return time;
-}
-
 function ensureBuilt(): void {
   const marker = join(out, 'indexes/products.svcidx');
-  const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'stories')), newest(join(root, 'service/src')));
+  const sources = Math.max(
+    newestFileTime(join(root, 'src')),
+    newestFileTime(join(root, 'stories')),
+    newestFileTime(join(root, 'service/src')),
+    newestFileTime(join(root, '.storybook')),
+    statSync(join(root, 'vite.config.ts')).mtimeMs,
+  );
   if (existsSync(marker) && statSync(marker).mtimeMs >= sources) return;
   const result = spawnSync('npm', ['run', 'build-storybook'], { cwd: root, encoding: 'utf8' });
   assert.equal(result.status, 0, `build-storybook failed:\n${result.stdout}\n${result.stderr}`);
@@ -62,6 +63,13 @@ function staticServer(dir: string, log: string[], missing: string[]): Promise<Se
     res.end(readFileSync(file));
   });
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
+}
+
+/** The path of the one file of `storybook-static/assets/` named `<name>-<hash>.js` (a worker chunk). */
+function asset(name: string): string {
+  const files = readdirSync(join(out, 'assets')).filter((file) => new RegExp(`^${name}-[\\w-]+\\.js$`).test(file));
+  assert.equal(files.length, 1, `one ${name} file: ${files.join(', ')}`);
+  return `/assets/${files[0]}`;
 }
 
 type Snapshot = {
@@ -147,6 +155,26 @@ describe('the static catalogue (storybook-static) searches with no server', () =
     const first = await idle(page);
     assert.equal(first.results!.nbHits, 1862);
 
+    // The worker as the library ships it: an ES module whose start is one file, fetched at load, which imports its
+    // chunks when a file or a request needs them (a worker built as `iife` is one file holding every module). The
+    // demo's file has rules: their chunk, and the filter parser it imports, load with it; the filters' evaluation
+    // waits for the first refinement.
+    const worker = asset('worker');
+    const filterBits = asset('filter-bits');
+    const start = readFileSync(join(out, worker), 'utf8');
+    assert.ok(!start.startsWith('(function'), 'an ES module, not an iife');
+    assert.ok(
+      start.includes(`import(\`./${filterBits.slice('/assets/'.length)}\`)`),
+      'the start file imports the filters’ evaluation when needed',
+    );
+    assert.deepEqual(
+      served.filter((path) => path === worker),
+      [worker],
+      'the worker’s start file, once',
+    );
+    assert.ok(served.includes(asset('rules')) && served.includes(asset('filters')), 'the rules of the file');
+    assert.ok(!served.includes(filterBits), 'no filters’ evaluation at load');
+
     const field = page.locator('svc-autocomplete').getByRole('combobox');
     await field.fill('chiar');
     await field.press('Enter');
@@ -174,6 +202,7 @@ describe('the static catalogue (storybook-static) searches with no server', () =
       if (!match) continue;
       assert.equal(Number(match[2]!.replace(/,/g, '')), remoteTypo.facets!.brand![match[1]!], line);
     }
+    assert.ok(!served.includes(filterBits), 'no filters’ evaluation for a query');
     const brand = list.locator('input[type="checkbox"]').first();
     const brandName = await brand.inputValue();
     await brand.click();
@@ -190,6 +219,7 @@ describe('the static catalogue (storybook-static) searches with no server', () =
     );
     const refined = await idle(page);
     assert.equal(refined.results!.nbHits, remoteTypo.facets!.brand![brandName]);
+    assert.ok(served.includes(filterBits), 'the filters’ evaluation at the first refinement');
     const remoteRefined = await search({
       query: 'chiar',
       facetFilters: [[`brand:${brandName}`]],
@@ -231,6 +261,8 @@ describe('the static catalogue (storybook-static) searches with no server', () =
   });
 
   it('the product page: related products and bought together are the service’s', async () => {
+    const recommend = asset('recommend');
+    const before = served.length;
     const { page, errors } = await open('pages-product-page--keyboard');
     const lists = page.locator('svc-recommendations');
     await lists.first().locator('li').first().waitFor({ timeout: 60_000 });
@@ -252,8 +284,22 @@ describe('the static catalogue (storybook-static) searches with no server', () =
         model,
       );
     }
+    assert.ok(served.slice(before).includes(recommend), 'Recommend’s chunk, loaded by the worker for this page');
     assert.deepEqual(errors, []);
     await page.close();
+  });
+
+  it('its worker is the library build’s, file for file: the start and each chunk it loads when needed', () => {
+    ensureLoaderBuilt();
+    const start = asset('worker');
+    const code = readFileSync(join(out, start), 'utf8');
+    const chunks = [...code.matchAll(/import\(`\.\/([\w-]+\.js)`\)/g)].map((match) => `/assets/${match[1]}`);
+    assert.ok(chunks.length >= 10, `the chunks the start file imports: ${chunks.join(', ')}`);
+    for (const file of [start, ...chunks]) {
+      const library = join(root, 'dist', file);
+      assert.ok(existsSync(library), `${file} is in the library's dist/ too`);
+      assert.ok(readFileSync(join(out, file)).equals(readFileSync(library)), `${file}: the same bytes`);
+    }
   });
 
   it('asked no /1/ path of any host: everything came from the static files', () => {

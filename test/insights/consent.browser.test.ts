@@ -163,6 +163,51 @@ describe('insights consent under <svc-search>', () => {
     expect(localStorage.getItem(TOKEN_KEY)).to.equal(null);
   });
 
+  it('insightsUserToken set before <svc-search> is defined is the token from the start, over the attribute', async () => {
+    // A login script that knows the user sets the property before the element is defined (an own property of the
+    // plain element). Insights must be created with it at the upgrade, as the consent is: taken only at the first
+    // update, a microtask later, the element and its Insights would answer with the markup's or the anonymous token
+    // to a script running right after the definition.
+    const user = `user-early-${Date.now().toString(36)}`;
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <svc-search-token-late
+        app-id=${APP_ID}
+        api-key=${SEARCH_KEY}
+        hosts=${location.origin}
+        index-name=${INDEX}
+        insights-user-token="user-from-markup"
+      >
+        <svc-hits></svc-hits>
+      </svc-search-token-late>
+    </div>`);
+    const search = wrapper.firstElementChild as SvcSearch;
+    expect(customElements.get('svc-search-token-late')).to.equal(undefined);
+    search.insightsUserToken = user;
+    customElements.define('svc-search-token-late', class extends SvcSearch {});
+    expect(search.insightsUserToken, 'taken at the upgrade').to.equal(user);
+    expect(search.insights!.userToken).to.equal(user);
+    // A conversion sent at once (no microtask since the definition), and a click on the first hits.
+    search.insights!.convert(['p1'], 'Bought at once');
+    expect(search.getAttribute('insights-user-token')).to.equal('user-from-markup', 'the attribute is not rewritten');
+    await eventually(() => search.store!.getSnapshot().status === 'idle' && bodies(search).length > 0);
+    expect(bodies(search)[0]).to.include(`"userToken":"${user}"`);
+    let first: HTMLElement | null | undefined;
+    await eventually(() => {
+      first = search.querySelector('svc-hits')!.shadowRoot?.querySelector<HTMLElement>('li[data-svc-object-id]');
+      return Boolean(first?.dataset.svcQueryId);
+    });
+    await click(first!);
+    await search.insights!.flush();
+    expect((await storedEvents(user, 'conversion')).map((e) => e.eventName)).to.deep.equal(['Bought at once']);
+    expect((await storedEvents(user, 'click')).map((e) => e.objectIDs)).to.deep.equal([[first!.dataset.svcObjectId]]);
+    expect(await storedEvents('user-from-markup')).to.deep.equal([]);
+    // The attribute still works after the upgrade.
+    search.setAttribute('insights-user-token', `${user}-b`);
+    expect(search.insights!.userToken).to.equal(`${user}-b`);
+    search.removeAttribute('insights-user-token');
+    expect(search.insights!.userToken).to.match(/^anonymous-/);
+  });
+
   it('granting consent at run time starts with a new anonymous token; withdrawing stops sending and forgets', async () => {
     localStorage.setItem(TOKEN_KEY, 'anonymous-earlier-page');
     const { search } = await render({ consent: 'false' });

@@ -70,7 +70,6 @@ export class SvcSearch extends SvcElement {
     hosts: {},
     insightsEnabled: { attribute: 'insights', converter: insightsEnabledFrom },
     insightsCookie: { attribute: 'insights-cookie', type: Boolean },
-    insightsUserToken: { attribute: 'insights-user-token', noAccessor: true },
     routing: { type: Boolean },
     client: { attribute: false },
     localIndex: { attribute: 'local-index' },
@@ -80,13 +79,13 @@ export class SvcSearch extends SvcElement {
   protected static override consumesContext = false;
 
   /**
-   * `insights-consent` is observed here, not declared to Lit: Lit takes a declared property set on the element
-   * before it was defined off the element and sets it back only at the first update, after `connectedCallback` has
-   * created Insights with the default consent. See the constructor.
+   * `insights-consent` and `insights-user-token` are observed here, not declared to Lit: Lit takes a declared
+   * property set on the element before it was defined off the element and sets it back only at the first update,
+   * after `connectedCallback` has created Insights with the attribute's (or the default) value. See the constructor.
    */
   static override get observedAttributes(): string[] {
     // biome-ignore lint/complexity/noThisInStatic: super with this class as receiver gives its (or a subclass's) Lit attributes; SvcElement's would miss them
-    return [...super.observedAttributes, 'insights-consent'];
+    return [...super.observedAttributes, 'insights-consent', 'insights-user-token'];
   }
 
   /** Application ID of the service. */
@@ -139,19 +138,21 @@ export class SvcSearch extends SvcElement {
   #paintedClicks: PrepaintHandoff['takeClicks'];
   /** The local client of `local-index` (undefined while its module loads), and the value it was made for. */
   #local: LocalEntry | undefined;
-  /** `insightsConsent` set on the element before it was defined, applied at its first connection. */
-  #consentBeforeUpgrade: { value: unknown } | undefined;
+  /** `insightsConsent` and `insightsUserToken` set on the element before it was defined, applied at its first connection. */
+  #beforeUpgrade: { insightsConsent?: unknown; insightsUserToken?: unknown } = {};
 
   constructor() {
     super();
-    // The upgrade-property pattern: a page (a consent banner) that set `insightsConsent` before the element was
-    // defined left an own property shadowing the accessor. It is taken off and applied at the first connection:
-    // after the attributes, as Lit applies the properties it declares (the property set before wins), and before
-    // Insights is created and given the first-paint script's clicks, so that both follow it from the start.
+    // The upgrade-property pattern: a page (a consent banner, a login script) that set `insightsConsent` or
+    // `insightsUserToken` before the element was defined left an own property shadowing the accessor. It is taken
+    // off and applied at the first connection: after the attributes, as Lit applies the properties it declares (the
+    // property set before wins), and before Insights is created and given the first-paint script's clicks, so that
+    // both follow it from the start.
     const own = this as unknown as Record<string, unknown>;
-    if (Object.hasOwn(own, 'insightsConsent')) {
-      this.#consentBeforeUpgrade = { value: own.insightsConsent };
-      delete own.insightsConsent;
+    for (const name of ['insightsConsent', 'insightsUserToken'] as const) {
+      if (!Object.hasOwn(own, name)) continue;
+      this.#beforeUpgrade[name] = own[name];
+      delete own[name];
     }
   }
 
@@ -176,6 +177,7 @@ export class SvcSearch extends SvcElement {
    * The authenticated user token (after login; attribute `insights-user-token`), sent instead of the anonymous
    * one; `undefined` goes back to the anonymous token. Must match `[a-zA-Z0-9_-=/+]{1,128}`: an invalid one is
    * reported with `console.error` and not used.
+   * @attr insights-user-token
    */
   get insightsUserToken(): string | undefined {
     return this.#userToken;
@@ -221,16 +223,17 @@ export class SvcSearch extends SvcElement {
 
   override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     if (name === 'insights-consent') this.insightsConsent = consentFrom(value);
+    else if (name === 'insights-user-token') this.insightsUserToken = value ?? undefined;
     else super.attributeChangedCallback(name, old, value);
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     clearTimeout(this.#teardownTimer);
-    if (this.#consentBeforeUpgrade) {
-      this.insightsConsent = this.#consentBeforeUpgrade.value as boolean;
-      this.#consentBeforeUpgrade = undefined;
-    }
+    const before = this.#beforeUpgrade;
+    this.#beforeUpgrade = {};
+    if ('insightsConsent' in before) this.insightsConsent = before.insightsConsent as boolean;
+    if ('insightsUserToken' in before) this.insightsUserToken = before.insightsUserToken as string | undefined;
     this.#build();
   }
 
