@@ -3,6 +3,7 @@ import { LitElement } from 'lit';
 import { createClient } from '../../src/client/index.js';
 import { createSearchStore } from '../../src/store/index.js';
 import { SvcSearch } from '../../src/elements/search/svc-search.js';
+import { SEARCH_CONTEXT_EVENT } from '../../src/elements/base/svc-element.js';
 import type { SvcHits } from '../../src/elements/hits/svc-hits.js';
 import '../../src/elements/search/define.js';
 import '../../src/elements/hits/define.js';
@@ -281,5 +282,103 @@ describe('<svc-search>', () => {
     } finally {
       history.replaceState(null, '', original);
     }
+  });
+
+  describe('properties set before <svc-search> is defined (React 19, Vue, Angular, a script before the module)', () => {
+    // Each test defines a subclass under a tag of its own after the markup: `svc-search` is defined in this page.
+    // The property set on the plain element must count as if it had been set on a defined element before it was
+    // connected: one store, built with it before its first search.
+
+    /** The `/1/indexes/*\/queries` requests the page sent since `performance.clearResourceTimings()`. */
+    const queries = () =>
+      performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname.endsWith('/queries'));
+
+    it('initialState is the state of the first search', async () => {
+      const wrapper = await fixture<HTMLDivElement>(html`<div>
+        <svc-search-state-late
+          app-id=${APP_ID}
+          api-key=${SEARCH_KEY}
+          hosts=${location.origin}
+          index-name=${indexName}
+          insights="false"
+        >
+          <svc-hits></svc-hits>
+        </svc-search-state-late>
+      </div>`);
+      const root = wrapper.firstElementChild as SvcSearch;
+      expect(customElements.get('svc-search-state-late')).to.equal(undefined);
+      root.initialState = { query: 'notebook', hitsPerPage: 5 };
+      customElements.define('svc-search-state-late', class extends SvcSearch {});
+      const store = root.store!;
+      const atOnce = store.getSnapshot().state.query;
+      await root.updateComplete;
+      await settled(root.store!);
+      const first = root.store!.requestLog.find((entry) => entry.kind === 'search');
+      expect(JSON.stringify(first!.body)).to.include('"query":"notebook"').and.include('"hitsPerPage":5');
+      // The service's answer: the 12 notebooks, 5 a page.
+      const { results } = root.store!.getSnapshot();
+      expect(results!.query).to.equal('notebook');
+      expect(results!.nbHits).to.equal(12);
+      expect(results!.hits).to.have.length(5);
+      expect(root.store).to.equal(store, 'one store, there at once after the definition');
+      expect(atOnce).to.equal('notebook');
+    });
+
+    it('client with the other configuration in attributes: one store, one first search request', async () => {
+      const client = createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin] });
+      const wrapper = await fixture<HTMLDivElement>(html`<div>
+        <svc-search-client-late
+          app-id=${APP_ID}
+          api-key=${SEARCH_KEY}
+          hosts=${location.origin}
+          index-name=${indexName}
+          insights="false"
+        >
+          <svc-hits></svc-hits>
+        </svc-search-client-late>
+      </div>`);
+      const root = wrapper.firstElementChild as SvcSearch;
+      root.client = client;
+      root.initialState = { query: 'headset' };
+      const published: unknown[] = [];
+      root.addEventListener(SEARCH_CONTEXT_EVENT, () => published.push(root.context?.store));
+      performance.clearResourceTimings();
+      customElements.define('svc-search-client-late', class extends SvcSearch {});
+      const atOnce = root.store!.client;
+      await root.updateComplete;
+      await settled(root.store!);
+      expect(root.store!.getSnapshot().results!.query).to.equal('headset');
+      await waitUntil(() => queries().length > 0, 'no search request seen');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(queries()).to.have.length(1);
+      // A store built from the attributes at the connection and torn down at the first update was published too.
+      expect(published).to.deep.equal([root.store]);
+      expect(atOnce, 'the given client at once').to.equal(client);
+    });
+
+    it('store and insights (accessors Lit does not manage) are taken at the upgrade', async () => {
+      const client = createClient({ appId: APP_ID, apiKey: SEARCH_KEY, hosts: [location.origin] });
+      const store = createSearchStore({ client, indexName, initialState: { query: 'dell' } });
+      const wrapper = await fixture<HTMLDivElement>(html`<div>
+        <svc-search-store-late app-id=${APP_ID} api-key=${SEARCH_KEY} hosts=${location.origin} index-name=${indexName}>
+          <svc-hits></svc-hits>
+        </svc-search-store-late>
+      </div>`);
+      const root = wrapper.firstElementChild as SvcSearch;
+      root.store = store;
+      // What React 19 and Vue do with `insights="false"` on an element that has the property once defined.
+      (root as unknown as { insights: unknown }).insights = 'false';
+      customElements.define('svc-search-store-late', class extends SvcSearch {});
+      expect(Object.hasOwn(root, 'store')).to.equal(false);
+      expect(root.context!.store, 'the given store is provided').to.equal(store);
+      expect(root.insightsEnabled).to.equal(false);
+      expect(root.insights).to.equal(undefined);
+      await settled(store);
+      const hits = root.querySelector('svc-hits')!;
+      await waitUntil(() => names(hits).length === 6, 'the elements did not search the given store');
+      root.remove();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      store.dispose();
+    });
   });
 });

@@ -138,18 +138,19 @@ export class SvcSearch extends SvcElement {
   #paintedClicks: PrepaintHandoff['takeClicks'];
   /** The local client of `local-index` (undefined while its module loads), and the value it was made for. */
   #local: LocalEntry | undefined;
-  /** `insightsConsent` and `insightsUserToken` set on the element before it was defined, applied at its first connection. */
-  #beforeUpgrade: { insightsConsent?: unknown; insightsUserToken?: unknown } = {};
+  /** The accessors Lit does not manage, set on the element before it was defined: applied at its first connection. */
+  #beforeUpgrade: { insightsConsent?: unknown; insightsUserToken?: unknown; store?: unknown; insights?: unknown } = {};
 
   constructor() {
     super();
-    // The upgrade-property pattern: a page (a consent banner, a login script) that set `insightsConsent` or
-    // `insightsUserToken` before the element was defined left an own property shadowing the accessor. It is taken
-    // off and applied at the first connection: after the attributes, as Lit applies the properties it declares (the
-    // property set before wins), and before Insights is created and given the first-paint script's clicks, so that
-    // both follow it from the start.
+    // The upgrade-property pattern: a page (a consent banner, a login script, a framework) that set `insightsConsent`,
+    // `insightsUserToken`, `store` or `insights` before the element was defined left an own property shadowing the
+    // accessor. It is taken off and applied at the first connection: after the attributes, as Lit applies the
+    // properties it declares (the property set before wins), and before the store and Insights are created (Insights
+    // given the first-paint script's clicks), so that both follow it from the start. Lit itself takes off the
+    // properties it declares (see `connectedCallback`).
     const own = this as unknown as Record<string, unknown>;
-    for (const name of ['insightsConsent', 'insightsUserToken'] as const) {
+    for (const name of ['insightsConsent', 'insightsUserToken', 'store', 'insights'] as const) {
       if (!Object.hasOwn(own, name)) continue;
       this.#beforeUpgrade[name] = own[name];
       delete own[name];
@@ -234,6 +235,16 @@ export class SvcSearch extends SvcElement {
     this.#beforeUpgrade = {};
     if ('insightsConsent' in before) this.insightsConsent = before.insightsConsent as boolean;
     if ('insightsUserToken' in before) this.insightsUserToken = before.insightsUserToken as string | undefined;
+    if ('insights' in before) this.insights = before.insights;
+    // Not through the setter, which builds at once: the properties Lit restores below count too.
+    if ('store' in before) this.#given = before.store as SearchStore | undefined;
+    // The properties Lit declares (`client`, `initialState`, `index-name`…) set before the element was defined are
+    // restored by Lit at its first update only, a microtask from now: built here from the attributes alone, the store
+    // would miss them (`initialState` is no part of its configuration, so it would never count) or be built, handed
+    // the first paint's results and clicks, and torn down at that update for another. The first update is therefore
+    // run now (`performUpdate`, Lit's way to update synchronously): Lit restores them, and `willUpdate` builds the
+    // one store with all of them, so `store` is there as soon as the element is connected, as it was.
+    if (!this.hasUpdated && this.isUpdatePending && !isServer) this.performUpdate();
     this.#build();
   }
 
