@@ -1,6 +1,6 @@
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { SvcIndex } from '../../src/elements/index/svc-index.js';
+import { SvcIndex } from '../../src/elements/index/svc-index.js';
 import type { SearchStore } from '../../src/store/types.js';
 import '../../src/elements/index/define.js';
 import '../../src/elements/search-box/define.js';
@@ -8,7 +8,7 @@ import '../../src/elements/hits/define.js';
 import '../../src/elements/refinement-list/define.js';
 import '../../src/elements/pagination/define.js';
 import '../../src/elements/configure/define.js';
-import { createIndex, searchFixture, settled, shadow } from './search-fixture.js';
+import { APP_ID, SEARCH_KEY, createIndex, searchFixture, settled, shadow } from './search-fixture.js';
 import { storedEvents } from '../insights/helpers.js';
 
 const AUTHORS = ['Ann', 'Bob', 'Cy'];
@@ -295,5 +295,38 @@ describe('<svc-index>', () => {
     expect(params(articles).filters).to.equal(undefined);
     expect(params(articles).analyticsTags).to.equal(undefined);
     expect(params(products)).to.include({ hitsPerPage: 5, filters: 'rank < 25' });
+  });
+
+  it('initialState and indexName set before <svc-index> is defined are those of the index from the start', async () => {
+    // React 19, Vue, Angular or a script set the properties on the plain element; the element is defined later (a
+    // subclass under a tag of its own: `svc-index` is defined in this page). Lit restores them at the first update
+    // only, after the index was added without them (initialState is read only when the index is added).
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <svc-search app-id=${APP_ID} api-key=${SEARCH_KEY} hosts=${location.origin} index-name=${products} insights="false">
+        <svc-index-late index-name=${products}><svc-hits></svc-hits></svc-index-late>
+      </svc-search>
+    </div>`);
+    const index = wrapper.querySelector('svc-index-late') as SvcIndex;
+    expect(customElements.get('svc-index-late')).to.equal(undefined);
+    index.indexName = articles;
+    index.initialState = { query: 'guide', hitsPerPage: 4 };
+    const since = performance.now();
+    customElements.define('svc-index-late', class extends SvcIndex {});
+    const child = index.indexStore!;
+    const atOnce = { index: child.baseIndex, query: child.getSnapshot().state.query };
+    await settled(child);
+    // The service's answer to the index's first search: the 15 guides, 4 a page.
+    const { results } = child.getSnapshot();
+    expect(results!.query).to.equal('guide');
+    expect(results!.nbHits).to.equal(15);
+    expect(results!.hits).to.have.length(4);
+    expect(index.indexStore).to.equal(child, 'one index');
+    expect(atOnce).to.deep.equal({ index: articles, query: 'guide' });
+    await waitUntil(() => searchCalls(since) > 0);
+    // The first request that asked the service for the articles carried the initial state.
+    const first = child.requestLog.find(
+      (entry) => entry.kind === 'search' && indicesOf(child, entry).includes(articles),
+    );
+    expect(JSON.stringify(first!.body)).to.include('"query":"guide"').and.include('"hitsPerPage":4');
   });
 });

@@ -1,4 +1,4 @@
-import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { html, isServer, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { ContextProvider } from '@lit/context';
 import { searchContext, type SearchContextValue } from '../../controllers/context.js';
 import type { IndexState, SearchStore } from '../../store/types.js';
@@ -67,6 +67,11 @@ export class SvcIndex extends SvcElement {
   override connectedCallback(): void {
     super.connectedCallback();
     clearTimeout(this.#removeTimer);
+    // The properties Lit declares set before the element was defined (`initialState`, `indexName`…) are restored by
+    // Lit at the first update only: the index would be added without them (`initialState` is read only when it is
+    // added), or added and replaced. The first update runs now (`performUpdate`, Lit's synchronous update), so they
+    // are back before the index is added, as they would be on an element defined before it was connected.
+    if (!this.hasUpdated && this.isUpdatePending && !isServer) this.performUpdate();
     // At once (not at the first update), so the elements inside, connected next, get this index's context.
     this.#sync();
   }
