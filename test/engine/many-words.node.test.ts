@@ -8,19 +8,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { installFeature } from '../../src/engine/features.js';
 import { Index, parseSearchParams } from '../../src/engine/index.js';
-import type { IndexState } from '../../src/engine/index-state.js';
 import { MANY_WORDS_LIMITS, manyWordsStats, rankManyWords } from '../../src/engine/many-words.js';
 import { execute, release } from '../../src/engine/matching.js';
 import { rankOneWord } from '../../src/engine/one-word.js';
 import { effectiveParams } from '../../src/engine/query.js';
 import { criteria, rankDistinct } from '../../src/engine/ranking.js';
-import { zipfProducts } from '../../service/src/datasets/synthetic.js';
-
-const SEARCHABLE = ['name', 'brand', 'category'];
-
-function stateOf(index: Index): IndexState {
-  return (index as unknown as { state: IndexState }).state;
-}
+import { SEARCHABLE, commonWords, stateOf, walkCorpus } from './walk-corpus.js';
 
 interface Ranked {
   ordered: number[];
@@ -71,37 +64,6 @@ function forced<T>(fn: () => T, walkPerHit = 4): T {
   }
 }
 
-/** 40,000 Zipf records, popularity in 7 values (ties), then 2,000 replaced and 500 deleted. */
-function corpus(): Index {
-  const products = zipfProducts({ count: 40_000, seed: 11 }).map((p) => ({ ...p, popularity: p.popularity % 7 }));
-  const index = new Index('many-words');
-  index.setSettings({
-    searchableAttributes: SEARCHABLE,
-    attributesForFaceting: ['brand', 'category', 'price'],
-    customRanking: ['desc(popularity)'],
-  });
-  index.saveObjects(products);
-  index.saveObjects(
-    products.slice(5_000, 7_000).map((p, i) => ({ ...p, name: `${p.name} ${products[i]!.name}`, popularity: i % 5 })),
-  );
-  index.deleteObjects(products.slice(20_000, 20_500).map((p) => p.objectID));
-  return index;
-}
-
-/** The most common title words of the corpus, most common first. */
-function commonWords(index: Index, count: number): string[] {
-  const counts = new Map<string, number>();
-  for (const record of stateOf(index).records) {
-    if (!record) continue;
-    for (const word of new Set(String(record.name).toLowerCase().split(' ')))
-      counts.set(word, (counts.get(word) ?? 0) + 1);
-  }
-  return [...counts]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, count)
-    .map(([word]) => word);
-}
-
 /** The word with one letter changed (a typo), or dropped when too short to change in the middle. */
 function typo(word: string): string {
   const at = Math.min(2, word.length - 1);
@@ -109,7 +71,7 @@ function typo(word: string): string {
 }
 
 describe('queries of several words ranked in the order', () => {
-  const index = corpus();
+  const index = walkCorpus('many-words');
   const words = commonWords(index, 8);
   // pairs (and a triple) of common words, each with and without a typo, in both orders, and a prefix last
   const queries = [
@@ -189,7 +151,7 @@ describe('queries of several words ranked in the order', () => {
   });
 
   it('orders by the ranking setting, whatever its order of criteria', () => {
-    const reordered = corpus();
+    const reordered = walkCorpus('many-words');
     reordered.setSettings({
       ranking: ['attribute', 'proximity', 'custom', 'typo', 'words', 'exact'],
     });
@@ -221,7 +183,7 @@ describe('queries of several words ranked in the order', () => {
       index.search({ query }, { personalization: { impact: 100, scores: { brand: { Acme: 20 } } } });
     });
     assert.equal(manyWordsStats().answers, before, 'geo, optionalFilters, personalisation: the general path');
-    const distinct = corpus();
+    const distinct = walkCorpus('many-words');
     distinct.setSettings({ attributeForDistinct: 'brand', distinct: true });
     const answer = forced(() => distinct.search({ query, hitsPerPage: 10 }));
     assert.equal(manyWordsStats().answers, before, 'distinct: the general path');

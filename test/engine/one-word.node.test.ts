@@ -6,18 +6,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Index, parseSearchParams } from '../../src/engine/index.js';
-import type { IndexState } from '../../src/engine/index-state.js';
 import { execute, matchDeferred, release } from '../../src/engine/matching.js';
 import { ONE_WORD_MIN_POSTINGS, rankOneWord } from '../../src/engine/one-word.js';
 import { effectiveParams } from '../../src/engine/query.js';
 import { criteria, rankDistinct } from '../../src/engine/ranking.js';
-import { zipfProducts } from '../../service/src/datasets/synthetic.js';
-
-const SEARCHABLE = ['name', 'brand', 'category'];
-
-function stateOf(index: Index): IndexState {
-  return (index as unknown as { state: IndexState }).state;
-}
+import { SEARCHABLE, commonWords, stateOf, walkCorpus } from './walk-corpus.js';
 
 interface Ranked {
   ordered: number[];
@@ -52,39 +45,8 @@ function rankBy(index: Index, input: Record<string, unknown>, onBits: boolean): 
   }
 }
 
-/** 40,000 Zipf records, popularity in 7 values (ties), then 2,000 replaced and 500 deleted. */
-function corpus(): Index {
-  const products = zipfProducts({ count: 40_000, seed: 11 }).map((p) => ({ ...p, popularity: p.popularity % 7 }));
-  const index = new Index('one-word');
-  index.setSettings({
-    searchableAttributes: SEARCHABLE,
-    attributesForFaceting: ['brand', 'category', 'price'],
-    customRanking: ['desc(popularity)'],
-  });
-  index.saveObjects(products);
-  index.saveObjects(
-    products.slice(5_000, 7_000).map((p, i) => ({ ...p, name: `${p.name} ${products[i]!.name}`, popularity: i % 5 })),
-  );
-  index.deleteObjects(products.slice(20_000, 20_500).map((p) => p.objectID));
-  return index;
-}
-
-/** The most common title words of the corpus, most common first. */
-function commonWords(index: Index, count: number): string[] {
-  const counts = new Map<string, number>();
-  for (const record of stateOf(index).records) {
-    if (!record) continue;
-    for (const word of new Set(String(record.name).toLowerCase().split(' ')))
-      counts.set(word, (counts.get(word) ?? 0) + 1);
-  }
-  return [...counts]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, count)
-    .map(([word]) => word);
-}
-
 describe('one-word queries on bits', () => {
-  const index = corpus();
+  const index = walkCorpus('one-word');
   const words = commonWords(index, 6);
   // prefixes of the common words (2 to 5 letters: with and without typo ranges), the words themselves
   // (an exact range before the longer words), and a few letters alone
