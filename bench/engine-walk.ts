@@ -52,11 +52,11 @@ export async function run(): Promise<void> {
     faceted: queries.faceted.map((q) => ({ query: q, hitsPerPage: 20, facets: ['brand', 'category'] })),
   };
   const search = (params: Params, walk: boolean) => {
-    if (!walk) installFeature('oneWord', generalForSeveralWords);
+    if (!walk) installFeature('orderWalks', generalForSeveralWords);
     try {
       return index.search(params);
     } finally {
-      if (!walk) installFeature('oneWord', { rankOneWord });
+      if (!walk) installFeature('orderWalks', { rankOneWord });
     }
   };
   console.log(`${size.toLocaleString('en')} records; each query's fastest of 3 runs per path, alternating (ms)\n`);

@@ -47,7 +47,8 @@ export interface EngineFeatures {
     insertAlpha: typeof insertAlpha;
     mergeNewSegment: typeof mergeNewSegment;
   };
-  oneWord: { rankOneWord: typeof rankOneWord };
+  /** The walks in the custom order of a large index: one-word queries on bits, queries of several words (`many-words.ts`). */
+  orderWalks: { rankOneWord: typeof rankOneWord };
 }
 
 const installed: Partial<EngineFeatures> = {};

@@ -218,8 +218,8 @@ export class IndexCore {
     // a one-word query's matching waits: `rankOneWord` (an optional feature: the worker loads it for a large
     // index) may answer it without a match word per record, and a query of several words by walking the custom
     // order (`many-words.ts`)
-    const oneWord = optionalFeature('oneWord');
-    const exec = execute(this.state, params, eff, oneWord !== undefined);
+    const walks = optionalFeature('orderWalks');
+    const exec = execute(this.state, params, eff, walks !== undefined);
     try {
       const personalization = options?.personalization;
       if (personalization && personalization.impact > 0)
@@ -240,7 +240,7 @@ export class IndexCore {
       const crits = criteria(this.state, exec, false);
       // distinct ranks every candidate: the general path
       const distinct = exec.eff.distinct && this.state.settings.attributeForDistinct;
-      const onBits = oneWord && !distinct ? oneWord.rankOneWord(this.state, exec, crits, end) : null;
+      const onBits = walks && !distinct ? walks.rankOneWord(this.state, exec, crits, end) : null;
       if (!onBits) matchDeferred(this.state, exec);
       const { ordered, nbHits } = onBits ?? rankDistinct(this.state, exec, crits, end);
       const hl = exec.words.length ? highlightOptions(this.state, exec) : null;

@@ -34,7 +34,7 @@ installFeature('warmUp', { warmUp });
 installFeature('browse', { browse });
 installFeature('rankingInfo', { rankingInfo });
 installFeature('upkeep', { addToOrder, flushOrder, insertAlpha, mergeNewSegment });
-installFeature('oneWord', { rankOneWord });
+installFeature('orderWalks', { rankOneWord });
 
 export { EngineError, SnapshotError } from './errors.js';
 export { checkResponseFields, skippedAnswer, withResponseFields } from './response-fields.js';

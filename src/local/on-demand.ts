@@ -120,7 +120,7 @@ async function loadWarmUp(): Promise<void> {
     loadFilters(),
   ]);
   installFeature('warmUp', { warmUp });
-  installFeature('oneWord', { rankOneWord });
+  installFeature('orderWalks', { rankOneWord });
 }
 
 /**

@@ -43,13 +43,13 @@ function rankBy(index: Index, input: Record<string, unknown>, walk: boolean): Ra
 
 /** `search` with the general path for queries of several words (the one-word path left as it is). */
 function generalSearch(index: Index, input: Record<string, unknown>) {
-  installFeature('oneWord', {
+  installFeature('orderWalks', {
     rankOneWord: (state, exec, crits, need) => (exec.oneWord ? rankOneWord(state, exec, crits, need) : null),
   });
   try {
     return index.search(input);
   } finally {
-    installFeature('oneWord', { rankOneWord });
+    installFeature('orderWalks', { rankOneWord });
   }
 }
 
