@@ -155,7 +155,6 @@ export class SvcSearch extends SvcElement {
    * Whether the user agreed to analytics (default `true`; attribute `insights-consent`, where only absent, `""`,
    * `"true"` or `"granted"` mean yes). Takes effect at once: `false` stops sending and forgets the anonymous
    * token, its cookie, the conversion window and the queue; `true` starts again with a new anonymous token.
-   * @attr insights-consent
    */
   get insightsConsent(): boolean {
     return this.#consent;
@@ -172,7 +171,6 @@ export class SvcSearch extends SvcElement {
    * The authenticated user token (after login; attribute `insights-user-token`), sent instead of the anonymous
    * one; `undefined` goes back to the anonymous token. Must match `[a-zA-Z0-9_-=/+]{1,128}`: an invalid one is
    * reported with `console.error` and not used.
-   * @attr insights-user-token
    */
   get insightsUserToken(): string | undefined {
     return this.#userToken;
