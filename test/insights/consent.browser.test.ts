@@ -326,4 +326,19 @@ describe('insights consent under <svc-search>', () => {
     search.removeAttribute('insights-user-token');
     expect(insights.userToken).to.match(/^anonymous-/);
   });
+
+  it('insightsConsent and insightsUserToken are not reflected: the properties leave the attributes as they are', async () => {
+    const { search } = await render({ consent: 'granted' });
+    search.insightsConsent = false;
+    search.insightsUserToken = 'user-by-property';
+    await search.updateComplete;
+    expect(search.insights!.userToken, 'the properties are applied').to.equal(undefined);
+    expect(search.getAttribute('insights-consent')).to.equal('granted');
+    expect(search.hasAttribute('insights-user-token')).to.equal(false);
+    search.insightsConsent = true;
+    await search.updateComplete;
+    expect(search.insights!.userToken).to.equal('user-by-property');
+    expect(search.getAttribute('insights-consent')).to.equal('granted');
+    expect(search.hasAttribute('insights-user-token')).to.equal(false);
+  });
 });

@@ -251,6 +251,19 @@ describe('renderSearch', () => {
         (proxy.requests[before]!.json as { requests: Array<{ params: string }> }).requests[0]!.params,
       );
       assert.equal(off.get('clickAnalytics'), null, 'insights="false": no queryID asked');
+
+      // The server reads `insights-consent` as the browser does (a Lit attribute of the root): denied, the search
+      // asks no queryID and carries no token, as the browser's first search would not.
+      const denied = proxy.requests.length;
+      await renderSearch(
+        html`<svc-search index-name="products" insights-consent="false"><svc-hits attribute="name"></svc-hits></svc-search>`,
+        options({ hosts: proxy.url, userToken: 'visitor-1' }),
+      );
+      const withheld = new URLSearchParams(
+        (proxy.requests[denied]!.json as { requests: Array<{ params: string }> }).requests[0]!.params,
+      );
+      assert.equal(withheld.get('clickAnalytics'), null, 'insights-consent="false": no queryID asked');
+      assert.equal(withheld.get('userToken'), null, 'insights-consent="false": no token sent');
     } finally {
       await proxy.close();
     }

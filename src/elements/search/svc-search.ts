@@ -75,18 +75,12 @@ export class SvcSearch extends SvcElement {
     localIndex: { attribute: 'local-index' },
     insightsHost: { attribute: 'insights-host' },
     initialState: { attribute: false },
+    // Their own accessors (below) apply a change to Insights at once; Lit observes the attributes, restores a value
+    // set before the element was defined (at the first update, run in `connectedCallback`) and reflects nothing.
+    insightsConsent: { attribute: 'insights-consent', converter: consentFrom, noAccessor: true },
+    insightsUserToken: { attribute: 'insights-user-token', noAccessor: true },
   };
   protected static override consumesContext = false;
-
-  /**
-   * `insights-consent` and `insights-user-token` are observed here, not declared to Lit: Lit takes a declared
-   * property set on the element before it was defined off the element and sets it back only at the first update,
-   * after `connectedCallback` has created Insights with the attribute's (or the default) value. See the constructor.
-   */
-  static override get observedAttributes(): string[] {
-    // biome-ignore lint/complexity/noThisInStatic: super with this class as receiver gives its (or a subclass's) Lit attributes; SvcElement's would miss them
-    return [...super.observedAttributes, 'insights-consent', 'insights-user-token'];
-  }
 
   /** Application ID of the service. */
   declare appId: string | undefined;
@@ -139,18 +133,18 @@ export class SvcSearch extends SvcElement {
   /** The local client of `local-index` (undefined while its module loads), and the value it was made for. */
   #local: LocalEntry | undefined;
   /** The accessors Lit does not manage, set on the element before it was defined: applied at its first connection. */
-  #beforeUpgrade: { insightsConsent?: unknown; insightsUserToken?: unknown; store?: unknown; insights?: unknown } = {};
+  #beforeUpgrade: { store?: unknown; insights?: unknown } = {};
 
   constructor() {
     super();
-    // The upgrade-property pattern: a page (a consent banner, a login script, a framework) that set `insightsConsent`,
-    // `insightsUserToken`, `store` or `insights` before the element was defined left an own property shadowing the
-    // accessor. It is taken off and applied at the first connection: after the attributes, as Lit applies the
-    // properties it declares (the property set before wins), and before the store and Insights are created (Insights
-    // given the first-paint script's clicks), so that both follow it from the start. Lit itself takes off the
-    // properties it declares (see `connectedCallback`).
+    // The upgrade-property pattern: a page (a framework, a script) that set `store` or `insights` before the element
+    // was defined left an own property shadowing the accessor. It is taken off and applied at the first connection:
+    // after the attributes, as Lit applies the properties it declares (the property set before wins), and before the
+    // store and Insights are created, so that both follow it from the start. Lit itself takes off the properties it
+    // declares (`insightsConsent` and `insightsUserToken` too) and sets them back at the first update (see
+    // `connectedCallback`).
     const own = this as unknown as Record<string, unknown>;
-    for (const name of ['insightsConsent', 'insightsUserToken', 'store', 'insights'] as const) {
+    for (const name of ['store', 'insights'] as const) {
       if (!Object.hasOwn(own, name)) continue;
       this.#beforeUpgrade[name] = own[name];
       delete own[name];
@@ -161,7 +155,6 @@ export class SvcSearch extends SvcElement {
    * Whether the user agreed to analytics (default `true`; attribute `insights-consent`, where only absent, `""`,
    * `"true"` or `"granted"` mean yes). Takes effect at once: `false` stops sending and forgets the anonymous
    * token, its cookie, the conversion window and the queue; `true` starts again with a new anonymous token.
-   * @attr insights-consent
    */
   get insightsConsent(): boolean {
     return this.#consent;
@@ -178,7 +171,6 @@ export class SvcSearch extends SvcElement {
    * The authenticated user token (after login; attribute `insights-user-token`), sent instead of the anonymous
    * one; `undefined` goes back to the anonymous token. Must match `[a-zA-Z0-9_-=/+]{1,128}`: an invalid one is
    * reported with `console.error` and not used.
-   * @attr insights-user-token
    */
   get insightsUserToken(): string | undefined {
     return this.#userToken;
@@ -222,28 +214,21 @@ export class SvcSearch extends SvcElement {
     return this.#current;
   }
 
-  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
-    if (name === 'insights-consent') this.insightsConsent = consentFrom(value);
-    else if (name === 'insights-user-token') this.insightsUserToken = value ?? undefined;
-    else super.attributeChangedCallback(name, old, value);
-  }
-
   override connectedCallback(): void {
     super.connectedCallback();
     clearTimeout(this.#teardownTimer);
     const before = this.#beforeUpgrade;
     this.#beforeUpgrade = {};
-    if ('insightsConsent' in before) this.insightsConsent = before.insightsConsent as boolean;
-    if ('insightsUserToken' in before) this.insightsUserToken = before.insightsUserToken as string | undefined;
     if ('insights' in before) this.insights = before.insights;
     // Not through the setter, which builds at once: the properties Lit restores below count too.
     if ('store' in before) this.#given = before.store as SearchStore | undefined;
-    // The properties Lit declares (`client`, `initialState`, `index-name`…) set before the element was defined are
-    // restored by Lit at its first update only, a microtask from now: built here from the attributes alone, the store
-    // would miss them (`initialState` is no part of its configuration, so it would never count) or be built, handed
-    // the first paint's results and clicks, and torn down at that update for another. The first update is therefore
+    // The properties Lit declares (`client`, `initialState`, `index-name`, `insightsConsent`, `insightsUserToken`…)
+    // set before the element was defined are restored by Lit at its first update only, a microtask from now: built
+    // here from the attributes alone, the store would miss them (`initialState` is no part of its configuration, so
+    // it would never count) or be built, handed the first paint's results and clicks, and torn down at that update
+    // for another, and Insights would start with the attribute's consent and token. The first update is therefore
     // run now (`performUpdate`, Lit's way to update synchronously): Lit restores them, and `willUpdate` builds the
-    // one store with all of them, so `store` is there as soon as the element is connected, as it was.
+    // one store and its Insights with all of them, so `store` is there as soon as the element is connected, as it was.
     if (!this.hasUpdated && this.isUpdatePending && !isServer) this.performUpdate();
     this.#build();
   }
