@@ -31,7 +31,7 @@ import type { IndexState } from './index-state.js';
 import type { Execution } from './matching.js';
 import type { SortOrder } from './orders.js';
 import { ATTR_MASK } from './postings.js';
-import { type Criterion, proximity, rank } from './ranking.js';
+import { type Criterion, popcount, proximity, rank } from './ranking.js';
 
 /**
  * The walk's limits. `walkPerHit`: records read per requested hit before the walk stops and the threshold pass takes
@@ -154,12 +154,6 @@ function keyWeights(crits: Criterion[]): Weights | null {
     weight *= RADIX[field];
   }
   return weights;
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** A record's keys from its match words: each criterion's key as `ranking.ts` computes it, in mixed radix. */

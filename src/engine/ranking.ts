@@ -35,7 +35,11 @@ const GROUP_SORT_SHIFT = 2 ** 23;
 /** Keys of the personalisation criterion: `PERSONAL_KEY_MAX − rankingScore` (smaller is better). */
 const PERSONAL_KEY_MAX = 1_000_000;
 
-function popcount(x: number): number {
+/**
+ * The number of bits set in a 32-bit word (a record's matched query words are its match word's low 16 bits).
+ * @example popcount(0b1011) // 3
+ */
+export function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
