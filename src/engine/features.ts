@@ -2,7 +2,8 @@
  * The engine's optional features: code a search needs only when a request or an index uses it — synonyms (an index with
  * synonyms), the standard stop words and plural rules (`removeStopWords`, `ignorePlurals`), geo search (a request with
  * a geo area), filters (`filter-bits.ts` and the filter language of `filters.ts`: a request, or a rule's consequence,
- * that filters), personalisation (a search given a user's profile), the warm-up of a large index, browsing (`browse`)
+ * that filters), personalisation (a search given a user's profile), the warm-up and the search path's speed-ups of a
+ * large index, browsing (`browse`)
  * and the hits' `_rankingInfo` (`getRankingInfo`), the settings validation (`settings-validation.ts`: settings given
  * in code, a request's `renderingContent`; a `.svcidx`'s were validated by the service) — and the upkeep of sorted structures on later writes (`upkeep.ts`),
  * which an index built in one write never needs. They are installed here by whoever loads them: `svc-search/engine`
@@ -21,6 +22,7 @@ import type { rankingInfo } from './ranking-info.js';
 import type { validateSettings, validateSettingValue } from './settings-validation.js';
 import type { SearchParams } from './params.js';
 import type { personalizationFigures, personalScorer } from './personalization.js';
+import type * as LargeIndex from './large-index.js';
 import type { rankOneWord } from './one-word.js';
 import type { markSpans, spanMatches } from './spans.js';
 import type { buildExpansion, Expansion } from './synonyms.js';
@@ -49,6 +51,8 @@ export interface EngineFeatures {
   };
   /** The walks in the custom order of a large index: one-word queries on bits, queries of several words (`many-words.ts`). */
   orderWalks: { rankOneWord: typeof rankOneWord };
+  /** The search path's speed-ups for large indices (`large-index.ts`): the same answers, faster. */
+  largeIndex: typeof LargeIndex;
 }
 
 const installed: Partial<EngineFeatures> = {};
@@ -58,6 +62,12 @@ export const NO_SYNONYMS: Expansion = { words: new Map(), spans: new Map(), size
 
 /** An index this large has its first write end with the warm-up (once per process; `warm-up.ts`). */
 export const WARM_UP_AT = 50_000;
+
+/**
+ * An index this large has the browser worker load the search path's speed-ups (`large-index.ts`); below it they save
+ * less than their loading costs.
+ */
+export const LARGE_INDEX_AT = 10_000;
 
 /** The search parameters that ask for geo search (the areas; `aroundRadius` and `aroundPrecision` refine one). */
 export const GEO_PARAMETERS = ['aroundLatLng', 'insideBoundingBox', 'insidePolygon'] as const;
@@ -92,7 +102,7 @@ export function feature<K extends keyof EngineFeatures>(name: K): EngineFeatures
 
 /**
  * A feature's code, or undefined when nobody installed it (for what is an optimisation only: the warm-up, the
- * upkeep, the one-word path on bits and the walk of several words of a large index).
+ * upkeep, the one-word path on bits and the walk of several words, the search path's speed-ups of a large index).
  *
  * @example
  * optionalFeature('warmUp')?.warmUp(Index);

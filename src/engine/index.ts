@@ -14,6 +14,7 @@ import { buildOptionalFilters } from './filters.js';
 import { installFeature } from './features.js';
 import { pluralForms, STANDARD_STOP_WORDS } from './language-tables.js';
 import { geoFilter, parseGeo } from './geo.js';
+import * as largeIndex from './large-index.js';
 import { rankOneWord } from './one-word.js';
 import { personalizationFigures, personalScorer } from './personalization.js';
 import { rankingInfo } from './ranking-info.js';
@@ -35,6 +36,7 @@ installFeature('browse', { browse });
 installFeature('rankingInfo', { rankingInfo });
 installFeature('upkeep', { addToOrder, flushOrder, insertAlpha, mergeNewSegment });
 installFeature('orderWalks', { rankOneWord });
+installFeature('largeIndex', largeIndex);
 
 export { EngineError, SnapshotError } from './errors.js';
 export { checkResponseFields, skippedAnswer, withResponseFields } from './response-fields.js';

@@ -5,16 +5,13 @@
  * and exclusions, phrases, restricted attributes, `typoTolerance` min/strict and geo narrow them.
  */
 import { derive, type Derived } from './derive.js';
-import { asksForFilters, asksForGeo, feature } from './features.js';
+import { asksForFilters, asksForGeo, feature, optionalFeature } from './features.js';
 import type { GeoQuery } from './geo.js';
 import type { IndexState } from './index-state.js';
 import type { SearchParams } from './params.js';
-import { ATTR_MASK, attributeKey, REPEATED } from './postings.js';
+import { ATTR_MASK, REPEATED } from './postings.js';
 import { decompoundQuery, parseQuery, removeStopWords, type Effective } from './query.js';
 import type { SpanMatch } from './spans.js';
-
-/** Above this many postings of the other words per posting of a rare first word, match them on tokens. */
-const TOKENS_PER_POSTING = 16;
 
 /** One query being answered: its words, their derivations, the candidates and what ranking needs. */
 export interface Execution {
@@ -110,7 +107,11 @@ function executeMatch(state: IndexState, params: SearchParams, eff: Effective, d
     if (eff.optionalWords.has(w)) optionalMask |= 1 << i;
   });
   // two words: their positions are kept while matching, so proximity rarely reads a record's tokens
-  state.wordKeysActive = words.length === 2 && spans.length === 0 && exactPositions(state) && disjoint(state, derived);
+  // (with the speed-ups of large indices, `large-index.ts`)
+  state.wordKeysActive =
+    words.length === 2 &&
+    spans.length === 0 &&
+    (optionalFeature('largeIndex')?.keepsPositions(state, derived) ?? false);
   if (state.wordKeysActive && state.wordKeys.length < state.capacity * 2)
     state.wordKeys = new Uint32Array(state.capacity * 2);
   // without span alternatives each word's sources are all in its derivation; with them, `matchWithSpans`
@@ -220,7 +221,7 @@ export function matchDeferred(state: IndexState, exec: Execution): void {
  * update records that still hold every required word so far, so the big postings of a common word
  * write nothing for the records the rare word excluded; when the first word is rare against the
  * rest, the others are matched on the tokens of its records instead of their postings (see
- * `matchByTokens`). `complete`: the caller will not need the records that miss a required word
+ * `matchOnTokens` in `large-index.ts`). `complete`: the caller will not need the records that miss a required word
  * (else every record is touched, for `removeWordsIfNoResults`).
  */
 function matchWords(state: IndexState, derived: Derived[], required: number, complete: boolean): number {
@@ -240,12 +241,8 @@ function matchWords(state: IndexState, derived: Derived[], required: number, com
   order.sort((a, b) => ((required >>> b) & 1) - ((required >>> a) & 1) || counts[a]! - counts[b]!);
   const first = order[0]!;
   let tc = matchRanges(state, derived[first]!, 1 << first, 0, -1, wordKeys, first);
-  let rest = 0;
-  for (const i of order) if (i !== first) rest += counts[i]!;
-  if (counts[first]! * TOKENS_PER_POSTING < rest) {
-    matchByTokens(state, derived, order.slice(1), 1 << first, required, tc);
-    return tc;
-  }
+  // a rare first word: the others matched on its records' tokens (a speed-up of large indices, `large-index.ts`)
+  if (optionalFeature('largeIndex')?.matchOnTokens(state, derived, order, counts, required, tc)) return tc;
   let done = 1 << first;
   for (const i of order.slice(1)) {
     tc = matchRanges(state, derived[i]!, 1 << i, tc, done, wordKeys, i);
@@ -371,42 +368,6 @@ function matchRanges(
 }
 
 /**
- * Posting keys give a word's field and position (rank × 1000 + position): searchable attributes of
- * distinct ranks (no comma-grouped ones) and none `unordered(...)` — without a setting, every attribute
- * of a record has a rank of its own.
- */
-function exactPositions(state: IndexState): boolean {
-  const specs = state.searchable;
-  if (!specs) return true;
-  const ranks = new Set<number>();
-  for (const spec of specs) {
-    if (spec.unordered || ranks.has(spec.rank)) return false;
-    ranks.add(spec.rank);
-  }
-  return true;
-}
-
-/** No term is derived from both words (one token would then stand for both, which keys cannot tell). */
-function disjoint(state: IndexState, derived: Derived[]): boolean {
-  const sorted = state.postings.vocab.sortedTermIds;
-  if (state.termRange.length < state.postings.vocab.size)
-    state.termRange = new Uint16Array(Math.max(state.postings.vocab.size * 2, 1024));
-  const marks = state.termRange;
-  const [a, b] = derived as [Derived, Derived];
-  for (let r = 0; r < a.lo.length; r++) for (let p = a.lo[r]!; p < a.hi[r]!; p++) marks[sorted[p]!] = 1;
-  let shared = false;
-  for (let r = 0; r < b.lo.length && !shared; r++)
-    for (let p = b.lo[r]!; p < b.hi[r]!; p++) {
-      if (marks[sorted[p]!]) {
-        shared = true;
-        break;
-      }
-    }
-  for (let r = 0; r < a.lo.length; r++) for (let p = a.lo[r]!; p < a.hi[r]!; p++) marks[sorted[p]!] = 0;
-  return !shared;
-}
-
-/**
  * A new query generation: the match words of earlier queries no longer count (see `IndexState.match`).
  * @example nextGeneration(state); state.match[doc << 1] = (state.generation << 16) | 1;
  */
@@ -432,73 +393,6 @@ function postingsOf(state: IndexState, d: Derived): number {
     }
   }
   return total >>> 1;
-}
-
-/**
- * Matches `words` on the tokens of the `tc` touched records (those of a rare first word) instead of
- * their postings: per word, its terms are marked with the rank of their range, then each record that
- * still holds every required word so far is scanned. The same figures as the postings give: the
- * record's best range for the word (typos, exactness) and the best attribute key of its tokens.
- */
-function matchByTokens(
-  state: IndexState,
-  derived: Derived[],
-  words: number[],
-  firstBit: number,
-  required: number,
-  tc: number,
-): void {
-  const { tokens, tokenStart } = state.postings;
-  const sorted = state.postings.vocab.sortedTermIds;
-  if (state.termRange.length < state.postings.vocab.size)
-    state.termRange = new Uint16Array(Math.max(state.postings.vocab.size * 2, 1024));
-  const termRange = state.termRange;
-  const match = state.match;
-  const touched = state.touched;
-  const fixed = state.searchable;
-  let done = firstBit;
-  for (const i of words) {
-    const d = derived[i]!;
-    const bit = 1 << i;
-    // 1 + the first range holding the term (ranges are in order of quality); more than 65,534
-    // ranges never happen (a word's typo terms are merged into runs)
-    for (let r = d.lo.length - 1; r >= 0; r--) for (let p = d.lo[r]!; p < d.hi[r]!; p++) termRange[sorted[p]!] = r + 1;
-    for (let j = 0; j < tc; j++) {
-      const doc = touched[j]!;
-      const slot = doc << 1;
-      const w = match[slot]!;
-      if ((w & done) !== done) continue;
-      const start = tokenStart[doc]!;
-      const end = tokenStart[doc + 1]!;
-      let best = 0;
-      let attribute = ATTR_MASK;
-      let specs = fixed;
-      // the tokens of the word in the record: with exactly one, its key is the word's position for
-      // proximity (what the postings give); with several, REPEATED (proximity reads the tokens)
-      let found = 0;
-      for (let k = start; k < end; k++) {
-        const range = termRange[tokens[k << 1]!]!;
-        if (range === 0) continue;
-        found++;
-        if (best === 0 || range < best) best = range;
-        specs ??= state.specsFor(state.records[doc]!);
-        const place = tokens[(k << 1) + 1]!;
-        const spec = specs[place >>> 16];
-        if (!spec) continue;
-        const key = attributeKey(spec, place & 0xffff);
-        if (key < attribute) attribute = key;
-      }
-      if (best === 0) continue;
-      let packed = match[slot + 1]!;
-      match[slot] = (w | bit) >>> 0;
-      packed += (d.typos[best - 1]! << 20) + (d.exact[best - 1]! << 26);
-      if (attribute < (packed & ATTR_MASK)) packed = (packed & ~ATTR_MASK) | attribute;
-      match[slot + 1] = packed;
-      if (state.wordKeysActive) state.wordKeys[slot + i] = found === 1 && attribute < ATTR_MASK ? attribute : REPEATED;
-    }
-    for (let r = 0; r < d.lo.length; r++) for (let p = d.lo[r]!; p < d.hi[r]!; p++) termRange[sorted[p]!] = 0;
-    if ((required >>> i) & 1) done |= bit;
-  }
 }
 
 /**

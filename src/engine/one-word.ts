@@ -281,7 +281,7 @@ function keyOf(weights: KeyWeights, typos: number, attribute: number, exact: num
 /**
  * The figures of one record for the query word from its tokens: the first of the word's ranges holding one
  * of its terms (typos, exactness) and the best attribute key of those tokens — what the postings give,
- * computed as `matchByTokens` does. Each record read gets its match words, for the bucket sort and
+ * computed as `matchByTokens` (`large-index.ts`) does. Each record read gets its match words, for the bucket sort and
  * `_rankingInfo`.
  */
 class TokenFigures {

@@ -27,7 +27,7 @@ interface SortKey {
  * One sort order.
  * @example
  * const order = new SortOrder([parseSort('desc(popularity)')!], records, alive, 1024);
- * order.walk(stamp, gen, (id) => { out.push(id); return out.length < 20; }); // the 20 most popular stamped ids
+ * order.sortIds(ids); // the ids by popularity, most popular first
  */
 export class SortOrder {
   // The fields below are read by the search (and the hits' ranking info, `ranking-info.ts`) and kept up to date on
@@ -68,31 +68,13 @@ export class SortOrder {
     return this.baseLength + this.tail.length;
   }
 
-  /**
-   * Calls `visit` with the ids whose `stamp` is `gen`, in order, until it returns false: the walk of a
-   * large bucket, which stops once the page is filled.
-   */
-  walk(stamp: Uint32Array, gen: number, visit: (id: number) => boolean): void {
-    const base = this.baseBuffer;
-    const tail = this.tail;
-    const tailAt = this.tailAt;
-    let k = 0;
-    for (let i = 0; i < this.baseLength; i++) {
-      for (; k < tail.length && tailAt[k] === i; k++) if (stamp[tail[k]!] === gen && !visit(tail[k]!)) return;
-      const id = base[i]!;
-      if (stamp[id] === gen && !visit(id)) return;
-    }
-    for (; k < tail.length; k++) if (stamp[tail[k]!] === gen && !visit(tail[k]!)) return;
-  }
-
   /** The ids in order (a new array). */
   sortIds(ids: Uint32Array): Uint32Array {
     if (this.tail.length === 0 && this.pending.length === 0 && this.baseLength > 0 && this.allInBase(ids))
       return this.sortByRank(ids);
-    // ties go by id: the radix sort keeps the given order of ties, so it is given the ids ascending;
-    // its passes cost 65,536 counters each, so a few thousand ids are compared instead
-    if (this.keys.length === 1 && ids.length > 4096 && this.allNumeric(ids))
-      return sortByNumber(ids.slice().sort(), this.keys[0]!.numeric);
+    // many ids of one numeric key: a radix sort, with the speed-ups of large indices (`large-index.ts`)
+    const byNumber = optionalFeature('largeIndex')?.sortByNumber(this, ids);
+    if (byNumber) return byNumber;
     return Uint32Array.from(Array.from(ids).sort((a, b) => this.compareIds(a, b)));
   }
 
@@ -104,12 +86,6 @@ export class SortOrder {
 
   private allInBase(ids: Uint32Array): boolean {
     for (let i = 0; i < ids.length; i++) if (this.rank[ids[i]!] === 0xffffffff) return false;
-    return true;
-  }
-
-  private allNumeric(ids: Uint32Array): boolean {
-    const numeric = this.keys[0]!.numeric;
-    for (let i = 0; i < ids.length; i++) if (Number.isNaN(numeric[ids[i]!])) return false;
     return true;
   }
 
@@ -254,55 +230,4 @@ function sortKeyOf(record: IndexRecord | undefined, spec: SortSpec): unknown {
   if (Array.isArray(v)) return v.length ? v[0] : undefined;
   if (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))) return Number(v);
   return v;
-}
-
-const f64 = new Float64Array(1);
-const u32 = new Uint32Array(f64.buffer);
-/** Index of the high word of a float64 in `u32` (the platform's byte order). */
-const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
-
-/**
- * `ids` ordered by their number in `numeric` (none NaN), ties in the given order: an LSD radix sort on
- * the order-preserving 64-bit image of each float (16 bits a pass, passes whose digit never varies
- * skipped — integer values leave the low word constant), linear in the number of ids.
- */
-function sortByNumber(ids: Uint32Array, numeric: Float64Array): Uint32Array {
-  const n = ids.length;
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    f64[0] = numeric[ids[i]!]! + 0; // -0 → +0: equal numbers, equal images
-    let h = u32[HIGH]!;
-    let l = u32[1 - HIGH]!;
-    if (h & 0x80000000) {
-      h = ~h >>> 0;
-      l = ~l >>> 0;
-    } else h = (h | 0x80000000) >>> 0;
-    hi[i] = h;
-    lo[i] = l;
-  }
-  let order = Uint32Array.from({ length: n }, (_, i) => i);
-  let spare = new Uint32Array(n);
-  const counts = new Uint32Array(65537);
-  for (const [words, shift] of [
-    [lo, 0],
-    [lo, 16],
-    [hi, 0],
-    [hi, 16],
-  ] as const) {
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[((words[i]! >>> shift) & 0xffff) + 1]!++;
-    if (counts[((words[0]! >>> shift) & 0xffff) + 1] === n) continue;
-    for (let d = 0; d < 65536; d++) counts[d + 1]! += counts[d]!;
-    for (let i = 0; i < n; i++) {
-      const at = order[i]!;
-      spare[counts[(words[at]! >>> shift) & 0xffff]!++] = at;
-    }
-    const swap = order;
-    order = spare;
-    spare = swap;
-  }
-  const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) out[i] = ids[order[i]!]!;
-  return out;
 }

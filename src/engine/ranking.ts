@@ -7,7 +7,8 @@
 import type { IndexState } from './index-state.js';
 import type { Execution } from './matching.js';
 import type { SortOrder } from './orders.js';
-import { ATTR_MASK, REPEATED } from './postings.js';
+import { optionalFeature } from './features.js';
+import { ATTR_MASK } from './postings.js';
 import { parseSort } from './settings.js';
 
 export interface Criterion {
@@ -20,14 +21,14 @@ export interface Criterion {
   /**
    * The largest value the match-word field of a `match` criterion can take in this query (typos: the
    * sum of each word's largest; attribute: the last searchable attribute's last position), or -1 when
-   * not known; `fusedKeys` then needs no pass to find the keys' ranges.
+   * not known; `fusedKeys` (`large-index.ts`) then needs no pass to find the keys' ranges.
    */
   bound?: number;
   /** Smaller is better. */
   key?: (doc: number) => number;
   /** A total order over all records (custom ranking, asc/desc). */
   order?: SortOrder;
-  /** The proximity criterion (keys from `proximity`, computed in one loop: see `proximityKeys`). */
+  /** The proximity criterion (keys from `proximity`; `large-index.ts` computes them in one loop). */
   proximity?: boolean;
 }
 
@@ -51,15 +52,15 @@ export function popcount(x: number): number {
  * @example proximity(state, doc, 2) // 1 when the two words are next to each other
  */
 export function proximity(state: IndexState, doc: number, nWords: number): number {
-  if (state.wordKeysActive) {
-    const byKeys = proximityOfKeys(state, doc);
-    if (byKeys >= 0) return byKeys;
-  }
-  return proximityOfTokens(state, doc, nWords);
+  const large = optionalFeature('largeIndex');
+  return large ? large.proximity(state, doc, nWords) : proximityOfTokens(state, doc, nWords);
 }
 
-/** `proximity` from the record's tokens. */
-function proximityOfTokens(state: IndexState, doc: number, nWords: number): number {
+/**
+ * `proximity` from the record's tokens (the general way; `large-index.ts` has faster ones for two words).
+ * @example proximityOfTokens(state, doc, 3) // 2 when the three words follow each other
+ */
+export function proximityOfTokens(state: IndexState, doc: number, nWords: number): number {
   const start = state.postings.tokenStart[doc]!;
   const end = state.postings.tokenStart[doc + 1]!;
   const tokens = state.postings.tokens;
@@ -67,7 +68,6 @@ function proximityOfTokens(state: IndexState, doc: number, nWords: number): numb
   const spanned = state.spansActive;
   const spanBits = state.spanBits;
   const mask = state.match[doc << 1]! & 0xffff;
-  if (nWords === 2 && !spanned) return proximityOfTwo(tokens, bits, start, end, mask);
   // the record's tokens of query words, in order: their word bits, positions and span bits
   if (state.proximityBits.length < end - start) {
     state.proximityBits = new Uint32Array((end - start) * 2);
@@ -122,56 +122,6 @@ function proximityOfTokens(state: IndexState, doc: number, nWords: number): numb
     prevWord = w;
   }
   return total;
-}
-
-/**
- * `proximity` of a two-word query without synonym spans, in one pass over the record's tokens (the
- * same pass as the general case's, without copying the query words' tokens out first): a common word
- * repeated in a title sends many records of a two-word query here.
- */
-function proximityOfTwo(tokens: Uint32Array, bits: Uint32Array, start: number, end: number, mask: number): number {
-  if ((mask & 3) !== 3) return 0;
-  let best = 8;
-  let lastA = -1;
-  let lastB = -1;
-  for (let k = start; k < end && best > 1; k++) {
-    const b = bits[tokens[k << 1]!]!;
-    if (b === 0) continue;
-    const place = tokens[(k << 1) + 1]!;
-    if ((b & 1) !== 0 && lastB >= 0 && lastB >>> 16 === place >>> 16) {
-      const dist = lastB > place ? lastB - place : place - lastB + 1;
-      if (dist < best) best = dist;
-    }
-    if ((b & 2) !== 0 && lastA >= 0 && lastA >>> 16 === place >>> 16) {
-      const dist = place > lastA ? place - lastA : lastA - place + 1;
-      if (dist < best) best = dist;
-    }
-    if ((b & 1) !== 0) lastA = place;
-    if ((b & 2) !== 0) lastB = place;
-  }
-  return best;
-}
-
-/**
- * The proximity of the two words of a two-word query from their posting keys, when each is in the
- * record once: the distance of their positions in one field (the next field's words are 8 away, as
- * are words far apart); -1 when a word is there several times (its tokens decide).
- */
-function proximityOfKeys(state: IndexState, doc: number): number {
-  const mask = state.match[doc << 1]! & 0xffff;
-  if ((mask & 3) !== 3) return 0;
-  const a = state.wordKeys[doc << 1]!;
-  const b = state.wordKeys[(doc << 1) + 1]!;
-  if ((a | b) & REPEATED) return -1;
-  const fieldA = Math.floor(a / 1000);
-  const fieldB = Math.floor(b / 1000);
-  const pa = a - fieldA * 1000;
-  const pb = b - fieldB * 1000;
-  // a capped key (position 999, or the key's own cap) no longer says where the word is
-  if (pa >= 999 || pb >= 999 || a >= ATTR_MASK - 1 || b >= ATTR_MASK - 1) return -1;
-  if (fieldA !== fieldB) return 8;
-  const dist = pb > pa ? pb - pa : pa - pb + 1;
-  return Math.min(dist, 8);
 }
 
 /**
@@ -313,40 +263,12 @@ function bucket(
       return;
     }
     const crit = crits[level]!;
+    // the speed-ups of large indices, when installed (`large-index.ts`): the same buckets, faster
+    const large = optionalFeature('largeIndex');
     if (crit.order) {
       // records in sort order; each run of equal sort values is refined by the next criteria
       const order = crit.order;
-      // walk the precomputed order and keep the group's members, stopping once the page is filled:
-      // expected cost need × N / |group| steps, against |group| log |group| for sorting the group
-      const remaining = need - out.length;
-      // (in quotients: squares of a large bucket's size exceed what the JIT's integer code expects)
-      if (ids.length > 32 && (remaining / ids.length) * (order.size / ids.length) < 4) {
-        const gen = ++state.stampGen;
-        const stamp = state.stamp;
-        for (let i = 0; i < ids.length; i++) stamp[ids[i]!] = gen;
-        if (level + 1 >= crits.length) {
-          // nothing refines the ties: the order (ties by insertion) is final
-          order.walk(stamp, gen, (d) => {
-            out.push(d);
-            return out.length < need;
-          });
-          return;
-        }
-        let run: number[] = [];
-        let last = -1;
-        order.walk(stamp, gen, (d) => {
-          if (run.length && !order.sameGroup(last, d)) {
-            bucketRun(state, run, level + 1, need, out, crits);
-            if (out.length >= need) return false;
-            run = [];
-          }
-          last = d;
-          run.push(d);
-          return true;
-        });
-        if (run.length && out.length < need) bucketRun(state, run, level + 1, need, out, crits);
-        return;
-      }
+      if (large?.walkBucket(state, ids, order, level, need, out, crits)) return;
       const inOrder = order.sortIds(ids);
       let from = 0;
       while (from < inOrder.length && out.length < need) {
@@ -364,15 +286,16 @@ function bucket(
     let max: number;
     // the number of ids per key, when the key pass counted them (indexed by key + 1)
     let counted: Uint32Array | null = null;
-    if (crit.match && crits[level + 1]?.match) {
-      // consecutive criteria read from the match words: one key for all of them (see `fusedKeys`)
+    const keysOf = large ? large.criterionKeys : criterionKeys;
+    if (large && crit.match && crits[level + 1]?.match) {
+      // consecutive criteria read from the match words: one key for all of them (`fusedKeys`)
       while (crits[next]?.match) next++;
-      const fused = fusedKeys(state.match, crits, level, next, ids, keys);
+      const fused = large.fusedKeys(state.match, crits, level, next, ids, keys);
       if (fused === null) {
         next = level + 1;
-        [min, max] = criterionKeys(state, crit, ids, keys);
+        [min, max] = keysOf(state, crit, ids, keys);
       } else ({ min, max, counts: counted } = fused);
-    } else [min, max] = criterionKeys(state, crit, ids, keys);
+    } else [min, max] = keysOf(state, crit, ids, keys);
     if (min === max) {
       level = next;
       continue;
@@ -430,235 +353,31 @@ function bucket(
   }
 }
 
-/** Largest number of distinct fused keys (the counting sort's table); beyond it, one level at a time. */
-const FUSED_KEYS_MAX = 65536;
-
 /**
- * The keys of the match criteria `crits[from…to)` combined into one, in mixed radix (the first
- * criterion most significant), so that one counting sort orders the ids as the criteria one after
- * the other would, in one pass over them instead of a key pass and a partition per criterion (a
- * one-word query over 400,000 records has three: typo, attribute, exact). Each criterion's key is
- * the one its own function computes (`typoKeys`, `wordKeys`, `attributeKeys`, `exactKeys`): a field
- * of the match words, and for `words`/`exact` n minus it; so the combined key is a constant plus each
- * field times a signed weight. The fields' ranges come from the criteria's bounds when all are known
- * (one pass over the ids), else from a first pass. Also returns the counting sort's table (`counts[key
- * + 1]`), filled in the same pass. Null when a kind repeats or the ranges multiply past
- * `FUSED_KEYS_MAX`.
- */
-function fusedKeys(
-  match: Uint32Array,
-  crits: Criterion[],
-  from: number,
-  to: number,
-  ids: Uint32Array,
-  keys: Uint32Array,
-): FusedKeys | null {
-  const fused = crits.slice(from, to);
-  const kinds = fused.map((c) => c.match!);
-  if (new Set(kinds).size !== kinds.length) return null;
-  const useWords = kinds.includes('words');
-  // [lo, hi] of each field: typo, attribute, exact, matched words
-  const ranges = new Int32Array(8);
-  if (fused.every((c) => (c.bound ?? -1) >= 0)) {
-    for (const c of fused) ranges[2 * FIELD[c.match!] + 1] = c.bound!;
-    // a field past its bound (never expected) falls back to the measured ranges
-    const bounded = keysInRanges(match, kinds, ranges, useWords, ids, keys);
-    if (bounded) return bounded;
-  }
-  ranges.set([63, 0, ATTR_MASK, 0, 63, 0, 16, 0]);
-  for (let i = 0; i < ids.length; i++) {
-    const slot = ids[i]! << 1;
-    const w = match[slot + 1]!;
-    const typo = (w >>> 20) & 63;
-    const attr = w & ATTR_MASK;
-    const exact = w >>> 26;
-    if (typo < ranges[0]!) ranges[0] = typo;
-    if (typo > ranges[1]!) ranges[1] = typo;
-    if (attr < ranges[2]!) ranges[2] = attr;
-    if (attr > ranges[3]!) ranges[3] = attr;
-    if (exact < ranges[4]!) ranges[4] = exact;
-    if (exact > ranges[5]!) ranges[5] = exact;
-    if (useWords) {
-      const words = popcount(match[slot]! & 0xffff);
-      if (words < ranges[6]!) ranges[6] = words;
-      if (words > ranges[7]!) ranges[7] = words;
-    }
-  }
-  return keysInRanges(match, kinds, ranges, useWords, ids, keys);
-}
-
-interface FusedKeys {
-  min: number;
-  max: number;
-  counts: Uint32Array;
-}
-
-/** The place of each match criterion's field in `fusedKeys`' ranges. */
-const FIELD = { typo: 0, attribute: 1, exact: 2, words: 3 } as const;
-
-/**
- * The combined keys (see `fusedKeys`) of fields within `ranges`, and their counts; null when the
- * ranges multiply past `FUSED_KEYS_MAX` or a field is outside its range.
- */
-function keysInRanges(
-  match: Uint32Array,
-  kinds: Array<NonNullable<Criterion['match']>>,
-  ranges: Int32Array,
-  useWords: boolean,
-  ids: Uint32Array,
-  keys: Uint32Array,
-): FusedKeys | null {
-  const [typoLo, typoHi, attrLo, attrHi, exactLo, exactHi, wordsLo, wordsHi] = ranges as unknown as number[];
-  // mixed radix, the last criterion varying fastest: key = base + Σ weight × field, where a criterion
-  // whose key is n − field (fewer is better for words and exact: more fields is better) weighs negative
-  let typoWeight = 0;
-  let attrWeight = 0;
-  let exactWeight = 0;
-  let wordsWeight = 0;
-  let base = 0;
-  let size = 1;
-  for (let c = kinds.length - 1; c >= 0; c--) {
-    const kind = kinds[c]!;
-    if (kind === 'typo') {
-      typoWeight = size;
-      base -= typoLo! * size;
-      size *= typoHi! - typoLo! + 1;
-    } else if (kind === 'attribute') {
-      attrWeight = size;
-      base -= attrLo! * size;
-      size *= attrHi! - attrLo! + 1;
-    } else if (kind === 'exact') {
-      // key n − exact, from 0 at the most exact words: (exactHi − exact) × size
-      exactWeight = -size;
-      base += exactHi! * size;
-      size *= exactHi! - exactLo! + 1;
-    } else {
-      wordsWeight = -size;
-      base += wordsHi! * size;
-      size *= wordsHi! - wordsLo! + 1;
-    }
-    if (size > FUSED_KEYS_MAX) return null;
-  }
-  // only the fused kinds' ranges are checked (the others weigh nothing)
-  const typoMax = typoWeight ? typoHi! : 63;
-  const attrMax = attrWeight ? attrHi! : ATTR_MASK;
-  const exactMax = exactWeight ? exactHi! : 63;
-  const typoMin = typoWeight ? typoLo! : 0;
-  const attrMin = attrWeight ? attrLo! : 0;
-  const exactMin = exactWeight ? exactLo! : 0;
-  const counts = new Uint32Array(size + 1);
-  let min = 0xffffffff;
-  let max = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const slot = ids[i]! << 1;
-    const w = match[slot + 1]!;
-    const typo = (w >>> 20) & 63;
-    const attr = w & ATTR_MASK;
-    const exact = w >>> 26;
-    if (typo > typoMax || attr > attrMax || exact > exactMax || typo < typoMin || attr < attrMin || exact < exactMin)
-      return null;
-    let key = base + typo * typoWeight + attr * attrWeight + exact * exactWeight;
-    if (useWords) {
-      const words = popcount(match[slot]! & 0xffff);
-      if (words > wordsHi! || words < wordsLo!) return null;
-      key += words * wordsWeight;
-    }
-    keys[i] = key;
-    counts[key + 1]!++;
-    if (key < min) min = key;
-    if (key > max) max = key;
-  }
-  return { min, max, counts };
-}
-
-/**
- * The key of every id under a criterion (into `keys`), and the smallest and largest. Keys read from
- * the match words are computed in one loop per kind, without a call per record; each kind has its
- * own function, so the JIT sees one shape of code per loop (a single function with a switch over
- * the kinds was deoptimised over and over as queries brought new kinds to it).
+ * The key of every id under a criterion (into `keys`), and the smallest and largest: the general way, a call per
+ * record (`large-index.ts` has a loop per kind).
  */
 function criterionKeys(state: IndexState, crit: Criterion, ids: Uint32Array, keys: Uint32Array): [number, number] {
+  return computedKeys(keyOf(state, crit), ids, keys);
+}
+
+/** A criterion's key of one record (smaller is better). */
+function keyOf(state: IndexState, crit: Criterion): (doc: number) => number {
   const match = state.match;
   const n = crit.n ?? 0;
-  if (crit.match === 'typo') return typoKeys(match, ids, keys);
-  if (crit.match === 'words') return wordKeys(match, ids, keys, n);
-  if (crit.match === 'attribute') return attributeKeys(match, ids, keys);
-  if (crit.match === 'exact') return exactKeys(match, ids, keys, n);
-  if (crit.proximity) return proximityKeys(state, ids, keys, n);
-  return computedKeys(crit.key!, ids, keys);
+  if (crit.match === 'typo') return (doc) => (match[(doc << 1) + 1]! >>> 20) & 63;
+  if (crit.match === 'words') return (doc) => n - popcount(match[doc << 1]! & 0xffff);
+  if (crit.match === 'attribute') return (doc) => match[(doc << 1) + 1]! & ATTR_MASK;
+  if (crit.match === 'exact') return (doc) => n - (match[(doc << 1) + 1]! >>> 26);
+  if (crit.proximity) return (doc) => proximityOfTokens(state, doc, n);
+  return crit.key!;
 }
 
 /**
- * The proximity of every id in one loop, without a call through a key function per record (a common
- * pair of words puts 66,000 records of 1M in one typo bucket): the posting keys of a two-word query
- * where each word is in the record once, else the record's tokens.
+ * The keys `keyOf` gives the ids (into `keys`), and the smallest and largest.
+ * @example const [min, max] = computedKeys((doc) => price[doc]!, ids, keys);
  */
-function proximityKeys(state: IndexState, ids: Uint32Array, keys: Uint32Array, n: number): [number, number] {
-  const byKeys = state.wordKeysActive;
-  let min = 0xffffffff;
-  let max = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const doc = ids[i]!;
-    let k = byKeys ? proximityOfKeys(state, doc) : -1;
-    if (k < 0) k = proximityOfTokens(state, doc, n);
-    keys[i] = k;
-    if (k < min) min = k;
-    if (k > max) max = k;
-  }
-  return [min, max];
-}
-
-// each computes the keys and their smallest and largest in one loop
-
-function typoKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array): [number, number] {
-  let min = 0xffffffff;
-  let max = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const k = (match[(ids[i]! << 1) + 1]! >>> 20) & 63;
-    keys[i] = k;
-    if (k < min) min = k;
-    if (k > max) max = k;
-  }
-  return [min, max];
-}
-
-function wordKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array, n: number): [number, number] {
-  let min = 0xffffffff;
-  let max = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const k = n - popcount(match[ids[i]! << 1]! & 0xffff);
-    keys[i] = k;
-    if (k < min) min = k;
-    if (k > max) max = k;
-  }
-  return [min, max];
-}
-
-function attributeKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array): [number, number] {
-  let min = 0xffffffff;
-  let max = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const k = match[(ids[i]! << 1) + 1]! & ATTR_MASK;
-    keys[i] = k;
-    if (k < min) min = k;
-    if (k > max) max = k;
-  }
-  return [min, max];
-}
-
-function exactKeys(match: Uint32Array, ids: Uint32Array, keys: Uint32Array, n: number): [number, number] {
-  let min = 0xffffffff;
-  let max = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const k = n - (match[(ids[i]! << 1) + 1]! >>> 26);
-    keys[i] = k;
-    if (k < min) min = k;
-    if (k > max) max = k;
-  }
-  return [min, max];
-}
-
-function computedKeys(keyOf: (doc: number) => number, ids: Uint32Array, keys: Uint32Array): [number, number] {
+export function computedKeys(keyOf: (doc: number) => number, ids: Uint32Array, keys: Uint32Array): [number, number] {
   let min = 0xffffffff;
   let max = 0;
   for (let i = 0; i < ids.length; i++) {
@@ -671,7 +390,7 @@ function computedKeys(keyOf: (doc: number) => number, ids: Uint32Array, keys: Ui
 }
 
 /** One run of records that tie on a sort criterion, already in id order within the run. */
-function bucketRun(
+export function bucketRun(
   state: IndexState,
   run: number[],
   level: number,

@@ -11,6 +11,7 @@ import {
   FILTER_PARAMETERS,
   GEO_PARAMETERS,
   installFeature,
+  LARGE_INDEX_AT,
   WARM_UP_AT,
 } from '../engine/features.js';
 import type { BundleDictionaries, IndexBundle } from '../engine/bundle.js';
@@ -123,11 +124,17 @@ async function loadWarmUp(): Promise<void> {
   installFeature('orderWalks', { rankOneWord });
 }
 
+/** Fetches the search path's speed-ups for large indices (`large-index.ts`, a chunk of its own) and installs them. */
+async function loadLargeIndex(): Promise<void> {
+  installFeature('largeIndex', await import('../engine/large-index.js'));
+}
+
 /**
  * Loads what a file's indices use: the settings validation for settings given in code (`fromCode`), synonyms for an
  * index with some, the filters for rules that add a filter or pin or hide records, the language tables for settings or rules that turn on `removeStopWords` or `ignorePlurals`, geo
- * search for rules that give a geo area, the ranking info for rules that name `getRankingInfo`, the warm-up, the
- * one-word path (and the filters the warm-up's searches use) for an index of `WARM_UP_AT` records or more.
+ * search for rules that give a geo area, the ranking info for rules that name `getRankingInfo`, the search path's
+ * speed-ups for an index of `LARGE_INDEX_AT` records or more, the warm-up, the one-word path (and the filters the
+ * warm-up's searches use) for an index of `WARM_UP_AT` records or more.
  *
  * @example
  * await loadForBundle(bundle, !isFromFile(bundle));
@@ -143,7 +150,9 @@ export async function loadForBundle(bundle: IndexBundle | ReadBundle, fromCode: 
     loads.push(loadLanguageTables());
   if (named(GEO_PARAMETERS)) loads.push(loadGeo());
   if (named(['getRankingInfo'])) loads.push(loadRankingInfo());
-  if (bundle.indices.some((entry) => (entry.records?.length ?? 0) >= WARM_UP_AT)) loads.push(loadWarmUp());
+  const largest = Math.max(0, ...bundle.indices.map((entry) => entry.records?.length ?? 0));
+  if (largest >= LARGE_INDEX_AT) loads.push(loadLargeIndex());
+  if (largest >= WARM_UP_AT) loads.push(loadWarmUp());
   await Promise.all(loads);
 }
 

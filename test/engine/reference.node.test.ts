@@ -319,7 +319,7 @@ function referenceOrder(
 }
 
 describe('engine ranking against a brute-force order', () => {
-  // Several criteria read from the match words in a row are sorted as one key (ranking.ts, `fusedKeys`),
+  // Several criteria read from the match words in a row are sorted as one key (`fusedKeys`, large-index.ts),
   // or one at a time when their ranges are too wide: the order of every hit, and of a page, must be the
   // criteria's order either way. Unique custom ranks leave no ties to the engine's internal ids.
   const cases: Array<{

@@ -1,7 +1,7 @@
 /**
  * What the worker of `svc-search/local` loads only when needed — the settings validation (`settings-validation.ts`),
  * the filters (`filters.ts`, `filter-bits.ts`), synonyms, the standard language tables, geo search (`geo.ts`), browsing (`browse.ts`), the hits' ranking info,
- * personalisation — and what it validates. This file runs in a process of its own that
+ * personalisation, the search path's speed-ups of large indices — and what it validates. This file runs in a process of its own that
  * imports only what the worker imports, so whether a part was loaded is observable: a file's settings and rules
  * (validated by the service, the file checked by `decodeBundle`) and valid queries never load the validation; search
  * parameters are still refused with the service's messages (the protocol's table: types, ranges, enumerations,
@@ -13,7 +13,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeBundle, encodeBundle, type IndexBundle } from '../../src/engine/bundle.js';
-import { optionalFeature, WARM_UP_AT } from '../../src/engine/features.js';
+import { LARGE_INDEX_AT, optionalFeature, WARM_UP_AT } from '../../src/engine/features.js';
 import { warmUpRuns } from '../../src/engine/warm-up.js';
 import { LocalEngine, type LocalQuery } from '../../src/local/engine-host.js';
 
@@ -122,6 +122,30 @@ describe('the local engine’s validation', () => {
     assert.deepEqual(filtered!.hits.map((hit) => hit.objectID).sort(), ['1', '3']);
     assert.equal(empty!.hits.length, 3, 'empty filter lists keep every record');
     assert.equal(validationLoaded(), false);
+  });
+
+  it('loads the search path’s speed-ups with a file of LARGE_INDEX_AT records or more, not before', async () => {
+    const fileOf = (count: number): IndexBundle => {
+      const records = Array.from({ length: count }, (_, i) => ({ objectID: String(i), name: `chair ${i % 50}` }));
+      return {
+        name: 'sized',
+        exportedAt: 0,
+        indices: [{ name: 'sized', settings: { searchableAttributes: ['name'] }, rules: [], synonyms: [], records }],
+      };
+    };
+    const below = new LocalEngine();
+    await below.load(await decodeBundle(await encodeBundle(fileOf(LARGE_INDEX_AT - 1))));
+    assert.equal(optionalFeature('largeIndex'), undefined, 'a file under the threshold');
+    assert.equal(below.search('sized', { query: 'chair 7' }).nbHits, 200, 'one record in 50');
+    const atThreshold = new LocalEngine();
+    await atThreshold.load(await decodeBundle(await encodeBundle(fileOf(LARGE_INDEX_AT))));
+    assert.notEqual(optionalFeature('largeIndex'), undefined, 'a file at the threshold');
+    const firstHits = (engine: LocalEngine) =>
+      (engine.search('sized', { query: 'chair 7', hitsPerPage: 50 }) as { hits: Array<{ objectID: string }> }).hits.map(
+        (hit) => hit.objectID,
+      );
+    assert.deepEqual(firstHits(below), firstHits(atThreshold), 'the same first hits with the speed-ups');
+    assert.equal(warmUpRuns(), 0, 'the warm-up waits for WARM_UP_AT records');
   });
 
   it('warms a large file’s index up without the settings validation (its own settings are valid)', async () => {

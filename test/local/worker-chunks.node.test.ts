@@ -1,9 +1,9 @@
 /**
  * The worker of `svc-search/local` as a bundler splits it (esbuild, ES modules as Vite emits workers): the code only
  * some files or requests need — the snapshot restore (with the service's `Index`, which restores), the rules, the
- * Recommend answers, the settings validation, synonyms, geo search, the warm-up of large indices, browsing, the hits'
- * ranking info, the upkeep of sorted structures on later writes — is in chunks the worker imports when it needs them,
- * not in what starting the worker loads.
+ * Recommend answers, the settings validation, synonyms, geo search, the warm-up and the search path's speed-ups of
+ * large indices, browsing, the hits' ranking info, the upkeep of sorted structures on later writes — is in chunks the
+ * worker imports when it needs them, not in what starting the worker loads.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +21,8 @@ const LAZY = [
   'src/engine/settings-validation.ts',
   'src/engine/geo.ts',
   'src/engine/warm-up.ts',
+  // the search path's speed-ups for large indices
+  'src/engine/large-index.ts',
   'src/engine/synonyms.ts',
   'src/engine/spans.ts',
   'src/engine/language-tables.ts',
@@ -38,7 +40,7 @@ const LAZY = [
 ];
 
 describe('the worker’s chunks', () => {
-  it('leave the snapshot restore and the service’s Index, the rules, Recommend, the settings validation, synonyms, the language tables, geo search, the warm-up, browsing, the ranking info, custom dictionaries and the upkeep of later writes out of what starting the worker loads, and personalisation out of the worker', async () => {
+  it('leave the snapshot restore and the service’s Index, the rules, Recommend, the settings validation, synonyms, the language tables, geo search, the warm-up and speed-ups of large indices, browsing, the ranking info, custom dictionaries and the upkeep of later writes out of what starting the worker loads, and personalisation out of the worker', async () => {
     const result = await build({
       entryPoints: [join(root, 'src/local/worker.ts')],
       absWorkingDir: root,

@@ -4,11 +4,11 @@
  * keeps it): the engine's loading and search path, not what only some files, requests or the service need — the
  * upkeep of sorted structures on later writes (the worker builds each index in one write), the snapshot restore and
  * the service's `Index`, the settings validation, rules, synonyms, geo search, browsing, the ranking info, custom
- * dictionaries, Recommend (its lists read from the file's form, records by objectID). `npm run bench -- byte-map`
- * prints the same file module by module.
+ * dictionaries, Recommend (its lists read from the file's form, records by objectID), the search path's speed-ups
+ * for large indices. `npm run bench -- byte-map` prints the same file module by module.
  *
- * The ceiling is a little above today's figure (26,656 B min+gzip, see docs/notes/engine.md, "In the browser"), so
- * ordinary churn passes and growth does not go unnoticed: a guard, not the target (25,000 B, not met).
+ * The ceiling is the target of `npm run bench -- local` (25,000 B min+gzip; 24,898 B when it was set, see
+ * docs/notes/engine.md, "In the browser").
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const WORKER_START_CEILING_BYTES = 26_700;
+const WORKER_START_CEILING_BYTES = 25_000;
 
 /** Modules a page's worker loads only when a file or a request needs them (or never). */
 const NOT_AT_START = [
@@ -43,6 +43,8 @@ const NOT_AT_START = [
   // the one-word path on bits and the walk of several words: loaded with the warm-up, for a large index
   'engine/one-word.ts',
   'engine/many-words.ts',
+  // the search path's speed-ups for large indices: loaded for an index of `LARGE_INDEX_AT` records or more
+  'engine/large-index.ts',
   'engine/dictionaries.ts',
   'engine/personalization.ts',
   'local/recommend.ts',
