@@ -27,6 +27,7 @@ const TOKENS_PER_POSTING = 16;
 /**
  * One record's proximity (see `proximity` in `ranking.ts`): from the words' posting keys when matching kept them,
  * in one pass for two words without synonym spans, else from the record's tokens.
+ * @example proximity(state, doc, 2) // 1 when the two words are next to each other
  */
 export function proximity(state: IndexState, doc: number, nWords: number): number {
   if (state.wordKeysActive) {
@@ -99,6 +100,7 @@ function proximityOfKeys(state: IndexState, doc: number): number {
  * the match words are computed in one loop per kind, without a call per record; each kind has its
  * own function, so the JIT sees one shape of code per loop (a single function with a switch over
  * the kinds was deoptimised over and over as queries brought new kinds to it).
+ * @example const [min, max] = criterionKeys(state, crits[level]!, ids, state.keys.subarray(0, ids.length));
  */
 export function criterionKeys(
   state: IndexState,
@@ -200,6 +202,7 @@ const FUSED_KEYS_MAX = 65536;
  * (one pass over the ids), else from a first pass. Also returns the counting sort's table (`counts[key
  * + 1]`), filled in the same pass. Null when a kind repeats or the ranges multiply past
  * `FUSED_KEYS_MAX`.
+ * @example const fused = fusedKeys(state.match, crits, level, next, ids, keys); // null: one criterion at a time
  */
 export function fusedKeys(
   match: Uint32Array,
@@ -331,6 +334,7 @@ function keysInRanges(
  * The records of a large bucket (`ids`) in a sort order: the order is walked and the bucket's members kept, each
  * run of equal sort values refined by the next criteria, until the page is filled — expected cost need × N /
  * |bucket| steps, against |bucket| log |bucket| for sorting the bucket. False (nothing done) when sorting costs less.
+ * @example if (walkBucket(state, ids, crit.order, level, need, out, crits)) return; // else sort the bucket
  */
 export function walkBucket(
   state: IndexState,
@@ -392,6 +396,7 @@ function walkOrder(order: SortOrder, stamp: Uint32Array, gen: number, visit: (id
  * Matches the query words after the first (`order`, fewest postings first, the first already matched: `tc` records
  * touched) on the tokens of the first word's records instead of their postings, when the first word is rare
  * against the others (`counts`: each word's postings). False (nothing done) when their postings cost less.
+ * @example if (!matchOnTokens(state, derived, order, counts, required, tc)) // match the others on their postings
  */
 export function matchOnTokens(
   state: IndexState,
@@ -479,6 +484,7 @@ function matchByTokens(
 /**
  * Whether the matching of a two-word query keeps each word's posting key per record (`state.wordKeys`, for
  * `proximityOfKeys`): the keys give a word's field and position and no term stands for both words.
+ * @example state.wordKeysActive = words.length === 2 && keepsPositions(state, derived);
  */
 export function keepsPositions(state: IndexState, derived: Derived[]): boolean {
   return exactPositions(state) && disjoint(state, derived);
@@ -524,6 +530,7 @@ function disjoint(state: IndexState, derived: Derived[]): boolean {
  * `ids` in the order of `order` when it has one numeric key that every id has and the ids are many; else null (the
  * order compares them). Ties go by id: the radix sort keeps the given order of ties, so it is given the ids
  * ascending; its passes cost 65,536 counters each, so a few thousand ids are compared instead.
+ * @example sortByNumber(order, ids) ?? Uint32Array.from(Array.from(ids).sort((a, b) => order.compareIds(a, b)))
  */
 export function sortByNumber(order: SortOrder, ids: Uint32Array): Uint32Array | null {
   if (order.keys.length !== 1 || ids.length <= 4096) return null;

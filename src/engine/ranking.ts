@@ -389,7 +389,10 @@ export function computedKeys(keyOf: (doc: number) => number, ids: Uint32Array, k
   return [min, max];
 }
 
-/** One run of records that tie on a sort criterion, already in id order within the run. */
+/**
+ * Ranks one run of records that tie on a sort criterion (already in id order within the run) by the next criteria.
+ * @example bucketRun(state, [3, 8, 21], level + 1, need, out, crits);
+ */
 export function bucketRun(
   state: IndexState,
   run: number[],
