@@ -7,13 +7,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { installFeature } from '../../src/engine/features.js';
-import { Index, parseSearchParams } from '../../src/engine/index.js';
+import { type Index, parseSearchParams } from '../../src/engine/index.js';
 import { MANY_WORDS_LIMITS, manyWordsStats, rankManyWords } from '../../src/engine/many-words.js';
 import { execute, release } from '../../src/engine/matching.js';
 import { rankOneWord } from '../../src/engine/one-word.js';
 import { effectiveParams } from '../../src/engine/query.js';
 import { criteria, rankDistinct } from '../../src/engine/ranking.js';
-import { SEARCHABLE, commonWords, stateOf, walkCorpus } from './walk-corpus.js';
+import { LATE_BEST_ORDER, commonWords, lateBestIndex, stateOf, walkCorpus } from './walk-corpus.js';
 
 interface Ranked {
   ordered: number[];
@@ -193,18 +193,11 @@ describe('queries of several words ranked in the order', () => {
   it('puts the best records first when they come last in the order (the threshold pass finds them)', () => {
     // 12,000 records hold "alpha beta" far apart in their category; 30 hold "alpha beta" first in their name,
     // all at the end of the custom order: the walk reads its budget, then the threshold pass finds the 30
-    const late = new Index('late-best');
-    late.setSettings({ searchableAttributes: SEARCHABLE, customRanking: ['desc(popularity)'] });
-    const records = [];
-    for (let i = 0; i < 12_000; i++)
-      records.push({
-        objectID: `c${i}`,
-        name: `plain item ${i % 97}`,
-        category: `alpha one two three beta ${i % 5}`,
-        popularity: 1000 + i,
-      });
-    for (let i = 0; i < 30; i++) records.push({ objectID: `n${i}`, name: `alpha beta item ${i % 3}`, popularity: i });
-    late.saveObjects(records);
+    const late = lateBestIndex(
+      'late-best',
+      (i) => `alpha one two three beta ${i % 5}`,
+      (i) => `alpha beta item ${i % 3}`,
+    );
     const before = manyWordsStats();
     const answer = late.search({ query: 'alpha beta', hitsPerPage: 40 });
     const after = manyWordsStats();
@@ -215,7 +208,7 @@ describe('queries of several words ranked in the order', () => {
     assert.deepEqual(answer.hits, generalSearch(late, { query: 'alpha beta', hitsPerPage: 40 }).hits);
     assert.deepEqual(
       answer.hits.slice(0, 30).map((h) => h.objectID),
-      Array.from({ length: 30 }, (_, i) => `n${29 - i}`),
+      LATE_BEST_ORDER,
     );
   });
 });

@@ -5,12 +5,12 @@
 // path's answer is the search's.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Index, parseSearchParams } from '../../src/engine/index.js';
+import { type Index, parseSearchParams } from '../../src/engine/index.js';
 import { execute, matchDeferred, release } from '../../src/engine/matching.js';
 import { ONE_WORD_MIN_POSTINGS, rankOneWord } from '../../src/engine/one-word.js';
 import { effectiveParams } from '../../src/engine/query.js';
 import { criteria, rankDistinct } from '../../src/engine/ranking.js';
-import { SEARCHABLE, commonWords, stateOf, walkCorpus } from './walk-corpus.js';
+import { LATE_BEST_ORDER, SEARCHABLE, commonWords, lateBestIndex, stateOf, walkCorpus } from './walk-corpus.js';
 
 interface Ranked {
   ordered: number[];
@@ -116,18 +116,11 @@ describe('one-word queries on bits', () => {
   it('gives up when the best records are rare among the matches, and the general path answers', () => {
     // 12,000 records hold "zyx…" only in their category (attribute key 2000); 30 records hold it first in
     // their name (key 0), all at the end of the custom order: the walk would read every record
-    const rare = new Index('rare-best');
-    rare.setSettings({ searchableAttributes: SEARCHABLE, customRanking: ['desc(popularity)'] });
-    const records = [];
-    for (let i = 0; i < 12_000; i++)
-      records.push({
-        objectID: `c${i}`,
-        name: `plain item ${i % 97}`,
-        category: `zyxcat${i % 5}`,
-        popularity: 1000 + i,
-      });
-    for (let i = 0; i < 30; i++) records.push({ objectID: `n${i}`, name: `zyxname${i % 3} item`, popularity: i });
-    rare.saveObjects(records);
+    const rare = lateBestIndex(
+      'rare-best',
+      (i) => `zyxcat${i % 5}`,
+      (i) => `zyxname${i % 3} item`,
+    );
     assert.ok(12_000 >= ONE_WORD_MIN_POSTINGS);
     assert.equal(rankBy(rare, { query: 'zyx' }, true), null);
     const answer = rare.search({ query: 'zyx', hitsPerPage: 40 });
@@ -136,7 +129,7 @@ describe('one-word queries on bits', () => {
     assert.deepEqual(answer.hits, general.hits);
     assert.deepEqual(
       answer.hits.slice(0, 30).map((h) => h.objectID),
-      Array.from({ length: 30 }, (_, i) => `n${29 - i}`),
+      LATE_BEST_ORDER,
     );
   });
 });

@@ -42,3 +42,22 @@ export function commonWords(index: Index, count: number): string[] {
     .slice(0, count)
     .map(([word]) => word);
 }
+
+/**
+ * The best records last in the custom order: 12,000 records hold the query's words only in their category
+ * (`category(i)`, a poor attribute), then 30 hold them first in their name (`name(i)`) with the lowest popularity.
+ * The 30 rank first, and a walk in the order reaches them last.
+ */
+export function lateBestIndex(name: string, category: (i: number) => string, best: (i: number) => string): Index {
+  const index = new Index(name);
+  index.setSettings({ searchableAttributes: SEARCHABLE, customRanking: ['desc(popularity)'] });
+  const records: Array<Record<string, unknown> & { objectID: string }> = [];
+  for (let i = 0; i < 12_000; i++)
+    records.push({ objectID: `c${i}`, name: `plain item ${i % 97}`, category: category(i), popularity: 1000 + i });
+  for (let i = 0; i < 30; i++) records.push({ objectID: `n${i}`, name: best(i), popularity: i });
+  index.saveObjects(records);
+  return index;
+}
+
+/** The objectIDs of `lateBestIndex`'s 30 best records, in their order (the lowest popularity last). */
+export const LATE_BEST_ORDER = Array.from({ length: 30 }, (_, i) => `n${29 - i}`);
